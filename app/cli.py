@@ -1,0 +1,214 @@
+"""The ``helpdesk`` command: chat with the bot, list its tools, run the demo shop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import uuid
+from typing import Annotated, Any
+
+import typer
+from langchain_core.messages import HumanMessage
+from pydantic import ValidationError
+from rich.console import Console
+from rich.table import Table
+
+from helpdesk.app.settings import Settings
+from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.degrade.context import DegradeContext
+from helpdesk.graph.checkpoint import open_sqlite_checkpointer
+
+__all__ = ["MAX_MESSAGE_CHARS", "app", "main"]
+
+MAX_MESSAGE_CHARS = 4000
+"""Longer messages are refused with a clear error before anything runs."""
+
+app = typer.Typer(
+    help="helpdesk: a customer-service agent that keeps answering, and stays honest, when "
+    "models, tools and context fail.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, tickets, refunds).")
+app.add_typer(shop_app, name="shop")
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _settings() -> Settings:
+    try:
+        return Settings()
+    except ValidationError as exc:
+        err_console.print(f"[red]Invalid configuration:[/red]\n{exc}")
+        raise typer.Exit(2) from exc
+
+
+class TurnError(Exception):
+    """A turn was refused before it ran (bad input, wrong customer for a session)."""
+
+
+async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
+    """Run one customer message through the graph; returns the ``--json`` payload."""
+    if not text.strip():
+        raise TurnError("the message is empty")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise TurnError(
+            f"the message has {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}. "
+            "Please send it in shorter parts."
+        )
+    config = {"configurable": {"thread_id": session}}
+    snapshot = await bot.graph.aget_state(config)
+    owner = snapshot.values.get("customer") if snapshot and snapshot.values else None
+    if owner and owner != customer:
+        raise TurnError(f"session {session!r} belongs to another customer")
+    state = await bot.graph.ainvoke(
+        {"messages": [HumanMessage(content=text)], "customer": customer, "session": session},
+        config,
+    )
+    return turn_payload(state, session)
+
+
+def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
+    """The JSON shape of one turn: reply, session, tier, tasks, tool_results, degrade."""
+    degrade: DegradeContext = state.get("degrade") or DegradeContext()
+    results = state.get("results", [])
+    return {
+        "reply": state["messages"][-1].content,
+        "session": session,
+        "tier": state.get("tier", "minimal"),
+        "tasks": [
+            {
+                "id": t.id,
+                "intent": t.intent,
+                "tool": t.call.name if t.call else None,
+                "args": t.call.args if t.call else {},
+            }
+            for t in state.get("tasks", [])
+        ],
+        "tool_results": [r.model_dump(mode="json") for r in results],
+        "degrade": {**degrade.model_dump(mode="json"), "level": degrade.level},
+        "validation": state.get("validation", {}),
+    }
+
+
+async def _chat(
+    messages: list[str] | None, session: str, customer: str, as_json: bool, settings: Settings
+) -> int:
+    async with open_sqlite_checkpointer(settings.sessions_file) as saver:
+        bot = build_bot(settings, checkpointer=saver)
+        try:
+            if messages is not None:
+                for text in messages:
+                    try:
+                        payload = await run_turn(bot, text, session=session, customer=customer)
+                    except TurnError as exc:
+                        err_console.print(f"[red]Error:[/red] {exc}")
+                        return 2
+                    if as_json:
+                        print(json.dumps(payload, ensure_ascii=False, indent=2))
+                    else:
+                        console.print(payload["reply"])
+                        err_console.print(f"[dim]session {session}[/dim]")
+                return 0
+            console.print(
+                f"[bold]helpdesk[/bold] — session [cyan]{session}[/cyan], customer "
+                f"[cyan]{customer}[/cyan]. Type 'exit' to leave."
+            )
+            while True:
+                try:
+                    text = console.input("[bold green]you>[/bold green] ")
+                except (EOFError, KeyboardInterrupt):
+                    console.print()
+                    return 0
+                if text.strip().lower() in {"exit", "quit", "退出"}:
+                    return 0
+                if not text.strip():
+                    continue
+                try:
+                    payload = await run_turn(bot, text, session=session, customer=customer)
+                except TurnError as exc:
+                    err_console.print(f"[red]Error:[/red] {exc}")
+                    continue
+                console.print(f"[bold blue]bot>[/bold blue] {payload['reply']}")
+        finally:
+            await bot.aclose()
+
+
+@app.command()
+def chat(
+    message: Annotated[
+        list[str] | None,
+        typer.Option("--message", "-m", help="Send this message and exit (repeat for several turns)."),
+    ] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", "-s", help="Continue this session (thread id).")
+    ] = None,
+    customer: Annotated[
+        str | None,
+        typer.Option("--customer", "-c", help="Talk as this customer (default HELPDESK_CUSTOMER)."),
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print {reply, session, tier, tasks, tool_results, degrade}."),
+    ] = False,
+) -> None:
+    """Chat with the bot: interactive, or one-shot with -m."""
+    settings = _settings()
+    session_id = session or f"s-{uuid.uuid4().hex[:10]}"
+    who = customer or settings.customer
+    code = asyncio.run(_chat(message, session_id, who, as_json, settings))
+    raise typer.Exit(code)
+
+
+@app.command("tools")
+def list_tools(
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """List the registered tools and their resilience policies."""
+    from helpdesk.tools.builtin import build_shop_registry
+    from helpdesk.tools.shop_client import ShopClient
+
+    settings = _settings()
+    registry = build_shop_registry(ShopClient(), hotline=settings.hotline)
+    rows = [
+        {"name": spec.name, "description": spec.description, **spec.policy.describe(),
+         "args": sorted(spec.args_model.model_fields)}
+        for spec in registry
+    ]
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    table = Table(title="helpdesk tools")
+    for column in ("name", "kind", "idempotent", "core", "timeout_s", "cache_ttl_s", "confirm",
+                   "fallback", "verify", "args"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*(", ".join(v) if isinstance(v, list) else str(v) for v in (
+            row["name"], row["kind"], row["idempotent"], row["core"], row["timeout_s"],
+            row["cache_ttl_s"], row["confirm"], row["fallback"], row["verify"], row["args"])))
+    console.print(table)
+
+
+@shop_app.command("serve")
+def shop_serve(
+    port: Annotated[int, typer.Option("--port", "-p", help="Port on 127.0.0.1.")] = 8765,
+    host: Annotated[str, typer.Option("--host", help="Interface to bind.")] = "127.0.0.1",
+) -> None:
+    """Run the demo shop as a standalone HTTP service (point HELPDESK_SHOP_URL at it)."""
+    import uvicorn
+
+    from helpdesk.tools.shop import create_app
+
+    settings = _settings()
+    settings.shop_file.parent.mkdir(parents=True, exist_ok=True)
+    uvicorn.run(create_app(settings.shop_file), host=host, port=port, log_level="info")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        sys.exit(130)

@@ -1,0 +1,92 @@
+"""Settings from the environment / ``.env`` (prefix ``HELPDESK_``), validated by pydantic.
+
+A broken value fails at start-up with a message naming the variable, never halfway through a
+customer's turn.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings", "default_data_dir"]
+
+
+def default_data_dir() -> Path:
+    """Per-user data dir: ``$XDG_DATA_HOME/helpdesk`` or ``~/.local/share/helpdesk``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "helpdesk"
+
+
+class Settings(BaseSettings):
+    """Everything an operator can set. Environment variables are ``HELPDESK_<FIELD>``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="HELPDESK_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    data_dir: Path = Field(default_factory=default_data_dir)
+    """Where sessions (checkpoints) and the embedded shop's database live."""
+    checkpoint_path: Path | None = None
+    """SQLite checkpoint file; default ``<data_dir>/sessions.sqlite``."""
+    shop_url: str | None = None
+    """Base URL of the shop API; unset = the embedded demo shop, in-process."""
+    shop_db_path: Path | None = None
+    """SQLite file of the embedded shop; default ``<data_dir>/shop.sqlite``."""
+    customer: str = "C0001"
+    """The customer the CLI talks as (the session's authenticated identity)."""
+    hotline: str = "400-820-8820"
+    """The only phone number the bot may give out."""
+    primary_model: str | None = None
+    """``provider:model`` of the primary tier, e.g. ``openai:gpt-4.1-mini``."""
+    backup_model: str | None = None
+    """``provider:model`` of the backup tier."""
+    request_budget_s: float = 8.0
+    """Seconds a turn's retries may spend in total."""
+    request_max_retries: int = 3
+    """Retries a turn may make in total, tools and models together."""
+    context_window: int = 8000
+    """Token window of the tier in use (minimal: the transcript kept in state)."""
+    context_watermark: float = 0.75
+    """Compact the conversation when it reaches this fraction of the window."""
+    degraded_turns_for_simplified: int = 3
+    """Degraded turns in a row that switch a session to simplified mode."""
+
+    @field_validator("request_budget_s")
+    @classmethod
+    def _positive_budget(cls, value: float) -> float:
+        if value <= 0:
+            raise ValueError("must be > 0 seconds")
+        return value
+
+    @field_validator("request_max_retries")
+    @classmethod
+    def _non_negative_retries(cls, value: int) -> int:
+        if value < 0:
+            raise ValueError("must be >= 0")
+        return value
+
+    @field_validator("context_watermark")
+    @classmethod
+    def _fraction(cls, value: float) -> float:
+        if not 0 < value <= 1:
+            raise ValueError("must be in (0, 1]")
+        return value
+
+    @field_validator("primary_model", "backup_model")
+    @classmethod
+    def _provider_model(cls, value: str | None) -> str | None:
+        if value is not None and value.strip() and ":" not in value:
+            raise ValueError("must look like provider:model, e.g. openai:gpt-4.1-mini")
+        return value or None
+
+    @property
+    def sessions_file(self) -> Path:
+        return self.checkpoint_path or self.data_dir / "sessions.sqlite"
+
+    @property
+    def shop_file(self) -> Path:
+        return self.shop_db_path or self.data_dir / "shop.sqlite"

@@ -1,0 +1,369 @@
+"""The failure taxonomy: one enum, one exception tree, one classifier.
+
+Every failure that enters helpdesk — an httpx exception, an HTTP status, a JSON or schema error,
+a tool's own business error, anything else — is translated here, once, into a :class:`Failure`
+that names its :class:`ErrorClass` and a human-readable reason. The original exception is kept
+as ``__cause__`` / ``Failure.cause`` so a drill can tell exactly what was recorded and why.
+
+Exception tree::
+
+    ToolError
+    ├── ToolInputError          bad or missing arguments, unknown tool (never retried)
+    ├── BusinessError           the tool said no: not cancellable, out of stock (never retried)
+    ├── TransientError          connect error, read timeout on a read, 502/504
+    ├── RateLimitedError        429, 503 with Retry-After
+    ├── UnavailableError        5xx, circuit open
+    ├── SchemaError             200 with malformed / missing / null core fields
+    ├── UnknownOutcomeError     a write whose response was lost
+    └── AuthError               401/402/403, quota and billing limits
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from enum import StrEnum
+from typing import Any
+
+import httpx
+
+__all__ = [
+    "AuthError",
+    "BusinessError",
+    "ErrorClass",
+    "Failure",
+    "FieldIssue",
+    "RateLimitedError",
+    "SchemaError",
+    "ToolError",
+    "ToolInputError",
+    "TransientError",
+    "UnavailableError",
+    "UnknownOutcomeError",
+    "classify_failure",
+    "is_retryable",
+    "parse_retry_after",
+]
+
+
+class ErrorClass(StrEnum):
+    """Why a call failed, from the caller's point of view (see DESIGN.md, failure taxonomy)."""
+
+    INPUT = "input"
+    TRANSIENT = "transient"
+    RATE_LIMITED = "rate_limited"
+    UNAVAILABLE = "unavailable"
+    SCHEMA = "schema"
+    BUSINESS = "business"
+    UNKNOWN_OUTCOME = "unknown_outcome"
+    AUTH = "auth"
+
+
+#: Classes a circuit breaker never counts: the dependency answered, the request was the problem.
+BREAKER_IGNORED: frozenset[ErrorClass] = frozenset({ErrorClass.INPUT, ErrorClass.BUSINESS})
+
+
+@dataclass(frozen=True, slots=True)
+class FieldIssue:
+    """One field-level problem with a call's arguments, shaped for a model to correct."""
+
+    path: str
+    message: str
+    allowed: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "message": self.message}
+        if self.allowed:
+            out["allowed"] = list(self.allowed)
+        return out
+
+
+class ToolError(Exception):
+    """Base of every failure helpdesk raises about a tool or model call."""
+
+    error_class: ErrorClass = ErrorClass.UNAVAILABLE
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        retry_after: float | None = None,
+        code: str | None = None,
+        status_code: int | None = None,
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+        self.code = code
+        self.status_code = status_code
+
+
+class ToolInputError(ToolError):
+    """The arguments are wrong or the tool does not exist; the caller must change the request."""
+
+    error_class = ErrorClass.INPUT
+
+    def __init__(self, reason: str, *, issues: tuple[FieldIssue, ...] = (), **kw: Any) -> None:
+        super().__init__(reason, **kw)
+        self.issues = issues
+
+
+class BusinessError(ToolError):
+    """The tool refused on business grounds (not cancellable, out of stock). Raise it from tools."""
+
+    error_class = ErrorClass.BUSINESS
+
+
+class TransientError(ToolError):
+    """A short-lived failure (connect error, read timeout on a read, 502/504)."""
+
+    error_class = ErrorClass.TRANSIENT
+
+
+class RateLimitedError(ToolError):
+    """The dependency asked us to slow down (429, or 503 with Retry-After)."""
+
+    error_class = ErrorClass.RATE_LIMITED
+
+
+class UnavailableError(ToolError):
+    """The dependency is failing (5xx) or its circuit is open."""
+
+    error_class = ErrorClass.UNAVAILABLE
+
+
+class SchemaError(ToolError):
+    """The dependency answered, but the answer is malformed or misses core fields."""
+
+    error_class = ErrorClass.SCHEMA
+
+
+class UnknownOutcomeError(ToolError):
+    """A write was sent but its response was lost: it may or may not have happened."""
+
+    error_class = ErrorClass.UNKNOWN_OUTCOME
+
+
+class AuthError(ToolError):
+    """Credentials, permissions, quota or billing: retrying cannot help."""
+
+    error_class = ErrorClass.AUTH
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A classified failure: what class, why (for humans and drills), and the original cause."""
+
+    error_class: ErrorClass
+    reason: str
+    retry_after: float | None = None
+    status_code: int | None = None
+    code: str | None = None
+    issues: tuple[FieldIssue, ...] = ()
+    cause: BaseException | None = field(default=None, compare=False, repr=False)
+
+    def to_error(self) -> ToolError:
+        """Re-raise-able exception of the matching class with the cause chained."""
+        cls = _CLASS_TO_ERROR[self.error_class]
+        err: ToolError
+        if cls is ToolInputError:
+            err = ToolInputError(self.reason, issues=self.issues, code=self.code)
+        else:
+            err = cls(
+                self.reason,
+                retry_after=self.retry_after,
+                code=self.code,
+                status_code=self.status_code,
+            )
+        err.__cause__ = self.cause
+        return err
+
+
+_CLASS_TO_ERROR: dict[ErrorClass, type[ToolError]] = {
+    ErrorClass.INPUT: ToolInputError,
+    ErrorClass.TRANSIENT: TransientError,
+    ErrorClass.RATE_LIMITED: RateLimitedError,
+    ErrorClass.UNAVAILABLE: UnavailableError,
+    ErrorClass.SCHEMA: SchemaError,
+    ErrorClass.BUSINESS: BusinessError,
+    ErrorClass.UNKNOWN_OUTCOME: UnknownOutcomeError,
+    ErrorClass.AUTH: AuthError,
+}
+
+
+def parse_retry_after(value: str | None, *, now_epoch: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP date), else None."""
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if now_epoch is None:
+        import time
+
+        now_epoch = time.time()
+    return max(0.0, when.timestamp() - now_epoch)
+
+
+def _http_reason(tool: str, response: httpx.Response, retry_after: float | None) -> str:
+    request = response.request
+    where = f"{request.method} {request.url.path}" if request is not None else "the request"
+    reason = f"{tool}: {response.status_code} from {where}"
+    detail = _error_message(response)
+    if detail:
+        reason += f" ({detail})"
+    if retry_after is not None:
+        reason += f", Retry-After {retry_after:g}s"
+    return reason
+
+
+def _error_message(response: httpx.Response) -> str | None:
+    try:
+        body = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
+        return None
+    if isinstance(body, dict):
+        err = body.get("error")
+        if isinstance(err, dict):
+            msg = err.get("message") or err.get("code")
+            return str(msg) if msg else None
+        detail = body.get("detail")
+        if isinstance(detail, str):
+            return detail
+    return None
+
+
+def _error_code(response: httpx.Response) -> str | None:
+    try:
+        body = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
+        return None
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        code = body["error"].get("code")
+        return str(code) if code else None
+    return None
+
+
+def classify_response(tool: str, response: httpx.Response) -> Failure | None:
+    """Classify a non-2xx HTTP response; None for a success status."""
+    status = response.status_code
+    if status < 400:
+        return None
+    retry_after = parse_retry_after(response.headers.get("Retry-After"))
+    reason = _http_reason(tool, response, retry_after)
+    code = _error_code(response)
+    cls: ErrorClass
+    if status == 429 or (status == 503 and retry_after is not None):
+        cls = ErrorClass.RATE_LIMITED
+    elif status in (502, 504):
+        cls = ErrorClass.TRANSIENT
+    elif status >= 500:
+        cls = ErrorClass.UNAVAILABLE
+    elif status in (401, 402, 403):
+        cls = ErrorClass.AUTH
+    elif status in (404, 409):
+        cls = ErrorClass.BUSINESS
+    elif status in (400, 422):
+        cls = ErrorClass.INPUT
+    else:
+        cls = ErrorClass.BUSINESS
+    return Failure(cls, reason, retry_after=retry_after, status_code=status, code=code)
+
+
+def classify_failure(exc: BaseException, *, tool: str, is_write: bool = False) -> Failure:
+    """Translate any exception raised by a tool call into a :class:`Failure`.
+
+    Args:
+        exc: what the call raised.
+        tool: the tool (or model) name, used in the reason.
+        is_write: a timeout after the request was sent is ``unknown_outcome`` for a write
+            (it may have executed) and ``transient`` for a read.
+    """
+    if isinstance(exc, ToolError):
+        issues = exc.issues if isinstance(exc, ToolInputError) else ()
+        return Failure(
+            exc.error_class,
+            exc.reason,
+            retry_after=exc.retry_after,
+            status_code=exc.status_code,
+            code=exc.code,
+            issues=issues,
+            cause=exc.__cause__ or exc,
+        )
+    if isinstance(exc, httpx.HTTPStatusError):
+        failure = classify_response(tool, exc.response)
+        if failure is not None:
+            return _with_cause(failure, exc)
+    where = _request_where(exc)
+    if isinstance(exc, httpx.ConnectTimeout | httpx.ConnectError | httpx.PoolTimeout):
+        # The request never reached the server: safe to retry even for a write.
+        return Failure(ErrorClass.TRANSIENT, f"{tool}: cannot connect{where} ({exc!r})", cause=exc)
+    if isinstance(exc, httpx.TimeoutException | TimeoutError):
+        if is_write:
+            return Failure(
+                ErrorClass.UNKNOWN_OUTCOME,
+                f"{tool}: no response{where} after the write was sent ({type(exc).__name__})",
+                cause=exc,
+            )
+        return Failure(ErrorClass.TRANSIENT, f"{tool}: timed out{where}", cause=exc)
+    if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError):
+        if is_write:
+            return Failure(
+                ErrorClass.UNKNOWN_OUTCOME,
+                f"{tool}: connection broken{where} after the write was sent ({exc!r})",
+                cause=exc,
+            )
+        return Failure(ErrorClass.TRANSIENT, f"{tool}: connection broken{where}", cause=exc)
+    if isinstance(exc, httpx.TransportError):
+        return Failure(ErrorClass.TRANSIENT, f"{tool}: transport error{where} ({exc!r})", cause=exc)
+    if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
+        return Failure(ErrorClass.SCHEMA, f"{tool}: response is not valid JSON ({exc})", cause=exc)
+    if _is_validation_error(exc):
+        return Failure(ErrorClass.SCHEMA, f"{tool}: response failed validation ({exc})", cause=exc)
+    if isinstance(exc, ConnectionError):
+        return Failure(ErrorClass.TRANSIENT, f"{tool}: connection error ({exc!r})", cause=exc)
+    return Failure(
+        ErrorClass.UNAVAILABLE, f"{tool}: unexpected {type(exc).__name__}: {exc}", cause=exc
+    )
+
+
+def _with_cause(failure: Failure, exc: BaseException) -> Failure:
+    return Failure(
+        failure.error_class,
+        failure.reason,
+        retry_after=failure.retry_after,
+        status_code=failure.status_code,
+        code=failure.code,
+        issues=failure.issues,
+        cause=exc,
+    )
+
+
+def _request_where(exc: BaseException) -> str:
+    try:
+        request = exc.request  # type: ignore[attr-defined]
+    except (AttributeError, RuntimeError):
+        return ""
+    if request is None:
+        return ""
+    return f" on {request.method} {request.url.path}"
+
+
+def _is_validation_error(exc: BaseException) -> bool:
+    # pydantic is optional at this layer's boundary; compare by name to keep degrade import-light.
+    return type(exc).__name__ == "ValidationError" and type(exc).__module__.startswith("pydantic")
+
+
+_RETRYABLE: frozenset[ErrorClass] = frozenset({ErrorClass.TRANSIENT, ErrorClass.RATE_LIMITED})
+
+
+def is_retryable(failure: Failure) -> bool:
+    """Whether the class may be retried at all (the budget and Retry-After still decide)."""
+    return failure.error_class in _RETRYABLE

@@ -1,0 +1,49 @@
+"""Session storage: LangGraph checkpointers with a serializer that knows helpdesk's types.
+
+Sessions are LangGraph threads. The default is a SQLite file under the per-user data dir, so a
+conversation continues across CLI invocations. Deserialization is restricted to LangGraph's safe
+types plus the helpdesk state types listed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from helpdesk.degrade.context import DegradeContext, DegradeEvent, LadderStep, PendingItem
+from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.state import Task
+from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
+
+__all__ = ["STATE_TYPES", "open_sqlite_checkpointer", "state_serializer"]
+
+STATE_TYPES: tuple[type, ...] = (
+    DegradeContext,
+    DegradeEvent,
+    PendingItem,
+    LadderStep,
+    ErrorClass,
+    Task,
+    ToolCall,
+    ToolResult,
+    ToolStatus,
+)
+
+
+def state_serializer() -> JsonPlusSerializer:
+    """LangGraph's serializer, strict, allowing helpdesk's own state types."""
+    return JsonPlusSerializer(allowed_msgpack_modules=None).with_msgpack_allowlist(STATE_TYPES)
+
+
+@asynccontextmanager
+async def open_sqlite_checkpointer(path: str | Path) -> AsyncIterator[AsyncSqliteSaver]:
+    """An AsyncSqliteSaver on ``path`` (parent folders created)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    async with AsyncSqliteSaver.from_conn_string(str(target)) as saver:
+        saver.serde = state_serializer()
+        yield saver

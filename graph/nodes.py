@@ -1,0 +1,284 @@
+"""The nodes of one turn: guard_context -> decompose -> select_tool -> execute -> merge_context
+-> generate -> validate.
+
+Each node returns only the keys it changes. Dependencies (executor, clock, settings) come in
+through :class:`TurnNodes`, so tests build a graph with fakes and no globals.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+
+from helpdesk.degrade.clock import Clock, SystemClock
+from helpdesk.degrade.context import DegradeContext, LadderStep
+from helpdesk.graph.intents import match_intents
+from helpdesk.graph.language import detect_language
+from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
+from helpdesk.graph.replies import ReplyItem, render_reply
+from helpdesk.graph.state import HelpdeskState, Task
+from helpdesk.graph.tokens import TokenCounter
+from helpdesk.tools.context import RequestContext
+from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
+
+__all__ = ["TurnConfig", "TurnNodes"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnConfig:
+    """Per-deployment knobs the nodes read."""
+
+    hotline: str = "400-820-8820"
+    """The only phone number a reply may contain."""
+    request_budget_s: float = 8.0
+    """Seconds of retries a turn may spend."""
+    request_max_retries: int = 3
+    """Retries a turn may make, all calls together."""
+    degraded_turns_for_simplified: int = 3
+    """Consecutive degraded turns after which the session runs in simplified mode."""
+
+    def __post_init__(self) -> None:
+        if self.request_budget_s <= 0:
+            raise ValueError("request_budget_s must be > 0")
+        if self.request_max_retries < 0:
+            raise ValueError("request_max_retries must be >= 0")
+
+
+@dataclass
+class TurnNodes:
+    """The node functions, bound to their dependencies."""
+
+    executor: ResilientExecutor
+    config: TurnConfig = field(default_factory=TurnConfig)
+    clock: Clock = field(default_factory=SystemClock)
+    counter: TokenCounter = field(default_factory=TokenCounter)
+
+    # ----------------------------------------------------------------- guard_context
+    async def guard_context(self, state: HelpdeskState) -> dict[str, Any]:
+        """Start a turn: count the context's tokens, detect the language, fresh DegradeContext."""
+        messages = state.get("messages", [])
+        text = _last_human_text(messages)
+        tokens = self.counter.total([_content(m) for m in messages])
+        lang = detect_language(text, default=state.get("lang", "en"))  # type: ignore[arg-type]
+        return {
+            "turn": state.get("turn", 0) + 1,
+            "tokens": tokens,
+            "lang": lang,
+            "degrade": DegradeContext(request_id=uuid.uuid4().hex[:12]),
+            "tasks": [],
+            "results": [],
+            "draft": "",
+            "validation": {},
+        }
+
+    # ----------------------------------------------------------------- decompose
+    async def decompose(self, state: HelpdeskState) -> dict[str, Any]:
+        """Split the customer's message into tasks (the template matcher; the minimal tier)."""
+        facts = state.get("facts", {})
+        text = _last_human_text(state.get("messages", []))
+        matches = match_intents(
+            text,
+            last_order_id=facts.get("last_order_id"),
+            awaiting_confirmation=bool(facts.get("pending_action")),
+        )
+        tasks = plan_tasks(matches, turn=state.get("turn", 1), facts=facts)
+        # Calls are attached by select_tool; a confirmation keeps the call it resumes.
+        planned = [t if t.call and t.call.confirmed else t.model_copy(update={"call": None})
+                   for t in tasks]
+        return {"tasks": planned, "tier": "minimal"}
+
+    # ----------------------------------------------------------------- select_tool
+    async def select_tool(self, state: HelpdeskState) -> dict[str, Any]:
+        """Choose the tool and arguments for each task."""
+        facts = state.get("facts", {})
+        out: list[Task] = []
+        for task in state.get("tasks", []):
+            if task.call is None:
+                call = call_for(match_from_task(task), task.id, facts=facts)
+                task = task.model_copy(update={"call": call})
+            out.append(task)
+        return {"tasks": out}
+
+    # ----------------------------------------------------------------- execute
+    async def execute(self, state: HelpdeskState) -> dict[str, Any]:
+        """Run the turn's calls through the ResilientExecutor; hand off what nothing could serve."""
+        degrade = state.get("degrade") or DegradeContext()
+        ctx = RequestContext.new(
+            session=state.get("session", "default"),
+            turn=state.get("turn", 1),
+            customer=state.get("customer"),
+            clock=self.clock,
+            max_retries=self.config.request_max_retries,
+            max_seconds=self.config.request_budget_s,
+            request_id=degrade.request_id,
+        )
+        ctx.degrade = degrade
+        calls = [t.call for t in state.get("tasks", []) if t.call is not None]
+        results = await self.executor.run_many(calls, ctx)
+        await self._handoff_failed(state, results, ctx)
+        return {"results": results, "degrade": ctx.degrade}
+
+    async def _handoff_failed(
+        self, state: HelpdeskState, results: list[ToolResult], ctx: RequestContext
+    ) -> None:
+        """The ladder's last line: one handoff ticket for everything core that failed."""
+        failed = [
+            r for r in results
+            if r.status is ToolStatus.FAILED and LadderStep.HANDOFF in r.ladder
+        ]
+        if not failed or any(r.tool == "handoff_to_human" for r in results):
+            return
+        if "handoff_to_human" not in self.executor.registry:
+            return
+        facts = state.get("facts", {})
+        summary = "; ".join(f"{r.tool} failed: {r.reason}" for r in failed)
+        order_ids = [str(r.call_id) for r in failed]
+        call = ToolCall(
+            name="handoff_to_human",
+            args={
+                "summary": f"Automatic handoff. Customer asked: "
+                f"{_last_human_text(state.get('messages', []))[:500]}. {summary}"[:2000],
+                "order_id": facts.get("last_order_id"),
+                "facts": {"order_ids": facts.get("order_ids", []), "tasks": order_ids},
+            },
+            id=f"handoff-{ctx.turn}",
+        )
+        side = RequestContext(
+            session=ctx.session, turn=ctx.turn, customer=ctx.customer, budget=ctx.budget,
+            guard=ctx.guard, request_id=ctx.request_id,
+        )
+        ticket = await self.executor.run(call, side)
+        ticket_id = ticket.data.get("ticket_id") if ticket.status is ToolStatus.OK else None
+        for item in ctx.degrade.pending:
+            if item.status == "failed" and item.ticket_id is None and ticket_id:
+                ctx.add_pending(item.model_copy(update={"ticket_id": ticket_id}))
+        ctx.record(
+            stage="execute", target="handoff_to_human", action=LadderStep.HANDOFF,
+            error_class=None, at=self.clock.wall(),
+            reason=(f"handoff ticket {ticket_id} filed" if ticket_id
+                    else f"handoff ticket could not be filed: {ticket.reason}"),
+        )
+
+    # ----------------------------------------------------------------- merge_context
+    async def merge_context(self, state: HelpdeskState) -> dict[str, Any]:
+        """Fold what this turn learned into the session facts."""
+        facts = dict(state.get("facts", {}))
+        order_ids: list[str] = list(facts.get("order_ids", []))
+        skus: list[str] = list(facts.get("skus", []))
+        tickets: list[str] = list(facts.get("tickets", []))
+        results = {r.call_id: r for r in state.get("results", [])}
+        pending_action: dict[str, Any] | None = None
+        last_order = facts.get("last_order_id")
+        for task in state.get("tasks", []):
+            result = results.get(task.id)
+            oid = task.match.get("order_id")
+            not_found = bool(
+                result is not None
+                and result.status is ToolStatus.FAILED
+                and isinstance(result.data, dict)
+                and result.data.get("code") == "order_not_found"
+            )
+            if oid and not not_found:
+                if oid not in order_ids:
+                    order_ids.append(oid)
+                last_order = oid
+            sku = task.match.get("sku")
+            if sku and sku not in skus:
+                skus.append(sku)
+            if result is None:
+                continue
+            if result.status is ToolStatus.NEEDS_CONFIRMATION and task.call is not None:
+                pending_action = {
+                    "tool": task.call.name,
+                    "args": dict(result.data.get("args", task.call.args)),
+                    "turn": state.get("turn", 1),
+                    "match": dict(task.match),
+                }
+            data = result.data if isinstance(result.data, dict) else {}
+            if result.usable and data.get("ticket_id") and data["ticket_id"] not in tickets:
+                tickets.append(str(data["ticket_id"]))
+            if result.ticket_id and result.ticket_id not in tickets:
+                tickets.append(result.ticket_id)
+        facts.update(
+            order_ids=order_ids[-20:],
+            skus=skus[-20:],
+            tickets=tickets[-20:],
+            last_order_id=last_order,
+            pending_action=pending_action,
+        )
+        degrade = state.get("degrade") or DegradeContext()
+        degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
+        return {"facts": facts, "degraded_turns": degraded_turns}
+
+    # ----------------------------------------------------------------- generate
+    async def generate(self, state: HelpdeskState) -> dict[str, Any]:
+        """Write the reply from the tools' data and the DegradeContext (minimal tier)."""
+        results = {r.call_id: r for r in state.get("results", [])}
+        items = [
+            ReplyItem(intent=match_from_task(t), result=results.get(t.id))
+            for t in state.get("tasks", [])
+        ]
+        degrade = state.get("degrade") or DegradeContext()
+        lang = state.get("lang", "en")
+        draft = render_reply(items, degrade, lang, hotline=self.config.hotline)  # type: ignore[arg-type]
+        return {"draft": draft}
+
+    # ----------------------------------------------------------------- validate
+    async def validate(self, state: HelpdeskState) -> dict[str, Any]:
+        """Check the draft against the turn's facts, then publish it as the AI message."""
+        draft = state.get("draft", "")
+        violations = find_violations(draft, state, hotline=self.config.hotline)
+        return {
+            "validation": {"ok": not violations, "violations": violations},
+            "messages": [AIMessage(content=draft)],
+        }
+
+
+_IDENTIFIER = re.compile(
+    r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b"
+)
+_PHONE = re.compile(r"(?<![\w-])(?:\+?\d[\d -]{7,}\d)(?![\w-])")
+
+
+def find_violations(draft: str, state: HelpdeskState, *, hotline: str) -> list[str]:
+    """Rules every reply must pass: no invented identifiers, no phone but the hotline,
+    no unfilled template fields."""
+    violations: list[str] = []
+    if not draft.strip():
+        violations.append("empty reply")
+    if "{" in draft or "}" in draft:
+        violations.append("unfilled template field")
+    known = json.dumps(
+        [r.model_dump(mode="json") for r in state.get("results", [])], ensure_ascii=False
+    )
+    known += _last_human_text(state.get("messages", []))
+    known += json.dumps(state.get("facts", {}), ensure_ascii=False, default=str)
+    known += json.dumps(
+        [p.model_dump(mode="json") for p in (state.get("degrade") or DegradeContext()).pending],
+        ensure_ascii=False,
+    )
+    for ident in sorted(set(_IDENTIFIER.findall(draft))):
+        if ident not in known:
+            violations.append(f"identifier {ident} is not in this turn's data")
+    for phone in _PHONE.findall(draft):
+        if phone.strip() != hotline and not _IDENTIFIER.fullmatch(phone.strip()):
+            violations.append(f"phone number {phone.strip()} is not the configured hotline")
+    return violations
+
+
+def _content(message: AnyMessage) -> str:
+    content = message.content
+    return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+
+
+def _last_human_text(messages: list[AnyMessage]) -> str:
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return _content(message)
+    return ""

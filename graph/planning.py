@@ -1,0 +1,105 @@
+"""From matched intents to tasks and tool calls (the minimal tier's decomposition and selection).
+
+Deterministic and offline: each intent maps to one built-in tool with arguments taken from the
+customer's words and the session's facts. Intents that need no tool (greeting, FAQ framing,
+clarifying questions) become tasks without a call; missing information (no order id) becomes a
+task the reply asks about instead of a guess.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from helpdesk.graph.intents import Intent, MatchedIntent
+from helpdesk.graph.state import Task
+from helpdesk.tools.results import ToolCall
+
+__all__ = ["call_for", "match_from_task", "plan_tasks"]
+
+_NON_CORE = frozenset({Intent.STOCK, Intent.FAQ})
+
+
+def call_for(match: MatchedIntent, task_id: str, *, facts: dict[str, Any]) -> ToolCall | None:
+    """The tool call serving ``match``, or None when no tool is needed or information is missing."""
+    intent = match.intent
+    oid = match.order_id
+    if intent is Intent.ORDER_STATUS:
+        if oid:
+            return ToolCall(name="get_order", args={"order_id": oid}, id=task_id)
+        return ToolCall(name="list_orders", args={"limit": 5}, id=task_id)
+    if intent is Intent.LIST_ORDERS:
+        return ToolCall(name="list_orders", args={"limit": 5}, id=task_id)
+    if intent is Intent.TRACKING and oid:
+        return ToolCall(name="track_shipment", args={"order_id": oid}, id=task_id)
+    if intent is Intent.STOCK and match.sku:
+        return ToolCall(name="check_stock", args={"sku": match.sku}, id=task_id)
+    if intent is Intent.FAQ:
+        args: dict[str, Any] = {"lang": match.lang}
+        if match.topic:
+            args["topic"] = match.topic
+        else:
+            args["q"] = match.text[:200]
+        return ToolCall(name="search_faq", args=args, id=task_id)
+    if intent is Intent.CANCEL_ORDER and oid:
+        return ToolCall(name="cancel_order", args={"order_id": oid}, id=task_id)
+    if intent is Intent.REFUND and oid:
+        return ToolCall(
+            name="request_refund", args={"order_id": oid, "amount": match.amount}, id=task_id
+        )
+    if intent is Intent.CREATE_TICKET:
+        subject = (match.details or match.text)[:120]
+        return ToolCall(
+            name="create_ticket",
+            args={"subject": subject, "description": match.text[:2000], "order_id": oid},
+            id=task_id,
+        )
+    if intent is Intent.HANDOFF:
+        return ToolCall(
+            name="handoff_to_human",
+            args={"summary": match.text[:2000], "order_id": oid, "facts": _ticket_facts(facts)},
+            id=task_id,
+        )
+    return None
+
+
+def _ticket_facts(facts: dict[str, Any]) -> dict[str, Any]:
+    return {k: facts[k] for k in ("order_ids", "skus", "preferences") if facts.get(k)}
+
+
+def plan_tasks(matches: list[MatchedIntent], *, turn: int, facts: dict[str, Any]) -> list[Task]:
+    """Tasks for this turn, with their calls; a confirmation resumes the pending action."""
+    tasks: list[Task] = []
+    pending = facts.get("pending_action")
+    for index, match in enumerate(matches):
+        task_id = f"t{turn}-{index}"
+        if match.intent is Intent.CONFIRM_YES and pending:
+            original = pending["match"]
+            call = ToolCall(
+                name=pending["tool"],
+                args=pending["args"],
+                id=task_id,
+                confirmed=True,
+                action_turn=pending["turn"],
+            )
+            tasks.append(Task(id=task_id, intent=original["intent"], match=original, call=call))
+            continue
+        call = call_for(match, task_id, facts=facts)
+        tasks.append(
+            Task(
+                id=task_id,
+                intent=match.intent.value,
+                match=dataclasses.asdict(match),
+                call=call,
+                core=match.intent not in _NON_CORE,
+            )
+        )
+    return tasks
+
+
+def match_from_task(task: Task) -> MatchedIntent:
+    """Rebuild the MatchedIntent a task was planned from (checkpoints store plain fields)."""
+    fields = dict(task.match)
+    fields["intent"] = Intent(fields.get("intent", task.intent))
+    known = {f.name for f in dataclasses.fields(MatchedIntent)}
+    return MatchedIntent(**{k: v for k, v in fields.items() if k in known})

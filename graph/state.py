@@ -1,0 +1,51 @@
+"""The graph's state: a TypedDict whose reducers say how each node's update is merged.
+
+``customer`` is the authenticated identity, set by the session (CLI / service), never by a model.
+``degrade`` is merged by :func:`~helpdesk.degrade.context.merge_degrade`; a new turn's request id
+replaces the previous turn's context. ``facts`` (order ids, preferences, a pending confirmation)
+survive compaction and session resets.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, ConfigDict, Field
+
+from helpdesk.degrade.context import DegradeContext, merge_degrade
+from helpdesk.tools.results import ToolCall, ToolResult
+
+__all__ = ["HelpdeskState", "Task"]
+
+
+class Task(BaseModel):
+    """One thing the customer asked for in this turn, and the tool call that serves it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    intent: str
+    match: dict[str, Any] = Field(default_factory=dict)
+    """The matched intent's fields (order id, SKU, quantity, topic, clause text, language)."""
+    call: ToolCall | None = None
+    core: bool = True
+
+
+class HelpdeskState(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    customer: str
+    session: str
+    turn: int
+    lang: str
+    tasks: list[Task]
+    results: list[ToolResult]
+    degrade: Annotated[DegradeContext, merge_degrade]
+    facts: dict[str, Any]
+    summary: str
+    tier: str
+    draft: str
+    validation: dict[str, Any]
+    tokens: int
+    degraded_turns: int

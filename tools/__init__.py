@@ -1,0 +1,1 @@
+"""Tool layer: registry, resilient executor, built-in customer-service tools, demo shop."""

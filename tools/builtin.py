@@ -1,0 +1,249 @@
+"""The built-in customer-service tools: httpx clients of the demo shop, with their policies.
+
+Reads are cached as last-good data (per-tool TTL) and have a self-service fallback; writes send
+an ``Idempotency-Key`` and are verified through the shop's key lookup when a response is lost;
+the refund tool moves money and so always needs the customer's confirmation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from helpdesk.degrade.errors import Failure
+from helpdesk.tools.context import RequestContext
+from helpdesk.tools.registry import ToolRegistry, VerifyOutcome
+from helpdesk.tools.results import ToolCall
+from helpdesk.tools.shop_client import ShopClient
+
+__all__ = ["build_shop_registry", "make_compensation"]
+
+OrderStatus = Literal["pending", "paid", "shipped", "delivered", "cancelled"]
+TicketCategory = Literal["after_sales", "handoff", "compensation", "complaint", "other"]
+Priority = Literal["low", "normal", "high"]
+FaqTopic = Literal["returns", "delivery_times", "refund_time", "invoice", "warranty", "payment"]
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class OrderItemOut(_Loose):
+    sku: str
+    quantity: int
+
+
+class OrderOut(_Loose):
+    """Core fields of an order: a 200 without them is a schema failure, not data."""
+
+    order_id: str
+    status: OrderStatus
+    items: list[OrderItemOut]
+    total: float
+
+
+class OrderSummaryOut(_Loose):
+    order_id: str
+    status: OrderStatus
+
+
+class OrdersOut(_Loose):
+    orders: list[OrderSummaryOut]
+
+
+class ShipmentOut(_Loose):
+    carrier: str
+    tracking_number: str
+    status: str
+
+
+class TrackingOut(_Loose):
+    order_id: str
+    shipments: list[ShipmentOut]
+
+
+class WarehouseOut(_Loose):
+    warehouse: str
+    available: int
+
+
+class StockOut(_Loose):
+    sku: str
+    total_available: int
+    warehouses: list[WarehouseOut]
+
+
+class FaqArticleOut(_Loose):
+    question: str
+    answer: str
+
+
+class FaqOut(_Loose):
+    articles: list[FaqArticleOut]
+
+
+class TicketOut(_Loose):
+    ticket_id: str
+    status: str
+
+
+class RefundOut(_Loose):
+    refund_id: str
+    amount: float
+    status: str
+
+
+def _self_service(hotline: str, what: str) -> Any:
+    def fallback(args: dict[str, Any], failure: Failure) -> dict[str, Any]:
+        return {"message_key": "self_service", "what": what, "hotline": hotline, **args}
+
+    return fallback
+
+
+def _key_lookup(client: ShopClient, tool: str) -> Any:
+    async def verify(args: dict[str, Any], key: str, customer: str | None) -> VerifyOutcome:
+        import httpx
+
+        try:
+            record = await client.call(
+                "GET", f"/idempotency/{key}", tool=f"{tool}.verify", customer=customer
+            )
+        except httpx.HTTPStatusError as exc:
+            if exc.response.status_code == 404:
+                return VerifyOutcome(executed=False)
+            raise
+        if 200 <= int(record.get("status_code", 500)) < 300:
+            return VerifyOutcome(executed=True, data=record.get("response"))
+        return VerifyOutcome(executed=False, data=record.get("response"))
+
+    return verify
+
+
+def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") -> ToolRegistry:
+    """A registry with every built-in tool bound to ``client``."""
+    registry = ToolRegistry()
+
+    @registry.tool(kind="read", timeout=3.0, cache_ttl=120.0, output=OrderOut,
+                   fallback=_self_service(hotline, "order"))
+    async def get_order(order_id: str, customer: str | None = None) -> Any:
+        """Look up one of the customer's orders: status, items, shipments, refunds."""
+        return await client.call("GET", f"/orders/{order_id}", tool="get_order", customer=customer)
+
+    @registry.tool(kind="read", timeout=3.0, cache_ttl=60.0, output=OrdersOut,
+                   simplify=lambda a: {**a, "status": None, "limit": 5} if a.get("status") else None,
+                   fallback=_self_service(hotline, "orders"))
+    async def list_orders(
+        status: OrderStatus | None = None, limit: int = 5, customer: str | None = None
+    ) -> Any:
+        """List the customer's most recent orders, optionally by status."""
+        return await client.call("GET", "/orders", tool="list_orders", customer=customer,
+                                 params={"status": status, "limit": limit})
+
+    @registry.tool(kind="read", timeout=3.0, cache_ttl=120.0, output=TrackingOut,
+                   fallback=_self_service(hotline, "tracking"))
+    async def track_shipment(order_id: str, customer: str | None = None) -> Any:
+        """Shipments of an order with carrier, tracking number, ETA and tracking events."""
+        return await client.call("GET", f"/orders/{order_id}/tracking", tool="track_shipment",
+                                 customer=customer)
+
+    @registry.tool(kind="read", timeout=2.0, cache_ttl=300.0, output=StockOut, core=False,
+                   fallback=_self_service(hotline, "stock"))
+    async def check_stock(sku: str, customer: str | None = None) -> Any:
+        """Stock of a product (SKU) per warehouse, with a restock date when sold out."""
+        return await client.call("GET", f"/inventory/{sku}", tool="check_stock",
+                                 customer=customer)
+
+    @registry.tool(kind="read", timeout=2.0, cache_ttl=300.0, output=FaqOut, core=False,
+                   simplify=lambda a: {**a, "q": None} if a.get("q") and a.get("topic") else None,
+                   fallback=_self_service(hotline, "faq"))
+    async def search_faq(
+        q: str | None = None,
+        topic: FaqTopic | None = None,
+        lang: Literal["zh", "en"] = "en",
+        customer: str | None = None,
+    ) -> Any:
+        """Search the help center (returns policy, delivery times, refunds, invoices...)."""
+        return await client.call("GET", "/faq", tool="search_faq", customer=customer,
+                                 params={"q": q, "topic": topic, "lang": lang})
+
+    @registry.tool(kind="write", idempotent=True, timeout=4.0, output=TicketOut,
+                   verify=_key_lookup(client, "create_ticket"))
+    async def create_ticket(
+        subject: str,
+        description: str,
+        category: TicketCategory = "after_sales",
+        order_id: str | None = None,
+        priority: Priority = "normal",
+        customer: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Any:
+        """Open an after-sales ticket (damaged item, exchange, complaint)."""
+        body = {"category": category, "subject": subject, "description": description,
+                "order_id": order_id, "priority": priority, "facts": None}
+        return await client.call("POST", "/tickets", tool="create_ticket", customer=customer,
+                                 json=body, idempotency_key=idempotency_key)
+
+    @registry.tool(kind="write", idempotent=True, confirm=True, timeout=4.0, output=OrderOut,
+                   verify=_key_lookup(client, "cancel_order"))
+    async def cancel_order(
+        order_id: str,
+        reason: str | None = None,
+        customer: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Any:
+        """Cancel an order that has not shipped yet (asks the customer to confirm first)."""
+        return await client.call("POST", f"/orders/{order_id}/cancel", tool="cancel_order",
+                                 customer=customer, json={"reason": reason},
+                                 idempotency_key=idempotency_key)
+
+    @registry.tool(kind="money", idempotent=True, timeout=4.0, output=RefundOut,
+                   verify=_key_lookup(client, "request_refund"))
+    async def request_refund(
+        order_id: str,
+        amount: float | None = None,
+        reason: str | None = None,
+        customer: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Any:
+        """Request a refund for an order (full remaining amount when no amount is given)."""
+        return await client.call("POST", "/refunds", tool="request_refund", customer=customer,
+                                 json={"order_id": order_id, "amount": amount, "reason": reason},
+                                 idempotency_key=idempotency_key)
+
+    @registry.tool(kind="write", idempotent=True, timeout=4.0, output=TicketOut,
+                   verify=_key_lookup(client, "handoff_to_human"))
+    async def handoff_to_human(
+        summary: str,
+        order_id: str | None = None,
+        facts: dict[str, Any] | None = None,
+        customer: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Any:
+        """Hand the conversation to a human agent: a handoff ticket with the session's facts."""
+        body = {"category": "handoff", "subject": "Customer asked for a human" if not summary
+                else summary[:120], "description": summary, "order_id": order_id,
+                "priority": "high", "facts": facts}
+        return await client.call("POST", "/tickets", tool="handoff_to_human", customer=customer,
+                                 json=body, idempotency_key=idempotency_key)
+
+    return registry
+
+
+def make_compensation(client: ShopClient) -> Any:
+    """A compensation hook for the executor: files a ticket for a write of unknown outcome."""
+
+    async def compensate(call: ToolCall, key: str, reason: str, ctx: RequestContext) -> str | None:
+        body = {
+            "category": "compensation",
+            "subject": f"Verify {call.name} (outcome unknown)",
+            "description": f"{call.name} {call.args} — response lost: {reason}",
+            "order_id": call.args.get("order_id"),
+            "priority": "high",
+            "facts": {"idempotency_key": key, "session": ctx.session, "turn": ctx.turn},
+        }
+        ticket = await client.call("POST", "/tickets", tool="compensation", customer=ctx.customer,
+                                   json=body, idempotency_key=f"{key}-compensation")
+        return str(ticket["ticket_id"])
+
+    return compensate

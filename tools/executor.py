@@ -1,0 +1,656 @@
+"""ResilientExecutor: every tool call goes through here.
+
+One call: look the tool up, validate its arguments, ask for confirmation where the policy says so,
+derive the write's idempotency key, then attempt it behind its circuit breaker with retries that
+draw from the request's budget and the process-wide retry ratio cap. A failure is classified once
+(:func:`helpdesk.degrade.errors.classify_failure`) and walks the degrade ladder — simplified
+parameters, last-good data, the tool's fallback, dropping a non-core task, handoff — recording
+every step in the request's DegradeContext. A write whose response was lost is reconciled by its
+idempotency key (the tool's ``verify``) before anything is said about it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+from tenacity import AsyncRetrying, RetryCallState, stop_never
+
+from helpdesk.degrade.backoff import FullJitterBackoff
+from helpdesk.degrade.breaker import BreakerBoard, BreakerState
+from helpdesk.degrade.budget import RatioLimiter
+from helpdesk.degrade.cache import LastGoodCache
+from helpdesk.degrade.chaos import ChaosPlan
+from helpdesk.degrade.clock import Clock, SystemClock
+from helpdesk.degrade.context import LadderStep, PendingItem
+from helpdesk.degrade.errors import (
+    ErrorClass,
+    Failure,
+    FieldIssue,
+    SchemaError,
+    ToolInputError,
+    UnavailableError,
+    classify_failure,
+)
+from helpdesk.degrade.ladder import LadderOptions, plan_ladder
+from helpdesk.tools.context import RequestContext, derive_idempotency_key
+from helpdesk.tools.registry import INJECTED_PARAMS, ToolRegistry, ToolSpec, VerifyOutcome
+from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
+
+__all__ = ["CompensationFn", "ResilientExecutor"]
+
+log = logging.getLogger("helpdesk.tools")
+
+CompensationFn = Callable[[ToolCall, str, str, RequestContext], Awaitable[str | None]]
+"""``(call, idempotency_key, reason, ctx) -> ticket_id``: files a compensation ticket."""
+
+_STAGE = "execute"
+
+
+class _Attempts:
+    """Book-keeping of one call's attempts, shared with the tenacity callbacks."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.failures: list[Failure] = []
+        self.next_wait = 0.0
+        self.ladder: list[LadderStep] = []
+
+
+class ResilientExecutor:
+    """Runs :class:`ToolCall` s with retries, breakers, stale cache and the degrade ladder."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        *,
+        clock: Clock | None = None,
+        breakers: BreakerBoard | None = None,
+        cache: LastGoodCache | None = None,
+        retry_cap: RatioLimiter | None = None,
+        fallback_quota: RatioLimiter | None = None,
+        chaos: ChaosPlan | None = None,
+        rng: random.Random | None = None,
+        compensation: CompensationFn | None = None,
+        max_attempts: int = 3,
+        fast_retry_wait: float = 0.05,
+        serial_after_rate_limited_batches: int = 2,
+    ) -> None:
+        self.registry = registry
+        self.clock: Clock = clock or SystemClock()
+        self.breakers = breakers or BreakerBoard(clock=self.clock)
+        self.cache = cache or LastGoodCache(clock=self.clock)
+        self.retry_cap = retry_cap or RatioLimiter(ratio=0.1, clock=self.clock)
+        self.fallback_quota = fallback_quota or RatioLimiter(ratio=0.5, clock=self.clock)
+        self.chaos = chaos
+        self.backoff = FullJitterBackoff(rng=rng or random.Random())
+        self.compensation = compensation
+        self.max_attempts = max_attempts
+        self.fast_retry_wait = fast_retry_wait
+        self.serial_after = serial_after_rate_limited_batches
+        self._rate_limited_batches: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ public API
+
+    async def run(self, call: ToolCall, ctx: RequestContext) -> ToolResult:
+        """Run one call to completion: a :class:`ToolResult`, never an exception."""
+        spec = self.registry.get(call.name)
+        if spec is None:
+            return self._unknown_tool(call)
+        try:
+            args = self._validate_args(spec, call.args)
+        except ToolInputError as exc:
+            return ToolResult(
+                call_id=call.id,
+                tool=spec.name,
+                status=ToolStatus.FAILED,
+                error_class=ErrorClass.INPUT,
+                reason=exc.reason,
+                issues=ToolResult.issues_of(exc.issues),
+            )
+        key = self._idempotency_key(spec, call, args, ctx)
+        if spec.policy.needs_confirmation and not call.confirmed:
+            return ToolResult(
+                call_id=call.id,
+                tool=spec.name,
+                status=ToolStatus.NEEDS_CONFIRMATION,
+                data={"args": args},
+                reason=f"{spec.name} needs the customer's explicit confirmation",
+                idempotency_key=key,
+            )
+        self.retry_cap.record_primary()
+        self.fallback_quota.record_primary()
+        book = _Attempts()
+        try:
+            data = await self._attempt_with_retries(spec, args, key, ctx, book)
+        except Exception as exc:  # noqa: BLE001 - every failure is classified below
+            failure = book.failures[-1] if book.failures else self._classify(spec, exc)
+            return await self._after_failure(spec, call, args, key, failure, ctx, book)
+        if spec.policy.kind == "read" and spec.policy.cache_ttl > 0:
+            self.cache.put(spec.name, args, ctx.customer, data, ttl_s=spec.policy.cache_ttl)
+        return ToolResult(
+            call_id=call.id,
+            tool=spec.name,
+            status=ToolStatus.OK,
+            data=data,
+            attempts=book.count,
+            ladder=tuple(book.ladder),
+            idempotency_key=key,
+        )
+
+    async def run_many(self, calls: Sequence[ToolCall], ctx: RequestContext) -> list[ToolResult]:
+        """Run a turn's independent calls: in parallel, or serially once the session has had
+        ``serial_after`` consecutive rate-limited batches."""
+        if not calls:
+            return []
+        before = ctx.rate_limited_seen
+        if self._rate_limited_batches.get(ctx.session, 0) >= self.serial_after and len(calls) > 1:
+            ctx.record(
+                stage=_STAGE,
+                target="*",
+                action=LadderStep.SERIALIZE,
+                reason=(
+                    f"{self.serial_after} consecutive rate-limited batches in this session: "
+                    "running calls one at a time"
+                ),
+                error_class=ErrorClass.RATE_LIMITED,
+                at=self.clock.wall(),
+            )
+            results = [await self.run(c, ctx) for c in calls]
+        else:
+            results = list(await asyncio.gather(*(self.run(c, ctx) for c in calls)))
+        if ctx.rate_limited_seen > before:
+            self._rate_limited_batches[ctx.session] = (
+                self._rate_limited_batches.get(ctx.session, 0) + 1
+            )
+        else:
+            self._rate_limited_batches[ctx.session] = 0
+        return results
+
+    def is_serialized(self, session: str) -> bool:
+        return self._rate_limited_batches.get(session, 0) >= self.serial_after
+
+    # ------------------------------------------------------------------ validation
+
+    def _unknown_tool(self, call: ToolCall) -> ToolResult:
+        valid = tuple(self.registry.names())
+        issue = FieldIssue(path="name", message=f"unknown tool {call.name!r}", allowed=valid)
+        return ToolResult(
+            call_id=call.id,
+            tool=call.name,
+            status=ToolStatus.FAILED,
+            error_class=ErrorClass.INPUT,
+            reason=f"unknown tool {call.name!r}; valid tools: {', '.join(valid)}",
+            issues=(issue.as_dict(),),
+        )
+
+    def _validate_args(self, spec: ToolSpec, raw: dict[str, Any]) -> dict[str, Any]:
+        smuggled = sorted(k for k in raw if k in INJECTED_PARAMS)
+        if smuggled:
+            raise ToolInputError(
+                f"{spec.name}: {', '.join(smuggled)} cannot be passed as arguments",
+                issues=tuple(
+                    FieldIssue(path=k, message="set by the session, not by the caller")
+                    for k in smuggled
+                ),
+            )
+        try:
+            model = spec.args_model.model_validate(raw)
+        except ValidationError as exc:
+            issues = tuple(_issue_from_error(e) for e in exc.errors())
+            summary = "; ".join(f"{i.path}: {i.message}" for i in issues)
+            raise ToolInputError(f"{spec.name}: invalid arguments ({summary})", issues=issues) from exc
+        return model.model_dump()
+
+    def _idempotency_key(
+        self, spec: ToolSpec, call: ToolCall, args: dict[str, Any], ctx: RequestContext
+    ) -> str | None:
+        if not spec.policy.is_write:
+            return None
+        turn = call.action_turn if call.action_turn is not None else ctx.turn
+        return derive_idempotency_key(ctx.session, turn, spec.name, args)
+
+    # ------------------------------------------------------------------ attempts
+
+    def _classify(self, spec: ToolSpec, exc: BaseException) -> Failure:
+        return classify_failure(exc, tool=spec.name, is_write=spec.policy.is_write)
+
+    def _injected(self, spec: ToolSpec, key: str | None, ctx: RequestContext) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if "customer" in spec.injected:
+            out["customer"] = ctx.customer
+        if "idempotency_key" in spec.injected:
+            out["idempotency_key"] = key
+        return out
+
+    async def _attempt(
+        self, spec: ToolSpec, args: dict[str, Any], key: str | None, ctx: RequestContext
+    ) -> Any:
+        """One attempt behind the breaker, within what is left of the request's time."""
+        breaker = self.breakers.get(spec.name)
+        if not breaker.try_acquire():
+            raise UnavailableError(
+                f"{spec.name}: circuit open (retry in {breaker.retry_after():.0f}s)"
+            )
+        timeout = ctx.budget.call_timeout(spec.policy.timeout)
+        kwargs = {**args, **self._injected(spec, key, ctx)}
+        try:
+            if timeout <= 0:
+                raise TimeoutError("request budget exhausted")
+            async with self.clock.timeout(timeout):
+                if self.chaos is not None:
+                    wrapped = self.chaos.wrap(spec.name, spec.invoke, is_write=spec.policy.is_write)
+                    data = await wrapped(kwargs)
+                else:
+                    data = await spec.invoke(kwargs)
+            data = self._validate_output(spec, data)
+        except Exception as exc:
+            failure = self._classify(spec, exc)
+            if failure.error_class in (ErrorClass.INPUT, ErrorClass.BUSINESS):
+                breaker.record_ignored()
+            else:
+                breaker.record_failure(failure.error_class)
+            if failure.error_class is ErrorClass.RATE_LIMITED:
+                ctx.rate_limited_seen += 1
+            raise
+        breaker.record_success()
+        return data
+
+    def _validate_output(self, spec: ToolSpec, data: Any) -> Any:
+        model = spec.policy.output
+        if model is None:
+            return data
+        if data is None or data == {} or data == []:
+            raise SchemaError(f"{spec.name}: empty response (no data)")
+        try:
+            model.model_validate(data)
+        except ValidationError as exc:
+            fields = ", ".join(
+                ".".join(str(p) for p in e["loc"]) or "(root)" for e in exc.errors()[:5]
+            )
+            raise SchemaError(f"{spec.name}: response misses or nulls core fields: {fields}") from exc
+        return data
+
+    async def _attempt_with_retries(
+        self,
+        spec: ToolSpec,
+        args: dict[str, Any],
+        key: str | None,
+        ctx: RequestContext,
+        book: _Attempts,
+    ) -> Any:
+        def should_retry(state: RetryCallState) -> bool:
+            assert state.outcome is not None
+            exc = state.outcome.exception()
+            if exc is None:
+                return False
+            failure = self._classify(spec, exc)
+            book.failures.append(failure)
+            wait = self._retry_wait(spec, failure, key, state.attempt_number)
+            if wait is None:
+                return False
+            if not ctx.budget.try_acquire_retry(wait):
+                self._note(ctx, spec.name, failure, LadderStep.RETRY,
+                           f"no retry: request budget left {ctx.budget.remaining():.2f}s / "
+                           f"{ctx.budget.retries_left()} retries ({failure.reason})")
+                return False
+            if not self.retry_cap.try_acquire():
+                self._note(ctx, spec.name, failure, LadderStep.RETRY,
+                           f"no retry: process retry ratio cap reached ({failure.reason})")
+                return False
+            book.next_wait = wait
+            book.ladder.append(LadderStep.RETRY)
+            self._note(ctx, spec.name, failure, LadderStep.RETRY,
+                       f"retry in {wait:.2f}s after {failure.reason}")
+            return True
+
+        retrying = AsyncRetrying(
+            sleep=self.clock.sleep,
+            stop=stop_never,
+            wait=lambda _state: book.next_wait,
+            retry=should_retry,
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                book.count += 1
+                return await self._attempt(spec, args, key, ctx)
+        raise AssertionError("unreachable: tenacity either returns or re-raises")  # pragma: no cover
+
+    def _retry_wait(
+        self, spec: ToolSpec, failure: Failure, key: str | None, attempt: int
+    ) -> float | None:
+        """Seconds to wait before retrying, or None when this failure must not be retried."""
+        if attempt >= self.max_attempts:
+            return None
+        policy = spec.policy
+        if policy.kind == "money":
+            return None
+        if policy.is_write and not (policy.is_idempotent and key):
+            return None
+        if failure.error_class is ErrorClass.RATE_LIMITED:
+            # Honoured only when the server said how long; the budget decides if it fits.
+            return failure.retry_after
+        if failure.error_class is not ErrorClass.TRANSIENT:
+            return None
+        if isinstance(failure.cause, TimeoutError) or "timed out" in failure.reason:
+            # A read that timed out gets one fast retry, not a backoff ladder.
+            return self.fast_retry_wait if attempt == 1 else None
+        return self.backoff.delay(attempt)
+
+    def _note(
+        self, ctx: RequestContext, target: str, failure: Failure | None, step: LadderStep,
+        reason: str,
+    ) -> None:
+        ctx.record(
+            stage=_STAGE,
+            target=target,
+            action=step,
+            reason=reason,
+            error_class=failure.error_class if failure else None,
+            at=self.clock.wall(),
+        )
+        log.info("tool %s: %s: %s", target, step.value, reason)
+
+    # ------------------------------------------------------------------ after failure
+
+    async def _after_failure(
+        self,
+        spec: ToolSpec,
+        call: ToolCall,
+        args: dict[str, Any],
+        key: str | None,
+        failure: Failure,
+        ctx: RequestContext,
+        book: _Attempts,
+    ) -> ToolResult:
+        base = {
+            "call_id": call.id,
+            "tool": spec.name,
+            "attempts": book.count,
+            "idempotency_key": key,
+        }
+        cls = failure.error_class
+        if cls is ErrorClass.INPUT:
+            return ToolResult(
+                **base, status=ToolStatus.FAILED, error_class=cls, reason=failure.reason,
+                issues=ToolResult.issues_of(failure.issues), ladder=tuple(book.ladder),
+            )
+        if cls is ErrorClass.BUSINESS:
+            return ToolResult(
+                **base, status=ToolStatus.FAILED, error_class=cls, reason=failure.reason,
+                data={"code": failure.code, "message": failure.reason},
+                ladder=tuple(book.ladder),
+            )
+        if cls is ErrorClass.UNKNOWN_OUTCOME and spec.policy.is_write:
+            return await self._reconcile(spec, call, args, key, failure, ctx, book)
+        return await self._walk_ladder(spec, call, args, key, failure, ctx, book)
+
+    async def _walk_ladder(
+        self,
+        spec: ToolSpec,
+        call: ToolCall,
+        args: dict[str, Any],
+        key: str | None,
+        failure: Failure,
+        ctx: RequestContext,
+        book: _Attempts,
+    ) -> ToolResult:
+        policy = spec.policy
+        breaker = self.breakers.get(spec.name)
+        cached = (
+            self.cache.get(spec.name, args, ctx.customer)
+            if policy.kind == "read" and policy.cache_ttl > 0
+            else None
+        )
+        options = LadderOptions(
+            can_simplify=policy.simplify is not None,
+            breaker_open=breaker.state is not BreakerState.CLOSED,
+            has_cached=cached is not None,
+            has_fallback=policy.fallback is not None,
+            core=policy.core,
+            is_write=policy.is_write,
+        )
+        steps = plan_ladder(failure.error_class, options)
+        ctx.guard.enter()
+        base = {
+            "call_id": call.id,
+            "tool": spec.name,
+            "error_class": failure.error_class,
+            "idempotency_key": key,
+        }
+        for step in steps:
+            if step is not LadderStep.HANDOFF and not ctx.guard.try_descend(step):
+                self._note(ctx, spec.name, failure, step,
+                           f"skipped {step.value}: 3 ladder levels already used in this request")
+                continue
+            book.ladder.append(step)
+            if step is LadderStep.PARAMETER:
+                simpler = policy.simplify(dict(args)) if policy.simplify else None
+                if not simpler or simpler == args:
+                    continue
+                try:
+                    simple_args = self._validate_args(spec, simpler)
+                    book.count += 1
+                    data = await self._attempt(spec, simple_args, key, ctx)
+                except Exception as exc:  # noqa: BLE001
+                    second = self._classify(spec, exc)
+                    self._note(ctx, spec.name, failure, step,
+                               f"simplified arguments failed too: {second.reason}")
+                    continue
+                self._note(ctx, spec.name, failure, step,
+                           f"answered with simplified arguments after {failure.reason}")
+                return ToolResult(
+                    **base, status=ToolStatus.DEGRADED, data=data, reason=failure.reason,
+                    attempts=book.count, ladder=tuple(book.ladder),
+                )
+            if step is LadderStep.DATA and cached is not None:
+                ctx.mark_stale(spec.name, cached.age_s)
+                self._note(ctx, spec.name, failure, step,
+                           f"served last-good data {cached.age_s:.0f}s old after {failure.reason}")
+                return ToolResult(
+                    **base, status=ToolStatus.STALE, data=cached.value, reason=failure.reason,
+                    age_s=cached.age_s, attempts=book.count, ladder=tuple(book.ladder),
+                )
+            if step is LadderStep.FUNCTION and policy.fallback is not None:
+                result = self._run_fallback(spec, args, failure, ctx)
+                if result is _NO_FALLBACK:
+                    continue
+                self._note(ctx, spec.name, failure, step,
+                           f"answered by {spec.name}'s fallback after {failure.reason}")
+                return ToolResult(
+                    **base, status=ToolStatus.DEGRADED, data=result, reason=failure.reason,
+                    attempts=book.count, ladder=tuple(book.ladder), fallback=True,
+                )
+            if step is LadderStep.CHAIN:
+                ctx.mark_partial()
+                ctx.add_pending(PendingItem(task_id=call.id or spec.name,
+                                            what=_describe(spec.name, args), status="dropped"))
+                self._note(ctx, spec.name, failure, step,
+                           f"dropped non-core task {spec.name} after {failure.reason}")
+                return ToolResult(
+                    **base, status=ToolStatus.SKIPPED, reason=failure.reason,
+                    attempts=book.count, ladder=tuple(book.ladder),
+                )
+            if step is LadderStep.HANDOFF:
+                ctx.mark_partial()
+                ctx.add_pending(PendingItem(task_id=call.id or spec.name,
+                                            what=_describe(spec.name, args), status="failed"))
+                self._note(ctx, spec.name, failure, step,
+                           f"nothing else can answer {spec.name}; handing off: {failure.reason}")
+                break
+        if LadderStep.HANDOFF not in book.ladder and policy.core:
+            book.ladder.append(LadderStep.HANDOFF)
+            ctx.mark_partial()
+            ctx.add_pending(PendingItem(task_id=call.id or spec.name,
+                                        what=_describe(spec.name, args), status="failed"))
+            self._note(ctx, spec.name, failure, LadderStep.HANDOFF,
+                       f"ladder exhausted for {spec.name}; handing off: {failure.reason}")
+        return ToolResult(
+            **base, status=ToolStatus.FAILED, reason=failure.reason, attempts=book.count,
+            ladder=tuple(book.ladder),
+        )
+
+    def _run_fallback(
+        self, spec: ToolSpec, args: dict[str, Any], failure: Failure, ctx: RequestContext
+    ) -> Any:
+        assert spec.policy.fallback is not None
+        path = f"{spec.name}.fallback"
+        breaker = self.breakers.get(path)
+        if not self.fallback_quota.try_acquire():
+            self._note(ctx, path, failure, LadderStep.FUNCTION,
+                       "fallback skipped: degrade-path quota reached")
+            return _NO_FALLBACK
+        if not breaker.try_acquire():
+            self._note(ctx, path, failure, LadderStep.FUNCTION,
+                       "fallback skipped: its circuit is open")
+            return _NO_FALLBACK
+        try:
+            data = spec.policy.fallback(dict(args), failure)
+        except Exception as exc:  # noqa: BLE001 - a broken fallback must not break the turn
+            breaker.record_failure(ErrorClass.UNAVAILABLE)
+            self._note(ctx, path, failure, LadderStep.FUNCTION, f"fallback failed: {exc!r}")
+            return _NO_FALLBACK
+        breaker.record_success()
+        return data
+
+    async def _reconcile(
+        self,
+        spec: ToolSpec,
+        call: ToolCall,
+        args: dict[str, Any],
+        key: str | None,
+        failure: Failure,
+        ctx: RequestContext,
+        book: _Attempts,
+    ) -> ToolResult:
+        """A write's response was lost: find out what happened before saying anything."""
+        book.ladder.append(LadderStep.RECONCILE)
+        base = {"call_id": call.id, "tool": spec.name, "idempotency_key": key}
+        outcome = await self._verify(spec, args, key, ctx)
+        if outcome.executed is True:
+            self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
+                       f"response lost, verified it took effect (key {key}): {failure.reason}")
+            return ToolResult(**base, status=ToolStatus.OK, data=outcome.data,
+                              attempts=book.count, ladder=tuple(book.ladder))
+        if outcome.executed is False:
+            can_replay = (
+                spec.policy.kind != "money"
+                and spec.policy.is_idempotent
+                and key is not None
+                and ctx.budget.try_acquire_retry(0.0)
+            )
+            if can_replay:
+                self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
+                           f"verified it did not take effect; replaying once with key {key}")
+                book.count += 1
+                try:
+                    data = await self._attempt(spec, args, key, ctx)
+                except Exception as exc:  # noqa: BLE001
+                    second = self._classify(spec, exc)
+                    if second.error_class is ErrorClass.UNKNOWN_OUTCOME:
+                        return await self._unknown(spec, call, args, key, second, ctx, book)
+                    return self._write_failed(spec, call, args, key, second, ctx, book)
+                return ToolResult(**base, status=ToolStatus.OK, data=data,
+                                  attempts=book.count, ladder=tuple(book.ladder))
+            self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
+                       f"verified it did not take effect: {failure.reason}")
+            return self._write_failed(spec, call, args, key, failure, ctx, book)
+        return await self._unknown(spec, call, args, key, failure, ctx, book)
+
+    async def _verify(
+        self, spec: ToolSpec, args: dict[str, Any], key: str | None, ctx: RequestContext
+    ) -> VerifyOutcome:
+        verify = spec.policy.verify
+        if verify is None or key is None:
+            return VerifyOutcome(executed=None)
+        try:
+            async with self.clock.timeout(max(0.001, ctx.budget.call_timeout(spec.policy.timeout))):
+                outcome = verify(dict(args), key, ctx.customer)
+                if inspect.isawaitable(outcome):
+                    outcome = await outcome
+        except Exception as exc:  # noqa: BLE001 - verification failing means "cannot tell"
+            log.info("tool %s: verify failed: %r", spec.name, exc)
+            return VerifyOutcome(executed=None)
+        return outcome
+
+    async def _unknown(
+        self,
+        spec: ToolSpec,
+        call: ToolCall,
+        args: dict[str, Any],
+        key: str | None,
+        failure: Failure,
+        ctx: RequestContext,
+        book: _Attempts,
+    ) -> ToolResult:
+        ticket_id: str | None = None
+        if self.compensation is not None and key is not None:
+            try:
+                ticket_id = await self.compensation(call, key, failure.reason, ctx)
+            except Exception as exc:  # noqa: BLE001 - no ticket is reported honestly
+                log.info("tool %s: compensation ticket failed: %r", spec.name, exc)
+        ctx.mark_partial()
+        ctx.add_pending(PendingItem(task_id=call.id or spec.name, what=_describe(spec.name, args),
+                                    status="unknown", ticket_id=ticket_id))
+        self._note(ctx, spec.name, failure, LadderStep.HANDOFF,
+                   f"outcome unknown, could not be reconciled"
+                   f"{f'; compensation ticket {ticket_id}' if ticket_id else '; no ticket filed'}"
+                   f": {failure.reason}")
+        book.ladder.append(LadderStep.HANDOFF)
+        return ToolResult(
+            call_id=call.id, tool=spec.name, status=ToolStatus.UNKNOWN,
+            error_class=ErrorClass.UNKNOWN_OUTCOME, reason=failure.reason, attempts=book.count,
+            ladder=tuple(book.ladder), idempotency_key=key, ticket_id=ticket_id,
+        )
+
+    def _write_failed(
+        self,
+        spec: ToolSpec,
+        call: ToolCall,
+        args: dict[str, Any],
+        key: str | None,
+        failure: Failure,
+        ctx: RequestContext,
+        book: _Attempts,
+    ) -> ToolResult:
+        if failure.error_class is ErrorClass.BUSINESS:
+            return ToolResult(
+                call_id=call.id, tool=spec.name, status=ToolStatus.FAILED,
+                error_class=failure.error_class, reason=failure.reason,
+                data={"code": failure.code, "message": failure.reason},
+                attempts=book.count, ladder=tuple(book.ladder), idempotency_key=key,
+            )
+        ctx.mark_partial()
+        ctx.add_pending(PendingItem(task_id=call.id or spec.name, what=_describe(spec.name, args),
+                                    status="failed"))
+        return ToolResult(
+            call_id=call.id, tool=spec.name, status=ToolStatus.FAILED,
+            error_class=failure.error_class, reason=failure.reason, attempts=book.count,
+            ladder=tuple(book.ladder), idempotency_key=key,
+        )
+
+
+_NO_FALLBACK = object()
+
+
+def _describe(tool: str, args: dict[str, Any]) -> str:
+    shown = " ".join(str(v) for k, v in sorted(args.items()) if v is not None and k != "reason")
+    return f"{tool} {shown}".strip()
+
+
+def _issue_from_error(error: Any) -> FieldIssue:
+    path = ".".join(str(p) for p in error.get("loc", ())) or "(arguments)"
+    message = str(error.get("msg", "invalid"))
+    ctx = error.get("ctx") or {}
+    allowed: tuple[str, ...] = ()
+    expected = ctx.get("expected")
+    if isinstance(expected, str) and "'" in expected:
+        allowed = tuple(part.strip().strip("'") for part in expected.replace(" or ", ",").split(","))
+        allowed = tuple(a for a in allowed if a)
+    return FieldIssue(path=path, message=message, allowed=allowed)
