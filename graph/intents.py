@@ -1,0 +1,641 @@
+"""Offline intent matching for the minimal tier: keyword and regex templates in Chinese and English.
+
+:func:`match_intents` splits a customer message into clauses (", and", "also", "?", "另外",
+"还有", "。" ...), matches each clause against hand-written templates for every :class:`Intent`
+in both languages, folds clauses that match nothing into their neighbours (so "SKU-1001 还有货吗？
+我想买3个" stays one stock question with quantity 3), resolves order numbers from the clause, the
+rest of the message or the session's last order, and returns one :class:`MatchedIntent` per
+(intent, entity) in message order. :func:`extract_entities` pulls the identifiers out of any text
+(orders, SKUs, tickets, quantity, amount, FAQ topic). The keyword tables below are matching logic,
+not customer text, so they live here; everything said to the customer lives in ``prompts/``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from helpdesk.graph.language import Lang, detect_language
+
+__all__ = [
+    "FAQ_TOPICS",
+    "ORDER_SCOPED_INTENTS",
+    "Entities",
+    "Intent",
+    "MatchedIntent",
+    "extract_entities",
+    "match_intents",
+    "normalize_sku",
+]
+
+
+class Intent(StrEnum):
+    """What the customer wants from one clause of a message."""
+
+    ORDER_STATUS = "order_status"
+    LIST_ORDERS = "list_orders"
+    TRACKING = "tracking"
+    STOCK = "stock"
+    CREATE_TICKET = "create_ticket"
+    CANCEL_ORDER = "cancel_order"
+    REFUND = "refund"
+    HANDOFF = "handoff"
+    FAQ = "faq"
+    GREETING = "greeting"
+    THANKS = "thanks"
+    CONFIRM_YES = "confirm_yes"
+    CONFIRM_NO = "confirm_no"
+    UNKNOWN = "unknown"
+
+
+#: Intents that act on one order; they carry ``order_id`` (possibly inferred from the session).
+ORDER_SCOPED_INTENTS: frozenset[Intent] = frozenset(
+    {
+        Intent.ORDER_STATUS,
+        Intent.TRACKING,
+        Intent.CANCEL_ORDER,
+        Intent.REFUND,
+        Intent.CREATE_TICKET,
+    }
+)
+
+#: FAQ topics of the demo shop (``GET /faq``), in matching priority order.
+FAQ_TOPICS: tuple[str, ...] = (
+    "refund_time",
+    "returns",
+    "delivery_times",
+    "invoice",
+    "warranty",
+    "payment",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entities:
+    """Identifiers and values found in a piece of customer text."""
+
+    order_ids: tuple[str, ...] = ()
+    """Six-digit order numbers, in order of appearance, without duplicates."""
+    skus: tuple[str, ...] = ()
+    """SKUs normalized to ``SKU-1001``."""
+    quantity: int | None = None
+    """Requested quantity ("2件", "两个", "3 pcs", "x2", "two")."""
+    ticket_ids: tuple[str, ...] = ()
+    """Tickets normalized to ``T-000123``."""
+    faq_topic: str | None = None
+    """One of :data:`FAQ_TOPICS` when the text asks a policy question."""
+    amount: float | None = None
+    """A money amount ("50 元", "¥50", "refund of 50")."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchedIntent:
+    """One thing the customer asked for, with the entities it applies to."""
+
+    intent: Intent
+    text: str
+    """The clause (or merged clauses) of the message this intent was read from."""
+    lang: Lang
+    order_id: str | None = None
+    sku: str | None = None
+    quantity: int | None = None
+    topic: str | None = None
+    """FAQ topic for :attr:`Intent.FAQ`."""
+    amount: float | None = None
+    """Refund amount; None means the full refundable amount."""
+    details: str = ""
+    """Free text: the problem description for tickets and handoffs; ``"ack"`` marks a
+    :attr:`Intent.THANKS` that is a bare "ok"/"no" acknowledgement rather than a thank-you."""
+    inferred_order: bool = False
+    """``order_id`` came from session memory (``last_order_id``), not from the message."""
+
+
+# --- text normalization -------------------------------------------------------------------------
+
+# Full-width ASCII (U+FF01..U+FF5E) to ASCII, one character for one, so spans stay aligned.
+_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_FULLWIDTH[0x3000] = 0x20  # ideographic space
+
+
+def _normalize(text: str) -> str:
+    """Lower-case, full-width to ASCII; same length as ``text``."""
+    return text.translate(_FULLWIDTH).lower()
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# --- entities -----------------------------------------------------------------------------------
+
+_SKU = _rx(r"(?<![a-z0-9])sku[\s_-]*(\d{3,6})(?!\d)")
+_TICKET = _rx(r"(?<![a-z0-9])t-?(\d{6})(?!\d)")
+_TRACKING_NO = _rx(r"(?<![a-z0-9])(?:sf|yt)\d{10}(?!\d)")
+_ORDER = _rx(r"(?<![\d.])(\d{6})(?![\d.]|\s*(?:元|块|yuan|rmb|cny))")
+_AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
+    _rx(r"[¥$]\s*(\d+(?:\.\d{1,2})?)"),
+    _rx(r"(?:cny|rmb)\s*(\d+(?:\.\d{1,2})?)"),
+    _rx(r"(\d+(?:\.\d{1,2})?)\s*(?:元|块钱|块|yuan|rmb|cny)"),
+    _rx(r"(?:refund|退款|退钱|退)\s*(?:of|for)?\s*(?:金额)?\s*[:：]?\s*(\d{1,5}(?:\.\d{1,2})?)(?!\d)"),
+)
+_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+              "八": 8, "九": 9}
+_EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9, "ten": 10, "a dozen": 12, "dozen": 12, "a couple of": 2,
+               "a pair of": 2}
+_CN_NUM = r"[零一二两三四五六七八九十]{1,3}"
+_EN_NUM = r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen|dozen"
+_CN_UNITS = r"件|个|台|只|套|双|份|盒|瓶|条|支|部|本|张|把|副|箱|包"
+_QUANTITY_PATTERNS: tuple[re.Pattern[str], ...] = (
+    _rx(rf"(\d{{1,4}}|{_CN_NUM})\s*(?:{_CN_UNITS})"),
+    _rx(rf"(?:买|要|订|拿|来|购买|需要)\s*(\d{{1,4}}|{_CN_NUM})(?!\d)"),
+    _rx(r"(?:数量|qty|quantity)\s*(?:of)?\s*[:=]?\s*(\d{1,4})(?!\d)"),
+    _rx(r"\b(\d{1,4})\s*(?:pcs|pc|pieces?|units?|items?|of (?:them|these|those|it))\b"),
+    _rx(r"(?:^|[\s(])[x×*]\s*(\d{1,4})\b"),
+    _rx(r"\b(\d{1,4})\s*[x×](?=\s|$|[,.;?!])"),
+    _rx(rf"\b({_EN_NUM})\s+(?:pcs|pieces?|units?|items?|of (?:them|these|those|it))\b"),
+    _rx(rf"\b(?:buy|need|want|order|get|purchase|take|like|have)\s+({_EN_NUM}|\d{{1,4}})\b(?!\s*(?:days?|weeks?|hours?))"),
+    _rx(rf"^\W*({_EN_NUM})\W*$"),
+)
+
+_FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
+    "returns": _rx(
+        r"\breturn(?:s|ing)? (?:polic(?:y|ies)|window|rules?|period)\b|\brefund polic(?:y|ies)\b"
+        r"|\b(?:how|can|could|may) (?:do |can )?i return\b|\bhow (?:do|to) (?:i )?returns?\b"
+        r"|\bcan (?:i|it|this|items?|products?) be returned\b"
+        r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
+        r"|可以退货吗|能不能退货|可不可以退货|可以退吗|能退吗|退货流程|怎么退换|如何退换"
+    ),
+    "delivery_times": _rx(
+        r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
+        r"|\bhow (?:long|many days) (?:does|will|do|is)?\s*(?:it )?(?:take )?(?:for )?(?:the )?"
+        r"(?:delivery|shipping|deliver|ship|arrive)"
+        r"|\bhow long .*\b(?:delivery|shipping|to arrive|to deliver)\b"
+        r"|\bhow fast (?:do|is|can) (?:you )?(?:ship|deliver|delivery|shipping)\b"
+        r"|配送时间|发货时间|送货时间|配送(?:要|需要)?(?:多久|几天)|快递(?:要|需要)?(?:多久|几天)"
+        r"|几天(?:能|可以|才)?到|多久(?:能|可以|才)?到|多久发货|几天发货|时效|一般多久"
+    ),
+    "invoice": _rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据"),
+    "warranty": _rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固"),
+    "payment": _rx(
+        r"\bpayment (?:methods?|options?)\b|\bpay (?:with|by|using|via)\b"
+        r"|\bhow (?:can|do|should) i pay\b|\b(?:alipay|wechat pay|credit cards?|debit cards?|paypal"
+        r"|installments?)\b|支付方式|付款方式|怎么(?:付款|支付|付钱)|如何(?:付款|支付)|支付宝|微信支付"
+        r"|信用卡|花呗|分期|用什么支付|能用.{0,6}支付"
+    ),
+}
+_REFUND = _rx(r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse|退款|退钱|退费|返款")
+_REFUND_WHEN = _rx(
+    r"\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
+    r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
+    r"|状态|进度|到了吗|到了没"
+)
+
+
+def normalize_sku(raw: str) -> str | None:
+    """``"sku 1001"`` / ``"SKU1001"`` / ``"sku-1001"`` -> ``"SKU-1001"``; None if not a SKU."""
+    m = _SKU.search(_normalize(raw))
+    return f"SKU-{m.group(1)}" if m else None
+
+
+def _cn_number(token: str) -> int | None:
+    if token.isdigit():
+        return int(token)
+    if token in _CN_DIGITS:
+        return _CN_DIGITS[token]
+    if "十" in token:
+        tens, _, ones = token.partition("十")
+        high = _CN_DIGITS.get(tens, 0) if tens else 1
+        low = _CN_DIGITS.get(ones, 0) if ones else 0
+        if (tens and tens not in _CN_DIGITS) or (ones and ones not in _CN_DIGITS):
+            return None
+        return high * 10 + low
+    return None
+
+
+def _quantity_value(token: str) -> int | None:
+    token = token.strip().lower()
+    if token in _EN_NUMBERS:
+        return _EN_NUMBERS[token]
+    return _cn_number(token)
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def _blank(text: str, pattern: re.Pattern[str]) -> str:
+    """Replace every match with spaces of the same length (keeps other spans aligned)."""
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def faq_topic_of(text: str) -> str | None:
+    """The FAQ topic a (normalized or raw) text asks about, if any."""
+    norm = _normalize(text)
+    if _REFUND.search(norm) and _REFUND_WHEN.search(norm):
+        return "refund_time"
+    for topic, pattern in _FAQ_PATTERNS.items():
+        if pattern.search(norm):
+            return topic
+    return None
+
+
+def extract_entities(text: str) -> Entities:
+    """Every identifier and value in ``text`` (order numbers, SKUs, tickets, quantity, amount).
+
+    Identifiers are removed from the text before numbers are read, so "SKU-1001" is never a
+    quantity and "T-100123" is never an order. Amounts ("50 元") are read before quantities.
+    """
+    norm = _normalize(text)
+    skus = _unique(f"SKU-{m.group(1)}" for m in _SKU.finditer(norm))
+    rest = _blank(norm, _SKU)
+    tickets = _unique(f"T-{m.group(1)}" for m in _TICKET.finditer(rest))
+    rest = _blank(_blank(rest, _TICKET), _TRACKING_NO)
+    orders = _unique(m.group(1) for m in _ORDER.finditer(rest))
+    rest = _blank(rest, _ORDER)
+    amount: float | None = None
+    for pattern in _AMOUNT_PATTERNS:
+        m = pattern.search(rest)
+        if m:
+            amount = float(m.group(1))
+            rest = rest[: m.start()] + " " * (m.end() - m.start()) + rest[m.end() :]
+            break
+    quantity: int | None = None
+    for pattern in _QUANTITY_PATTERNS:
+        m = pattern.search(rest)
+        if m:
+            value = _quantity_value(m.group(1))
+            if value is not None and value > 0:
+                quantity = value
+                break
+    return Entities(
+        order_ids=orders,
+        skus=skus,
+        quantity=quantity,
+        ticket_ids=tickets,
+        faq_topic=faq_topic_of(norm),
+        amount=amount,
+    )
+
+
+# --- clause splitting ---------------------------------------------------------------------------
+
+# Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
+_SPLIT = _rx(
+    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,\s*then\b"
+    r"|[?;!。\n]|\.(?=\s|$)"
+    r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|然后|同时)"
+    r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再)\s*"
+)
+_STRIP = " \t,.;:!?。、~…-—\"'()[]「」“”‘’"
+
+
+def _clause_spans(norm: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SPLIT.finditer(norm):
+        if m.start() > start:
+            spans.append((start, m.start()))
+        start = m.end()
+    if start < len(norm):
+        spans.append((start, len(norm)))
+    return [(s, e) for s, e in spans if norm[s:e].strip(_STRIP)]
+
+
+# --- templates ----------------------------------------------------------------------------------
+
+_HANDOFF = _rx(
+    r"\b(?:human|real person|live (?:agent|person|chat)|agent|representative|operator|"
+    r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
+    r"talk (?:to|with) (?:someone|somebody|a person))\b"
+    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服"
+)
+_CANCEL = _rx(r"\bcancel(?:l?ing|lation)?\b|取消|撤销|撤单|退订")
+_CANCEL_WEAK = _rx(r"不想要了|不要了|不买了")
+_CANCEL_QUERY = _rx(
+    r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
+    r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
+)
+_CANCEL_NEGATED = _rx(
+    r"\b(?:don'?t|do not|no need to|not) cancel|不要取消|别取消|不用取消|不取消|先不取消"
+)
+_ORDER_WORD = _rx(r"\border\b|订单|单子")
+_RETURN_ACTION = _rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
+_TICKET = _rx(
+    r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
+    r"stopped working|won'?t (?:turn on|work|charge)|wrong (?:item|product|size|colou?r|order)|"
+    r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
+    r"exchange|replace(?:ment)?|repair|after[- ]sales?|(?:open|file|create|raise|submit) a "
+    r"(?:support )?ticket|support ticket|leaking|torn)\b"
+    r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
+    r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|换一个|换个|更换|维修|修理"
+    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
+)
+_TRACKING = _rx(
+    r"\b(?:track(?:ing)?|courier|carrier|shipping status|delivery status|shipment status|"
+    r"in transit|out for delivery|waybill|eta)\b"
+    r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
+    r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
+    r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
+)
+_ARRIVE = _rx(
+    r"\bwhen (?:will|would|does|do|is|should|can|might)\s+(?:it|they|this|that|my \w+|the \w+|"
+    r"order \d+|i)\s*(?:\w+\s+)?(?:arrive|get here|be delivered|be here|come|reach|receive|get it)"
+    r"|\barriv(?:e|al)\b|\bdeliver(?:ed|y) date\b"
+    r"|什么时候到|何时到|多久(?:能|可以|才)?到|几天(?:能|可以|才)?到|啥时候到|什么时候能到|什么时候送到"
+    r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到"
+)
+_SHIP_WHEN = _rx(
+    r"\bwhen (?:will|do|does|would) (?:you|it|they|my order|the order) (?:be )?ship(?:ped)?\b"
+    r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
+)
+_ORDER_STATUS = _rx(
+    r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|"
+    r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
+    r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
+    r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
+    r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
+    r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed)\b"
+    r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
+    r"|查订单|查询订单"
+)
+_STOCK = _rx(
+    r"\b(?:in stock|stock|available|availability|have any|restock(?:ed|ing)?|back in stock|"
+    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|cost)\b"
+    r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
+    r"|还剩|多少钱|价格|有卖"
+)
+_LIST_ORDERS = _rx(
+    r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
+    r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
+    r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
+    r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单\W*$"
+)
+_GREETING = _rx(
+    r"^\W*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|greetings|yo)\b"
+    r"|你好|您好|嗨|哈喽|哈啰|在吗|在不在|早上好|下午好|晚上好|早安|有人吗"
+)
+_THANKS = _rx(
+    r"\b(?:thanks|thank you|thank u|thx|ty|cheers|appreciate it|much appreciated)\b"
+    r"|谢谢|多谢|感谢|谢了|辛苦了|3q"
+)
+_YES_START = _rx(
+    r"^(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|right|"
+    r"absolutely|of course|proceed|affirmative)\b"
+    r"|^(?:是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok)"
+)
+_NO_ANY = _rx(
+    r"\b(?:no|nope|nah|don'?t|do not|never ?mind|not now|stop|forget it)\b"
+    r"|不用|不要|不需要|算了|别|先不|不了|不取消|不退|否|不是"
+)
+_NO_WHOLE = _rx(r"^(?:no|n|nope|nah|cancel|cancel it|取消|取消吧|不|否|不对)$")
+_ACK_WHOLE = _rx(
+    r"^(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
+    r"no thanks|not now|好|好的|好吧|行|嗯+|哦+|噢|知道了|明白了|了解|收到|ok的|可以"
+    r"|不用了?|不需要了?|没有了?|算了吧?|没事了?|不了)$"
+)
+_QUESTIONISH = _rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
+_PARTICLES = _rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|了|吧|啊|呀|哦|哈|的)$")
+
+
+def _bare(norm_clause: str) -> str:
+    text = norm_clause.strip(_STRIP)
+    previous = None
+    while previous != text:
+        previous = text
+        text = _PARTICLES.sub("", text).strip(_STRIP)
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    intent: Intent
+    topic: str | None = None
+    ack: bool = False
+
+
+def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
+    """The single best intent for one clause, by template priority; None if nothing matches."""
+    bare = _bare(norm)
+    has_ids = bool(ents.order_ids or ents.skus)
+    if awaiting and not has_ids and len(bare) <= 40:
+        if _NO_WHOLE.match(bare) or _NO_ANY.search(bare) or _CANCEL_NEGATED.search(bare):
+            return _Match(Intent.CONFIRM_NO)
+        if _YES_START.search(bare) and not _QUESTIONISH.search(bare):
+            return _Match(Intent.CONFIRM_YES)
+    if not awaiting and not has_ids and _ACK_WHOLE.match(bare):
+        return _Match(Intent.THANKS, ack=True)
+    if _HANDOFF.search(norm):
+        return _Match(Intent.HANDOFF)
+    if _REFUND.search(norm) and _REFUND_WHEN.search(norm):
+        if ents.order_ids:
+            return _Match(Intent.ORDER_STATUS)
+        return _Match(Intent.FAQ, topic="refund_time")
+    if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
+        return _Match(Intent.FAQ, topic="returns")
+    if _CANCEL_QUERY.search(norm):
+        return _Match(Intent.ORDER_STATUS)
+    if not _CANCEL_NEGATED.search(norm) and (
+        _CANCEL.search(norm)
+        or (_CANCEL_WEAK.search(norm) and (ents.order_ids or _ORDER_WORD.search(norm)))
+    ):
+        return _Match(Intent.CANCEL_ORDER)
+    if _REFUND.search(norm):
+        return _Match(Intent.REFUND)
+    if (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm):
+        return _Match(Intent.CREATE_TICKET)
+    if ents.skus and not ents.order_ids:
+        return _Match(Intent.STOCK)
+    if _TRACKING.search(norm):
+        return _Match(Intent.TRACKING)
+    if _ARRIVE.search(norm):
+        if has_order_ctx:
+            return _Match(Intent.TRACKING)
+        return _Match(Intent.FAQ, topic="delivery_times")
+    if _SHIP_WHEN.search(norm):
+        if has_order_ctx:
+            return _Match(Intent.ORDER_STATUS)
+        return _Match(Intent.FAQ, topic="delivery_times")
+    if _ORDER_STATUS.search(norm) and (has_order_ctx or _ORDER_WORD.search(norm)):
+        return _Match(Intent.ORDER_STATUS)
+    if ents.faq_topic is not None:
+        return _Match(Intent.FAQ, topic=ents.faq_topic)
+    if _STOCK.search(norm):
+        return _Match(Intent.STOCK)
+    if _LIST_ORDERS.search(norm):
+        return _Match(Intent.LIST_ORDERS)
+    if _ORDER_STATUS.search(norm):
+        return _Match(Intent.ORDER_STATUS)
+    if _GREETING.search(norm):
+        return _Match(Intent.GREETING)
+    if _THANKS.search(norm):
+        return _Match(Intent.THANKS)
+    return None
+
+
+# --- matching -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    start: int
+    end: int
+
+
+def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> list[_Group]:
+    """Fold clauses that match nothing and name nothing into the previous (or next) clause."""
+    groups: list[_Group] = []
+    orphan_start: int | None = None
+    for start, end in spans:
+        clause = norm[start:end]
+        ents = extract_entities(clause)
+        substantive = bool(ents.order_ids or ents.skus) or (
+            _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is not None
+        )
+        if not substantive:
+            if groups:
+                groups[-1] = _Group(groups[-1].start, end)
+            elif orphan_start is None:
+                orphan_start = start
+            continue
+        groups.append(_Group(orphan_start if orphan_start is not None else start, end))
+        orphan_start = None
+    return groups
+
+
+def match_intents(
+    text: str,
+    *,
+    last_order_id: str | None = None,
+    awaiting_confirmation: bool = False,
+) -> list[MatchedIntent]:
+    """Read every request in a customer message, in order.
+
+    Args:
+        text: the customer's message.
+        last_order_id: the order the session talked about last; used (and flagged with
+            ``inferred_order``) for order questions that name no order.
+        awaiting_confirmation: the bot asked a yes/no question; bare "yes"/"确认" and
+            "no"/"算了" are then :attr:`Intent.CONFIRM_YES` / :attr:`Intent.CONFIRM_NO`.
+            Otherwise they are acknowledgements (:attr:`Intent.THANKS` with ``details="ack"``).
+
+    Returns:
+        At least one item; ``[MatchedIntent(Intent.UNKNOWN, ...)]`` when nothing matched.
+        An order status question without any order number becomes :attr:`Intent.LIST_ORDERS`.
+    """
+    message_lang = detect_language(text)
+    norm = _normalize(text)
+    groups = _group_clauses(norm, _clause_spans(norm), awaiting_confirmation)
+    if not groups:
+        return [_unknown(text, message_lang)]
+
+    group_ents = [extract_entities(norm[g.start : g.end]) for g in groups]
+    matched: list[MatchedIntent] = []
+    previous: Intent | None = None
+    for index, (group, ents) in enumerate(zip(groups, group_ents, strict=True)):
+        clause_norm = norm[group.start : group.end]
+        clause_text = text[group.start : group.end].strip(_STRIP) or text.strip()
+        lang = detect_language(clause_text, default=message_lang)
+        earlier = _message_order(group_ents[:index][::-1])
+        later = group_ents[index + 1].order_ids[:1] if index + 1 < len(group_ents) else ()
+        has_ctx = bool(ents.order_ids or earlier or later or last_order_id)
+        found = _classify(
+            clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation
+        )
+        if found is None:
+            found = _from_entities(ents, previous)
+        if found is None:
+            continue
+        previous = found.intent
+        base = MatchedIntent(
+            intent=found.intent,
+            text=clause_text,
+            lang=lang,
+            quantity=ents.quantity,
+            topic=found.topic,
+            amount=ents.amount if found.intent is Intent.REFUND else None,
+            details=_details(found, clause_text),
+        )
+        matched.extend(
+            _with_entities(base, ents, earlier or (later[0] if later else None), last_order_id)
+        )
+
+    matched = _dedupe(matched)
+    substantive = [m for m in matched if m.intent is not Intent.GREETING and m.details != "ack"]
+    if substantive:
+        matched = [m for m in matched if m.intent is not Intent.GREETING]
+        if any(m.intent is not Intent.THANKS for m in substantive):
+            matched = [m for m in matched if m.details != "ack"]
+    return matched or [_unknown(text, message_lang)]
+
+
+def _unknown(text: str, lang: Lang) -> MatchedIntent:
+    return MatchedIntent(intent=Intent.UNKNOWN, text=text.strip(), lang=lang)
+
+
+def _message_order(ents_newest_first: list[Entities]) -> str | None:
+    for ents in ents_newest_first:
+        if ents.order_ids:
+            return ents.order_ids[-1]
+    return None
+
+
+def _from_entities(ents: Entities, previous: Intent | None) -> _Match | None:
+    """A clause that names an order or SKU but no request: continue the previous request."""
+    if ents.order_ids:
+        if previous in ORDER_SCOPED_INTENTS and previous is not None:
+            return _Match(previous)
+        return _Match(Intent.ORDER_STATUS)
+    if ents.skus:
+        return _Match(Intent.STOCK)
+    return None
+
+
+def _details(found: _Match, clause_text: str) -> str:
+    if found.ack:
+        return "ack"
+    if found.intent in (Intent.CREATE_TICKET, Intent.HANDOFF):
+        return clause_text
+    return ""
+
+
+def _with_entities(
+    base: MatchedIntent,
+    ents: Entities,
+    message_order: str | None,
+    last_order_id: str | None,
+) -> list[MatchedIntent]:
+    intent = base.intent
+    if intent is Intent.STOCK:
+        if not ents.skus:
+            return [base]
+        return [replace(base, sku=sku) for sku in ents.skus]
+    if intent in ORDER_SCOPED_INTENTS:
+        sku = ents.skus[0] if intent is Intent.CREATE_TICKET and ents.skus else None
+        if ents.order_ids:
+            return [replace(base, order_id=o, sku=sku) for o in ents.order_ids]
+        if message_order is not None:
+            return [replace(base, order_id=message_order, sku=sku)]
+        if last_order_id is not None:
+            return [replace(base, order_id=last_order_id, sku=sku, inferred_order=True)]
+        if intent is Intent.ORDER_STATUS:
+            return [replace(base, intent=Intent.LIST_ORDERS)]
+        return [replace(base, sku=sku)]
+    if intent is Intent.HANDOFF:
+        order = ents.order_ids[0] if ents.order_ids else message_order
+        return [replace(base, order_id=order)]
+    return [base]
+
+
+def _dedupe(items: list[MatchedIntent]) -> list[MatchedIntent]:
+    seen: set[tuple[Intent, str | None, str | None, str | None]] = set()
+    out: list[MatchedIntent] = []
+    for item in items:
+        key = (item.intent, item.order_id, item.sku, item.topic)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(item)
+    return out
