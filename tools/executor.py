@@ -387,7 +387,9 @@ class ResilientExecutor:
                 data={"code": failure.code, "message": failure.reason},
                 ladder=tuple(book.ladder),
             )
-        if cls is ErrorClass.UNKNOWN_OUTCOME and spec.policy.is_write:
+        if spec.policy.is_write and cls in (ErrorClass.UNKNOWN_OUTCOME, ErrorClass.SCHEMA):
+            # The write was sent and answered with something unreadable, or not answered:
+            # it may have taken effect. Find out before saying anything.
             return await self._reconcile(spec, call, args, key, failure, ctx, book)
         return await self._walk_ladder(spec, call, args, key, failure, ctx, book)
 
@@ -429,11 +431,11 @@ class ResilientExecutor:
                 self._note(ctx, spec.name, failure, step,
                            f"skipped {step.value}: 3 ladder levels already used in this request")
                 continue
-            book.ladder.append(step)
             if step is LadderStep.PARAMETER:
                 simpler = policy.simplify(dict(args)) if policy.simplify else None
                 if not simpler or simpler == args:
                     continue
+                book.ladder.append(step)
                 try:
                     simple_args = self._validate_args(spec, simpler)
                     book.count += 1
@@ -450,6 +452,7 @@ class ResilientExecutor:
                     attempts=book.count, ladder=tuple(book.ladder),
                 )
             if step is LadderStep.DATA and cached is not None:
+                book.ladder.append(step)
                 ctx.mark_stale(spec.name, cached.age_s)
                 self._note(ctx, spec.name, failure, step,
                            f"served last-good data {cached.age_s:.0f}s old after {failure.reason}")
@@ -461,6 +464,7 @@ class ResilientExecutor:
                 result = self._run_fallback(spec, args, failure, ctx)
                 if result is _NO_FALLBACK:
                     continue
+                book.ladder.append(step)
                 self._note(ctx, spec.name, failure, step,
                            f"answered by {spec.name}'s fallback after {failure.reason}")
                 return ToolResult(
@@ -468,6 +472,7 @@ class ResilientExecutor:
                     attempts=book.count, ladder=tuple(book.ladder), fallback=True,
                 )
             if step is LadderStep.CHAIN:
+                book.ladder.append(step)
                 ctx.mark_partial()
                 ctx.add_pending(PendingItem(task_id=call.id or spec.name,
                                             what=_describe(spec.name, args), status="dropped"))
@@ -478,6 +483,7 @@ class ResilientExecutor:
                     attempts=book.count, ladder=tuple(book.ladder),
                 )
             if step is LadderStep.HANDOFF:
+                book.ladder.append(step)
                 ctx.mark_partial()
                 ctx.add_pending(PendingItem(task_id=call.id or spec.name,
                                             what=_describe(spec.name, args), status="failed"))
@@ -529,39 +535,50 @@ class ResilientExecutor:
         ctx: RequestContext,
         book: _Attempts,
     ) -> ToolResult:
-        """A write's response was lost: find out what happened before saying anything."""
+        """A write's outcome is unknown: find out what happened before saying anything.
+
+        Verify by the idempotency key; if it did not take effect and replaying is safe (an
+        idempotent, non-money write with its key), replay once with the same key and verify
+        again. What still cannot be established is reported as unknown with a compensation
+        ticket.
+        """
         book.ladder.append(LadderStep.RECONCILE)
         base = {"call_id": call.id, "tool": spec.name, "idempotency_key": key}
-        outcome = await self._verify(spec, args, key, ctx)
-        if outcome.executed is True:
-            self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
-                       f"response lost, verified it took effect (key {key}): {failure.reason}")
-            return ToolResult(**base, status=ToolStatus.OK, data=outcome.data,
-                              attempts=book.count, ladder=tuple(book.ladder))
-        if outcome.executed is False:
+        replayed = False
+        while True:
+            outcome = await self._verify(spec, args, key, ctx)
+            if outcome.executed is None:
+                return await self._unknown(spec, call, args, key, failure, ctx, book)
+            if outcome.executed:
+                self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
+                           f"verified it took effect (key {key}) after: {failure.reason}")
+                return ToolResult(**base, status=ToolStatus.OK, data=outcome.data,
+                                  attempts=book.count, ladder=tuple(book.ladder))
             can_replay = (
-                spec.policy.kind != "money"
+                not replayed
+                and spec.policy.kind != "money"
                 and spec.policy.is_idempotent
                 and key is not None
                 and ctx.budget.try_acquire_retry(0.0)
             )
-            if can_replay:
+            if not can_replay:
                 self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
-                           f"verified it did not take effect; replaying once with key {key}")
-                book.count += 1
-                try:
-                    data = await self._attempt(spec, args, key, ctx)
-                except Exception as exc:  # noqa: BLE001
-                    second = self._classify(spec, exc)
-                    if second.error_class is ErrorClass.UNKNOWN_OUTCOME:
-                        return await self._unknown(spec, call, args, key, second, ctx, book)
-                    return self._write_failed(spec, call, args, key, second, ctx, book)
-                return ToolResult(**base, status=ToolStatus.OK, data=data,
-                                  attempts=book.count, ladder=tuple(book.ladder))
+                           f"verified it did not take effect: {failure.reason}")
+                return self._write_failed(spec, call, args, key, failure, ctx, book)
             self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
-                       f"verified it did not take effect: {failure.reason}")
-            return self._write_failed(spec, call, args, key, failure, ctx, book)
-        return await self._unknown(spec, call, args, key, failure, ctx, book)
+                       f"verified it did not take effect; replaying once with key {key}")
+            replayed = True
+            book.count += 1
+            try:
+                data = await self._attempt(spec, args, key, ctx)
+            except Exception as exc:  # noqa: BLE001 - classified right here
+                second = self._classify(spec, exc)
+                if second.error_class not in (ErrorClass.UNKNOWN_OUTCOME, ErrorClass.SCHEMA):
+                    return self._write_failed(spec, call, args, key, second, ctx, book)
+                failure = second
+                continue
+            return ToolResult(**base, status=ToolStatus.OK, data=data,
+                              attempts=book.count, ladder=tuple(book.ladder))
 
     async def _verify(
         self, spec: ToolSpec, args: dict[str, Any], key: str | None, ctx: RequestContext
