@@ -140,7 +140,9 @@ async def _chat(
 def chat(
     message: Annotated[
         list[str] | None,
-        typer.Option("--message", "-m", help="Send this message and exit (repeat for several turns)."),
+        typer.Option(
+            "--message", "-m", help="Send this message and exit (repeat for several turns)."
+        ),
     ] = None,
     session: Annotated[
         str | None, typer.Option("--session", "-s", help="Continue this session (thread id).")
@@ -173,21 +175,49 @@ def list_tools(
     settings = _settings()
     registry = build_shop_registry(ShopClient(), hotline=settings.hotline)
     rows = [
-        {"name": spec.name, "description": spec.description, **spec.policy.describe(),
-         "args": sorted(spec.args_model.model_fields)}
+        {
+            "name": spec.name,
+            "description": spec.description,
+            **spec.policy.describe(),
+            "args": sorted(spec.args_model.model_fields),
+        }
         for spec in registry
     ]
     if as_json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     table = Table(title="helpdesk tools")
-    for column in ("name", "kind", "idempotent", "core", "timeout_s", "cache_ttl_s", "confirm",
-                   "fallback", "verify", "args"):
+    for column in (
+        "name",
+        "kind",
+        "idempotent",
+        "core",
+        "timeout_s",
+        "cache_ttl_s",
+        "confirm",
+        "fallback",
+        "verify",
+        "args",
+    ):
         table.add_column(column)
     for row in rows:
-        table.add_row(*(", ".join(v) if isinstance(v, list) else str(v) for v in (
-            row["name"], row["kind"], row["idempotent"], row["core"], row["timeout_s"],
-            row["cache_ttl_s"], row["confirm"], row["fallback"], row["verify"], row["args"])))
+        table.add_row(
+            *(
+                ", ".join(v) if isinstance(v, list) else str(v)
+                for v in (
+                    row["name"],
+                    row["kind"],
+                    row["idempotent"],
+                    row["core"],
+                    row["timeout_s"],
+                    row["cache_ttl_s"],
+                    row["confirm"],
+                    row["fallback"],
+                    row["verify"],
+                    row["args"],
+                )
+            )
+        )
     console.print(table)
 
 

@@ -21,6 +21,7 @@ Exception tree::
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from enum import StrEnum
@@ -198,9 +199,12 @@ def parse_retry_after(value: str | None, *, now_epoch: float | None = None) -> f
         return None
     value = value.strip()
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        # float() also accepts "nan" and "inf", which are not delta-seconds.
+        return max(0.0, seconds) if math.isfinite(seconds) else None
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -49,7 +50,7 @@ def build_graph(
     for name in NODE_ORDER:
         builder.add_node(name, getattr(nodes, name))
     builder.add_edge(START, NODE_ORDER[0])
-    for left, right in zip(NODE_ORDER, NODE_ORDER[1:], strict=False):
+    for left, right in itertools.pairwise(NODE_ORDER):
         builder.add_edge(left, right)
     builder.add_edge(NODE_ORDER[-1], END)
     return builder.compile(checkpointer=checkpointer, name="helpdesk")

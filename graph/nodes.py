@@ -89,8 +89,9 @@ class TurnNodes:
         )
         tasks = plan_tasks(matches, turn=state.get("turn", 1), facts=facts)
         # Calls are attached by select_tool; a confirmation keeps the call it resumes.
-        planned = [t if t.call and t.call.confirmed else t.model_copy(update={"call": None})
-                   for t in tasks]
+        planned = [
+            t if t.call and t.call.confirmed else t.model_copy(update={"call": None}) for t in tasks
+        ]
         return {"tasks": planned, "tier": "minimal"}
 
     # ----------------------------------------------------------------- select_tool
@@ -129,8 +130,7 @@ class TurnNodes:
     ) -> None:
         """The ladder's last line: one handoff ticket for everything core that failed."""
         failed = [
-            r for r in results
-            if r.status is ToolStatus.FAILED and LadderStep.HANDOFF in r.ladder
+            r for r in results if r.status is ToolStatus.FAILED and LadderStep.HANDOFF in r.ladder
         ]
         if not failed or any(r.tool == "handoff_to_human" for r in results):
             return
@@ -150,8 +150,12 @@ class TurnNodes:
             id=f"handoff-{ctx.turn}",
         )
         side = RequestContext(
-            session=ctx.session, turn=ctx.turn, customer=ctx.customer, budget=ctx.budget,
-            guard=ctx.guard, request_id=ctx.request_id,
+            session=ctx.session,
+            turn=ctx.turn,
+            customer=ctx.customer,
+            budget=ctx.budget,
+            guard=ctx.guard,
+            request_id=ctx.request_id,
         )
         ticket = await self.executor.run(call, side)
         ticket_id = ticket.data.get("ticket_id") if ticket.status is ToolStatus.OK else None
@@ -159,10 +163,16 @@ class TurnNodes:
             if item.status == "failed" and item.ticket_id is None and ticket_id:
                 ctx.add_pending(item.model_copy(update={"ticket_id": ticket_id}))
         ctx.record(
-            stage="execute", target="handoff_to_human", action=LadderStep.HANDOFF,
-            error_class=None, at=self.clock.wall(),
-            reason=(f"handoff ticket {ticket_id} filed" if ticket_id
-                    else f"handoff ticket could not be filed: {ticket.reason}"),
+            stage="execute",
+            target="handoff_to_human",
+            action=LadderStep.HANDOFF,
+            error_class=None,
+            at=self.clock.wall(),
+            reason=(
+                f"handoff ticket {ticket_id} filed"
+                if ticket_id
+                else f"handoff ticket could not be filed: {ticket.reason}"
+            ),
         )
 
     # ----------------------------------------------------------------- merge_context
@@ -240,9 +250,7 @@ class TurnNodes:
         }
 
 
-_IDENTIFIER = re.compile(
-    r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b"
-)
+_IDENTIFIER = re.compile(r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b")
 _PHONE = re.compile(r"(?<![\w-])(?:\+?\d[\d -]{7,}\d)(?![\w-])")
 
 

@@ -124,39 +124,71 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
     """A registry with every built-in tool bound to ``client``."""
     registry = ToolRegistry()
 
-    @registry.tool(kind="read", timeout=3.0, cache_ttl=120.0, output=OrderOut,
-                   fallback=_self_service(hotline, "order"))
+    @registry.tool(
+        kind="read",
+        timeout=3.0,
+        cache_ttl=120.0,
+        output=OrderOut,
+        fallback=_self_service(hotline, "order"),
+    )
     async def get_order(order_id: str, customer: str | None = None) -> Any:
         """Look up one of the customer's orders: status, items, shipments, refunds."""
         return await client.call("GET", f"/orders/{order_id}", tool="get_order", customer=customer)
 
-    @registry.tool(kind="read", timeout=3.0, cache_ttl=60.0, output=OrdersOut,
-                   simplify=lambda a: {**a, "status": None, "limit": 5} if a.get("status") else None,
-                   fallback=_self_service(hotline, "orders"))
+    @registry.tool(
+        kind="read",
+        timeout=3.0,
+        cache_ttl=60.0,
+        output=OrdersOut,
+        simplify=lambda a: {**a, "status": None, "limit": 5} if a.get("status") else None,
+        fallback=_self_service(hotline, "orders"),
+    )
     async def list_orders(
         status: OrderStatus | None = None, limit: int = 5, customer: str | None = None
     ) -> Any:
         """List the customer's most recent orders, optionally by status."""
-        return await client.call("GET", "/orders", tool="list_orders", customer=customer,
-                                 params={"status": status, "limit": limit})
+        return await client.call(
+            "GET",
+            "/orders",
+            tool="list_orders",
+            customer=customer,
+            params={"status": status, "limit": limit},
+        )
 
-    @registry.tool(kind="read", timeout=3.0, cache_ttl=120.0, output=TrackingOut,
-                   fallback=_self_service(hotline, "tracking"))
+    @registry.tool(
+        kind="read",
+        timeout=3.0,
+        cache_ttl=120.0,
+        output=TrackingOut,
+        fallback=_self_service(hotline, "tracking"),
+    )
     async def track_shipment(order_id: str, customer: str | None = None) -> Any:
         """Shipments of an order with carrier, tracking number, ETA and tracking events."""
-        return await client.call("GET", f"/orders/{order_id}/tracking", tool="track_shipment",
-                                 customer=customer)
+        return await client.call(
+            "GET", f"/orders/{order_id}/tracking", tool="track_shipment", customer=customer
+        )
 
-    @registry.tool(kind="read", timeout=2.0, cache_ttl=300.0, output=StockOut, core=False,
-                   fallback=_self_service(hotline, "stock"))
+    @registry.tool(
+        kind="read",
+        timeout=2.0,
+        cache_ttl=300.0,
+        output=StockOut,
+        core=False,
+        fallback=_self_service(hotline, "stock"),
+    )
     async def check_stock(sku: str, customer: str | None = None) -> Any:
         """Stock of a product (SKU) per warehouse, with a restock date when sold out."""
-        return await client.call("GET", f"/inventory/{sku}", tool="check_stock",
-                                 customer=customer)
+        return await client.call("GET", f"/inventory/{sku}", tool="check_stock", customer=customer)
 
-    @registry.tool(kind="read", timeout=2.0, cache_ttl=300.0, output=FaqOut, core=False,
-                   simplify=lambda a: {**a, "q": None} if a.get("q") and a.get("topic") else None,
-                   fallback=_self_service(hotline, "faq"))
+    @registry.tool(
+        kind="read",
+        timeout=2.0,
+        cache_ttl=300.0,
+        output=FaqOut,
+        core=False,
+        simplify=lambda a: {**a, "q": None} if a.get("q") and a.get("topic") else None,
+        fallback=_self_service(hotline, "faq"),
+    )
     async def search_faq(
         q: str | None = None,
         topic: FaqTopic | None = None,
@@ -164,11 +196,21 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         customer: str | None = None,
     ) -> Any:
         """Search the help center (returns policy, delivery times, refunds, invoices...)."""
-        return await client.call("GET", "/faq", tool="search_faq", customer=customer,
-                                 params={"q": q, "topic": topic, "lang": lang})
+        return await client.call(
+            "GET",
+            "/faq",
+            tool="search_faq",
+            customer=customer,
+            params={"q": q, "topic": topic, "lang": lang},
+        )
 
-    @registry.tool(kind="write", idempotent=True, timeout=4.0, output=TicketOut,
-                   verify=_key_lookup(client, "create_ticket"))
+    @registry.tool(
+        kind="write",
+        idempotent=True,
+        timeout=4.0,
+        output=TicketOut,
+        verify=_key_lookup(client, "create_ticket"),
+    )
     async def create_ticket(
         subject: str,
         description: str,
@@ -179,13 +221,31 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         idempotency_key: str | None = None,
     ) -> Any:
         """Open an after-sales ticket (damaged item, exchange, complaint)."""
-        body = {"category": category, "subject": subject, "description": description,
-                "order_id": order_id, "priority": priority, "facts": None}
-        return await client.call("POST", "/tickets", tool="create_ticket", customer=customer,
-                                 json=body, idempotency_key=idempotency_key)
+        body = {
+            "category": category,
+            "subject": subject,
+            "description": description,
+            "order_id": order_id,
+            "priority": priority,
+            "facts": None,
+        }
+        return await client.call(
+            "POST",
+            "/tickets",
+            tool="create_ticket",
+            customer=customer,
+            json=body,
+            idempotency_key=idempotency_key,
+        )
 
-    @registry.tool(kind="write", idempotent=True, confirm=True, timeout=4.0, output=OrderOut,
-                   verify=_key_lookup(client, "cancel_order"))
+    @registry.tool(
+        kind="write",
+        idempotent=True,
+        confirm=True,
+        timeout=4.0,
+        output=OrderOut,
+        verify=_key_lookup(client, "cancel_order"),
+    )
     async def cancel_order(
         order_id: str,
         reason: str | None = None,
@@ -193,12 +253,22 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         idempotency_key: str | None = None,
     ) -> Any:
         """Cancel an order that has not shipped yet (asks the customer to confirm first)."""
-        return await client.call("POST", f"/orders/{order_id}/cancel", tool="cancel_order",
-                                 customer=customer, json={"reason": reason},
-                                 idempotency_key=idempotency_key)
+        return await client.call(
+            "POST",
+            f"/orders/{order_id}/cancel",
+            tool="cancel_order",
+            customer=customer,
+            json={"reason": reason},
+            idempotency_key=idempotency_key,
+        )
 
-    @registry.tool(kind="money", idempotent=True, timeout=4.0, output=RefundOut,
-                   verify=_key_lookup(client, "request_refund"))
+    @registry.tool(
+        kind="money",
+        idempotent=True,
+        timeout=4.0,
+        output=RefundOut,
+        verify=_key_lookup(client, "request_refund"),
+    )
     async def request_refund(
         order_id: str,
         amount: float | None = None,
@@ -207,12 +277,22 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         idempotency_key: str | None = None,
     ) -> Any:
         """Request a refund for an order (full remaining amount when no amount is given)."""
-        return await client.call("POST", "/refunds", tool="request_refund", customer=customer,
-                                 json={"order_id": order_id, "amount": amount, "reason": reason},
-                                 idempotency_key=idempotency_key)
+        return await client.call(
+            "POST",
+            "/refunds",
+            tool="request_refund",
+            customer=customer,
+            json={"order_id": order_id, "amount": amount, "reason": reason},
+            idempotency_key=idempotency_key,
+        )
 
-    @registry.tool(kind="write", idempotent=True, timeout=4.0, output=TicketOut,
-                   verify=_key_lookup(client, "handoff_to_human"))
+    @registry.tool(
+        kind="write",
+        idempotent=True,
+        timeout=4.0,
+        output=TicketOut,
+        verify=_key_lookup(client, "handoff_to_human"),
+    )
     async def handoff_to_human(
         summary: str,
         order_id: str | None = None,
@@ -221,11 +301,22 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         idempotency_key: str | None = None,
     ) -> Any:
         """Hand the conversation to a human agent: a handoff ticket with the session's facts."""
-        body = {"category": "handoff", "subject": "Customer asked for a human" if not summary
-                else summary[:120], "description": summary, "order_id": order_id,
-                "priority": "high", "facts": facts}
-        return await client.call("POST", "/tickets", tool="handoff_to_human", customer=customer,
-                                 json=body, idempotency_key=idempotency_key)
+        body = {
+            "category": "handoff",
+            "subject": "Customer asked for a human" if not summary else summary[:120],
+            "description": summary,
+            "order_id": order_id,
+            "priority": "high",
+            "facts": facts,
+        }
+        return await client.call(
+            "POST",
+            "/tickets",
+            tool="handoff_to_human",
+            customer=customer,
+            json=body,
+            idempotency_key=idempotency_key,
+        )
 
     return registry
 
@@ -242,8 +333,14 @@ def make_compensation(client: ShopClient) -> Any:
             "priority": "high",
             "facts": {"idempotency_key": key, "session": ctx.session, "turn": ctx.turn},
         }
-        ticket = await client.call("POST", "/tickets", tool="compensation", customer=ctx.customer,
-                                   json=body, idempotency_key=f"{key}-compensation")
+        ticket = await client.call(
+            "POST",
+            "/tickets",
+            tool="compensation",
+            customer=ctx.customer,
+            json=body,
+            idempotency_key=f"{key}-compensation",
+        )
         return str(ticket["ticket_id"])
 
     return compensate

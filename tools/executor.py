@@ -128,7 +128,7 @@ class ResilientExecutor:
         book = _Attempts()
         try:
             data = await self._attempt_with_retries(spec, args, key, ctx, book)
-        except Exception as exc:  # noqa: BLE001 - every failure is classified below
+        except Exception as exc:
             failure = book.failures[-1] if book.failures else self._classify(spec, exc)
             return await self._after_failure(spec, call, args, key, failure, ctx, book)
         if spec.policy.kind == "read" and spec.policy.cache_ttl > 0:
@@ -204,7 +204,9 @@ class ResilientExecutor:
         except ValidationError as exc:
             issues = tuple(_issue_from_error(e) for e in exc.errors())
             summary = "; ".join(f"{i.path}: {i.message}" for i in issues)
-            raise ToolInputError(f"{spec.name}: invalid arguments ({summary})", issues=issues) from exc
+            raise ToolInputError(
+                f"{spec.name}: invalid arguments ({summary})", issues=issues
+            ) from exc
         return model.model_dump()
 
     def _idempotency_key(
@@ -273,7 +275,9 @@ class ResilientExecutor:
             fields = ", ".join(
                 ".".join(str(p) for p in e["loc"]) or "(root)" for e in exc.errors()[:5]
             )
-            raise SchemaError(f"{spec.name}: response misses or nulls core fields: {fields}") from exc
+            raise SchemaError(
+                f"{spec.name}: response misses or nulls core fields: {fields}"
+            ) from exc
         return data
 
     async def _attempt_with_retries(
@@ -295,18 +299,33 @@ class ResilientExecutor:
             if wait is None:
                 return False
             if not ctx.budget.try_acquire_retry(wait):
-                self._note(ctx, spec.name, failure, LadderStep.RETRY,
-                           f"no retry: request budget left {ctx.budget.remaining():.2f}s / "
-                           f"{ctx.budget.retries_left()} retries ({failure.reason})")
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    LadderStep.RETRY,
+                    f"no retry: request budget left {ctx.budget.remaining():.2f}s / "
+                    f"{ctx.budget.retries_left()} retries ({failure.reason})",
+                )
                 return False
             if not self.retry_cap.try_acquire():
-                self._note(ctx, spec.name, failure, LadderStep.RETRY,
-                           f"no retry: process retry ratio cap reached ({failure.reason})")
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    LadderStep.RETRY,
+                    f"no retry: process retry ratio cap reached ({failure.reason})",
+                )
                 return False
             book.next_wait = wait
             book.ladder.append(LadderStep.RETRY)
-            self._note(ctx, spec.name, failure, LadderStep.RETRY,
-                       f"retry in {wait:.2f}s after {failure.reason}")
+            self._note(
+                ctx,
+                spec.name,
+                failure,
+                LadderStep.RETRY,
+                f"retry in {wait:.2f}s after {failure.reason}",
+            )
             return True
 
         retrying = AsyncRetrying(
@@ -320,7 +339,9 @@ class ResilientExecutor:
             with attempt:
                 book.count += 1
                 return await self._attempt(spec, args, key, ctx)
-        raise AssertionError("unreachable: tenacity either returns or re-raises")  # pragma: no cover
+        raise AssertionError(
+            "unreachable: tenacity either returns or re-raises"
+        )  # pragma: no cover
 
     def _retry_wait(
         self, spec: ToolSpec, failure: Failure, key: str | None, attempt: int
@@ -344,7 +365,11 @@ class ResilientExecutor:
         return self.backoff.delay(attempt)
 
     def _note(
-        self, ctx: RequestContext, target: str, failure: Failure | None, step: LadderStep,
+        self,
+        ctx: RequestContext,
+        target: str,
+        failure: Failure | None,
+        step: LadderStep,
         reason: str,
     ) -> None:
         ctx.record(
@@ -378,12 +403,19 @@ class ResilientExecutor:
         cls = failure.error_class
         if cls is ErrorClass.INPUT:
             return ToolResult(
-                **base, status=ToolStatus.FAILED, error_class=cls, reason=failure.reason,
-                issues=ToolResult.issues_of(failure.issues), ladder=tuple(book.ladder),
+                **base,
+                status=ToolStatus.FAILED,
+                error_class=cls,
+                reason=failure.reason,
+                issues=ToolResult.issues_of(failure.issues),
+                ladder=tuple(book.ladder),
             )
         if cls is ErrorClass.BUSINESS:
             return ToolResult(
-                **base, status=ToolStatus.FAILED, error_class=cls, reason=failure.reason,
+                **base,
+                status=ToolStatus.FAILED,
+                error_class=cls,
+                reason=failure.reason,
                 data={"code": failure.code, "message": failure.reason},
                 ladder=tuple(book.ladder),
             )
@@ -428,8 +460,13 @@ class ResilientExecutor:
         }
         for step in steps:
             if step is not LadderStep.HANDOFF and not ctx.guard.try_descend(step):
-                self._note(ctx, spec.name, failure, step,
-                           f"skipped {step.value}: 3 ladder levels already used in this request")
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    step,
+                    f"skipped {step.value}: 3 ladder levels already used in this request",
+                )
                 continue
             if step is LadderStep.PARAMETER:
                 simpler = policy.simplify(dict(args)) if policy.simplify else None
@@ -440,65 +477,133 @@ class ResilientExecutor:
                     simple_args = self._validate_args(spec, simpler)
                     book.count += 1
                     data = await self._attempt(spec, simple_args, key, ctx)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     second = self._classify(spec, exc)
-                    self._note(ctx, spec.name, failure, step,
-                               f"simplified arguments failed too: {second.reason}")
+                    self._note(
+                        ctx,
+                        spec.name,
+                        failure,
+                        step,
+                        f"simplified arguments failed too: {second.reason}",
+                    )
                     continue
-                self._note(ctx, spec.name, failure, step,
-                           f"answered with simplified arguments after {failure.reason}")
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    step,
+                    f"answered with simplified arguments after {failure.reason}",
+                )
                 return ToolResult(
-                    **base, status=ToolStatus.DEGRADED, data=data, reason=failure.reason,
-                    attempts=book.count, ladder=tuple(book.ladder),
+                    **base,
+                    status=ToolStatus.DEGRADED,
+                    data=data,
+                    reason=failure.reason,
+                    attempts=book.count,
+                    ladder=tuple(book.ladder),
                 )
             if step is LadderStep.DATA and cached is not None:
                 book.ladder.append(step)
                 ctx.mark_stale(spec.name, cached.age_s)
-                self._note(ctx, spec.name, failure, step,
-                           f"served last-good data {cached.age_s:.0f}s old after {failure.reason}")
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    step,
+                    f"served last-good data {cached.age_s:.0f}s old after {failure.reason}",
+                )
                 return ToolResult(
-                    **base, status=ToolStatus.STALE, data=cached.value, reason=failure.reason,
-                    age_s=cached.age_s, attempts=book.count, ladder=tuple(book.ladder),
+                    **base,
+                    status=ToolStatus.STALE,
+                    data=cached.value,
+                    reason=failure.reason,
+                    age_s=cached.age_s,
+                    attempts=book.count,
+                    ladder=tuple(book.ladder),
                 )
             if step is LadderStep.FUNCTION and policy.fallback is not None:
                 result = self._run_fallback(spec, args, failure, ctx)
                 if result is _NO_FALLBACK:
                     continue
                 book.ladder.append(step)
-                self._note(ctx, spec.name, failure, step,
-                           f"answered by {spec.name}'s fallback after {failure.reason}")
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    step,
+                    f"answered by {spec.name}'s fallback after {failure.reason}",
+                )
                 return ToolResult(
-                    **base, status=ToolStatus.DEGRADED, data=result, reason=failure.reason,
-                    attempts=book.count, ladder=tuple(book.ladder), fallback=True,
+                    **base,
+                    status=ToolStatus.DEGRADED,
+                    data=result,
+                    reason=failure.reason,
+                    attempts=book.count,
+                    ladder=tuple(book.ladder),
+                    fallback=True,
                 )
             if step is LadderStep.CHAIN:
                 book.ladder.append(step)
                 ctx.mark_partial()
-                ctx.add_pending(PendingItem(task_id=call.id or spec.name,
-                                            what=_describe(spec.name, args), status="dropped"))
-                self._note(ctx, spec.name, failure, step,
-                           f"dropped non-core task {spec.name} after {failure.reason}")
+                ctx.add_pending(
+                    PendingItem(
+                        task_id=call.id or spec.name,
+                        what=_describe(spec.name, args),
+                        status="dropped",
+                    )
+                )
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    step,
+                    f"dropped non-core task {spec.name} after {failure.reason}",
+                )
                 return ToolResult(
-                    **base, status=ToolStatus.SKIPPED, reason=failure.reason,
-                    attempts=book.count, ladder=tuple(book.ladder),
+                    **base,
+                    status=ToolStatus.SKIPPED,
+                    reason=failure.reason,
+                    attempts=book.count,
+                    ladder=tuple(book.ladder),
                 )
             if step is LadderStep.HANDOFF:
                 book.ladder.append(step)
                 ctx.mark_partial()
-                ctx.add_pending(PendingItem(task_id=call.id or spec.name,
-                                            what=_describe(spec.name, args), status="failed"))
-                self._note(ctx, spec.name, failure, step,
-                           f"nothing else can answer {spec.name}; handing off: {failure.reason}")
+                ctx.add_pending(
+                    PendingItem(
+                        task_id=call.id or spec.name,
+                        what=_describe(spec.name, args),
+                        status="failed",
+                    )
+                )
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    step,
+                    f"nothing else can answer {spec.name}; handing off: {failure.reason}",
+                )
                 break
         if LadderStep.HANDOFF not in book.ladder and policy.core:
             book.ladder.append(LadderStep.HANDOFF)
             ctx.mark_partial()
-            ctx.add_pending(PendingItem(task_id=call.id or spec.name,
-                                        what=_describe(spec.name, args), status="failed"))
-            self._note(ctx, spec.name, failure, LadderStep.HANDOFF,
-                       f"ladder exhausted for {spec.name}; handing off: {failure.reason}")
+            ctx.add_pending(
+                PendingItem(
+                    task_id=call.id or spec.name, what=_describe(spec.name, args), status="failed"
+                )
+            )
+            self._note(
+                ctx,
+                spec.name,
+                failure,
+                LadderStep.HANDOFF,
+                f"ladder exhausted for {spec.name}; handing off: {failure.reason}",
+            )
         return ToolResult(
-            **base, status=ToolStatus.FAILED, reason=failure.reason, attempts=book.count,
+            **base,
+            status=ToolStatus.FAILED,
+            reason=failure.reason,
+            attempts=book.count,
             ladder=tuple(book.ladder),
         )
 
@@ -509,16 +614,22 @@ class ResilientExecutor:
         path = f"{spec.name}.fallback"
         breaker = self.breakers.get(path)
         if not self.fallback_quota.try_acquire():
-            self._note(ctx, path, failure, LadderStep.FUNCTION,
-                       "fallback skipped: degrade-path quota reached")
+            self._note(
+                ctx,
+                path,
+                failure,
+                LadderStep.FUNCTION,
+                "fallback skipped: degrade-path quota reached",
+            )
             return _NO_FALLBACK
         if not breaker.try_acquire():
-            self._note(ctx, path, failure, LadderStep.FUNCTION,
-                       "fallback skipped: its circuit is open")
+            self._note(
+                ctx, path, failure, LadderStep.FUNCTION, "fallback skipped: its circuit is open"
+            )
             return _NO_FALLBACK
         try:
             data = spec.policy.fallback(dict(args), failure)
-        except Exception as exc:  # noqa: BLE001 - a broken fallback must not break the turn
+        except Exception as exc:
             breaker.record_failure(ErrorClass.UNAVAILABLE)
             self._note(ctx, path, failure, LadderStep.FUNCTION, f"fallback failed: {exc!r}")
             return _NO_FALLBACK
@@ -550,10 +661,20 @@ class ResilientExecutor:
             if outcome.executed is None:
                 return await self._unknown(spec, call, args, key, failure, ctx, book)
             if outcome.executed:
-                self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
-                           f"verified it took effect (key {key}) after: {failure.reason}")
-                return ToolResult(**base, status=ToolStatus.OK, data=outcome.data,
-                                  attempts=book.count, ladder=tuple(book.ladder))
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    LadderStep.RECONCILE,
+                    f"verified it took effect (key {key}) after: {failure.reason}",
+                )
+                return ToolResult(
+                    **base,
+                    status=ToolStatus.OK,
+                    data=outcome.data,
+                    attempts=book.count,
+                    ladder=tuple(book.ladder),
+                )
             can_replay = (
                 not replayed
                 and spec.policy.kind != "money"
@@ -562,23 +683,38 @@ class ResilientExecutor:
                 and ctx.budget.try_acquire_retry(0.0)
             )
             if not can_replay:
-                self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
-                           f"verified it did not take effect: {failure.reason}")
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    LadderStep.RECONCILE,
+                    f"verified it did not take effect: {failure.reason}",
+                )
                 return self._write_failed(spec, call, args, key, failure, ctx, book)
-            self._note(ctx, spec.name, failure, LadderStep.RECONCILE,
-                       f"verified it did not take effect; replaying once with key {key}")
+            self._note(
+                ctx,
+                spec.name,
+                failure,
+                LadderStep.RECONCILE,
+                f"verified it did not take effect; replaying once with key {key}",
+            )
             replayed = True
             book.count += 1
             try:
                 data = await self._attempt(spec, args, key, ctx)
-            except Exception as exc:  # noqa: BLE001 - classified right here
+            except Exception as exc:
                 second = self._classify(spec, exc)
                 if second.error_class not in (ErrorClass.UNKNOWN_OUTCOME, ErrorClass.SCHEMA):
                     return self._write_failed(spec, call, args, key, second, ctx, book)
                 failure = second
                 continue
-            return ToolResult(**base, status=ToolStatus.OK, data=data,
-                              attempts=book.count, ladder=tuple(book.ladder))
+            return ToolResult(
+                **base,
+                status=ToolStatus.OK,
+                data=data,
+                attempts=book.count,
+                ladder=tuple(book.ladder),
+            )
 
     async def _verify(
         self, spec: ToolSpec, args: dict[str, Any], key: str | None, ctx: RequestContext
@@ -591,7 +727,7 @@ class ResilientExecutor:
                 outcome = verify(dict(args), key, ctx.customer)
                 if inspect.isawaitable(outcome):
                     outcome = await outcome
-        except Exception as exc:  # noqa: BLE001 - verification failing means "cannot tell"
+        except Exception as exc:
             log.info("tool %s: verify failed: %r", spec.name, exc)
             return VerifyOutcome(executed=None)
         return outcome
@@ -610,20 +746,37 @@ class ResilientExecutor:
         if self.compensation is not None and key is not None:
             try:
                 ticket_id = await self.compensation(call, key, failure.reason, ctx)
-            except Exception as exc:  # noqa: BLE001 - no ticket is reported honestly
+            except Exception as exc:
                 log.info("tool %s: compensation ticket failed: %r", spec.name, exc)
         ctx.mark_partial()
-        ctx.add_pending(PendingItem(task_id=call.id or spec.name, what=_describe(spec.name, args),
-                                    status="unknown", ticket_id=ticket_id))
-        self._note(ctx, spec.name, failure, LadderStep.HANDOFF,
-                   f"outcome unknown, could not be reconciled"
-                   f"{f'; compensation ticket {ticket_id}' if ticket_id else '; no ticket filed'}"
-                   f": {failure.reason}")
+        ctx.add_pending(
+            PendingItem(
+                task_id=call.id or spec.name,
+                what=_describe(spec.name, args),
+                status="unknown",
+                ticket_id=ticket_id,
+            )
+        )
+        self._note(
+            ctx,
+            spec.name,
+            failure,
+            LadderStep.HANDOFF,
+            f"outcome unknown, could not be reconciled"
+            f"{f'; compensation ticket {ticket_id}' if ticket_id else '; no ticket filed'}"
+            f": {failure.reason}",
+        )
         book.ladder.append(LadderStep.HANDOFF)
         return ToolResult(
-            call_id=call.id, tool=spec.name, status=ToolStatus.UNKNOWN,
-            error_class=ErrorClass.UNKNOWN_OUTCOME, reason=failure.reason, attempts=book.count,
-            ladder=tuple(book.ladder), idempotency_key=key, ticket_id=ticket_id,
+            call_id=call.id,
+            tool=spec.name,
+            status=ToolStatus.UNKNOWN,
+            error_class=ErrorClass.UNKNOWN_OUTCOME,
+            reason=failure.reason,
+            attempts=book.count,
+            ladder=tuple(book.ladder),
+            idempotency_key=key,
+            ticket_id=ticket_id,
         )
 
     def _write_failed(
@@ -638,18 +791,31 @@ class ResilientExecutor:
     ) -> ToolResult:
         if failure.error_class is ErrorClass.BUSINESS:
             return ToolResult(
-                call_id=call.id, tool=spec.name, status=ToolStatus.FAILED,
-                error_class=failure.error_class, reason=failure.reason,
+                call_id=call.id,
+                tool=spec.name,
+                status=ToolStatus.FAILED,
+                error_class=failure.error_class,
+                reason=failure.reason,
                 data={"code": failure.code, "message": failure.reason},
-                attempts=book.count, ladder=tuple(book.ladder), idempotency_key=key,
+                attempts=book.count,
+                ladder=tuple(book.ladder),
+                idempotency_key=key,
             )
         ctx.mark_partial()
-        ctx.add_pending(PendingItem(task_id=call.id or spec.name, what=_describe(spec.name, args),
-                                    status="failed"))
+        ctx.add_pending(
+            PendingItem(
+                task_id=call.id or spec.name, what=_describe(spec.name, args), status="failed"
+            )
+        )
         return ToolResult(
-            call_id=call.id, tool=spec.name, status=ToolStatus.FAILED,
-            error_class=failure.error_class, reason=failure.reason, attempts=book.count,
-            ladder=tuple(book.ladder), idempotency_key=key,
+            call_id=call.id,
+            tool=spec.name,
+            status=ToolStatus.FAILED,
+            error_class=failure.error_class,
+            reason=failure.reason,
+            attempts=book.count,
+            ladder=tuple(book.ladder),
+            idempotency_key=key,
         )
 
 
@@ -668,6 +834,8 @@ def _issue_from_error(error: Any) -> FieldIssue:
     allowed: tuple[str, ...] = ()
     expected = ctx.get("expected")
     if isinstance(expected, str) and "'" in expected:
-        allowed = tuple(part.strip().strip("'") for part in expected.replace(" or ", ",").split(","))
+        allowed = tuple(
+            part.strip().strip("'") for part in expected.replace(" or ", ",").split(",")
+        )
         allowed = tuple(a for a in allowed if a)
     return FieldIssue(path=path, message=message, allowed=allowed)

@@ -19,9 +19,15 @@ from helpdesk.degrade.errors import ErrorClass
 from helpdesk.tools.results import ToolCall, ToolStatus
 from tests.integration.shopworld import make_world
 
-R, P, D, F, C, H, X = (LadderStep.RETRY, LadderStep.PARAMETER, LadderStep.DATA,
-                       LadderStep.FUNCTION, LadderStep.CHAIN, LadderStep.HANDOFF,
-                       LadderStep.RECONCILE)
+R, P, D, F, C, H, X = (
+    LadderStep.RETRY,
+    LadderStep.PARAMETER,
+    LadderStep.DATA,
+    LadderStep.FUNCTION,
+    LadderStep.CHAIN,
+    LadderStep.HANDOFF,
+    LadderStep.RECONCILE,
+)
 E = ErrorClass
 
 READS: dict[str, dict[str, Any]] = {
@@ -53,9 +59,7 @@ READ_PATHS: dict[Fault, tuple[ToolStatus, ErrorClass | None, tuple[LadderStep, .
 }
 
 # fault -> (status, error class, ladder, reason fragment, executions) for idempotent writes
-WRITE_PATHS: dict[
-    Fault, tuple[ToolStatus, ErrorClass | None, tuple[LadderStep, ...], str, int]
-] = {
+WRITE_PATHS: dict[Fault, tuple[ToolStatus, ErrorClass | None, tuple[LadderStep, ...], str, int]] = {
     Fault.LATENCY: (ToolStatus.OK, None, (), "", 1),
     Fault.TIMEOUT: (ToolStatus.FAILED, E.UNKNOWN_OUTCOME, (X,), "no response", 0),
     Fault.RESPONSE_LOST: (ToolStatus.OK, None, (X,), "", 1),

@@ -11,8 +11,10 @@ from tests.integration.shopworld import make_world
 
 
 async def test_every_write_with_lost_response_executes_exactly_once(tmp_path: Path) -> None:
-    rules = [FaultRule(fault=Fault.RESPONSE_LOST, rate=1.0, target=t)
-             for t in ("create_ticket", "cancel_order", "request_refund", "handoff_to_human")]
+    rules = [
+        FaultRule(fault=Fault.RESPONSE_LOST, rate=1.0, target=t)
+        for t in ("create_ticket", "cancel_order", "request_refund", "handoff_to_human")
+    ]
     world = make_world(tmp_path, rules)
     calls = [
         ToolCall(name="cancel_order", args={"order_id": "100998"}, id="a", confirmed=True),
@@ -29,7 +31,7 @@ async def test_every_write_with_lost_response_executes_exactly_once(tmp_path: Pa
         entries = await world.audit(result.idempotency_key)
         assert len(entries) == 1, result.tool
     # what was reported is what happened: the orders really are cancelled, the refund exists
-    order = (await world.client.call("GET", "/orders/100998", tool="t", customer="C0001"))
+    order = await world.client.call("GET", "/orders/100998", tool="t", customer="C0001")
     assert order["status"] == "cancelled"
     assert results[0].data["status"] == "cancelled"
     refunded = await world.client.call("GET", "/orders/100609", tool="t", customer="C0001")
@@ -39,8 +41,9 @@ async def test_every_write_with_lost_response_executes_exactly_once(tmp_path: Pa
 async def test_thirty_minute_outage_opens_breaker_serves_stale_then_recovers(
     tmp_path: Path,
 ) -> None:
-    outage = FaultRule(fault=Fault.UNAVAILABLE, rate=1.0, target="check_stock",
-                       start_s=60.0, end_s=60.0 + 30 * 60)
+    outage = FaultRule(
+        fault=Fault.UNAVAILABLE, rate=1.0, target="check_stock", start_s=60.0, end_s=60.0 + 30 * 60
+    )
     world = make_world(tmp_path, [outage])
     call = ToolCall(name="check_stock", args={"sku": "SKU-1001"}, id="s")
     seen: list[tuple[float, ToolStatus, float | None]] = []
@@ -63,8 +66,9 @@ async def test_thirty_minute_outage_opens_breaker_serves_stale_then_recovers(
     assert any(s is ToolStatus.DEGRADED for _, s, _ in during)
     # the breaker opened during the outage, and was closed again by the end
     assert BreakerState.OPEN in states
-    transitions = [(t.from_state, t.to_state)
-                   for t in world.executor.breakers.get("check_stock").transitions]
+    transitions = [
+        (t.from_state, t.to_state) for t in world.executor.breakers.get("check_stock").transitions
+    ]
     assert (BreakerState.CLOSED, BreakerState.OPEN) in transitions
     assert (BreakerState.OPEN, BreakerState.HALF_OPEN) in transitions
     assert transitions[-1] == (BreakerState.HALF_OPEN, BreakerState.CLOSED)

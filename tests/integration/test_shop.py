@@ -147,9 +147,7 @@ def test_seed_c0001_has_every_status_with_documented_ids(seeded_file: Path) -> N
     c0002 = conn.execute("SELECT customer_id FROM orders WHERE order_id = ?", (C0002_ORDER,))
     owner = c0002.fetchone()[0]
     conn.close()
-    expected = {
-        (order_id, status.split("_")[0]) for status, order_id in C0001_ORDERS.items()
-    }
+    expected = {(order_id, status.split("_")[0]) for status, order_id in C0001_ORDERS.items()}
     assert {tuple(r) for r in rows} == expected
     assert owner == "C0002"
 
@@ -170,7 +168,9 @@ async def test_customers_me(client: httpx.AsyncClient) -> None:
 
 async def test_orders_list_newest_first(client: httpx.AsyncClient) -> None:
     orders = (await client.get("/orders")).json()["orders"]
-    assert [o["created_at"] for o in orders] == sorted((o["created_at"] for o in orders), reverse=True)
+    assert [o["created_at"] for o in orders] == sorted(
+        (o["created_at"] for o in orders), reverse=True
+    )
     assert set(orders[0]) == {"order_id", "status", "created_at", "total", "currency", "item_count"}
     assert {o["order_id"] for o in orders} == set(C0001_ORDERS.values())
 
@@ -199,6 +199,19 @@ async def test_order_shape(client: httpx.AsyncClient) -> None:
         True,
         866.0,
     )
+
+
+async def test_order_split_into_two_shipments(client: httpx.AsyncClient) -> None:
+    order = (await client.get(f"/orders/{C0001_ORDERS['delivered']}")).json()
+    assert [s["tracking_number"] for s in order["shipments"]] == ["YT8741553924", "SF8168184950"]
+    assert (order["refundable"], order["refundable_amount"], order["total"]) == (True, 797.0, 797.0)
+
+
+async def test_tickets_and_refunds_of_the_customer(client: httpx.AsyncClient) -> None:
+    tickets = (await client.get("/tickets")).json()["tickets"]
+    refund = (await client.get("/refunds/R-000094")).json()
+    assert [t["ticket_id"] for t in tickets] == [C0001_TICKET]
+    assert (refund["order_id"], refund["amount"], refund["status"]) == ("100609", 433.0, "paid")
 
 
 async def test_tracking_shape(client: httpx.AsyncClient) -> None:
@@ -257,6 +270,25 @@ async def test_faq_search_ranks_topic_first(
     assert set(articles[0]) == {"article_id", "topic", "question", "answer", "lang"}
 
 
+async def test_faq_finds_topic_across_languages(client: httpx.AsyncClient) -> None:
+    params = {"q": "发票怎么开", "lang": "en"}
+    articles = (await client.get("/faq", params=params)).json()["articles"]
+    assert [(a["topic"], a["lang"]) for a in articles] == [("invoice", "en")]
+
+
+async def test_faq_topic_filter_keeps_articles_the_query_misses(
+    client: httpx.AsyncClient,
+) -> None:
+    params = {"q": "zzz", "topic": "warranty", "lang": "zh"}
+    articles = (await client.get("/faq", params=params)).json()["articles"]
+    assert [(a["topic"], a["lang"]) for a in articles] == [("warranty", "zh")]
+
+
+async def test_faq_unmatched_query_finds_nothing(client: httpx.AsyncClient) -> None:
+    articles = (await client.get("/faq", params={"q": "zzz"})).json()["articles"]
+    assert articles == []
+
+
 async def test_faq_covers_required_topics_in_both_languages(client: httpx.AsyncClient) -> None:
     articles = (await client.get("/faq")).json()["articles"]
     pairs = {(a["topic"], a["lang"]) for a in articles}
@@ -308,10 +340,12 @@ async def test_other_customers_order_is_404_without_its_data(
     assert [value for value in leaked if value in text] == []
 
 
-async def test_other_customers_ticket_is_404(read_app: FastAPI) -> None:
+async def test_other_customers_ticket_and_refund_are_404(read_app: FastAPI) -> None:
     async with _client(read_app, customer="C0002") as other:
-        response = await other.get(f"/tickets/{C0001_TICKET}")
-    assert (response.status_code, response.json()["error"]["code"]) == (404, "ticket_not_found")
+        ticket = await other.get(f"/tickets/{C0001_TICKET}")
+        refund = await other.get("/refunds/R-000094")
+    assert (ticket.status_code, ticket.json()["error"]["code"]) == (404, "ticket_not_found")
+    assert (refund.status_code, refund.json()["error"]["code"]) == (404, "refund_not_found")
 
 
 async def test_cancel_other_customers_order_is_404(writer: httpx.AsyncClient) -> None:
@@ -346,7 +380,11 @@ async def test_cancel_paid_order_refunds_in_full(writer: httpx.AsyncClient) -> N
 async def test_cancel_refused_names_current_status(writer: httpx.AsyncClient, status: str) -> None:
     response = await writer.post(f"/orders/{C0001_ORDERS[status]}/cancel", json={})
     error = response.json()["error"]
-    assert (response.status_code, error["code"], error["status"]) == (409, "not_cancellable", status)
+    assert (response.status_code, error["code"], error["status"]) == (
+        409,
+        "not_cancellable",
+        status,
+    )
     assert status in error["message"]
 
 

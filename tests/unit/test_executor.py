@@ -118,7 +118,7 @@ async def test_executor_rate_limited_degrades_at_once_when_retry_after_exceeds_b
 
 async def test_executor_rate_limited_without_retry_after_is_not_retried() -> None:
     tool = ScriptedTool([RateLimitedError("get_order: 429")])
-    executor, clock, ctx = setup(tool)
+    executor, _clock, ctx = setup(tool)
     result = await executor.run(call(), ctx)
     assert result.status is ToolStatus.FAILED
     assert len(tool.calls) == 1
@@ -261,8 +261,9 @@ async def test_executor_unknown_tool_lists_valid_tools() -> None:
     executor, _clock, ctx = setup(ScriptedTool([]))
     result = await executor.run(ToolCall(name="get_ordr", args={}, id="x"), ctx)
     assert result.error_class is ErrorClass.INPUT
-    assert result.issues == ({"path": "name", "message": "unknown tool 'get_ordr'",
-                              "allowed": ["get_order"]},)
+    assert result.issues == (
+        {"path": "name", "message": "unknown tool 'get_ordr'", "allowed": ["get_order"]},
+    )
 
 
 async def test_executor_invalid_args_give_field_level_feedback_with_allowed_values() -> None:
@@ -293,7 +294,7 @@ async def test_executor_refuses_identity_passed_as_argument() -> None:
 
 async def test_executor_budget_caps_retries_across_calls_of_a_request() -> None:
     tool = ScriptedTool([TransientError("502")] * 20)
-    executor, clock, ctx = setup(tool)
+    executor, _clock, ctx = setup(tool)
     for _ in range(3):
         await executor.run(call(), ctx)
     assert ctx.budget.retries_used == 3
@@ -336,8 +337,13 @@ class Ledger:
 
 
 def write_setup(
-    *, lose_response: int = 0, fail_before: int = 0, kind: str = "write",
-    idempotent: bool = True, verify: bool = True, compensation: bool = True,
+    *,
+    lose_response: int = 0,
+    fail_before: int = 0,
+    kind: str = "write",
+    idempotent: bool = True,
+    verify: bool = True,
+    compensation: bool = True,
 ) -> tuple[ResilientExecutor, Ledger, FakeClock, list[str]]:
     clock = FakeClock()
     ledger = Ledger()
@@ -365,16 +371,20 @@ def write_setup(
         return "T-000900"
 
     registry = ToolRegistry()
-    registry.register(cancel_order, kind=kind, idempotent=idempotent,
-                      verify=check if verify else None)
-    executor = ResilientExecutor(registry, clock=clock, rng=random.Random(0),
-                                 compensation=compensate if compensation else None)
+    registry.register(
+        cancel_order, kind=kind, idempotent=idempotent, verify=check if verify else None
+    )
+    executor = ResilientExecutor(
+        registry,
+        clock=clock,
+        rng=random.Random(0),
+        compensation=compensate if compensation else None,
+    )
     return executor, ledger, clock, tickets
 
 
 def cancel(confirmed: bool = False) -> ToolCall:
-    return ToolCall(name="cancel_order", args={"order_id": "100123"}, id="w1",
-                    confirmed=confirmed)
+    return ToolCall(name="cancel_order", args={"order_id": "100123"}, id="w1", confirmed=confirmed)
 
 
 async def test_write_lost_response_is_reconciled_by_key_and_executed_once() -> None:
@@ -386,7 +396,8 @@ async def test_write_lost_response_is_reconciled_by_key_and_executed_once() -> N
     assert result.ladder == (LadderStep.RECONCILE,)
     assert len(ledger.executions) == 1
     assert result.idempotency_key == derive_idempotency_key(
-        "s1", 1, "cancel_order", {"order_id": "100123"})
+        "s1", 1, "cancel_order", {"order_id": "100123"}
+    )
 
 
 async def test_write_unverifiable_is_unknown_with_compensation_ticket() -> None:

@@ -1,0 +1,182 @@
+"""Retry budgets: per request (:class:`RetryBudget`) and per process (:class:`RatioLimiter`).
+
+A :class:`RetryBudget` is created once per customer turn and shared by every tool and model call
+in it: a fixed number of retries and a wall of seconds that starts at construction. A retry is
+granted only if one is left *and* its wait ends strictly before the deadline, and every call's
+timeout is cut to what remains (timeouts cascade). A :class:`RatioLimiter` caps secondary traffic
+as a fraction of primary traffic over a sliding, time-bucketed window: used process-wide so
+retries stay around 10% of calls, and on each degrade path so backup traffic cannot stampede a
+fallback. Both are thread-safe and read time from an injected :class:`Clock`.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import deque
+from typing import Any
+
+from helpdesk.degrade.clock import Clock
+
+__all__ = ["RatioLimiter", "RetryBudget"]
+
+
+class RetryBudget:
+    """The retries and seconds one request may spend, shared by all its calls.
+
+    Args:
+        max_retries: retries granted in total (>= 0).
+        max_seconds: the request's deadline, counted from construction (> 0).
+        clock: time source.
+    """
+
+    def __init__(self, *, max_retries: int = 3, max_seconds: float = 8.0, clock: Clock) -> None:
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {max_retries}")
+        if not max_seconds > 0 or math.isinf(max_seconds):
+            raise ValueError(f"max_seconds must be a finite number > 0, got {max_seconds}")
+        self._max_retries = max_retries
+        self._max_seconds = max_seconds
+        self._clock = clock
+        self._deadline = clock.now() + max_seconds
+        self._retries_used = 0
+        self._lock = threading.Lock()
+
+    @property
+    def max_retries(self) -> int:
+        return self._max_retries
+
+    @property
+    def max_seconds(self) -> float:
+        return self._max_seconds
+
+    @property
+    def retries_used(self) -> int:
+        return self._retries_used
+
+    @property
+    def deadline(self) -> float:
+        """Monotonic time (``clock.now()`` scale) at which the budget expires."""
+        return self._deadline
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline, never negative."""
+        return max(0.0, self._deadline - self._clock.now())
+
+    def expired(self) -> bool:
+        """Whether the deadline has been reached."""
+        return self._clock.now() >= self._deadline
+
+    def retries_left(self) -> int:
+        return self._max_retries - self._retries_used
+
+    def try_acquire_retry(self, wait_s: float = 0.0) -> bool:
+        """Consume one retry iff one is left and ``now + wait_s`` is strictly before the deadline.
+
+        Returns False, consuming nothing, otherwise.
+        """
+        if wait_s < 0 or math.isnan(wait_s):
+            raise ValueError(f"wait_s must be >= 0, got {wait_s}")
+        with self._lock:
+            if self._retries_used >= self._max_retries:
+                return False
+            if not self._clock.now() + wait_s < self._deadline:
+                return False
+            self._retries_used += 1
+            return True
+
+    def call_timeout(self, timeout: float) -> float:
+        """The timeout to use for the next call: ``min(timeout, remaining())``."""
+        return min(timeout, self.remaining())
+
+    def __repr__(self) -> str:
+        return (
+            f"RetryBudget(retries={self._retries_used}/{self._max_retries}, "
+            f"remaining={self.remaining():.3f}s)"
+        )
+
+
+class RatioLimiter:
+    """Allow secondary events only up to ``ratio * primary + floor`` over a sliding window.
+
+    The window is ``buckets`` time buckets of ``window_s / buckets`` seconds each; a bucket
+    leaves the window as a whole, so the window is accurate to one bucket. ``floor`` lets a
+    quiet process still retry (or degrade) a few times.
+
+    Args:
+        ratio: secondary events allowed per primary event, in (0, 1].
+        window_s: length of the sliding window, seconds (> 0).
+        floor: secondary events always allowed in a window (>= 0).
+        buckets: number of time buckets in the window (>= 1).
+        clock: time source.
+    """
+
+    def __init__(
+        self,
+        *,
+        ratio: float,
+        window_s: float = 10.0,
+        floor: int = 5,
+        buckets: int = 10,
+        clock: Clock,
+    ) -> None:
+        if not 0 < ratio <= 1:
+            raise ValueError(f"ratio must be in (0, 1], got {ratio}")
+        if not 0 < window_s < math.inf:
+            raise ValueError(f"window_s must be a finite number > 0, got {window_s}")
+        if floor < 0:
+            raise ValueError(f"floor must be >= 0, got {floor}")
+        if buckets < 1:
+            raise ValueError(f"buckets must be >= 1, got {buckets}")
+        self.ratio = ratio
+        self.window_s = window_s
+        self.floor = floor
+        self.buckets = buckets
+        self._bucket_s = window_s / buckets
+        self._clock = clock
+        # (bucket index, primary count, secondary count), oldest first.
+        self._window: deque[list[int]] = deque()
+        self._lock = threading.Lock()
+
+    def _current(self) -> list[int]:
+        """The current bucket, after dropping buckets that left the window. Hold the lock."""
+        index = math.floor(self._clock.now() / self._bucket_s)
+        while self._window and self._window[0][0] <= index - self.buckets:
+            self._window.popleft()
+        if not self._window or self._window[-1][0] != index:
+            self._window.append([index, 0, 0])
+        return self._window[-1]
+
+    def _totals(self) -> tuple[int, int]:
+        return sum(b[1] for b in self._window), sum(b[2] for b in self._window)
+
+    def record_primary(self, n: int = 1) -> None:
+        """Count ``n`` main-path calls."""
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        with self._lock:
+            self._current()[1] += n
+
+    def try_acquire(self) -> bool:
+        """Record and allow one secondary event iff ``secondary < ratio * primary + floor``."""
+        with self._lock:
+            bucket = self._current()
+            primary, secondary = self._totals()
+            if secondary < self.ratio * primary + self.floor:
+                bucket[2] += 1
+                return True
+            return False
+
+    def snapshot(self) -> dict[str, Any]:
+        """Counts in the current window, for health pages and drills."""
+        with self._lock:
+            self._current()
+            primary, secondary = self._totals()
+        return {
+            "ratio": self.ratio,
+            "window_s": self.window_s,
+            "floor": self.floor,
+            "primary": primary,
+            "secondary": secondary,
+            "allowed": self.ratio * primary + self.floor,
+        }

@@ -1,0 +1,506 @@
+import asyncio
+import threading
+
+import pytest
+
+from helpdesk.degrade.breaker import (
+    BreakerBoard,
+    BreakerPolicy,
+    BreakerState,
+    BreakerTransition,
+    CircuitBreaker,
+)
+from helpdesk.degrade.clock import FakeClock
+from helpdesk.degrade.errors import ErrorClass
+
+CLOSED, OPEN, HALF = BreakerState.CLOSED, BreakerState.OPEN, BreakerState.HALF_OPEN
+U, T = ErrorClass.UNAVAILABLE, ErrorClass.TRANSIENT
+
+
+def _breaker(policy: BreakerPolicy | None = None, *, clock: FakeClock | None = None):
+    clock = clock or FakeClock()
+    seen: list[BreakerTransition] = []
+    breaker = CircuitBreaker(
+        "inventory", policy or BreakerPolicy(), clock=clock, on_transition=seen.append
+    )
+    return breaker, clock, seen
+
+
+def _record(breaker: CircuitBreaker, successes: int = 0, failures: int = 0, cls=U) -> None:
+    for _ in range(successes):
+        breaker.record_success()
+    for _ in range(failures):
+        breaker.record_failure(cls)
+
+
+def _trip(breaker: CircuitBreaker) -> None:
+    _record(breaker, failures=breaker.policy.min_calls)
+    assert breaker.state is OPEN
+
+
+def _half_open(breaker: CircuitBreaker, clock: FakeClock) -> None:
+    _trip(breaker)
+    clock.advance(breaker.policy.open_s)
+    assert breaker.state is HALF
+
+
+def _path(breaker: CircuitBreaker) -> list[tuple[str, str]]:
+    return [(str(t.from_state), str(t.to_state)) for t in breaker.transitions]
+
+
+# -- policy ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"window_s": 0}, "window_s"),
+        ({"buckets": 0}, "buckets"),
+        ({"failure_rate": 0}, "failure_rate"),
+        ({"failure_rate": 1.1}, "failure_rate"),
+        ({"min_calls": 0}, "min_calls"),
+        ({"failure_count": 0}, "failure_count"),
+        ({"open_s": -1}, "open_s"),
+        ({"ramp": ()}, "ramp"),
+        ({"ramp": (0.0, 1.0)}, "ramp"),
+        ({"ramp": (0.5, 0.25, 1.0)}, "decrease"),
+        ({"ramp": (0.1, 0.5)}, "last ramp"),
+        ({"ramp_step_successes": 0}, "ramp_step_successes"),
+        ({"ignored": frozenset({"input"})}, "ignored"),
+    ],
+)
+def test_breaker_policy_rejects_bad_config(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        BreakerPolicy(**kwargs)
+
+
+def test_breaker_policy_defaults():
+    policy = BreakerPolicy()
+    assert (policy.window_s, policy.buckets, policy.failure_rate, policy.min_calls) == (
+        60.0,
+        12,
+        0.30,
+        10,
+    )
+    assert (policy.failure_count, policy.open_s, policy.ramp_step_successes) == (20, 30.0, 5)
+    assert policy.ramp == (0.10, 0.25, 0.50, 1.00)
+    assert policy.ignored == frozenset({ErrorClass.INPUT, ErrorClass.BUSINESS})
+
+
+# -- closed: thresholds ------------------------------------------------------------------------
+
+
+def test_breaker_starts_closed_and_admits():
+    breaker, _, seen = _breaker()
+    assert breaker.state is CLOSED
+    assert breaker.try_acquire() is True
+    assert seen == []
+
+
+def test_breaker_trips_at_exactly_failure_rate():
+    breaker, _, seen = _breaker()
+    _record(breaker, successes=7, failures=2)
+    assert breaker.state is CLOSED
+    breaker.record_failure(U)
+    assert breaker.state is OPEN
+    assert seen == [
+        BreakerTransition(
+            name="inventory",
+            from_state=CLOSED,
+            to_state=OPEN,
+            at=0.0,
+            reason="unavailable: 3/10 calls failed (30% >= 30%) in 60s",
+        )
+    ]
+
+
+def test_breaker_does_not_trip_just_below_failure_rate():
+    breaker, _, _ = _breaker(BreakerPolicy(failure_count=1000))
+    _record(breaker, successes=71, failures=29)
+    assert breaker.state is CLOSED
+    assert breaker.snapshot()["calls"] == 100
+
+
+def test_breaker_reason_reports_rate():
+    breaker, _, _ = _breaker()
+    _record(breaker, successes=6, failures=3, cls=T)
+    breaker.record_failure(U)
+    breaker.record_failure(T)
+    assert breaker.transitions[0].reason == "transient: 4/11 calls failed (36% >= 30%) in 60s"
+
+
+def test_breaker_rate_needs_min_calls():
+    breaker, _, _ = _breaker()
+    _record(breaker, failures=9)
+    assert breaker.state is CLOSED
+    breaker.record_failure(U)
+    assert breaker.state is OPEN
+    assert breaker.transitions[0].reason == "unavailable: 10/10 calls failed (100% >= 30%) in 60s"
+
+
+def test_breaker_rate_is_per_error_class():
+    breaker, _, _ = _breaker()
+    _record(breaker, successes=4)
+    _record(breaker, failures=2, cls=T)
+    _record(breaker, failures=2, cls=U)
+    _record(breaker, failures=2, cls=ErrorClass.SCHEMA)
+    assert breaker.state is CLOSED
+    assert breaker.snapshot()["failures"] == {"schema": 2, "transient": 2, "unavailable": 2}
+
+
+def test_breaker_trips_on_failure_count_regardless_of_rate():
+    breaker, _, _ = _breaker()
+    _record(breaker, successes=1000, failures=19, cls=T)
+    assert breaker.state is CLOSED
+    breaker.record_failure(T)
+    assert breaker.state is OPEN
+    assert breaker.transitions[0].reason == "count: 20 transient failures in 60s"
+
+
+@pytest.mark.parametrize("cls", [ErrorClass.INPUT, ErrorClass.BUSINESS])
+def test_breaker_ignored_classes_never_trip(cls):
+    breaker, _, seen = _breaker()
+    _record(breaker, failures=100, cls=cls)
+    breaker.record_ignored()
+    assert breaker.state is CLOSED
+    assert breaker.snapshot()["calls"] == 0
+    assert seen == []
+
+
+def test_breaker_custom_ignored_classes():
+    breaker, _, _ = _breaker(BreakerPolicy(ignored=frozenset({ErrorClass.SCHEMA})))
+    _record(breaker, failures=50, cls=ErrorClass.SCHEMA)
+    assert breaker.state is CLOSED
+    _record(breaker, failures=10, cls=ErrorClass.INPUT)
+    assert breaker.state is OPEN
+
+
+def test_breaker_window_keeps_failures_until_they_age_out():
+    breaker, clock, _ = _breaker()
+    _record(breaker, failures=2)
+    clock.advance(55.0)
+    _record(breaker, successes=7, failures=1)
+    assert breaker.state is OPEN
+
+
+def test_breaker_window_slides_old_failures_out():
+    breaker, clock, _ = _breaker()
+    _record(breaker, failures=2)
+    clock.advance(59.999)
+    assert breaker.snapshot()["failures"] == {"unavailable": 2}
+    clock.advance(0.001)
+    assert breaker.snapshot()["calls"] == 0
+    _record(breaker, successes=9, failures=1)
+    assert breaker.state is CLOSED
+    assert breaker.snapshot()["calls"] == 10
+
+
+# -- open --------------------------------------------------------------------------------------
+
+
+def test_breaker_open_rejects_and_reports_retry_after():
+    breaker, clock, _ = _breaker()
+    _trip(breaker)
+    assert breaker.try_acquire() is False
+    assert breaker.retry_after() == 30.0
+    clock.advance(20.0)
+    assert breaker.try_acquire() is False
+    assert breaker.retry_after() == 10.0
+
+
+def test_breaker_open_ignores_late_outcomes():
+    breaker, _, _ = _breaker()
+    _trip(breaker)
+    _record(breaker, successes=50, failures=50)
+    assert breaker.state is OPEN
+    assert len(breaker.transitions) == 1
+
+
+def test_breaker_half_opens_after_open_s_exactly():
+    breaker, clock, seen = _breaker()
+    _trip(breaker)
+    clock.advance(29.999)
+    assert breaker.state is OPEN
+    clock.advance(0.001)
+    assert breaker.state is HALF
+    assert breaker.retry_after() == 0.0
+    assert seen[1] == BreakerTransition(
+        name="inventory",
+        from_state=OPEN,
+        to_state=HALF,
+        at=30.0,
+        reason="open for 30s; probing 10% of calls",
+    )
+
+
+def test_breaker_half_open_transition_emitted_once():
+    breaker, clock, seen = _breaker()
+    _trip(breaker)
+    clock.advance(31.0)
+    for _ in range(5):
+        assert breaker.state is HALF
+    breaker.snapshot()
+    assert _path(breaker) == [("closed", "open"), ("open", "half_open")]
+    assert len(seen) == 2
+
+
+def test_breaker_try_acquire_performs_lazy_half_open():
+    breaker, clock, seen = _breaker()
+    _trip(breaker)
+    clock.advance(30.0)
+    assert breaker.try_acquire() is True
+    assert [t.to_state for t in seen] == [OPEN, HALF]
+
+
+# -- half-open ramp ----------------------------------------------------------------------------
+
+
+def _admitted(breaker: CircuitBreaker, attempts: int) -> list[int]:
+    return [k for k in range(1, attempts + 1) if breaker.try_acquire()]
+
+
+@pytest.mark.parametrize(
+    ("step", "expected"),
+    [
+        (0, [1, 11, 21, 31]),
+        (1, [1, 5, 9, 13, 17, 21, 25, 29, 33, 37]),
+        (2, list(range(1, 41, 2))),
+        (3, list(range(1, 41))),
+    ],
+)
+def test_breaker_half_open_admits_fraction_per_step(step, expected):
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    for _ in range(step):
+        for _ in range(5):
+            breaker.record_success()
+    assert breaker.snapshot()["ramp_step"] == step
+    assert _admitted(breaker, 40) == expected
+
+
+def test_breaker_ramp_advances_then_closes_with_fresh_window():
+    breaker, clock, seen = _breaker()
+    _half_open(breaker, clock)
+    steps = []
+    for _ in range(4):
+        snap = breaker.snapshot()
+        steps.append((snap["ramp_step"], snap["ramp_fraction"]))
+        for _ in range(5):
+            assert breaker.state is HALF
+            breaker.record_success()
+    assert steps == [(0, 0.10), (1, 0.25), (2, 0.50), (3, 1.00)]
+    assert breaker.state is CLOSED
+    assert _path(breaker) == [("closed", "open"), ("open", "half_open"), ("half_open", "closed")]
+    assert seen[-1].reason == "recovered: 5 successes at each of 4 ramp steps"
+    snap = breaker.snapshot()
+    assert snap == {
+        "name": "inventory",
+        "state": "closed",
+        "calls": 0,
+        "failures": {},
+        "ramp_step": None,
+        "ramp_fraction": None,
+        "in_flight": 0,
+        "opened_at": None,
+    }
+
+
+def test_breaker_after_close_old_failures_do_not_count():
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    _record(breaker, successes=20)
+    assert breaker.state is CLOSED
+    _record(breaker, successes=7, failures=2)
+    assert breaker.state is CLOSED
+
+
+@pytest.mark.parametrize("step", [0, 1, 2, 3])
+def test_breaker_failure_during_ramp_reopens(step):
+    breaker, clock, seen = _breaker()
+    _half_open(breaker, clock)
+    _record(breaker, successes=5 * step + 4)
+    assert breaker.snapshot()["ramp_step"] == step
+    breaker.record_failure(T)
+    assert breaker.state is OPEN
+    assert breaker.retry_after() == 30.0
+    fraction = f"{BreakerPolicy().ramp[step]:.0%}"
+    assert seen[-1].reason == f"transient: failure while half-open at the {fraction} step"
+    assert _path(breaker) == [("closed", "open"), ("open", "half_open"), ("half_open", "open")]
+    clock.advance(30.0)
+    assert breaker.state is HALF
+    assert breaker.snapshot()["ramp_step"] == 0
+
+
+def test_breaker_ignored_failure_in_half_open_releases_permit_only():
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    assert breaker.try_acquire() is True
+    assert breaker.snapshot()["in_flight"] == 1
+    breaker.record_failure(ErrorClass.BUSINESS)
+    assert breaker.state is HALF
+    assert breaker.snapshot()["in_flight"] == 0
+    assert breaker.snapshot()["ramp_step"] == 0
+
+
+def test_breaker_record_ignored_releases_permit():
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    breaker.try_acquire()
+    breaker.record_ignored()
+    breaker.record_ignored()  # never below zero
+    assert breaker.snapshot()["in_flight"] == 0
+
+
+def test_breaker_snapshot_open():
+    breaker, clock, _ = _breaker()
+    _record(breaker, successes=7, failures=3)
+    clock.advance(5.0)
+    assert breaker.snapshot() == {
+        "name": "inventory",
+        "state": "open",
+        "calls": 10,
+        "failures": {"unavailable": 3},
+        "ramp_step": None,
+        "ramp_fraction": None,
+        "in_flight": 0,
+        "opened_at": 0.0,
+    }
+
+
+def test_breaker_repr():
+    breaker, _, _ = _breaker()
+    assert repr(breaker) == "CircuitBreaker('inventory', state=closed)"
+
+
+def test_breaker_callback_may_read_breaker_without_deadlock():
+    clock = FakeClock()
+    states: list[str] = []
+    holder: list[CircuitBreaker] = []
+
+    def on_transition(t: BreakerTransition) -> None:
+        states.append(holder[0].snapshot()["state"])
+
+    breaker = CircuitBreaker("x", clock=clock, on_transition=on_transition)
+    holder.append(breaker)
+    _trip(breaker)
+    assert states == ["open"]
+
+
+# -- concurrency -------------------------------------------------------------------------------
+
+
+async def test_breaker_concurrent_tasks_in_half_open_all_succeed():
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    admitted = 0
+
+    async def caller(i: int) -> None:
+        nonlocal admitted
+        if not breaker.try_acquire():
+            return
+        admitted += 1
+        for _ in range(1 + i % 4):  # every acquire happens before any record
+            await asyncio.sleep(0)
+        breaker.record_success()
+
+    await asyncio.gather(*(caller(i) for i in range(100)))
+    snap = breaker.snapshot()
+    assert admitted == 10  # every attempt was made at the 10% step
+    assert snap["state"] == "half_open"
+    assert snap["ramp_step"] == 2  # 10 successes: 5 at 10%, 5 at 25%
+    assert snap["in_flight"] == 0
+
+
+async def test_breaker_concurrent_tasks_in_half_open_with_a_failure():
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    admitted: list[int] = []
+    recorded: list[str] = []
+
+    async def caller(i: int) -> None:
+        if i % 2:
+            await asyncio.sleep(0)
+        if not breaker.try_acquire():
+            return
+        admitted.append(i)
+        for _ in range(1 + i % 3):
+            await asyncio.sleep(0)
+        if len(recorded) == 2:
+            recorded.append("failure")
+            breaker.record_failure(U)
+        else:
+            recorded.append("success")
+            breaker.record_success()
+
+    await asyncio.gather(*(caller(i) for i in range(100)))
+    assert len(admitted) == len(recorded)
+    assert recorded.count("failure") == 1
+    assert breaker.state is OPEN
+    for earlier, later in zip(breaker.transitions, breaker.transitions[1:], strict=False):
+        assert earlier.to_state == later.from_state
+    assert _path(breaker) == [("closed", "open"), ("open", "half_open"), ("half_open", "open")]
+    assert breaker.try_acquire() is False
+
+
+async def test_breaker_concurrent_loop_through_full_ramp():
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    admitted = 0
+
+    async def caller(i: int) -> None:
+        nonlocal admitted
+        for _ in range(20):
+            if breaker.try_acquire():
+                admitted += 1
+                await asyncio.sleep(0)
+                breaker.record_success()
+            else:
+                await asyncio.sleep(0)
+
+    await asyncio.gather(*(caller(i) for i in range(100)))
+    assert breaker.state is CLOSED
+    assert breaker.snapshot()["in_flight"] == 0
+    assert _path(breaker)[-1] == ("half_open", "closed")
+    assert admitted >= 20
+
+
+def test_breaker_threads_trip_exactly_once():
+    breaker, _, seen = _breaker()
+
+    def worker() -> None:
+        for _ in range(50):
+            breaker.record_failure(U)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert breaker.state is OPEN
+    assert len(seen) == 1
+
+
+# -- board -------------------------------------------------------------------------------------
+
+
+def test_breaker_board_get_or_create():
+    board = BreakerBoard(BreakerPolicy(open_s=5.0), FakeClock())
+    a = board.get("orders")
+    assert board.get("orders") is a
+    assert board.get("inventory") is not a
+    assert a.policy.open_s == 5.0
+    assert board.names() == ["inventory", "orders"]
+    assert "orders" in board
+    assert "refunds" not in board
+
+
+def test_breaker_board_forwards_transitions_and_snapshots():
+    seen: list[BreakerTransition] = []
+    board = BreakerBoard(clock=FakeClock(), on_transition=seen.append)
+    _trip(board.get("orders"))
+    board.get("faq")
+    assert [t.name for t in seen] == ["orders"]
+    snap = board.snapshot()
+    assert list(snap) == ["faq", "orders"]
+    assert snap["orders"]["state"] == "open"
+    assert snap["faq"]["state"] == "closed"
