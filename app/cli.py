@@ -33,8 +33,8 @@ app = typer.Typer(
 shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, tickets, refunds).")
 app.add_typer(shop_app, name="shop")
 
-console = Console()
-err_console = Console(stderr=True)
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _settings() -> Settings:
@@ -109,7 +109,7 @@ async def _chat(
                     if as_json:
                         print(json.dumps(payload, ensure_ascii=False, indent=2))
                     else:
-                        console.print(payload["reply"])
+                        print(payload["reply"])
                         err_console.print(f"[dim]session {session}[/dim]")
                 return 0
             console.print(
@@ -242,3 +242,7 @@ def main() -> None:
         app()
     except KeyboardInterrupt:  # pragma: no cover - interactive
         sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m helpdesk.app.cli`
+    main()

@@ -16,6 +16,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from helpdesk.degrade.context import DegradeContext, DegradeEvent, LadderStep, PendingItem
 from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.intents import Intent
 from helpdesk.graph.state import Task
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
@@ -27,6 +28,7 @@ STATE_TYPES: tuple[type, ...] = (
     PendingItem,
     LadderStep,
     ErrorClass,
+    Intent,
     Task,
     ToolCall,
     ToolResult,

@@ -131,7 +131,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 # --- entities -----------------------------------------------------------------------------------
 
 _SKU = _rx(r"(?<![a-z0-9])sku[\s_-]*(\d{3,6})(?!\d)")
-_TICKET = _rx(r"(?<![a-z0-9])t-?(\d{6})(?!\d)")
+_TICKET_ID = _rx(r"(?<![a-z0-9])t-?(\d{6})(?!\d)")
 _TRACKING_NO = _rx(r"(?<![a-z0-9])(?:sf|yt)\d{10}(?!\d)")
 _ORDER = _rx(r"(?<![\d.])(\d{6})(?![\d.]|\s*(?:元|块|yuan|rmb|cny))")
 _AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -251,8 +251,8 @@ def extract_entities(text: str) -> Entities:
     norm = _normalize(text)
     skus = _unique(f"SKU-{m.group(1)}" for m in _SKU.finditer(norm))
     rest = _blank(norm, _SKU)
-    tickets = _unique(f"T-{m.group(1)}" for m in _TICKET.finditer(rest))
-    rest = _blank(_blank(rest, _TICKET), _TRACKING_NO)
+    tickets = _unique(f"T-{m.group(1)}" for m in _TICKET_ID.finditer(rest))
+    rest = _blank(_blank(rest, _TICKET_ID), _TRACKING_NO)
     orders = _unique(m.group(1) for m in _ORDER.finditer(rest))
     rest = _blank(rest, _ORDER)
     amount: float | None = None
@@ -394,10 +394,12 @@ _NO_WHOLE = _rx(r"^(?:no|n|nope|nah|cancel|cancel it|取消|取消吧|不|否|�
 _ACK_WHOLE = _rx(
     r"^(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
     r"no thanks|not now|好|好的|好吧|行|嗯+|哦+|噢|知道了|明白了|了解|收到|ok的|可以"
+    r"|是|是的|对|对的"
+    r"|确认|确定|没问题|不|否|不要|不要了|不用取消|不要取消|别取消"
     r"|不用了?|不需要了?|没有了?|算了吧?|没事了?|不了)$"
 )
 _QUESTIONISH = _rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
-_PARTICLES = _rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|了|吧|啊|呀|哦|哈|的)$")
+_PARTICLES = _rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|吧|啊|呀|哦|哈)$")
 
 
 def _bare(norm_clause: str) -> str:
@@ -420,6 +422,8 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     """The single best intent for one clause, by template priority; None if nothing matches."""
     bare = _bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
+    if ents.ticket_ids and not has_ids and not _HANDOFF.search(norm):
+        return None  # ticket look-ups are not a minimal-tier request: ask what they need
     if awaiting and not has_ids and len(bare) <= 40:
         if _NO_WHOLE.match(bare) or _NO_ANY.search(bare) or _CANCEL_NEGATED.search(bare):
             return _Match(Intent.CONFIRM_NO)

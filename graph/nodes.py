@@ -17,6 +17,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
+from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.intents import match_intents
 from helpdesk.graph.language import detect_language
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
@@ -27,7 +28,13 @@ from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
-__all__ = ["TurnConfig", "TurnNodes"]
+__all__ = ["CONFIRM_PRECHECKS", "TurnConfig", "TurnNodes", "find_violations"]
+
+CONFIRM_PRECHECKS: dict[str, tuple[str, str, str]] = {
+    "cancel_order": ("get_order", "cancellable", "not_cancellable"),
+    "request_refund": ("get_order", "refundable", "not_refundable"),
+}
+"""Confirm-first tool -> (read tool, flag in its data that must not be False, refusal code)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -122,8 +129,43 @@ class TurnNodes:
         ctx.degrade = degrade
         calls = [t.call for t in state.get("tasks", []) if t.call is not None]
         results = await self.executor.run_many(calls, ctx)
+        results = [await self._precheck(r, ctx) for r in results]
         await self._handoff_failed(state, results, ctx)
         return {"results": results, "degrade": ctx.degrade}
+
+    async def _precheck(self, result: ToolResult, ctx: RequestContext) -> ToolResult:
+        """Before asking the customer to confirm an action, make sure it can happen at all:
+        no "are you sure?" for an order that is not theirs or can no longer be cancelled."""
+        check = CONFIRM_PRECHECKS.get(result.tool)
+        if result.status is not ToolStatus.NEEDS_CONFIRMATION or check is None:
+            return result
+        read_tool, flag, refusal = check
+        args = dict(result.data.get("args", {}))
+        order_id = args.get("order_id")
+        if not order_id or read_tool not in self.executor.registry:
+            return result
+        looked = await self.executor.run(
+            ToolCall(name=read_tool, args={"order_id": order_id}, id=result.call_id), ctx
+        )
+        if looked.status is ToolStatus.FAILED and looked.error_class is ErrorClass.BUSINESS:
+            return looked.model_copy(update={"tool": result.tool})
+        if looked.status is ToolStatus.OK and isinstance(looked.data, dict):
+            if looked.data.get(flag) is False:
+                status = looked.data.get("status", "")
+                return ToolResult(
+                    call_id=result.call_id,
+                    tool=result.tool,
+                    status=ToolStatus.FAILED,
+                    error_class=ErrorClass.BUSINESS,
+                    reason=f"{result.tool}: order {order_id} is {status}",
+                    data={"code": refusal, "message": f"order {order_id} is {status}"},
+                )
+            if result.tool == "request_refund" and args.get("amount") is None:
+                remaining = looked.data.get("refundable_amount")
+                if remaining is not None:
+                    data = {**result.data, "refundable_amount": remaining}
+                    return result.model_copy(update={"data": data})
+        return result
 
     async def _handoff_failed(
         self, state: HelpdeskState, results: list[ToolResult], ctx: RequestContext
@@ -251,7 +293,8 @@ class TurnNodes:
 
 
 _IDENTIFIER = re.compile(r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b")
-_PHONE = re.compile(r"(?<![\w-])(?:\+?\d[\d -]{7,}\d)(?![\w-])")
+_PHONE = re.compile(r"(?<![\w.-])\+?\d[\d -]{6,}\d(?![\w.-])")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def find_violations(draft: str, state: HelpdeskState, *, hotline: str) -> list[str]:
@@ -274,9 +317,13 @@ def find_violations(draft: str, state: HelpdeskState, *, hotline: str) -> list[s
     for ident in sorted(set(_IDENTIFIER.findall(draft))):
         if ident not in known:
             violations.append(f"identifier {ident} is not in this turn's data")
-    for phone in _PHONE.findall(draft):
-        if phone.strip() != hotline and not _IDENTIFIER.fullmatch(phone.strip()):
-            violations.append(f"phone number {phone.strip()} is not the configured hotline")
+    for candidate in _PHONE.findall(draft):
+        number = candidate.strip()
+        digits = re.sub(r"\D", "", number)
+        if len(digits) < 8 or _DATE.fullmatch(number) or _IDENTIFIER.fullmatch(number):
+            continue
+        if digits != re.sub(r"\D", "", hotline):
+            violations.append(f"phone number {number} is not the configured hotline")
     return violations
 
 

@@ -9,13 +9,14 @@ task the reply asks about instead of a guess.
 from __future__ import annotations
 
 import dataclasses
+from enum import Enum
 from typing import Any
 
 from helpdesk.graph.intents import Intent, MatchedIntent
 from helpdesk.graph.state import Task
 from helpdesk.tools.results import ToolCall
 
-__all__ = ["call_for", "match_from_task", "plan_tasks"]
+__all__ = ["call_for", "match_from_task", "plain_match", "plan_tasks"]
 
 _NON_CORE = frozenset({Intent.STOCK, Intent.FAQ})
 
@@ -89,12 +90,18 @@ def plan_tasks(matches: list[MatchedIntent], *, turn: int, facts: dict[str, Any]
             Task(
                 id=task_id,
                 intent=match.intent.value,
-                match=dataclasses.asdict(match),
+                match=plain_match(match),
                 call=call,
                 core=match.intent not in _NON_CORE,
             )
         )
     return tasks
+
+
+def plain_match(match: MatchedIntent) -> dict[str, Any]:
+    """The match's fields as plain JSON values (checkpoints store no custom enums)."""
+    fields = dataclasses.asdict(match)
+    return {k: (v.value if isinstance(v, Enum) else v) for k, v in fields.items()}
 
 
 def match_from_task(task: Task) -> MatchedIntent:

@@ -14,8 +14,9 @@ class ScriptedTool:
     Fails loudly when the script runs out, and records every call's arguments.
     """
 
-    def __init__(self, outcomes: Iterable[Any], *, clock: FakeClock | None = None,
-                 latency: float = 0.0) -> None:
+    def __init__(
+        self, outcomes: Iterable[Any], *, clock: FakeClock | None = None, latency: float = 0.0
+    ) -> None:
         self.outcomes = list(outcomes)
         self.calls: list[dict[str, Any]] = []
         self.clock = clock

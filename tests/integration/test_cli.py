@@ -1,0 +1,96 @@
+"""The `helpdesk` command as a user runs it: subprocesses, real files, no network, no API key."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.integration.shopworld import seeded_copy
+
+
+def helpdesk(
+    tmp: Path, *args: str, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "HELPDESK_"))}
+    env.update(extra_env or {})
+    env["HELPDESK_DATA_DIR"] = str(tmp)
+    env["HELPDESK_SHOP_DB_PATH"] = str(tmp / "shop.sqlite")
+    return subprocess.run(
+        [sys.executable, "-m", "helpdesk.app.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def chat_json(tmp: Path, *args: str) -> dict[str, Any]:
+    proc = helpdesk(tmp, "chat", "--json", *args)
+    assert proc.returncode == 0, proc.stderr
+    return dict(json.loads(proc.stdout))
+
+
+def test_cli_session_continues_across_invocations(tmp_path: Path) -> None:
+    seeded_copy(tmp_path)
+    first = chat_json(tmp_path, "-m", "where is order 100683?", "--session", "cli-1")
+    second = chat_json(tmp_path, "-m", "when will it arrive?", "--session", "cli-1")
+    assert first["session"] == second["session"] == "cli-1"
+    assert second["tasks"][0]["args"] == {"order_id": "100683"}
+    assert "2026-10-31" in second["reply"]
+    assert (tmp_path / "sessions.sqlite").exists()
+
+
+def test_cli_json_output_schema(tmp_path: Path) -> None:
+    seeded_copy(tmp_path)
+    out = chat_json(tmp_path, "-m", "我的订单 100683 为什么还没发货？")
+    assert set(out) >= {"reply", "session", "tier", "tasks", "tool_results", "degrade"}
+    assert out["tier"] == "minimal"
+    assert out["tasks"] == [
+        {
+            "id": "t1-0",
+            "intent": "order_status",
+            "tool": "get_order",
+            "args": {"order_id": "100683"},
+        }
+    ]
+    result = out["tool_results"][0]
+    assert set(result) >= {"status", "data", "error_class", "reason", "age_s", "attempts"}
+    assert result["status"] == "ok" and result["data"]["order_id"] == "100683"
+    assert set(out["degrade"]) >= {"events", "stale", "partial", "pending", "level"}
+
+
+def test_cli_tools_lists_policies(tmp_path: Path) -> None:
+    proc = helpdesk(tmp_path, "tools", "--json")
+    assert proc.returncode == 0, proc.stderr
+    tools = {t["name"]: t for t in json.loads(proc.stdout)}
+    assert set(tools) == {
+        "get_order",
+        "list_orders",
+        "track_shipment",
+        "check_stock",
+        "search_faq",
+        "create_ticket",
+        "cancel_order",
+        "request_refund",
+        "handoff_to_human",
+    }
+    assert tools["request_refund"]["kind"] == "money" and tools["request_refund"]["confirm"]
+    assert "customer" not in tools["get_order"]["args"]
+
+
+def test_cli_broken_config_is_a_clear_error(tmp_path: Path) -> None:
+    proc = helpdesk(tmp_path, "chat", "-m", "hi", extra_env={"HELPDESK_REQUEST_BUDGET_S": "-1"})
+    assert proc.returncode == 2
+    assert "request_budget_s" in proc.stderr and "must be > 0" in proc.stderr
+
+
+def test_cli_help_explains_each_command(tmp_path: Path) -> None:
+    proc = helpdesk(tmp_path, "--help")
+    assert proc.returncode == 0
+    for command in ("chat", "tools", "shop"):
+        assert command in proc.stdout

@@ -1,0 +1,161 @@
+"""Whole turns through the graph on the embedded default (minimal tier, demo shop)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from helpdesk.app.cli import TurnError, run_turn
+from helpdesk.app.settings import Settings
+from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.graph.builder import NODE_ORDER
+from helpdesk.graph.checkpoint import state_serializer
+from tests.integration.shopworld import seeded_copy
+
+
+@pytest.fixture
+def bot(tmp_path: Path) -> Bot:
+    settings = Settings(data_dir=tmp_path, shop_db_path=seeded_copy(tmp_path))
+    return build_bot(settings, checkpointer=InMemorySaver(serde=state_serializer()))
+
+
+async def say(bot: Bot, text: str, session: str = "s1", customer: str = "C0001") -> dict[str, Any]:
+    return await run_turn(bot, text, session=session, customer=customer)
+
+
+def test_graph_has_the_designed_nodes_in_order(bot: Bot) -> None:
+    nodes = [n for n in bot.graph.get_graph().nodes if not n.startswith("__")]
+    assert nodes == list(NODE_ORDER)
+
+
+async def test_chinese_shipping_question_answers_with_real_order_data(bot: Bot) -> None:
+    out = await say(bot, "我的订单 100683 为什么还没发货？")
+    assert out["tier"] == "minimal"
+    assert "100683" in out["reply"] and "已发货" in out["reply"]
+    assert "YT9433239273" in out["reply"]
+    assert [t["tool"] for t in out["tasks"]] == ["get_order"]
+    assert out["tool_results"][0]["status"] == "ok"
+
+
+async def test_english_question_answers_in_english(bot: Bot) -> None:
+    out = await say(bot, "Why hasn't my order 100998 shipped yet?")
+    assert "100998" in out["reply"] and "paid" in out["reply"].lower()
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in out["reply"])
+
+
+async def test_two_questions_in_one_message_are_both_answered(bot: Bot) -> None:
+    out = await say(bot, "Is SKU-1001 in stock, and where is order 100683?")
+    assert [t["tool"] for t in out["tasks"]] == ["check_stock", "track_shipment"]
+    assert "SKU-1001" in out["reply"] and "373" in out["reply"]
+    assert "YT9433239273" in out["reply"]
+
+
+async def test_follow_up_uses_the_order_from_the_previous_turn(bot: Bot) -> None:
+    await say(bot, "where is order 100683?", session="f")
+    out = await say(bot, "when will it arrive?", session="f")
+    assert out["tasks"][0]["args"] == {"order_id": "100683"}
+    assert "2026-10-31" in out["reply"]
+
+
+async def test_chinese_multi_turn_conversation(bot: Bot) -> None:
+    first = await say(bot, "你好", session="zh")
+    assert first["tasks"][0]["intent"] == "greeting"
+    second = await say(bot, "订单100200的物流到哪了？", session="zh")
+    assert "YT8741553924" in second["reply"] and "SF8168184950" in second["reply"]
+    third = await say(bot, "退货政策是什么？", session="zh")
+    assert third["tasks"][0]["tool"] == "search_faq"
+    assert "7" in third["reply"]
+
+
+async def test_other_customers_order_is_a_polite_not_found_without_its_data(
+    bot: Bot, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    out = await say(bot, "what is the status of order 100452?")
+    dumped = json.dumps(out, ensure_ascii=False)
+    assert "100452" in out["reply"]
+    assert "C0002" not in dumped and "Emma" not in dumped
+    assert out["tool_results"][0]["error_class"] == "business"
+    assert "Emma" not in caplog.text and "C0002" not in caplog.text
+
+
+async def test_cancel_asks_confirmation_then_cancels_exactly_once(bot: Bot) -> None:
+    ask = await say(bot, "cancel order 100998", session="c")
+    assert ask["tool_results"][0]["status"] == "needs_confirmation"
+    assert "yes" in ask["reply"].lower()
+    done = await say(bot, "yes", session="c")
+    assert done["tool_results"][0]["status"] == "ok"
+    assert "cancelled" in done["reply"]
+    again = await say(bot, "yes", session="c")
+    assert again["tool_results"] == []
+    key = done["tool_results"][0]["idempotency_key"]
+    audit = await bot.client.call("GET", "/audit", tool="t", customer="C0001", params={"key": key})
+    assert len(audit["entries"]) == 1
+
+
+async def test_cancel_declined_changes_nothing(bot: Bot) -> None:
+    await say(bot, "取消订单100904", session="n")
+    out = await say(bot, "不用了", session="n")
+    assert out["tool_results"] == []
+    order = await bot.client.call("GET", "/orders/100904", tool="t", customer="C0001")
+    assert order["status"] == "pending"
+
+
+async def test_shipped_order_cancel_is_refused_without_asking(bot: Bot) -> None:
+    out = await say(bot, "cancel order 100683")
+    assert out["tool_results"][0]["status"] == "failed"
+    assert "can no longer be cancelled" in out["reply"]
+
+
+async def test_refund_is_money_and_needs_confirmation(bot: Bot) -> None:
+    ask = await say(bot, "I want a refund for order 100609", session="r")
+    assert ask["tool_results"][0]["status"] == "needs_confirmation"
+    done = await say(bot, "yes", session="r")
+    assert done["tool_results"][0]["data"]["refund_id"] == "R-000109"
+    assert "R-000109" in done["reply"]
+
+
+async def test_after_sales_ticket_and_handoff(bot: Bot) -> None:
+    ticket = await say(bot, "my headphones from order 100200 are broken")
+    assert ticket["tool_results"][0]["data"]["ticket_id"] == "T-000041"
+    assert "T-000041" in ticket["reply"]
+    human = await say(bot, "转人工")
+    assert human["tasks"][0]["tool"] == "handoff_to_human"
+    assert "T-000042" in human["reply"]
+
+
+async def test_unknown_request_gets_a_clarifying_answer(bot: Bot) -> None:
+    out = await say(bot, "blorp fnord")
+    assert out["tasks"][0]["intent"] == "unknown"
+    assert "SKU-1001" in out["reply"] and "{" not in out["reply"]
+
+
+async def test_list_orders_without_an_id(bot: Bot) -> None:
+    out = await say(bot, "我的订单有哪些？")
+    assert out["tasks"][0]["tool"] == "list_orders"
+    for order_id in ("100998", "100904", "100683"):
+        assert order_id in out["reply"]
+
+
+async def test_every_reply_passes_validation(bot: Bot) -> None:
+    for text in ("hi", "订单100683发货了吗", "Is SKU-1004 in stock?", "how long is delivery?"):
+        out = await say(bot, text, session="v")
+        assert out["validation"] == {"ok": True, "violations": []}, (text, out["reply"])
+
+
+async def test_oversize_and_empty_messages_are_refused_clearly(bot: Bot) -> None:
+    with pytest.raises(TurnError, match="limit is 4000"):
+        await say(bot, "x" * 4001)
+    with pytest.raises(TurnError, match="empty"):
+        await say(bot, "   ")
+
+
+async def test_session_cannot_be_taken_over_by_another_customer(bot: Bot) -> None:
+    await say(bot, "hi", session="mine", customer="C0001")
+    with pytest.raises(TurnError, match="another customer"):
+        await say(bot, "where is order 100683?", session="mine", customer="C0002")

@@ -1,0 +1,369 @@
+"""Intent matching, entity extraction and language detection of the minimal tier."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.graph.intents import (
+    Entities,
+    Intent,
+    MatchedIntent,
+    extract_entities,
+    match_intents,
+    normalize_sku,
+)
+from helpdesk.graph.language import detect_language
+
+IN = Intent
+
+# (utterance, [(intent, order_id, sku)]) — no session memory, not awaiting a confirmation.
+INTENT_TABLE: list[tuple[str, list[tuple[Intent, str | None, str | None]]]] = [
+    ("我的订单 100123 为什么还没发货？", [(IN.ORDER_STATUS, "100123", None)]),
+    ("订单100123发货了吗", [(IN.ORDER_STATUS, "100123", None)]),
+    ("100123号订单", [(IN.ORDER_STATUS, "100123", None)]),
+    ("帮我查一下100123", [(IN.ORDER_STATUS, "100123", None)]),
+    ("order #100123", [(IN.ORDER_STATUS, "100123", None)]),
+    ("Has order 100123 shipped yet?", [(IN.ORDER_STATUS, "100123", None)]),
+    ("why was my order 100123 cancelled?", [(IN.ORDER_STATUS, "100123", None)]),
+    ("订单100123退款多久到账", [(IN.ORDER_STATUS, "100123", None)]),
+    ("what's the status of my order", [(IN.LIST_ORDERS, None, None)]),
+    ("my orders", [(IN.LIST_ORDERS, None, None)]),
+    ("我的订单有哪些", [(IN.LIST_ORDERS, None, None)]),
+    ("我的订单", [(IN.LIST_ORDERS, None, None)]),
+    ("Where is my package for order 100123?", [(IN.TRACKING, "100123", None)]),
+    ("where is order 100123", [(IN.TRACKING, "100123", None)]),
+    ("物流到哪了", [(IN.TRACKING, None, None)]),
+    ("快递单号", [(IN.TRACKING, None, None)]),
+    ("订单100124的物流信息", [(IN.TRACKING, "100124", None)]),
+    ("hi, where is order 100123?", [(IN.TRACKING, "100123", None)]),
+    ("Is SKU-1001 in stock?", [(IN.STOCK, None, "SKU-1001")]),
+    ("sku 1001 in stock?", [(IN.STOCK, None, "SKU-1001")]),
+    ("SKU-1001什么时候到货", [(IN.STOCK, None, "SKU-1001")]),
+    ("SKU-1002 多少钱", [(IN.STOCK, None, "SKU-1002")]),
+    ("cancel order 100123", [(IN.CANCEL_ORDER, "100123", None)]),
+    ("帮我取消订单100123", [(IN.CANCEL_ORDER, "100123", None)]),
+    ("订单100123不要了", [(IN.CANCEL_ORDER, "100123", None)]),
+    ("I want a refund for order 100123", [(IN.REFUND, "100123", None)]),
+    ("订单100123申请退款", [(IN.REFUND, "100123", None)]),
+    ("my headphones are broken, order 100123", [(IN.CREATE_TICKET, "100123", None)]),
+    ("商品坏了要售后", [(IN.CREATE_TICKET, None, None)]),
+    ("申请换货", [(IN.CREATE_TICKET, None, None)]),
+    ("I want to return order 100123", [(IN.CREATE_TICKET, "100123", None)]),
+    ("talk to a human", [(IN.HANDOFF, None, None)]),
+    ("转人工", [(IN.HANDOFF, None, None)]),
+    ("人工客服", [(IN.HANDOFF, None, None)]),
+    ("hi", [(IN.GREETING, None, None)]),
+    ("你好", [(IN.GREETING, None, None)]),
+    ("Good morning!", [(IN.GREETING, None, None)]),
+    ("thanks", [(IN.THANKS, None, None)]),
+    ("谢谢", [(IN.THANKS, None, None)]),
+    ("asdfgh qwerty", [(IN.UNKNOWN, None, None)]),
+    ("今天天气不错", [(IN.UNKNOWN, None, None)]),
+    (
+        "Is SKU-1001 in stock, and where is order 100123?",
+        [(IN.STOCK, None, "SKU-1001"), (IN.TRACKING, "100123", None)],
+    ),
+    (
+        "cancel orders 100123 and 100124",
+        [(IN.CANCEL_ORDER, "100123", None), (IN.CANCEL_ORDER, "100124", None)],
+    ),
+    (
+        "订单100123到哪了？另外能取消吗",
+        [(IN.TRACKING, "100123", None), (IN.CANCEL_ORDER, "100123", None)],
+    ),
+    (
+        "订单100123的耳机坏了，另外SKU-1002有货吗，还有帮我查下订单100124物流",
+        [
+            (IN.CREATE_TICKET, "100123", None),
+            (IN.STOCK, None, "SKU-1002"),
+            (IN.TRACKING, "100124", None),
+        ],
+    ),
+    (
+        "where is order 100123? when will it arrive?",
+        [(IN.TRACKING, "100123", None)],
+    ),
+    (
+        "thanks! also where is order 100125",
+        [(IN.THANKS, None, None), (IN.TRACKING, "100125", None)],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), INTENT_TABLE)
+def test_match_intents_table(text: str, expected: list[tuple[Intent, str | None, str | None]]):
+    got = [(m.intent, m.order_id, m.sku) for m in match_intents(text)]
+    assert got == expected
+
+
+# (utterance, expected FAQ topic) without any order context.
+FAQ_TABLE = [
+    ("what is your return policy", "returns"),
+    ("退货政策", "returns"),
+    ("can I return a product after 10 days?", "returns"),
+    ("多久能到", "delivery_times"),
+    ("when will it arrive?", "delivery_times"),
+    ("How long does delivery take?", "delivery_times"),
+    ("什么时候发货", "delivery_times"),
+    ("退款多久到账", "refund_time"),
+    ("how long does a refund take", "refund_time"),
+    ("发票", "invoice"),
+    ("can I get an invoice", "invoice"),
+    ("保修多久", "warranty"),
+    ("what's the warranty on headphones", "warranty"),
+    ("do you accept alipay", "payment"),
+    ("支付方式有哪些", "payment"),
+]
+
+
+@pytest.mark.parametrize(("text", "topic"), FAQ_TABLE)
+def test_match_intents_faq_topic(text: str, topic: str):
+    assert [(m.intent, m.topic) for m in match_intents(text)] == [(Intent.FAQ, topic)]
+
+
+CONFIRM_TABLE = [
+    ("yes", Intent.CONFIRM_YES),
+    ("确认", Intent.CONFIRM_YES),
+    ("是的", Intent.CONFIRM_YES),
+    ("好的", Intent.CONFIRM_YES),
+    ("ok go ahead", Intent.CONFIRM_YES),
+    ("确认取消", Intent.CONFIRM_YES),
+    ("no", Intent.CONFIRM_NO),
+    ("不用了", Intent.CONFIRM_NO),
+    ("取消吧", Intent.CONFIRM_NO),
+    ("不", Intent.CONFIRM_NO),
+    ("算了", Intent.CONFIRM_NO),
+    ("不要取消", Intent.CONFIRM_NO),
+    ("no thanks", Intent.CONFIRM_NO),
+]
+
+
+@pytest.mark.parametrize(("text", "intent"), CONFIRM_TABLE)
+def test_match_intents_confirmation_when_awaiting(text: str, intent: Intent):
+    assert [m.intent for m in match_intents(text, awaiting_confirmation=True)] == [intent]
+
+
+@pytest.mark.parametrize("text", ["yes", "确认", "好的", "no", "不用了", "算了"])
+def test_match_intents_bare_yes_no_is_acknowledgement_when_not_awaiting(text: str):
+    assert [(m.intent, m.details) for m in match_intents(text)] == [(Intent.THANKS, "ack")]
+
+
+def test_match_intents_cancel_with_order_is_cancel_even_when_awaiting():
+    got = match_intents("取消订单100123", awaiting_confirmation=True)
+    assert [(m.intent, m.order_id) for m in got] == [(Intent.CANCEL_ORDER, "100123")]
+
+
+def test_match_intents_confirmation_followed_by_question():
+    got = match_intents("yes, and where is order 100124", awaiting_confirmation=True)
+    assert [(m.intent, m.order_id) for m in got] == [
+        (Intent.CONFIRM_YES, None),
+        (Intent.TRACKING, "100124"),
+    ]
+
+
+@pytest.mark.parametrize("text", ["when will it arrive?", "多久能到", "什么时候到"])
+def test_match_intents_arrival_with_last_order_is_inferred_tracking(text: str):
+    got = match_intents(text, last_order_id="100200")
+    assert [(m.intent, m.order_id, m.inferred_order) for m in got] == [
+        (Intent.TRACKING, "100200", True)
+    ]
+
+
+def test_match_intents_status_without_order_uses_last_order():
+    got = match_intents("what's the status of my order", last_order_id="100200")
+    assert [(m.intent, m.order_id, m.inferred_order) for m in got] == [
+        (Intent.ORDER_STATUS, "100200", True)
+    ]
+
+
+def test_match_intents_order_in_text_beats_last_order():
+    got = match_intents("cancel order 100123", last_order_id="100200")
+    assert [(m.order_id, m.inferred_order) for m in got] == [("100123", False)]
+
+
+def test_match_intents_order_scoped_without_any_order_keeps_intent():
+    got = match_intents("I want to cancel my order")
+    assert [(m.intent, m.order_id) for m in got] == [(Intent.CANCEL_ORDER, None)]
+
+
+def test_match_intents_stock_merges_quantity_clause():
+    got = match_intents("SKU-1001 还有货吗？我想买3个")
+    assert [(m.intent, m.sku, m.quantity) for m in got] == [(Intent.STOCK, "SKU-1001", 3)]
+    assert got[0].text == "SKU-1001 还有货吗？我想买3个"
+
+
+def test_match_intents_refund_amount():
+    got = match_intents("退款 50 元")
+    assert [(m.intent, m.amount, m.order_id) for m in got] == [(Intent.REFUND, 50.0, None)]
+
+
+def test_match_intents_refund_amount_with_order():
+    got = match_intents("refund of 30 for order 100456")
+    assert [(m.intent, m.amount, m.order_id) for m in got] == [(Intent.REFUND, 30.0, "100456")]
+
+
+def test_match_intents_ticket_details_are_the_clause():
+    got = match_intents("my headphones are broken, order 100123")
+    assert got == [
+        MatchedIntent(
+            intent=Intent.CREATE_TICKET,
+            text="my headphones are broken, order 100123",
+            lang="en",
+            order_id="100123",
+            details="my headphones are broken, order 100123",
+        )
+    ]
+
+
+def test_match_intents_unmatched_words_merge_into_neighbour():
+    got = match_intents("Black and white headphones are broken, order 100123")
+    assert [(m.intent, m.details) for m in got] == [
+        (Intent.CREATE_TICKET, "Black and white headphones are broken, order 100123")
+    ]
+
+
+def test_match_intents_language_per_message():
+    assert [m.lang for m in match_intents("订单100123到哪了")] == ["zh"]
+    assert [m.lang for m in match_intents("where is order 100123")] == ["en"]
+
+
+def test_match_intents_greeting_dropped_when_other_requests():
+    assert [m.intent for m in match_intents("你好，帮我查一下订单100123")] == [
+        Intent.ORDER_STATUS
+    ]
+
+
+def test_match_intents_dedupes_same_intent_same_order():
+    got = match_intents("where is order 100123? and track order 100123 please")
+    assert [(m.intent, m.order_id) for m in got] == [(Intent.TRACKING, "100123")]
+
+
+def test_match_intents_empty_text_is_unknown():
+    assert [m.intent for m in match_intents("   ")] == [Intent.UNKNOWN]
+
+
+def test_match_intents_ticket_lookup_is_unknown():
+    assert [m.intent for m in match_intents("工单T-000123进度")] == [Intent.UNKNOWN]
+
+
+# --- entities -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "orders"),
+    [
+        ("订单100123", ("100123",)),
+        ("order #100123", ("100123",)),
+        ("order 100123 and 100124", ("100123", "100124")),
+        ("100123号订单", ("100123",)),
+        ("100123, 100123", ("100123",)),
+        ("call 13800138000", ()),
+        ("SF1234567890", ()),
+        ("T-100123", ()),
+        ("退款 100000 元", ()),
+        ("1001234", ()),
+    ],
+)
+def test_extract_entities_order_ids(text: str, orders: tuple[str, ...]):
+    assert extract_entities(text).order_ids == orders
+
+
+@pytest.mark.parametrize(
+    ("text", "skus"),
+    [
+        ("SKU-1001", ("SKU-1001",)),
+        ("sku-1001", ("SKU-1001",)),
+        ("sku 1001", ("SKU-1001",)),
+        ("SKU1001", ("SKU-1001",)),
+        ("查SKU-1001和sku_1002", ("SKU-1001", "SKU-1002")),
+        ("ＳＫＵ－１００１", ("SKU-1001",)),
+    ],
+)
+def test_extract_entities_skus(text: str, skus: tuple[str, ...]):
+    assert extract_entities(text).skus == skus
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity"),
+    [
+        ("2件", 2),
+        ("两个", 2),
+        ("十二件", 12),
+        ("买3个", 3),
+        ("3 pcs", 3),
+        ("x2", 2),
+        ("SKU-1001 x2", 2),
+        ("2x", 2),
+        ("two", 2),
+        ("I need two", 2),
+        ("three pieces", 3),
+        ("SKU-1001", None),
+        ("order 100123", None),
+    ],
+)
+def test_extract_entities_quantity(text: str, quantity: int | None):
+    assert extract_entities(text).quantity == quantity
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("退款 50 元", 50.0),
+        ("退款50块", 50.0),
+        ("¥99.5", 99.5),
+        ("refund of 30 for order 100456", 30.0),
+        ("CNY 12.50", 12.5),
+        ("refund order 100123", None),
+    ],
+)
+def test_extract_entities_amount(text: str, amount: float | None):
+    assert extract_entities(text).amount == amount
+
+
+def test_extract_entities_everything_at_once():
+    got = extract_entities("订单100123 SKU-1001 T-000123 SF1234567890 退款 50 元 2件")
+    assert got == Entities(
+        order_ids=("100123",),
+        skus=("SKU-1001",),
+        quantity=2,
+        ticket_ids=("T-000123",),
+        faq_topic=None,
+        amount=50.0,
+    )
+
+
+def test_extract_entities_ticket_ids_normalized():
+    assert extract_entities("t-000123 and T000124").ticket_ids == ("T-000123", "T-000124")
+
+
+def test_extract_entities_faq_topic():
+    assert extract_entities("发票怎么开").faq_topic == "invoice"
+    assert extract_entities("where is order 100123").faq_topic is None
+
+
+@pytest.mark.parametrize(("raw", "sku"), [("sku 1001", "SKU-1001"), ("SKU-1001", "SKU-1001"),
+                                          ("hello", None)])
+def test_normalize_sku(raw: str, sku: str | None):
+    assert normalize_sku(raw) == sku
+
+
+# --- language -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "default", "lang"),
+    [
+        ("我的订单到哪了", "en", "zh"),
+        ("order 100123 到哪了", "en", "zh"),
+        ("where is my order", "zh", "en"),
+        ("100123", "zh", "zh"),
+        ("100123", "en", "en"),
+        ("SKU-1001", "zh", "zh"),
+        ("SKU-1001?", "en", "en"),
+        ("T-000123 SF1234567890", "zh", "zh"),
+        ("SKU-1001 in stock?", "zh", "en"),
+        ("", "zh", "zh"),
+    ],
+)
+def test_detect_language(text: str, default: str, lang: str):
+    assert detect_language(text, default=default) == lang  # type: ignore[arg-type]
