@@ -76,14 +76,16 @@ def plan_tasks(matches: list[MatchedIntent], *, turn: int, facts: dict[str, Any]
         task_id = f"t{turn}-{index}"
         if match.intent is Intent.CONFIRM_YES and pending:
             original = pending["match"]
-            call = ToolCall(
+            resumed = ToolCall(
                 name=pending["tool"],
                 args=pending["args"],
                 id=task_id,
                 confirmed=True,
                 action_turn=pending["turn"],
             )
-            tasks.append(Task(id=task_id, intent=original["intent"], match=original, call=call))
+            tasks.append(
+                Task(id=task_id, intent=original["intent"], match=original, call=resumed)
+            )
             continue
         call = call_for(match, task_id, facts=facts)
         tasks.append(

@@ -247,7 +247,7 @@ def _spec_from_callable(
         annotation = hints.get(pname, Any)
         default = ... if param.default is inspect.Parameter.empty else param.default
         fields[pname] = (annotation, default)
-    args_model = create_model(  # type: ignore[call-overload]
+    args_model = create_model(
         f"{_camel(tool_name)}Args",
         __config__=ConfigDict(extra="forbid"),
         **fields,
