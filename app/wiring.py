@@ -36,6 +36,8 @@ def turn_config(settings: Settings) -> TurnConfig:
         request_budget_s=settings.request_budget_s,
         request_max_retries=settings.request_max_retries,
         degraded_turns_for_simplified=settings.degraded_turns_for_simplified,
+        context_window=settings.context_window,
+        context_watermark=settings.context_watermark,
     )
 
 

@@ -8,6 +8,7 @@ through :class:`TurnNodes`, so tests build a graph with fakes and no globals.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -18,12 +19,14 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
 from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
+from helpdesk.graph.facts import extract_facts
 from helpdesk.graph.intents import match_intents
-from helpdesk.graph.language import detect_language
+from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
+from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.replies import ReplyItem, render_reply
 from helpdesk.graph.state import HelpdeskState, Task
-from helpdesk.graph.tokens import TokenCounter
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
@@ -35,6 +38,9 @@ CONFIRM_PRECHECKS: dict[str, tuple[str, str, str]] = {
     "request_refund": ("get_order", "refundable", "not_refundable"),
 }
 """Confirm-first tool -> (read tool, flag in its data that must not be False, refusal code)."""
+
+
+log = logging.getLogger("helpdesk.graph")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -49,6 +55,10 @@ class TurnConfig:
     """Retries a turn may make, all calls together."""
     degraded_turns_for_simplified: int = 3
     """Consecutive degraded turns after which the session runs in simplified mode."""
+    context_window: int = 8000
+    """Token window of the conversation kept in state."""
+    context_watermark: float = 0.75
+    """Compact when the conversation reaches this fraction of the window."""
 
     def __post_init__(self) -> None:
         if self.request_budget_s <= 0:
@@ -64,25 +74,43 @@ class TurnNodes:
     executor: ResilientExecutor
     config: TurnConfig = field(default_factory=TurnConfig)
     clock: Clock = field(default_factory=SystemClock)
-    counter: TokenCounter = field(default_factory=TokenCounter)
 
     # ----------------------------------------------------------------- guard_context
     async def guard_context(self, state: HelpdeskState) -> dict[str, Any]:
-        """Start a turn: count the context's tokens, detect the language, fresh DegradeContext."""
-        messages = state.get("messages", [])
+        """Start a turn: note the customer's facts, count tokens, compact at the watermark."""
+        messages = list(state.get("messages", []))
         text = _last_human_text(messages)
-        tokens = self.counter.total([_content(m) for m in messages])
         lang = detect_language(text, default=state.get("lang", "en"))  # type: ignore[arg-type]
-        return {
+        facts = extract_facts(text, state.get("facts", {}))
+        update: dict[str, Any] = {
             "turn": state.get("turn", 0) + 1,
-            "tokens": tokens,
             "lang": lang,
+            "facts": facts,
             "degrade": DegradeContext(request_id=uuid.uuid4().hex[:12]),
             "tasks": [],
             "results": [],
             "draft": "",
             "validation": {},
+            "notices": [],
         }
+        policy = CompactionPolicy(
+            window_tokens=self.config.context_window, watermark=self.config.context_watermark
+        )
+        tokens = count_messages(messages)
+        update["tokens"] = tokens
+        if tokens < policy.threshold_tokens:
+            return update
+        result = compact(messages, facts, policy, previous_summary=state.get("summary", ""))
+        log.info("context compacted: %s", json.dumps(result.report.as_log(), ensure_ascii=False))
+        update.update(
+            messages=result.as_update(),
+            summary=result.summary,
+            facts=result.facts,
+            tokens=result.report.tokens_after,
+        )
+        if result.report.reset:
+            update["notices"] = ["context_reset"]
+        return update
 
     # ----------------------------------------------------------------- decompose
     async def decompose(self, state: HelpdeskState) -> dict[str, Any]:
@@ -277,8 +305,13 @@ class TurnNodes:
             for t in state.get("tasks", [])
         ]
         degrade = state.get("degrade") or DegradeContext()
-        lang = state.get("lang", "en")
-        draft = render_reply(items, degrade, lang, hotline=self.config.hotline)  # type: ignore[arg-type]
+        lang: Lang = "zh" if state.get("lang") == "zh" else "en"
+        draft = render_reply(items, degrade, lang, hotline=self.config.hotline)
+        notices = state.get("notices", [])
+        if notices:
+            templates = load_templates("minimal", "generate", lang)
+            lead = [render(templates[key], hotline=self.config.hotline) for key in notices]
+            draft = "\n".join([*lead, draft])
         return {"draft": draft}
 
     # ----------------------------------------------------------------- validate

@@ -49,3 +49,5 @@ class HelpdeskState(TypedDict, total=False):
     validation: dict[str, Any]
     tokens: int
     degraded_turns: int
+    notices: list[str]
+    """Template keys of notices the reply must lead with (e.g. the context was reset)."""
