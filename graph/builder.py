@@ -3,17 +3,39 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, cast
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
-from helpdesk.degrade.clock import Clock, SystemClock
+from helpdesk.degrade.clock import Clock
 from helpdesk.graph.nodes import TurnConfig, TurnNodes
 from helpdesk.graph.state import HelpdeskState
 from helpdesk.tools.executor import ResilientExecutor
 
-__all__ = ["NODE_ORDER", "build_graph"]
+__all__ = ["NODE_ORDER", "NodeObserver", "build_graph"]
+
+
+class NodeObserver(Protocol):
+    """Wraps each node run (a trace span per node, for example)."""
+
+    def node(self, name: str, state: Mapping[str, Any]) -> AbstractContextManager[None]:
+        """Context entered around one run of node ``name``."""
+        ...
+
+
+NodeFn = Callable[[HelpdeskState], Awaitable[dict[str, Any]]]
+
+
+def _observed(name: str, fn: NodeFn, observer: NodeObserver) -> NodeFn:
+    async def run(state: HelpdeskState) -> dict[str, Any]:
+        with observer.node(name, state):
+            return await fn(state)
+
+    run.__name__ = name
+    return run
 
 NODE_ORDER = (
     "guard_context",
@@ -32,6 +54,7 @@ def build_graph(
     config: TurnConfig | None = None,
     clock: Clock | None = None,
     checkpointer: BaseCheckpointSaver[Any] | None = None,
+    observer: NodeObserver | None = None,
 ) -> Any:
     """Compile the turn graph.
 
@@ -40,15 +63,16 @@ def build_graph(
         config: hotline, request budget and other per-deployment knobs.
         clock: time source shared with the executor (a FakeClock in tests and drills).
         checkpointer: where sessions live (SQLite by default in the app; None = no memory).
+        observer: wraps every node run (spans); None = no instrumentation.
     """
     nodes = TurnNodes(
         executor=executor, config=config or TurnConfig(), clock=clock or executor.clock
     )
-    if clock is None:
-        nodes.clock = executor.clock if executor.clock else SystemClock()
     builder = StateGraph(HelpdeskState)
     for name in NODE_ORDER:
-        builder.add_node(name, getattr(nodes, name))
+        fn: NodeFn = getattr(nodes, name)
+        action = _observed(name, fn, observer) if observer else fn
+        builder.add_node(name, cast(Any, action))
     builder.add_edge(START, NODE_ORDER[0])
     for left, right in itertools.pairwise(NODE_ORDER):
         builder.add_edge(left, right)

@@ -16,7 +16,7 @@ import inspect
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 from tenacity import AsyncRetrying, RetryCallState, stop_never
@@ -42,7 +42,7 @@ from helpdesk.tools.context import RequestContext, derive_idempotency_key
 from helpdesk.tools.registry import INJECTED_PARAMS, ToolRegistry, ToolSpec, VerifyOutcome
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
-__all__ = ["CompensationFn", "ResilientExecutor"]
+__all__ = ["CallObserver", "CompensationFn", "ResilientExecutor"]
 
 log = logging.getLogger("helpdesk.tools")
 
@@ -52,6 +52,26 @@ CompensationFn = Callable[[ToolCall, str, str, RequestContext], Awaitable[str | 
 _STAGE = "execute"
 
 
+class CallObserver(Protocol):
+    """Receives every attempt and every finished call (metrics, traces, structured logs)."""
+
+    def attempt_finished(
+        self, *, tool: str, duration_s: float, failure: Failure | None, ctx: RequestContext
+    ) -> None:
+        """One attempt of ``tool`` ended (``failure`` None on success)."""
+
+    def call_finished(
+        self,
+        *,
+        call: ToolCall,
+        result: ToolResult,
+        duration_s: float,
+        waits: tuple[float, ...],
+        ctx: RequestContext,
+    ) -> None:
+        """A call ended with ``result`` after ``duration_s`` (retry waits included)."""
+
+
 class _Attempts:
     """Book-keeping of one call's attempts, shared with the tenacity callbacks."""
 
@@ -59,6 +79,7 @@ class _Attempts:
         self.count = 0
         self.failures: list[Failure] = []
         self.next_wait = 0.0
+        self.waits: list[float] = []
         self.ladder: list[LadderStep] = []
 
 
@@ -80,6 +101,7 @@ class ResilientExecutor:
         max_attempts: int = 3,
         fast_retry_wait: float = 0.05,
         serial_after_rate_limited_batches: int = 2,
+        observer: CallObserver | None = None,
     ) -> None:
         self.registry = registry
         self.clock: Clock = clock or SystemClock()
@@ -94,11 +116,26 @@ class ResilientExecutor:
         self.fast_retry_wait = fast_retry_wait
         self.serial_after = serial_after_rate_limited_batches
         self._rate_limited_batches: dict[str, int] = {}
+        self.observer = observer
 
     # ------------------------------------------------------------------ public API
 
     async def run(self, call: ToolCall, ctx: RequestContext) -> ToolResult:
         """Run one call to completion: a :class:`ToolResult`, never an exception."""
+        started = self.clock.now()
+        book = _Attempts()
+        result = await self._run(call, ctx, book)
+        if self.observer is not None:
+            self.observer.call_finished(
+                call=call,
+                result=result,
+                duration_s=self.clock.now() - started,
+                waits=tuple(book.waits),
+                ctx=ctx,
+            )
+        return result
+
+    async def _run(self, call: ToolCall, ctx: RequestContext, book: _Attempts) -> ToolResult:
         spec = self.registry.get(call.name)
         if spec is None:
             return self._unknown_tool(call)
@@ -125,7 +162,6 @@ class ResilientExecutor:
             )
         self.retry_cap.record_primary()
         self.fallback_quota.record_primary()
-        book = _Attempts()
         try:
             data = await self._attempt_with_retries(spec, args, key, ctx, book)
         except Exception as exc:
@@ -241,6 +277,7 @@ class ResilientExecutor:
             )
         timeout = ctx.budget.call_timeout(spec.policy.timeout)
         kwargs = {**args, **self._injected(spec, key, ctx)}
+        started = self.clock.now()
         try:
             if timeout <= 0:
                 raise TimeoutError("request budget exhausted")
@@ -259,8 +296,19 @@ class ResilientExecutor:
                 breaker.record_failure(failure.error_class)
             if failure.error_class is ErrorClass.RATE_LIMITED:
                 ctx.rate_limited_seen += 1
+            if self.observer is not None:
+                self.observer.attempt_finished(
+                    tool=spec.name,
+                    duration_s=self.clock.now() - started,
+                    failure=failure,
+                    ctx=ctx,
+                )
             raise
         breaker.record_success()
+        if self.observer is not None:
+            self.observer.attempt_finished(
+                tool=spec.name, duration_s=self.clock.now() - started, failure=None, ctx=ctx
+            )
         return data
 
     def _validate_output(self, spec: ToolSpec, data: Any) -> Any:
@@ -318,6 +366,7 @@ class ResilientExecutor:
                 )
                 return False
             book.next_wait = wait
+            book.waits.append(wait)
             book.ladder.append(LadderStep.RETRY)
             self._note(
                 ctx,
