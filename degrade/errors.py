@@ -1,9 +1,10 @@
 """The failure taxonomy: one enum, one exception tree, one classifier.
 
-Every failure that enters helpdesk — an httpx exception, an HTTP status, a JSON or schema error,
-a tool's own business error, anything else — is translated here, once, into a :class:`Failure`
-that names its :class:`ErrorClass` and a human-readable reason. The original exception is kept
-as ``__cause__`` / ``Failure.cause`` so a drill can tell exactly what was recorded and why.
+Every failure that enters helpdesk — an httpx or openai SDK exception, an HTTP status, a JSON or
+schema error, a tool's own business error, anything else — is translated here, once, into a
+:class:`Failure` that names its :class:`ErrorClass` and a human-readable reason. The original
+exception is kept as ``__cause__`` / ``Failure.cause`` so a drill can tell exactly what was
+recorded and why.
 
 Exception tree::
 
@@ -301,6 +302,9 @@ def classify_failure(exc: BaseException, *, tool: str, is_write: bool = False) -
             issues=issues,
             cause=exc.__cause__ or exc,
         )
+    openai_failure = _classify_openai(exc, tool)
+    if openai_failure is not None:
+        return openai_failure
     if isinstance(exc, httpx.HTTPStatusError):
         failure = classify_response(tool, exc.response)
         if failure is not None:
@@ -335,6 +339,60 @@ def classify_failure(exc: BaseException, *, tool: str, is_write: bool = False) -
         return Failure(ErrorClass.TRANSIENT, f"{tool}: connection error ({exc!r})", cause=exc)
     return Failure(
         ErrorClass.UNAVAILABLE, f"{tool}: unexpected {type(exc).__name__}: {exc}", cause=exc
+    )
+
+
+def _openai_class_names(exc: BaseException) -> frozenset[str]:
+    """Names of the ``openai`` SDK classes ``exc`` is an instance of (empty for anything else)."""
+    return frozenset(
+        cls.__name__ for cls in type(exc).__mro__ if cls.__module__.split(".")[0] == "openai"
+    )
+
+
+def _classify_openai(exc: BaseException, tool: str) -> Failure | None:
+    """Classify an ``openai`` SDK exception; None for any other exception.
+
+    Duck-typed by class name and attributes so this layer never imports ``openai``. Model calls
+    are reads: a timeout is ``transient`` whatever was sent.
+    """
+    names = _openai_class_names(exc)
+    if not names:
+        return None
+    where = _request_where(exc)
+    if "APITimeoutError" in names:
+        return Failure(ErrorClass.TRANSIENT, f"{tool}: timed out{where}", cause=exc)
+    if "APIConnectionError" in names:
+        return Failure(ErrorClass.TRANSIENT, f"{tool}: cannot connect{where} ({exc})", cause=exc)
+    status = getattr(exc, "status_code", None)
+    # An httpx.Response, or an httpx2.Response when the SDK uses its own client: same shape.
+    response: Any = getattr(exc, "response", None)
+    if not isinstance(status, int) or not hasattr(response, "headers"):
+        return Failure(ErrorClass.UNAVAILABLE, f"{tool}: {type(exc).__name__}: {exc}", cause=exc)
+    retry_after = parse_retry_after(response.headers.get("Retry-After"))
+    try:
+        reason = _http_reason(tool, response, retry_after)
+    except RuntimeError:  # a response built without its request
+        reason = f"{tool}: {status} ({exc})"
+    cls: ErrorClass
+    if status == 429 or (status == 503 and retry_after is not None):
+        cls = ErrorClass.RATE_LIMITED
+    elif status >= 500:
+        cls = ErrorClass.UNAVAILABLE
+    elif status in (401, 402, 403):
+        cls = ErrorClass.AUTH
+    elif status in (400, 422):
+        cls = ErrorClass.INPUT
+    else:
+        # 404 (unknown model), 409, ...: this endpoint cannot serve the call.
+        cls = ErrorClass.UNAVAILABLE
+    code = getattr(exc, "code", None)
+    return Failure(
+        cls,
+        reason,
+        retry_after=retry_after,
+        status_code=status,
+        code=code if isinstance(code, str) else _error_code(response),
+        cause=exc,
     )
 
 

@@ -24,7 +24,7 @@ from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.tools.results import ToolResult, ToolStatus
 
-__all__ = ["DEFAULT_HOTLINE", "ReplyItem", "humanize_age", "render_reply"]
+__all__ = ["DEFAULT_HOTLINE", "ReplyItem", "humanize_age", "render_fallback_reply", "render_reply"]
 
 DEFAULT_HOTLINE = "400-820-8820"
 
@@ -692,3 +692,70 @@ def _warehouse(w: _Writer, record: dict[str, Any]) -> str:
 
 def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+# --- the structured fallback -------------------------------------------------------------------
+
+
+def render_fallback_reply(
+    items: Sequence[ReplyItem],
+    degrade: DegradeContext,
+    lang: Lang,
+    *,
+    hotline: str = DEFAULT_HOTLINE,
+) -> str:
+    """The reply of last resort when generated replies keep failing validation.
+
+    Fills in only what the tools returned (status, tracking number, ETA, stock, ticket and
+    refund ids), marks everything else "not available yet", then the staleness notice, pending
+    items and the way to a human — nothing that could be invented.
+    """
+    w = _Writer(lang, hotline)
+    lines = [w.say("fallback_header")]
+    for item in items:
+        result = item.result
+        if result is None:
+            continue
+        match = item.intent
+        what = w.what(_kind_of(item), _order_id(match, result), match.sku)
+        details = _known_details(w, result)
+        if details:
+            lines.append(w.say("fallback_known", what=what, details=details))
+        else:
+            lines.append(w.say("fallback_unavailable", what=what))
+    paragraphs = ["\n".join(lines)]
+    if degrade.stale:
+        paragraphs.append(w.say("stale_notice_general", age=w.age(max(degrade.stale.values()))))
+    pending = _pending_paragraph(w, degrade.pending, items)
+    if pending:
+        paragraphs.append(pending)
+    paragraphs.append(w.say("handoff_last_resort"))
+    text = "\n\n".join(paragraphs)
+    return _space_han_latin(text) if lang == "zh" else text
+
+
+def _known_details(w: _Writer, result: ToolResult) -> str:
+    """Key facts of a usable result, straight from its data; empty when there are none."""
+    if result.status not in (ToolStatus.OK, ToolStatus.STALE) or result.fallback:
+        return ""
+    data = _dict(result.data)
+    parts: list[str] = []
+    status = _str(data.get("status"))
+    if status in _ORDER_STATUSES:
+        parts.append(w.say("detail_status", status=_status_label(w, status)))
+    for shipment in _list(data.get("shipments"))[:3]:
+        number = _str(shipment.get("tracking_number"))
+        if number:
+            parts.append(w.say("detail_tracking", tracking_number=number))
+        eta = _str(shipment.get("eta"))
+        if eta:
+            parts.append(w.say("detail_eta", eta=eta))
+    if "total_available" in data:
+        parts.append(w.say("detail_available", available=data["total_available"]))
+    if data.get("ticket_id"):
+        parts.append(w.say("detail_ticket", ticket_id=data["ticket_id"]))
+    if data.get("refund_id"):
+        parts.append(
+            w.say("detail_refund", refund_id=data["refund_id"], amount=_money(data.get("amount")))
+        )
+    return w.t["detail_separator"].join(parts)
