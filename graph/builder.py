@@ -11,7 +11,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
 from helpdesk.degrade.clock import Clock
-from helpdesk.graph.nodes import TurnConfig, TurnNodes
+from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after_validate
 from helpdesk.graph.state import HelpdeskState
 from helpdesk.tools.executor import ResilientExecutor
 
@@ -37,6 +37,7 @@ def _observed(name: str, fn: NodeFn, observer: NodeObserver) -> NodeFn:
     run.__name__ = name
     return run
 
+
 NODE_ORDER = (
     "guard_context",
     "decompose",
@@ -55,6 +56,7 @@ def build_graph(
     clock: Clock | None = None,
     checkpointer: BaseCheckpointSaver[Any] | None = None,
     observer: NodeObserver | None = None,
+    writer: ReplyWriter | None = None,
 ) -> Any:
     """Compile the turn graph.
 
@@ -64,9 +66,13 @@ def build_graph(
         clock: time source shared with the executor (a FakeClock in tests and drills).
         checkpointer: where sessions live (SQLite by default in the app; None = no memory).
         observer: wraps every node run (spans); None = no instrumentation.
+        writer: writes replies (default: the minimal tier's templates).
     """
     nodes = TurnNodes(
-        executor=executor, config=config or TurnConfig(), clock=clock or executor.clock
+        executor=executor,
+        config=config or TurnConfig(),
+        clock=clock or executor.clock,
+        writer=writer,
     )
     builder = StateGraph(HelpdeskState)
     for name in NODE_ORDER:
@@ -76,5 +82,5 @@ def build_graph(
     builder.add_edge(START, NODE_ORDER[0])
     for left, right in itertools.pairwise(NODE_ORDER):
         builder.add_edge(left, right)
-    builder.add_edge(NODE_ORDER[-1], END)
+    builder.add_conditional_edges("validate", route_after_validate, ["generate", END])
     return builder.compile(checkpointer=checkpointer, name="helpdesk")

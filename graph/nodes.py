@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
@@ -25,13 +25,21 @@ from helpdesk.graph.intents import match_intents
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
 from helpdesk.graph.prompting import load_templates, render
-from helpdesk.graph.replies import ReplyItem, render_reply
+from helpdesk.graph.replies import ReplyItem, render_fallback_reply, render_reply
 from helpdesk.graph.state import HelpdeskState, Task
+from helpdesk.graph.validation import ReplyFacts, find_violations
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
-__all__ = ["CONFIRM_PRECHECKS", "TurnConfig", "TurnNodes", "find_violations"]
+__all__ = [
+    "CONFIRM_PRECHECKS",
+    "ReplyWriter",
+    "TurnConfig",
+    "TurnNodes",
+    "minimal_writer",
+    "route_after_validate",
+]
 
 CONFIRM_PRECHECKS: dict[str, tuple[str, str, str]] = {
     "cancel_order": ("get_order", "cancellable", "not_cancellable"),
@@ -59,6 +67,8 @@ class TurnConfig:
     """Token window of the conversation kept in state."""
     context_watermark: float = 0.75
     """Compact when the conversation reaches this fraction of the window."""
+    max_regenerations: int = 1
+    """Regenerations after a failed validation before the template fallback."""
 
     def __post_init__(self) -> None:
         if self.request_budget_s <= 0:
@@ -74,6 +84,11 @@ class TurnNodes:
     executor: ResilientExecutor
     config: TurnConfig = field(default_factory=TurnConfig)
     clock: Clock = field(default_factory=SystemClock)
+    writer: ReplyWriter | None = None
+    """Writes replies; None = the minimal tier's templates."""
+
+    def __post_init__(self) -> None:
+        self._writer: ReplyWriter = self.writer or minimal_writer(self.config.hotline)
 
     # ----------------------------------------------------------------- guard_context
     async def guard_context(self, state: HelpdeskState) -> dict[str, Any]:
@@ -186,7 +201,11 @@ class TurnNodes:
                     status=ToolStatus.FAILED,
                     error_class=ErrorClass.BUSINESS,
                     reason=f"{result.tool}: order {order_id} is {status}",
-                    data={"code": refusal, "message": f"order {order_id} is {status}"},
+                    data={
+                        "code": refusal,
+                        "message": f"order {order_id} is {status}",
+                        "args": args,
+                    },
                 )
             if result.tool == "request_refund" and args.get("amount") is None:
                 remaining = looked.data.get("refundable_amount")
@@ -298,66 +317,116 @@ class TurnNodes:
 
     # ----------------------------------------------------------------- generate
     async def generate(self, state: HelpdeskState) -> dict[str, Any]:
-        """Write the reply from the tools' data and the DegradeContext (minimal tier)."""
-        results = {r.call_id: r for r in state.get("results", [])}
-        items = [
-            ReplyItem(intent=match_from_task(t), result=results.get(t.id))
-            for t in state.get("tasks", [])
-        ]
+        """Write the reply from the tools' data and the DegradeContext.
+
+        On a regeneration the previous draft's violations are passed to the writer as feedback.
+        """
+        items = _reply_items(state)
         degrade = state.get("degrade") or DegradeContext()
-        lang: Lang = "zh" if state.get("lang") == "zh" else "en"
-        draft = render_reply(items, degrade, lang, hotline=self.config.hotline)
+        lang = _lang(state)
+        feedback = list(state.get("validation", {}).get("violations", []))
+        draft = await self._writer(items, degrade, lang, feedback)
+        return {"draft": self._with_notices(state, draft, lang)}
+
+    def _with_notices(self, state: HelpdeskState, draft: str, lang: Lang) -> str:
         notices = state.get("notices", [])
-        if notices:
-            templates = load_templates("minimal", "generate", lang)
-            lead = [render(templates[key], hotline=self.config.hotline) for key in notices]
-            draft = "\n".join([*lead, draft])
-        return {"draft": draft}
+        if not notices:
+            return draft
+        templates = load_templates("minimal", "generate", lang)
+        lead = [render(templates[key], hotline=self.config.hotline) for key in notices]
+        return "\n".join([*lead, draft])
 
     # ----------------------------------------------------------------- validate
     async def validate(self, state: HelpdeskState) -> dict[str, Any]:
-        """Check the draft against the turn's facts, then publish it as the AI message."""
+        """Check the draft; publish it, ask for one regeneration, or fall back to the template.
+
+        A failed check regenerates once with the violations as feedback; a second failure
+        publishes the structured template reply, which states only what the tools returned.
+        """
         draft = state.get("draft", "")
-        violations = find_violations(draft, state, hotline=self.config.hotline)
+        lang = _lang(state)
+        degrade = state.get("degrade") or DegradeContext()
+        facts = ReplyFacts(
+            draft=draft,
+            lang=lang,
+            hotline=self.config.hotline,
+            customer_text=_last_human_text(state.get("messages", [])),
+            results=state.get("results", []),
+            facts=state.get("facts", {}),
+            degrade=degrade,
+        )
+        violations = find_violations(facts)
+        previous = state.get("validation", {})
+        regenerations = int(previous.get("regenerations", 0))
+        if not violations:
+            return {
+                "validation": {
+                    "ok": True,
+                    "violations": [],
+                    "regenerations": regenerations,
+                    "fallback": False,
+                },
+                "messages": [AIMessage(content=draft)],
+            }
+        log.warning("reply failed validation: %s", "; ".join(violations))
+        if regenerations < self.config.max_regenerations:
+            return {
+                "validation": {
+                    "ok": False,
+                    "violations": violations,
+                    "regenerations": regenerations + 1,
+                    "fallback": False,
+                },
+            }
+        fallback = render_fallback_reply(
+            _reply_items(state), degrade, lang, hotline=self.config.hotline
+        )
+        fallback = self._with_notices(state, fallback, lang)
         return {
-            "validation": {"ok": not violations, "violations": violations},
-            "messages": [AIMessage(content=draft)],
+            "validation": {
+                "ok": False,
+                "violations": violations,
+                "regenerations": regenerations,
+                "fallback": True,
+            },
+            "messages": [AIMessage(content=fallback)],
         }
 
 
-_IDENTIFIER = re.compile(r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b")
-_PHONE = re.compile(r"(?<![\w.-])\+?\d[\d -]{6,}\d(?![\w.-])")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+def route_after_validate(state: HelpdeskState) -> Literal["generate", "__end__"]:
+    """Back to generate when validation asked for a regeneration, else done."""
+    validation = state.get("validation", {})
+    if validation.get("ok") is False and not validation.get("fallback"):
+        return "generate"
+    return "__end__"
 
 
-def find_violations(draft: str, state: HelpdeskState, *, hotline: str) -> list[str]:
-    """Rules every reply must pass: no invented identifiers, no phone but the hotline,
-    no unfilled template fields."""
-    violations: list[str] = []
-    if not draft.strip():
-        violations.append("empty reply")
-    if "{" in draft or "}" in draft:
-        violations.append("unfilled template field")
-    known = json.dumps(
-        [r.model_dump(mode="json") for r in state.get("results", [])], ensure_ascii=False
-    )
-    known += _last_human_text(state.get("messages", []))
-    known += json.dumps(state.get("facts", {}), ensure_ascii=False, default=str)
-    known += json.dumps(
-        [p.model_dump(mode="json") for p in (state.get("degrade") or DegradeContext()).pending],
-        ensure_ascii=False,
-    )
-    for ident in sorted(set(_IDENTIFIER.findall(draft))):
-        if ident not in known:
-            violations.append(f"identifier {ident} is not in this turn's data")
-    for candidate in _PHONE.findall(draft):
-        number = candidate.strip()
-        digits = re.sub(r"\D", "", number)
-        if len(digits) < 8 or _DATE.fullmatch(number) or _IDENTIFIER.fullmatch(number):
-            continue
-        if digits != re.sub(r"\D", "", hotline):
-            violations.append(f"phone number {number} is not the configured hotline")
-    return violations
+ReplyWriter = Callable[[list[ReplyItem], DegradeContext, Lang, list[str]], Awaitable[str]]
+"""``(items, degrade, lang, feedback) -> draft``: writes a reply; feedback lists the previous
+draft's violations on a regeneration."""
+
+
+def minimal_writer(hotline: str) -> ReplyWriter:
+    """The minimal tier's writer: templated replies filled with the tools' data."""
+
+    async def write(
+        items: list[ReplyItem], degrade: DegradeContext, lang: Lang, feedback: list[str]
+    ) -> str:
+        return render_reply(items, degrade, lang, hotline=hotline)
+
+    return write
+
+
+def _reply_items(state: HelpdeskState) -> list[ReplyItem]:
+    results = {r.call_id: r for r in state.get("results", [])}
+    return [
+        ReplyItem(intent=match_from_task(t), result=results.get(t.id))
+        for t in state.get("tasks", [])
+    ]
+
+
+def _lang(state: HelpdeskState) -> Lang:
+    return "zh" if state.get("lang") == "zh" else "en"
 
 
 def _content(message: AnyMessage) -> str:

@@ -145,7 +145,9 @@ async def test_list_orders_without_an_id(bot: Bot) -> None:
 async def test_every_reply_passes_validation(bot: Bot) -> None:
     for text in ("hi", "订单100683发货了吗", "Is SKU-1004 in stock?", "how long is delivery?"):
         out = await say(bot, text, session="v")
-        assert out["validation"] == {"ok": True, "violations": []}, (text, out["reply"])
+        validation = out["validation"]
+        assert (validation["ok"], validation["violations"]) == (True, []), (text, out["reply"])
+        assert validation["regenerations"] == 0
 
 
 async def test_oversize_and_empty_messages_are_refused_clearly(bot: Bot) -> None:

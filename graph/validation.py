@@ -1,0 +1,245 @@
+"""Reply validation: rules every reply must pass before the customer sees it.
+
+Each rule is a small function over a :class:`ReplyFacts` returning violation messages (empty
+when the rule holds). The rules: identifiers (order ids, tracking numbers, SKUs, ticket and
+refund ids) exist in the turn's context; amounts and dates match tool data; stale data implies
+a staleness notice; no phone number but the configured hotline; the reply is in the customer's
+language; no unfilled template field; a failed or unknown write is never claimed as done; a
+failed lookup is never turned into an empty result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from helpdesk.degrade.context import DegradeContext
+from helpdesk.graph.language import Lang
+from helpdesk.graph.prompting import load_templates
+from helpdesk.tools.results import ToolResult, ToolStatus
+
+__all__ = ["RULES", "ReplyFacts", "Rule", "find_violations"]
+
+_IDENTIFIER = re.compile(r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b")
+_PHONE = re.compile(r"(?<![\w.-])\+?\d[\d -]{6,}\d(?!\w|[.-]\d)")
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_AMOUNT = re.compile(r"¥\s?(\d[\d,]*(?:\.\d+)?)")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_SUCCESS_TEMPLATES = {
+    "cancel_order": "cancel_done",
+    "request_refund": "refund_done",
+    "create_ticket": "ticket_created",
+    "handoff_to_human": "handoff_created",
+}
+_EMPTY_TEMPLATES = {"list_orders": "orders_empty"}
+
+
+@dataclass(frozen=True)
+class ReplyFacts:
+    """What a reply is checked against: the draft and everything the turn knew."""
+
+    draft: str
+    lang: Lang
+    hotline: str
+    customer_text: str = ""
+    results: Sequence[ToolResult] = ()
+    facts: dict[str, Any] = field(default_factory=dict)
+    degrade: DegradeContext = field(default_factory=DegradeContext)
+
+    def known_text(self) -> str:
+        """Everything the reply may quote from, as one searchable string."""
+        parts = [
+            json.dumps([r.model_dump(mode="json") for r in self.results], ensure_ascii=False),
+            self.customer_text,
+            json.dumps(self.facts, ensure_ascii=False, default=str),
+            json.dumps(
+                [p.model_dump(mode="json") for p in self.degrade.pending], ensure_ascii=False
+            ),
+        ]
+        return "\n".join(parts)
+
+    def known_numbers(self) -> set[float]:
+        numbers: set[float] = set()
+
+        def walk(value: Any) -> None:
+            if isinstance(value, bool):
+                return
+            if isinstance(value, int | float):
+                numbers.add(round(float(value), 2))
+            elif isinstance(value, dict):
+                for v in value.values():
+                    walk(v)
+            elif isinstance(value, list | tuple):
+                for v in value:
+                    walk(v)
+
+        for result in self.results:
+            walk(result.data)
+        for match in re.findall(r"\d+(?:\.\d+)?", self.customer_text):
+            numbers.add(round(float(match), 2))
+        return numbers
+
+
+Rule = Callable[[ReplyFacts], list[str]]
+
+
+def rule_not_empty(r: ReplyFacts) -> list[str]:
+    return [] if r.draft.strip() else ["empty reply"]
+
+
+def rule_no_unfilled_fields(r: ReplyFacts) -> list[str]:
+    if "{" in r.draft or "}" in r.draft or "TODO" in r.draft:
+        return ["unfilled template field"]
+    return []
+
+
+def rule_identifiers_known(r: ReplyFacts) -> list[str]:
+    known = r.known_text()
+    examples = _template_identifiers(r.lang)
+    return [
+        f"identifier {ident} is not in this turn's data"
+        for ident in sorted(set(_IDENTIFIER.findall(r.draft)))
+        if ident not in known and ident not in examples
+    ]
+
+
+@lru_cache(maxsize=4)
+def _template_identifiers(lang: Lang) -> frozenset[str]:
+    """Identifiers the reply templates themselves use as examples ("e.g. order 100123")."""
+    templates = load_templates("minimal", "generate", lang)
+    return frozenset(i for text in templates.values() for i in _IDENTIFIER.findall(text))
+
+
+def rule_amounts_and_dates_match(r: ReplyFacts) -> list[str]:
+    violations: list[str] = []
+    known = r.known_text()
+    numbers = r.known_numbers()
+    for raw in _AMOUNT.findall(r.draft):
+        value = round(float(raw.replace(",", "")), 2)
+        if value not in numbers:
+            violations.append(f"amount ¥{raw} does not match any tool data")
+    for date in sorted(set(_DATE.findall(r.draft))):
+        if date not in known:
+            violations.append(f"date {date} does not match any tool data")
+    return violations
+
+
+def rule_stale_needs_notice(r: ReplyFacts) -> list[str]:
+    if not r.degrade.stale:
+        return []
+    marker = _stale_marker(r.lang)
+    if marker in r.draft:
+        return []
+    sources = ", ".join(sorted(r.degrade.stale))
+    return [f"stale data from {sources} is presented without a staleness notice"]
+
+
+def rule_only_the_hotline(r: ReplyFacts) -> list[str]:
+    hotline_digits = re.sub(r"\D", "", r.hotline)
+    violations = []
+    for candidate in _PHONE.findall(r.draft):
+        number = candidate.strip()
+        digits = re.sub(r"\D", "", number)
+        if len(digits) < 8 or _DATE.fullmatch(number) or _IDENTIFIER.fullmatch(number):
+            continue
+        if digits != hotline_digits:
+            violations.append(f"phone number {number} is not the configured hotline")
+    return violations
+
+
+def rule_language_matches(r: ReplyFacts) -> list[str]:
+    has_cjk = bool(_CJK.search(r.draft))
+    if r.lang == "zh" and not has_cjk:
+        return ["the customer wrote Chinese but the reply is not in Chinese"]
+    if r.lang == "en" and has_cjk:
+        return ["the customer wrote English but the reply contains Chinese"]
+    return []
+
+
+def rule_no_false_success(r: ReplyFacts) -> list[str]:
+    templates = load_templates("minimal", "generate", r.lang)
+    violations = []
+    for result in r.results:
+        key = _SUCCESS_TEMPLATES.get(result.tool)
+        if key is None or result.status is ToolStatus.OK:
+            continue
+        data = result.data if isinstance(result.data, dict) else {}
+        order_id = str(data.get("args", {}).get("order_id") or data.get("order_id") or "")
+        claim = _claim_prefix(templates[key], {"order_id": order_id}, r.lang)
+        if claim and claim in r.draft:
+            violations.append(
+                f"{result.tool} is {result.status.value} but the reply says it is done"
+            )
+    return violations
+
+
+def rule_failed_lookup_not_empty(r: ReplyFacts) -> list[str]:
+    templates = load_templates("minimal", "generate", r.lang)
+    violations = []
+    for result in r.results:
+        key = _EMPTY_TEMPLATES.get(result.tool)
+        if key is None or result.usable:
+            continue
+        claim = _claim_prefix(templates[key], {}, r.lang)
+        if claim and claim in r.draft:
+            violations.append(f"{result.tool} failed but the reply presents an empty result")
+    return violations
+
+
+RULES: tuple[Rule, ...] = (
+    rule_not_empty,
+    rule_no_unfilled_fields,
+    rule_identifiers_known,
+    rule_amounts_and_dates_match,
+    rule_stale_needs_notice,
+    rule_only_the_hotline,
+    rule_language_matches,
+    rule_no_false_success,
+    rule_failed_lookup_not_empty,
+)
+
+
+def find_violations(facts: ReplyFacts, rules: Sequence[Rule] = RULES) -> list[str]:
+    """Every violation of every rule, in rule order."""
+    return [violation for rule in rules for violation in rule(facts)]
+
+
+def _stale_marker(lang: Lang) -> str:
+    """The fixed tail every staleness notice ends with (``may not be up to date``)."""
+    template = load_templates("minimal", "generate", lang)["stale_notice"]
+    return template.rsplit("}", 1)[-1].strip(" .。")
+
+
+def _claim_prefix(template: str, values: dict[str, str], lang: Lang) -> str:
+    """The template's text up to the first field we cannot fill: what a claim starts with."""
+    out = []
+    filled = 0
+    for literal, name in _split_template(template):
+        out.append(literal)
+        if name is None:
+            break
+        if name not in values or not values[name]:
+            break
+        out.append(values[name])
+        filled += 1
+    if filled == 0 and any(n for _, n in _split_template(template)):
+        return ""  # nothing specific to look for: "Order " alone is no claim
+    prefix = "".join(out).strip()
+    if lang == "zh":
+        prefix = re.sub(r"([\u4e00-\u9fff])([A-Za-z0-9¥])", r"\1 \2", prefix)
+        prefix = re.sub(r"([A-Za-z0-9])([\u4e00-\u9fff])", r"\1 \2", prefix)
+    return prefix if len(prefix) >= 4 else ""
+
+
+def _split_template(template: str) -> list[tuple[str, str | None]]:
+    parts: list[tuple[str, str | None]] = []
+    pos = 0
+    for match in re.finditer(r"\{(\w+)\}", template):
+        parts.append((template[pos : match.start()], match.group(1)))
+        pos = match.end()
+    parts.append((template[pos:], None))
+    return parts

@@ -1,0 +1,120 @@
+"""Reply validation rules: each one fails on a bad draft and passes on a good one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from helpdesk.degrade.context import DegradeContext, PendingItem
+from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.validation import ReplyFacts, find_violations
+from helpdesk.tools.results import ToolResult, ToolStatus
+
+ORDER = {
+    "order_id": "100683",
+    "status": "shipped",
+    "total": 29.0,
+    "shipments": [{"tracking_number": "YT9433239273", "eta": "2026-10-31"}],
+}
+
+
+def ok(tool: str, data: Any) -> ToolResult:
+    return ToolResult(call_id="c", tool=tool, status=ToolStatus.OK, data=data)
+
+
+def facts(draft: str, *results: ToolResult, lang: str = "en", **kw: Any) -> ReplyFacts:
+    return ReplyFacts(
+        draft=draft,
+        lang=lang,
+        hotline="400-820-8820",  # type: ignore[arg-type]
+        customer_text=kw.pop("text", ""),
+        results=results,
+        **kw,
+    )
+
+
+GOOD = "Order 100683 is shipped: YT9433239273, ¥29.00, expected 2026-10-31."
+
+
+def test_validation_good_reply_passes() -> None:
+    assert find_violations(facts(GOOD, ok("get_order", ORDER))) == []
+
+
+@pytest.mark.parametrize(
+    ("draft", "violation"),
+    [
+        ("", "empty reply"),
+        ("Order {order_id} is shipped.", "unfilled template field"),
+        ("Order 100684 is shipped.", "identifier 100684 is not in this turn's data"),
+        ("Tracking YT0000000000.", "identifier YT0000000000 is not in this turn's data"),
+        ("Order 100683 cost ¥39.00.", "amount ¥39.00 does not match any tool data"),
+        ("Order 100683 arrives 2026-11-02.", "date 2026-11-02 does not match any tool data"),
+        ("Call us at 021-5555-0199.", "phone number 021-5555-0199 is not the configured hotline"),
+        ("订单 100683 已发货。", "the customer wrote English but the reply contains Chinese"),
+    ],
+)
+def test_validation_rule_catches(draft: str, violation: str) -> None:
+    assert violation in find_violations(facts(draft, ok("get_order", ORDER)))
+
+
+def test_validation_chinese_customer_needs_chinese_reply() -> None:
+    assert find_violations(facts(GOOD, ok("get_order", ORDER), lang="zh")) == [
+        "the customer wrote Chinese but the reply is not in Chinese"
+    ]
+
+
+def test_validation_hotline_and_template_examples_are_allowed() -> None:
+    draft = "Please give me the order number (6 digits, e.g. 100123), or call 400-820-8820."
+    assert find_violations(facts(draft)) == []
+
+
+def test_validation_stale_data_needs_a_notice() -> None:
+    stale = ToolResult(
+        call_id="c",
+        tool="check_stock",
+        status=ToolStatus.STALE,
+        data={"sku": "SKU-1001", "total_available": 373},
+        age_s=120,
+    )
+    degrade = DegradeContext(stale={"check_stock": 120.0})
+    bare = "SKU-1001: 373 available."
+    assert find_violations(facts(bare, stale, degrade=degrade)) == [
+        "stale data from check_stock is presented without a staleness notice"
+    ]
+    told = bare + " The following comes from data cached 2 minutes ago and may not be up to date."
+    assert find_violations(facts(told, stale, degrade=degrade)) == []
+
+
+@pytest.mark.parametrize("status", [ToolStatus.FAILED, ToolStatus.UNKNOWN])
+def test_validation_failed_or_unknown_write_is_never_claimed_done(status: ToolStatus) -> None:
+    result = ToolResult(
+        call_id="c",
+        tool="cancel_order",
+        status=status,
+        data={"args": {"order_id": "100998"}},
+        error_class=ErrorClass.UNKNOWN_OUTCOME,
+    )
+    pending = DegradeContext(
+        pending=(PendingItem(task_id="c", what="cancel_order 100998", status=status.value),)
+    )
+    claim = "Order 100998 has been cancelled."
+    assert find_violations(facts(claim, result, degrade=pending)) == [
+        f"cancel_order is {status.value} but the reply says it is done"
+    ]
+    zh = "订单 100998 已为您取消。"
+    assert find_violations(facts(zh, result, degrade=pending, lang="zh")) == [
+        f"cancel_order is {status.value} but the reply says it is done"
+    ]
+
+
+def test_validation_failed_lookup_is_never_an_empty_result() -> None:
+    failed = ToolResult(
+        call_id="c",
+        tool="list_orders",
+        status=ToolStatus.FAILED,
+        error_class=ErrorClass.UNAVAILABLE,
+    )
+    assert find_violations(facts("There are no orders on your account yet.", failed)) == [
+        "list_orders failed but the reply presents an empty result"
+    ]
