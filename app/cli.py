@@ -78,6 +78,7 @@ def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
         "reply": state["messages"][-1].content,
         "session": session,
         "tier": state.get("tier", "minimal"),
+        "tiers": state.get("tiers", {}),
         "tasks": [
             {
                 "id": t.id,

@@ -44,6 +44,20 @@ class Settings(BaseSettings):
     """``provider:model`` of the primary tier, e.g. ``openai:gpt-4.1-mini``."""
     backup_model: str | None = None
     """``provider:model`` of the backup tier."""
+    primary_base_url: str | None = None
+    """OpenAI-compatible endpoint of the primary tier (``.../v1``); None = provider default."""
+    primary_api_key: str | None = None
+    """API key of the primary tier (None: ``OPENAI_API_KEY`` for OpenAI, none for local)."""
+    backup_base_url: str | None = None
+    """OpenAI-compatible endpoint of the backup tier."""
+    backup_api_key: str | None = None
+    """API key of the backup tier."""
+    model_timeout_s: float = 10.0
+    """Seconds one model call may take (the request budget may cut it further)."""
+    probe_interval_s: float = 30.0
+    """Seconds between active health probes of the model tiers (long-lived processes)."""
+    backup_quota: float = 0.5
+    """Backup-tier calls allowed as a fraction of main-path model requests."""
     request_budget_s: float = 8.0
     """Seconds a turn's retries may spend in total."""
     request_max_retries: int = 3
@@ -67,6 +81,20 @@ class Settings(BaseSettings):
     def _non_negative_retries(cls, value: int) -> int:
         if value < 0:
             raise ValueError("must be >= 0")
+        return value
+
+    @field_validator("model_timeout_s", "probe_interval_s")
+    @classmethod
+    def _positive_seconds(cls, value: float) -> float:
+        if value <= 0:
+            raise ValueError("must be > 0 seconds")
+        return value
+
+    @field_validator("backup_quota")
+    @classmethod
+    def _quota_fraction(cls, value: float) -> float:
+        if not 0 < value <= 1:
+            raise ValueError("must be in (0, 1]")
         return value
 
     @field_validator("context_watermark")

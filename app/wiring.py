@@ -5,16 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
+
 from helpdesk.app.settings import Settings
+from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.graph.builder import build_graph
+from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
+from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.shop_client import ShopClient
 
-__all__ = ["Bot", "build_bot", "turn_config"]
+__all__ = ["Bot", "build_bot", "build_router", "turn_config"]
 
 
 @dataclass
@@ -25,6 +30,8 @@ class Bot:
     client: ShopClient
     executor: ResilientExecutor
     graph: Any
+    router: TierRouter | None = None
+    """The model tiers (None: the minimal tier only)."""
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -48,19 +55,65 @@ def make_shop_client(settings: Settings, *, chaos: ChaosPlan | None = None) -> S
     return ShopClient.in_process(settings.shop_file, chaos=chaos)
 
 
+def build_router(
+    settings: Settings,
+    *,
+    clock: Clock,
+    http_async_client: httpx.AsyncClient | None = None,
+) -> TierRouter | None:
+    """The model tiers the settings configure; None when none is (the minimal tier only)."""
+    tiers: list[ModelTier] = []
+    configured: list[tuple[TierName, str | None, str | None, str | None]] = [
+        ("primary", settings.primary_model, settings.primary_base_url, settings.primary_api_key),
+        ("backup", settings.backup_model, settings.backup_base_url, settings.backup_api_key),
+    ]
+    for name, spec, base_url, api_key in configured:
+        if not spec:
+            continue
+        model = build_chat_model(
+            spec,
+            base_url=base_url,
+            api_key=api_key,
+            timeout_s=settings.model_timeout_s,
+            http_async_client=http_async_client,
+        )
+        tiers.append(ModelTier(name, model, spec, timeout_s=settings.model_timeout_s))
+    if not tiers:
+        return None
+    quota = RatioLimiter(ratio=settings.backup_quota, clock=clock)
+    return TierRouter(tiers, TierHealth(clock), backup_quota=quota)
+
+
 def build_bot(
     settings: Settings,
     *,
     checkpointer: Any = None,
     chaos: ChaosPlan | None = None,
     clock: Clock | None = None,
+    router: TierRouter | None = None,
+    http_async_client: httpx.AsyncClient | None = None,
 ) -> Bot:
-    """Shop client -> tool registry -> executor -> graph, as the settings say."""
+    """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
+
+    Args:
+        settings: what to build.
+        checkpointer: where sessions live (None = no memory between turns).
+        chaos: fault injection at the shop's HTTP transport (drills, tests).
+        clock: time source (a FakeClock in drills and tests).
+        router: ready-made model tiers; default: built from the settings.
+        http_async_client: the HTTP client the model tiers use (tests: an in-process server).
+    """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
     registry = build_shop_registry(client, hotline=settings.hotline)
     executor = ResilientExecutor(registry, clock=clock, compensation=make_compensation(client))
+    if router is None:
+        router = build_router(settings, clock=clock, http_async_client=http_async_client)
     graph = build_graph(
-        executor=executor, config=turn_config(settings), clock=clock, checkpointer=checkpointer
+        executor=executor,
+        config=turn_config(settings),
+        clock=clock,
+        checkpointer=checkpointer,
+        router=router,
     )
-    return Bot(settings=settings, client=client, executor=executor, graph=graph)
+    return Bot(settings=settings, client=client, executor=executor, graph=graph, router=router)

@@ -13,6 +13,7 @@ from langgraph.graph import END, START, StateGraph
 from helpdesk.degrade.clock import Clock
 from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after_validate
 from helpdesk.graph.state import HelpdeskState
+from helpdesk.graph.tiers import TierRouter
 from helpdesk.tools.executor import ResilientExecutor
 
 __all__ = ["NODE_ORDER", "NodeObserver", "build_graph"]
@@ -57,6 +58,7 @@ def build_graph(
     checkpointer: BaseCheckpointSaver[Any] | None = None,
     observer: NodeObserver | None = None,
     writer: ReplyWriter | None = None,
+    router: TierRouter | None = None,
 ) -> Any:
     """Compile the turn graph.
 
@@ -66,13 +68,15 @@ def build_graph(
         clock: time source shared with the executor (a FakeClock in tests and drills).
         checkpointer: where sessions live (SQLite by default in the app; None = no memory).
         observer: wraps every node run (spans); None = no instrumentation.
-        writer: writes replies (default: the minimal tier's templates).
+        writer: writes replies instead of the tiers (tests).
+        router: the model tiers (primary / backup); None = the minimal tier only.
     """
     nodes = TurnNodes(
         executor=executor,
         config=config or TurnConfig(),
         clock=clock or executor.clock,
         writer=writer,
+        router=router,
     )
     builder = StateGraph(HelpdeskState)
     for name in NODE_ORDER:

@@ -21,12 +21,15 @@ from helpdesk.degrade.context import DegradeContext, LadderStep
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
 from helpdesk.graph.facts import extract_facts
-from helpdesk.graph.intents import match_intents
+from helpdesk.graph.intents import Intent, match_intents
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.replies import ReplyItem, render_fallback_reply, render_reply
+from helpdesk.graph.stages import check_with_tiers, decompose_with_tiers, generate_with_tiers
 from helpdesk.graph.state import HelpdeskState, Task
+from helpdesk.graph.tiered import matches_from_plan, reply_facts_json, select_with_models
+from helpdesk.graph.tiers import TierRouter
 from helpdesk.graph.validation import ReplyFacts, find_violations
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
@@ -49,6 +52,8 @@ CONFIRM_PRECHECKS: dict[str, tuple[str, str, str]] = {
 
 
 log = logging.getLogger("helpdesk.graph")
+
+_MAX_OPEN_REQUESTS = 1024
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -85,10 +90,13 @@ class TurnNodes:
     config: TurnConfig = field(default_factory=TurnConfig)
     clock: Clock = field(default_factory=SystemClock)
     writer: ReplyWriter | None = None
-    """Writes replies; None = the minimal tier's templates."""
+    """Writes replies instead of the tiers (tests); None = model tiers, then minimal."""
+    router: TierRouter | None = None
+    """The model tiers; None = the minimal tier only (the embedded default)."""
 
     def __post_init__(self) -> None:
         self._writer: ReplyWriter = self.writer or minimal_writer(self.config.hotline)
+        self._requests: dict[str, RequestContext] = {}
 
     # ----------------------------------------------------------------- guard_context
     async def guard_context(self, state: HelpdeskState) -> dict[str, Any]:
@@ -127,49 +135,125 @@ class TurnNodes:
             update["notices"] = ["context_reset"]
         return update
 
+    # ----------------------------------------------------------------- request context
+    def _ctx(self, state: HelpdeskState) -> RequestContext:
+        """The request's shared context (budget, ladder guard, DegradeContext) for this turn.
+
+        One per request id, shared by every node of the turn so tools and models draw from one
+        budget; recreated from state if the process restarted mid-turn.
+        """
+        degrade = state.get("degrade") or DegradeContext()
+        ctx = self._requests.get(degrade.request_id)
+        if ctx is None:
+            ctx = RequestContext.new(
+                session=state.get("session", "default"),
+                turn=state.get("turn", 1),
+                customer=state.get("customer"),
+                clock=self.clock,
+                max_retries=self.config.request_max_retries,
+                max_seconds=self.config.request_budget_s,
+                request_id=degrade.request_id,
+            )
+            ctx.degrade = degrade
+            self._requests[degrade.request_id] = ctx
+            while len(self._requests) > _MAX_OPEN_REQUESTS:
+                self._requests.pop(next(iter(self._requests)))
+        return ctx
+
+    def _simplified(self, state: HelpdeskState) -> bool:
+        return state.get("degraded_turns", 0) >= self.config.degraded_turns_for_simplified
+
     # ----------------------------------------------------------------- decompose
     async def decompose(self, state: HelpdeskState) -> dict[str, Any]:
-        """Split the customer's message into tasks (the template matcher; the minimal tier)."""
+        """Split the customer's message into tasks: a model tier's structured output, or the
+        template matcher (the minimal tier, also the fallback when every model tier fails).
+
+        Confirmations ("yes" to a pending cancel or refund) are always read by the template
+        matcher: a model never decides that the customer said yes. In simplified mode (after
+        repeated degraded turns) the turn skips model decomposition and says so.
+        """
+        ctx = self._ctx(state)
         facts = state.get("facts", {})
         text = _last_human_text(state.get("messages", []))
-        matches = match_intents(
+        lang = _lang(state)
+        template = match_intents(
             text,
             last_order_id=facts.get("last_order_id"),
             awaiting_confirmation=bool(facts.get("pending_action")),
         )
+        is_confirmation = any(m.intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO) for m in template)
+        simplified = self._simplified(state)
+        if simplified:
+            ctx.degrade = ctx.degrade.model_copy(update={"simplified_mode": True})
+        matches, tier = template, "minimal"
+        if self.router is not None and not simplified and not is_confirmation:
+            outcome = await decompose_with_tiers(self.router, text, lang, facts, ctx, self.clock)
+            if outcome is not None:
+                matches = matches_from_plan(
+                    outcome.value, text=text, lang=lang, last_order_id=facts.get("last_order_id")
+                )
+                tier = outcome.tier
+            else:
+                self._fell_to_minimal(ctx, "decompose")
         tasks = plan_tasks(matches, turn=state.get("turn", 1), facts=facts)
         # Calls are attached by select_tool; a confirmation keeps the call it resumes.
         planned = [
             t if t.call and t.call.confirmed else t.model_copy(update={"call": None}) for t in tasks
         ]
-        return {"tasks": planned, "tier": "minimal"}
+        return {
+            "tasks": planned,
+            "tier": tier,
+            "tiers": {"decompose": tier},
+            "degrade": ctx.degrade,
+        }
+
+    def _fell_to_minimal(self, ctx: RequestContext, stage: str) -> None:
+        ctx.record(
+            stage=stage,
+            target="minimal",
+            action=LadderStep.MODEL,
+            error_class=None,
+            at=self.clock.wall(),
+            reason=f"no model tier could answer {stage}; the minimal tier answered",
+        )
 
     # ----------------------------------------------------------------- select_tool
     async def select_tool(self, state: HelpdeskState) -> dict[str, Any]:
-        """Choose the tool and arguments for each task."""
+        """Choose the tool and arguments for each task: by a model tier with bind_tools (bounded
+        self-correction of invalid calls) when one decomposed the turn, else by intent."""
+        ctx = self._ctx(state)
         facts = state.get("facts", {})
+        tasks = list(state.get("tasks", []))
+        tiers = dict(state.get("tiers", {}))
+        tier = "minimal"
+        if self.router is not None and tiers.get("decompose", "minimal") != "minimal":
+            chosen = await select_with_models(
+                self.router,
+                self.executor,
+                tasks,
+                text=_last_human_text(state.get("messages", [])),
+                lang=_lang(state),
+                facts=facts,
+                ctx=ctx,
+                clock=self.clock,
+            )
+            if chosen is not None:
+                tasks, tier = chosen
+            else:
+                self._fell_to_minimal(ctx, "select_tool")
         out: list[Task] = []
-        for task in state.get("tasks", []):
+        for task in tasks:
             if task.call is None:
                 call = call_for(match_from_task(task), task.id, facts=facts)
                 task = task.model_copy(update={"call": call})
             out.append(task)
-        return {"tasks": out}
+        tiers["select_tool"] = tier
+        return {"tasks": out, "tiers": tiers, "degrade": ctx.degrade}
 
     # ----------------------------------------------------------------- execute
     async def execute(self, state: HelpdeskState) -> dict[str, Any]:
         """Run the turn's calls through the ResilientExecutor; hand off what nothing could serve."""
-        degrade = state.get("degrade") or DegradeContext()
-        ctx = RequestContext.new(
-            session=state.get("session", "default"),
-            turn=state.get("turn", 1),
-            customer=state.get("customer"),
-            clock=self.clock,
-            max_retries=self.config.request_max_retries,
-            max_seconds=self.config.request_budget_s,
-            request_id=degrade.request_id,
-        )
-        ctx.degrade = degrade
+        ctx = self._ctx(state)
         calls = [t.call for t in state.get("tasks", []) if t.call is not None]
         results = await self.executor.run_many(calls, ctx)
         results = [await self._precheck(r, ctx) for r in results]
@@ -321,12 +405,43 @@ class TurnNodes:
 
         On a regeneration the previous draft's violations are passed to the writer as feedback.
         """
+        ctx = self._ctx(state)
         items = _reply_items(state)
-        degrade = state.get("degrade") or DegradeContext()
+        degrade = ctx.degrade
         lang = _lang(state)
         feedback = list(state.get("validation", {}).get("violations", []))
-        draft = await self._writer(items, degrade, lang, feedback)
-        return {"draft": self._with_notices(state, draft, lang)}
+        tiers = dict(state.get("tiers", {}))
+        draft: str | None = None
+        tier = "minimal"
+        if self.writer is None and self.router is not None and not self._simplified(state):
+            outcome = await generate_with_tiers(
+                self.router, self._reply_facts(items, degrade, feedback), lang, ctx, self.clock
+            )
+            if outcome is not None:
+                draft, tier = outcome.value, outcome.tier
+            else:
+                self._fell_to_minimal(ctx, "generate")
+        if draft is None:
+            draft = await self._writer(items, degrade, lang, feedback)
+        tiers["generate"] = tier
+        return {
+            "draft": self._with_notices(state, draft, lang),
+            "tiers": tiers,
+            "tier": tier,
+            "degrade": ctx.degrade,
+        }
+
+    def _reply_facts(
+        self, items: list[ReplyItem], degrade: DegradeContext, feedback: list[str]
+    ) -> str:
+        return reply_facts_json(
+            items,
+            stale=degrade.stale,
+            pending=degrade.pending,
+            simplified=degrade.simplified_mode,
+            hotline=self.config.hotline,
+            feedback=feedback,
+        )
 
     def _with_notices(self, state: HelpdeskState, draft: str, lang: Lang) -> str:
         notices = state.get("notices", [])
@@ -356,9 +471,13 @@ class TurnNodes:
             degrade=degrade,
         )
         violations = find_violations(facts)
+        ctx = self._ctx(state)
+        if not violations and state.get("tiers", {}).get("generate", "minimal") != "minimal":
+            violations = await self._semantic_check(state, draft, lang, ctx)
         previous = state.get("validation", {})
         regenerations = int(previous.get("regenerations", 0))
         if not violations:
+            self._requests.pop(degrade.request_id, None)
             return {
                 "validation": {
                     "ok": True,
@@ -367,6 +486,7 @@ class TurnNodes:
                     "fallback": False,
                 },
                 "messages": [AIMessage(content=draft)],
+                "degrade": ctx.degrade,
             }
         log.warning("reply failed validation: %s", "; ".join(violations))
         if regenerations < self.config.max_regenerations:
@@ -377,9 +497,11 @@ class TurnNodes:
                     "regenerations": regenerations + 1,
                     "fallback": False,
                 },
+                "degrade": ctx.degrade,
             }
+        self._requests.pop(degrade.request_id, None)
         fallback = render_fallback_reply(
-            _reply_items(state), degrade, lang, hotline=self.config.hotline
+            _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline
         )
         fallback = self._with_notices(state, fallback, lang)
         return {
@@ -390,7 +512,29 @@ class TurnNodes:
                 "fallback": True,
             },
             "messages": [AIMessage(content=fallback)],
+            "degrade": ctx.degrade,
         }
+
+    async def _semantic_check(
+        self, state: HelpdeskState, draft: str, lang: Lang, ctx: RequestContext
+    ) -> list[str]:
+        """Ask a model tier whether the draft answers everything the customer asked."""
+        if self.router is None:
+            return []
+        items = _reply_items(state)
+        outcome = await check_with_tiers(
+            self.router,
+            _last_human_text(state.get("messages", [])),
+            draft,
+            self._reply_facts(items, ctx.degrade, []),
+            lang,
+            ctx,
+            self.clock,
+        )
+        if outcome is None or outcome.value.answered_all:
+            return []
+        missing = ", ".join(outcome.value.missing) or "part of the question"
+        return [f"the reply does not answer: {missing}"]
 
 
 def route_after_validate(state: HelpdeskState) -> Literal["generate", "__end__"]:

@@ -453,11 +453,14 @@ async def select_tools_with_tiers(
     tool_schemas: Sequence[Mapping[str, Any]],
     ctx: RequestContext,
     clock: Clock,
+    *,
+    feedback: str = "",
 ) -> StageOutcome[list[ToolCall]] | None:
     """Pick the tool calls for the message with ``bind_tools``; an empty list means none needed.
 
     Tool names are returned as the model gave them: argument and name checks (and the bounded
-    self-correction they trigger) belong to the caller.
+    self-correction they trigger) belong to the caller, which passes the field-level problems
+    of the previous round as ``feedback``.
     """
     functions = [_function_of(s) for s in tool_schemas]
     tools = [
@@ -474,7 +477,10 @@ async def select_tools_with_tiers(
             )
             for f in functions
         )
-        return _messages(templates, text=text, tools=lines)
+        messages = _messages(templates, text=text, tools=lines)
+        if feedback:
+            messages.append(HumanMessage(render(templates["correction"], issues=feedback)))
+        return messages
 
     def bind(tier: ModelTier) -> Runnable[LanguageModelInput, BaseMessage]:
         return tier.model.bind_tools(tools)

@@ -45,6 +45,9 @@ class HelpdeskState(TypedDict, total=False):
     facts: dict[str, Any]
     summary: str
     tier: str
+    """The tier that wrote this turn's reply."""
+    tiers: dict[str, str]
+    """Which tier answered each stage: decompose, select_tool, generate."""
     draft: str
     validation: dict[str, Any]
     tokens: int

@@ -27,6 +27,7 @@ __all__ = ["RULES", "ReplyFacts", "Rule", "find_violations"]
 _IDENTIFIER = re.compile(r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b")
 _PHONE = re.compile(r"(?<![\w.-])\+?\d[\d -]{6,}\d(?!\w|[.-]\d)")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?Z?)?|\b\d{1,2}:\d{2}\b")
 _AMOUNT = re.compile(r"¥\s?(\d[\d,]*(?:\.\d+)?)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SUCCESS_TEMPLATES = {
@@ -141,7 +142,9 @@ def rule_stale_needs_notice(r: ReplyFacts) -> list[str]:
 def rule_only_the_hotline(r: ReplyFacts) -> list[str]:
     hotline_digits = re.sub(r"\D", "", r.hotline)
     violations = []
-    for candidate in _PHONE.findall(r.draft):
+    # dates and times ("2026-10-31 23:14") are digits with separators too: not phone numbers
+    text = _DATETIME.sub(" ", r.draft)
+    for candidate in _PHONE.findall(text):
         number = candidate.strip()
         digits = re.sub(r"\D", "", number)
         if len(digits) < 8 or _DATE.fullmatch(number) or _IDENTIFIER.fullmatch(number):

@@ -208,6 +208,25 @@ class ResilientExecutor:
             self._rate_limited_batches[ctx.session] = 0
         return results
 
+    def check_call(self, call: ToolCall) -> ToolResult | None:
+        """Name and argument checks without running anything: None when the call is valid, else
+        the input failure with field-level issues (for a model's self-correction)."""
+        spec = self.registry.get(call.name)
+        if spec is None:
+            return self._unknown_tool(call)
+        try:
+            self._validate_args(spec, call.args)
+        except ToolInputError as exc:
+            return ToolResult(
+                call_id=call.id,
+                tool=spec.name,
+                status=ToolStatus.FAILED,
+                error_class=ErrorClass.INPUT,
+                reason=exc.reason,
+                issues=ToolResult.issues_of(exc.issues),
+            )
+        return None
+
     def is_serialized(self, session: str) -> bool:
         return self._rate_limited_batches.get(session, 0) >= self.serial_after
 

@@ -143,7 +143,16 @@ async def test_list_orders_without_an_id(bot: Bot) -> None:
 
 
 async def test_every_reply_passes_validation(bot: Bot) -> None:
-    for text in ("hi", "订单100683发货了吗", "Is SKU-1004 in stock?", "how long is delivery?"):
+    for text in (
+        "hi",
+        "订单100683发货了吗",
+        "Is SKU-1004 in stock?",
+        "how long is delivery?",
+        "where is order 100683?",
+        "订单100200的物流到哪了？",
+        "我的订单有哪些",
+        "cancel order 100904",
+    ):
         out = await say(bot, text, session="v")
         validation = out["validation"]
         assert (validation["ok"], validation["violations"]) == (True, []), (text, out["reply"])

@@ -118,3 +118,9 @@ def test_validation_failed_lookup_is_never_an_empty_result() -> None:
     assert find_violations(facts("There are no orders on your account yet.", failed)) == [
         "list_orders failed but the reply presents an empty result"
     ]
+
+
+def test_validation_dates_and_times_are_not_phone_numbers() -> None:
+    data = {"events": [{"at": "2026-10-31T23:14:00Z"}], "eta": "2026-10-31"}
+    draft = "· 2026-10-31 23:14  Chengdu: departed\nExpected 2026-10-31; call 400-820-8820."
+    assert find_violations(facts(draft, ok("track_shipment", data))) == []

@@ -1,0 +1,262 @@
+"""Glue between the model tiers' stage outputs and the turn: tasks, tool calls, reply facts.
+
+Models propose; this module turns what they propose into the same :class:`Task` s and
+:class:`ToolCall` s the minimal tier produces, so every later stage (executor, replies,
+validation) is the same whichever tier answered. Invalid tool calls get bounded self-correction
+rounds with field-level feedback; what still cannot be used is dropped as a pending item.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from helpdesk.degrade.clock import Clock
+from helpdesk.degrade.context import LadderStep, PendingItem
+from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent
+from helpdesk.graph.language import Lang
+from helpdesk.graph.planning import call_for, match_from_task, plain_match
+from helpdesk.graph.replies import ReplyItem
+from helpdesk.graph.stages import PlannedTask, select_tools_with_tiers
+from helpdesk.graph.state import Task
+from helpdesk.graph.tiers import TierRouter
+from helpdesk.tools.context import RequestContext
+from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.results import ToolCall, ToolResult
+
+__all__ = [
+    "MAX_CORRECTION_ROUNDS",
+    "matches_from_plan",
+    "reply_facts_json",
+    "select_with_models",
+    "tool_schemas",
+]
+
+MAX_CORRECTION_ROUNDS = 2
+"""Self-correction rounds a turn may spend on invalid tool calls before dropping them."""
+
+_TOOL_INTENTS: dict[str, Intent] = {
+    "get_order": Intent.ORDER_STATUS,
+    "list_orders": Intent.LIST_ORDERS,
+    "track_shipment": Intent.TRACKING,
+    "check_stock": Intent.STOCK,
+    "search_faq": Intent.FAQ,
+    "create_ticket": Intent.CREATE_TICKET,
+    "cancel_order": Intent.CANCEL_ORDER,
+    "request_refund": Intent.REFUND,
+    "handoff_to_human": Intent.HANDOFF,
+}
+
+
+def matches_from_plan(
+    planned: Sequence[PlannedTask], *, text: str, lang: Lang, last_order_id: str | None
+) -> list[MatchedIntent]:
+    """A model's decomposition as MatchedIntents (order-scoped asks inherit the session order)."""
+    matches: list[MatchedIntent] = []
+    for task in planned:
+        intent = Intent(task.intent)
+        order_id = task.order_id
+        inferred = False
+        if order_id is None and intent in ORDER_SCOPED_INTENTS and last_order_id:
+            order_id, inferred = last_order_id, True
+        matches.append(
+            MatchedIntent(
+                intent=intent,
+                text=text,
+                lang=lang,
+                order_id=order_id,
+                sku=task.sku,
+                quantity=task.quantity,
+                topic=task.topic,
+                amount=task.amount,
+                details=task.details or "",
+                inferred_order=inferred,
+            )
+        )
+    return matches
+
+
+def tool_schemas(executor: ResilientExecutor) -> list[dict[str, Any]]:
+    """The registry's tools in OpenAI function format (identity and keys never included)."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": spec.name,
+                "description": spec.description,
+                "parameters": spec.model_schema(),
+            },
+        }
+        for spec in executor.registry
+    ]
+
+
+async def select_with_models(
+    router: TierRouter,
+    executor: ResilientExecutor,
+    tasks: list[Task],
+    *,
+    text: str,
+    lang: Lang,
+    facts: Mapping[str, Any],
+    ctx: RequestContext,
+    clock: Clock,
+) -> tuple[list[Task], str] | None:
+    """Tool calls chosen by a model tier, checked, corrected at most twice, bound to tasks.
+
+    Returns the tasks with their calls and the tier that chose them, or None when no model tier
+    could answer (the caller maps intents to tools itself).
+    """
+    schemas = tool_schemas(executor)
+    outcome = await select_tools_with_tiers(router, text, lang, schemas, ctx, clock)
+    if outcome is None:
+        return None
+    tier = outcome.tier
+    valid: list[ToolCall] = []
+    pending = list(outcome.value)
+    for round_no in range(MAX_CORRECTION_ROUNDS + 1):
+        problems: list[tuple[ToolCall, ToolResult]] = []
+        for call in pending:
+            problem = executor.check_call(call)
+            if problem is None:
+                valid.append(call)
+            else:
+                problems.append((call, problem))
+        if not problems:
+            break
+        feedback = _feedback(problems)
+        if round_no == MAX_CORRECTION_ROUNDS:
+            for call, problem in problems:
+                ctx.add_pending(
+                    PendingItem(task_id=call.id or call.name, what=call.name, status="dropped")
+                )
+                ctx.record(
+                    stage="select_tool",
+                    target=call.name,
+                    action=LadderStep.CHAIN,
+                    error_class=ErrorClass.INPUT,
+                    at=clock.wall(),
+                    reason=f"dropped after {MAX_CORRECTION_ROUNDS} correction rounds: "
+                    f"{problem.reason}",
+                )
+            break
+        ctx.record(
+            stage="select_tool",
+            target=f"model:{tier}",
+            action=LadderStep.SELF_CORRECT,
+            error_class=ErrorClass.INPUT,
+            at=clock.wall(),
+            reason=f"correction round {round_no + 1}: {feedback}",
+        )
+        again = await select_tools_with_tiers(
+            router, text, lang, schemas, ctx, clock, feedback=feedback
+        )
+        if again is None:
+            break
+        tier = again.tier
+        # the model re-issues its calls; the ones already accepted are not taken twice
+        pending = [
+            c for c in again.value if not any(v.name == c.name and v.args == c.args for v in valid)
+        ]
+    return _bind(tasks, valid, facts=facts), tier
+
+
+def _feedback(problems: Sequence[tuple[ToolCall, ToolResult]]) -> str:
+    lines = []
+    for call, problem in problems:
+        issues = (
+            "; ".join(
+                f"{i['path']}: {i['message']}"
+                + (f" (allowed: {', '.join(i['allowed'])})" if i.get("allowed") else "")
+                for i in problem.issues
+            )
+            or problem.reason
+        )
+        lines.append(f"- {call.name}({json.dumps(call.args, ensure_ascii=False)}): {issues}")
+    return "\n".join(lines)
+
+
+def _bind(tasks: list[Task], calls: list[ToolCall], *, facts: Mapping[str, Any]) -> list[Task]:
+    """Give each task the model's call for its tool; tasks the model skipped keep the mapped
+    call; extra calls become tasks of their own."""
+    unused = list(calls)
+    out: list[Task] = []
+    for task in tasks:
+        expected = call_for(match_from_task(task), task.id, facts=dict(facts))
+        if task.call is not None and task.call.confirmed:
+            out.append(task)
+            continue
+        chosen = None
+        if expected is not None:
+            chosen = next((c for c in unused if c.name == expected.name), None)
+        if chosen is not None:
+            unused.remove(chosen)
+            out.append(task.model_copy(update={"call": chosen.model_copy(update={"id": task.id})}))
+        else:
+            out.append(task.model_copy(update={"call": expected}))
+    turn_prefix = tasks[0].id.rsplit("-", 1)[0] if tasks else "t"
+    for index, call in enumerate(unused, start=len(tasks)):
+        intent = _TOOL_INTENTS.get(call.name, Intent.UNKNOWN)
+        task_id = f"{turn_prefix}-{index}"
+        base = MatchedIntent(intent=intent, text="", lang="en")
+        match = replace(
+            base,
+            order_id=call.args.get("order_id"),
+            sku=call.args.get("sku"),
+            topic=call.args.get("topic"),
+        )
+        out.append(
+            Task(
+                id=task_id,
+                intent=intent.value,
+                match=plain_match(match),
+                call=call.model_copy(update={"id": task_id}),
+            )
+        )
+    return out
+
+
+def reply_facts_json(
+    items: Sequence[ReplyItem],
+    *,
+    stale: Mapping[str, float],
+    pending: Sequence[PendingItem],
+    simplified: bool,
+    hotline: str,
+    feedback: Sequence[str],
+) -> str:
+    """What a model may say in its reply, as JSON: requests with their results and the notes."""
+    requests = []
+    for item in items:
+        entry: dict[str, Any] = {
+            "request": item.intent.intent.value,
+            "order_id": item.intent.order_id,
+            "sku": item.intent.sku,
+        }
+        result = item.result
+        if result is not None:
+            entry.update(
+                tool=result.tool,
+                status=result.status.value,
+                error_class=result.error_class.value if result.error_class else None,
+                data=result.data,
+                data_age_seconds=result.age_s,
+                is_fallback=result.fallback,
+                ticket_id=result.ticket_id,
+            )
+        requests.append(entry)
+    return json.dumps(
+        {
+            "requests": requests,
+            "stale_sources_age_seconds": dict(stale),
+            "pending": [p.model_dump(mode="json") for p in pending],
+            "simplified_mode": simplified,
+            "hotline": hotline,
+            "previous_draft_problems": list(feedback),
+        },
+        ensure_ascii=False,
+        default=str,
+    )

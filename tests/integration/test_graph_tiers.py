@@ -1,0 +1,213 @@
+"""Whole turns with model tiers: real ChatOpenAI clients against the scripted OpenAI-compatible
+server, the demo shop behind the tools. Which tier answered each stage, what each tier was sent,
+and how many model calls a turn made are all asserted at the server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from helpdesk.app.cli import run_turn
+from helpdesk.app.llm_server import LLMFault, Reply, ScriptedLLM, create_llm_app, llm_http_client
+from helpdesk.app.settings import Settings
+from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.degrade.clock import FakeClock
+from helpdesk.graph.checkpoint import state_serializer
+from helpdesk.graph.prompting import load_templates
+from tests.integration.shopworld import seeded_copy
+
+PRIMARY, BACKUP = "primary-model", "backup-model"
+DECOMPOSE = Reply.calls(
+    ("DecomposeResult", {"tasks": [{"intent": "tracking", "order_id": "100683"}]})
+)
+SELECT = Reply.calls(("track_shipment", {"order_id": "100683"}))
+ANSWER = Reply.text(
+    "Order 100683 is on its way: YTO tracking number YT9433239273, expected 2026-10-31."
+)
+CHECKED = Reply.calls(("CheckResult", {"answered_all": True, "missing": []}))
+TURN = (DECOMPOSE, SELECT, ANSWER, CHECKED)
+
+
+@pytest.fixture
+def script() -> ScriptedLLM:
+    return ScriptedLLM()
+
+
+@pytest.fixture
+async def llm(script: ScriptedLLM) -> AsyncIterator[httpx.AsyncClient]:
+    async with llm_http_client(create_llm_app(script)) as client:
+        yield client
+
+
+def make_bot(tmp: Path, llm: httpx.AsyncClient, **overrides: Any) -> Bot:
+    settings = Settings(
+        data_dir=tmp,
+        shop_db_path=seeded_copy(tmp),
+        primary_model=f"openai_compatible:{PRIMARY}",
+        primary_base_url="http://llm.test/v1",
+        backup_model=f"openai_compatible:{BACKUP}",
+        backup_base_url="http://llm.test/v1",
+        model_timeout_s=2.0,
+        **overrides,
+    )
+    return build_bot(
+        settings,
+        checkpointer=InMemorySaver(serde=state_serializer()),
+        clock=FakeClock(),
+        http_async_client=llm,
+    )
+
+
+async def ask(bot: Bot, text: str = "Where is my order 100683?") -> dict[str, Any]:
+    return await run_turn(bot, text, session="t", customer="C0001")
+
+
+def system_prompts(script: ScriptedLLM, model: str) -> list[str]:
+    return [r.system_prompt for r in script.requests_for(model)]
+
+
+async def test_primary_answers_every_stage(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    script.add(PRIMARY, *TURN)
+    out = await ask(make_bot(tmp_path, llm))
+    assert out["tiers"] == {"decompose": "primary", "select_tool": "primary", "generate": "primary"}
+    assert out["reply"] == ANSWER.content
+    assert out["tool_results"][0]["tool"] == "track_shipment"
+    assert out["tool_results"][0]["status"] == "ok"
+    assert len(script.requests_for(PRIMARY)) == 4 and script.requests_for(BACKUP) == []
+    decompose_prompt = load_templates("primary", "decompose", "en")["system"].split("{")[0]
+    assert system_prompts(script, PRIMARY)[0].startswith(decompose_prompt[:40])
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        LLMFault.rate_limited(30.0),
+        LLMFault.server_error(500),
+        LLMFault.unavailable(),
+        LLMFault.empty_choices(),
+        LLMFault.refusal(),
+    ],
+    ids=["429", "500", "503", "empty", "refusal"],
+)
+async def test_primary_fault_hands_each_stage_to_backup_with_its_own_prompt(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient, fault: LLMFault
+) -> None:
+    script.always(PRIMARY, fault)
+    script.add(BACKUP, *TURN)
+    out = await ask(make_bot(tmp_path, llm))
+    assert out["tiers"]["decompose"] == "backup"
+    assert out["tier"] == "backup"
+    assert out["reply"] == ANSWER.content
+    backup_decompose = load_templates("backup", "decompose", "en")["system"][:40]
+    assert system_prompts(script, BACKUP)[0].startswith(backup_decompose)
+    switches = [e for e in out["degrade"]["events"] if e["action"] == "model"]
+    assert switches and all(
+        "model:primary" in e["target"] or e["target"] == "model:primary" for e in switches[:1]
+    )
+
+
+async def test_both_tiers_down_minimal_answers_with_real_data(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    script.always(PRIMARY, LLMFault.server_error(500))
+    script.always(BACKUP, LLMFault.unavailable())
+    out = await ask(make_bot(tmp_path, llm), "订单100683的物流到哪了？")
+    assert out["tiers"] == {"decompose": "minimal", "select_tool": "minimal", "generate": "minimal"}
+    assert "YT9433239273" in out["reply"] and "运输中" in out["reply"]
+    assert out["validation"]["ok"] is True
+    reasons = " ".join(e["reason"] for e in out["degrade"]["events"])
+    assert "minimal tier answered" in reasons
+
+
+async def test_invalid_tool_call_gets_field_level_correction(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    script.add(
+        PRIMARY,
+        DECOMPOSE,
+        Reply.calls(("track_shipmnt", {"order_id": "100683"})),
+        SELECT,
+        ANSWER,
+        CHECKED,
+    )
+    out = await ask(make_bot(tmp_path, llm))
+    assert out["tool_results"][0]["tool"] == "track_shipment"
+    correction = script.requests_for(PRIMARY)[2]
+    last = str(correction.messages[-1]["content"])
+    assert "track_shipmnt" in last and "track_shipment" in last  # allowed names listed
+    assert any(e["action"] == "self_correct" for e in out["degrade"]["events"])
+
+
+async def test_confirmation_is_read_by_the_template_matcher_not_a_model(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    bot = make_bot(tmp_path, llm)
+    script.add(
+        PRIMARY,
+        Reply.calls(
+            ("DecomposeResult", {"tasks": [{"intent": "cancel_order", "order_id": "100998"}]})
+        ),
+        Reply.calls(("cancel_order", {"order_id": "100998"})),
+        Reply.text('Do you want me to cancel order 100998? Please reply "yes".'),
+        CHECKED,
+    )
+    ask_out = await ask(bot, "please cancel order 100998")
+    assert ask_out["tool_results"][0]["status"] == "needs_confirmation"
+    calls_before = len(script.requests)
+    script.add(PRIMARY, Reply.text("Order 100998 has been cancelled."), CHECKED)
+    done = await ask(bot, "yes")
+    assert done["tiers"]["decompose"] == "minimal"
+    assert done["tool_results"][0]["status"] == "ok"
+    assert len(script.requests) == calls_before + 2  # generate + check only
+
+
+async def test_no_turn_makes_more_model_calls_than_the_budget_allows(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    script.always(PRIMARY, LLMFault.malformed_tool_args())
+    script.always(BACKUP, LLMFault.malformed_tool_args())
+    bot = make_bot(tmp_path, llm, request_max_retries=3)
+    out = await ask(bot)
+    # 3 model stages x 2 tiers, plus at most 3 budgeted retries for the whole turn
+    assert len(script.requests) <= 3 * 2 + 3
+    assert out["reply"].strip() and "YT9433239273" in out["reply"]
+
+
+async def test_model_written_reply_with_invented_data_is_regenerated(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    script.add(
+        PRIMARY,
+        DECOMPOSE,
+        SELECT,
+        Reply.text("Order 100683 arrives tomorrow, tracking SF0000000000."),
+        ANSWER,
+        CHECKED,
+    )
+    out = await ask(make_bot(tmp_path, llm))
+    assert out["reply"] == ANSWER.content
+    assert out["validation"]["regenerations"] == 1
+    feedback_prompt = str(script.requests_for(PRIMARY)[3].messages[-1]["content"])
+    assert "SF0000000000" in feedback_prompt
+
+
+async def test_simplified_mode_after_repeated_degraded_turns(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    script.always(PRIMARY, LLMFault.server_error(500))
+    script.always(BACKUP, LLMFault.server_error(500))
+    bot = make_bot(tmp_path, llm, degraded_turns_for_simplified=2)
+    for _ in range(2):
+        await ask(bot)
+    before = len(script.requests)
+    out = await ask(bot)
+    assert out["degrade"]["simplified_mode"] is True
+    assert "simplified mode" in out["reply"]
+    assert len(script.requests) == before  # no model calls in simplified mode
