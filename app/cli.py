@@ -18,6 +18,7 @@ from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.graph.checkpoint import open_sqlite_checkpointer
+from helpdesk.graph.tiers import Prober
 
 __all__ = ["MAX_MESSAGE_CHARS", "app", "main"]
 
@@ -70,6 +71,11 @@ async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[
     return turn_payload(state, session)
 
 
+def _tier_names(bot: Bot) -> str:
+    names = [f"{t.name} ({t.spec})" for t in bot.router.tiers] if bot.router else []
+    return ", ".join([*names, "minimal"])
+
+
 def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
     """The JSON shape of one turn: reply, session, tier, tasks, tool_results, degrade."""
     degrade: DegradeContext = state.get("degrade") or DegradeContext()
@@ -98,7 +104,12 @@ async def _chat(
     messages: list[str] | None, session: str, customer: str, as_json: bool, settings: Settings
 ) -> int:
     async with open_sqlite_checkpointer(settings.sessions_file) as saver:
-        bot = build_bot(settings, checkpointer=saver)
+        try:
+            bot = build_bot(settings, checkpointer=saver)
+        except ValueError as exc:
+            err_console.print(f"[red]Invalid model configuration:[/red] {exc}")
+            return 2
+        background: list[asyncio.Task[None]] = []
         try:
             if messages is not None:
                 for text in messages:
@@ -115,8 +126,16 @@ async def _chat(
                 return 0
             console.print(
                 f"[bold]helpdesk[/bold] — session [cyan]{session}[/cyan], customer "
-                f"[cyan]{customer}[/cyan]. Type 'exit' to leave."
+                f"[cyan]{customer}[/cyan], tiers: {_tier_names(bot)}. Type 'exit' to leave."
             )
+            if bot.router is not None:
+                # Long-lived: probe the model tiers so a down tier is routed around and a
+                # recovered one comes back without customer traffic finding out first.
+                prober = Prober(
+                    bot.router, clock=bot.executor.clock, interval_s=settings.probe_interval_s
+                )
+                probing = asyncio.create_task(prober.run_forever())
+                background.append(probing)
             while True:
                 try:
                     text = console.input("[bold green]you>[/bold green] ")
@@ -134,6 +153,8 @@ async def _chat(
                     continue
                 console.print(f"[bold blue]bot>[/bold blue] {payload['reply']}")
         finally:
+            for task in background:
+                task.cancel()
             await bot.aclose()
 
 

@@ -94,3 +94,60 @@ def test_cli_help_explains_each_command(tmp_path: Path) -> None:
     assert proc.returncode == 0
     for command in ("chat", "tools", "shop"):
         assert command in proc.stdout
+
+
+def test_cli_chat_uses_the_configured_models(tmp_path: Path) -> None:
+    """HELPDESK_PRIMARY_MODEL pointing at an OpenAI-compatible server on 127.0.0.1."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from helpdesk.app.llm_server import Reply, ScriptedLLM, create_llm_app
+
+    script = ScriptedLLM()
+    script.add(
+        "served-model",
+        Reply.calls(("DecomposeResult", {"tasks": [{"intent": "order_status",
+                                                    "order_id": "100683"}]})),
+        Reply.calls(("get_order", {"order_id": "100683"})),
+        Reply.text("Order 100683 has shipped (YT9433239273)."),
+        Reply.calls(("CheckResult", {"answered_all": True, "missing": []})),
+    )
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_llm_app(script), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if server.started:
+                break
+            time.sleep(0.02)
+        seeded_copy(tmp_path)
+        proc = helpdesk(
+            tmp_path, "chat", "--json", "-m", "status of order 100683?",
+            extra_env={
+                "HELPDESK_PRIMARY_MODEL": "openai_compatible:served-model",
+                "HELPDESK_PRIMARY_BASE_URL": f"http://127.0.0.1:{port}/v1",
+            },
+        )
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["tiers"] == {"decompose": "primary", "select_tool": "primary",
+                            "generate": "primary"}
+    assert out["reply"] == "Order 100683 has shipped (YT9433239273)."
+    assert len(script.requests) == 4
+
+
+def test_cli_bad_model_spec_is_a_clear_error(tmp_path: Path) -> None:
+    proc = helpdesk(tmp_path, "chat", "-m", "hi",
+                    extra_env={"HELPDESK_PRIMARY_MODEL": "gpt-4.1-mini"})
+    assert proc.returncode == 2
+    assert "provider:model" in proc.stderr
