@@ -612,14 +612,7 @@ class ResilientExecutor:
                 )
             if step is LadderStep.CHAIN:
                 book.ladder.append(step)
-                ctx.mark_partial()
-                ctx.add_pending(
-                    PendingItem(
-                        task_id=call.id or spec.name,
-                        what=_describe(spec.name, args),
-                        status="dropped",
-                    )
-                )
+                _add_pending(ctx, call, spec, args, "dropped")
                 self._note(
                     ctx,
                     spec.name,
@@ -636,14 +629,7 @@ class ResilientExecutor:
                 )
             if step is LadderStep.HANDOFF:
                 book.ladder.append(step)
-                ctx.mark_partial()
-                ctx.add_pending(
-                    PendingItem(
-                        task_id=call.id or spec.name,
-                        what=_describe(spec.name, args),
-                        status="failed",
-                    )
-                )
+                _add_pending(ctx, call, spec, args, "failed")
                 self._note(
                     ctx,
                     spec.name,
@@ -654,12 +640,7 @@ class ResilientExecutor:
                 break
         if LadderStep.HANDOFF not in book.ladder and policy.core:
             book.ladder.append(LadderStep.HANDOFF)
-            ctx.mark_partial()
-            ctx.add_pending(
-                PendingItem(
-                    task_id=call.id or spec.name, what=_describe(spec.name, args), status="failed"
-                )
-            )
+            _add_pending(ctx, call, spec, args, "failed")
             self._note(
                 ctx,
                 spec.name,
@@ -816,15 +797,7 @@ class ResilientExecutor:
                 ticket_id = await self.compensation(call, key, failure.reason, ctx)
             except Exception as exc:
                 log.info("tool %s: compensation ticket failed: %r", spec.name, exc)
-        ctx.mark_partial()
-        ctx.add_pending(
-            PendingItem(
-                task_id=call.id or spec.name,
-                what=_describe(spec.name, args),
-                status="unknown",
-                ticket_id=ticket_id,
-            )
-        )
+        _add_pending(ctx, call, spec, args, "unknown", ticket_id=ticket_id)
         self._note(
             ctx,
             spec.name,
@@ -869,12 +842,7 @@ class ResilientExecutor:
                 ladder=tuple(book.ladder),
                 idempotency_key=key,
             )
-        ctx.mark_partial()
-        ctx.add_pending(
-            PendingItem(
-                task_id=call.id or spec.name, what=_describe(spec.name, args), status="failed"
-            )
-        )
+        _add_pending(ctx, call, spec, args, "failed")
         return ToolResult(
             call_id=call.id,
             tool=spec.name,
@@ -888,6 +856,25 @@ class ResilientExecutor:
 
 
 _NO_FALLBACK = object()
+
+
+def _add_pending(
+    ctx: RequestContext,
+    call: ToolCall,
+    spec: ToolSpec,
+    args: dict[str, Any],
+    status: str,
+    ticket_id: str | None = None,
+) -> None:
+    """Record work the customer asked for that did not happen (marks the request partial)."""
+    ctx.add_pending(
+        PendingItem(
+            task_id=call.id or spec.name,
+            what=_describe(spec.name, args),
+            status=status,
+            ticket_id=ticket_id,
+        )
+    )
 
 
 def _describe(tool: str, args: dict[str, Any]) -> str:
