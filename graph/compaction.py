@@ -33,6 +33,7 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
 from helpdesk.graph.facts import extract_facts, merge_facts, render_facts, split_sentences
 from helpdesk.graph.language import Lang, detect_language
+from helpdesk.graph.prompting import load_templates
 from helpdesk.graph.tokens import MESSAGE_OVERHEAD, count_tokens, get_encoding
 
 __all__ = [
@@ -79,17 +80,14 @@ TOOL_KEY_FIELDS: Final = frozenset(
 Summarizer = Callable[[list[BaseMessage]], str]
 """A model tier's summary hook: the messages to fold (led by the previous summary) -> text."""
 
+
 # Labels of the extractive summary (model-facing, like the facts block).
-_LABELS: Final[Mapping[Lang, Mapping[str, str]]] = {
-    "zh": {"title": "[会话摘要]", "human": "客户", "ai": "客服", "tool": "工具", "colon": "："},
-    "en": {
-        "title": "[Conversation summary]",
-        "human": "Customer",
-        "ai": "Agent",
-        "tool": "Tool",
-        "colon": ": ",
-    },
-}
+def _labels(lang: Lang) -> Mapping[str, str]:
+    """Labels of the extractive summary (model-facing text, from prompts/minimal/context)."""
+    templates = load_templates("minimal", "context", lang)
+    return {k.removeprefix("summary_"): v for k, v in templates.items() if k.startswith("summary_")}
+
+
 _LINE_CHARS = 160
 _TOOL_TEXT_CHARS = 160
 _KEY_SENTENCES = 2
@@ -421,7 +419,7 @@ def _key_sentences(text: str) -> list[str]:
 
 
 def _unit_lines(unit: _Unit, lang: Lang) -> list[str]:
-    labels = _LABELS[lang]
+    labels = _labels(lang)
     colon = labels["colon"]
     lines: list[str] = []
     names: dict[str, str] = {}
@@ -475,7 +473,7 @@ def _extractive_body(previous: str, folded: Sequence[_Unit], lang: Lang, cap: in
 def _summary_message(facts_block: str, body: str, lang: Lang) -> SystemMessage | None:
     if not facts_block and not body:
         return None
-    content = "\n".join(part for part in (_LABELS[lang]["title"], facts_block, body) if part)
+    content = "\n".join(part for part in (_labels(lang)["title"], facts_block, body) if part)
     return SystemMessage(content=content, id=SUMMARY_ID, additional_kwargs={SUMMARY_KEY: body})
 
 
@@ -696,7 +694,7 @@ def _reset(
     tail = [last] if last is not None else []
     # The body gets whatever the facts and the last message leave of the window.
     fixed = count_messages(tail) + message_tokens(
-        SystemMessage(content=f"{_LABELS[lang]['title']}\n{facts_block}")
+        SystemMessage(content=f"{_labels(lang)['title']}\n{facts_block}")
     )
     cap = max(0, min(policy.summary_cap, policy.budget_tokens - fixed))
     body = _extractive_body(previous, folded_units, lang, cap)

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from helpdesk.graph.intents import extract_entities
 from helpdesk.graph.language import Lang, contains_cjk
+from helpdesk.graph.prompting import load_templates
 
 __all__ = [
     "ASKS_CAP",
@@ -99,28 +100,11 @@ _ASK_SIGNAL = re.compile(
     re.IGNORECASE,
 )
 
-_LABELS: Final[Mapping[Lang, Mapping[str, str]]] = {
-    "zh": {
-        "title": "已知信息：",
-        "order_ids": "订单",
-        "skus": "商品",
-        "preferences": "客户偏好",
-        "asks": "客户诉求",
-        "colon": "：",
-        "sep": "；",
-        "id_sep": "、",
-    },
-    "en": {
-        "title": "Known facts:",
-        "order_ids": "Orders",
-        "skus": "Products",
-        "preferences": "Customer preferences",
-        "asks": "Customer asked for",
-        "colon": ": ",
-        "sep": "; ",
-        "id_sep": ", ",
-    },
-}
+
+def _labels(lang: Lang) -> dict[str, str]:
+    """Labels of the facts block (model-facing text, from prompts/minimal/context)."""
+    templates = load_templates("minimal", "context", lang)
+    return {k.removeprefix("facts_"): v for k, v in templates.items() if k.startswith("facts_")}
 
 
 def split_sentences(text: str) -> list[str]:
@@ -230,7 +214,7 @@ def render_facts(facts: Mapping[str, Any], lang: Lang) -> str:
     The owned lists come first in a fixed order; other keys (identity, a pending confirmation)
     follow sorted by name. Nothing is truncated: facts are the part of a summary that must survive.
     """
-    labels = _LABELS[lang]
+    labels = _labels(lang)
     lines: list[str] = []
     for key in FACT_KEYS:
         values = _as_list(facts.get(key))
