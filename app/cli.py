@@ -17,7 +17,7 @@ from rich.table import Table
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.context import DegradeContext
-from helpdesk.graph.checkpoint import open_sqlite_checkpointer
+from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.graph.tiers import Prober
 
 __all__ = ["MAX_MESSAGE_CHARS", "app", "main"]
@@ -103,7 +103,7 @@ def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
 async def _chat(
     messages: list[str] | None, session: str, customer: str, as_json: bool, settings: Settings
 ) -> int:
-    async with open_sqlite_checkpointer(settings.sessions_file) as saver:
+    async with open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver:
         try:
             bot = build_bot(settings, checkpointer=saver)
         except ValueError as exc:

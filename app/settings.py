@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     """Where sessions (checkpoints) and the embedded shop's database live."""
     checkpoint_path: Path | None = None
     """SQLite checkpoint file; default ``<data_dir>/sessions.sqlite``."""
+    checkpoint_url: str | None = None
+    """``postgresql://...`` to keep sessions in PostgreSQL (scale-out); unset = SQLite file."""
     shop_url: str | None = None
     """Base URL of the shop API; unset = the embedded demo shop, in-process."""
     shop_db_path: Path | None = None
