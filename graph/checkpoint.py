@@ -2,8 +2,8 @@
 
 Sessions are LangGraph threads. The default is a SQLite file under the per-user data dir, so a
 conversation continues across CLI invocations; at scale (several processes serving one set of
-sessions) a PostgreSQL URL selects LangGraph's Postgres checkpointer. Deserialization is restricted to LangGraph's safe
-types plus the helpdesk state types listed here.
+sessions) a PostgreSQL URL selects LangGraph's Postgres checkpointer. Deserialization is
+restricted to LangGraph's safe types plus the helpdesk state types listed here.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
