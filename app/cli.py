@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 import uuid
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -14,6 +16,8 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from helpdesk.app.cli_ops import register as register_ops
+from helpdesk.app.observe import Observer
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.context import DegradeContext
@@ -33,6 +37,7 @@ app = typer.Typer(
 )
 shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, tickets, refunds).")
 app.add_typer(shop_app, name="shop")
+register_ops(app)
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -51,7 +56,21 @@ class TurnError(Exception):
 
 
 async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
-    """Run one customer message through the graph; returns the ``--json`` payload."""
+    """Run one customer message through the graph; returns the ``--json`` payload.
+
+    With an observer on the bot the turn is a trace span, counted in the metrics and written to
+    the observer's events file (what ``helpdesk report`` reads).
+    """
+    if bot.observer is None:
+        return await _run_turn(bot, text, session=session, customer=customer)
+    started = time.perf_counter()
+    with bot.observer.turn(session=session, customer=customer):
+        payload = await _run_turn(bot, text, session=session, customer=customer)
+        bot.observer.turn_finished(payload, time.perf_counter() - started)
+    return payload
+
+
+async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
     if not text.strip():
         raise TurnError("the message is empty")
     if len(text) > MAX_MESSAGE_CHARS:
@@ -101,11 +120,17 @@ def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
 
 
 async def _chat(
-    messages: list[str] | None, session: str, customer: str, as_json: bool, settings: Settings
+    messages: list[str] | None,
+    session: str,
+    customer: str,
+    as_json: bool,
+    settings: Settings,
+    events: Path | None = None,
 ) -> int:
+    observer = Observer(events_path=events) if events else None
     async with open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver:
         try:
-            bot = build_bot(settings, checkpointer=saver)
+            bot = build_bot(settings, checkpointer=saver, observer=observer)
         except ValueError as exc:
             err_console.print(f"[red]Invalid model configuration:[/red] {exc}")
             return 2
@@ -156,6 +181,8 @@ async def _chat(
             for task in background:
                 task.cancel()
             await bot.aclose()
+            if observer is not None:
+                observer.close()
 
 
 @app.command()
@@ -177,12 +204,20 @@ def chat(
         bool,
         typer.Option("--json", help="Print {reply, session, tier, tasks, tool_results, degrade}."),
     ] = False,
+    events: Annotated[
+        Path | None,
+        typer.Option(
+            "--events",
+            help="Append every turn and tool call to this JSONL file "
+            "(read it with `helpdesk report`).",
+        ),
+    ] = None,
 ) -> None:
     """Chat with the bot: interactive, or one-shot with -m."""
     settings = _settings()
     session_id = session or f"s-{uuid.uuid4().hex[:10]}"
     who = customer or settings.customer
-    code = asyncio.run(_chat(message, session_id, who, as_json, settings))
+    code = asyncio.run(_chat(message, session_id, who, as_json, settings, events))
     raise typer.Exit(code)
 
 

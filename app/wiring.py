@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 
+from helpdesk.app.observe import Observer
 from helpdesk.app.settings import Settings
 from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
@@ -32,6 +33,8 @@ class Bot:
     graph: Any
     router: TierRouter | None = None
     """The model tiers (None: the minimal tier only)."""
+    observer: Observer | None = None
+    """Metrics, traces, call logs and the events file (None: not instrumented)."""
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -92,6 +95,7 @@ def build_bot(
     clock: Clock | None = None,
     router: TierRouter | None = None,
     http_async_client: httpx.AsyncClient | None = None,
+    observer: Observer | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -102,18 +106,31 @@ def build_bot(
         clock: time source (a FakeClock in drills and tests).
         router: ready-made model tiers; default: built from the settings.
         http_async_client: the HTTP client the model tiers use (tests: an in-process server).
+        observer: metrics, traces and structured call logs (None = not instrumented).
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
     registry = build_shop_registry(client, hotline=settings.hotline)
-    executor = ResilientExecutor(registry, clock=clock, compensation=make_compensation(client))
+    executor = ResilientExecutor(
+        registry, clock=clock, compensation=make_compensation(client), observer=observer
+    )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)
+    if router is not None and chaos is not None:
+        router.chaos = chaos
     graph = build_graph(
         executor=executor,
         config=turn_config(settings),
         clock=clock,
         checkpointer=checkpointer,
         router=router,
+        observer=observer,
     )
-    return Bot(settings=settings, client=client, executor=executor, graph=graph, router=router)
+    return Bot(
+        settings=settings,
+        client=client,
+        executor=executor,
+        graph=graph,
+        router=router,
+        observer=observer,
+    )

@@ -31,6 +31,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langchain_openai.chat_models.base import BaseChatOpenAI
 from pydantic import BaseModel, ConfigDict, Field
 
+from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock
 from helpdesk.degrade.context import LadderStep
 from helpdesk.degrade.errors import (
@@ -220,11 +221,19 @@ async def _invoke(
     messages: list[BaseMessage],
     limit_s: float,
     clock: Clock,
+    chaos: ChaosPlan | None = None,
 ) -> BaseMessage:
     # The client's own timeout is cut to the budget too, so a hung socket is closed by the
     # transport; the clock's deadline covers models without one.
     kwargs: dict[str, Any] = {"timeout": limit_s} if isinstance(tier.model, BaseChatOpenAI) else {}
     async with clock.timeout(limit_s):
+        if chaos is not None:
+            # Drills: faults injected into this tier's calls, classified like real ones.
+            call = chaos.wrap(f"model:{tier.name}", runnable.ainvoke)
+            reply = await call(messages, **kwargs)
+            if not isinstance(reply, BaseMessage):
+                raise SchemaError(f"model:{tier.name}: empty response (no message)")
+            return reply
         return await runnable.ainvoke(messages, **kwargs)
 
 
@@ -247,6 +256,7 @@ async def _try_tier(
     parse: ParseReply[T],
     bind: BindModel | None,
     retry_build: BuildMessages | None,
+    chaos: ChaosPlan | None = None,
 ) -> _Attempt[T]:
     templates = load_templates(tier.name, stage, lang)
     messages = build(tier, templates)
@@ -257,7 +267,9 @@ async def _try_tier(
         if timeout <= 0:
             return _Attempt(budget_spent=True)
         try:
-            reply = _check_reply(tier, await _invoke(tier, runnable, messages, timeout, clock))
+            reply = _check_reply(
+                tier, await _invoke(tier, runnable, messages, timeout, clock, chaos)
+            )
             return _Attempt(value=parse(tier, reply), ok=True)
         except Exception as exc:
             failure = _classify(exc, tier)
@@ -340,6 +352,7 @@ async def run_stage(
             parse=parse,
             bind=bind,
             retry_build=retry_build,
+            chaos=router.chaos,
         )
         if attempt.ok:
             router.health.record(tier.name, True)

@@ -25,6 +25,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 
 from helpdesk.degrade.budget import RatioLimiter
+from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock
 from helpdesk.graph.prompting import load_templates
 
@@ -182,6 +183,8 @@ class TierRouter:
         self.tiers: tuple[ModelTier, ...] = tuple(sorted(tiers, key=lambda t: order[t.name]))
         self.health = health
         self.backup_quota = backup_quota
+        self.chaos: ChaosPlan | None = None
+        """Fault injection into model calls (targets ``model:<tier>``); drills only."""
 
     def tier(self, name: str) -> ModelTier | None:
         """The configured tier called ``name``, if any."""

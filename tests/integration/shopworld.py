@@ -13,7 +13,7 @@ from helpdesk.degrade.clock import FakeClock
 from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
-from helpdesk.tools.shop import create_app
+from helpdesk.tools.shop import ensure_seeded
 from helpdesk.tools.shop_client import ShopClient
 
 _SEEDED: dict[str, Path] = {}
@@ -24,7 +24,7 @@ def seeded_copy(tmp: Path) -> Path:
     if "db" not in _SEEDED:
         base = Path(tmp.parent / "seeded-shop.sqlite")
         if not base.exists():
-            create_app(base)  # seeds
+            ensure_seeded(base)  # seeds and closes, so the file is complete on disk
         _SEEDED["db"] = base
     target = tmp / "shop.sqlite"
     shutil.copy(_SEEDED["db"], target)
