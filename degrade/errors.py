@@ -256,8 +256,15 @@ def _error_code(response: httpx.Response) -> str | None:
     return None
 
 
-def classify_response(tool: str, response: httpx.Response) -> Failure | None:
-    """Classify a non-2xx HTTP response; None for a success status."""
+def classify_response(
+    tool: str, response: httpx.Response, *, is_write: bool = False
+) -> Failure | None:
+    """Classify a non-2xx HTTP response; None for a success status.
+
+    For a write, a 500, 502 or 504 says nothing about whether the write ran (a gateway timed out
+    after forwarding it, or the server failed after committing): ``unknown_outcome``, so it is
+    reconciled by its idempotency key instead of being reported as not done.
+    """
     status = response.status_code
     if status < 400:
         return None
@@ -267,6 +274,8 @@ def classify_response(tool: str, response: httpx.Response) -> Failure | None:
     cls: ErrorClass
     if status == 429 or (status == 503 and retry_after is not None):
         cls = ErrorClass.RATE_LIMITED
+    elif is_write and status in (500, 502, 504):
+        cls = ErrorClass.UNKNOWN_OUTCOME
     elif status in (502, 504):
         cls = ErrorClass.TRANSIENT
     elif status >= 500:
@@ -306,7 +315,7 @@ def classify_failure(exc: BaseException, *, tool: str, is_write: bool = False) -
     if openai_failure is not None:
         return openai_failure
     if isinstance(exc, httpx.HTTPStatusError):
-        failure = classify_response(tool, exc.response)
+        failure = classify_response(tool, exc.response, is_write=is_write)
         if failure is not None:
             return _with_cause(failure, exc)
     where = _request_where(exc)

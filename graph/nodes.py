@@ -179,7 +179,7 @@ class TurnNodes:
         template = match_intents(
             text,
             last_order_id=facts.get("last_order_id"),
-            awaiting_confirmation=bool(facts.get("pending_action")),
+            awaiting_confirmation=bool(facts.get("pending_actions")),
         )
         is_confirmation = any(m.intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO) for m in template)
         simplified = self._simplified(state)
@@ -195,7 +195,9 @@ class TurnNodes:
                 tier = outcome.tier
             else:
                 self._fell_to_minimal(ctx, "decompose")
-        tasks = plan_tasks(matches, turn=state.get("turn", 1), facts=facts)
+        tasks = plan_tasks(
+            matches, turn=state.get("turn", 1), facts=facts, allow_confirm=tier == "minimal"
+        )
         # Calls are attached by select_tool; a confirmation keeps the call it resumes.
         planned = [
             t if t.call and t.call.confirmed else t.model_copy(update={"call": None}) for t in tasks
@@ -356,7 +358,7 @@ class TurnNodes:
         skus: list[str] = list(facts.get("skus", []))
         tickets: list[str] = list(facts.get("tickets", []))
         results = {r.call_id: r for r in state.get("results", [])}
-        pending_action: dict[str, Any] | None = None
+        pending_actions: list[dict[str, Any]] = []
         last_order = facts.get("last_order_id")
         for task in state.get("tasks", []):
             result = results.get(task.id)
@@ -377,12 +379,15 @@ class TurnNodes:
             if result is None:
                 continue
             if result.status is ToolStatus.NEEDS_CONFIRMATION and task.call is not None:
-                pending_action = {
-                    "tool": task.call.name,
-                    "args": dict(result.data.get("args", task.call.args)),
-                    "turn": state.get("turn", 1),
-                    "match": dict(task.match),
-                }
+                # every action the reply asks about; a "yes" resumes exactly these
+                pending_actions.append(
+                    {
+                        "tool": task.call.name,
+                        "args": dict(result.data.get("args", task.call.args)),
+                        "turn": state.get("turn", 1),
+                        "match": dict(task.match),
+                    }
+                )
             data = result.data if isinstance(result.data, dict) else {}
             if result.usable and data.get("ticket_id") and data["ticket_id"] not in tickets:
                 tickets.append(str(data["ticket_id"]))
@@ -393,7 +398,7 @@ class TurnNodes:
             skus=skus[-20:],
             tickets=tickets[-20:],
             last_order_id=last_order,
-            pending_action=pending_action,
+            pending_actions=pending_actions,
         )
         degrade = state.get("degrade") or DegradeContext()
         degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
@@ -469,6 +474,7 @@ class TurnNodes:
             results=state.get("results", []),
             facts=state.get("facts", {}),
             degrade=degrade,
+            actions={t.id: dict(t.call.args) for t in state.get("tasks", []) if t.call},
         )
         violations = find_violations(facts)
         ctx = self._ctx(state)

@@ -68,25 +68,45 @@ def _ticket_facts(facts: dict[str, Any]) -> dict[str, Any]:
     return {k: facts[k] for k in ("order_ids", "skus", "preferences") if facts.get(k)}
 
 
-def plan_tasks(matches: list[MatchedIntent], *, turn: int, facts: dict[str, Any]) -> list[Task]:
-    """Tasks for this turn, with their calls; a confirmation resumes the pending action."""
+def plan_tasks(
+    matches: list[MatchedIntent],
+    *,
+    turn: int,
+    facts: dict[str, Any],
+    allow_confirm: bool = True,
+) -> list[Task]:
+    """Tasks for this turn, with their calls.
+
+    A confirmation resumes exactly the actions the previous reply asked about (every pending
+    action, each with the turn it was requested in, so its idempotency key is the one it was
+    shown with). ``allow_confirm`` is False for a model's decomposition: only the template
+    matcher may read a customer's "yes"; a model's confirm intents are ignored.
+    """
     tasks: list[Task] = []
-    pending = facts.get("pending_action")
-    for index, match in enumerate(matches):
-        task_id = f"t{turn}-{index}"
-        if match.intent is Intent.CONFIRM_YES and pending:
-            original = pending["match"]
-            resumed = ToolCall(
-                name=pending["tool"],
-                args=pending["args"],
-                id=task_id,
-                confirmed=True,
-                action_turn=pending["turn"],
-            )
-            tasks.append(
-                Task(id=task_id, intent=original["intent"], match=original, call=resumed)
-            )
+    pending = list(facts.get("pending_actions") or [])
+    index = 0
+    for match in matches:
+        if match.intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO) and not allow_confirm:
             continue
+        if match.intent is Intent.CONFIRM_YES and pending:
+            for action in pending:
+                task_id = f"t{turn}-{index}"
+                index += 1
+                original = action["match"]
+                resumed = ToolCall(
+                    name=action["tool"],
+                    args=action["args"],
+                    id=task_id,
+                    confirmed=True,
+                    action_turn=action["turn"],
+                )
+                tasks.append(
+                    Task(id=task_id, intent=original["intent"], match=original, call=resumed)
+                )
+            pending = []
+            continue
+        task_id = f"t{turn}-{index}"
+        index += 1
         call = call_for(match, task_id, facts=facts)
         tasks.append(
             Task(

@@ -58,6 +58,8 @@ def matches_from_plan(
     matches: list[MatchedIntent] = []
     for task in planned:
         intent = Intent(task.intent)
+        if intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO):
+            continue  # a model never decides that the customer confirmed (or declined)
         order_id = task.order_id
         inferred = False
         if order_id is None and intent in ORDER_SCOPED_INTENTS and last_order_id:

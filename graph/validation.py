@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from helpdesk.degrade.context import DegradeContext
+from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates
 from helpdesk.tools.results import ToolResult, ToolStatus
@@ -37,6 +38,26 @@ _SUCCESS_TEMPLATES = {
     "handoff_to_human": "handoff_created",
 }
 _EMPTY_TEMPLATES = {"list_orders": "orders_empty"}
+# "done" wording of writes, in the sentence that names the order (templates and paraphrases)
+_DONE_PHRASES: dict[str, re.Pattern[str]] = {
+    "cancel_order": re.compile(
+        r"(has been|have been|was|were|I've|I have|we've|we have|successfully)\s+cancell?ed"
+        r"|cancell?ed (it|your order|the order)|已(为您|经|成功)?取消|取消成功",
+        re.IGNORECASE,
+    ),
+    "request_refund": re.compile(
+        r"(has been|was|I've|I have|we've|we have|successfully)\s+"
+        r"(refunded|submitted|issued|requested|processed)|refund (is|was) on its way"
+        r"|已(为您|经)?(提交退款|退款)|退款(申请)?已(提交|受理)",
+        re.IGNORECASE,
+    ),
+}
+_NO_ORDERS = re.compile(
+    r"(you )?(have|has|there are) no orders|don't have any orders|do not have any orders"
+    r"|(?<!不代表)(?<!不代表您)没有(任何)?订单",
+    re.IGNORECASE,
+)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？\n])")
 
 
 @dataclass(frozen=True)
@@ -50,6 +71,8 @@ class ReplyFacts:
     results: Sequence[ToolResult] = ()
     facts: dict[str, Any] = field(default_factory=dict)
     degrade: DegradeContext = field(default_factory=DegradeContext)
+    actions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Call id -> the arguments of the call (which order a write was about)."""
 
     def known_text(self) -> str:
         """Everything the reply may quote from, as one searchable string."""
@@ -60,6 +83,7 @@ class ReplyFacts:
             json.dumps(
                 [p.model_dump(mode="json") for p in self.degrade.pending], ensure_ascii=False
             ),
+            json.dumps(self.actions, ensure_ascii=False, default=str),
         ]
         return "\n".join(parts)
 
@@ -164,23 +188,41 @@ def rule_language_matches(r: ReplyFacts) -> list[str]:
 
 
 def rule_no_false_success(r: ReplyFacts) -> list[str]:
+    """A write that did not succeed is never described as done: neither in the templates'
+    words nor in a model's ("I've cancelled order 100998", "订单 100998 已经取消")."""
     templates = load_templates("minimal", "generate", r.lang)
     violations = []
     for result in r.results:
         key = _SUCCESS_TEMPLATES.get(result.tool)
         if key is None or result.status is ToolStatus.OK:
             continue
-        data = result.data if isinstance(result.data, dict) else {}
-        order_id = str(data.get("args", {}).get("order_id") or data.get("order_id") or "")
+        order_id = _order_of(r, result)
         claim = _claim_prefix(templates[key], {"order_id": order_id}, r.lang)
-        if claim and claim in r.draft:
+        said = bool(claim and claim in r.draft)
+        done = _DONE_PHRASES.get(result.tool)
+        # A business refusal quotes the order's real state ("已取消" for an order cancelled
+        # before): only its template wording counts as a claim there.
+        paraphrase_check = result.error_class is not ErrorClass.BUSINESS
+        if not said and done is not None and order_id and paraphrase_check:
+            said = any(
+                order_id in sentence and done.search(sentence)
+                for sentence in _SENTENCE_SPLIT.split(r.draft)
+            )
+        if said:
             violations.append(
                 f"{result.tool} is {result.status.value} but the reply says it is done"
             )
     return violations
 
 
+def _order_of(r: ReplyFacts, result: ToolResult) -> str:
+    data = result.data if isinstance(result.data, dict) else {}
+    args = r.actions.get(result.call_id) or data.get("args") or {}
+    return str(args.get("order_id") or data.get("order_id") or "")
+
+
 def rule_failed_lookup_not_empty(r: ReplyFacts) -> list[str]:
+    """A failed lookup is never turned into "you have no orders", in any wording."""
     templates = load_templates("minimal", "generate", r.lang)
     violations = []
     for result in r.results:
@@ -188,7 +230,7 @@ def rule_failed_lookup_not_empty(r: ReplyFacts) -> list[str]:
         if key is None or result.usable:
             continue
         claim = _claim_prefix(templates[key], {}, r.lang)
-        if claim and claim in r.draft:
+        if (claim and claim in r.draft) or _NO_ORDERS.search(r.draft):
             violations.append(f"{result.tool} failed but the reply presents an empty result")
     return violations
 

@@ -264,3 +264,16 @@ def test_failure_to_error_round_trip():
 def test_is_retryable(cls):
     expected = cls in (ErrorClass.TRANSIENT, ErrorClass.RATE_LIMITED)
     assert is_retryable(Failure(cls, "r")) is expected
+
+
+@pytest.mark.parametrize("status", [500, 502, 504])
+def test_classify_5xx_on_a_write_is_unknown_outcome(status):
+    post = httpx.Request("POST", "http://shop/refunds")
+    failure = classify_failure(_status_error(status, request=post), tool="refund", is_write=True)
+    assert failure.error_class is ErrorClass.UNKNOWN_OUTCOME
+
+
+def test_classify_503_on_a_write_is_unavailable_not_unknown():
+    post = httpx.Request("POST", "http://shop/refunds")
+    failure = classify_failure(_status_error(503, request=post), tool="refund", is_write=True)
+    assert failure.error_class is ErrorClass.UNAVAILABLE

@@ -124,3 +124,57 @@ def test_validation_dates_and_times_are_not_phone_numbers() -> None:
     data = {"events": [{"at": "2026-10-31T23:14:00Z"}], "eta": "2026-10-31"}
     draft = "· 2026-10-31 23:14  Chengdu: departed\nExpected 2026-10-31; call 400-820-8820."
     assert find_violations(facts(draft, ok("track_shipment", data))) == []
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "Order 100998 has been cancelled.",
+        "Good news: I've cancelled order 100998 for you.",
+        "订单 100998 已经取消了。",
+    ],
+)
+def test_validation_unknown_write_without_data_is_never_claimed_done(draft: str) -> None:
+    # the executor's unknown/failed results carry no data: the order comes from the call
+    result = ToolResult(
+        call_id="w",
+        tool="cancel_order",
+        status=ToolStatus.UNKNOWN,
+        error_class=ErrorClass.UNKNOWN_OUTCOME,
+    )
+    lang = "zh" if "订单" in draft else "en"
+    violations = find_violations(
+        facts(draft, result, lang=lang, actions={"w": {"order_id": "100998"}})
+    )
+    assert "cancel_order is unknown but the reply says it is done" in violations
+
+
+def test_validation_honest_unknown_write_passes() -> None:
+    result = ToolResult(
+        call_id="w",
+        tool="cancel_order",
+        status=ToolStatus.UNKNOWN,
+        error_class=ErrorClass.UNKNOWN_OUTCOME,
+        ticket_id="T-000041",
+    )
+    draft = (
+        "I can't confirm yet whether cancelling order 100998 went through. "
+        "I've opened follow-up ticket T-000041."
+    )
+    assert find_violations(facts(draft, result, actions={"w": {"order_id": "100998"}})) == []
+
+
+@pytest.mark.parametrize(
+    ("draft", "lang"),
+    [("You don't have any orders at the moment.", "en"), ("您目前没有订单。", "zh")],
+)
+def test_validation_failed_lookup_paraphrased_as_empty(draft: str, lang: str) -> None:
+    failed = ToolResult(
+        call_id="c",
+        tool="list_orders",
+        status=ToolStatus.FAILED,
+        error_class=ErrorClass.UNAVAILABLE,
+    )
+    assert find_violations(facts(draft, failed, lang=lang)) == [
+        "list_orders failed but the reply presents an empty result"
+    ]

@@ -1,0 +1,71 @@
+"""Confirm-first actions: a "yes" runs exactly what the reply asked about, once; a model never
+reads a yes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langgraph.checkpoint.memory import InMemorySaver
+
+from helpdesk.app.cli import run_turn
+from helpdesk.app.settings import Settings
+from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.graph.checkpoint import state_serializer
+from helpdesk.graph.intents import Intent
+from helpdesk.graph.language import Lang
+from helpdesk.graph.planning import plan_tasks
+from helpdesk.graph.stages import PlannedTask
+from helpdesk.graph.tiered import matches_from_plan
+from tests.integration.shopworld import seeded_copy
+
+
+def bot_for(tmp: Path) -> Bot:
+    settings = Settings(data_dir=tmp, shop_db_path=seeded_copy(tmp))
+    return build_bot(settings, checkpointer=InMemorySaver(serde=state_serializer()))
+
+
+async def test_yes_runs_every_action_the_reply_asked_about(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    first = await run_turn(
+        bot, "cancel order 100904 and cancel order 100998", session="two", customer="C0001"
+    )
+    asked = [r["data"]["args"]["order_id"] for r in first["tool_results"]]
+    assert asked == ["100904", "100998"]
+    assert "100904" in first["reply"] and "100998" in first["reply"]
+    done = await run_turn(bot, "yes", session="two", customer="C0001")
+    assert [(r["tool"], r["status"], r["data"]["order_id"]) for r in done["tool_results"]] == [
+        ("cancel_order", "ok", "100904"),
+        ("cancel_order", "ok", "100998"),
+    ]
+
+
+def test_model_confirm_intents_are_ignored() -> None:
+    lang: Lang = "en"
+    planned = [
+        PlannedTask(intent="confirm_yes"),
+        PlannedTask(intent="order_status", order_id="100998"),
+    ]
+    matches = matches_from_plan(
+        planned, text="what about my coupon?", lang=lang, last_order_id=None
+    )
+    assert [m.intent for m in matches] == [Intent.ORDER_STATUS]
+
+
+def test_plan_tasks_resumes_only_from_the_template_matcher() -> None:
+    from helpdesk.graph.intents import MatchedIntent
+
+    facts = {
+        "pending_actions": [
+            {
+                "tool": "cancel_order",
+                "args": {"order_id": "100998"},
+                "turn": 3,
+                "match": {"intent": "cancel_order", "order_id": "100998"},
+            }
+        ]
+    }
+    yes = [MatchedIntent(intent=Intent.CONFIRM_YES, text="yes", lang="en")]
+    assert plan_tasks(yes, turn=4, facts=facts, allow_confirm=False) == []
+    resumed = plan_tasks(yes, turn=4, facts=facts)
+    assert resumed[0].call is not None and resumed[0].call.confirmed
+    assert resumed[0].call.action_turn == 3
