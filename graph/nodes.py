@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
+from helpdesk.degrade.budget import RetryBudget
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
 from helpdesk.degrade.errors import ErrorClass
@@ -54,6 +55,8 @@ CONFIRM_PRECHECKS: dict[str, tuple[str, str, str]] = {
 log = logging.getLogger("helpdesk.graph")
 
 _MAX_OPEN_REQUESTS = 1024
+HANDOFF_BUDGET_S = 3.0
+"""Seconds the automatic handoff ticket may take, outside the turn's (possibly spent) budget."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -324,12 +327,13 @@ class TurnNodes:
             },
             id=f"handoff-{ctx.turn}",
         )
+        # The last line gets its own small time slice: the turn's budget may be spent by the
+        # very failures that made the handoff necessary.
         side = RequestContext(
             session=ctx.session,
             turn=ctx.turn,
             customer=ctx.customer,
-            budget=ctx.budget,
-            guard=ctx.guard,
+            budget=RetryBudget(max_retries=0, max_seconds=HANDOFF_BUDGET_S, clock=self.clock),
             request_id=ctx.request_id,
         )
         ticket = await self.executor.run(call, side)

@@ -48,6 +48,7 @@ from helpdesk.tools.context import RequestContext
 from helpdesk.tools.results import ToolCall
 
 __all__ = [
+    "MODEL_CALL_BUDGET_SHARE",
     "CheckResult",
     "DecomposeResult",
     "IntentName",
@@ -237,6 +238,11 @@ async def _invoke(
         return await runnable.ainvoke(messages, **kwargs)
 
 
+MODEL_CALL_BUDGET_SHARE: Final = 0.4
+"""Fraction of the request's remaining time one model call may use."""
+_MIN_MODEL_CALL_S: Final = 0.05
+
+
 @dataclass
 class _Attempt(Generic[T]):
     value: T | None = None
@@ -263,8 +269,10 @@ async def _try_tier(
     runnable: Runnable[LanguageModelInput, BaseMessage] = bind(tier) if bind else tier.model
     retried = False
     while True:
-        timeout = ctx.budget.call_timeout(tier.timeout_s)
-        if timeout <= 0:
+        # One model call may take at most a share of what is left of the request, so a hung
+        # tier still leaves time for the next tier and for the turn's tool calls.
+        timeout = min(tier.timeout_s, ctx.budget.remaining() * MODEL_CALL_BUDGET_SHARE)
+        if timeout <= _MIN_MODEL_CALL_S:
             return _Attempt(budget_spent=True)
         try:
             reply = _check_reply(

@@ -18,6 +18,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
+from cachetools import TTLCache
 from pydantic import ValidationError
 from tenacity import AsyncRetrying, RetryCallState, stop_never
 
@@ -34,6 +35,7 @@ from helpdesk.degrade.errors import (
     FieldIssue,
     SchemaError,
     ToolInputError,
+    TransientError,
     UnavailableError,
     classify_failure,
 )
@@ -50,6 +52,10 @@ CompensationFn = Callable[[ToolCall, str, str, RequestContext], Awaitable[str | 
 """``(call, idempotency_key, reason, ctx) -> ticket_id``: files a compensation ticket."""
 
 _STAGE = "execute"
+BUDGET_EXHAUSTED = "budget_exhausted"
+COMPENSATION_TIMEOUT_S = 3.0
+"""Seconds a compensation ticket may take (outside the spent request budget)."""
+"""Failure code of a call that was never sent because the request's time was used up."""
 
 
 class CallObserver(Protocol):
@@ -115,7 +121,10 @@ class ResilientExecutor:
         self.max_attempts = max_attempts
         self.fast_retry_wait = fast_retry_wait
         self.serial_after = serial_after_rate_limited_batches
-        self._rate_limited_batches: dict[str, int] = {}
+        # Per-session counters, bounded: idle sessions age out instead of growing forever.
+        self._rate_limited_batches: TTLCache[str, int] = TTLCache(
+            maxsize=100_000, ttl=3600.0, timer=self.clock.now
+        )
         self.observer = observer
 
     # ------------------------------------------------------------------ public API
@@ -289,17 +298,21 @@ class ResilientExecutor:
         self, spec: ToolSpec, args: dict[str, Any], key: str | None, ctx: RequestContext
     ) -> Any:
         """One attempt behind the breaker, within what is left of the request's time."""
+        timeout = ctx.budget.call_timeout(spec.policy.timeout)
+        if timeout <= 0:
+            # Nothing is sent: not an unknown outcome, and not the dependency's fault.
+            raise TransientError(
+                f"{spec.name}: request budget exhausted before the call was sent",
+                code=BUDGET_EXHAUSTED,
+            )
         breaker = self.breakers.get(spec.name)
         if not breaker.try_acquire():
             raise UnavailableError(
                 f"{spec.name}: circuit open (retry in {breaker.retry_after():.0f}s)"
             )
-        timeout = ctx.budget.call_timeout(spec.policy.timeout)
         kwargs = {**args, **self._injected(spec, key, ctx)}
         started = self.clock.now()
         try:
-            if timeout <= 0:
-                raise TimeoutError("request budget exhausted")
             async with self.clock.timeout(timeout):
                 if self.chaos is not None:
                     wrapped = self.chaos.wrap(spec.name, spec.invoke, is_write=spec.policy.is_write)
@@ -540,6 +553,16 @@ class ResilientExecutor:
                 simpler = policy.simplify(dict(args)) if policy.simplify else None
                 if not simpler or simpler == args:
                     continue
+                # one more call to the dependency: it draws from the same budgets as a retry
+                if not (ctx.budget.try_acquire_retry(0.0) and self.retry_cap.try_acquire()):
+                    self._note(
+                        ctx,
+                        spec.name,
+                        failure,
+                        step,
+                        "simplified retry skipped: no retry budget left",
+                    )
+                    continue
                 book.ladder.append(step)
                 try:
                     simple_args = self._validate_args(spec, simpler)
@@ -730,6 +753,7 @@ class ResilientExecutor:
                 and spec.policy.is_idempotent
                 and key is not None
                 and ctx.budget.try_acquire_retry(0.0)
+                and self.retry_cap.try_acquire()
             )
             if not can_replay:
                 self._note(
@@ -794,7 +818,9 @@ class ResilientExecutor:
         ticket_id: str | None = None
         if self.compensation is not None and key is not None:
             try:
-                ticket_id = await self.compensation(call, key, failure.reason, ctx)
+                # its own small time slice: the request's may be spent by now
+                async with self.clock.timeout(COMPENSATION_TIMEOUT_S):
+                    ticket_id = await self.compensation(call, key, failure.reason, ctx)
             except Exception as exc:
                 log.info("tool %s: compensation ticket failed: %r", spec.name, exc)
         _add_pending(ctx, call, spec, args, "unknown", ticket_id=ticket_id)

@@ -503,3 +503,24 @@ async def test_executor_100_concurrent_calls_share_one_budget() -> None:
     assert ctx.budget.retries_used <= 3
     assert attempts["n"] <= 100 + 3
     assert json.dumps([r.model_dump(mode="json") for r in results])
+
+
+async def test_write_never_sent_when_budget_is_spent_is_failed_not_unknown() -> None:
+    executor, ledger, clock, tickets = write_setup()
+    ctx = new_ctx(clock, max_seconds=1.0)
+    clock.advance(2.0)
+    result = await executor.run(cancel(), ctx)
+    assert result.status is ToolStatus.FAILED
+    assert result.error_class is ErrorClass.TRANSIENT
+    assert "budget exhausted before the call was sent" in result.reason
+    assert ledger.executions == [] and tickets == []
+    assert executor.breakers.get("cancel_order").snapshot()["failures"] == {}
+
+
+async def test_parameter_step_draws_from_the_retry_budget() -> None:
+    tool = ScriptedTool([UnavailableError("503")])
+    executor, clock, _ = setup(tool, simplify=lambda a: {"order_id": "1"})
+    ctx = new_ctx(clock, max_retries=0)
+    result = await executor.run(call(), ctx)
+    assert len(tool.calls) == 1
+    assert LadderStep.PARAMETER not in result.ladder
