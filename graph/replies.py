@@ -129,8 +129,9 @@ class _Writer:
     def what(self, kind: _Kind, order_id: str | None, sku: str | None) -> str:
         product = self.say("product_ref", sku=sku) if sku else self.say("product_ref_none")
         key = f"what_{kind}"
-        return self.say(key if key in self.t else "what_other",
-                        order=self.order_ref(order_id), product=product)
+        return self.say(
+            key if key in self.t else "what_other", order=self.order_ref(order_id), product=product
+        )
 
 
 def humanize_age(seconds: float | None, templates: Mapping[str, str]) -> str:
@@ -324,8 +325,9 @@ def _order(w: _Writer, order: dict[str, Any]) -> str:
     ]
     if items and order.get("total") is not None:
         lines.append(
-            w.say("order_items", items=w.t["list_separator"].join(items),
-                  total=_money(order["total"]))
+            w.say(
+                "order_items", items=w.t["list_separator"].join(items), total=_money(order["total"])
+            )
         )
     for shipment in _list(order.get("shipments")):
         lines.append(_shipment(w, shipment))
@@ -384,8 +386,9 @@ def _tracking(w: _Writer, data: dict[str, Any], fallback_id: str | None) -> str:
     lines = [w.say("tracking_header", order_id=order_id)]
     for shipment in shipments:
         lines.append(_shipment(w, shipment))
-        events = sorted(_list(shipment.get("events")), key=lambda e: _str(e.get("at")),
-                        reverse=True)
+        events = sorted(
+            _list(shipment.get("events")), key=lambda e: _str(e.get("at")), reverse=True
+        )
         if not events:
             lines.append(w.say("tracking_no_events"))
             continue
@@ -408,8 +411,15 @@ def _stock(w: _Writer, data: dict[str, Any], quantity: int | None) -> str:
     name = _product_name(w, data)
     lines: list[str] = []
     if total > 0 and (quantity is None or quantity <= total):
-        lines.append(w.say("stock_available", name=name, sku=sku, total=total,
-                           price=_money(data.get("price", 0))))
+        lines.append(
+            w.say(
+                "stock_available",
+                name=name,
+                sku=sku,
+                total=total,
+                price=_money(data.get("price", 0)),
+            )
+        )
         counts = [
             w.say("stock_warehouse", warehouse=_warehouse(w, wh), available=wh.get("available"))
             for wh in _list(data.get("warehouses"))
@@ -421,8 +431,7 @@ def _stock(w: _Writer, data: dict[str, Any], quantity: int | None) -> str:
             lines.append(w.say("stock_enough", quantity=quantity))
         return "\n".join(lines)
     if total > 0 and quantity is not None:
-        lines.append(w.say("stock_not_enough", name=name, sku=sku, total=total,
-                           quantity=quantity))
+        lines.append(w.say("stock_not_enough", name=name, sku=sku, total=total, quantity=quantity))
     else:
         lines.append(w.say("stock_out", name=name, sku=sku))
     if data.get("restock_date"):
@@ -465,8 +474,9 @@ def _degraded(
         hotline = _str(data.get("hotline")) or w.hotline
         what = w.what(kind, order_id, sku)
         if data.get("url"):
-            text = render(w.t["self_service_url"], what=what, url=_str(data["url"]),
-                          hotline=hotline)
+            text = render(
+                w.t["self_service_url"], what=what, url=_str(data["url"]), hotline=hotline
+            )
         else:
             text = render(w.t["self_service"], what=what, hotline=hotline)
         if result.ticket_id:
@@ -504,8 +514,8 @@ def _failed(
     sku: str | None,
 ) -> str:
     cls = result.error_class
-    if cls is ErrorClass.UNKNOWN_OUTCOME:
-        return _unknown(w, kind, result, order_id, sku)
+    # FAILED with an unknown_outcome class means reconciliation established that the write did
+    # NOT take effect (only status UNKNOWN is still unknown): say it was not done.
     if cls is ErrorClass.BUSINESS:
         return _business(w, kind, result, order_id, sku)
     if cls is ErrorClass.INPUT:
@@ -529,9 +539,7 @@ def _business(
     w: _Writer, kind: _Kind, result: ToolResult, order_id: str | None, sku: str | None
 ) -> str:
     data = _dict(result.data)
-    code = _str(data.get("code")) or next(
-        (c for c in _BUSINESS_CODES if c in result.reason), ""
-    )
+    code = _str(data.get("code")) or next((c for c in _BUSINESS_CODES if c in result.reason), "")
     if code == "order_not_found" and order_id:
         return w.say("order_not_found", order_id=order_id)
     if code == "sku_not_found" and sku:
@@ -568,8 +576,9 @@ def _input(w: _Writer, match: MatchedIntent, result: ToolResult) -> str:
         path = "order_id" if match.order_id else "sku" if match.sku else ""
     field_key = f"field_{path}" if f"field_{path}" in w.t else "field_other"
     missing = not message or "missing" in message or "required" in message
-    return _capitalized(w.say("input_missing" if missing else "input_invalid",
-                              field=w.t[field_key]))
+    return _capitalized(
+        w.say("input_missing" if missing else "input_invalid", field=w.t[field_key])
+    )
 
 
 def _unknown(
@@ -600,8 +609,9 @@ def _pending_paragraph(
         what = _pending_what(w, p.what)
         status = w.label(f"pending_status_{p.status}", w.t["pending_status_other"])
         if p.ticket_id:
-            lines.append(w.say("pending_line_ticket", what=what, status=status,
-                               ticket_id=p.ticket_id))
+            lines.append(
+                w.say("pending_line_ticket", what=what, status=status, ticket_id=p.ticket_id)
+            )
         else:
             lines.append(w.say("pending_line", what=what, status=status))
     if not lines:

@@ -560,9 +560,11 @@ def test_render_reply_unknown_refund_without_ticket(lang: Lang):
     assert "R-" not in text
 
 
-def test_render_reply_failed_with_unknown_outcome_class_is_unknown():
+def test_render_reply_reconciled_not_done_write_says_it_did_not_go_through():
+    # FAILED + unknown_outcome: the key lookup established the write did not take effect
     res = result(Intent.REFUND, ToolStatus.FAILED, error_class=ErrorClass.UNKNOWN_OUTCOME)
-    assert "can't confirm yet" in reply(Intent.REFUND, res, "en")
+    text = reply(Intent.REFUND, res, "en")
+    assert "did not go through" in text and "can't confirm yet" not in text
 
 
 # --- skipped / needs confirmation -----------------------------------------------------------------
