@@ -118,6 +118,8 @@ def build_bot(
         router = build_router(settings, clock=clock, http_async_client=http_async_client)
     if router is not None and chaos is not None:
         router.chaos = chaos
+    if router is not None and observer is not None:
+        router.observer = observer
     graph = build_graph(
         executor=executor,
         config=turn_config(settings),

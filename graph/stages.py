@@ -21,6 +21,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, Literal, TypeVar, cast
 
@@ -43,7 +44,7 @@ from helpdesk.degrade.errors import (
 )
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
-from helpdesk.graph.tiers import ModelTier, TierRouter
+from helpdesk.graph.tiers import ModelCallObserver, ModelTier, TierRouter
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.results import ToolCall
 
@@ -263,6 +264,7 @@ async def _try_tier(
     bind: BindModel | None,
     retry_build: BuildMessages | None,
     chaos: ChaosPlan | None = None,
+    observer: ModelCallObserver | None = None,
 ) -> _Attempt[T]:
     templates = load_templates(tier.name, stage, lang)
     messages = build(tier, templates)
@@ -275,9 +277,10 @@ async def _try_tier(
         if timeout <= _MIN_MODEL_CALL_S:
             return _Attempt(budget_spent=True)
         try:
-            reply = _check_reply(
-                tier, await _invoke(tier, runnable, messages, timeout, clock, chaos)
-            )
+            span = observer.model_call(tier.name, stage=stage) if observer else nullcontext()
+            with span:
+                message = await _invoke(tier, runnable, messages, timeout, clock, chaos)
+            reply = _check_reply(tier, message)
             return _Attempt(value=parse(tier, reply), ok=True)
         except Exception as exc:
             failure = _classify(exc, tier)
@@ -361,6 +364,7 @@ async def run_stage(
             bind=bind,
             retry_build=retry_build,
             chaos=router.chaos,
+            observer=router.observer,
         )
         if attempt.ok:
             router.health.record(tier.name, True)

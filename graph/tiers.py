@@ -18,8 +18,9 @@ import asyncio
 import threading
 from collections import deque
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
@@ -163,6 +164,14 @@ class TierHealth:
         return sum(probes) / len(probes) < self.down_below
 
 
+class ModelCallObserver(Protocol):
+    """Wraps each model call (a trace span, for example)."""
+
+    def model_call(self, tier: str, **attributes: Any) -> AbstractContextManager[Any]:
+        """Context entered around one call to ``tier``."""
+        ...
+
+
 class TierRouter:
     """Which model tiers a call may use, in order, and whether the backup is within its quota.
 
@@ -185,6 +194,8 @@ class TierRouter:
         self.backup_quota = backup_quota
         self.chaos: ChaosPlan | None = None
         """Fault injection into model calls (targets ``model:<tier>``); drills only."""
+        self.observer: ModelCallObserver | None = None
+        """Wraps every model call (a trace span per call)."""
 
     def tier(self, name: str) -> ModelTier | None:
         """The configured tier called ``name``, if any."""

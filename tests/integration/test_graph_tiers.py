@@ -211,3 +211,37 @@ async def test_simplified_mode_after_repeated_degraded_turns(
     assert out["degrade"]["simplified_mode"] is True
     assert "simplified mode" in out["reply"]
     assert len(script.requests) == before  # no model calls in simplified mode
+
+
+async def test_model_calls_are_spans_of_the_turn(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from helpdesk.app.observe import Observer
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    observer = Observer(tracer_provider=provider)
+    script.add(PRIMARY, *TURN)
+    settings = Settings(
+        data_dir=tmp_path,
+        shop_db_path=seeded_copy(tmp_path),
+        primary_model=f"openai_compatible:{PRIMARY}",
+        primary_base_url="http://llm.test/v1",
+    )
+    bot = build_bot(
+        settings,
+        checkpointer=InMemorySaver(serde=state_serializer()),
+        clock=FakeClock(),
+        http_async_client=llm,
+        observer=observer,
+    )
+    await run_turn(bot, "Where is my order 100683?", session="span", customer="C0001")
+    names = [s.name for s in exporter.get_finished_spans()]
+    assert names.count("helpdesk.model_call") == 4
+    assert "helpdesk.turn" in names and "helpdesk.node.execute" in names
+    assert "helpdesk.tool_attempt" in names
