@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.integration.servers import serve_in_thread
 from tests.integration.shopworld import seeded_copy
 
 
@@ -29,8 +30,8 @@ def helpdesk(
     )
 
 
-def chat_json(tmp: Path, *args: str) -> dict[str, Any]:
-    proc = helpdesk(tmp, "chat", "--json", *args)
+def chat_json(tmp: Path, *args: str, extra_env: dict[str, str] | None = None) -> dict[str, Any]:
+    proc = helpdesk(tmp, "chat", "--json", *args, extra_env=extra_env)
     assert proc.returncode == 0, proc.stderr
     return dict(json.loads(proc.stdout))
 
@@ -98,56 +99,59 @@ def test_cli_help_explains_each_command(tmp_path: Path) -> None:
 
 def test_cli_chat_uses_the_configured_models(tmp_path: Path) -> None:
     """HELPDESK_PRIMARY_MODEL pointing at an OpenAI-compatible server on 127.0.0.1."""
-    import socket
-    import threading
-    import time
-
-    import uvicorn
-
     from helpdesk.app.llm_server import Reply, ScriptedLLM, create_llm_app
 
     script = ScriptedLLM()
     script.add(
         "served-model",
-        Reply.calls(("DecomposeResult", {"tasks": [{"intent": "order_status",
-                                                    "order_id": "100683"}]})),
+        Reply.calls(
+            ("DecomposeResult", {"tasks": [{"intent": "order_status", "order_id": "100683"}]})
+        ),
         Reply.calls(("get_order", {"order_id": "100683"})),
         Reply.text("Order 100683 has shipped (YT9433239273)."),
         Reply.calls(("CheckResult", {"answered_all": True, "missing": []})),
     )
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_llm_app(script), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(100):
-            if server.started:
-                break
-            time.sleep(0.02)
-        seeded_copy(tmp_path)
+    seeded_copy(tmp_path)
+    with serve_in_thread(create_llm_app(script)) as url:
         proc = helpdesk(
-            tmp_path, "chat", "--json", "-m", "status of order 100683?",
+            tmp_path,
+            "chat",
+            "--json",
+            "-m",
+            "status of order 100683?",
             extra_env={
                 "HELPDESK_PRIMARY_MODEL": "openai_compatible:served-model",
-                "HELPDESK_PRIMARY_BASE_URL": f"http://127.0.0.1:{port}/v1",
+                "HELPDESK_PRIMARY_BASE_URL": f"{url}/v1",
             },
         )
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert out["tiers"] == {"decompose": "primary", "select_tool": "primary",
-                            "generate": "primary"}
+    assert out["tiers"] == {"decompose": "primary", "select_tool": "primary", "generate": "primary"}
     assert out["reply"] == "Order 100683 has shipped (YT9433239273)."
     assert len(script.requests) == 4
 
 
 def test_cli_bad_model_spec_is_a_clear_error(tmp_path: Path) -> None:
-    proc = helpdesk(tmp_path, "chat", "-m", "hi",
-                    extra_env={"HELPDESK_PRIMARY_MODEL": "gpt-4.1-mini"})
+    proc = helpdesk(
+        tmp_path, "chat", "-m", "hi", extra_env={"HELPDESK_PRIMARY_MODEL": "gpt-4.1-mini"}
+    )
     assert proc.returncode == 2
     assert "provider:model" in proc.stderr
+
+
+def test_cli_talks_to_a_standalone_shop_by_url(tmp_path: Path) -> None:
+    """`helpdesk shop serve` + HELPDESK_SHOP_URL: the tools reach the shop over real HTTP."""
+    from helpdesk.tools.shop import create_app
+
+    shop_db = seeded_copy(tmp_path)
+    with serve_in_thread(create_app(shop_db)) as url:
+        out = chat_json(
+            tmp_path, "-m", "where is order 100683?", extra_env={"HELPDESK_SHOP_URL": url}
+        )
+    assert out["tool_results"][0]["status"] == "ok"
+    assert "YT9433239273" in out["reply"]
+
+
+def test_cli_shop_serve_help(tmp_path: Path) -> None:
+    proc = helpdesk(tmp_path, "shop", "serve", "--help")
+    assert proc.returncode == 0 and "--port" in proc.stdout
