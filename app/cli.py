@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.observe import Observer
 from helpdesk.app.settings import Settings
@@ -38,6 +39,7 @@ app = typer.Typer(
 shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, tickets, refunds).")
 app.add_typer(shop_app, name="shop")
 register_ops(app)
+register_bench(app)
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)

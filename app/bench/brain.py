@@ -1,0 +1,483 @@
+"""The scripted model "brain" every benchmarked system talks to: deterministic, offline, honest.
+
+:class:`ScriptedBrain` is a LangChain chat model (``bind_tools`` supported) whose decisions come
+from :func:`~helpdesk.graph.intents.match_intents` and
+:func:`~helpdesk.graph.planning.call_for`, so the naive agent, the LangChain agent and helpdesk
+all get the same tool names and arguments for the same customer message. It answers every shape
+the systems ask for: tool calls for the customer's last message, a final reply after tool
+results (agents), a ``DecomposeResult`` / ``CheckResult`` call when that tool is bound with
+``tool_choice``, and a plain-text reply from helpdesk's ``generate`` facts. Replies state only
+facts from tool results the brain saw and say plainly when a tool failed: the brain is good, the
+systems differ in resilience. An :class:`OutageSwitch` makes one instance raise an OpenAI-style
+``503`` (``openai.InternalServerError``) while it is on: a primary-model outage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import httpx2
+import openai
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForLLMRun,
+    CallbackManagerForLLMRun,
+)
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import ConfigDict, Field
+
+from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
+from helpdesk.graph.planning import call_for
+
+__all__ = [
+    "BrainStats",
+    "Observation",
+    "OutageSwitch",
+    "ScriptedBrain",
+    "observations_from_facts",
+    "observations_from_messages",
+    "write_reply",
+]
+
+Outcome = Literal[
+    "ok", "stale", "fallback", "business", "failed", "unknown", "needs_confirmation", "skipped"
+]
+
+HOTLINE: Final = "400-820-8820"
+
+# Prompt shapes of helpdesk's stage templates (prompts/<tier>/<stage>.en.yaml): the customer's
+# text follows "Customer:" / "MESSAGE:", the facts JSON follows "Facts:" / "FACTS:".
+_CUSTOMER_LINE: Final = re.compile(r"^(?:Customer|MESSAGE):[ \t]?(.*)$", re.MULTILINE)
+_FACTS_LINE: Final = re.compile(r"^(?:Facts|FACTS|Session facts):[ \t]?(\{.*\})\s*$", re.MULTILINE)
+
+
+class OutageSwitch:
+    """Whether the model behind a brain is down (the harness flips it per turn)."""
+
+    def __init__(self, down: bool = False) -> None:
+        self.down = down
+
+
+class BrainStats:
+    """What one brain instance was asked (shared, mutable)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.failures = 0
+        self.by_shape: dict[str, int] = {}
+
+    def count(self, shape: str) -> None:
+        self.calls += 1
+        self.by_shape[shape] = self.by_shape.get(shape, 0) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One tool outcome the brain may talk about, in system-neutral terms."""
+
+    tool: str
+    args: Mapping[str, Any]
+    outcome: Outcome
+    data: Any = None
+    age_s: float | None = None
+    ticket_id: str | None = None
+
+
+def _service_unavailable(label: str) -> openai.InternalServerError:
+    # httpx2 is the HTTP library of this openai SDK (what a real client would raise with)
+    request = httpx2.Request("POST", f"https://{label}.models.invalid/v1/chat/completions")
+    response = httpx2.Response(503, request=request, json={"error": {"message": "overloaded"}})
+    return openai.InternalServerError(
+        f"Error code: 503 - {label} model is unavailable (benchmark outage)",
+        response=response,
+        body={"error": {"message": "overloaded"}},
+    )
+
+
+class ScriptedBrain(BaseChatModel):
+    """A deterministic chat model that decides like a good agent model would (see module doc)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    label: str = "primary"
+    """Name used in errors and traces."""
+    latency_s: float = 0.0
+    """Seconds every call takes (a real sleep: a model is never instant)."""
+    outage: OutageSwitch = Field(default_factory=OutageSwitch)
+    """While ``outage.down``, every call raises an OpenAI ``503``."""
+    stats: BrainStats = Field(default_factory=BrainStats)
+    """Calls received, by request shape."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "helpdesk-bench-scripted"
+
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+        *,
+        tool_choice: str | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        formatted = [convert_to_openai_tool(t) for t in tools]
+        return self.bind(tools=formatted, tool_choice=tool_choice)
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        if self.outage.down:
+            self.stats.failures += 1
+            raise _service_unavailable(self.label)
+        return self._respond(messages, kwargs)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        if self.latency_s > 0:
+            await asyncio.sleep(self.latency_s)
+        if self.outage.down:
+            self.stats.failures += 1
+            raise _service_unavailable(self.label)
+        return self._respond(messages, kwargs)
+
+    # -- decisions -------------------------------------------------------------------------------
+
+    def _respond(self, messages: list[BaseMessage], kwargs: Mapping[str, Any]) -> ChatResult:
+        tools: list[dict[str, Any]] = list(kwargs.get("tools") or [])
+        names = [str(t.get("function", t).get("name", "")) for t in tools]
+        choice = _choice_name(kwargs.get("tool_choice"))
+        human = _last_human(messages)
+        text = _content(human) if human is not None else ""
+        if "DecomposeResult" in names and choice in (None, "DecomposeResult", "any", "required"):
+            self.stats.count("decompose")
+            return _result(_tool_call_message("DecomposeResult", _decompose(text)))
+        if "CheckResult" in names:
+            self.stats.count("check")
+            return _result(_tool_call_message("CheckResult", {"answered_all": True, "missing": []}))
+        observed = observations_from_messages(messages)
+        if observed is not None:
+            self.stats.count("answer")
+            return _result(AIMessage(content=write_reply(observed)))
+        if tools:
+            self.stats.count("select")
+            customer_text = _customer_text(text)
+            calls = _tool_calls(customer_text, set(names))
+            if calls:
+                return _result(AIMessage(content="", tool_calls=calls))
+            return _result(AIMessage(content=_no_tool_reply(customer_text)))
+        facts = _facts_json(text)
+        if facts is not None and "requests" in facts:
+            self.stats.count("generate")
+            return _result(AIMessage(content=write_reply(observations_from_facts(facts))))
+        self.stats.count("other")
+        return _result(AIMessage(content="OK"))
+
+
+# --- request parsing ----------------------------------------------------------------------------
+
+
+def _choice_name(choice: Any) -> str | None:
+    if choice is None:
+        return None
+    if isinstance(choice, str):
+        return choice
+    if isinstance(choice, Mapping):
+        inner = choice.get("function", choice)
+        if isinstance(inner, Mapping) and inner.get("name"):
+            return str(inner["name"])
+    return None
+
+
+def _content(message: BaseMessage) -> str:
+    content = message.content
+    return content if isinstance(content, str) else message.text
+
+
+def _last_human(messages: Sequence[BaseMessage]) -> HumanMessage | None:
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return message
+    return None
+
+
+def _customer_text(text: str) -> str:
+    found = _CUSTOMER_LINE.findall(text)
+    return str(found[-1]).strip() if found else text.strip()
+
+
+def _facts_json(text: str) -> dict[str, Any] | None:
+    for raw in reversed(_FACTS_LINE.findall(text)):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _matches(text: str, last_order_id: str | None = None) -> list[MatchedIntent]:
+    return match_intents(text, last_order_id=last_order_id)
+
+
+def _decompose(prompt: str) -> dict[str, Any]:
+    facts = _facts_json(prompt) or {}
+    last = facts.get("last_order_id")
+    matches = _matches(_customer_text(prompt), str(last) if last else None)
+    tasks = [
+        {
+            "intent": m.intent.value,
+            "order_id": m.order_id,
+            "sku": m.sku,
+            "quantity": m.quantity,
+            "topic": m.topic,
+            "amount": m.amount,
+            "details": m.details or None,
+        }
+        for m in matches
+    ]
+    return {"tasks": tasks or [{"intent": "unknown"}]}
+
+
+def _tool_calls(text: str, allowed: set[str]) -> list[dict[str, Any]]:
+    calls: list[dict[str, Any]] = []
+    for index, match in enumerate(_matches(text)):
+        call = call_for(match, f"call_{index}", facts={})
+        if call is None or call.name not in allowed:
+            continue
+        args = {k: v for k, v in call.args.items() if v is not None}
+        calls.append({"name": call.name, "args": args, "id": f"call_{index}", "type": "tool_call"})
+    return calls
+
+
+def _no_tool_reply(text: str) -> str:
+    intents = {m.intent for m in _matches(text)}
+    if Intent.GREETING in intents:
+        return "Hello! How can I help you with your orders today?"
+    if Intent.THANKS in intents:
+        return "You're welcome!"
+    return "Could you tell me the order number or product code you are asking about?"
+
+
+def _tool_call_message(name: str, args: dict[str, Any]) -> AIMessage:
+    return AIMessage(
+        content="",
+        tool_calls=[{"name": name, "args": args, "id": f"{name}_0", "type": "tool_call"}],
+    )
+
+
+def _result(message: AIMessage) -> ChatResult:
+    return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+# --- what the brain saw -------------------------------------------------------------------------
+
+
+def observations_from_messages(messages: Sequence[BaseMessage]) -> list[Observation] | None:
+    """Tool outcomes after the last human message of an agent transcript; None when there are
+    none yet (the brain still has to call tools)."""
+    start = 0
+    for index in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[index], HumanMessage):
+            start = index + 1
+            break
+    tail = messages[start:]
+    calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
+    out: list[Observation] = []
+    for message in tail:
+        if isinstance(message, AIMessage):
+            for call in message.tool_calls:
+                calls[str(call.get("id"))] = (call["name"], call["args"])
+        elif isinstance(message, ToolMessage):
+            name, args = calls.get(message.tool_call_id, (message.name or "", {}))
+            out.append(_observe_tool_message(name, args, message))
+    return out or None
+
+
+def _observe_tool_message(name: str, args: Mapping[str, Any], message: ToolMessage) -> Observation:
+    text = _content(message)
+    if message.status == "error":
+        return Observation(name, args, "failed", data=text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return Observation(name, args, "failed", data=text)
+    if isinstance(data, dict) and isinstance(data.get("error"), dict):
+        return Observation(name, args, "business", data=data["error"])
+    return Observation(name, args, "ok", data=data)
+
+
+def observations_from_facts(facts: Mapping[str, Any]) -> list[Observation]:
+    """helpdesk's ``generate`` facts (``reply_facts_json``) as observations."""
+    tickets = {
+        str(p.get("what", "")): p.get("ticket_id")
+        for p in facts.get("pending", [])
+        if isinstance(p, Mapping)
+    }
+    out: list[Observation] = []
+    for request in facts.get("requests", []):
+        if not isinstance(request, Mapping) or not request.get("tool"):
+            continue
+        tool = str(request["tool"])
+        data = request.get("data")
+        args: dict[str, Any] = {}
+        for key in ("order_id", "sku"):
+            if request.get(key):
+                args[key] = request[key]
+        status = str(request.get("status", "failed"))
+        ticket = request.get("ticket_id")
+        outcome: Outcome
+        if status == "ok":
+            outcome = "ok"
+        elif status == "stale":
+            outcome = "stale"
+        elif status == "degraded":
+            outcome = "fallback" if request.get("is_fallback") else "ok"
+        elif status == "failed" and request.get("error_class") == "business":
+            outcome = "business"
+        elif status in ("unknown", "needs_confirmation", "skipped"):
+            outcome = status  # type: ignore[assignment]
+        else:
+            outcome = "failed"
+        if ticket is None:
+            ticket = next((t for what, t in tickets.items() if t and tool in what), None)
+        out.append(
+            Observation(
+                tool,
+                args,
+                outcome,
+                data=data,
+                age_s=request.get("data_age_seconds"),
+                ticket_id=str(ticket) if ticket else None,
+            )
+        )
+    return out
+
+
+# --- the reply ----------------------------------------------------------------------------------
+
+_WHAT: Final = {
+    "get_order": "the status of order {order_id}",
+    "track_shipment": "the tracking details for order {order_id}",
+    "check_stock": "the stock level of {sku}",
+    "list_orders": "your order list",
+    "cancel_order": "cancelling order {order_id}",
+}
+
+
+def _what(obs: Observation) -> str:
+    template = _WHAT.get(obs.tool, "one of your requests")
+    return template.format(
+        order_id=obs.args.get("order_id", "?"), sku=obs.args.get("sku", "this product")
+    )
+
+
+def write_reply(observations: Sequence[Observation]) -> str:
+    """The customer's reply: one or two sentences per observation, facts only from the data."""
+    if not observations:
+        return "Could you tell me the order number or product code you are asking about?"
+    return " ".join(_sentence(o) for o in observations)
+
+
+def _sentence(obs: Observation) -> str:
+    if obs.outcome in ("ok", "stale"):
+        text = _facts_sentence(obs)
+        if obs.outcome == "stale":
+            age = round(obs.age_s or 0)
+            text += f" (This comes from data cached {age} seconds ago and may not be up to date.)"
+        return text
+    if obs.outcome == "business":
+        return _refusal_sentence(obs)
+    if obs.outcome == "needs_confirmation":
+        return (
+            f"Do you want me to cancel order {obs.args.get('order_id', '?')}? "
+            'Please reply "yes" to confirm.'
+        )
+    if obs.outcome == "unknown":
+        ticket = f" I've opened follow-up ticket {obs.ticket_id}." if obs.ticket_id else ""
+        return (
+            f"I can't confirm yet whether {_what(obs)} went through because our system timed "
+            f"out; please don't submit it again for now.{ticket}"
+        )
+    if obs.outcome == "fallback":
+        return (
+            f'I can\'t look up {_what(obs)} right now. You can check it under "My orders" in '
+            f"the app, or call our hotline at {HOTLINE}."
+        )
+    if obs.tool == "cancel_order":
+        return (
+            f"I couldn't confirm whether {_what(obs)} went through because our system returned "
+            "an error. Please check the order before trying again."
+        )
+    return (
+        f"Sorry, I couldn't check {_what(obs)} right now because our system returned an "
+        "error. Please try again shortly."
+    )
+
+
+def _facts_sentence(obs: Observation) -> str:
+    data = obs.data if isinstance(obs.data, Mapping) else {}
+    if obs.tool == "get_order":
+        return f"Order {data.get('order_id', obs.args.get('order_id'))} is {data.get('status')}."
+    if obs.tool == "track_shipment":
+        order_id = data.get("order_id", obs.args.get("order_id"))
+        shipments = [s for s in data.get("shipments", []) if isinstance(s, Mapping)]
+        if not shipments:
+            return f"Order {order_id} hasn't shipped yet, so there is no tracking number."
+        parts = [
+            f"{s.get('carrier_name') or s.get('carrier')} tracking number "
+            f"{s.get('tracking_number')} ({str(s.get('status', '')).replace('_', ' ')})"
+            for s in shipments
+        ]
+        return f"Tracking for order {order_id}: {'; '.join(parts)}."
+    if obs.tool == "check_stock":
+        sku = data.get("sku", obs.args.get("sku"))
+        available = int(data.get("total_available", 0) or 0)
+        if available > 0:
+            return f"{sku} is in stock ({available} available)."
+        return f"{sku} is out of stock right now."
+    if obs.tool == "cancel_order":
+        return f"Order {data.get('order_id', obs.args.get('order_id'))} has been cancelled."
+    if obs.tool == "list_orders":
+        orders = [o for o in data.get("orders", []) if isinstance(o, Mapping)]
+        listed = ", ".join(f"{o.get('order_id')} ({o.get('status')})" for o in orders)
+        return f"Your recent orders: {listed}." if listed else "You have no orders yet."
+    return "Done."
+
+
+def _refusal_sentence(obs: Observation) -> str:
+    data = obs.data if isinstance(obs.data, Mapping) else {}
+    code = str(data.get("code", ""))
+    order_id = obs.args.get("order_id", "?")
+    if code in ("not_cancellable", "chaos_business") or obs.tool == "cancel_order":
+        status = data.get("status") or _status_in(str(data.get("message", "")))
+        if status:
+            return f"Order {order_id} can't be cancelled because it is {status}."
+        return f"Order {order_id} can't be cancelled in its current state."
+    if code == "order_not_found":
+        return f"I couldn't find order {order_id}; please check the number."
+    if code == "sku_not_found":
+        return f"I couldn't find product {obs.args.get('sku', '?')}; please check the code."
+    return f"Sorry, {_what(obs)} was refused by our system."
+
+
+def _status_in(message: str) -> str | None:
+    found = re.search(r"\b(pending|paid|shipped|delivered|cancelled)\b", message)
+    return found.group(1) if found else None

@@ -1,0 +1,56 @@
+"""``helpdesk bench --quick``: the smoke run writes its three files with every metric."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from helpdesk.app.bench.cli import register
+from helpdesk.app.bench.systems import SYSTEM_NAMES
+from helpdesk.app.bench.workload import SCENARIOS
+
+METRICS = (
+    "turns",
+    "correct_or_honest",
+    "answered",
+    "false_claims",
+    "errors",
+    "duplicate_writes",
+    "logical_calls",
+    "shop_requests",
+    "amplification",
+    "requests_per_turn",
+    "p50_ms",
+    "p95_ms",
+)
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    register(app)
+
+    @app.callback()
+    def main() -> None:
+        """Keeps ``bench`` a sub-command, as in the real ``helpdesk`` app."""
+
+    return app
+
+
+def test_bench_quick_writes_report_files_with_every_system_and_scenario(tmp_path: Path) -> None:
+    result = CliRunner().invoke(_app(), ["bench", "--quick", "--seed", "3", "--out", str(tmp_path)])
+
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in tmp_path.iterdir()} >= {"report.md", "report.json", "report.png"}
+    report = json.loads((tmp_path / "report.json").read_text())
+    cells = {(r["system"], r["scenario"]): r for r in report["results"]}
+    assert set(cells) == {(s, c.name) for s in SYSTEM_NAMES for c in SCENARIOS}
+    for row in cells.values():
+        assert all(metric in row for metric in METRICS)
+        assert row["turns"] >= 1
+    assert set(report["happy_path_overhead"]["systems"]) == {"helpdesk", "helpdesk_bare", "naive"}
+    assert [t["messages"] for t in report["token_check_cost"]] == [10, 100]
+    markdown = (tmp_path / "report.md").read_text()
+    assert all(s in markdown for s in SYSTEM_NAMES)
