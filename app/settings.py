@@ -64,6 +64,16 @@ class Settings(BaseSettings):
     """Seconds a turn's retries may spend in total."""
     request_max_retries: int = 3
     """Retries a turn may make in total, tools and models together."""
+    retry_ratio: float = 0.1
+    """Process-wide cap: retries at most this fraction of calls over a 10 s window."""
+    breaker_failure_rate: float = 0.30
+    """A tool's breaker trips when one error class reaches this share of calls in 60 s."""
+    breaker_min_calls: int = 10
+    """Calls in the window before the failure-rate rule applies."""
+    breaker_failure_count: int = 20
+    """...or when one error class reaches this many failures in 60 s, whatever the rate."""
+    breaker_open_s: float = 30.0
+    """Seconds a tripped breaker stays open before probing (half-open ramp)."""
     context_window: int = 8000
     """Token window of the tier in use (minimal: the transcript kept in state)."""
     context_watermark: float = 0.75
@@ -83,6 +93,27 @@ class Settings(BaseSettings):
     def _non_negative_retries(cls, value: int) -> int:
         if value < 0:
             raise ValueError("must be >= 0")
+        return value
+
+    @field_validator("retry_ratio", "breaker_failure_rate")
+    @classmethod
+    def _ratio(cls, value: float) -> float:
+        if not 0 < value <= 1:
+            raise ValueError("must be in (0, 1]")
+        return value
+
+    @field_validator("breaker_min_calls", "breaker_failure_count")
+    @classmethod
+    def _at_least_one(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("must be >= 1")
+        return value
+
+    @field_validator("breaker_open_s")
+    @classmethod
+    def _non_negative_seconds(cls, value: float) -> float:
+        if value < 0:
+            raise ValueError("must be >= 0 seconds")
         return value
 
     @field_validator("model_timeout_s", "probe_interval_s")

@@ -9,6 +9,7 @@ import httpx
 
 from helpdesk.app.observe import Observer
 from helpdesk.app.settings import Settings
+from helpdesk.degrade.breaker import BreakerBoard, BreakerPolicy
 from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock, SystemClock
@@ -20,7 +21,7 @@ from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.shop_client import ShopClient
 
-__all__ = ["Bot", "build_bot", "build_router", "turn_config"]
+__all__ = ["Bot", "breaker_policy", "build_bot", "build_router", "turn_config"]
 
 
 @dataclass
@@ -38,6 +39,16 @@ class Bot:
 
     async def aclose(self) -> None:
         await self.client.aclose()
+
+
+def breaker_policy(settings: Settings) -> BreakerPolicy:
+    """The tools' circuit-breaker policy from the settings (defaults: DESIGN.md's)."""
+    return BreakerPolicy(
+        failure_rate=settings.breaker_failure_rate,
+        min_calls=settings.breaker_min_calls,
+        failure_count=settings.breaker_failure_count,
+        open_s=settings.breaker_open_s,
+    )
 
 
 def turn_config(settings: Settings) -> TurnConfig:
@@ -112,7 +123,12 @@ def build_bot(
     client = make_shop_client(settings, chaos=chaos)
     registry = build_shop_registry(client, hotline=settings.hotline)
     executor = ResilientExecutor(
-        registry, clock=clock, compensation=make_compensation(client), observer=observer
+        registry,
+        clock=clock,
+        compensation=make_compensation(client),
+        observer=observer,
+        breakers=BreakerBoard(breaker_policy(settings), clock),
+        retry_cap=RatioLimiter(ratio=settings.retry_ratio, clock=clock),
     )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)
