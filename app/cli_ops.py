@@ -81,10 +81,21 @@ def drill(
         ),
     ] = None,
     chart: Annotated[bool, typer.Option("--chart/--no-chart", help="Draw report.png.")] = True,
+    models: Annotated[
+        str,
+        typer.Option(
+            "--models",
+            help="Matrix model cells: 'settings' (HELPDESK_PRIMARY_MODEL/BACKUP_MODEL) or "
+            "'scripted' (a deterministic offline English brain on both tiers, no API key).",
+        ),
+    ] = "settings",
 ) -> None:
     """Run a fault drill through the whole bot; exit 1 when any path or invariant is wrong."""
     if matrix == random_mode:
         _err.print("[red]Error:[/red] choose exactly one of --matrix or --random")
+        raise typer.Exit(2)
+    if models not in ("settings", "scripted"):
+        _err.print("[red]Error:[/red] --models is 'settings' or 'scripted'")
         raise typer.Exit(2)
     settings = _settings()
     cells = _cells(tool, fault, variant) if matrix else None
@@ -100,6 +111,7 @@ def drill(
             seed=seed,
             events=events,
             overrides=overrides,
+            scripted=models == "scripted",
         )
     )
     raise typer.Exit(_finish(result, out, chart=chart))
@@ -138,8 +150,11 @@ async def _drill(
     seed: int,
     events: Path,
     overrides: dict[str, Any] | None,
+    scripted: bool = False,
 ) -> Any:
-    from helpdesk.app.drill import run_matrix, run_random
+    from helpdesk.app.drill import run_matrix, run_random, scripted_models
+
+    models = scripted_models if scripted else None
     from helpdesk.app.observe import Observer
 
     with (
@@ -165,6 +180,7 @@ async def _drill(
                 observer=observer,
                 seed=seed,
                 progress=advance,
+                models=models,
             )
         return await run_random(
             settings,

@@ -39,9 +39,11 @@ from helpdesk.app.drill_matrix import (
 from helpdesk.app.observe import Observer
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan, Fault, FaultRule
 from helpdesk.degrade.clock import FakeClock
 from helpdesk.graph.checkpoint import state_serializer
+from helpdesk.graph.tiers import ModelTier, TierHealth, TierRouter
 from helpdesk.tools.shop.seed import ensure_seeded
 
 __all__ = [
@@ -51,10 +53,12 @@ __all__ = [
     "CellOutcome",
     "DrillReport",
     "Invariant",
+    "ModelFactory",
     "Progress",
     "configured_model_tiers",
     "run_matrix",
     "run_random",
+    "scripted_models",
 ]
 
 CUSTOMER: Final = "C0001"
@@ -165,7 +169,12 @@ def _fresh_db(seed_db: Path, cell_dir: Path) -> Path:
 
 
 def _bot(
-    settings: Settings, db: Path, plan: ChaosPlan, clock: FakeClock, observer: Observer
+    settings: Settings,
+    db: Path,
+    plan: ChaosPlan,
+    clock: FakeClock,
+    observer: Observer,
+    models: ModelFactory | None = None,
 ) -> Bot:
     local = settings.model_copy(
         update={"data_dir": db.parent, "shop_url": None, "shop_db_path": db}
@@ -176,6 +185,7 @@ def _bot(
         chaos=plan,
         clock=clock,
         observer=observer,
+        router=models(clock) if models is not None else None,
     )
     observer.breakers = bot.executor.breakers
     return bot
@@ -190,6 +200,23 @@ async def _turn(
         elapsed = clock.now() - started
         observer.turn_finished(payload, elapsed)
     return payload, elapsed
+
+
+ModelFactory = Callable[[FakeClock], TierRouter]
+"""Builds a bot's model tiers on the drill's clock."""
+
+
+def scripted_models(clock: FakeClock) -> TierRouter:
+    """Primary and backup tiers on the deterministic scripted brain (no API key, offline):
+    what ``helpdesk drill --models scripted`` drills the model cells with."""
+    from helpdesk.app.bench.brain import ScriptedBrain
+
+    tiers = [
+        ModelTier("primary", ScriptedBrain(label="primary"), "scripted:primary"),
+        ModelTier("backup", ScriptedBrain(label="backup"), "scripted:backup"),
+    ]
+    quota = RatioLimiter(ratio=0.5, clock=clock)
+    return TierRouter(tiers, TierHealth(clock), backup_quota=quota)
 
 
 def configured_model_tiers(bot: Bot) -> tuple[str, ...]:
@@ -222,6 +249,7 @@ async def _run_tool_cell(
     cell_dir: Path,
     observer: Observer,
     seed: int,
+    models: ModelFactory | None = None,
 ) -> CellOutcome:
     probe = TOOL_PROBES[cell.target]
     checks = path.reply or default_reply_checks(probe.kind, probe.tool, path)
@@ -238,7 +266,7 @@ async def _run_tool_cell(
         start_s=WARM_GAP_S / 2 if warm else None,
     )
     plan = ChaosPlan([rule], seed=seed, clock=clock)
-    bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer)
+    bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer, models)
     session = f"drill-{cell.id}"
     started = time.perf_counter()
     try:
@@ -327,6 +355,7 @@ async def _run_model_cell(
     cell_dir: Path,
     observer: Observer,
     seed: int,
+    models: ModelFactory | None = None,
 ) -> CellOutcome:
     outcome = CellOutcome(
         cell=cell,
@@ -338,9 +367,12 @@ async def _run_model_cell(
         },
     )
     clock = FakeClock()
-    rule = FaultRule(fault=cell.fault, rate=1.0, target=cell.target, latency_s=0.5)
-    plan = ChaosPlan([rule], seed=seed, clock=clock)
-    bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer)
+    rules = [FaultRule(fault=cell.fault, rate=1.0, target=cell.target, latency_s=0.5)]
+    if cell.target == "model:backup":
+        # The backup only gets traffic when the primary fails: take the primary down too.
+        rules.append(FaultRule(fault=Fault.UNAVAILABLE, rate=1.0, target="model:primary"))
+    plan = ChaosPlan(rules, seed=seed, clock=clock)
+    bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer, models)
     started = time.perf_counter()
     try:
         tiers = configured_model_tiers(bot)
@@ -401,6 +433,7 @@ async def run_matrix(
     observer: Observer | None = None,
     seed: int = 0,
     progress: Progress | None = None,
+    models: ModelFactory | None = None,
 ) -> DrillReport:
     """Run matrix cells (all of them by default) and compare each with its declared path.
 
@@ -415,6 +448,9 @@ async def run_matrix(
         observer: receives every call and turn (metrics, traces, the run's events file).
         seed: seed of the chaos plans.
         progress: called after each cell.
+        models: builds the model tiers of the model cells' bots (e.g. :func:`scripted_models`);
+            None = the tiers the settings configure. Tool cells always run on the settings'
+            tiers, so their declared reply properties stay those of the deployment.
     """
     chosen = list(cells) if cells is not None else matrix_cells()
     observer = observer or Observer()
@@ -435,6 +471,7 @@ async def run_matrix(
                 cell_dir=cell_dir,
                 observer=observer,
                 seed=seed,
+                models=models,
             )
         else:
             path = expected_path(cell.target, cell.fault, cell.variant)
@@ -552,6 +589,7 @@ async def run_random(
     seed: int = 7,
     observer: Observer | None = None,
     progress: Progress | None = None,
+    models: ModelFactory | None = None,
 ) -> DrillReport:
     """Play ``turns`` turns of seeded conversations under a seeded fault schedule, checking
     every invariant after every turn (and the audit log at the end)."""
@@ -562,7 +600,7 @@ async def run_random(
     report = DrillReport(mode="random", seed=seed)
     started = time.perf_counter()
     db = _fresh_db(_seed_db(work_dir), work_dir / "random")
-    bot = _bot(settings, db, plan, clock, observer)
+    bot = _bot(settings, db, plan, clock, observer, models)
     truth = ShopTruth(bot.client, CUSTOMER)
     keys: set[str] = set()
     played = 0

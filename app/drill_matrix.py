@@ -312,7 +312,7 @@ class ExpectedModelPath:
 MODEL_TARGETS: Final[tuple[str, ...]] = ("model:primary", "model:backup")
 """Model tiers as matrix rows (``minimal`` is offline and cannot fail this way)."""
 
-MODEL_PROBE: Final[tuple[str, ...]] = ("订单100683现在什么状态",)
+MODEL_PROBE: Final[tuple[str, ...]] = ("What is the status of order 100683?",)
 """Messages of a model cell: any turn makes every configured tier take part."""
 
 MODEL_PATHS: Final[Mapping[Fault, ExpectedModelPath]] = {

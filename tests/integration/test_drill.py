@@ -136,3 +136,23 @@ async def test_report_command_prints_degrade_report_of_a_run(tmp_path: Path) -> 
     assert out.read_text(encoding="utf-8").startswith("# Degrade report")
     as_json = CliRunner().invoke(_app(), ["report", str(events), "--json"])
     assert json.loads(as_json.output)["turns"] >= 4
+
+
+async def test_drill_model_cells_with_the_scripted_brain(tmp_path: Path) -> None:
+    from helpdesk.app.drill import scripted_models
+
+    cells = [
+        DrillCell(target="model:primary", fault=Fault.UNAVAILABLE),
+        DrillCell(target="model:primary", fault=Fault.TRUNCATED_JSON),
+        DrillCell(target="model:backup", fault=Fault.TIMEOUT),
+        DrillCell(target="model:primary", fault=Fault.LATENCY),
+    ]
+    report = await run_matrix(
+        Settings(data_dir=tmp_path), work_dir=tmp_path, cells=cells, models=scripted_models
+    )
+    assert [c.mismatches for c in report.cells] == [[]] * len(cells)
+    by_id = {c.cell.id: c for c in report.cells}
+    assert by_id["model:primary:unavailable"].actual["tier"] == "backup"
+    assert by_id["model:primary:truncated_json"].actual["error_class"] == "schema"
+    assert by_id["model:backup:timeout"].actual["tier"] == "minimal"
+    assert by_id["model:primary:latency"].actual["switched"] is False
