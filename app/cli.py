@@ -14,6 +14,7 @@ import typer
 from langchain_core.messages import HumanMessage
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from helpdesk.app.bench.cli import register as register_bench
@@ -178,7 +179,7 @@ async def _chat(
                 except TurnError as exc:
                     err_console.print(f"[red]Error:[/red] {exc}")
                     continue
-                console.print(f"[bold blue]bot>[/bold blue] {payload['reply']}")
+                console.print(f"[bold blue]bot>[/bold blue] {escape(payload['reply'])}")
         finally:
             for task in background:
                 task.cancel()
