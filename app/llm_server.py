@@ -201,14 +201,21 @@ class ScriptedLLM:
     def requests_for(self, model: str) -> list[RecordedRequest]:
         return [r for r in self.requests if r.model == model]
 
-    def next_item(self, model: str) -> ScriptItem | None:
+    def next_item(self, model: str, body: Mapping[str, Any] | None = None) -> ScriptItem | None:
+        """The next scripted answer for ``model``: the first queued one that fits the request
+        (tool calls only to a request offering those tools), so requests a client sends
+        concurrently get their own answers. Faults and text fit any request."""
         queue = self._queues.get(model)
         if queue:
+            for index, queued in enumerate(queue):
+                if body is None or _fits(queued, body):
+                    del queue[index]
+                    return queued
             return queue.popleft()
-        item = self._always.get(model)
-        if item is None:
+        fallback = self._always.get(model)
+        if fallback is None:
             self.exhausted.append(model)
-        return item
+        return fallback
 
 
 # --- response bodies ----------------------------------------------------------------------------
@@ -224,6 +231,33 @@ def _error(status: int, message: str, code: str, *, retry_after: float | None = 
         status_code=status,
         headers=headers,
     )
+
+
+def _fits(item: ScriptItem, body: Mapping[str, Any]) -> bool:
+    """Whether a queued answer may answer this request.
+
+    A call to the tool a request forces (``tool_choice``: the structured stages, decompose and
+    check) answers only that request; other tool-call replies answer requests that force no
+    tool (tool selection); text and faults answer anything.
+    """
+    if not isinstance(item, Reply) or not item.tool_calls:
+        return True
+    forced = _forced_choice(body)
+    names = {name for name, _ in item.tool_calls}
+    if forced is not None:
+        return names == {forced}
+    return not (names & _STRUCTURED_TOOLS)
+
+
+_STRUCTURED_TOOLS = frozenset({"DecomposeResult", "CheckResult"})
+
+
+def _forced_choice(body: Mapping[str, Any]) -> str | None:
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict):
+        name = choice.get("function", {}).get("name")
+        return str(name) if name else None
+    return None
 
 
 def _forced_tool(body: Mapping[str, Any]) -> str | None:
@@ -352,7 +386,7 @@ def create_llm_app(script: ScriptedLLM) -> FastAPI:
                 body=body,
             )
         )
-        item = script.next_item(model)
+        item = script.next_item(model, body)
         if item is None:
             return _error(500, f"script for model {model!r} is exhausted", "script_exhausted")
         message: dict[str, Any] | None

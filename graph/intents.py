@@ -138,13 +138,39 @@ _AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
     _rx(r"[¥$]\s*(\d+(?:\.\d{1,2})?)"),
     _rx(r"(?:cny|rmb)\s*(\d+(?:\.\d{1,2})?)"),
     _rx(r"(\d+(?:\.\d{1,2})?)\s*(?:元|块钱|块|yuan|rmb|cny)"),
-    _rx(r"(?:refund|退款|退钱|退)\s*(?:of|for)?\s*(?:金额)?\s*[:：]?\s*(\d{1,5}(?:\.\d{1,2})?)(?!\d)"),
+    _rx(
+        r"(?:refund|退款|退钱|退)\s*(?:of|for)?\s*(?:金额)?\s*[:：]?\s*(\d{1,5}(?:\.\d{1,2})?)(?!\d)"
+    ),
 )
-_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-              "八": 8, "九": 9}
-_EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-               "eight": 8, "nine": 9, "ten": 10, "a dozen": 12, "dozen": 12, "a couple of": 2,
-               "a pair of": 2}
+_CN_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_EN_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a dozen": 12,
+    "dozen": 12,
+    "a couple of": 2,
+    "a pair of": 2,
+}
 _CN_NUM = r"[零一二两三四五六七八九十]{1,3}"
 _EN_NUM = r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen|dozen"
 _CN_UNITS = r"件|个|台|只|套|双|份|盒|瓶|条|支|部|本|张|把|副|箱|包"
@@ -156,7 +182,9 @@ _QUANTITY_PATTERNS: tuple[re.Pattern[str], ...] = (
     _rx(r"(?:^|[\s(])[x×*]\s*(\d{1,4})\b"),
     _rx(r"\b(\d{1,4})\s*[x×](?=\s|$|[,.;?!])"),
     _rx(rf"\b({_EN_NUM})\s+(?:pcs|pieces?|units?|items?|of (?:them|these|those|it))\b"),
-    _rx(rf"\b(?:buy|need|want|order|get|purchase|take|like|have)\s+({_EN_NUM}|\d{{1,4}})\b(?!\s*(?:days?|weeks?|hours?))"),
+    _rx(
+        rf"\b(?:buy|need|want|order|get|purchase|take|like|have)\s+({_EN_NUM}|\d{{1,4}})\b(?!\s*(?:days?|weeks?|hours?))"
+    ),
     _rx(rf"^\W*({_EN_NUM})\W*$"),
 )
 
@@ -545,9 +573,7 @@ def match_intents(
         earlier = _message_order(group_ents[:index][::-1])
         later = group_ents[index + 1].order_ids[:1] if index + 1 < len(group_ents) else ()
         has_ctx = bool(ents.order_ids or earlier or later or last_order_id)
-        found = _classify(
-            clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation
-        )
+        found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if found is None:
             found = _from_entities(ents, previous)
         if found is None:

@@ -7,6 +7,7 @@ through :class:`TurnNodes`, so tests build a graph with fakes and no globals.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import uuid
@@ -27,9 +28,19 @@ from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.replies import ReplyItem, render_fallback_reply, render_reply
-from helpdesk.graph.stages import check_with_tiers, decompose_with_tiers, generate_with_tiers
+from helpdesk.graph.stages import (
+    check_with_tiers,
+    decompose_with_tiers,
+    generate_with_tiers,
+    select_tools_with_tiers,
+)
 from helpdesk.graph.state import HelpdeskState, Task
-from helpdesk.graph.tiered import matches_from_plan, reply_facts_json, select_with_models
+from helpdesk.graph.tiered import (
+    matches_from_plan,
+    reply_facts_json,
+    select_with_models,
+    tool_schemas,
+)
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.graph.validation import ReplyFacts, find_violations
 from helpdesk.tools.context import RequestContext
@@ -189,8 +200,18 @@ class TurnNodes:
         if simplified:
             ctx.degrade = ctx.degrade.model_copy(update={"simplified_mode": True})
         matches, tier = template, "minimal"
+        proposed: dict[str, Any] | None = None
         if self.router is not None and not simplified and not is_confirmation:
-            outcome = await decompose_with_tiers(self.router, text, lang, facts, ctx, self.clock)
+            # Tool selection needs only the customer's words, not the decomposition: ask for
+            # both at once and save a model round trip; select_tool checks and binds the calls.
+            outcome, selected = await asyncio.gather(
+                decompose_with_tiers(self.router, text, lang, facts, ctx, self.clock),
+                select_tools_with_tiers(
+                    self.router, text, lang, tool_schemas(self.executor), ctx, self.clock
+                ),
+            )
+            if selected is not None:
+                proposed = {"calls": list(selected.value), "tier": selected.tier}
             if outcome is not None:
                 matches = matches_from_plan(
                     outcome.value, text=text, lang=lang, last_order_id=facts.get("last_order_id")
@@ -209,6 +230,7 @@ class TurnNodes:
             "tasks": planned,
             "tier": tier,
             "tiers": {"decompose": tier},
+            "proposed_calls": proposed,
             "degrade": ctx.degrade,
         }
 
@@ -232,6 +254,7 @@ class TurnNodes:
         tiers = dict(state.get("tiers", {}))
         tier = "minimal"
         if self.router is not None and tiers.get("decompose", "minimal") != "minimal":
+            proposal = state.get("proposed_calls")
             chosen = await select_with_models(
                 self.router,
                 self.executor,
@@ -241,6 +264,7 @@ class TurnNodes:
                 facts=facts,
                 ctx=ctx,
                 clock=self.clock,
+                proposed=(proposal["calls"], proposal["tier"]) if proposal else None,
             )
             if chosen is not None:
                 tasks, tier = chosen

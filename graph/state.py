@@ -48,6 +48,9 @@ class HelpdeskState(TypedDict, total=False):
     """The tier that wrote this turn's reply."""
     tiers: dict[str, str]
     """Which tier answered each stage: decompose, select_tool, generate."""
+    proposed_calls: dict[str, Any] | None
+    """Tool calls a model tier proposed while decomposing ({calls, tier}); checked and bound to
+    the tasks by select_tool."""
     draft: str
     validation: dict[str, Any]
     tokens: int

@@ -20,7 +20,7 @@ from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent
 from helpdesk.graph.language import Lang
 from helpdesk.graph.planning import call_for, match_from_task, plain_match
 from helpdesk.graph.replies import ReplyItem
-from helpdesk.graph.stages import PlannedTask, select_tools_with_tiers
+from helpdesk.graph.stages import PlannedTask, StageOutcome, select_tools_with_tiers
 from helpdesk.graph.state import Task
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.tools.context import RequestContext
@@ -106,14 +106,24 @@ async def select_with_models(
     facts: Mapping[str, Any],
     ctx: RequestContext,
     clock: Clock,
+    proposed: tuple[list[ToolCall], str] | None = None,
 ) -> tuple[list[Task], str] | None:
     """Tool calls chosen by a model tier, checked, corrected at most twice, bound to tasks.
+
+    Args:
+        proposed: the first round's calls and tier when they were already asked for (the
+            decompose node asks in parallel with decomposition); None = ask now.
 
     Returns the tasks with their calls and the tier that chose them, or None when no model tier
     could answer (the caller maps intents to tools itself).
     """
     schemas = tool_schemas(executor)
-    outcome = await select_tools_with_tiers(router, text, lang, schemas, ctx, clock)
+    if proposed is not None:
+        outcome: StageOutcome[list[ToolCall]] | None = StageOutcome(
+            value=proposed[0], tier=proposed[1], attempts=[]
+        )
+    else:
+        outcome = await select_tools_with_tiers(router, text, lang, schemas, ctx, clock)
     if outcome is None:
         return None
     tier = outcome.tier

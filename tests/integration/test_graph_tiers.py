@@ -82,7 +82,8 @@ async def test_primary_answers_every_stage(
     assert out["tool_results"][0]["status"] == "ok"
     assert len(script.requests_for(PRIMARY)) == 4 and script.requests_for(BACKUP) == []
     decompose_prompt = load_templates("primary", "decompose", "en")["system"].split("{")[0]
-    assert system_prompts(script, PRIMARY)[0].startswith(decompose_prompt[:40])
+    first_two = system_prompts(script, PRIMARY)[:2]
+    assert any(p.startswith(decompose_prompt[:40]) for p in first_two)
 
 
 @pytest.mark.parametrize(
@@ -106,7 +107,8 @@ async def test_primary_fault_hands_each_stage_to_backup_with_its_own_prompt(
     assert out["tier"] == "backup"
     assert out["reply"] == ANSWER.content
     backup_decompose = load_templates("backup", "decompose", "en")["system"][:40]
-    assert system_prompts(script, BACKUP)[0].startswith(backup_decompose)
+    # decompose and select_tool go out in parallel: any order
+    assert any(p.startswith(backup_decompose) for p in system_prompts(script, BACKUP)[:2])
     switches = [e for e in out["degrade"]["events"] if e["action"] == "model"]
     assert switches and all(
         "model:primary" in e["target"] or e["target"] == "model:primary" for e in switches[:1]
