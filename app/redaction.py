@@ -41,15 +41,20 @@ REDACTED_KEYS: Final[frozenset[str]] = frozenset(
 """Argument names whose values are always redacted whole."""
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_CARD = re.compile(r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])")
+# ASCII word boundaries: in "我电话13812345678" the Chinese characters are \w to Python's re,
+# and a \w-based boundary would leave the number unmasked.
+_B = r"0-9A-Za-z_"
+_CARD = re.compile(rf"(?<![{_B}-])\d(?:[ -]?\d){{12,18}}(?![{_B}-])")
+_ID_CARD = re.compile(rf"(?<![{_B}])\d{{17}}[\dXx](?![{_B}])")
 _PHONE = re.compile(
-    r"(?<![\w-])(?:"
+    rf"(?<![{_B}-])(?:"
     r"(?:\+|00)\d{1,3}[ -]?(?:\(?\d{1,4}\)?[ -]?)?\d{3,4}[ -]?\d{3,4}"  # international
     r"|1[3-9]\d[ -]?\d{4}[ -]?\d{4}"  # mainland mobile
     r"|0\d{2,3}-\d{7,8}"  # landline with area code
     r"|\d{3,4}-\d{3}-\d{4}"  # 400-820-8820, 212-555-0147
     r"|\(\d{3}\) ?\d{3}-\d{4}"  # (212) 555-0147
-    r")(?![\w-])"
+    r"|0\d{2,3} \d{4} ?\d{4}"  # 010 6234 5678
+    rf")(?![{_B}-])"
 )
 _ZH_ADDRESS = re.compile(
     r"[\u4e00-\u9fff]{2,}(?:省|市|区|县|镇|乡)"
@@ -82,8 +87,10 @@ def _card(match: re.Match[str]) -> str:
 
 
 def redact(text: str) -> str:
-    """``text`` with phone numbers, e-mails, card numbers and street addresses replaced."""
+    """``text`` with phone numbers, e-mails, card and ID-card numbers and street addresses
+    replaced."""
     text = _EMAIL.sub("[email]", text)
+    text = _ID_CARD.sub("[id]", text)
     # Phones first: "+86 138 1234 5678" is a phone even when its digits pass the Luhn check.
     text = _PHONE.sub("[phone]", text)
     text = _CARD.sub(_card, text)

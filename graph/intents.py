@@ -134,12 +134,15 @@ _SKU = _rx(r"(?<![a-z0-9])sku[\s_-]*(\d{3,6})(?!\d)")
 _TICKET_ID = _rx(r"(?<![a-z0-9])t-?(\d{6})(?!\d)")
 _TRACKING_NO = _rx(r"(?<![a-z0-9])(?:sf|yt)\d{10}(?!\d)")
 _ORDER = _rx(r"(?<![\d.])(\d{6})(?![\d.]|\s*(?:元|块|yuan|rmb|cny))")
+# A money amount: "1,299.00", "1299", "50.5" (thousands separators allowed, removed on parse).
+_MONEY = r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)"
 _AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
-    _rx(r"[¥$]\s*(\d+(?:\.\d{1,2})?)"),
-    _rx(r"(?:cny|rmb)\s*(\d+(?:\.\d{1,2})?)"),
-    _rx(r"(\d+(?:\.\d{1,2})?)\s*(?:元|块钱|块|yuan|rmb|cny)"),
+    _rx(r"[¥$]\s*" + _MONEY + r"(?![\d,])"),
+    _rx(r"(?:cny|rmb)\s*" + _MONEY + r"(?![\d,])"),
+    _rx(_MONEY + r"\s*(?:元|块钱|块|yuan|rmb|cny)"),
     _rx(
-        r"(?:refund|退款|退钱|退)\s*(?:of|for)?\s*(?:金额)?\s*[:：]?\s*(\d{1,5}(?:\.\d{1,2})?)(?!\d)"
+        r"(?:refund|退款|退钱|退)\s*(?:of|for)?\s*(?:金额)?\s*[:：]?\s*"
+        r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,5}(?:\.\d{1,2})?)(?![\d,])"
     ),
 )
 _CN_DIGITS = {
@@ -214,7 +217,14 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|信用卡|花呗|分期|用什么支付|能用.{0,6}支付"
     ),
 }
-_REFUND = _rx(r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse|退款|退钱|退费|返款")
+_REFUND = _rx(
+    r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse|退款|退钱|退费|返款|还能退|能退多少|退多少"
+)
+# A question about refunds (how much is left, how it works), not a request to refund.
+_REFUND_QUESTION = _rx(
+    r"\bhow much\b|\bwhat(?:'s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
+    r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗"
+)
 _REFUND_WHEN = _rx(
     r"\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
     r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
@@ -287,7 +297,7 @@ def extract_entities(text: str) -> Entities:
     for pattern in _AMOUNT_PATTERNS:
         m = pattern.search(rest)
         if m:
-            amount = float(m.group(1))
+            amount = float(m.group(1).replace(",", ""))
             rest = rest[: m.start()] + " " * (m.end() - m.start()) + rest[m.end() :]
             break
     quantity: int | None = None
@@ -461,7 +471,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(Intent.THANKS, ack=True)
     if _HANDOFF.search(norm):
         return _Match(Intent.HANDOFF)
-    if _REFUND.search(norm) and _REFUND_WHEN.search(norm):
+    if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
+        # asking about refunds is not asking for one: show the order (its refunds and what is
+        # still refundable) or the refund-time answer, never a refund offer
         if ents.order_ids:
             return _Match(Intent.ORDER_STATUS)
         return _Match(Intent.FAQ, topic="refund_time")
@@ -499,6 +511,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if _LIST_ORDERS.search(norm):
         return _Match(Intent.LIST_ORDERS)
     if _ORDER_STATUS.search(norm):
+        return _Match(Intent.ORDER_STATUS)
+    if _GREETING.search(norm) and ents.order_ids:
+        # "hi, where's 100200?": an order id is a request, whatever greeting comes with it
         return _Match(Intent.ORDER_STATUS)
     if _GREETING.search(norm):
         return _Match(Intent.GREETING)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -66,6 +67,7 @@ CONFIRM_PRECHECKS: dict[str, tuple[str, str, str]] = {
 log = logging.getLogger("helpdesk.graph")
 
 _MAX_OPEN_REQUESTS = 1024
+_LONG_DIGITS = re.compile(r"\d[\d -]{6,}\d")
 HANDOFF_BUDGET_S = 3.0
 """Seconds the automatic handoff ticket may take, outside the turn's (possibly spent) budget."""
 
@@ -522,7 +524,10 @@ class TurnNodes:
                 "messages": [AIMessage(content=draft)],
                 "degrade": ctx.degrade,
             }
-        log.warning("reply failed validation: %s", "; ".join(violations))
+        # violations quote the draft: long digit runs (phone numbers) stay out of the logs
+        log.warning(
+            "reply failed validation: %s", _LONG_DIGITS.sub("[number]", "; ".join(violations))
+        )
         if regenerations < self.config.max_regenerations:
             return {
                 "validation": {

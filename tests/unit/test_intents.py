@@ -367,3 +367,22 @@ def test_normalize_sku(raw: str, sku: str | None):
 )
 def test_detect_language(text: str, default: str, lang: str):
     assert detect_language(text, default=default) == lang  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("refund order 100200 ¥1,299.00", [("refund", "100200", 1299.0)]),
+        ("退款 1,299 元 订单100200", [("refund", "100200", 1299.0)]),
+        ("how much can I still get refunded for 100609?", [("order_status", "100609", None)]),
+        ("100609 还能退多少钱？", [("order_status", "100609", None)]),
+        ("how long does a refund take for order 100609?", [("order_status", "100609", None)]),
+        ("what's the refund time?", [("faq", None, None)]),
+        ("hi where's 100200?", [("order_status", "100200", None)]),
+    ],
+)
+def test_match_intents_refund_questions_amounts_and_greetings(
+    text: str, expected: list[tuple[str, str | None, float | None]]
+) -> None:
+    got = [(m.intent.value, m.order_id, m.amount) for m in match_intents(text)]
+    assert got == expected

@@ -314,3 +314,18 @@ def test_observer_spans_cover_turn_node_tool_attempt_and_model_call() -> None:
     assert event.name == "degrade"
     assert event.attributes["action"] == "function"
     assert "503 from GET" in event.attributes["reason"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("订单100683一直没到，我电话13812345678，谢谢", "订单100683一直没到，我电话[phone]，谢谢"),
+        ("转人工，我的手机号码是13987654321", "转人工，我的手机号码是[phone]"),
+        ("身份证 110101199003071234", "身份证 [id]"),
+        ("call 010 6234 5678", "call [phone]"),
+        ("卡号4111111111111111", "卡号[card]"),
+        ("order 100683 total 1299", "order 100683 total 1299"),
+    ],
+)
+def test_redact_after_chinese_text_and_more_formats(text: str, expected: str) -> None:
+    assert redact(text) == expected
