@@ -256,6 +256,9 @@ def _error_code(response: httpx.Response) -> str | None:
     return None
 
 
+_INPUT_CODES = frozenset({"invalid_request", "validation_error", "invalid_argument"})
+
+
 def classify_response(
     tool: str, response: httpx.Response, *, is_write: bool = False
 ) -> Failure | None:
@@ -283,6 +286,10 @@ def classify_response(
     elif status in (401, 402, 403):
         cls = ErrorClass.AUTH
     elif status in (404, 409):
+        cls = ErrorClass.BUSINESS
+    elif status == 422 and code and code not in _INPUT_CODES:
+        # the request was well-formed and the service said no on business grounds
+        # (e.g. amount_too_large): a plain statement to the customer, not a model's typo
         cls = ErrorClass.BUSINESS
     elif status in (400, 422):
         cls = ErrorClass.INPUT

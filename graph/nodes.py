@@ -322,11 +322,25 @@ class TurnNodes:
                         "args": args,
                     },
                 )
-            if result.tool == "request_refund" and args.get("amount") is None:
-                remaining = looked.data.get("refundable_amount")
-                if remaining is not None:
-                    data = {**result.data, "refundable_amount": remaining}
-                    return result.model_copy(update={"data": data})
+            remaining = looked.data.get("refundable_amount")
+            amount = args.get("amount")
+            if result.tool == "request_refund" and remaining is not None:
+                if amount is not None and float(amount) > float(remaining):
+                    # no "are you sure?" for a refund the shop would refuse
+                    return ToolResult(
+                        call_id=result.call_id,
+                        tool=result.tool,
+                        status=ToolStatus.FAILED,
+                        error_class=ErrorClass.BUSINESS,
+                        reason=f"request_refund: {amount} exceeds the refundable {remaining}",
+                        data={
+                            "code": "amount_too_large",
+                            "args": args,
+                            "message": f"at most {remaining} can be refunded",
+                        },
+                    )
+                data = {**result.data, "refundable_amount": remaining}
+                return result.model_copy(update={"data": data})
         return result
 
     async def _handoff_failed(

@@ -722,18 +722,26 @@ def render_fallback_reply(
     """
     w = _Writer(lang, hotline)
     lines = [w.say("fallback_header")]
+    confirmations: list[str] = []
     for item in items:
         result = item.result
         if result is None:
             continue
         match = item.intent
-        what = w.what(_kind_of(item), _order_id(match, result), match.sku)
+        kind = _kind_of(item)
+        order_id = _order_id(match, result)
+        if result.status is ToolStatus.NEEDS_CONFIRMATION:
+            # the pending action stays pending: the question must still be asked
+            confirmations.append(_confirm(w, kind, match, result, order_id, match.sku))
+            continue
+        what = w.what(kind, order_id, match.sku)
         details = _known_details(w, result)
         if details:
             lines.append(w.say("fallback_known", what=what, details=details))
         else:
             lines.append(w.say("fallback_unavailable", what=what))
-    paragraphs = ["\n".join(lines)]
+    paragraphs = ["\n".join(lines)] if len(lines) > 1 or not confirmations else []
+    paragraphs.extend(confirmations)
     if degrade.stale:
         paragraphs.append(w.say("stale_notice_general", age=w.age(max(degrade.stale.values()))))
     pending = _pending_paragraph(w, degrade.pending, items)

@@ -9,7 +9,7 @@ rounds with field-level feedback; what still cannot be used is dropped as a pend
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -173,7 +173,12 @@ async def select_with_models(
         pending = [
             c for c in again.value if not any(v.name == c.name and v.args == c.args for v in valid)
         ]
-    return _bind(tasks, valid, facts=facts), tier
+
+    def is_write(name: str) -> bool:
+        spec = executor.registry.get(name)
+        return spec is not None and spec.policy.is_write
+
+    return _bind(tasks, valid, facts=facts, is_write=is_write), tier
 
 
 def _feedback(problems: Sequence[tuple[ToolCall, ToolResult]]) -> str:
@@ -191,9 +196,16 @@ def _feedback(problems: Sequence[tuple[ToolCall, ToolResult]]) -> str:
     return "\n".join(lines)
 
 
-def _bind(tasks: list[Task], calls: list[ToolCall], *, facts: Mapping[str, Any]) -> list[Task]:
-    """Give each task the model's call for its tool; tasks the model skipped keep the mapped
-    call; extra calls become tasks of their own."""
+def _bind(
+    tasks: list[Task],
+    calls: list[ToolCall],
+    *,
+    facts: Mapping[str, Any],
+    is_write: Callable[[str], bool],
+) -> list[Task]:
+    """Give each task the model's call for its tool (same order / SKU first, then same tool);
+    tasks the model skipped keep the mapped call; extra reads become tasks of their own, extra
+    writes are dropped (a write is only ever what the customer's request decomposed into)."""
     unused = list(calls)
     out: list[Task] = []
     for task in tasks:
@@ -203,13 +215,18 @@ def _bind(tasks: list[Task], calls: list[ToolCall], *, facts: Mapping[str, Any])
             continue
         chosen = None
         if expected is not None:
-            chosen = next((c for c in unused if c.name == expected.name), None)
+            same_tool = [c for c in unused if c.name == expected.name]
+            chosen = next(
+                (c for c in same_tool if _same_target(c.args, expected.args)),
+                same_tool[0] if same_tool else None,
+            )
         if chosen is not None:
             unused.remove(chosen)
             out.append(task.model_copy(update={"call": chosen.model_copy(update={"id": task.id})}))
         else:
             out.append(task.model_copy(update={"call": expected}))
     turn_prefix = tasks[0].id.rsplit("-", 1)[0] if tasks else "t"
+    unused = [c for c in unused if not is_write(c.name)]
     for index, call in enumerate(unused, start=len(tasks)):
         intent = _TOOL_INTENTS.get(call.name, Intent.UNKNOWN)
         task_id = f"{turn_prefix}-{index}"
@@ -229,6 +246,12 @@ def _bind(tasks: list[Task], calls: list[ToolCall], *, facts: Mapping[str, Any])
             )
         )
     return out
+
+
+def _same_target(left: Mapping[str, Any], right: Mapping[str, Any]) -> bool:
+    """Both calls are about the same order / SKU (when either names one)."""
+    keys = [k for k in ("order_id", "sku") if left.get(k) or right.get(k)]
+    return bool(keys) and all(left.get(k) == right.get(k) for k in keys)
 
 
 def reply_facts_json(

@@ -69,3 +69,15 @@ def test_plan_tasks_resumes_only_from_the_template_matcher() -> None:
     resumed = plan_tasks(yes, turn=4, facts=facts)
     assert resumed[0].call is not None and resumed[0].call.confirmed
     assert resumed[0].call.action_turn == 3
+
+
+async def test_refund_above_the_refundable_amount_is_refused_without_asking(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await run_turn(bot, "退款 5000 元 订单100609", session="r", customer="C0001")
+    result = out["tool_results"][0]
+    assert (result["status"], result["data"]["code"]) == ("failed", "amount_too_large")
+    assert "可退金额" in out["reply"]
+    again = await run_turn(bot, "确认", session="r", customer="C0001")
+    assert again["tool_results"] == []

@@ -277,3 +277,16 @@ def test_classify_503_on_a_write_is_unavailable_not_unknown():
     post = httpx.Request("POST", "http://shop/refunds")
     failure = classify_failure(_status_error(503, request=post), tool="refund", is_write=True)
     assert failure.error_class is ErrorClass.UNAVAILABLE
+
+
+def test_classify_422_with_a_business_code_is_business():
+    post = httpx.Request("POST", "http://shop/refunds")
+    body = {"error": {"code": "amount_too_large", "message": "at most 866.00 can be refunded"}}
+    failure = classify_failure(_status_error(422, body=body, request=post), tool="refund")
+    assert (failure.error_class, failure.code) == (ErrorClass.BUSINESS, "amount_too_large")
+
+
+def test_classify_422_validation_envelope_stays_input():
+    body = {"error": {"code": "invalid_request", "message": "order_id: field required"}}
+    failure = classify_failure(_status_error(422, body=body), tool="refund")
+    assert failure.error_class is ErrorClass.INPUT

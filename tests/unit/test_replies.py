@@ -684,3 +684,14 @@ def test_render_reply_note_key_and_text():
 
 def test_render_reply_no_items_asks_to_clarify():
     assert render_reply([], DegradeContext(), "zh").startswith("抱歉，我没太明白您的意思。")
+
+
+def test_render_fallback_reply_still_asks_the_pending_confirmation():
+    from helpdesk.graph.replies import render_fallback_reply
+
+    match = MatchedIntent(intent=Intent.CANCEL_ORDER, text="cancel order 100998", lang="en",
+                          order_id="100998")
+    pending = ToolResult(call_id="c", tool="cancel_order", status=ToolStatus.NEEDS_CONFIRMATION,
+                         data={"args": {"order_id": "100998"}})
+    text = render_fallback_reply([ReplyItem(intent=match, result=pending)], DegradeContext(), "en")
+    assert text.startswith("Do you want me to cancel order 100998?")
