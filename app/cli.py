@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 import time
 import uuid
@@ -24,6 +25,8 @@ from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.graph.checkpoint import open_checkpointer
+from helpdesk.graph.language import detect_language
+from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.tiers import Prober
 
 __all__ = ["MAX_MESSAGE_CHARS", "app", "main"]
@@ -42,6 +45,7 @@ app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
 
+log = logging.getLogger("helpdesk.app")
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
@@ -91,6 +95,12 @@ async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict
         config,
     )
     return turn_payload(state, session)
+
+
+def turn_failed_reply(text: str, hotline: str) -> str:
+    """What the customer reads when a turn failed unexpectedly (in their language)."""
+    templates = load_templates("minimal", "generate", detect_language(text))
+    return render(templates["turn_failed"], hotline=hotline)
 
 
 def _tier_names(bot: Bot) -> str:
@@ -166,7 +176,8 @@ async def _chat(
                 background.append(probing)
             while True:
                 try:
-                    text = console.input("[bold green]you>[/bold green] ")
+                    # in a thread: the event loop keeps running (health probes) while we wait
+                    text = await asyncio.to_thread(console.input, "[bold green]you>[/bold green] ")
                 except (EOFError, KeyboardInterrupt):
                     console.print()
                     return 0
@@ -178,6 +189,13 @@ async def _chat(
                     payload = await run_turn(bot, text, session=session, customer=customer)
                 except TurnError as exc:
                     err_console.print(f"[red]Error:[/red] {exc}")
+                    continue
+                except Exception as exc:
+                    log.exception("turn failed")
+                    if observer is not None:
+                        observer.turn_failed(exc, 0.0)
+                    sorry = turn_failed_reply(text, settings.hotline)
+                    console.print(f"[bold blue]bot>[/bold blue] {escape(sorry)}")
                     continue
                 console.print(f"[bold blue]bot>[/bold blue] {escape(payload['reply'])}")
         finally:
