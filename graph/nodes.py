@@ -446,7 +446,9 @@ class TurnNodes:
         )
         degrade = state.get("degrade") or DegradeContext()
         degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
-        return {"facts": facts, "degraded_turns": degraded_turns}
+        notices = list(state.get("notices", []))
+        notices += _dropped_confirmations(state)
+        return {"facts": facts, "degraded_turns": degraded_turns, "notices": notices}
 
     # ----------------------------------------------------------------- generate
     async def generate(self, state: HelpdeskState) -> dict[str, Any]:
@@ -497,7 +499,11 @@ class TurnNodes:
         if not notices:
             return draft
         templates = load_templates("minimal", "generate", lang)
-        lead = [render(templates[key], hotline=self.config.hotline) for key in notices]
+        lead = []
+        for notice in notices:
+            key, values = (notice, {}) if isinstance(notice, str) else (notice["key"], notice)
+            fields = {k: v for k, v in values.items() if k != "key"}
+            lead.append(render(templates[key], hotline=self.config.hotline, **fields))
         return "\n".join([*lead, draft])
 
     # ----------------------------------------------------------------- validate
@@ -588,6 +594,25 @@ class TurnNodes:
             return []
         missing = ", ".join(outcome.value.missing) or "part of the question"
         return [f"the reply does not answer: {missing}"]
+
+
+def _dropped_confirmations(state: HelpdeskState) -> list[dict[str, Any]]:
+    """Actions that waited for a yes the customer did not give (they asked something else):
+    the reply says they were not done, instead of dropping them silently."""
+    previous = state.get("facts", {}).get("pending_actions") or []
+    tasks = state.get("tasks", [])
+    answered = any(t.call is not None and t.call.confirmed for t in tasks) or any(
+        t.intent == "confirm_no" for t in tasks
+    )
+    if not previous or answered:
+        return []
+    notices = []
+    for action in previous:
+        key = "dropped_cancel" if action.get("tool") == "cancel_order" else "dropped_refund"
+        if action.get("tool") not in ("cancel_order", "request_refund"):
+            key = "dropped_action"
+        notices.append({"key": key, "order_id": str(action.get("args", {}).get("order_id", ""))})
+    return notices
 
 
 def route_after_validate(state: HelpdeskState) -> Literal["generate", "__end__"]:

@@ -55,5 +55,6 @@ class HelpdeskState(TypedDict, total=False):
     validation: dict[str, Any]
     tokens: int
     degraded_turns: int
-    notices: list[str]
-    """Template keys of notices the reply must lead with (e.g. the context was reset)."""
+    notices: list[Any]
+    """Notices the reply must lead with: template keys, or {key, field: value} (the context was
+    reset, an action waiting for confirmation was not done)."""

@@ -30,6 +30,7 @@ _PHONE = re.compile(r"(?<![\w.-])\+?\d[\d -]{6,}\d(?!\w|[.-]\d)")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?Z?)?|\b\d{1,2}:\d{2}\b")
 _AMOUNT = re.compile(r"¥\s?(\d[\d,]*(?:\.\d+)?)")
+_NUMBER_IN_TEXT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SUCCESS_TEMPLATES = {
     "cancel_order": "cancel_done",
@@ -95,6 +96,10 @@ class ReplyFacts:
                 return
             if isinstance(value, int | float):
                 numbers.add(round(float(value), 2))
+            elif isinstance(value, str):
+                # amounts quoted inside text ("满¥600可分期" in a FAQ answer) are data too
+                for raw in _NUMBER_IN_TEXT.findall(value):
+                    numbers.add(round(float(raw.replace(",", "")), 2))
             elif isinstance(value, dict):
                 for v in value.values():
                     walk(v)

@@ -81,3 +81,17 @@ async def test_refund_above_the_refundable_amount_is_refused_without_asking(
     assert "可退金额" in out["reply"]
     again = await run_turn(bot, "确认", session="r", customer="C0001")
     assert again["tool_results"] == []
+
+
+async def test_a_confirmation_left_unanswered_is_reported_not_dropped_silently(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await run_turn(bot, "cancel order 100904", session="d", customer="C0001")
+    out = await run_turn(bot, "is SKU-1004 in stock?", session="d", customer="C0001")
+    assert out["reply"].startswith("Order 100904 has not been cancelled")
+    assert "out of stock" in out["reply"]
+    late_yes = await run_turn(bot, "yes", session="d", customer="C0001")
+    assert late_yes["tool_results"] == []
+    order = await bot.client.call("GET", "/orders/100904", tool="t", customer="C0001")
+    assert order["status"] == "pending"

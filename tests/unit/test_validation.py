@@ -178,3 +178,9 @@ def test_validation_failed_lookup_paraphrased_as_empty(draft: str, lang: str) ->
     assert find_violations(facts(draft, failed, lang=lang)) == [
         "list_orders failed but the reply presents an empty result"
     ]
+
+
+def test_validation_amounts_quoted_in_tool_text_are_known() -> None:
+    faq = {"articles": [{"question": "分期", "answer": "单笔满¥600可分期，最多12期。"}]}
+    draft = "单笔满 ¥600 即可分期付款。"
+    assert find_violations(facts(draft, ok("search_faq", faq), lang="zh")) == []
