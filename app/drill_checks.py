@@ -20,6 +20,7 @@ import httpx
 
 from helpdesk.app.drill_matrix import ReplyCheck
 from helpdesk.graph.prompting import load_templates
+from helpdesk.graph.validation import DONE_PHRASES
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = [
@@ -132,8 +133,14 @@ def reply_violations(checks: Iterable[ReplyCheck], facts: ReplyFacts) -> list[st
 
 
 def claimed_writes(reply: str) -> list[str]:
-    """Write tools the reply says went through."""
-    return [tool for tool, keys in SUCCESS_KEYS.items() if mentions(reply, keys)]
+    """Write tools the reply says went through: in the templates' words or in any wording the
+    reply validator knows as a "done" claim (a model's "I've cancelled order 100904")."""
+    return [
+        tool
+        for tool, keys in SUCCESS_KEYS.items()
+        if mentions(reply, keys)
+        or (tool in DONE_PHRASES and DONE_PHRASES[tool].search(reply) is not None)
+    ]
 
 
 class ShopTruth:

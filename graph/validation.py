@@ -23,7 +23,7 @@ from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates
 from helpdesk.tools.results import ToolResult, ToolStatus
 
-__all__ = ["RULES", "ReplyFacts", "Rule", "find_violations"]
+__all__ = ["DONE_PHRASES", "RULES", "ReplyFacts", "Rule", "find_violations"]
 
 _IDENTIFIER = re.compile(r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b")
 _PHONE = re.compile(r"(?<![\w.-])\+?\d[\d -]{6,}\d(?!\w|[.-]\d)")
@@ -40,10 +40,11 @@ _SUCCESS_TEMPLATES = {
 }
 _EMPTY_TEMPLATES = {"list_orders": "orders_empty"}
 # "done" wording of writes, in the sentence that names the order (templates and paraphrases)
-_DONE_PHRASES: dict[str, re.Pattern[str]] = {
+DONE_PHRASES: dict[str, re.Pattern[str]] = {
     "cancel_order": re.compile(
         r"(has been|have been|was|were|I've|I have|we've|we have|successfully)\s+cancell?ed"
-        r"|cancell?ed (it|your order|the order)|已(为您|经|成功)?取消|取消成功",
+        r"|cancell?ed (it|your order|the order)"
+        r"|已(?:经)?为您取消|已成功取消|已经取消了|帮您取消了|取消成功",
         re.IGNORECASE,
     ),
     "request_refund": re.compile(
@@ -204,7 +205,7 @@ def rule_no_false_success(r: ReplyFacts) -> list[str]:
         order_id = _order_of(r, result)
         claim = _claim_prefix(templates[key], {"order_id": order_id}, r.lang)
         said = bool(claim and claim in r.draft)
-        done = _DONE_PHRASES.get(result.tool)
+        done = DONE_PHRASES.get(result.tool)
         # A business refusal quotes the order's real state ("已取消" for an order cancelled
         # before): only its template wording counts as a claim there.
         paraphrase_check = result.error_class is not ErrorClass.BUSINESS
