@@ -8,6 +8,7 @@ through :class:`TurnNodes`, so tests build a graph with fakes and no globals.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import re
@@ -24,7 +25,7 @@ from helpdesk.degrade.context import DegradeContext, LadderStep
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
 from helpdesk.graph.facts import extract_facts
-from helpdesk.graph.intents import Intent, match_intents
+from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
 from helpdesk.graph.prompting import load_templates, render
@@ -221,6 +222,7 @@ class TurnNodes:
                 tier = outcome.tier
             else:
                 self._fell_to_minimal(ctx, "decompose")
+        matches = _resume_awaiting_order(matches, facts)
         tasks = plan_tasks(
             matches, turn=state.get("turn", 1), facts=facts, allow_confirm=tier == "minimal"
         )
@@ -443,6 +445,7 @@ class TurnNodes:
             tickets=tickets[-20:],
             last_order_id=last_order,
             pending_actions=pending_actions,
+            awaiting_order=_awaiting_order(state.get("tasks", [])),
         )
         degrade = state.get("degrade") or DegradeContext()
         degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
@@ -594,6 +597,43 @@ class TurnNodes:
             return []
         missing = ", ".join(outcome.value.missing) or "part of the question"
         return [f"the reply does not answer: {missing}"]
+
+
+_NEEDS_ORDER = frozenset({Intent.TRACKING, Intent.CANCEL_ORDER, Intent.REFUND})
+
+
+def _awaiting_order(tasks: list[Task]) -> dict[str, Any] | None:
+    """A request that could not run for want of an order number (the reply asked for it)."""
+    for task in tasks:
+        if task.call is None and task.intent in _NEEDS_ORDER and not task.match.get("order_id"):
+            return dict(task.match)
+    return None
+
+
+def _resume_awaiting_order(
+    matches: list[MatchedIntent], facts: dict[str, Any]
+) -> list[MatchedIntent]:
+    """ "我要退款" -> "订单100200": a message that only gives the order number the previous
+    reply asked for continues that request instead of starting a new one."""
+    waiting = facts.get("awaiting_order")
+    if not waiting or len(matches) != 1:
+        return matches
+    only = matches[0]
+    if only.intent is not Intent.ORDER_STATUS or not only.order_id or only.inferred_order:
+        return matches
+    if len(_IDS_ONLY.sub("", only.text).strip()) > 6:
+        return matches  # more than an order number: a new question
+    return [
+        dataclasses.replace(
+            only,
+            intent=Intent(waiting["intent"]),
+            amount=waiting.get("amount"),
+            details=waiting.get("details") or only.details,
+        )
+    ]
+
+
+_IDS_ONLY = re.compile(r"\d{6}|订单|order|no\.?|number|号|#|[\s,.，。:：]", re.IGNORECASE)
 
 
 def _dropped_confirmations(state: HelpdeskState) -> list[dict[str, Any]]:

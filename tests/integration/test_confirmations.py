@@ -95,3 +95,19 @@ async def test_a_confirmation_left_unanswered_is_reported_not_dropped_silently(
     assert late_yes["tool_results"] == []
     order = await bot.client.call("GET", "/orders/100904", tool="t", customer="C0001")
     assert order["status"] == "pending"
+
+
+async def test_an_order_number_given_later_continues_the_request_that_asked_for_it(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    ask = await run_turn(bot, "where is my package?", session="w", customer="C0001")
+    assert ask["tool_results"] == []
+    out = await run_turn(bot, "100683", session="w", customer="C0001")
+    assert [t["tool"] for t in out["tasks"]] == ["track_shipment"]
+    assert "YT9433239273" in out["reply"]
+    # a real new question is not hijacked
+    await run_turn(bot, "I want a refund", session="w2", customer="C0001")
+    other = await run_turn(bot, "is order 100683 shipped yet and when will it arrive?",
+                           session="w2", customer="C0001")
+    assert "request_refund" not in [t["tool"] for t in other["tasks"]]
