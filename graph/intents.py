@@ -436,6 +436,7 @@ _ACK_WHOLE = _rx(
     r"|确认|确定|没问题|不|否|不要|不要了|不用取消|不要取消|别取消"
     r"|不用了?|不需要了?|没有了?|算了吧?|没事了?|不了)$"
 )
+_HOW_TO = _rx(r"怎么|怎样|如何|流程|\bhow (?:do|does|can|to)\b|\bprocess\b")
 _QUESTIONISH = _rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
 _PARTICLES = _rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|吧|啊|呀|哦|哈)$")
 
@@ -488,6 +489,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(Intent.CANCEL_ORDER)
     if _REFUND.search(norm):
         return _Match(Intent.REFUND)
+    if _RETURN_ACTION.search(norm) and _HOW_TO.search(norm) and not ents.order_ids:
+        # "退货怎么弄" / "how does a return work": explain the policy, open nothing
+        return _Match(Intent.FAQ, topic="returns")
     if (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm):
         return _Match(Intent.CREATE_TICKET)
     if ents.skus and not ents.order_ids:

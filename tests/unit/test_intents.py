@@ -379,6 +379,7 @@ def test_detect_language(text: str, default: str, lang: str):
         ("how long does a refund take for order 100609?", [("order_status", "100609", None)]),
         ("what's the refund time?", [("faq", None, None)]),
         ("hi where's 100200?", [("order_status", "100200", None)]),
+        ("退货怎么弄", [("faq", None, None)]),
     ],
 )
 def test_match_intents_refund_questions_amounts_and_greetings(
