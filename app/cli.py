@@ -79,12 +79,9 @@ async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[
 
 async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
     if not text.strip():
-        raise TurnError("the message is empty")
+        raise TurnError(_say(text, "message_empty"))
     if len(text) > MAX_MESSAGE_CHARS:
-        raise TurnError(
-            f"the message has {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}. "
-            "Please send it in shorter parts."
-        )
+        raise TurnError(_say(text, "message_too_long", length=len(text), limit=MAX_MESSAGE_CHARS))
     config = {"configurable": {"thread_id": session}}
     snapshot = await bot.graph.aget_state(config)
     owner = snapshot.values.get("customer") if snapshot and snapshot.values else None
@@ -99,8 +96,13 @@ async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict
 
 def turn_failed_reply(text: str, hotline: str) -> str:
     """What the customer reads when a turn failed unexpectedly (in their language)."""
+    return _say(text, "turn_failed", hotline=hotline)
+
+
+def _say(text: str, key: str, **values: Any) -> str:
+    """A customer-facing line from prompts/minimal, in the language of ``text``."""
     templates = load_templates("minimal", "generate", detect_language(text))
-    return render(templates["turn_failed"], hotline=hotline)
+    return render(templates[key], **values)
 
 
 def _tier_names(bot: Bot) -> str:

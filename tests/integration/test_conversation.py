@@ -160,7 +160,7 @@ async def test_every_reply_passes_validation(bot: Bot) -> None:
 
 
 async def test_oversize_and_empty_messages_are_refused_clearly(bot: Bot) -> None:
-    with pytest.raises(TurnError, match="limit is 4000"):
+    with pytest.raises(TurnError, match="at most 4000 at a time"):
         await say(bot, "x" * 4001)
     with pytest.raises(TurnError, match="empty"):
         await say(bot, "   ")
