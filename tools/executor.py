@@ -16,6 +16,7 @@ import inspect
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cachetools import TTLCache
@@ -76,6 +77,18 @@ class CallObserver(Protocol):
         ctx: RequestContext,
     ) -> None:
         """A call ended with ``result`` after ``duration_s`` (retry waits included)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _CallRun:
+    """One call in flight: what every step after a failure needs."""
+
+    spec: ToolSpec
+    call: ToolCall
+    args: dict[str, Any]
+    key: str | None
+    ctx: RequestContext
+    book: _Attempts
 
 
 class _Attempts:
@@ -175,7 +188,8 @@ class ResilientExecutor:
             data = await self._attempt_with_retries(spec, args, key, ctx, book)
         except Exception as exc:
             failure = book.failures[-1] if book.failures else self._classify(spec, exc)
-            return await self._after_failure(spec, call, args, key, failure, ctx, book)
+            run = _CallRun(spec=spec, call=call, args=args, key=key, ctx=ctx, book=book)
+            return await self._after_failure(run, failure)
         if spec.policy.kind == "read" and spec.policy.cache_ttl > 0:
             self.cache.put(spec.name, args, ctx.customer, data, ttl_s=spec.policy.cache_ttl)
         return ToolResult(
@@ -465,16 +479,8 @@ class ResilientExecutor:
 
     # ------------------------------------------------------------------ after failure
 
-    async def _after_failure(
-        self,
-        spec: ToolSpec,
-        call: ToolCall,
-        args: dict[str, Any],
-        key: str | None,
-        failure: Failure,
-        ctx: RequestContext,
-        book: _Attempts,
-    ) -> ToolResult:
+    async def _after_failure(self, run: _CallRun, failure: Failure) -> ToolResult:
+        spec, call, key, book = run.spec, run.call, run.key, run.book
         base = {
             "call_id": call.id,
             "tool": spec.name,
@@ -503,19 +509,11 @@ class ResilientExecutor:
         if spec.policy.is_write and cls in (ErrorClass.UNKNOWN_OUTCOME, ErrorClass.SCHEMA):
             # The write was sent and answered with something unreadable, or not answered:
             # it may have taken effect. Find out before saying anything.
-            return await self._reconcile(spec, call, args, key, failure, ctx, book)
-        return await self._walk_ladder(spec, call, args, key, failure, ctx, book)
+            return await self._reconcile(run, failure)
+        return await self._walk_ladder(run, failure)
 
-    async def _walk_ladder(
-        self,
-        spec: ToolSpec,
-        call: ToolCall,
-        args: dict[str, Any],
-        key: str | None,
-        failure: Failure,
-        ctx: RequestContext,
-        book: _Attempts,
-    ) -> ToolResult:
+    async def _walk_ladder(self, run: _CallRun, failure: Failure) -> ToolResult:
+        spec, call, args, key, ctx, book = run.spec, run.call, run.args, run.key, run.ctx, run.book
         policy = spec.policy
         breaker = self.breakers.get(spec.name)
         cached = (
@@ -708,16 +706,7 @@ class ResilientExecutor:
         breaker.record_success()
         return data
 
-    async def _reconcile(
-        self,
-        spec: ToolSpec,
-        call: ToolCall,
-        args: dict[str, Any],
-        key: str | None,
-        failure: Failure,
-        ctx: RequestContext,
-        book: _Attempts,
-    ) -> ToolResult:
+    async def _reconcile(self, run: _CallRun, failure: Failure) -> ToolResult:
         """A write's outcome is unknown: find out what happened before saying anything.
 
         Verify by the idempotency key; if it did not take effect and replaying is safe (an
@@ -725,13 +714,14 @@ class ResilientExecutor:
         again. What still cannot be established is reported as unknown with a compensation
         ticket.
         """
+        spec, call, args, key, ctx, book = run.spec, run.call, run.args, run.key, run.ctx, run.book
         book.ladder.append(LadderStep.RECONCILE)
         base = {"call_id": call.id, "tool": spec.name, "idempotency_key": key}
         replayed = False
         while True:
             outcome = await self._verify(spec, args, key, ctx)
             if outcome.executed is None:
-                return await self._unknown(spec, call, args, key, failure, ctx, book)
+                return await self._unknown(run, failure)
             if outcome.executed:
                 self._note(
                     ctx,
@@ -763,7 +753,7 @@ class ResilientExecutor:
                     LadderStep.RECONCILE,
                     f"verified it did not take effect: {failure.reason}",
                 )
-                return self._write_failed(spec, call, args, key, failure, ctx, book)
+                return self._write_failed(run, failure)
             self._note(
                 ctx,
                 spec.name,
@@ -778,7 +768,7 @@ class ResilientExecutor:
             except Exception as exc:
                 second = self._classify(spec, exc)
                 if second.error_class not in (ErrorClass.UNKNOWN_OUTCOME, ErrorClass.SCHEMA):
-                    return self._write_failed(spec, call, args, key, second, ctx, book)
+                    return self._write_failed(run, second)
                 failure = second
                 continue
             return ToolResult(
@@ -805,16 +795,8 @@ class ResilientExecutor:
             return VerifyOutcome(executed=None)
         return outcome
 
-    async def _unknown(
-        self,
-        spec: ToolSpec,
-        call: ToolCall,
-        args: dict[str, Any],
-        key: str | None,
-        failure: Failure,
-        ctx: RequestContext,
-        book: _Attempts,
-    ) -> ToolResult:
+    async def _unknown(self, run: _CallRun, failure: Failure) -> ToolResult:
+        spec, call, args, key, ctx, book = run.spec, run.call, run.args, run.key, run.ctx, run.book
         ticket_id: str | None = None
         if self.compensation is not None and key is not None:
             try:
@@ -846,16 +828,8 @@ class ResilientExecutor:
             ticket_id=ticket_id,
         )
 
-    def _write_failed(
-        self,
-        spec: ToolSpec,
-        call: ToolCall,
-        args: dict[str, Any],
-        key: str | None,
-        failure: Failure,
-        ctx: RequestContext,
-        book: _Attempts,
-    ) -> ToolResult:
+    def _write_failed(self, run: _CallRun, failure: Failure) -> ToolResult:
+        spec, call, args, key, ctx, book = run.spec, run.call, run.args, run.key, run.ctx, run.book
         if failure.error_class is ErrorClass.BUSINESS:
             return ToolResult(
                 call_id=call.id,
