@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
 
 from helpdesk.degrade.budget import RetryBudget
 from helpdesk.degrade.clock import Clock, SystemClock
@@ -35,6 +35,7 @@ from helpdesk.graph.stages import (
     decompose_with_tiers,
     generate_with_tiers,
     select_tools_with_tiers,
+    summarize_with_tiers,
 )
 from helpdesk.graph.state import HelpdeskState, Task
 from helpdesk.graph.tiered import (
@@ -140,7 +141,26 @@ class TurnNodes:
         update["tokens"] = tokens
         if tokens < policy.threshold_tokens:
             return update
-        result = compact(messages, facts, policy, previous_summary=state.get("summary", ""))
+        previous = state.get("summary", "")
+        folded: list[BaseMessage] = []
+
+        def capture(messages_to_fold: list[BaseMessage]) -> str:
+            folded.extend(messages_to_fold)
+            raise _FoldedCaptured  # compaction falls back to its extractive summary
+
+        result = compact(messages, facts, policy, summarize=capture, previous_summary=previous)
+        if folded and self.router is not None and not self._simplified(state):
+            # a model tier writes the summary when one can; the extractive one is the fallback
+            ctx = self._ctx({**state, **update})  # type: ignore[typeddict-item]
+            outcome = await summarize_with_tiers(
+                self.router, _transcript(folded), lang, ctx, self.clock
+            )
+            if outcome is not None and outcome.value:
+                text = outcome.value
+                result = compact(
+                    messages, facts, policy, summarize=lambda _: text, previous_summary=previous
+                )
+            update["degrade"] = ctx.degrade
         log.info("context compacted: %s", json.dumps(result.report.as_log(), ensure_ascii=False))
         update.update(
             messages=result.as_update(),
@@ -636,6 +656,18 @@ def _resume_awaiting_order(
 _IDS_ONLY = re.compile(r"\d{6}|订单|order|no\.?|number|号|#|[\s,.，。:：]", re.IGNORECASE)
 
 
+class _FoldedCaptured(Exception):
+    """Raised by the capture hook: compaction then uses its extractive summary."""
+
+
+def _transcript(messages: list[BaseMessage]) -> str:
+    lines = []
+    for message in messages:
+        role = {"human": "Customer", "ai": "Agent", "tool": "Tool"}.get(message.type, "Note")
+        lines.append(f"{role}: {_content(message)}")
+    return "\n".join(lines)
+
+
 def _dropped_confirmations(state: HelpdeskState) -> list[dict[str, Any]]:
     """Actions that waited for a yes the customer did not give (they asked something else):
     the reply says they were not done, instead of dropping them silently."""
@@ -691,7 +723,7 @@ def _lang(state: HelpdeskState) -> Lang:
     return "zh" if state.get("lang") == "zh" else "en"
 
 
-def _content(message: AnyMessage) -> str:
+def _content(message: BaseMessage) -> str:
     content = message.content
     return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
 

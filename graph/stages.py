@@ -60,6 +60,7 @@ __all__ = [
     "generate_with_tiers",
     "run_stage",
     "select_tools_with_tiers",
+    "summarize_with_tiers",
 ]
 
 T = TypeVar("T")
@@ -539,6 +540,29 @@ async def generate_with_tiers(
         lang,
         ctx,
         build=lambda tier, t: _messages(t, facts=facts_for_reply),
+        parse=parse,
+        clock=clock,
+    )
+
+
+async def summarize_with_tiers(
+    router: TierRouter,
+    conversation: str,
+    lang: Lang,
+    ctx: RequestContext,
+    clock: Clock,
+) -> StageOutcome[str] | None:
+    """Condense the older part of a conversation (compaction's summary, model-written)."""
+
+    def parse(tier: ModelTier, message: AIMessage) -> str:
+        return message.text.strip()
+
+    return await run_stage(
+        router,
+        "summarize",
+        lang,
+        ctx,
+        build=lambda tier, t: _messages(t, text=conversation),
         parse=parse,
         clock=clock,
     )

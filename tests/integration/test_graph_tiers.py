@@ -247,3 +247,34 @@ async def test_model_calls_are_spans_of_the_turn(
     assert names.count("helpdesk.model_call") == 4
     assert "helpdesk.turn" in names and "helpdesk.node.execute" in names
     assert "helpdesk.tool_attempt" in names
+
+
+async def test_compaction_summary_is_written_by_a_model_tier_when_one_is_up(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from helpdesk.graph.nodes import TurnConfig, TurnNodes
+
+    summary = "- Customer asked about order 100683 (YT9433239273); prefers office delivery."
+    script.always(PRIMARY, Reply.text(summary))
+    bot = make_bot(tmp_path, llm)
+    nodes = TurnNodes(
+        executor=bot.executor,
+        config=TurnConfig(context_window=400),
+        clock=FakeClock(),
+        router=bot.router,
+    )
+    history: list[Any] = []
+    for i in range(12):
+        history.append(HumanMessage(content=f"where is order 100683? question {i}", id=f"h{i}"))
+        history.append(AIMessage(content=f"Order 100683 is in transit, answer {i}.", id=f"a{i}"))
+    history.append(HumanMessage(content="and when will it arrive?", id="last"))
+    update = await nodes.guard_context(
+        {"messages": history, "session": "s", "customer": "C0001", "turn": 12, "facts": {}}
+    )
+    kept = update["messages"][1:]  # after the remove-all marker
+    assert summary in str(kept[0].content)
+    assert kept[-1].content == "and when will it arrive?"
+    sent = script.requests_for(PRIMARY)[0]
+    assert sent.system_prompt.startswith("You condense the earlier part")
