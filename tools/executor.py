@@ -392,6 +392,17 @@ class ResilientExecutor:
             wait = self._retry_wait(spec, failure, key, state.attempt_number)
             if wait is None:
                 return False
+            if ctx.guard.entries >= ctx.guard.max_entries:
+                # Degradation is merged per request: once the request is degraded, later
+                # failures go down the ladder instead of each retrying on its own.
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    LadderStep.RETRY,
+                    f"no retry: the request is already degraded ({failure.reason})",
+                )
+                return False
             if not ctx.budget.try_acquire_retry(wait):
                 self._note(
                     ctx,

@@ -293,12 +293,15 @@ async def test_executor_refuses_identity_passed_as_argument() -> None:
 
 
 async def test_executor_budget_caps_retries_across_calls_of_a_request() -> None:
-    tool = ScriptedTool([TransientError("502")] * 20)
+    bad = TransientError("502")
+    tool = ScriptedTool([bad, bad, ORDER, bad, bad, bad])
     executor, _clock, ctx = setup(tool)
-    for _ in range(3):
-        await executor.run(call(), ctx)
+    first = await executor.run(call(), ctx)  # 2 retries, then ok
+    second = await executor.run(call(), ctx)  # the 3rd retry, then the budget is spent
+    third = await executor.run(call(), ctx)  # no budget (and the request is degraded)
+    assert (first.attempts, second.attempts, third.attempts) == (3, 2, 1)
     assert ctx.budget.retries_used == 3
-    assert len(tool.calls) == 6  # 3 + 2 + 1 attempts: the third call finds the budget spent
+    assert len(tool.calls) == 6
 
 
 async def test_executor_respects_remaining_request_time_as_timeout() -> None:
@@ -524,3 +527,13 @@ async def test_parameter_step_draws_from_the_retry_budget() -> None:
     result = await executor.run(call(), ctx)
     assert len(tool.calls) == 1
     assert LadderStep.PARAMETER not in result.ladder
+
+
+async def test_once_a_request_is_degraded_later_failures_do_not_retry() -> None:
+    tool = ScriptedTool([UnavailableError("503"), TransientError("502")])
+    executor, clock, ctx = setup(tool)
+    first = await executor.run(call(), ctx)
+    assert LadderStep.HANDOFF in first.ladder  # the request entered degraded mode
+    second = await executor.run(call(order_id="100124"), ctx)
+    assert second.attempts == 1 and LadderStep.RETRY not in second.ladder
+    assert "the request is already degraded" in ctx.degrade.events[-2].reason
