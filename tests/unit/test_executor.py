@@ -531,7 +531,7 @@ async def test_parameter_step_draws_from_the_retry_budget() -> None:
 
 async def test_once_a_request_is_degraded_later_failures_do_not_retry() -> None:
     tool = ScriptedTool([UnavailableError("503"), TransientError("502")])
-    executor, clock, ctx = setup(tool)
+    executor, _clock, ctx = setup(tool)
     first = await executor.run(call(), ctx)
     assert LadderStep.HANDOFF in first.ladder  # the request entered degraded mode
     second = await executor.run(call(order_id="100124"), ctx)
