@@ -522,6 +522,30 @@ async def select_tools_with_tiers(
     )
 
 
+async def _text_stage(
+    router: TierRouter,
+    stage: str,
+    lang: Lang,
+    ctx: RequestContext,
+    clock: Clock,
+    **values: str,
+) -> StageOutcome[str] | None:
+    """A stage whose answer is plain text, built from the tier's templates and ``values``."""
+
+    def parse(tier: ModelTier, message: AIMessage) -> str:
+        return message.text.strip()
+
+    return await run_stage(
+        router,
+        stage,
+        lang,
+        ctx,
+        build=lambda tier, t: _messages(t, **values),
+        parse=parse,
+        clock=clock,
+    )
+
+
 async def generate_with_tiers(
     router: TierRouter,
     facts_for_reply: str,
@@ -530,19 +554,7 @@ async def generate_with_tiers(
     clock: Clock,
 ) -> StageOutcome[str] | None:
     """Write the customer's reply from the facts (JSON of tasks, results and degrade notes)."""
-
-    def parse(tier: ModelTier, message: AIMessage) -> str:
-        return message.text.strip()
-
-    return await run_stage(
-        router,
-        "generate",
-        lang,
-        ctx,
-        build=lambda tier, t: _messages(t, facts=facts_for_reply),
-        parse=parse,
-        clock=clock,
-    )
+    return await _text_stage(router, "generate", lang, ctx, clock, facts=facts_for_reply)
 
 
 async def summarize_with_tiers(
@@ -553,19 +565,7 @@ async def summarize_with_tiers(
     clock: Clock,
 ) -> StageOutcome[str] | None:
     """Condense the older part of a conversation (compaction's summary, model-written)."""
-
-    def parse(tier: ModelTier, message: AIMessage) -> str:
-        return message.text.strip()
-
-    return await run_stage(
-        router,
-        "summarize",
-        lang,
-        ctx,
-        build=lambda tier, t: _messages(t, text=conversation),
-        parse=parse,
-        clock=clock,
-    )
+    return await _text_stage(router, "summarize", lang, ctx, clock, text=conversation)
 
 
 async def check_with_tiers(
