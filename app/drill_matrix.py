@@ -137,6 +137,9 @@ TOOL_PROBES: Final[Mapping[str, ToolProbe]] = {
             tool="check_stock", kind="read", args={"sku": "SKU-1001"}, messages=("SKU-1001有货吗",)
         ),
         ToolProbe(
+            tool="search_products", kind="read", args={"q": "耳机"}, messages=("耳机有货吗",)
+        ),
+        ToolProbe(
             tool="search_faq",
             kind="read",
             args={"topic": "returns", "lang": "en"},

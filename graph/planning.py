@@ -12,7 +12,7 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
-from helpdesk.graph.intents import Intent, MatchedIntent
+from helpdesk.graph.intents import Intent, MatchedIntent, product_query
 from helpdesk.graph.state import Task
 from helpdesk.tools.results import ToolCall
 
@@ -35,6 +35,10 @@ def call_for(match: MatchedIntent, task_id: str, *, facts: dict[str, Any]) -> To
         return ToolCall(name="track_shipment", args={"order_id": oid}, id=task_id)
     if intent is Intent.STOCK and match.sku:
         return ToolCall(name="check_stock", args={"sku": match.sku}, id=task_id)
+    if intent is Intent.STOCK:
+        query = product_query(match.text)
+        if query:
+            return ToolCall(name="search_products", args={"q": query}, id=task_id)
     if intent is Intent.FAQ:
         args: dict[str, Any] = {"lang": match.lang}
         if match.topic:

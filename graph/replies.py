@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.degrade.errors import ErrorClass
-from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent
+from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent, product_query
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.tools.results import ToolResult, ToolStatus
@@ -38,6 +38,7 @@ _TOOL_KINDS: dict[str, _Kind] = {
     "list_orders": "orders",
     "track_shipment": "tracking",
     "check_stock": "stock",
+    "search_products": "stock",
     "search_faq": "faq",
     "cancel_order": "cancel",
     "request_refund": "refund",
@@ -286,6 +287,8 @@ def _ok(w: _Writer, kind: _Kind, match: MatchedIntent, result: ToolResult) -> st
         return _orders(w, _dict(data))
     if kind == "tracking":
         return _tracking(w, _dict(data), match.order_id)
+    if kind == "stock" and result.tool == "search_products":
+        return _products(w, _dict(data), product_query(match.text) or match.text)
     if kind == "stock":
         return _stock(w, _dict(data), match.quantity)
     if kind == "faq":
@@ -312,6 +315,25 @@ def _ok(w: _Writer, kind: _Kind, match: MatchedIntent, result: ToolResult) -> st
         ticket_id = _need(_str(_dict(data).get("ticket_id")) or result.ticket_id)
         return w.say("handoff_created", ticket_id=ticket_id)
     raise ValueError(f"no renderer for {kind}")
+
+
+def _products(w: _Writer, data: dict[str, Any], query: str) -> str:
+    products = _list(data.get("products"))[:5]
+    if not products:
+        return w.say("products_none", query=query)
+    lines = [w.say("products_header", query=query)]
+    for product in products:
+        key = "product_in_stock" if product.get("in_stock") else "product_out_of_stock"
+        lines.append(
+            w.say(
+                key,
+                name=_product_name(w, product),
+                sku=_str(product.get("sku")),
+                price=_money(product.get("price")),
+            )
+        )
+    lines.append(w.say("products_pick", sku=_str(products[0].get("sku"))))
+    return "\n".join(lines)
 
 
 def _order(w: _Writer, order: dict[str, Any]) -> str:

@@ -74,6 +74,15 @@ class StockOut(_Loose):
     warehouses: list[WarehouseOut]
 
 
+class ProductOut(_Loose):
+    sku: str
+    name: str
+
+
+class ProductsOut(_Loose):
+    products: list[ProductOut]
+
+
 class FaqArticleOut(_Loose):
     question: str
     answer: str
@@ -179,6 +188,20 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
     async def check_stock(sku: str, customer: str | None = None) -> Any:
         """Stock of a product (SKU) per warehouse, with a restock date when sold out."""
         return await client.call("GET", f"/inventory/{sku}", tool="check_stock", customer=customer)
+
+    @registry.tool(
+        kind="read",
+        timeout=2.0,
+        cache_ttl=300.0,
+        output=ProductsOut,
+        core=False,
+        fallback=_self_service(hotline, "stock"),
+    )
+    async def search_products(q: str, customer: str | None = None) -> Any:
+        """Find products by name (English or Chinese), with whether each is in stock."""
+        return await client.call(
+            "GET", "/products", tool="search_products", customer=customer, params={"q": q}
+        )
 
     @registry.tool(
         kind="read",

@@ -75,6 +75,7 @@ def test_cli_tools_lists_policies(tmp_path: Path) -> None:
         "track_shipment",
         "check_stock",
         "search_faq",
+        "search_products",
         "create_ticket",
         "cancel_order",
         "request_refund",

@@ -170,3 +170,12 @@ async def test_session_cannot_be_taken_over_by_another_customer(bot: Bot) -> Non
     await say(bot, "hi", session="mine", customer="C0001")
     with pytest.raises(TurnError, match="another customer"):
         await say(bot, "where is order 100683?", session="mine", customer="C0002")
+
+
+async def test_stock_question_by_product_name_finds_the_products(bot: Bot) -> None:
+    out = await say(bot, "耳机有货吗？")
+    assert out["tasks"][0]["tool"] == "search_products"
+    assert out["tasks"][0]["args"] == {"q": "耳机"}
+    assert "SKU-1001" in out["reply"] and "有货" in out["reply"]
+    none = await say(bot, "is the unicorn blanket available?")
+    assert 'matching "unicorn blanket"' in none["reply"]
