@@ -164,14 +164,7 @@ class ResilientExecutor:
         try:
             args = self._validate_args(spec, call.args)
         except ToolInputError as exc:
-            return ToolResult(
-                call_id=call.id,
-                tool=spec.name,
-                status=ToolStatus.FAILED,
-                error_class=ErrorClass.INPUT,
-                reason=exc.reason,
-                issues=ToolResult.issues_of(exc.issues),
-            )
+            return _input_failure(call, spec, exc)
         key = self._idempotency_key(spec, call, args, ctx)
         if spec.policy.needs_confirmation and not call.confirmed:
             return ToolResult(
@@ -240,14 +233,7 @@ class ResilientExecutor:
         try:
             self._validate_args(spec, call.args)
         except ToolInputError as exc:
-            return ToolResult(
-                call_id=call.id,
-                tool=spec.name,
-                status=ToolStatus.FAILED,
-                error_class=ErrorClass.INPUT,
-                reason=exc.reason,
-                issues=ToolResult.issues_of(exc.issues),
-            )
+            return _input_failure(call, spec, exc)
         return None
 
     def is_serialized(self, session: str) -> bool:
@@ -867,6 +853,18 @@ class ResilientExecutor:
 
 
 _NO_FALLBACK = object()
+
+
+def _input_failure(call: ToolCall, spec: ToolSpec, exc: ToolInputError) -> ToolResult:
+    """The result of a call refused for its arguments, with field-level issues."""
+    return ToolResult(
+        call_id=call.id,
+        tool=spec.name,
+        status=ToolStatus.FAILED,
+        error_class=ErrorClass.INPUT,
+        reason=exc.reason,
+        issues=ToolResult.issues_of(exc.issues),
+    )
 
 
 def _add_pending(
