@@ -233,7 +233,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
 }
 _REFUND = _rx(
-    r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse|\b(?:get|got) (?:it |anything |more )?back\b"
+    r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
+    r"|\b(?:get|got) (?:it |anything |more )?back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
@@ -469,7 +470,10 @@ _YES_ONLY = _rx(
 _QUESTION_MARK = re.compile(r"[?？]|吗|\breally\b|\bsure\?", re.IGNORECASE)
 _AFTER_ALL = _rx(r"还是|after all|actually do|on second thought")
 # "不对，我是说100904" / "no, I meant 100904": the customer corrects what was asked
-_CORRECTION = _rx(r"\bi mean|\bi meant|\bi said|\bshould be\b|\binstead\b|我是说|我说的是|应该是|是指|我指的是|换成|改成")
+_CORRECTION = _rx(
+    r"\bi mean|\bi meant|\bi said|\bshould be\b|\binstead\b"
+    r"|我是说|我说的是|应该是|是指|我指的是|换成|改成"
+)
 _BUT = _rx(r"^(?:but|however|though|just|only|although|and|,|，|但是?|不过|只|就)\s*")
 _ACK_WHOLE = _rx(
     r"^(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
@@ -505,9 +509,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     has_ids = bool(ents.order_ids or ents.skus)
     if ents.ticket_ids and not has_ids and not _HANDOFF.search(norm):
         return None  # ticket look-ups are not a minimal-tier request: ask what they need
-    if awaiting and not has_ids and len(bare) <= 40 and not _AFTER_ALL.search(bare):
-        if _NO_WHOLE.match(bare) or _NO_ANY.search(bare) or _CANCEL_NEGATED.search(bare):
-            return _Match(Intent.CONFIRM_NO)
+    negative = _NO_WHOLE.match(bare) or _NO_ANY.search(bare) or _CANCEL_NEGATED.search(bare)
+    if awaiting and not has_ids and len(bare) <= 40 and not _AFTER_ALL.search(bare) and negative:
+        return _Match(Intent.CONFIRM_NO)
     if not has_ids and _ACK_WHOLE.match(bare):
         # a yes is read for the whole message (match_intents), never clause by clause
         return _Match(Intent.THANKS, ack=True)

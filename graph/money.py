@@ -66,11 +66,13 @@ _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(f"({_CN_NUMBER})" + r"\s*(?:元|块钱|块)"),
     re.compile(f"({_NUMBER})" + _CURRENCY_AFTER, re.IGNORECASE),
     re.compile(
-        r"(?:refund|退款|退钱|退|only|just|make it|instead|amount|金额|只要|只退|就退)\s*(?:of|for|me)?"
-        r"\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,])",
+        r"(?:refund|退款|退钱|退|only|just|make it|instead|amount|金额|只要|只退|就退)"
+        r"\s*(?:of|for|me)?\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,])",
         re.IGNORECASE,
     ),
-    re.compile(r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*([零〇一二两三四五六七八九十百千万]+)"),
+    re.compile(
+        r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*([零〇一二两三四五六七八九十百千万]+)"
+    ),
 )
 _BARE_NUMBER = re.compile(f"(?<![\\w.-])({_NUMBER})(?![\\w.])")
 _BARE_CN = re.compile(r"([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*)")

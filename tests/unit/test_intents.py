@@ -387,7 +387,9 @@ def test_match_intents_refund_questions_amounts_and_greetings(
     assert got == expected
 
 
-@pytest.mark.parametrize("text", ["yes", "Yes.", "ok", "确认", "好的", "是的，确认", "yes please", "对"])
+@pytest.mark.parametrize(
+    "text", ["yes", "Yes.", "ok", "确认", "好的", "是的，确认", "yes please", "对"]
+)
 def test_match_intents_unqualified_yes_confirms(text):
     got = match_intents(text, awaiting_confirmation=True)
     assert [m.intent for m in got] == [Intent.CONFIRM_YES]
@@ -418,7 +420,8 @@ def test_match_intents_correction_names_the_new_order(text):
 
 
 @pytest.mark.parametrize(
-    "text", ["don't refund order 100683", "不用退了", "算了不退了", "不要退款", "don't cancel order 100904"]
+    "text",
+    ["don't refund order 100683", "不用退了", "算了不退了", "不要退款", "don't cancel order 100904"],
 )
 def test_match_intents_negated_request_never_asks_for_it(text):
     for awaiting in (False, True):
