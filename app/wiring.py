@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 
 from helpdesk.app.observe import Observer
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.degrade.breaker import BreakerBoard, BreakerPolicy
 from helpdesk.degrade.budget import RatioLimiter
@@ -36,6 +37,14 @@ class Bot:
     """The model tiers (None: the minimal tier only)."""
     observer: Observer | None = None
     """Metrics, traces, call logs and the events file (None: not instrumented)."""
+
+    async def turn(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
+        """One customer message through the graph: :func:`helpdesk.app.session.run_turn`.
+
+        Raises:
+            TurnError: the turn was refused before it ran; the message says why.
+        """
+        return await run_turn(self, text, session=session, customer=customer)
 
     async def aclose(self) -> None:
         await self.client.aclose()
