@@ -61,7 +61,7 @@ def _settings() -> Settings:
     try:
         return Settings()
     except ValidationError as exc:
-        err_console.print(f"[red]Invalid configuration:[/red]\n{exc}")
+        err_console.print(f"[red]Invalid configuration:[/red]\n{escape(str(exc))}")
         raise typer.Exit(2) from exc
 
 
@@ -83,7 +83,7 @@ async def _chat(
         try:
             bot = build_bot(settings, checkpointer=saver, observer=observer)
         except ValueError as exc:
-            err_console.print(f"[red]Invalid model configuration:[/red] {exc}")
+            err_console.print(f"[red]Invalid model configuration:[/red] {escape(str(exc))}")
             return 2
         background: list[asyncio.Task[None]] = []
         try:
@@ -92,17 +92,18 @@ async def _chat(
                     try:
                         payload = await run_turn(bot, text, session=session, customer=customer)
                     except TurnError as exc:
-                        err_console.print(f"[red]Error:[/red] {exc}")
+                        err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
                         return 2
                     if as_json:
                         print(json.dumps(payload, ensure_ascii=False, indent=2))
                     else:
                         print(payload["reply"])
-                        err_console.print(f"[dim]session {session}[/dim]")
+                        err_console.print(f"[dim]session {escape(session)}[/dim]")
                 return 0
             console.print(
-                f"[bold]helpdesk[/bold] — session [cyan]{session}[/cyan], customer "
-                f"[cyan]{customer}[/cyan], tiers: {_tier_names(bot)}. Type 'exit' to leave."
+                f"[bold]helpdesk[/bold] — session [cyan]{escape(session)}[/cyan], customer "
+                f"[cyan]{escape(customer)}[/cyan], tiers: {escape(_tier_names(bot))}. "
+                "Type 'exit' to leave."
             )
             if bot.router is not None:
                 # Long-lived: probe the model tiers so a down tier is routed around and a
@@ -126,7 +127,7 @@ async def _chat(
                 try:
                     payload = await run_turn(bot, text, session=session, customer=customer)
                 except TurnError as exc:
-                    err_console.print(f"[red]Error:[/red] {exc}")
+                    err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
                     continue
                 except Exception as exc:
                     log.exception("turn failed")
@@ -175,7 +176,8 @@ def chat(
     """Chat with the bot: interactive, or one-shot with -m."""
     settings = _settings()
     session_id = session or f"s-{uuid.uuid4().hex[:10]}"
-    who = customer or settings.customer
+    # an explicit --customer "" is an error (the session API says so), not the default
+    who = settings.customer if customer is None else customer
     code = asyncio.run(_chat(message, session_id, who, as_json, settings, events))
     raise typer.Exit(code)
 

@@ -13,6 +13,15 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import HumanMessage
 
 from helpdesk.degrade.context import DegradeContext
+from helpdesk.graph.identity import (
+    IdentityError,
+    MissingCustomerError,
+    SessionOwnerError,
+    TurnError,
+    UnknownCustomerError,
+    check_identity,
+    refusal_error,
+)
 from helpdesk.graph.language import detect_language
 from helpdesk.graph.prompting import load_templates, render
 
@@ -21,7 +30,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
+    "IdentityError",
+    "MissingCustomerError",
+    "SessionOwnerError",
     "TurnError",
+    "UnknownCustomerError",
     "run_turn",
     "turn_failed_reply",
     "turn_payload",
@@ -29,10 +42,6 @@ __all__ = [
 
 MAX_MESSAGE_CHARS = 4000
 """Longer messages are refused with a clear error before anything runs."""
-
-
-class TurnError(Exception):
-    """A turn was refused before it ran (bad input, wrong customer for a session)."""
 
 
 async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
@@ -60,9 +69,13 @@ async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict
         raise TurnError(_say(text, "message_too_long", length=len(text), limit=MAX_MESSAGE_CHARS))
     config = {"configurable": {"thread_id": session}}
     snapshot = await bot.graph.aget_state(config)
-    owner = snapshot.values.get("customer") if snapshot and snapshot.values else None
-    if owner and owner != customer:
-        raise TurnError(f"session {session!r} belongs to another customer")
+    values = snapshot.values if snapshot and snapshot.values else {}
+    # The graph enforces the owner itself; checking here first keeps a refused turn from
+    # writing even a checkpoint, and covers sessions stored before ``owner`` existed.
+    owner = values.get("owner") or values.get("customer")
+    refusal = check_identity(owner=owner, customer=customer, session=session)
+    if refusal is not None:
+        raise refusal_error(refusal.as_state())
     state = await bot.graph.ainvoke(
         {"messages": [HumanMessage(content=text)], "customer": customer, "session": session},
         config,

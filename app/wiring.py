@@ -15,6 +15,7 @@ from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.graph.builder import build_graph
+from helpdesk.graph.identity import CustomerCheck
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
@@ -22,7 +23,14 @@ from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.shop_client import ShopClient
 
-__all__ = ["Bot", "breaker_policy", "build_bot", "build_router", "turn_config"]
+__all__ = [
+    "Bot",
+    "breaker_policy",
+    "build_bot",
+    "build_router",
+    "shop_customer_check",
+    "turn_config",
+]
 
 
 @dataclass
@@ -69,6 +77,30 @@ def turn_config(settings: Settings) -> TurnConfig:
         context_window=settings.context_window,
         context_watermark=settings.context_watermark,
     )
+
+
+def shop_customer_check(client: ShopClient) -> CustomerCheck:
+    """Whether the shop knows a customer: its ``401 unknown_customer`` is a no, an outage None."""
+
+    async def known(customer: str) -> bool | None:
+        try:
+            await client.call("GET", "/customers/me", tool="identify", customer=customer)
+        except httpx.HTTPStatusError as exc:
+            return False if _error_code(exc.response) == "unknown_customer" else None
+        except (httpx.HTTPError, ValueError):
+            return None
+        return True
+
+    return known
+
+
+def _error_code(response: httpx.Response) -> str | None:
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    return error.get("code") if isinstance(error, dict) else None
 
 
 def make_shop_client(settings: Settings, *, chaos: ChaosPlan | None = None) -> ShopClient:
@@ -152,6 +184,7 @@ def build_bot(
         checkpointer=checkpointer,
         router=router,
         observer=observer,
+        check_customer=shop_customer_check(client),
     )
     return Bot(
         settings=settings,
