@@ -8,12 +8,14 @@ from typing import Any
 import httpx
 
 from helpdesk.app.observe import Observer
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.degrade.breaker import BreakerBoard, BreakerPolicy
 from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.graph.builder import build_graph
+from helpdesk.graph.identity import CustomerCheck
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
@@ -28,6 +30,7 @@ __all__ = [
     "build_bot",
     "build_router",
     "default_journal",
+    "shop_customer_check",
     "turn_config",
 ]
 
@@ -44,6 +47,14 @@ class Bot:
     """The model tiers (None: the minimal tier only)."""
     observer: Observer | None = None
     """Metrics, traces, call logs and the events file (None: not instrumented)."""
+
+    async def turn(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
+        """One customer message through the graph: :func:`helpdesk.app.session.run_turn`.
+
+        Raises:
+            TurnError: the turn was refused before it ran; the message says why.
+        """
+        return await run_turn(self, text, session=session, customer=customer)
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -79,6 +90,30 @@ def default_journal(settings: Settings, *, persistent: bool) -> WriteJournal:
     if url and url.startswith(("postgresql://", "postgres://")):
         return open_journal(url=url)
     return open_journal(sqlite_path=settings.data_dir / "journal.sqlite")
+
+
+def shop_customer_check(client: ShopClient) -> CustomerCheck:
+    """Whether the shop knows a customer: its ``401 unknown_customer`` is a no, an outage None."""
+
+    async def known(customer: str) -> bool | None:
+        try:
+            await client.call("GET", "/customers/me", tool="identify", customer=customer)
+        except httpx.HTTPStatusError as exc:
+            return False if _error_code(exc.response) == "unknown_customer" else None
+        except (httpx.HTTPError, ValueError):
+            return None
+        return True
+
+    return known
+
+
+def _error_code(response: httpx.Response) -> str | None:
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    return error.get("code") if isinstance(error, dict) else None
 
 
 def make_shop_client(settings: Settings, *, chaos: ChaosPlan | None = None) -> ShopClient:
@@ -166,6 +201,7 @@ def build_bot(
         checkpointer=checkpointer,
         router=router,
         observer=observer,
+        check_customer=shop_customer_check(client),
     )
     return Bot(
         settings=settings,
