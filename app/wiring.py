@@ -21,6 +21,7 @@ from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "breaker_policy",
     "build_bot",
     "build_router",
+    "default_journal",
     "shop_customer_check",
     "turn_config",
 ]
@@ -103,6 +105,17 @@ def _error_code(response: httpx.Response) -> str | None:
     return error.get("code") if isinstance(error, dict) else None
 
 
+def default_journal(settings: Settings, *, persistent: bool) -> WriteJournal:
+    """Where writes are journaled: beside the sessions (PostgreSQL when sessions are there, a
+    SQLite file in the data dir otherwise); in memory for a bot without persistent sessions."""
+    if not persistent:
+        return MemoryWriteJournal()
+    url = settings.checkpoint_url
+    if url and url.startswith(("postgresql://", "postgres://")):
+        return open_journal(url=url)
+    return open_journal(sqlite_path=settings.data_dir / "journal.sqlite")
+
+
 def make_shop_client(settings: Settings, *, chaos: ChaosPlan | None = None) -> ShopClient:
     if settings.shop_url:
         return ShopClient(settings.shop_url, chaos=chaos)
@@ -148,6 +161,7 @@ def build_bot(
     router: TierRouter | None = None,
     http_async_client: httpx.AsyncClient | None = None,
     observer: Observer | None = None,
+    journal: WriteJournal | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -159,6 +173,8 @@ def build_bot(
         router: ready-made model tiers; default: built from the settings.
         http_async_client: the HTTP client the model tiers use (tests: an in-process server).
         observer: metrics, traces and structured call logs (None = not instrumented).
+        journal: where writes are recorded before they are sent (default: beside the sessions
+            when there is a checkpointer, in memory otherwise).
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
@@ -170,6 +186,7 @@ def build_bot(
         observer=observer,
         breakers=BreakerBoard(breaker_policy(settings), clock),
         retry_cap=RatioLimiter(ratio=settings.retry_ratio, clock=clock),
+        journal=journal or default_journal(settings, persistent=checkpointer is not None),
     )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)

@@ -68,7 +68,7 @@ async def test_complaint_with_a_lone_surrogate_gets_a_clean_reply(bot: Bot) -> N
 async def test_write_message_with_a_lone_surrogate_runs_once(bot: Bot, tmp_path: Path) -> None:
     ask = await run_turn(bot, "cancel order 100998 \udcff", session="u", customer="C0001")
     assert ask["tool_results"][0]["status"] == "needs_confirmation"
-    done = await run_turn(bot, "yes \udcff", session="u", customer="C0001")
+    done = await run_turn(bot, "yes", session="u", customer="C0001")
     assert done["tool_results"][0]["status"] == "ok"
     assert _audit(tmp_path) == [("cancel_order", "100998", 200)]
     assert "\ufffd" in ask["reply"] or "100998" in ask["reply"]
@@ -125,7 +125,7 @@ def test_cli_invalid_utf8_in_a_write_message_runs_once(tmp_path: Path) -> None:
     seeded_copy(tmp_path)
     ask = _cli(tmp_path, "chat", "-m", b"cancel order 100998 \xff\xfe", "--session", "b1")
     assert ask.returncode == 0, ask.stderr.decode()
-    done = _cli(tmp_path, "chat", "-m", b"yes \xff", "--session", "b1")
+    done = _cli(tmp_path, "chat", "-m", "yes", "--session", "b1")
     assert done.returncode == 0, done.stderr.decode()
     assert b"Traceback" not in ask.stderr + done.stderr
     assert _audit(tmp_path) == [("cancel_order", "100998", 200)]
