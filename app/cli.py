@@ -21,7 +21,10 @@ from rich.table import Table
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.observe import Observer
+from helpdesk.app.privacy import checkpoint_key
+from helpdesk.app.session_lock import SessionBusyError
 from helpdesk.app.settings import Settings
+from helpdesk.app.turn_guard import busy_reply, guarded_turn, received
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.graph.checkpoint import open_checkpointer
@@ -82,15 +85,22 @@ async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict
         raise TurnError(_say(text, "message_empty"))
     if len(text) > MAX_MESSAGE_CHARS:
         raise TurnError(_say(text, "message_too_long", length=len(text), limit=MAX_MESSAGE_CHARS))
+    text = received(text)  # cards, ID cards, bank accounts never go further
     config = {"configurable": {"thread_id": session}}
-    snapshot = await bot.graph.aget_state(config)
-    owner = snapshot.values.get("customer") if snapshot and snapshot.values else None
-    if owner and owner != customer:
-        raise TurnError(f"session {session!r} belongs to another customer")
-    state = await bot.graph.ainvoke(
-        {"messages": [HumanMessage(content=text)], "customer": customer, "session": session},
-        config,
-    )
+    try:
+        async with guarded_turn(bot, session=session, customer=customer):
+            snapshot = await bot.graph.aget_state(config)
+            owner = snapshot.values.get("customer") if snapshot and snapshot.values else None
+            if owner and owner != customer:
+                raise TurnError(f"session {session!r} belongs to another customer")
+            turn = {"messages": [HumanMessage(content=text)], "customer": customer}
+            state = await bot.graph.ainvoke(
+                {**turn, "session": session},
+                config,
+                durability=bot.settings.checkpoint_durability,
+            )
+    except SessionBusyError:
+        return busy_reply(text, session)
     return turn_payload(state, session)
 
 
@@ -143,7 +153,9 @@ async def _chat(
     events: Path | None = None,
 ) -> int:
     observer = Observer(events_path=events) if events else None
-    async with open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver:
+    async with open_checkpointer(
+        url=settings.checkpoint_url, path=settings.sessions_file, key=checkpoint_key(settings)
+    ) as saver:
         try:
             bot = build_bot(settings, checkpointer=saver, observer=observer)
         except ValueError as exc:

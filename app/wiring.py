@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 
 from helpdesk.app.observe import Observer
+from helpdesk.app.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.app.settings import Settings
 from helpdesk.degrade.breaker import BreakerBoard, BreakerPolicy
 from helpdesk.degrade.budget import RatioLimiter
@@ -16,12 +17,20 @@ from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.graph.builder import build_graph
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
+from helpdesk.graph.session_store import DAY_S, SessionStore
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.shop_client import ShopClient
 
-__all__ = ["Bot", "breaker_policy", "build_bot", "build_router", "turn_config"]
+__all__ = [
+    "Bot",
+    "breaker_policy",
+    "build_bot",
+    "build_router",
+    "session_store_for",
+    "turn_config",
+]
 
 
 @dataclass
@@ -36,9 +45,15 @@ class Bot:
     """The model tiers (None: the minimal tier only)."""
     observer: Observer | None = None
     """Metrics, traces, call logs and the events file (None: not instrumented)."""
+    session_lock: SessionLock | None = None
+    """One turn at a time per session, across processes (None: no sessions kept)."""
+    session_store: SessionStore | None = None
+    """Index, pruning and retention of the sessions (None: a checkpointer without one)."""
 
     async def aclose(self) -> None:
         await self.client.aclose()
+        if self.session_lock is not None:
+            await self.session_lock.aclose()
 
 
 def breaker_policy(settings: Settings) -> BreakerPolicy:
@@ -107,6 +122,7 @@ def build_bot(
     router: TierRouter | None = None,
     http_async_client: httpx.AsyncClient | None = None,
     observer: Observer | None = None,
+    session_lock: SessionLock | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -118,6 +134,8 @@ def build_bot(
         router: ready-made model tiers; default: built from the settings.
         http_async_client: the HTTP client the model tiers use (tests: an in-process server).
         observer: metrics, traces and structured call logs (None = not instrumented).
+        session_lock: the per-session lock; default: the one matching the checkpointer's store
+            (a lock file per session next to SQLite, an advisory lock on PostgreSQL).
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
@@ -144,6 +162,8 @@ def build_bot(
         router=router,
         observer=observer,
     )
+    if session_lock is None and checkpointer is not None:
+        session_lock = session_lock_for(settings)
     return Bot(
         settings=settings,
         client=client,
@@ -151,4 +171,26 @@ def build_bot(
         graph=graph,
         router=router,
         observer=observer,
+        session_lock=session_lock,
+        session_store=session_store_for(checkpointer, settings, clock, session_lock),
     )
+
+
+def session_store_for(
+    checkpointer: Any, settings: Settings, clock: Clock, lock: SessionLock | None
+) -> SessionStore | None:
+    """The session index/pruning/retention for a SQLite or PostgreSQL checkpointer, else None."""
+    try:
+        store = SessionStore(
+            checkpointer, clock=clock, retention_s=settings.session_retention_days * DAY_S
+        )
+    except TypeError:  # no checkpointer, or one without a store (the in-memory saver)
+        return None
+    if isinstance(lock, FileSessionLock):
+        file_lock = lock
+
+        async def forget_lock_file(session: str) -> None:
+            file_lock.forget(session)
+
+        store.delete_hooks.append(forget_lock_file)
+    return store
