@@ -55,6 +55,10 @@ class HelpdeskState(TypedDict, total=False):
     validation: dict[str, Any]
     tokens: int
     degraded_turns: int
+    asking: list[dict[str, Any]]
+    """Confirm-first actions this turn's reply asks about, each with its confirmation id and the
+    exact question; the ones the published reply contains become the session's pending
+    actions."""
     notices: list[Any]
     """Notices the reply must lead with: template keys, or {key, field: value} (the context was
     reset, an action waiting for confirmation was not done)."""
