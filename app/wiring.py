@@ -21,6 +21,7 @@ from helpdesk.graph.session_store import DAY_S, SessionStore
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.journal import WriteJournal
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = [
@@ -172,14 +173,24 @@ def build_bot(
         router=router,
         observer=observer,
         session_lock=session_lock,
-        session_store=session_store_for(checkpointer, settings, clock, session_lock),
+        session_store=session_store_for(
+            checkpointer, settings, clock, session_lock, journal=executor.journal
+        ),
     )
 
 
 def session_store_for(
-    checkpointer: Any, settings: Settings, clock: Clock, lock: SessionLock | None
+    checkpointer: Any,
+    settings: Settings,
+    clock: Clock,
+    lock: SessionLock | None,
+    *,
+    journal: WriteJournal | None = None,
 ) -> SessionStore | None:
-    """The session index/pruning/retention for a SQLite or PostgreSQL checkpointer, else None."""
+    """The session index/pruning/retention for a SQLite or PostgreSQL checkpointer, else None.
+
+    Deleting a session also deletes its write-journal entries and its lock file.
+    """
     try:
         store = SessionStore(
             checkpointer, clock=clock, retention_s=settings.session_retention_days * DAY_S
@@ -193,4 +204,11 @@ def session_store_for(
             file_lock.forget(session)
 
         store.delete_hooks.append(forget_lock_file)
+    if journal is not None:
+        writes = journal
+
+        async def forget_journal(session: str) -> None:
+            await writes.delete_session(session)
+
+        store.delete_hooks.append(forget_journal)
     return store

@@ -29,7 +29,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -152,17 +152,27 @@ def _disk_bytes(tmp: Path) -> int:
     )
 
 
-async def latency(name: str, turns: int, seed_db: Path) -> float:
-    """Mean ms per turn over ``turns`` turns spread over 5 sessions (after one warm-up turn)."""
+async def latency(names: tuple[str, ...], turns: int, seed_db: Path) -> dict[str, float]:
+    """Mean ms per turn of each system over ``turns`` turns spread over 5 sessions.
+
+    The systems are open side by side and take turns (one turn each, round robin), so a busy
+    machine slows them all alike; one warm-up turn each is not counted.
+    """
+    took: dict[str, list[float]] = {name: [] for name in names}
     with tempfile.TemporaryDirectory() as d:
-        async with system(name, Path(d), seed_db) as turn:
-            await turn("warm", MESSAGES[0])
-            took: list[float] = []
+        async with AsyncExitStack() as stack:
+            systems = {}
+            for name in names:
+                tmp = Path(d) / name
+                tmp.mkdir()
+                systems[name] = await stack.enter_async_context(system(name, tmp, seed_db))
+                await systems[name]("warm", MESSAGES[0])
             for i in range(turns):
-                started = time.perf_counter()
-                await turn(f"lat-{i % 5}", MESSAGES[i % len(MESSAGES)])
-                took.append(time.perf_counter() - started)
-    return statistics.fmean(took) * 1000
+                for name, turn in systems.items():
+                    started = time.perf_counter()
+                    await turn(f"lat-{i % 5}", MESSAGES[i % len(MESSAGES)])
+                    took[name].append(time.perf_counter() - started)
+    return {name: statistics.fmean(values) * 1000 for name, values in took.items()}
 
 
 async def growth(name: str, turns: int, seed_db: Path) -> dict[str, float]:
@@ -212,10 +222,9 @@ async def main() -> None:
         seed_db = Path(d) / "seed.sqlite"
         ensure_seeded(seed_db)
         report: dict[str, Any] = {"latency_ms": {}, "storage": {}, "throughput": {}}
-        for name in ("before", "after", "memory", "bare"):
-            report["latency_ms"][name] = await latency(name, args.turns, seed_db)
-            print(f"latency {name}: {report['latency_ms'][name]:.1f} ms/turn", flush=True)
-        lat = report["latency_ms"]
+        lat = await latency(("before", "after", "memory", "bare"), args.turns, seed_db)
+        report["latency_ms"] = lat
+        print(f"latency ms/turn: {lat}", flush=True)
         report["ratios"] = {
             "after_vs_memory": lat["after"] / lat["memory"],
             "after_vs_bare": lat["after"] / lat["bare"],

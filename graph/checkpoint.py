@@ -155,7 +155,7 @@ async def open_sqlite_checkpointer(
         # journal_size_limit: the WAL file is truncated back after each checkpoint.
         await conn.executescript(
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-            "PRAGMA journal_size_limit=1048576;"
+            "PRAGMA journal_size_limit=1048576; PRAGMA wal_autocheckpoint=256;"
         )
         saver = AsyncSqliteSaver(conn, serde=state_serializer(key))
         await saver.setup()

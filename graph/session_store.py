@@ -120,8 +120,7 @@ class SessionStore:
     async def after_turn(self, session: str, customer: str) -> None:
         """Index the turn, prune the session's older checkpoints, and (hourly) the retention."""
         now = self.clock.wall()
-        await self._backend.record_turn(session, customer, now)
-        await self._backend.prune(session)
+        await self._backend.after_turn(session, customer, now)
         if self._last_auto_purge is None or now - self._last_auto_purge >= AUTO_PURGE_EVERY_S:
             self._last_auto_purge = now
             await self.purge_expired()
@@ -174,6 +173,10 @@ class SessionStore:
 class _Backend:
     async def record_turn(self, session: str, customer: str, at: float) -> None:
         raise NotImplementedError
+
+    async def after_turn(self, session: str, customer: str, at: float) -> None:
+        await self.record_turn(session, customer, at)
+        await self.prune(session)
 
     async def prune(self, session: str) -> None:
         raise NotImplementedError
@@ -230,6 +233,23 @@ FROM cp WHERE cp.thread_id NOT IN (SELECT thread_id FROM helpdesk_sessions)
 """
 
 
+_SQLITE_RECORD = (
+    "INSERT INTO helpdesk_sessions (thread_id, customer, created_at, last_active_at, turns)"
+    " VALUES (?, ?, ?, ?, 1) ON CONFLICT (thread_id) DO UPDATE SET customer = excluded.customer,"
+    " last_active_at = excluded.last_active_at, turns = helpdesk_sessions.turns + 1"
+)
+_SQLITE_PRUNE_CHECKPOINTS = (
+    "DELETE FROM checkpoints WHERE rowid IN (SELECT rowid FROM (SELECT rowid, ROW_NUMBER() OVER"
+    " (PARTITION BY checkpoint_ns ORDER BY checkpoint_id DESC) AS rn FROM checkpoints"
+    " WHERE thread_id = ?) WHERE rn > 1)"
+)
+_SQLITE_PRUNE_WRITES = (
+    "DELETE FROM writes WHERE thread_id = ? AND NOT EXISTS (SELECT 1 FROM checkpoints c"
+    " WHERE c.thread_id = writes.thread_id AND c.checkpoint_ns = writes.checkpoint_ns"
+    " AND c.checkpoint_id = writes.checkpoint_id)"
+)
+
+
 class _SqliteBackend(_Backend):
     """Statements on the saver's own aiosqlite connection, under the saver's lock."""
 
@@ -247,32 +267,24 @@ class _SqliteBackend(_Backend):
         return self.saver.conn
 
     async def record_turn(self, session: str, customer: str, at: float) -> None:
-        conn = await self._conn()
-        async with self.saver.lock:
-            await conn.execute(
-                "INSERT INTO helpdesk_sessions (thread_id, customer, created_at, last_active_at,"
-                " turns) VALUES (?, ?, ?, ?, 1) ON CONFLICT (thread_id) DO UPDATE SET"
-                " customer = excluded.customer, last_active_at = excluded.last_active_at,"
-                " turns = helpdesk_sessions.turns + 1",
-                (session, customer, at, at),
-            )
-            await conn.commit()
+        await self._run(session, record=(customer, at), prune=False)
 
     async def prune(self, session: str) -> None:
+        await self._run(session, record=None, prune=True)
+
+    async def after_turn(self, session: str, customer: str, at: float) -> None:
+        await self._run(session, record=(customer, at), prune=True)
+
+    async def _run(self, session: str, *, record: tuple[str, float] | None, prune: bool) -> None:
+        """The index upsert and/or the pruning in one transaction (one commit per turn)."""
         conn = await self._conn()
         async with self.saver.lock:
-            await conn.execute(
-                "DELETE FROM checkpoints WHERE rowid IN (SELECT rowid FROM (SELECT rowid,"
-                " ROW_NUMBER() OVER (PARTITION BY checkpoint_ns ORDER BY checkpoint_id DESC)"
-                " AS rn FROM checkpoints WHERE thread_id = ?) WHERE rn > 1)",
-                (session,),
-            )
-            await conn.execute(
-                "DELETE FROM writes WHERE thread_id = ? AND NOT EXISTS (SELECT 1 FROM"
-                " checkpoints c WHERE c.thread_id = writes.thread_id AND c.checkpoint_ns ="
-                " writes.checkpoint_ns AND c.checkpoint_id = writes.checkpoint_id)",
-                (session,),
-            )
+            if record is not None:
+                customer, at = record
+                await conn.execute(_SQLITE_RECORD, (session, customer, at, at))
+            if prune:
+                await conn.execute(_SQLITE_PRUNE_CHECKPOINTS, (session,))
+                await conn.execute(_SQLITE_PRUNE_WRITES, (session,))
             await conn.commit()
 
     async def list_sessions(self) -> list[SessionInfo]:
