@@ -23,6 +23,7 @@ from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.observe import Observer
 from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.session_lock import SessionBusyError
+from helpdesk.app.sessions_cli import register as register_sessions
 from helpdesk.app.settings import Settings
 from helpdesk.app.turn_guard import busy_reply, guarded_turn, received
 from helpdesk.app.wiring import Bot, build_bot
@@ -47,6 +48,7 @@ shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, ti
 app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
+register_sessions(app)
 
 log = logging.getLogger("helpdesk.app")
 console = Console(soft_wrap=True)
