@@ -25,7 +25,7 @@ from rich.table import Table
 from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.session_lock import session_lock_for
 from helpdesk.app.settings import Settings
-from helpdesk.app.wiring import session_store_for
+from helpdesk.app.wiring import default_journal, session_store_for
 from helpdesk.degrade.clock import SystemClock
 from helpdesk.graph.checkpoint import CheckpointKeyError, open_checkpointer
 from helpdesk.graph.session_store import DAY_S, SessionInfo, SessionStore
@@ -68,13 +68,17 @@ async def _store(settings: Settings) -> AsyncIterator[SessionStore]:
         url=settings.checkpoint_url, path=settings.sessions_file, key=checkpoint_key(settings)
     ) as saver:
         lock = session_lock_for(settings)
-        store = session_store_for(saver, settings, SystemClock(), lock)
+        journal = default_journal(settings, persistent=True)
+        store = session_store_for(saver, settings, SystemClock(), lock, journal=journal)
         if store is None:  # pragma: no cover - open_checkpointer only opens supported savers
             raise RuntimeError("this checkpointer has no session store")
         try:
             yield store
         finally:
             await lock.aclose()
+            close = getattr(journal, "close", None)
+            if close is not None:
+                close()
 
 
 def _run(settings: Settings, job: Callable[[SessionStore], Awaitable[T]]) -> T:

@@ -28,6 +28,7 @@ __all__ = [
     "MatchedIntent",
     "extract_entities",
     "match_intents",
+    "mentions_refund",
     "normalize_sku",
     "product_query",
 ]
@@ -260,6 +261,11 @@ _REFUND_WHEN = _rx(
     r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
     r"|状态|进度|到了吗|到了没"
 )
+
+
+def mentions_refund(text: str) -> bool:
+    """Whether the text is about refunds (asking or requesting)."""
+    return bool(_REFUND.search(_normalize(text)))
 
 
 def normalize_sku(raw: str) -> str | None:

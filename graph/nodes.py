@@ -503,7 +503,12 @@ class TurnNodes:
             last_order_id=last_order,
             pending_actions=[],
             awaiting_order=_awaiting_order(state.get("tasks", [])),
-            awaiting_amount=_awaiting_amount(state.get("tasks", [])),
+            awaiting_amount=_awaiting_amount(state.get("tasks", []))
+            or (
+                None
+                if any(t.call for t in state.get("tasks", []))
+                else facts.get("awaiting_amount")
+            ),
             handoff_ticket=handoff_ticket,
         )
         degrade = state.get("degrade") or DegradeContext()

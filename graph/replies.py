@@ -19,7 +19,13 @@ from typing import Any, Literal
 
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.degrade.errors import ErrorClass
-from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent, product_query
+from helpdesk.graph.intents import (
+    ORDER_SCOPED_INTENTS,
+    Intent,
+    MatchedIntent,
+    mentions_refund,
+    product_query,
+)
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.tools.results import ToolResult, ToolStatus
@@ -312,7 +318,7 @@ def _without_result(w: _Writer, match: MatchedIntent) -> str:
 def _ok(w: _Writer, kind: _Kind, match: MatchedIntent, result: ToolResult) -> str:
     data = result.data
     if kind == "order":
-        return _order(w, _dict(data))
+        return _order(w, _dict(data), about_refund=mentions_refund(match.text))
     if kind == "orders":
         return _orders(w, _dict(data))
     if kind == "tracking":
@@ -366,7 +372,7 @@ def _products(w: _Writer, data: dict[str, Any], query: str) -> str:
     return "\n".join(lines)
 
 
-def _order(w: _Writer, order: dict[str, Any]) -> str:
+def _order(w: _Writer, order: dict[str, Any], *, about_refund: bool = False) -> str:
     order_id = _need(_str(order["order_id"]))
     status = _str(order["status"])
     key = f"order_status_{status}" if status in _ORDER_STATUSES else "order_status_other"
@@ -393,6 +399,9 @@ def _order(w: _Writer, order: dict[str, Any]) -> str:
                 refund_status=w.label(f"refund_status_{r_status}", r_status),
             )
         )
+    remaining = order.get("refundable_amount")
+    if (order.get("refunds") or about_refund) and remaining is not None:
+        lines.append(w.say("refundable_line", amount=_money(remaining)))
     return "\n".join(lines)
 
 

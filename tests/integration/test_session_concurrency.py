@@ -186,7 +186,7 @@ def test_two_processes_on_one_postgres_session_take_turns(tmp_path: Path, shop: 
 
 
 async def test_run_turn_answers_busy_when_the_session_stays_locked(tmp_path: Path) -> None:
-    from helpdesk.app.cli import run_turn
+    from helpdesk.app.session import run_turn
     from helpdesk.app.session_lock import FileSessionLock
     from helpdesk.app.settings import Settings
     from helpdesk.app.wiring import build_bot

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from helpdesk.app.cli import run_turn
+from helpdesk.app.session import run_turn
 from helpdesk.app.session_lock import FileSessionLock
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot

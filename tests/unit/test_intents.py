@@ -421,7 +421,8 @@ def test_match_intents_correction_names_the_new_order(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["don't refund order 100683", "不用退了", "算了不退了", "不要退款", "don't cancel order 100904"],
+    ["don't refund order 100683", "不用退了", "算了不退了", "不要退款",
+     "don't cancel order 100904"],
 )
 def test_match_intents_negated_request_never_asks_for_it(text):
     for awaiting in (False, True):
