@@ -128,7 +128,9 @@ def build_bot(
         compensation=make_compensation(client),
         observer=observer,
         breakers=BreakerBoard(breaker_policy(settings), clock),
-        retry_cap=RatioLimiter(ratio=settings.retry_ratio, clock=clock),
+        retry_cap=RatioLimiter(
+            ratio=settings.retry_ratio, reserve_per_s=settings.retry_reserve_per_s, clock=clock
+        ),
     )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)

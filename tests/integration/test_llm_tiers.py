@@ -107,7 +107,7 @@ def make_world(
         )
         for name, model, timeout in configs
     ]
-    quota = RatioLimiter(ratio=0.5, window_s=10.0, floor=quota_floor, clock=clock)
+    quota = RatioLimiter(ratio=0.5, window_s=10.0, reserve_per_s=quota_floor / 10.0, clock=clock)
     router = TierRouter(tiers, TierHealth(clock), backup_quota=quota)
     return World(script, clock, router, client)
 

@@ -55,7 +55,7 @@ def tier(name: Any, outcomes: list[Any] | None = None) -> ModelTier:
 
 
 def router_for(clock: FakeClock, *, floor: int = 5, health: TierHealth | None = None) -> TierRouter:
-    quota = RatioLimiter(ratio=0.5, window_s=10.0, floor=floor, clock=clock)
+    quota = RatioLimiter(ratio=0.5, window_s=10.0, reserve_per_s=floor / 10.0, clock=clock)
     return TierRouter(
         [tier("backup"), tier("primary")], health or TierHealth(clock), backup_quota=quota
     )
