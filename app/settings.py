@@ -71,7 +71,7 @@ class Settings(BaseSettings):
     """Retries per second always allowed process-wide, so a quiet process is not starved."""
     breaker_failure_rate: float = 0.5
     """A tool's breaker trips when one error class reaches this share of calls in 60 s..."""
-    breaker_min_calls: int = 20
+    breaker_min_calls: int = 10
     """...with at least this many calls in the window..."""
     breaker_failure_count: int = 10
     """...and at least this many failures of that class (all three, not either). A failure is

@@ -68,7 +68,7 @@ class BreakerPolicy:
     failure_rate: float = 0.5
     """Trip when failures of one class / calls in the window >= this (inclusive) AND the count
     rule holds. Also the failure share that fails a half-open ramp step."""
-    min_calls: int = 20
+    min_calls: int = 10
     """The window must hold at least this many calls before the breaker may trip."""
     failure_count: int = 10
     """...and failures of one class must be at least this many (both rules, not either)."""

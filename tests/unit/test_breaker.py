@@ -81,7 +81,7 @@ def test_breaker_policy_defaults():
         60.0,
         12,
         0.5,
-        20,
+        10,
     )
     assert (policy.failure_count, policy.open_s, policy.ramp_step_calls) == (10, 30.0, 5)
     assert policy.ramp == (0.10, 0.25, 0.50, 1.00)
@@ -103,7 +103,7 @@ def test_breaker_starts_closed_and_admits():
 def test_breaker_trips_at_exactly_rate_and_count():
     breaker, _, seen = _breaker()
     _record(breaker, successes=10, failures=9)
-    assert breaker.state is CLOSED  # 9/19: below the count, and below min_calls
+    assert breaker.state is CLOSED  # 9/19: below the count
     breaker.record_failure(U)
     assert breaker.state is OPEN  # 10/20: 50% and 10 failures
     assert seen == [
@@ -134,7 +134,7 @@ def test_breaker_does_not_trip_on_rate_below_failure_count():
 
 
 def test_breaker_rate_needs_min_calls():
-    breaker, _, _ = _breaker(BreakerPolicy(failure_count=5))
+    breaker, _, _ = _breaker(BreakerPolicy(failure_count=5, min_calls=20))
     _record(breaker, failures=19)
     assert breaker.state is CLOSED
     breaker.record_failure(U)
