@@ -125,7 +125,7 @@ class _Attempts:
         self.waits: list[float] = []
         self.ladder: list[LadderStep] = []
         self.unsettled: Failure | None = None
-        """The last attempt's failure, not yet told to the breaker (see ``_settle``)."""
+        """The last attempt's failure, not yet told to the breaker (see ``_settle_breaker``)."""
 
 
 class ResilientExecutor:
@@ -452,7 +452,7 @@ class ResilientExecutor:
         """One attempt behind the breaker, within what is left of the request's time.
 
         With ``book``, a counted failure is left in ``book.unsettled`` for the retry decision
-        to settle (:meth:`_settle`) instead of being recorded at once.
+        to settle (:meth:`_settle_breaker`) instead of being recorded at once.
         """
         timeout = ctx.budget.call_timeout(spec.policy.timeout)
         if timeout <= 0:
@@ -530,7 +530,7 @@ class ResilientExecutor:
     ) -> Any:
         def should_retry(state: RetryCallState) -> bool:
             retried = decide(state)
-            self._settle(spec, book, retried=retried)
+            self._settle_breaker(spec, book, retried=retried)
             return retried
 
         def decide(state: RetryCallState) -> bool:
@@ -591,7 +591,7 @@ class ResilientExecutor:
             "unreachable: tenacity either returns or re-raises"
         )  # pragma: no cover
 
-    def _settle(self, spec: ToolSpec, book: _Attempts, *, retried: bool) -> None:
+    def _settle_breaker(self, spec: ToolSpec, book: _Attempts, *, retried: bool) -> None:
         """Tell the breaker about the attempt that just failed: nothing about its health if
         a retry follows (it only releases a half-open permit), a failure if the call ends."""
         failure, book.unsettled = book.unsettled, None
