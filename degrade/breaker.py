@@ -10,7 +10,8 @@ that is down meets both within seconds. Input and business errors never count â€
 answered.
 
 After ``open_s`` (or at once, on :meth:`record_probe` success) it moves to HALF_OPEN and admits
-a deterministic fraction of attempts per ramp step (10% -> 25% -> 50% -> 100%). Each step judges
+a deterministic fraction of attempts per ramp step (10% -> 25% -> 50% -> 100%), and any attempt
+after ``ramp_min_gap_s`` without one (a quiet dependency still ramps up). Each step judges
 ``ramp_step_calls`` outcomes by the same rate: the step passes unless its failures reach
 ``failure_rate`` of them, so a recovered dependency with 10% background errors closes, and a
 dependency still down reopens after a few failures. A rate-limited failure with a Retry-After can
@@ -79,6 +80,10 @@ class BreakerPolicy:
     ramp_step_calls: int = 5
     """Counted outcomes judged at each step; the step passes when fewer than
     ``failure_rate`` of them failed. After the last step the breaker closes."""
+    ramp_min_gap_s: float = 2.0
+    """Half-open also admits a call whenever none was admitted for this long: at low traffic a
+    10% step would otherwise take minutes to see its calls (a fraction protects a recovering
+    dependency from a burst; a trickle needs no protection)."""
     respect_retry_after: bool = False
     """Hold the breaker shut (calls refused) until a rate-limited failure's Retry-After passes."""
     max_hold_s: float = 300.0
@@ -109,6 +114,8 @@ class BreakerPolicy:
             raise ValueError(f"the last ramp step must be 1.0, got {self.ramp[-1]}")
         if self.ramp_step_calls < 1:
             raise ValueError(f"ramp_step_calls must be >= 1, got {self.ramp_step_calls}")
+        if not 0 <= self.ramp_min_gap_s <= math.inf:
+            raise ValueError(f"ramp_min_gap_s must be >= 0, got {self.ramp_min_gap_s}")
         if not 0 <= self.max_hold_s < math.inf:
             raise ValueError(f"max_hold_s must be a finite number >= 0, got {self.max_hold_s}")
         if not all(isinstance(c, ErrorClass) for c in self.ignored):
@@ -148,6 +155,8 @@ class BreakerData:
     """Calls are refused until this time (a Retry-After being honoured)."""
     step: int = 0
     step_attempts: int = 0
+    last_admitted_at: float | None = None
+    """When half-open last admitted a call."""
     step_calls: int = 0
     step_failures: int = 0
     in_flight: int = 0
@@ -195,6 +204,7 @@ class CircuitBreaker:
             d.opened_at = transition.at
         elif to is BreakerState.HALF_OPEN:
             d.in_flight = 0
+            d.last_admitted_at = None
             self._begin_step(0)
         else:
             d.opened_at = None
@@ -291,9 +301,14 @@ class CircuitBreaker:
                 fraction = Fraction(self.policy.ramp[d.step]).limit_denominator(10_000)
                 d.step_attempts += 1
                 k = d.step_attempts
-                admitted = math.ceil(k * fraction) > math.ceil((k - 1) * fraction)
+                now = self._clock.now()
+                admitted = math.ceil(k * fraction) > math.ceil((k - 1) * fraction) or (
+                    d.last_admitted_at is not None
+                    and now - d.last_admitted_at >= self.policy.ramp_min_gap_s
+                )
                 if admitted:
                     d.in_flight += 1
+                    d.last_admitted_at = now
         self._emit(out)
         return admitted
 
@@ -414,7 +429,9 @@ class CircuitBreaker:
                 "ramp_fraction": self.policy.ramp[d.step] if half_open else None,
                 "in_flight": d.in_flight if half_open else 0,
                 "opened_at": d.opened_at,
-                "held_s": max(0.0, d.hold_until - self._clock.now()) if self._held() else 0.0,
+                "held_s": (
+                    max(0.0, d.hold_until - self._clock.now()) if d.hold_until is not None else 0.0
+                ),
             }
 
     def __repr__(self) -> str:

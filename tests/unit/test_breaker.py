@@ -646,3 +646,26 @@ def test_breaker_board_forwards_transitions_and_snapshots():
     assert list(snap) == ["faq", "orders"]
     assert snap["orders"]["state"] == "open"
     assert snap["faq"]["state"] == "closed"
+
+
+def test_breaker_half_open_admits_after_a_quiet_gap_at_low_traffic():
+    # dependency_down in the benchmark: one call every few seconds never filled a 10% step
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    assert breaker.try_acquire() is True  # the first attempt of the step
+    breaker.record_success()
+    clock.advance(1.0)
+    assert breaker.try_acquire() is False  # 10%, and only 1 s since the last admission
+    clock.advance(1.0)
+    assert breaker.try_acquire() is True  # 2 s without an admitted call
+
+
+def test_breaker_quiet_dependency_closes_after_recovery_within_a_minute():
+    breaker, clock, _ = _breaker()
+    _half_open(breaker, clock)
+    started = clock.now()
+    while breaker.state is not CLOSED:
+        clock.advance(3.0)  # one call every 3 s
+        if breaker.try_acquire():
+            breaker.record_success()
+    assert clock.now() - started == 60.0  # 20 calls: 5 per step, 4 steps
