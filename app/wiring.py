@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from helpdesk.app.observe import Observer
 from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.degrade.breaker import BreakerBoard, BreakerPolicy
@@ -23,6 +22,10 @@ from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.shop_client import ShopClient
+
+if TYPE_CHECKING:
+    # metrics and tracing load only when a caller passes an Observer (``--events``)
+    from helpdesk.app.observe import Observer
 
 __all__ = [
     "Bot",
