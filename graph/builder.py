@@ -14,6 +14,7 @@ from helpdesk.degrade.clock import Clock
 from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after_validate
 from helpdesk.graph.state import HelpdeskState
 from helpdesk.graph.tiers import TierRouter
+from helpdesk.graph.warmup import warm_up
 from helpdesk.tools.executor import ResilientExecutor
 
 __all__ = ["NODE_ORDER", "NodeObserver", "build_graph"]
@@ -71,6 +72,7 @@ def build_graph(
         writer: writes replies instead of the tiers (tests).
         router: the model tiers (primary / backup); None = the minimal tier only.
     """
+    warm_up()  # nodes must not read files on first use (blocking calls in the event loop)
     nodes = TurnNodes(
         executor=executor,
         config=config or TurnConfig(),
