@@ -21,6 +21,7 @@ from rich.table import Table
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.observe import Observer
+from helpdesk.app.service.cli import register as register_service
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.context import DegradeContext
@@ -44,6 +45,7 @@ shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, ti
 app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
+register_service(app)
 
 log = logging.getLogger("helpdesk.app")
 console = Console(soft_wrap=True)

@@ -26,9 +26,7 @@ def warm_up() -> int:
     root = resources.files("helpdesk.prompts")
     for tier in sorted(p.name for p in root.iterdir() if p.is_dir() and p.name[0] != "_"):
         stages = {
-            f.name.split(".")[0]
-            for f in root.joinpath(tier).iterdir()
-            if f.name.endswith(".yaml")
+            f.name.split(".")[0] for f in root.joinpath(tier).iterdir() if f.name.endswith(".yaml")
         }
         for stage in sorted(stages):
             for lang in _LANGS:

@@ -79,6 +79,8 @@ class AdmissionGate:
     """Turns running now."""
     shed_total: int = 0
     """Requests refused since start."""
+    peak: int = 0
+    """Most turns that ran at once since start."""
 
     def __post_init__(self) -> None:
         if self.max_turns < 1:
@@ -86,9 +88,8 @@ class AdmissionGate:
         if not self.max_lag_s > 0:
             raise ValueError("max_lag_s must be > 0")
 
-    @contextmanager
-    def admit(self) -> Iterator[None]:
-        """Hold one turn slot for the ``with`` block.
+    def acquire(self) -> None:
+        """Take one turn slot now (give it back with :meth:`release`).
 
         Raises:
             Shed: the replica is at its limit or its event loop lags.
@@ -98,10 +99,20 @@ class AdmissionGate:
         if self.lag() > self.max_lag_s:
             self._refuse("lagging")
         self.active += 1
+        self.peak = max(self.peak, self.active)
+
+    def release(self) -> None:
+        self.active = max(0, self.active - 1)
+
+    @contextmanager
+    def admit(self) -> Iterator[None]:
+        """Hold one turn slot for the ``with`` block (raises :class:`Shed` like
+        :meth:`acquire`)."""
+        self.acquire()
         try:
             yield
         finally:
-            self.active -= 1
+            self.release()
 
     def _refuse(self, reason: str) -> None:
         self.shed_total += 1

@@ -61,10 +61,21 @@ def test_langgraph_dev_run_answers_without_blocking_error(tmp_path: Path) -> Non
     env = {**os.environ, "HELPDESK_DATA_DIR": str(tmp_path), "LANGSMITH_TRACING": "false"}
     log = (tmp_path / "langgraph-dev.log").open("w")
     proc = subprocess.Popen(
-        [str(cli if cli.exists() else "langgraph"), "dev", "--no-browser", "--no-reload",
-         "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        [
+            str(cli if cli.exists() else "langgraph"),
+            "dev",
+            "--no-browser",
+            "--no-reload",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         with httpx.Client(base_url=base, timeout=60.0, trust_env=False) as client:

@@ -1,0 +1,78 @@
+"""``helpdesk serve`` (the HTTP service) and ``helpdesk token`` (demo customer tokens)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+
+from helpdesk.app.settings import Settings
+
+__all__ = ["register"]
+
+_err = Console(stderr=True, soft_wrap=True)
+
+
+def _settings(**overrides: object) -> Settings:
+    try:
+        settings = Settings()
+        return settings.model_copy(update=overrides) if overrides else settings
+    except ValidationError as exc:
+        _err.print(f"[red]Invalid configuration:[/red]\n{exc}")
+        raise typer.Exit(2) from exc
+
+
+def _issuer(settings: Settings) -> object:
+    from helpdesk.app.service.auth import TokenIssuer
+
+    secret = settings.token_secret.get_secret_value() if settings.token_secret else ""
+    try:
+        return TokenIssuer(secret=secret, ttl_s=settings.token_ttl_s)
+    except ValueError as exc:
+        _err.print(f"[red]Invalid configuration:[/red] {exc} (e.g. `openssl rand -hex 32`)")
+        raise typer.Exit(2) from exc
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and ``token`` to the ``helpdesk`` command."""
+
+    @app.command("serve")
+    def serve(
+        port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on.")] = 8000,
+        host: Annotated[str, typer.Option("--host", help="Interface to bind.")] = "127.0.0.1",
+        demo: Annotated[
+            bool, typer.Option("--demo", help="Let the web page log in as a demo customer.")
+        ] = False,
+    ) -> None:
+        """Run the HTTP service: JSON API (/v1), SSE progress, the web chat page (/)."""
+        import uvicorn
+
+        from helpdesk.app.service.api import create_app
+
+        settings = _settings(service_demo_login=True) if demo else _settings()
+        _issuer(settings)
+        try:
+            application = create_app(settings)
+        except ValueError as exc:
+            _err.print(f"[red]Invalid configuration:[/red] {exc}")
+            raise typer.Exit(2) from exc
+        uvicorn.run(
+            application, host=host, port=port, log_level="info", timeout_graceful_shutdown=5
+        )
+
+    @app.command("token")
+    def token(
+        customer: Annotated[str, typer.Argument(help="Customer id, e.g. C0001.")],
+    ) -> None:
+        """Print a signed token for CUSTOMER (HELPDESK_TOKEN_SECRET signs it)."""
+        from helpdesk.app.service.auth import TokenIssuer
+
+        issuer = _issuer(_settings())
+        assert isinstance(issuer, TokenIssuer)
+        try:
+            print(issuer.mint(customer))
+        except ValueError as exc:
+            _err.print(f"[red]Error:[/red] {exc}")
+            raise typer.Exit(2) from exc
