@@ -6,13 +6,11 @@ import asyncio
 import json
 import logging
 import sys
-import time
 import uuid
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from langchain_core.messages import HumanMessage
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
@@ -22,18 +20,27 @@ from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.observe import Observer
 from helpdesk.app.service.cli import register as register_service
+from helpdesk.app.session import (
+    MAX_MESSAGE_CHARS,
+    TurnError,
+    run_turn,
+    turn_failed_reply,
+    turn_payload,
+)
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
-from helpdesk.degrade.context import DegradeContext
 from helpdesk.graph.checkpoint import open_checkpointer
-from helpdesk.graph.language import detect_language
-from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.tiers import Prober
 
-__all__ = ["MAX_MESSAGE_CHARS", "app", "main"]
-
-MAX_MESSAGE_CHARS = 4000
-"""Longer messages are refused with a clear error before anything runs."""
+__all__ = [
+    "MAX_MESSAGE_CHARS",
+    "TurnError",
+    "app",
+    "main",
+    "run_turn",
+    "turn_failed_reply",
+    "turn_payload",
+]
 
 app = typer.Typer(
     help="helpdesk: a customer-service agent that keeps answering, and stays honest, when "
@@ -56,84 +63,13 @@ def _settings() -> Settings:
     try:
         return Settings()
     except ValidationError as exc:
-        err_console.print(f"[red]Invalid configuration:[/red]\n{exc}")
+        err_console.print(f"[red]Invalid configuration:[/red]\n{escape(str(exc))}")
         raise typer.Exit(2) from exc
-
-
-class TurnError(Exception):
-    """A turn was refused before it ran (bad input, wrong customer for a session)."""
-
-
-async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
-    """Run one customer message through the graph; returns the ``--json`` payload.
-
-    With an observer on the bot the turn is a trace span, counted in the metrics and written to
-    the observer's events file (what ``helpdesk report`` reads).
-    """
-    if bot.observer is None:
-        return await _run_turn(bot, text, session=session, customer=customer)
-    started = time.perf_counter()
-    with bot.observer.turn(session=session, customer=customer):
-        payload = await _run_turn(bot, text, session=session, customer=customer)
-        bot.observer.turn_finished(payload, time.perf_counter() - started)
-    return payload
-
-
-async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
-    if not text.strip():
-        raise TurnError(_say(text, "message_empty"))
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise TurnError(_say(text, "message_too_long", length=len(text), limit=MAX_MESSAGE_CHARS))
-    config = {"configurable": {"thread_id": session}}
-    snapshot = await bot.graph.aget_state(config)
-    owner = snapshot.values.get("customer") if snapshot and snapshot.values else None
-    if owner and owner != customer:
-        raise TurnError(f"session {session!r} belongs to another customer")
-    state = await bot.graph.ainvoke(
-        {"messages": [HumanMessage(content=text)], "customer": customer, "session": session},
-        config,
-    )
-    return turn_payload(state, session)
-
-
-def turn_failed_reply(text: str, hotline: str) -> str:
-    """What the customer reads when a turn failed unexpectedly (in their language)."""
-    return _say(text, "turn_failed", hotline=hotline)
-
-
-def _say(text: str, key: str, **values: Any) -> str:
-    """A customer-facing line from prompts/minimal, in the language of ``text``."""
-    templates = load_templates("minimal", "generate", detect_language(text))
-    return render(templates[key], **values)
 
 
 def _tier_names(bot: Bot) -> str:
     names = [f"{t.name} ({t.spec})" for t in bot.router.tiers] if bot.router else []
     return ", ".join([*names, "minimal"])
-
-
-def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
-    """The JSON shape of one turn: reply, session, tier, tasks, tool_results, degrade."""
-    degrade: DegradeContext = state.get("degrade") or DegradeContext()
-    results = state.get("results", [])
-    return {
-        "reply": state["messages"][-1].content,
-        "session": session,
-        "tier": state.get("tier", "minimal"),
-        "tiers": state.get("tiers", {}),
-        "tasks": [
-            {
-                "id": t.id,
-                "intent": t.intent,
-                "tool": t.call.name if t.call else None,
-                "args": t.call.args if t.call else {},
-            }
-            for t in state.get("tasks", [])
-        ],
-        "tool_results": [r.model_dump(mode="json") for r in results],
-        "degrade": {**degrade.model_dump(mode="json"), "level": degrade.level},
-        "validation": state.get("validation", {}),
-    }
 
 
 async def _chat(
@@ -149,7 +85,7 @@ async def _chat(
         try:
             bot = build_bot(settings, checkpointer=saver, observer=observer)
         except ValueError as exc:
-            err_console.print(f"[red]Invalid model configuration:[/red] {exc}")
+            err_console.print(f"[red]Invalid model configuration:[/red] {escape(str(exc))}")
             return 2
         background: list[asyncio.Task[None]] = []
         try:
@@ -158,17 +94,18 @@ async def _chat(
                     try:
                         payload = await run_turn(bot, text, session=session, customer=customer)
                     except TurnError as exc:
-                        err_console.print(f"[red]Error:[/red] {exc}")
+                        err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
                         return 2
                     if as_json:
                         print(json.dumps(payload, ensure_ascii=False, indent=2))
                     else:
                         print(payload["reply"])
-                        err_console.print(f"[dim]session {session}[/dim]")
+                        err_console.print(f"[dim]session {escape(session)}[/dim]")
                 return 0
             console.print(
-                f"[bold]helpdesk[/bold] — session [cyan]{session}[/cyan], customer "
-                f"[cyan]{customer}[/cyan], tiers: {_tier_names(bot)}. Type 'exit' to leave."
+                f"[bold]helpdesk[/bold] — session [cyan]{escape(session)}[/cyan], customer "
+                f"[cyan]{escape(customer)}[/cyan], tiers: {escape(_tier_names(bot))}. "
+                "Type 'exit' to leave."
             )
             if bot.router is not None:
                 # Long-lived: probe the model tiers so a down tier is routed around and a
@@ -192,7 +129,7 @@ async def _chat(
                 try:
                     payload = await run_turn(bot, text, session=session, customer=customer)
                 except TurnError as exc:
-                    err_console.print(f"[red]Error:[/red] {exc}")
+                    err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
                     continue
                 except Exception as exc:
                     log.exception("turn failed")
@@ -241,7 +178,8 @@ def chat(
     """Chat with the bot: interactive, or one-shot with -m."""
     settings = _settings()
     session_id = session or f"s-{uuid.uuid4().hex[:10]}"
-    who = customer or settings.customer
+    # an explicit --customer "" is an error (the session API says so), not the default
+    who = settings.customer if customer is None else customer
     code = asyncio.run(_chat(message, session_id, who, as_json, settings, events))
     raise typer.Exit(code)
 

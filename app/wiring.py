@@ -8,20 +8,31 @@ from typing import Any
 import httpx
 
 from helpdesk.app.observe import Observer
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.degrade.breaker import BreakerBoard, BreakerPolicy
 from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.graph.builder import build_graph
+from helpdesk.graph.identity import CustomerCheck
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.shop_client import ShopClient
 
-__all__ = ["Bot", "breaker_policy", "build_bot", "build_router", "turn_config"]
+__all__ = [
+    "Bot",
+    "breaker_policy",
+    "build_bot",
+    "build_router",
+    "default_journal",
+    "shop_customer_check",
+    "turn_config",
+]
 
 
 @dataclass
@@ -36,6 +47,14 @@ class Bot:
     """The model tiers (None: the minimal tier only)."""
     observer: Observer | None = None
     """Metrics, traces, call logs and the events file (None: not instrumented)."""
+
+    async def turn(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
+        """One customer message through the graph: :func:`helpdesk.app.session.run_turn`.
+
+        Raises:
+            TurnError: the turn was refused before it ran; the message says why.
+        """
+        return await run_turn(self, text, session=session, customer=customer)
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -60,6 +79,41 @@ def turn_config(settings: Settings) -> TurnConfig:
         context_window=settings.context_window,
         context_watermark=settings.context_watermark,
     )
+
+
+def default_journal(settings: Settings, *, persistent: bool) -> WriteJournal:
+    """Where writes are journaled: beside the sessions (PostgreSQL when sessions are there, a
+    SQLite file in the data dir otherwise); in memory for a bot without persistent sessions."""
+    if not persistent:
+        return MemoryWriteJournal()
+    url = settings.checkpoint_url
+    if url and url.startswith(("postgresql://", "postgres://")):
+        return open_journal(url=url)
+    return open_journal(sqlite_path=settings.data_dir / "journal.sqlite")
+
+
+def shop_customer_check(client: ShopClient) -> CustomerCheck:
+    """Whether the shop knows a customer: its ``401 unknown_customer`` is a no, an outage None."""
+
+    async def known(customer: str) -> bool | None:
+        try:
+            await client.call("GET", "/customers/me", tool="identify", customer=customer)
+        except httpx.HTTPStatusError as exc:
+            return False if _error_code(exc.response) == "unknown_customer" else None
+        except (httpx.HTTPError, ValueError):
+            return None
+        return True
+
+    return known
+
+
+def _error_code(response: httpx.Response) -> str | None:
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    return error.get("code") if isinstance(error, dict) else None
 
 
 def make_shop_client(settings: Settings, *, chaos: ChaosPlan | None = None) -> ShopClient:
@@ -107,6 +161,7 @@ def build_bot(
     router: TierRouter | None = None,
     http_async_client: httpx.AsyncClient | None = None,
     observer: Observer | None = None,
+    journal: WriteJournal | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -118,6 +173,8 @@ def build_bot(
         router: ready-made model tiers; default: built from the settings.
         http_async_client: the HTTP client the model tiers use (tests: an in-process server).
         observer: metrics, traces and structured call logs (None = not instrumented).
+        journal: where writes are recorded before they are sent (default: beside the sessions
+            when there is a checkpointer, in memory otherwise).
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
@@ -129,6 +186,7 @@ def build_bot(
         observer=observer,
         breakers=BreakerBoard(breaker_policy(settings), clock),
         retry_cap=RatioLimiter(ratio=settings.retry_ratio, clock=clock),
+        journal=journal or default_journal(settings, persistent=checkpointer is not None),
     )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)
@@ -143,6 +201,7 @@ def build_bot(
         checkpointer=checkpointer,
         router=router,
         observer=observer,
+        check_customer=shop_customer_check(client),
     )
     return Bot(
         settings=settings,

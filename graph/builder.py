@@ -11,8 +11,9 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
 from helpdesk.degrade.clock import Clock
+from helpdesk.graph.identity import CustomerCheck, identity_gate, refuse_turn, route_after_guard
 from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after_validate
-from helpdesk.graph.state import HelpdeskState
+from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.graph.warmup import warm_up
 from helpdesk.tools.executor import ResilientExecutor
@@ -60,6 +61,7 @@ def build_graph(
     observer: NodeObserver | None = None,
     writer: ReplyWriter | None = None,
     router: TierRouter | None = None,
+    check_customer: CustomerCheck | None = None,
 ) -> Any:
     """Compile the turn graph.
 
@@ -71,6 +73,8 @@ def build_graph(
         observer: wraps every node run (spans); None = no instrumentation.
         writer: writes replies instead of the tiers (tests).
         router: the model tiers (primary / backup); None = the minimal tier only.
+        check_customer: asks the backend whether a new session's customer exists (None: no
+            check; the session's owner is enforced either way, see graph/identity.py).
     """
     warm_up()  # nodes must not read files on first use (blocking calls in the event loop)
     nodes = TurnNodes(
@@ -80,13 +84,19 @@ def build_graph(
         writer=writer,
         router=router,
     )
-    builder = StateGraph(HelpdeskState)
+    builder = StateGraph(HelpdeskState, input_schema=TurnInput)
     for name in NODE_ORDER:
         fn: NodeFn = getattr(nodes, name)
+        if name == "guard_context":
+            fn = identity_gate(fn, check_customer)
         action = _observed(name, fn, observer) if observer else fn
         builder.add_node(name, cast(Any, action))
+        if name == "guard_context":
+            builder.add_node("refuse_turn", cast(Any, refuse_turn))
     builder.add_edge(START, NODE_ORDER[0])
     for left, right in itertools.pairwise(NODE_ORDER):
-        builder.add_edge(left, right)
+        if left != "guard_context":
+            builder.add_edge(left, right)
+    builder.add_conditional_edges("guard_context", route_after_guard, ["decompose", "refuse_turn"])
     builder.add_conditional_edges("validate", route_after_validate, ["generate", END])
     return builder.compile(checkpointer=checkpointer, name="helpdesk")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from helpdesk.graph.language import Lang, detect_language
+from helpdesk.graph.money import read_amount
 
 __all__ = [
     "FAQ_TOPICS",
@@ -27,6 +28,7 @@ __all__ = [
     "MatchedIntent",
     "extract_entities",
     "match_intents",
+    "mentions_refund",
     "normalize_sku",
     "product_query",
 ]
@@ -47,7 +49,15 @@ class Intent(StrEnum):
     GREETING = "greeting"
     THANKS = "thanks"
     CONFIRM_YES = "confirm_yes"
+    """An unqualified yes to the question the bot asked (the only thing that runs an action)."""
     CONFIRM_NO = "confirm_no"
+    """A no, or a negated request ("don't refund"): nothing pending runs, nothing is offered."""
+    CONFIRM_CHANGE = "confirm_change"
+    """A yes or no that changes what was asked ("yes but only 100", "不对，我是说100904"): the
+    changed action is asked about again, never run."""
+    CONFIRM_UNCLEAR = "confirm_unclear"
+    """A questioning or hedged yes ("yes?", "yes, I asked a week ago"): the question is asked
+    again."""
     UNKNOWN = "unknown"
 
 
@@ -105,7 +115,12 @@ class MatchedIntent:
     topic: str | None = None
     """FAQ topic for :attr:`Intent.FAQ`."""
     amount: float | None = None
-    """Refund amount; None means the full refundable amount."""
+    """Refund amount when :attr:`amount_kind` is ``exact``."""
+    amount_kind: str = "none"
+    """What the words said about the amount: ``none``, ``exact``, ``full`` or ``invalid``
+    (see :func:`helpdesk.graph.money.read_amount`); ``invalid`` is asked about, never used."""
+    amount_raw: str = ""
+    """The words the amount was read from."""
     details: str = ""
     """Free text: the problem description for tickets and handoffs; ``"ack"`` marks a
     :attr:`Intent.THANKS` that is a bare "ok"/"no" acknowledgement rather than a thank-you."""
@@ -219,7 +234,19 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
 }
 _REFUND = _rx(
-    r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse|退款|退钱|退费|返款|还能退|能退多少|退多少"
+    r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
+    r"|\b(?:get|got) (?:it |anything |more )?back\b"
+    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退吧|还是退|给我退|帮我退|退了吧"
+    r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
+)
+_REFUND_WHERE = _rx(
+    r"\bwhere(?:'s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
+    r"|\bwhat happened\b|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到"
+)
+# "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
+_REFUND_NEGATED = _rx(
+    r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
+    r"|\bno refund(?!\s*polic)|不用退|不退了|不要退|别退|不退款|不需要退|先不退|不想退|不必退"
 )
 # A question about refunds (how much is left, how it works), not a request to refund.
 _REFUND_QUESTION = _rx(
@@ -227,10 +254,18 @@ _REFUND_QUESTION = _rx(
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗"
 )
 _REFUND_WHEN = _rx(
-    r"\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
+    r"\bwhere(?:'s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
+    r"|\b(?:go|gone|went) through\b|\barrived?\b|\breceived?\b"
+    r"|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到|已经|还没"
+    r"|\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
     r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
     r"|状态|进度|到了吗|到了没"
 )
+
+
+def mentions_refund(text: str) -> bool:
+    """Whether the text is about refunds (asking or requesting)."""
+    return bool(_REFUND.search(_normalize(text)))
 
 
 def normalize_sku(raw: str) -> str | None:
@@ -426,10 +461,26 @@ _YES_START = _rx(
     r"|^(?:是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok)"
 )
 _NO_ANY = _rx(
-    r"\b(?:no|nope|nah|don'?t|do not|never ?mind|not now|stop|forget it)\b"
-    r"|不用|不要|不需要|算了|别|先不|不了|不取消|不退|否|不是"
+    r"\b(?:no|nope|nah|don'?t|do not|never ?mind|not now|stop|forget it|wait)\b"
+    r"|不用|不要|不需要|算了|别|先不|不了|不取消|不退|否|不是|不对|等等|等一下"
 )
 _NO_WHOLE = _rx(r"^(?:no|n|nope|nah|cancel|cancel it|取消|取消吧|不|否|不对)$")
+# The whole message is a yes and nothing else: the only answer that runs an action.
+_YES_ONLY = _rx(
+    r"^(?:(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|"
+    r"absolutely|of course|proceed|affirmative|yes please|please|i confirm|that'?s right"
+    r"|是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok的|确认取消|确认退款"
+    r"|就这样|就这么办|办吧|取消吧|退吧|退款吧)[\s,.!，。！~]*)+$"
+)
+# "yes?", "是吗", "really?": a question, not an answer
+_QUESTION_MARK = re.compile(r"[?？]|吗|\breally\b|\bsure\?", re.IGNORECASE)
+_AFTER_ALL = _rx(r"还是|after all|actually do|on second thought")
+# "不对，我是说100904" / "no, I meant 100904": the customer corrects what was asked
+_CORRECTION = _rx(
+    r"\bi mean|\bi meant|\bi said|\bshould be\b|\binstead\b"
+    r"|我是说|我说的是|应该是|是指|我指的是|换成|改成"
+)
+_BUT = _rx(r"^(?:but|however|though|just|only|although|and|,|，|但是?|不过|只|就)\s*")
 _ACK_WHOLE = _rx(
     r"^(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
     r"no thanks|not now|好|好的|好吧|行|嗯+|哦+|噢|知道了|明白了|了解|收到|ok的|可以"
@@ -464,19 +515,20 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     has_ids = bool(ents.order_ids or ents.skus)
     if ents.ticket_ids and not has_ids and not _HANDOFF.search(norm):
         return None  # ticket look-ups are not a minimal-tier request: ask what they need
-    if awaiting and not has_ids and len(bare) <= 40:
-        if _NO_WHOLE.match(bare) or _NO_ANY.search(bare) or _CANCEL_NEGATED.search(bare):
-            return _Match(Intent.CONFIRM_NO)
-        if _YES_START.search(bare) and not _QUESTIONISH.search(bare):
-            return _Match(Intent.CONFIRM_YES)
-    if not awaiting and not has_ids and _ACK_WHOLE.match(bare):
+    negative = _NO_WHOLE.match(bare) or _NO_ANY.search(bare) or _CANCEL_NEGATED.search(bare)
+    if awaiting and not has_ids and len(bare) <= 40 and not _AFTER_ALL.search(bare) and negative:
+        return _Match(Intent.CONFIRM_NO)
+    if not has_ids and _ACK_WHOLE.match(bare):
+        # a yes is read for the whole message (match_intents), never clause by clause
         return _Match(Intent.THANKS, ack=True)
+    if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
+        return _Match(Intent.CONFIRM_NO)
     if _HANDOFF.search(norm):
         return _Match(Intent.HANDOFF)
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
-        if ents.order_ids:
+        if ents.order_ids or (has_order_ctx and _REFUND_WHERE.search(norm)):
             return _Match(Intent.ORDER_STATUS)
         return _Match(Intent.FAQ, topic="refund_time")
     if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
@@ -598,6 +650,10 @@ def match_intents(
     """
     message_lang = detect_language(text)
     norm = _normalize(text)
+    if awaiting_confirmation:
+        answer = _read_confirmation(text, norm, message_lang)
+        if answer is not None:
+            return [answer]
     groups = _group_clauses(norm, _clause_spans(norm), awaiting_confirmation)
     if not groups:
         return [_unknown(text, message_lang)]
@@ -624,9 +680,16 @@ def match_intents(
             lang=lang,
             quantity=ents.quantity,
             topic=found.topic,
-            amount=ents.amount if found.intent is Intent.REFUND else None,
             details=_details(found, clause_text),
         )
+        if found.intent is Intent.REFUND:
+            reading = read_amount(clause_text, money_context=True)
+            base = replace(
+                base,
+                amount=reading.value,
+                amount_kind=reading.kind,
+                amount_raw=reading.raw,
+            )
         matched.extend(
             _with_entities(base, ents, earlier or (later[0] if later else None), last_order_id)
         )
@@ -638,6 +701,51 @@ def match_intents(
         if any(m.intent is not Intent.THANKS for m in substantive):
             matched = [m for m in matched if m.details != "ack"]
     return matched or [_unknown(text, message_lang)]
+
+
+def _read_confirmation(text: str, norm: str, lang: Lang) -> MatchedIntent | None:
+    """How a message answers the yes/no question the bot asked; None when it is a new request.
+
+    Only an unqualified yes is :attr:`Intent.CONFIRM_YES`. A yes with a change ("yes but only
+    100"), a correction ("不对，我是说100904") or a hedge/question ("yes?") never runs anything.
+    """
+    bare = _bare(norm)
+    stripped = text.strip()
+    questioning = bool(_QUESTION_MARK.search(stripped))
+    if _YES_ONLY.match(bare) and not questioning:
+        return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang)
+    ents = extract_entities(norm)
+    negative = bool(_NO_WHOLE.match(bare) or _NO_ANY.search(bare)) and not _AFTER_ALL.search(bare)
+    yes = _YES_START.match(bare)
+    if negative and not (yes and not _NO_ANY.match(bare)):
+        if ents.order_ids and (_CORRECTION.search(norm) or len(_bare(_blank(norm, _ORDER))) <= 12):
+            return MatchedIntent(
+                intent=Intent.CONFIRM_CHANGE, text=stripped, lang=lang, order_id=ents.order_ids[0]
+            )
+        if not ents.order_ids and not ents.skus and len(bare) <= 40:
+            return MatchedIntent(intent=Intent.CONFIRM_NO, text=stripped, lang=lang)
+        return None
+    if yes is None:
+        if ents.order_ids and _CORRECTION.search(norm):
+            return MatchedIntent(
+                intent=Intent.CONFIRM_CHANGE, text=stripped, lang=lang, order_id=ents.order_ids[0]
+            )
+        return None
+    rest = _BUT.sub("", bare[yes.end() :].strip(_STRIP)).strip(_STRIP)
+    if rest and _classify(rest, extract_entities(rest), has_order_ctx=True, awaiting=False):
+        return None  # "对，退款吧": a new request; what was pending is not done
+    reading = read_amount(rest, money_context=True)
+    if reading.kind != "none" or ents.order_ids:
+        return MatchedIntent(
+            intent=Intent.CONFIRM_CHANGE,
+            text=stripped,
+            lang=lang,
+            order_id=ents.order_ids[0] if ents.order_ids else None,
+            amount=reading.value,
+            amount_kind=reading.kind,
+            amount_raw=reading.raw,
+        )
+    return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
 
 
 def _unknown(text: str, lang: Lang) -> MatchedIntent:

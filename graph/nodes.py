@@ -15,6 +15,7 @@ import re
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
@@ -22,14 +23,21 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMes
 from helpdesk.degrade.budget import RetryBudget
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
-from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
 from helpdesk.graph.facts import extract_facts
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
 from helpdesk.graph.language import Lang, detect_language
+from helpdesk.graph.money import read_amount
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
 from helpdesk.graph.prompting import load_templates, render
-from helpdesk.graph.replies import ReplyItem, render_fallback_reply, render_reply
+from helpdesk.graph.replies import (
+    ReplyItem,
+    confirmation_question,
+    describe_action,
+    render_fallback_reply,
+    render_notice,
+    render_reply,
+)
 from helpdesk.graph.stages import (
     check_with_tiers,
     decompose_with_tiers,
@@ -51,20 +59,12 @@ from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
 __all__ = [
-    "CONFIRM_PRECHECKS",
     "ReplyWriter",
     "TurnConfig",
     "TurnNodes",
     "minimal_writer",
     "route_after_validate",
 ]
-
-CONFIRM_PRECHECKS: dict[str, tuple[str, str, str]] = {
-    "cancel_order": ("get_order", "cancellable", "not_cancellable"),
-    "request_refund": ("get_order", "refundable", "not_refundable"),
-}
-"""Confirm-first tool -> (read tool, flag in its data that must not be False, refusal code)."""
-
 
 log = logging.getLogger("helpdesk.graph")
 
@@ -92,12 +92,16 @@ class TurnConfig:
     """Compact when the conversation reaches this fraction of the window."""
     max_regenerations: int = 1
     """Regenerations after a failed validation before the template fallback."""
+    confirmation_ttl_s: float = 600.0
+    """Seconds a question waiting for the customer's yes stays valid; then it expires, undone."""
 
     def __post_init__(self) -> None:
         if self.request_budget_s <= 0:
             raise ValueError("request_budget_s must be > 0")
         if self.request_max_retries < 0:
             raise ValueError("request_max_retries must be >= 0")
+        if not self.confirmation_ttl_s > 0:
+            raise ValueError("confirmation_ttl_s must be > 0")
 
 
 @dataclass
@@ -123,6 +127,7 @@ class TurnNodes:
         text = _last_human_text(messages)
         lang = detect_language(text, default=state.get("lang", "en"))  # type: ignore[arg-type]
         facts = extract_facts(text, state.get("facts", {}))
+        facts, settled = await self._settle_earlier_writes(state, facts, lang)
         update: dict[str, Any] = {
             "turn": state.get("turn", 0) + 1,
             "lang": lang,
@@ -132,7 +137,8 @@ class TurnNodes:
             "results": [],
             "draft": "",
             "validation": {},
-            "notices": [],
+            "notices": settled,
+            "asking": [],
         }
         policy = CompactionPolicy(
             window_tokens=self.config.context_window, watermark=self.config.context_watermark
@@ -169,8 +175,68 @@ class TurnNodes:
             tokens=result.report.tokens_after,
         )
         if result.report.reset:
-            update["notices"] = ["context_reset"]
+            update["notices"] = ["context_reset", *settled]
         return update
+
+    async def _settle_earlier_writes(
+        self, state: HelpdeskState, facts: dict[str, Any], lang: Lang
+    ) -> tuple[dict[str, Any], list[Any]]:
+        """Before anything else: what became of this session's earlier writes whose outcome was
+        never recorded (the process died mid-write), and which questions have expired.
+
+        Returns the facts (consumed and expired confirmations removed, reconciled outcomes
+        recorded so the reply may quote them) and the notices the reply leads with.
+        """
+        hotline = self.config.hotline
+        found = await self.executor.reconcile_session(
+            state.get("session", "default"), state.get("customer")
+        )
+        notices: list[Any] = []
+        consumed: set[str] = set()
+        reconciled: list[dict[str, Any]] = []
+        tickets: list[str] = list(facts.get("tickets", []))
+        handoff_ticket = facts.get("handoff_ticket")
+        for item in found:
+            entry = item.entry
+            if entry.confirmation_id:
+                consumed.add(entry.confirmation_id)
+            data = item.data if isinstance(item.data, dict) else {}
+            detail = ""
+            if item.state == "executed" and data.get("refund_id"):
+                detail = render_notice(
+                    "reconciled_detail_refund", lang, hotline=hotline, refund_id=data["refund_id"]
+                )
+            elif item.state == "executed" and data.get("ticket_id"):
+                ticket = str(data["ticket_id"])
+                detail = render_notice(
+                    "reconciled_detail_ticket", lang, hotline=hotline, ticket_id=ticket
+                )
+                tickets.append(ticket)
+                if data.get("category") == "handoff":
+                    handoff_ticket = ticket
+            what = describe_action(entry.tool, entry.args, lang, hotline=hotline)
+            notices.append({"key": f"reconciled_{item.state}", "what": what, "detail": detail})
+            reconciled.append(
+                {"tool": entry.tool, "args": entry.args, "state": item.state, "data": data}
+            )
+        now = self.clock.wall()
+        kept: list[dict[str, Any]] = []
+        for action in facts.get("pending_actions") or []:
+            if action.get("id") in consumed or "id" not in action:
+                continue
+            if now - float(action.get("asked_at", now)) > self.config.confirmation_ttl_s:
+                what = describe_action(action["tool"], action["args"], lang, hotline=hotline)
+                notices.append({"key": "confirmation_expired", "what": what})
+                continue
+            kept.append(action)
+        facts = {
+            **facts,
+            "pending_actions": kept,
+            "reconciled": reconciled,
+            "tickets": list(dict.fromkeys(tickets))[-20:],
+            "handoff_ticket": handoff_ticket,
+        }
+        return facts, notices
 
     # ----------------------------------------------------------------- request context
     def _ctx(self, state: HelpdeskState) -> RequestContext:
@@ -218,7 +284,7 @@ class TurnNodes:
             last_order_id=facts.get("last_order_id"),
             awaiting_confirmation=bool(facts.get("pending_actions")),
         )
-        is_confirmation = any(m.intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO) for m in template)
+        is_confirmation = any(m.intent in _ANSWERS for m in template)
         simplified = self._simplified(state)
         if simplified:
             ctx.degrade = ctx.degrade.model_copy(update={"simplified_mode": True})
@@ -242,7 +308,7 @@ class TurnNodes:
                 tier = outcome.tier
             else:
                 self._fell_to_minimal(ctx, "decompose")
-        matches = _resume_awaiting_order(matches, facts)
+        matches = _resume_awaiting_amount(_resume_awaiting_order(matches, facts), facts, text)
         tasks = plan_tasks(
             matches, turn=state.get("turn", 1), facts=facts, allow_confirm=tier == "minimal"
         )
@@ -308,62 +374,18 @@ class TurnNodes:
         """Run the turn's calls through the ResilientExecutor; hand off what nothing could serve."""
         ctx = self._ctx(state)
         calls = [t.call for t in state.get("tasks", []) if t.call is not None]
-        results = await self.executor.run_many(calls, ctx)
-        results = [await self._precheck(r, ctx) for r in results]
-        await self._handoff_failed(state, results, ctx)
+        facts = state.get("facts", {})
+        reused = {
+            c.id: _reused_ticket(c, facts["handoff_ticket"])
+            for c in calls
+            if c.name == "handoff_to_human" and facts.get("handoff_ticket")
+        }
+        ran = await self.executor.run_many([c for c in calls if c.id not in reused], ctx)
+        by_id = {r.call_id: r for r in [*ran, *reused.values()]}
+        results = [_with_when(by_id[c.id]) for c in calls if c.id in by_id]
+        if not facts.get("handoff_ticket"):
+            await self._handoff_failed(state, results, ctx)
         return {"results": results, "degrade": ctx.degrade}
-
-    async def _precheck(self, result: ToolResult, ctx: RequestContext) -> ToolResult:
-        """Before asking the customer to confirm an action, make sure it can happen at all:
-        no "are you sure?" for an order that is not theirs or can no longer be cancelled."""
-        check = CONFIRM_PRECHECKS.get(result.tool)
-        if result.status is not ToolStatus.NEEDS_CONFIRMATION or check is None:
-            return result
-        read_tool, flag, refusal = check
-        args = dict(result.data.get("args", {}))
-        order_id = args.get("order_id")
-        if not order_id or read_tool not in self.executor.registry:
-            return result
-        looked = await self.executor.run(
-            ToolCall(name=read_tool, args={"order_id": order_id}, id=result.call_id), ctx
-        )
-        if looked.status is ToolStatus.FAILED and looked.error_class is ErrorClass.BUSINESS:
-            return looked.model_copy(update={"tool": result.tool})
-        if looked.status is ToolStatus.OK and isinstance(looked.data, dict):
-            if looked.data.get(flag) is False:
-                status = looked.data.get("status", "")
-                return ToolResult(
-                    call_id=result.call_id,
-                    tool=result.tool,
-                    status=ToolStatus.FAILED,
-                    error_class=ErrorClass.BUSINESS,
-                    reason=f"{result.tool}: order {order_id} is {status}",
-                    data={
-                        "code": refusal,
-                        "message": f"order {order_id} is {status}",
-                        "args": args,
-                    },
-                )
-            remaining = looked.data.get("refundable_amount")
-            amount = args.get("amount")
-            if result.tool == "request_refund" and remaining is not None:
-                if amount is not None and float(amount) > float(remaining):
-                    # no "are you sure?" for a refund the shop would refuse
-                    return ToolResult(
-                        call_id=result.call_id,
-                        tool=result.tool,
-                        status=ToolStatus.FAILED,
-                        error_class=ErrorClass.BUSINESS,
-                        reason=f"request_refund: {amount} exceeds the refundable {remaining}",
-                        data={
-                            "code": "amount_too_large",
-                            "args": args,
-                            "message": f"at most {remaining} can be refunded",
-                        },
-                    )
-                data = {**result.data, "refundable_amount": remaining}
-                return result.model_copy(update={"data": data})
-        return result
 
     async def _handoff_failed(
         self, state: HelpdeskState, results: list[ToolResult], ctx: RequestContext
@@ -424,7 +446,9 @@ class TurnNodes:
         skus: list[str] = list(facts.get("skus", []))
         tickets: list[str] = list(facts.get("tickets", []))
         results = {r.call_id: r for r in state.get("results", [])}
-        pending_actions: list[dict[str, Any]] = []
+        asking: list[dict[str, Any]] = []
+        handoff_ticket = facts.get("handoff_ticket")
+        lang = _lang(state)
         last_order = facts.get("last_order_id")
         for task in state.get("tasks", []):
             result = results.get(task.id)
@@ -445,16 +469,29 @@ class TurnNodes:
             if result is None:
                 continue
             if result.status is ToolStatus.NEEDS_CONFIRMATION and task.call is not None:
-                # every action the reply asks about; a "yes" resumes exactly these
-                pending_actions.append(
+                # every action the reply asks about, with the exact question; it waits for a
+                # yes only if the published reply really contains that question (validate)
+                item = ReplyItem(intent=match_from_task(task), result=result)
+                asking.append(
                     {
+                        "id": "c-" + uuid.uuid4().hex[:16],
+                        "call_id": result.call_id,
                         "tool": task.call.name,
                         "args": dict(result.data.get("args", task.call.args)),
-                        "turn": state.get("turn", 1),
-                        "match": dict(task.match),
+                        "asked_turn": state.get("turn", 1),
+                        "asked_at": self.clock.wall(),
+                        "match": {k: v for k, v in task.match.items() if k != "reasked"},
+                        "question": confirmation_question(item, lang, hotline=self.config.hotline),
                     }
                 )
             data = result.data if isinstance(result.data, dict) else {}
+            if (
+                result.status is ToolStatus.OK
+                and task.call is not None
+                and task.call.name == "handoff_to_human"
+                and data.get("ticket_id")
+            ):
+                handoff_ticket = str(data["ticket_id"])
             if result.usable and data.get("ticket_id") and data["ticket_id"] not in tickets:
                 tickets.append(str(data["ticket_id"]))
             if result.ticket_id and result.ticket_id not in tickets:
@@ -464,14 +501,26 @@ class TurnNodes:
             skus=skus[-20:],
             tickets=tickets[-20:],
             last_order_id=last_order,
-            pending_actions=pending_actions,
+            pending_actions=[],
             awaiting_order=_awaiting_order(state.get("tasks", [])),
+            awaiting_amount=_awaiting_amount(state.get("tasks", []))
+            or (
+                None
+                if any(t.call for t in state.get("tasks", []))
+                else facts.get("awaiting_amount")
+            ),
+            handoff_ticket=handoff_ticket,
         )
         degrade = state.get("degrade") or DegradeContext()
         degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
         notices = list(state.get("notices", []))
         notices += _dropped_confirmations(state)
-        return {"facts": facts, "degraded_turns": degraded_turns, "notices": notices}
+        return {
+            "facts": facts,
+            "degraded_turns": degraded_turns,
+            "notices": notices,
+            "asking": asking,
+        }
 
     # ----------------------------------------------------------------- generate
     async def generate(self, state: HelpdeskState) -> dict[str, Any]:
@@ -498,6 +547,7 @@ class TurnNodes:
         if draft is None:
             draft = await self._writer(items, degrade, lang, feedback)
         tiers["generate"] = tier
+        draft = _with_questions(draft, state.get("asking", []))
         return {
             "draft": self._with_notices(state, draft, lang),
             "tiers": tiers,
@@ -565,6 +615,7 @@ class TurnNodes:
                     "fallback": False,
                 },
                 "messages": [AIMessage(content=draft)],
+                "facts": _published(state, draft),
                 "degrade": ctx.degrade,
             }
         # violations quote the draft: long digit runs (phone numbers) stay out of the logs
@@ -585,8 +636,11 @@ class TurnNodes:
         fallback = render_fallback_reply(
             _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline
         )
-        fallback = self._with_notices(state, fallback, lang)
+        fallback = self._with_notices(
+            state, _with_questions(fallback, state.get("asking", [])), lang
+        )
         return {
+            "facts": _published(state, fallback),
             "validation": {
                 "ok": False,
                 "violations": violations,
@@ -620,6 +674,84 @@ class TurnNodes:
 
 
 _NEEDS_ORDER = frozenset({Intent.TRACKING, Intent.CANCEL_ORDER, Intent.REFUND})
+_ANSWERS = frozenset(
+    {Intent.CONFIRM_YES, Intent.CONFIRM_NO, Intent.CONFIRM_CHANGE, Intent.CONFIRM_UNCLEAR}
+)
+
+
+def _with_questions(draft: str, asking: list[dict[str, Any]]) -> str:
+    """The reply with every confirmation question it must ask, word for word: a model may
+    phrase the rest, but not the question a yes will be read against."""
+    missing = [a["question"] for a in asking if a.get("question") and a["question"] not in draft]
+    return "\n".join([draft, *dict.fromkeys(missing)]) if missing else draft
+
+
+def _published(state: HelpdeskState, reply: str) -> dict[str, Any]:
+    """The session facts once ``reply`` is published: an action waits for a yes only if this
+    reply asked for it, in the exact words."""
+    facts = dict(state.get("facts", {}))
+    facts["pending_actions"] = [
+        a for a in state.get("asking", []) if a.get("question") and a["question"] in reply
+    ]
+    return facts
+
+
+def _reused_ticket(call: ToolCall, ticket_id: str) -> ToolResult:
+    """A handoff when the session already has one open: the same ticket, no second one."""
+    return ToolResult(
+        call_id=call.id,
+        tool=call.name,
+        status=ToolStatus.OK,
+        data={"ticket_id": ticket_id, "category": "handoff", "reused": True, "status": "open"},
+    )
+
+
+def _with_when(result: ToolResult) -> ToolResult:
+    """A repeated money action's earlier execution, with its time as the reply shows it."""
+    data = result.data if isinstance(result.data, dict) else None
+    previous = data.get("previous") if data else None
+    if not isinstance(previous, dict) or "at" not in previous:
+        return result
+    when = datetime.fromtimestamp(float(previous["at"]), tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return result.model_copy(update={"data": {**data, "previous": {**previous, "when": when}}})
+
+
+def _awaiting_amount(tasks: list[Task]) -> dict[str, Any] | None:
+    """A refund whose amount could not be used: the reply asked how much."""
+    for task in tasks:
+        if task.intent == Intent.REFUND.value and task.match.get("amount_kind") == "invalid":
+            return {"order_id": task.match.get("order_id")}
+    return None
+
+
+def _resume_awaiting_amount(
+    matches: list[MatchedIntent], facts: dict[str, Any], text: str
+) -> list[MatchedIntent]:
+    """ "refund half of 100609" -> "how much?" -> "100": a message that only gives the amount
+    continues the refund that asked for it."""
+    waiting = facts.get("awaiting_amount")
+    if not waiting or not waiting.get("order_id") or len(matches) != 1:
+        return matches
+    only = matches[0]
+    if only.intent not in (Intent.UNKNOWN, Intent.THANKS, Intent.REFUND) or only.order_id not in (
+        None,
+        waiting["order_id"],
+    ):
+        return matches
+    reading = read_amount(text, money_context=True)
+    if reading.kind == "none":
+        return matches
+    return [
+        dataclasses.replace(
+            only,
+            intent=Intent.REFUND,
+            order_id=waiting["order_id"],
+            amount=reading.value,
+            amount_kind=reading.kind,
+            amount_raw=reading.raw,
+            details="",
+        )
+    ]
 
 
 def _awaiting_order(tasks: list[Task]) -> dict[str, Any] | None:
@@ -673,8 +805,10 @@ def _dropped_confirmations(state: HelpdeskState) -> list[dict[str, Any]]:
     the reply says they were not done, instead of dropping them silently."""
     previous = state.get("facts", {}).get("pending_actions") or []
     tasks = state.get("tasks", [])
-    answered = any(t.call is not None and t.call.confirmed for t in tasks) or any(
-        t.intent == "confirm_no" for t in tasks
+    answered = (
+        any(t.call is not None and t.call.confirmed for t in tasks)
+        or any(t.intent == "confirm_no" for t in tasks)
+        or any(t.match.get("reasked") for t in tasks)
     )
     if not previous or answered:
         return []

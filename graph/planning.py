@@ -49,9 +49,11 @@ def call_for(match: MatchedIntent, task_id: str, *, facts: dict[str, Any]) -> To
     if intent is Intent.CANCEL_ORDER and oid:
         return ToolCall(name="cancel_order", args={"order_id": oid}, id=task_id)
     if intent is Intent.REFUND and oid:
-        return ToolCall(
-            name="request_refund", args={"order_id": oid, "amount": match.amount}, id=task_id
-        )
+        if match.amount_kind == "invalid":
+            # an amount that cannot be used as one is asked about, with what is refundable
+            return ToolCall(name="get_order", args={"order_id": oid}, id=task_id)
+        amount = match.amount if match.amount_kind == "exact" else None
+        return ToolCall(name="request_refund", args={"order_id": oid, "amount": amount}, id=task_id)
     if intent is Intent.CREATE_TICKET:
         subject = (match.details or match.text)[:120]
         return ToolCall(
@@ -81,36 +83,49 @@ def plan_tasks(
 ) -> list[Task]:
     """Tasks for this turn, with their calls.
 
-    A confirmation resumes exactly the actions the previous reply asked about (every pending
-    action, each with the turn it was requested in, so its idempotency key is the one it was
-    shown with). ``allow_confirm`` is False for a model's decomposition: only the template
-    matcher may read a customer's "yes"; a model's confirm intents are ignored.
+    Only an unqualified yes (:attr:`Intent.CONFIRM_YES`) runs what the published reply asked
+    about: every pending action, each keyed by the confirmation that authorised it, so a
+    retry, a resume or a crash repeats the same business action. A changed answer
+    (:attr:`Intent.CONFIRM_CHANGE`) asks again with the change; a questioning one
+    (:attr:`Intent.CONFIRM_UNCLEAR`) asks again unchanged; nothing else runs a pending action.
+    ``allow_confirm`` is False for a model's decomposition: only the template matcher reads a
+    customer's answer; a model's confirm intents are ignored.
     """
     tasks: list[Task] = []
     pending = list(facts.get("pending_actions") or [])
     index = 0
+
+    def next_id() -> str:
+        nonlocal index
+        task_id = f"t{turn}-{index}"
+        index += 1
+        return task_id
+
     for match in matches:
-        if match.intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO) and not allow_confirm:
+        if match.intent in _ANSWERS and not allow_confirm:
             continue
         if match.intent is Intent.CONFIRM_YES and pending:
             for action in pending:
-                task_id = f"t{turn}-{index}"
-                index += 1
-                original = action["match"]
+                task_id = next_id()
                 resumed = ToolCall(
                     name=action["tool"],
                     args=action["args"],
                     id=task_id,
                     confirmed=True,
-                    action_turn=action["turn"],
+                    action_id=action["id"],
                 )
+                original = action["match"]
                 tasks.append(
                     Task(id=task_id, intent=original["intent"], match=original, call=resumed)
                 )
             pending = []
             continue
-        task_id = f"t{turn}-{index}"
-        index += 1
+        if match.intent in (Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE) and pending:
+            for action in pending:
+                tasks.append(_ask_again(action, match, next_id()))
+            pending = []
+            continue
+        task_id = next_id()
         call = call_for(match, task_id, facts=facts)
         tasks.append(
             Task(
@@ -122,6 +137,35 @@ def plan_tasks(
             )
         )
     return tasks
+
+
+_ANSWERS = frozenset(
+    {Intent.CONFIRM_YES, Intent.CONFIRM_NO, Intent.CONFIRM_CHANGE, Intent.CONFIRM_UNCLEAR}
+)
+
+
+def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str) -> Task:
+    """The pending action asked about again: with the customer's change ("yes but only 100",
+    "不对，我是说100904"), or unchanged after a questioning yes. Never confirmed here."""
+    args = dict(action["args"])
+    original = dict(action["match"])
+    if answer.intent is Intent.CONFIRM_CHANGE:
+        if answer.order_id and "order_id" in args:
+            args["order_id"] = answer.order_id
+            original.update(order_id=answer.order_id, inferred_order=False)
+        if answer.amount_kind != "none" and "amount" in args:
+            args["amount"] = answer.amount if answer.amount_kind == "exact" else None
+            original.update(amount=args["amount"], amount_kind=answer.amount_kind)
+    if original.get("amount_kind") == "invalid" and original.get("order_id"):
+        call = ToolCall(name="get_order", args={"order_id": original["order_id"]}, id=task_id)
+    else:
+        call = ToolCall(name=action["tool"], args=args, id=task_id)
+    return Task(
+        id=task_id,
+        intent=original.get("intent", action["tool"]),
+        match={**original, "reasked": True},
+        call=call,
+    )
 
 
 def plain_match(match: MatchedIntent) -> dict[str, Any]:

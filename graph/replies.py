@@ -19,12 +19,27 @@ from typing import Any, Literal
 
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.degrade.errors import ErrorClass
-from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent, product_query
+from helpdesk.graph.intents import (
+    ORDER_SCOPED_INTENTS,
+    Intent,
+    MatchedIntent,
+    mentions_refund,
+    product_query,
+)
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.tools.results import ToolResult, ToolStatus
 
-__all__ = ["DEFAULT_HOTLINE", "ReplyItem", "humanize_age", "render_fallback_reply", "render_reply"]
+__all__ = [
+    "DEFAULT_HOTLINE",
+    "ReplyItem",
+    "confirmation_question",
+    "describe_action",
+    "humanize_age",
+    "render_fallback_reply",
+    "render_notice",
+    "render_reply",
+]
 
 DEFAULT_HOTLINE = "400-820-8820"
 
@@ -225,6 +240,12 @@ def _body(w: _Writer, item: ReplyItem) -> str:
         return w.say("confirm_cancelled")
     if result is None:
         return _without_result(w, match)
+    if (
+        intent is Intent.REFUND
+        and match.amount_kind == "invalid"
+        and result.tool != "request_refund"
+    ):
+        return _ask_refund_amount(w, match, result)
     kind = _kind_of(item)
     order_id = _order_id(match, result)
     sku = match.sku or _str(_dict(result.data).get("sku")) or None
@@ -253,13 +274,28 @@ def _body(w: _Writer, item: ReplyItem) -> str:
     return w.say("part_unavailable", what=w.what(kind, order_id, sku))
 
 
+def _ask_refund_amount(w: _Writer, match: MatchedIntent, result: ToolResult) -> str:
+    """An amount that cannot be used ("-5", "12.345", "half"): ask, stating what is refundable."""
+    order = _dict(result.data)
+    order_id = match.order_id or _str(order.get("order_id"))
+    if not result.usable or order.get("refundable_amount") is None:
+        w.trouble = True
+        return w.say("part_unavailable", what=w.what("refund", order_id, None))
+    remaining = float(order["refundable_amount"])
+    if remaining <= 0:
+        return w.say("refund_ask_amount_none", order_id=order_id)
+    return w.say(
+        "refund_ask_amount", order_id=order_id, refundable=_money(remaining), raw=match.amount_raw
+    )
+
+
 def _without_result(w: _Writer, match: MatchedIntent) -> str:
     intent = match.intent
     if intent is Intent.GREETING:
         return w.say("greeting")
     if intent is Intent.THANKS:
         return w.say("acknowledge" if match.details == "ack" else "thanks")
-    if intent is Intent.CONFIRM_YES:
+    if intent in (Intent.CONFIRM_YES, Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE):
         return w.say("nothing_to_confirm")
     if intent is Intent.UNKNOWN:
         return w.say("clarify")
@@ -282,7 +318,7 @@ def _without_result(w: _Writer, match: MatchedIntent) -> str:
 def _ok(w: _Writer, kind: _Kind, match: MatchedIntent, result: ToolResult) -> str:
     data = result.data
     if kind == "order":
-        return _order(w, _dict(data))
+        return _order(w, _dict(data), about_refund=mentions_refund(match.text))
     if kind == "orders":
         return _orders(w, _dict(data))
     if kind == "tracking":
@@ -336,7 +372,7 @@ def _products(w: _Writer, data: dict[str, Any], query: str) -> str:
     return "\n".join(lines)
 
 
-def _order(w: _Writer, order: dict[str, Any]) -> str:
+def _order(w: _Writer, order: dict[str, Any], *, about_refund: bool = False) -> str:
     order_id = _need(_str(order["order_id"]))
     status = _str(order["status"])
     key = f"order_status_{status}" if status in _ORDER_STATUSES else "order_status_other"
@@ -363,6 +399,9 @@ def _order(w: _Writer, order: dict[str, Any]) -> str:
                 refund_status=w.label(f"refund_status_{r_status}", r_status),
             )
         )
+    remaining = order.get("refundable_amount")
+    if (order.get("refunds") or about_refund) and remaining is not None:
+        lines.append(w.say("refundable_line", amount=_money(remaining)))
     return "\n".join(lines)
 
 
@@ -515,16 +554,58 @@ def _confirm(
     order_id: str | None,
     sku: str | None,
 ) -> str:
-    args = _dict(_dict(result.data).get("args")) or _dict(result.data)
+    """The exact question a confirm-first action waits on: the action, the object and, for
+    money, the amount. A yes is only ever read as the answer to this text."""
+    data = _dict(result.data)
+    args = _dict(data.get("args")) or data
     order_id = _str(args.get("order_id")) or order_id
     if kind == "cancel" and order_id:
         return w.say("cancel_confirm", order_id=order_id)
     if kind == "refund" and order_id:
-        amount = args.get("amount", match.amount)
+        amount = args.get("amount")
         if amount is None:
-            return w.say("refund_confirm_full", order_id=order_id)
+            # never ask about an amount that is not stated
+            return w.say("part_unavailable", what=w.what(kind, order_id, sku))
+        previous = _dict(data.get("previous"))
+        if previous:
+            return w.say(
+                "refund_confirm_again",
+                order_id=order_id,
+                amount=_money(amount),
+                when=_str(previous.get("when")) or _str(previous.get("at")),
+            )
+        if data.get("full"):
+            return w.say("refund_confirm_full", order_id=order_id, amount=_money(amount))
         return w.say("refund_confirm", order_id=order_id, amount=_money(amount))
     return w.say("confirm_generic", what=w.what(kind, order_id, sku))
+
+
+def confirmation_question(item: ReplyItem, lang: Lang, *, hotline: str) -> str:
+    """The canonical question for an item whose result needs the customer's confirmation; the
+    published reply must contain it, whichever tier wrote the rest."""
+    w = _Writer(lang, hotline)
+    match, result = item.intent, item.result
+    if result is None:
+        return ""
+    sku = match.sku or _str(_dict(result.data).get("sku")) or None
+    return _confirm(w, _kind_of(item), match, result, _order_id(match, result), sku)
+
+
+def describe_action(tool: str, args: Mapping[str, Any], lang: Lang, *, hotline: str) -> str:
+    """A short description of a write ("the refund of ¥100.00 for order 100609")."""
+    w = _Writer(lang, hotline)
+    kind = _TOOL_KINDS.get(tool, "other")
+    order_id = _str(args.get("order_id")) or None
+    if kind == "refund" and args.get("amount") is not None:
+        return w.say(
+            "what_refund_amount", amount=_money(args["amount"]), order=w.order_ref(order_id)
+        )
+    return w.what(kind, order_id, _str(args.get("sku")) or None)
+
+
+def render_notice(key: str, lang: Lang, *, hotline: str, **values: Any) -> str:
+    """One notice line from the minimal tier's templates."""
+    return _Writer(lang, hotline).say(key, **values)
 
 
 def _failed(
@@ -580,9 +661,17 @@ def _business(
             line += ("" if w.lang == "zh" else " ") + w.t["not_cancellable_hint"]
         return line
     if code == "not_refundable" and order_id:
-        return w.say("not_refundable", order_id=order_id)
+        return w.say(
+            "not_refundable", order_id=order_id, refundable=_money(data.get("refundable_amount", 0))
+        )
+    if code == "amount_too_large" and order_id and data.get("refundable_amount") is not None:
+        return w.say(
+            "amount_too_large",
+            order_id=order_id,
+            refundable=_money(data["refundable_amount"]),
+        )
     if code == "amount_too_large" and order_id:
-        return w.say("amount_too_large", order_id=order_id)
+        return w.say("amount_too_large_plain", order_id=order_id)
     return w.say("business_other", what=w.what(kind, order_id, sku))
 
 

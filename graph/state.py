@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from helpdesk.degrade.context import DegradeContext, merge_degrade
 from helpdesk.tools.results import ToolCall, ToolResult
 
-__all__ = ["HelpdeskState", "Task"]
+__all__ = ["HelpdeskState", "Task", "TurnInput"]
 
 
 class Task(BaseModel):
@@ -37,6 +37,10 @@ class HelpdeskState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     customer: str
     session: str
+    owner: str
+    """The customer the session belongs to (set by its first turn; not part of the input)."""
+    refused: dict[str, str] | None
+    """Why this run's turn was refused (graph/identity.py), None when it ran."""
     turn: int
     lang: str
     tasks: list[Task]
@@ -55,6 +59,18 @@ class HelpdeskState(TypedDict, total=False):
     validation: dict[str, Any]
     tokens: int
     degraded_turns: int
+    asking: list[dict[str, Any]]
+    """Confirm-first actions this turn's reply asks about, each with its confirmation id and the
+    exact question; the ones the published reply contains become the session's pending
+    actions."""
     notices: list[Any]
     """Notices the reply must lead with: template keys, or {key, field: value} (the context was
     reset, an action waiting for confirmation was not done)."""
+
+
+class TurnInput(TypedDict, total=False):
+    """What a caller may pass to run a turn; the rest (``owner`` above all) is the graph's."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    customer: str
+    session: str

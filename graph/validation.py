@@ -227,6 +227,66 @@ def _order_of(r: ReplyFacts, result: ToolResult) -> str:
     return str(args.get("order_id") or data.get("order_id") or "")
 
 
+_DONE_ANY = re.compile(
+    r"\b(?:is|are|has been|have been|was|were)\s+(?:now\s+|already\s+|successfully\s+)?"
+    r"(?:cancell?ed|refunded|complete[d]?|processed|issued|done|submitted|approved|paid|filed)\b"
+    r"|\b(?:i'?ve|i have|we'?ve|we have)\s+(?:now\s+|already\s+|successfully\s+)?"
+    r"(?:cancell?ed|refunded|processed|issued|submitted|completed|filed)\b"
+    r"|\bsuccessfully\b|\bwent through\b"
+    r"|已(?:经)?(?:为您|帮您)?(?:成功)?(?:取消|退款|完成|处理|提交|办理|退回)|取消成功|退款成功|办理成功|已退",
+    re.IGNORECASE,
+)
+_CLAIM_STEMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"cancel|取消", re.IGNORECASE), '"cancelled"'),
+    (re.compile(r"refund|退款|退回|已退", re.IGNORECASE), '"refund_id"'),
+)
+_ORDER_LIKE = re.compile(r"(?<!\d)\d{6}(?!\d)")
+# "I can't confirm yet whether it went through", "没有办理成功": not a claim
+_NOT_A_CLAIM = re.compile(
+    r"\b(?:not|never|whether|no)\b|n't|没有|无法|未|不|是否|尚未|还没", re.IGNORECASE
+)
+
+
+def rule_no_unconfirmed_done_claim(r: ReplyFacts) -> list[str]:
+    """No sentence may say an action on an object is done unless this turn's results (or the
+    start-of-turn reconciliation) show it done — whatever the wording and whichever tier wrote
+    it. A claim about an object passes when a write on it succeeded this turn, when an earlier
+    write on it was reconciled as executed, or when live data about it shows that state (an
+    order read as cancelled, a refund id on it)."""
+    ok_writes = json.dumps(
+        [
+            [r.actions.get(x.call_id, {}), x.data]
+            for x in r.results
+            if x.status is ToolStatus.OK and x.idempotency_key
+        ],
+        ensure_ascii=False,
+        default=str,
+    )
+    reconciled = json.dumps(
+        [x for x in r.facts.get("reconciled", []) if x.get("state") == "executed"],
+        ensure_ascii=False,
+        default=str,
+    )
+    reads = [
+        json.dumps(x.data, ensure_ascii=False, default=str)
+        for x in r.results
+        if x.usable and not x.idempotency_key
+    ]
+    violations = []
+    for sentence in _SENTENCE_SPLIT.split(r.draft):
+        if not _DONE_ANY.search(sentence) or _NOT_A_CLAIM.search(sentence):
+            continue
+        for ident in sorted(set(_ORDER_LIKE.findall(sentence))):
+            if ident in ok_writes or ident in reconciled:
+                continue
+            stems = [marker for pattern, marker in _CLAIM_STEMS if pattern.search(sentence)]
+            shown = any(ident in data and all(marker in data for marker in stems) for data in reads)
+            if stems and shown:
+                continue
+            violations.append(f"the reply says an action on {ident} is done; nothing shows that")
+    return violations
+
+
 def rule_failed_lookup_not_empty(r: ReplyFacts) -> list[str]:
     """A failed lookup is never turned into "you have no orders", in any wording."""
     templates = load_templates("minimal", "generate", r.lang)
@@ -250,6 +310,7 @@ RULES: tuple[Rule, ...] = (
     rule_only_the_hotline,
     rule_language_matches,
     rule_no_false_success,
+    rule_no_unconfirmed_done_claim,
     rule_failed_lookup_not_empty,
 )
 

@@ -11,10 +11,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from helpdesk.degrade.errors import Failure
+from helpdesk.degrade.errors import ErrorClass, Failure
 from helpdesk.tools.context import RequestContext
-from helpdesk.tools.registry import ToolRegistry, VerifyOutcome
-from helpdesk.tools.results import ToolCall
+from helpdesk.tools.registry import LookupFn, PrecheckOutcome, ToolRegistry, VerifyOutcome
+from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = ["build_shop_registry", "make_compensation"]
@@ -110,6 +110,79 @@ def _self_service(hotline: str, what: str) -> Any:
     return fallback
 
 
+async def _look_up_order(order_id: Any, lookup: LookupFn) -> tuple[dict[str, Any] | None, Any]:
+    """The order behind a confirm-first action: (order, refusal) — one of them set, or neither
+    when the shop cannot be asked right now."""
+    looked: ToolResult = await lookup("get_order", {"order_id": order_id})
+    if looked.status is ToolStatus.FAILED and looked.error_class is ErrorClass.BUSINESS:
+        data = looked.data if isinstance(looked.data, dict) else {}
+        return None, {"code": data.get("code", "order_not_found"), "message": looked.reason}
+    if looked.status is ToolStatus.OK and isinstance(looked.data, dict):
+        return looked.data, None
+    return None, None
+
+
+async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
+    """No "are you sure?" for an order that is not theirs or can no longer be cancelled."""
+    order, refusal = await _look_up_order(args.get("order_id"), lookup)
+    if refusal is not None:
+        return PrecheckOutcome(refusal=refusal)
+    if order is not None and order.get("cancellable") is False:
+        status = order.get("status", "")
+        return PrecheckOutcome(
+            refusal={
+                "code": "not_cancellable",
+                "message": f"order {args.get('order_id')} is {status}",
+                "status": status,
+            }
+        )
+    return PrecheckOutcome()
+
+
+async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
+    """A refund is asked about with its exact amount: "everything refundable" becomes that
+    amount; more than refundable (or nothing refundable) is refused with the maximum."""
+    order, refusal = await _look_up_order(args.get("order_id"), lookup)
+    if refusal is not None:
+        return PrecheckOutcome(refusal=refusal)
+    amount = args.get("amount")
+    if order is None:
+        if amount is None:
+            # the exact amount cannot be stated, so it cannot be asked about
+            return PrecheckOutcome(
+                refusal={
+                    "code": "amount_unknown",
+                    "message": "the refundable amount could not be checked",
+                    "error_class": ErrorClass.UNAVAILABLE.value,
+                }
+            )
+        return PrecheckOutcome()
+    remaining = order.get("refundable_amount")
+    if order.get("refundable") is False or (remaining is not None and float(remaining) <= 0):
+        return PrecheckOutcome(
+            refusal={
+                "code": "not_refundable",
+                "message": f"order {args.get('order_id')} has nothing refundable",
+                "refundable_amount": remaining or 0,
+                "status": order.get("status", ""),
+            }
+        )
+    if remaining is None:
+        return PrecheckOutcome()
+    if amount is not None and float(amount) > float(remaining):
+        return PrecheckOutcome(
+            refusal={
+                "code": "amount_too_large",
+                "message": f"at most {remaining} can be refunded",
+                "refundable_amount": remaining,
+            }
+        )
+    facts = {"refundable_amount": remaining, "full": amount is None}
+    if amount is None:
+        return PrecheckOutcome(args={**args, "amount": round(float(remaining), 2)}, data=facts)
+    return PrecheckOutcome(data=facts)
+
+
 def _key_lookup(client: ShopClient, tool: str) -> Any:
     async def verify(args: dict[str, Any], key: str, customer: str | None) -> VerifyOutcome:
         import httpx
@@ -122,9 +195,11 @@ def _key_lookup(client: ShopClient, tool: str) -> Any:
             if exc.response.status_code == 404:
                 return VerifyOutcome(executed=False)
             raise
-        if 200 <= int(record.get("status_code", 500)) < 300:
+        status = int(record.get("status_code", 500))
+        if 200 <= status < 300:
             return VerifyOutcome(executed=True, data=record.get("response"))
-        return VerifyOutcome(executed=False, data=record.get("response"))
+        # the write arrived and the shop said no (404/409/422 are stored outcomes too)
+        return VerifyOutcome(executed=False, data=record.get("response"), refused=status < 500)
 
     return verify
 
@@ -268,6 +343,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         timeout=4.0,
         output=OrderOut,
         verify=_key_lookup(client, "cancel_order"),
+        precheck=_cancel_precheck,
     )
     async def cancel_order(
         order_id: str,
@@ -291,6 +367,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         timeout=4.0,
         output=RefundOut,
         verify=_key_lookup(client, "request_refund"),
+        precheck=_refund_precheck,
     )
     async def request_refund(
         order_id: str,

@@ -35,12 +35,22 @@ def normalize_args(args: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def derive_idempotency_key(session: str, turn: int, tool: str, args: Mapping[str, Any]) -> str:
-    """The key of one business action: the same on every retry and after a resume."""
+def derive_idempotency_key(
+    session: str, scope: int | str, tool: str, args: Mapping[str, Any]
+) -> str:
+    """The key of one business action: the same on every retry, after a resume and after a crash.
+
+    ``scope`` names the action: the confirmation id that authorised it, or (for writes that need
+    no confirmation) the turn that asked for it. Text that cannot be encoded (lone surrogates from
+    a broken terminal) is replaced, never a crash.
+    """
     payload = json.dumps(
-        [session, turn, tool, normalize_args(args)], sort_keys=True, ensure_ascii=False, default=str
+        [session, scope, tool, normalize_args(args)],
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
     )
-    return "hd-" + hashlib.sha256(payload.encode()).hexdigest()[:32]
+    return "hd-" + hashlib.sha256(payload.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 @dataclass

@@ -41,11 +41,18 @@ from helpdesk.degrade.errors import (
     classify_failure,
 )
 from helpdesk.degrade.ladder import LadderOptions, plan_ladder
-from helpdesk.tools.context import RequestContext, derive_idempotency_key
-from helpdesk.tools.registry import INJECTED_PARAMS, ToolRegistry, ToolSpec, VerifyOutcome
+from helpdesk.tools.context import RequestContext, derive_idempotency_key, normalize_args
+from helpdesk.tools.journal import JournalEntry, JournalState, MemoryWriteJournal, WriteJournal
+from helpdesk.tools.registry import (
+    INJECTED_PARAMS,
+    PrecheckOutcome,
+    ToolRegistry,
+    ToolSpec,
+    VerifyOutcome,
+)
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
-__all__ = ["CallObserver", "CompensationFn", "ResilientExecutor"]
+__all__ = ["CallObserver", "CompensationFn", "Reconciled", "ResilientExecutor"]
 
 log = logging.getLogger("helpdesk.tools")
 
@@ -54,9 +61,23 @@ CompensationFn = Callable[[ToolCall, str, str, RequestContext], Awaitable[str | 
 
 _STAGE = "execute"
 BUDGET_EXHAUSTED = "budget_exhausted"
+"""Failure code of a call that was never sent because the request's time was used up."""
 COMPENSATION_TIMEOUT_S = 3.0
 """Seconds a compensation ticket may take (outside the spent request budget)."""
-"""Failure code of a call that was never sent because the request's time was used up."""
+RECONCILE_TIMEOUT_S = 3.0
+"""Seconds the start-of-turn reconciliation may spend verifying one earlier write."""
+REPEAT_WINDOW_S = 24 * 3600.0
+"""An identical money action within this window is asked about explicitly ("another one?")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciled:
+    """An earlier write whose outcome the start of a turn established (or still could not)."""
+
+    entry: JournalEntry
+    state: JournalState
+    """``executed``, ``not_executed``, ``refused`` or ``unknown``."""
+    data: Any = None
 
 
 class CallObserver(Protocol):
@@ -121,8 +142,10 @@ class ResilientExecutor:
         fast_retry_wait: float = 0.05,
         serial_after_rate_limited_batches: int = 2,
         observer: CallObserver | None = None,
+        journal: WriteJournal | None = None,
     ) -> None:
         self.registry = registry
+        self.journal: WriteJournal = journal or MemoryWriteJournal()
         self.clock: Clock = clock or SystemClock()
         self.breakers = breakers or BreakerBoard(clock=self.clock)
         self.cache = cache or LastGoodCache(clock=self.clock)
@@ -147,6 +170,7 @@ class ResilientExecutor:
         started = self.clock.now()
         book = _Attempts()
         result = await self._run(call, ctx, book)
+        await self._settle(result)
         if self.observer is not None:
             self.observer.call_finished(
                 call=call,
@@ -165,15 +189,21 @@ class ResilientExecutor:
             args = self._validate_args(spec, call.args)
         except ToolInputError as exc:
             return _input_failure(call, spec, exc)
-        key = self._idempotency_key(spec, call, args, ctx)
         if spec.policy.needs_confirmation and not call.confirmed:
-            return ToolResult(
-                call_id=call.id,
-                tool=spec.name,
-                status=ToolStatus.NEEDS_CONFIRMATION,
-                data={"args": args},
-                reason=f"{spec.name} needs the customer's explicit confirmation",
-                idempotency_key=key,
+            return await self._ask_first(spec, call, args, ctx)
+        key = self._idempotency_key(spec, call, args, ctx)
+        if key is not None:
+            await self.journal.begin(
+                JournalEntry(
+                    key=key,
+                    session=ctx.session,
+                    customer=ctx.customer,
+                    tool=spec.name,
+                    args=normalize_args(args),
+                    kind=spec.policy.kind,
+                    confirmation_id=call.action_id if call.confirmed else None,
+                    started_at=self.clock.wall(),
+                )
             )
         self.retry_cap.record_primary()
         self.fallback_quota.record_primary()
@@ -278,8 +308,120 @@ class ResilientExecutor:
     ) -> str | None:
         if not spec.policy.is_write:
             return None
+        if call.action_id:
+            return derive_idempotency_key(ctx.session, call.action_id, spec.name, args)
         turn = call.action_turn if call.action_turn is not None else ctx.turn
         return derive_idempotency_key(ctx.session, turn, spec.name, args)
+
+    # ------------------------------------------------------------------ confirm-first
+
+    async def _ask_first(
+        self, spec: ToolSpec, call: ToolCall, args: dict[str, Any], ctx: RequestContext
+    ) -> ToolResult:
+        """A confirm-first action is not run: it is checked (can it happen at all? with exactly
+        which arguments?) and returned as ``needs_confirmation`` with what to ask, or refused."""
+        outcome = PrecheckOutcome()
+        if spec.policy.precheck is not None:
+
+            async def lookup(tool: str, lookup_args: dict[str, Any]) -> ToolResult:
+                return await self.run(ToolCall(name=tool, args=lookup_args, id=call.id), ctx)
+
+            outcome = await spec.policy.precheck(dict(args), lookup)
+        if outcome.refusal is not None:
+            code = str(outcome.refusal.get("code", "refused"))
+            message = str(outcome.refusal.get("message", code))
+            return ToolResult(
+                call_id=call.id,
+                tool=spec.name,
+                status=ToolStatus.FAILED,
+                error_class=ErrorClass(outcome.refusal.get("error_class", "business")),
+                reason=f"{spec.name}: {message}",
+                data={**outcome.refusal, "code": code, "message": message, "args": args},
+            )
+        asked = dict(outcome.args) if outcome.args is not None else args
+        data: dict[str, Any] = {**(outcome.data or {}), "args": asked}
+        previous = await self._same_action_recently(spec, asked, ctx)
+        if previous is not None:
+            data["previous"] = previous
+        return ToolResult(
+            call_id=call.id,
+            tool=spec.name,
+            status=ToolStatus.NEEDS_CONFIRMATION,
+            data=data,
+            reason=f"{spec.name} needs the customer's explicit confirmation",
+        )
+
+    async def _same_action_recently(
+        self, spec: ToolSpec, args: dict[str, Any], ctx: RequestContext
+    ) -> dict[str, Any] | None:
+        """The same money action (same tool, same arguments) that took effect for this customer
+        within :data:`REPEAT_WINDOW_S`: asked about explicitly, never silently repeated."""
+        if spec.policy.kind != "money" or not ctx.customer:
+            return None
+        since = self.clock.wall() - REPEAT_WINDOW_S
+        wanted = normalize_args(args)
+        for entry in reversed(await self.journal.executed_since(ctx.customer, spec.name, since)):
+            if normalize_args(entry.args) == wanted:
+                return {"at": entry.settled_at or entry.started_at, "result": entry.result}
+        return None
+
+    # ------------------------------------------------------------------ the write journal
+
+    async def _settle(self, result: ToolResult) -> None:
+        """Record what became of a journaled write."""
+        key = result.idempotency_key
+        if key is None:
+            return
+        state: JournalState
+        if result.status is ToolStatus.OK:
+            state = "executed"
+        elif result.status is ToolStatus.UNKNOWN:
+            state = "unknown"
+        elif result.status is ToolStatus.FAILED and result.error_class is ErrorClass.BUSINESS:
+            state = "refused"
+        elif result.status in (ToolStatus.FAILED, ToolStatus.DEGRADED, ToolStatus.SKIPPED):
+            state = "not_executed"
+        else:
+            return
+        data = result.data if isinstance(result.data, dict) else None
+        await self.journal.settle(key, state, at=self.clock.wall(), result=data)
+
+    async def reconcile_session(self, session: str, customer: str | None) -> list[Reconciled]:
+        """Find out what became of the session's writes whose outcome was never recorded (the
+        process died after sending them, or their outcome was unknown), before anything else.
+
+        Each is verified by its idempotency key with its own small time slice. Returns the
+        writes whose outcome is now known, and those still unknown that the customer has not
+        been told about yet.
+        """
+        found: list[Reconciled] = []
+        for entry in await self.journal.unsettled(session):
+            spec = self.registry.get(entry.tool)
+            outcome = VerifyOutcome(executed=None)
+            if spec is not None and spec.policy.verify is not None:
+                try:
+                    async with self.clock.timeout(RECONCILE_TIMEOUT_S):
+                        raw = spec.policy.verify(dict(entry.args), entry.key, customer)
+                        outcome = await raw if inspect.isawaitable(raw) else raw
+                except Exception as exc:
+                    log.info("reconcile %s: verify failed: %r", entry.tool, exc)
+            state: JournalState
+            if outcome.executed:
+                state = "executed"
+            elif outcome.refused:
+                state = "refused"
+            elif outcome.executed is False:
+                state = "not_executed"
+            else:
+                state = "unknown"
+            data = outcome.data if isinstance(outcome.data, dict) else None
+            await self.journal.settle(entry.key, state, at=self.clock.wall(), result=data)
+            if state == "unknown" and entry.reported:
+                continue
+            if state == "unknown":
+                await self.journal.mark_reported(entry.key)
+            found.append(Reconciled(entry=entry, state=state, data=outcome.data))
+        return found
 
     # ------------------------------------------------------------------ attempts
 
@@ -719,6 +861,24 @@ class ResilientExecutor:
             outcome = await self._verify(spec, args, key, ctx)
             if outcome.executed is None:
                 return await self._unknown(run, failure)
+            if outcome.refused:
+                refusal = outcome.data if isinstance(outcome.data, dict) else {}
+                self._note(
+                    ctx,
+                    spec.name,
+                    failure,
+                    LadderStep.RECONCILE,
+                    f"verified it arrived and was refused (key {key}): never replayed",
+                )
+                return ToolResult(
+                    **base,
+                    status=ToolStatus.FAILED,
+                    error_class=ErrorClass.BUSINESS,
+                    reason=str(refusal.get("message") or f"{spec.name} was refused"),
+                    data={"code": refusal.get("code", "refused"), **refusal},
+                    attempts=book.count,
+                    ladder=tuple(book.ladder),
+                )
             if outcome.executed:
                 self._note(
                     ctx,

@@ -22,6 +22,9 @@ from helpdesk.degrade.errors import Failure
 __all__ = [
     "INJECTED_PARAMS",
     "FallbackFn",
+    "LookupFn",
+    "PrecheckFn",
+    "PrecheckOutcome",
     "SimplifyFn",
     "ToolKind",
     "ToolPolicy",
@@ -51,7 +54,31 @@ class VerifyOutcome:
     executed: bool | None
     """True: it took effect; False: it did not; None: still cannot tell."""
     data: Any = None
-    """The write's result when it took effect (the replayed response)."""
+    """The write's result when it took effect (the replayed response), or the refusal."""
+    refused: bool = False
+    """The write arrived and the backend refused it (a business "no"): never replay it."""
+
+
+@dataclass(frozen=True, slots=True)
+class PrecheckOutcome:
+    """What a confirm-first tool's precheck decided before the customer is asked."""
+
+    args: dict[str, Any] | None = None
+    """The arguments to ask about, resolved (e.g. "everything refundable" -> the exact amount);
+    None keeps the call's own."""
+    refusal: dict[str, Any] | None = None
+    """A business refusal (``code``, ``message`` and data such as the maximum): the action cannot
+    happen, so nothing is asked. ``error_class`` in it (default ``business``) says why."""
+    data: dict[str, Any] | None = None
+    """Facts the confirmation question states (e.g. the refundable amount)."""
+
+
+LookupFn: TypeAlias = Callable[[str, dict[str, Any]], Awaitable[Any]]
+"""``lookup(tool, args) -> ToolResult``: a read through the resilient executor (for prechecks)."""
+
+PrecheckFn: TypeAlias = Callable[[dict[str, Any], LookupFn], Awaitable[PrecheckOutcome]]
+"""``precheck(args, lookup)``: before asking the customer to confirm, make sure the action can
+happen and resolve its exact arguments (no "are you sure?" for what the backend would refuse)."""
 
 
 VerifyFn: TypeAlias = Callable[
@@ -86,6 +113,8 @@ class ToolPolicy:
     """For writes: a read that tells whether a write with a lost response took effect."""
     confirm: bool | None = None
     """Needs the customer's explicit yes before running. Always True for ``money``."""
+    precheck: PrecheckFn | None = None
+    """For confirm-first tools: checks and resolves the action before the customer is asked."""
 
     def __post_init__(self) -> None:
         if self.kind not in ("read", "write", "money"):
@@ -126,6 +155,7 @@ class ToolPolicy:
             "simplify": self.simplify is not None,
             "fallback": self.fallback is not None,
             "verify": self.verify is not None,
+            "precheck": self.precheck is not None,
         }
 
 

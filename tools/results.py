@@ -44,7 +44,10 @@ class ToolCall(BaseModel):
     confirmed: bool = False
     """The customer explicitly confirmed this action in this session."""
     action_turn: int | None = None
-    """Turn at which the action was first requested (keys a confirmed write's idempotency)."""
+    """Turn at which the action was first requested (keys an unconfirmed write's idempotency)."""
+    action_id: str | None = None
+    """The business action this call performs: the confirmation id that authorised it, or another
+    id stable across retries, resumes and crashes. When set, it (not the turn) keys the write."""
 
 
 class ToolResult(BaseModel):

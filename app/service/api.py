@@ -25,7 +25,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from prometheus_client import Counter, Gauge
 from pydantic import BaseModel, ConfigDict, Field
 
-from helpdesk.app.cli import TurnError, run_turn, turn_failed_reply
 from helpdesk.app.service.admission import AdmissionGate, LoopLagMonitor, RateLimited, RateLimiter
 from helpdesk.app.service.admission import Shed as ShedError
 from helpdesk.app.service.auth import TokenError, TokenIssuer, is_customer_id
@@ -35,6 +34,7 @@ from helpdesk.app.service.middleware import BodyLimitMiddleware, RequestSpanMidd
 from helpdesk.app.service.progress import ProgressObserver, render_progress
 from helpdesk.app.service.results import history, pending_confirmations, turn_result
 from helpdesk.app.service.turns import RunningTurn, TurnInProgressError, TurnOutcome, TurnRunner
+from helpdesk.app.session import TurnError, run_turn, turn_failed_reply
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.chaos import ChaosPlan
@@ -238,7 +238,7 @@ async def _owned_session(service: Service, session: str, customer: str) -> dict[
     owner = await service.directory.owner(session)
     snapshot = await service.bot.graph.aget_state({"configurable": {"thread_id": session}})
     values: dict[str, Any] = dict(snapshot.values) if snapshot and snapshot.values else {}
-    owner = owner or values.get("customer")
+    owner = owner or values.get("owner") or values.get("customer")
     if owner is None or owner != customer:
         raise ApiError(404, "session_not_found", "No such session.")
     return values

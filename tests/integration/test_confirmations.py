@@ -57,6 +57,7 @@ def test_plan_tasks_resumes_only_from_the_template_matcher() -> None:
     facts = {
         "pending_actions": [
             {
+                "id": "c-1",
                 "tool": "cancel_order",
                 "args": {"order_id": "100998"},
                 "turn": 3,
@@ -68,7 +69,7 @@ def test_plan_tasks_resumes_only_from_the_template_matcher() -> None:
     assert plan_tasks(yes, turn=4, facts=facts, allow_confirm=False) == []
     resumed = plan_tasks(yes, turn=4, facts=facts)
     assert resumed[0].call is not None and resumed[0].call.confirmed
-    assert resumed[0].call.action_turn == 3
+    assert resumed[0].call.action_id == "c-1"
 
 
 async def test_refund_above_the_refundable_amount_is_refused_without_asking(

@@ -159,7 +159,7 @@ def test_service_confirmation_is_the_customers_yes_turn(tmp_path: Path) -> None:
             {
                 "tool": "request_refund",
                 "kind": "money",
-                "args": {"order_id": "100609"},
+                "args": {"order_id": "100609", "amount": 866.0},
                 "amount": 866.0,
                 "currency": "CNY",
             }

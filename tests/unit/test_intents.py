@@ -153,12 +153,10 @@ def test_match_intents_cancel_with_order_is_cancel_even_when_awaiting():
     assert [(m.intent, m.order_id) for m in got] == [(Intent.CANCEL_ORDER, "100123")]
 
 
-def test_match_intents_confirmation_followed_by_question():
+def test_match_intents_yes_with_a_new_request_is_not_a_confirmation():
+    # a yes that comes with a new request never runs what was pending (the reply says so)
     got = match_intents("yes, and where is order 100124", awaiting_confirmation=True)
-    assert [(m.intent, m.order_id) for m in got] == [
-        (Intent.CONFIRM_YES, None),
-        (Intent.TRACKING, "100124"),
-    ]
+    assert [(m.intent, m.order_id) for m in got] == [(Intent.TRACKING, "100124")]
 
 
 @pytest.mark.parametrize("text", ["when will it arrive?", "多久能到", "什么时候到"])
@@ -387,3 +385,82 @@ def test_match_intents_refund_questions_amounts_and_greetings(
 ) -> None:
     got = [(m.intent.value, m.order_id, m.amount) for m in match_intents(text)]
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["yes", "Yes.", "ok", "确认", "好的", "是的，确认", "yes please", "对"]
+)
+def test_match_intents_unqualified_yes_confirms(text):
+    got = match_intents(text, awaiting_confirmation=True)
+    assert [m.intent for m in got] == [Intent.CONFIRM_YES]
+
+
+@pytest.mark.parametrize("text", ["yes?", "确认吗", "yes, I asked a week ago", "ok?", "好的？"])
+def test_match_intents_questioning_or_hedged_yes_is_unclear(text):
+    got = match_intents(text, awaiting_confirmation=True)
+    assert [m.intent for m in got] == [Intent.CONFIRM_UNCLEAR]
+
+
+def test_match_intents_yes_with_a_changed_amount_is_a_change():
+    got = match_intents("yes but only 100", awaiting_confirmation=True)
+    assert [(m.intent, m.amount, m.amount_kind) for m in got] == [
+        (Intent.CONFIRM_CHANGE, 100.0, "exact")
+    ]
+
+
+def test_match_intents_yes_with_another_action_is_that_request():
+    got = match_intents("对，退款吧", awaiting_confirmation=True, last_order_id="100904")
+    assert [(m.intent, m.order_id) for m in got] == [(Intent.REFUND, "100904")]
+
+
+@pytest.mark.parametrize("text", ["不对，我是说100904", "no, I meant 100904", "不是，100904"])
+def test_match_intents_correction_names_the_new_order(text):
+    got = match_intents(text, awaiting_confirmation=True, last_order_id="100998")
+    assert [(m.intent, m.order_id) for m in got] == [(Intent.CONFIRM_CHANGE, "100904")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["don't refund order 100683", "不用退了", "算了不退了", "不要退款",
+     "don't cancel order 100904"],
+)
+def test_match_intents_negated_request_never_asks_for_it(text):
+    for awaiting in (False, True):
+        got = match_intents(text, awaiting_confirmation=awaiting, last_order_id="100683")
+        assert [m.intent for m in got] == [Intent.CONFIRM_NO]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "where's my refund for order 100609?",
+        "我的退款到哪了 100609",
+        "还能退多少 100609",
+        "how much can I still get back on 100609?",
+        "did my refund for 100609 go through?",
+    ],
+)
+def test_match_intents_refund_question_is_not_a_refund_request(text):
+    got = match_intents(text, last_order_id="100609")
+    assert [(m.intent, m.order_id) for m in got] == [(Intent.ORDER_STATUS, "100609")]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "amount"),
+    [
+        ("订单100609退款一百元", "exact", 100.0),
+        ("refund 12.345 on 100609", "invalid", None),
+        ("refund 1e3 on 100609", "invalid", None),
+        ("refund 50% of 100609", "invalid", None),
+        ("refund half of order 100609", "invalid", None),
+        ("refund -5 for 100609", "invalid", None),
+        ("refund order 100609", "none", None),
+        ("refund the rest of 100609", "full", None),
+        ("100609 退两百块", "exact", 200.0),
+    ],
+)
+def test_match_intents_reads_refund_amounts_without_guessing(text, kind, amount):
+    got = match_intents(text)
+    assert [(m.intent, m.order_id, m.amount_kind, m.amount) for m in got] == [
+        (Intent.REFUND, "100609", kind, amount)
+    ]

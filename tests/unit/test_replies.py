@@ -599,10 +599,20 @@ def test_render_reply_refund_needs_confirmation_with_amount():
     assert "refund of ¥50.00 for order 100123" in reply(Intent.REFUND, res, "en")
 
 
-def test_render_reply_refund_needs_confirmation_full_amount():
+def test_render_reply_refund_needs_confirmation_full_amount_states_the_amount():
+    res = result(Intent.REFUND, ToolStatus.NEEDS_CONFIRMATION,
+                 {"args": {"order_id": "100123", "amount": 866.0}, "full": True,
+                  "refundable_amount": 866.0})
+    zh = reply(Intent.REFUND, res, "zh")
+    assert "¥866.00" in zh and "全部可退金额" in zh
+    assert "¥866.00" in reply(Intent.REFUND, res, "en")
+
+
+def test_render_reply_refund_confirmation_without_an_amount_never_asks():
     res = result(Intent.REFUND, ToolStatus.NEEDS_CONFIRMATION,
                  {"args": {"order_id": "100123", "amount": None}})
-    assert "全额退款" in reply(Intent.REFUND, res, "zh")
+    assert "确认" not in reply(Intent.REFUND, res, "zh")
+    assert "yes" not in reply(Intent.REFUND, res, "en")
 
 
 # --- request-level notices ------------------------------------------------------------------------

@@ -99,12 +99,44 @@ def test_validation_failed_or_unknown_write_is_never_claimed_done(status: ToolSt
         pending=(PendingItem(task_id="c", what="cancel_order 100998", status=status.value),)
     )
     claim = "Order 100998 has been cancelled."
-    assert find_violations(facts(claim, result, degrade=pending)) == [
-        f"cancel_order is {status.value} but the reply says it is done"
+    expected = [
+        f"cancel_order is {status.value} but the reply says it is done",
+        "the reply says an action on 100998 is done; nothing shows that",
     ]
+    assert find_violations(facts(claim, result, degrade=pending)) == expected
     zh = "订单 100998 已为您取消。"
-    assert find_violations(facts(zh, result, degrade=pending, lang="zh")) == [
-        f"cancel_order is {status.value} but the reply says it is done"
+    assert find_violations(facts(zh, result, degrade=pending, lang="zh")) == expected
+
+
+def test_validation_done_claim_needs_a_result_showing_it_done() -> None:
+    asked = ToolResult(
+        call_id="c1",
+        tool="cancel_order",
+        status=ToolStatus.NEEDS_CONFIRMATION,
+        data={"args": {"order_id": "100998"}},
+    )
+    money = ToolResult(
+        call_id="c2",
+        tool="request_refund",
+        status=ToolStatus.NEEDS_CONFIRMATION,
+        data={"args": {"order_id": "100200", "amount": 797.0}},
+    )
+    draft = "Order 100998 is now cancelled. The refund of ¥797.00 for order 100200 is complete."
+    assert find_violations(facts(draft, asked, money)) == [
+        "the reply says an action on 100998 is done; nothing shows that",
+        "the reply says an action on 100200 is done; nothing shows that",
+    ]
+
+
+def test_validation_done_claim_passes_when_live_data_shows_it() -> None:
+    order = ToolResult(
+        call_id="c1",
+        tool="get_order",
+        status=ToolStatus.OK,
+        data={"order_id": "100181", "status": "cancelled"},
+    )
+    assert find_violations(facts("Order 100181 was cancelled on 2026-10-02.", order)) == [
+        "date 2026-10-02 does not match any tool data"
     ]
 
 

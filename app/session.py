@@ -1,0 +1,118 @@
+"""The session API: one customer message in, one turn payload out (``run_turn``, ``Bot.turn``).
+
+Every entry point (the CLI, drills, the bench, an HTTP service, library callers) goes through
+:func:`run_turn`, so the checks that must hold whatever the caller (message limits, session
+ownership) live here and in the graph, never in one front end only.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages import HumanMessage
+
+from helpdesk.degrade.context import DegradeContext
+from helpdesk.graph.identity import (
+    IdentityError,
+    MissingCustomerError,
+    SessionOwnerError,
+    TurnError,
+    UnknownCustomerError,
+    check_identity,
+    refusal_error,
+)
+from helpdesk.graph.language import detect_language
+from helpdesk.graph.prompting import load_templates, render
+
+if TYPE_CHECKING:
+    from helpdesk.app.wiring import Bot
+
+__all__ = [
+    "MAX_MESSAGE_CHARS",
+    "IdentityError",
+    "MissingCustomerError",
+    "SessionOwnerError",
+    "TurnError",
+    "UnknownCustomerError",
+    "run_turn",
+    "turn_failed_reply",
+    "turn_payload",
+]
+
+MAX_MESSAGE_CHARS = 4000
+"""Longer messages are refused with a clear error before anything runs."""
+
+
+async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
+    """Run one customer message through the graph; returns the ``--json`` payload.
+
+    With an observer on the bot the turn is a trace span, counted in the metrics and written to
+    the observer's events file (what ``helpdesk report`` reads).
+
+    Raises:
+        TurnError: the turn was refused before it ran; the message says why.
+    """
+    if bot.observer is None:
+        return await _run_turn(bot, text, session=session, customer=customer)
+    started = time.perf_counter()
+    with bot.observer.turn(session=session, customer=customer):
+        payload = await _run_turn(bot, text, session=session, customer=customer)
+        bot.observer.turn_finished(payload, time.perf_counter() - started)
+    return payload
+
+
+async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
+    if not text.strip():
+        raise TurnError(_say(text, "message_empty"))
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise TurnError(_say(text, "message_too_long", length=len(text), limit=MAX_MESSAGE_CHARS))
+    config = {"configurable": {"thread_id": session}}
+    snapshot = await bot.graph.aget_state(config)
+    values = snapshot.values if snapshot and snapshot.values else {}
+    # The graph enforces the owner itself; checking here first keeps a refused turn from
+    # writing even a checkpoint, and covers sessions stored before ``owner`` existed.
+    owner = values.get("owner") or values.get("customer")
+    refusal = check_identity(owner=owner, customer=customer, session=session)
+    if refusal is not None:
+        raise refusal_error(refusal.as_state())
+    state = await bot.graph.ainvoke(
+        {"messages": [HumanMessage(content=text)], "customer": customer, "session": session},
+        config,
+    )
+    return turn_payload(state, session)
+
+
+def turn_failed_reply(text: str, hotline: str) -> str:
+    """What the customer reads when a turn failed unexpectedly (in their language)."""
+    return _say(text, "turn_failed", hotline=hotline)
+
+
+def _say(text: str, key: str, **values: Any) -> str:
+    """A customer-facing line from prompts/minimal, in the language of ``text``."""
+    templates = load_templates("minimal", "generate", detect_language(text))
+    return render(templates[key], **values)
+
+
+def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
+    """The JSON shape of one turn: reply, session, tier, tasks, tool_results, degrade."""
+    degrade: DegradeContext = state.get("degrade") or DegradeContext()
+    results = state.get("results", [])
+    return {
+        "reply": state["messages"][-1].content,
+        "session": session,
+        "tier": state.get("tier", "minimal"),
+        "tiers": state.get("tiers", {}),
+        "tasks": [
+            {
+                "id": t.id,
+                "intent": t.intent,
+                "tool": t.call.name if t.call else None,
+                "args": t.call.args if t.call else {},
+            }
+            for t in state.get("tasks", [])
+        ],
+        "tool_results": [r.model_dump(mode="json") for r in results],
+        "degrade": {**degrade.model_dump(mode="json"), "level": degrade.level},
+        "validation": state.get("validation", {}),
+    }

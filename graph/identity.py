@@ -1,0 +1,176 @@
+"""Who may run a turn on a session: the owner check every entry point goes through.
+
+A session (a LangGraph thread) belongs to the first customer who ran a turn on it. The owner is
+kept in the state key ``owner``, which the graph's input schema does not contain, so a caller's
+input cannot set it — LangGraph applies the run input (``messages``, ``customer``, ``session``)
+to the channels before the first node runs, and would otherwise overwrite it. The check runs
+first thing in the turn (:func:`identity_gate` wraps ``guard_context``), whatever invoked the
+graph: the CLI, the compiled graph served by ``langgraph dev`` / Studio, a library caller, an
+HTTP service.
+
+A refused turn leaves no trace in the session's state: the refusing step removes the
+caller's message(s) and restores ``customer``, then ``refuse_turn`` raises the typed error, so
+the caller sees an exception, never a reply built from another customer's session.
+
+Exceptions::
+
+    TurnError                  a turn was refused before it ran
+    └── IdentityError          the turn's customer may not use this session
+        ├── MissingCustomerError   no customer named
+        ├── SessionOwnerError      the session belongs to another customer
+        └── UnknownCustomerError   the backend has no such customer
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langchain_core.messages import BaseMessage, RemoveMessage
+
+__all__ = [
+    "CustomerCheck",
+    "IdentityError",
+    "MissingCustomerError",
+    "Refusal",
+    "SessionOwnerError",
+    "TurnError",
+    "UnknownCustomerError",
+    "check_identity",
+    "identity_gate",
+    "refusal_error",
+    "refusal_update",
+    "refuse_turn",
+    "route_after_guard",
+]
+
+RefusalReason = Literal["missing_customer", "session_owner", "unknown_customer"]
+
+CustomerCheck = Callable[[str], Awaitable[bool | None]]
+"""Asks the backend whether a customer exists: True yes, False no such customer, None cannot
+tell (an outage: the turn goes on, and its tools report the outage truthfully)."""
+
+NodeFn = Callable[[Any], Awaitable[dict[str, Any]]]
+
+
+class TurnError(Exception):
+    """A turn was refused before it ran (bad input, wrong customer for a session)."""
+
+
+class IdentityError(TurnError):
+    """The turn's customer may not use this session."""
+
+
+class MissingCustomerError(IdentityError):
+    """The turn names no customer."""
+
+
+class SessionOwnerError(IdentityError):
+    """The session belongs to another customer."""
+
+
+class UnknownCustomerError(IdentityError):
+    """The backend has no such customer."""
+
+
+_ERRORS: dict[RefusalReason, tuple[type[IdentityError], str]] = {
+    "missing_customer": (
+        MissingCustomerError,
+        "no customer given for session {session!r}: every turn must name its customer",
+    ),
+    "session_owner": (SessionOwnerError, "session {session!r} belongs to another customer"),
+    "unknown_customer": (UnknownCustomerError, "unknown customer {customer!r}"),
+}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Refusal:
+    """Why a turn may not run; stored in state ``refused`` until ``refuse_turn`` raises."""
+
+    reason: RefusalReason
+    """What was wrong with the turn's identity."""
+    session: str
+    """The session (thread) the turn was for."""
+    customer: str
+    """The customer the caller claimed (never the owner: that is not the caller's to know)."""
+
+    def as_state(self) -> dict[str, str]:
+        return {"reason": self.reason, "session": self.session, "customer": self.customer}
+
+
+def check_identity(*, owner: str | None, customer: str | None, session: str) -> Refusal | None:
+    """The refusal for a turn by ``customer`` on a session owned by ``owner``, or None.
+
+    Args:
+        owner: the session's owner (None or empty: a new session, the customer claims it).
+        customer: the customer the caller says the turn is for.
+        session: the session id, named in the error.
+    """
+    claimed = (customer or "").strip()
+    if not claimed:
+        return Refusal(reason="missing_customer", session=session, customer="")
+    if owner and owner != customer:
+        return Refusal(reason="session_owner", session=session, customer=claimed)
+    return None
+
+
+def refusal_update(state: Mapping[str, Any], refusal: Refusal) -> dict[str, Any]:
+    """The state update that undoes what the refused run's input wrote, plus the refusal.
+
+    The input's message(s) are the trailing human messages; ``customer`` goes back to the owner.
+    """
+    messages: Sequence[BaseMessage] = state.get("messages", [])
+    trailing: list[BaseMessage] = []
+    for message in reversed(messages):
+        if message.type != "human":
+            break
+        trailing.append(message)
+    return {
+        "messages": [RemoveMessage(id=m.id) for m in trailing if m.id],
+        "customer": state.get("owner") or "",
+        "refused": refusal.as_state(),
+    }
+
+
+def refusal_error(refused: Mapping[str, str]) -> IdentityError:
+    """The typed error for a stored refusal (see :class:`Refusal`)."""
+    reason: RefusalReason = refused["reason"]  # type: ignore[assignment]
+    cls, template = _ERRORS[reason]
+    return cls(template.format(session=refused["session"], customer=refused["customer"]))
+
+
+def identity_gate(guard: NodeFn, check_customer: CustomerCheck | None = None) -> NodeFn:
+    """``guard`` (the turn's first node) behind the identity check.
+
+    Args:
+        guard: the node that starts a turn (``guard_context``).
+        check_customer: asks the backend whether a customer exists; called once per session,
+            when its first turn claims it (None: no check).
+    """
+
+    async def guard_context(state: Mapping[str, Any]) -> dict[str, Any]:
+        customer = state.get("customer")
+        owner = state.get("owner")
+        session = str(state.get("session") or "")
+        refusal = check_identity(owner=owner, customer=customer, session=session)
+        if refusal is None and not owner and check_customer is not None:
+            assert customer is not None  # check_identity refused an empty one
+            if await check_customer(customer) is False:
+                refusal = Refusal(reason="unknown_customer", session=session, customer=customer)
+        if refusal is not None:
+            return refusal_update(state, refusal)
+        update = await guard(state)
+        return {**update, "owner": owner or customer, "refused": None}
+
+    guard_context.__name__ = getattr(guard, "__name__", "guard_context")
+    return guard_context
+
+
+async def refuse_turn(state: Mapping[str, Any]) -> dict[str, Any]:
+    """Raise the refusal that the turn's first step recorded (its clean-up is already saved)."""
+    raise refusal_error(state["refused"])
+
+
+def route_after_guard(state: Mapping[str, Any]) -> Literal["decompose", "refuse_turn"]:
+    return "refuse_turn" if state.get("refused") else "decompose"

@@ -1,0 +1,182 @@
+"""Reading a money amount out of what a customer wrote, without ever guessing.
+
+:func:`read_amount` returns what the words say — an exact amount (digits, ``¥``/``元``/``块``,
+thousands separators, Chinese numerals such as 一百, 三百五, 1千2, 两百块), "everything that is
+left" (``the rest``, ``全部``, ``全额``), nothing at all, or an amount that must not be used as one
+(negative, more than two decimals, an exponent, a percentage, "half", 0). An invalid amount is
+never rounded or reinterpreted: the caller asks the customer instead. Identifiers (six-digit order
+numbers, SKUs, tickets, tracking numbers) are blanked before numbers are read, so an order number
+is never an amount.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+__all__ = ["AmountKind", "AmountReading", "read_amount"]
+
+AmountKind = Literal["none", "exact", "full", "invalid"]
+
+
+@dataclass(frozen=True, slots=True)
+class AmountReading:
+    """What the text says about an amount."""
+
+    kind: AmountKind
+    """``none`` (no amount), ``exact``, ``full`` (all that is refundable) or ``invalid``."""
+    amount: Decimal | None = None
+    """The amount for ``exact``, with at most two decimals."""
+    raw: str = ""
+    """The words the reading came from (for an ``invalid`` amount: what to ask about)."""
+
+    @property
+    def value(self) -> float | None:
+        """The exact amount as a float rounded to cents (what tool arguments carry)."""
+        return float(self.amount) if self.amount is not None else None
+
+
+_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_IDENTIFIERS = re.compile(
+    r"(?<![\w.])\d{6}(?![\w.])|sku[\s_-]*\d{3,6}|(?<![a-z])t-?\d{6}|(?:sf|yt)\d{10}|r-\d{6}",
+    re.IGNORECASE,
+)
+_CURRENCY_BEFORE = r"(?:¥|￥|\$|rmb|cny)\s*"
+_CURRENCY_AFTER = r"\s*(?:元|块钱|块|yuan|rmb|cny|dollars?)"
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_CN_NUMBER = r"\d*[零〇一二两三四五六七八九十百千万][\d零〇一二两三四五六七八九十百千万]*"
+
+_FULL = re.compile(
+    r"\b(?:the rest|what'?s left|whatever is left|all of it|everything|full(?:y)?|whole|entire"
+    r"|all the (?:money|amount))\b|全部|全额|全款|剩下的|剩余的|都退|全退|退全",
+    re.IGNORECASE,
+)
+_INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
+    re.compile(r"\bhalf\b|一半|半价|\bquarter\b|三分之|四分之", re.IGNORECASE),
+    re.compile(r"(?<![a-z])\d+(?:\.\d+)?e[+-]?\d+\b", re.IGNORECASE),
+    re.compile(r"(?<![a-z0-9])-\s*\d|负\s*\d|负[一二两三四五六七八九十百千]", re.IGNORECASE),
+    re.compile(r"\d+\.\d{3,}"),
+    re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
+)
+_EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(_CURRENCY_BEFORE + f"({_NUMBER})", re.IGNORECASE),
+    re.compile(f"({_CN_NUMBER})" + r"\s*(?:元|块钱|块)"),
+    re.compile(f"({_NUMBER})" + _CURRENCY_AFTER, re.IGNORECASE),
+    re.compile(
+        r"(?:refund|退款|退钱|退|only|just|make it|instead|amount|金额|只要|只退|就退)"
+        r"\s*(?:of|for|me)?\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,])",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*([零〇一二两三四五六七八九十百千万]+)"
+    ),
+)
+_BARE_NUMBER = re.compile(f"(?<![\\w.-])({_NUMBER})(?![\\w.])")
+_BARE_CN = re.compile(r"([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*)")
+_CN_DIGIT = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+
+
+def read_amount(text: str, *, money_context: bool = False) -> AmountReading:
+    """The amount ``text`` asks for.
+
+    Args:
+        text: the customer's words (a clause or a whole message).
+        money_context: the words are known to be about money (a refund request, or an answer to a
+            refund question), so a bare number ("only 100", "100") is an amount too.
+    """
+    norm = _IDENTIFIERS.sub(lambda m: " " * len(m.group(0)), text.translate(_FULLWIDTH))
+    for pattern in _INVALID_PATTERNS:
+        m = pattern.search(norm)
+        if m:
+            return AmountReading("invalid", raw=m.group(0).strip())
+    for pattern in _EXACT_PATTERNS:
+        m = pattern.search(norm)
+        if m:
+            return _exact(m.group(1))
+    if _FULL.search(norm):
+        return AmountReading("full", raw=_FULL.search(norm).group(0))  # type: ignore[union-attr]
+    if money_context:
+        m = _BARE_NUMBER.search(norm)
+        if m:
+            return _exact(m.group(1))
+        m = _BARE_CN.search(norm)
+        if m and _cn_value(m.group(1)) is not None:
+            return _exact(m.group(1))
+    return AmountReading("none")
+
+
+def _exact(raw: str) -> AmountReading:
+    value = _number_value(raw)
+    if value is None or value <= 0:
+        return AmountReading("invalid", raw=raw)
+    if value != value.quantize(Decimal("0.01")):
+        return AmountReading("invalid", raw=raw)
+    return AmountReading("exact", amount=value.quantize(Decimal("0.01")), raw=raw)
+
+
+def _number_value(raw: str) -> Decimal | None:
+    raw = raw.strip()
+    if re.fullmatch(_NUMBER, raw):
+        try:
+            return Decimal(raw.replace(",", ""))
+        except InvalidOperation:
+            return None
+    value = _cn_value(raw)
+    return Decimal(value) if value is not None else None
+
+
+def _cn_value(raw: str) -> int | None:
+    """一百 -> 100, 三百五 -> 350, 1千2 -> 1200, 两百 -> 200, 一万五 -> 15000, 十 -> 10."""
+    if not raw or not any(ch in _CN_DIGIT or ch in _CN_UNIT for ch in raw):
+        return None
+    total = 0
+    section = 0
+    digit: int | None = None
+    last_unit = 0
+    zero_seen = False
+    for ch in raw:
+        if ch.isdigit():
+            digit = (digit or 0) * 10 + int(ch) if digit is not None else int(ch)
+            continue
+        if ch in ("零", "〇") and last_unit:
+            zero_seen = True
+            continue
+        if ch in _CN_DIGIT:
+            if digit is not None and digit != 0:
+                return None  # two digits in a row without a unit: 一二 is not a number
+            digit = _CN_DIGIT[ch]
+            continue
+        unit = _CN_UNIT.get(ch)
+        if unit is None:
+            return None
+        zero_seen = False
+        if unit == 10000:
+            section = (section + (digit or 0)) * unit
+            total += section
+            section = 0
+        else:
+            section += (1 if digit is None else digit) * unit
+        digit = None
+        last_unit = unit
+    if digit is not None:
+        # a trailing digit after a unit means one step below it: 三百五 = 350, 1千2 = 1200
+        step_down = last_unit >= 100 and not zero_seen
+        section += digit * (last_unit // 10) if step_down else digit
+    return total + section
