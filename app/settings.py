@@ -177,8 +177,10 @@ class Settings(BaseSettings):
     """Let the web page mint tokens for the demo customers (``serve --demo``); never in
     production."""
     redis_url: str | None = None
-    """``redis://...`` shared by replicas (breakers, retry ratio, locks, outcomes); unset =
-    in-process state (one replica)."""
+    """``redis://...`` shared by replicas (breakers, retry ratio, session owners and locks);
+    unset = in-process state (one replica)."""
+    redis_prefix: str = "helpdesk"
+    """Prefix of every Redis key (deployments sharing one Redis use different prefixes)."""
 
     @field_validator(
         "token_ttl_s",

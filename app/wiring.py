@@ -163,6 +163,8 @@ def build_bot(
     http_async_client: httpx.AsyncClient | None = None,
     observer: Observer | None = None,
     journal: WriteJournal | None = None,
+    breakers: BreakerBoard | None = None,
+    retry_cap: RatioLimiter | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -176,6 +178,9 @@ def build_bot(
         observer: metrics, traces and structured call logs (None = not instrumented).
         journal: where writes are recorded before they are sent (default: beside the sessions
             when there is a checkpointer, in memory otherwise).
+        breakers: the tools' breakers (default: in-process, from the settings; replicas pass a
+            board shared through Redis).
+        retry_cap: the process-wide retry ratio (default: in-process; replicas share it).
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
@@ -185,8 +190,8 @@ def build_bot(
         clock=clock,
         compensation=make_compensation(client),
         observer=observer,
-        breakers=BreakerBoard(breaker_policy(settings), clock),
-        retry_cap=RatioLimiter(ratio=settings.retry_ratio, clock=clock),
+        breakers=breakers or BreakerBoard(breaker_policy(settings), clock),
+        retry_cap=retry_cap or RatioLimiter(ratio=settings.retry_ratio, clock=clock),
         journal=journal or default_journal(settings, persistent=checkpointer is not None),
     )
     if router is None:

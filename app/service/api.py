@@ -33,11 +33,21 @@ from helpdesk.app.service.errors import ApiError, error_body, install_error_hand
 from helpdesk.app.service.middleware import BodyLimitMiddleware, RequestSpanMiddleware
 from helpdesk.app.service.progress import ProgressObserver, render_progress
 from helpdesk.app.service.results import history, pending_confirmations, turn_result
-from helpdesk.app.service.turns import RunningTurn, TurnInProgressError, TurnOutcome, TurnRunner
+from helpdesk.app.service.turns import (
+    RunningTurn,
+    SessionLock,
+    TurnInProgressError,
+    TurnOutcome,
+    TurnRunner,
+)
 from helpdesk.app.session import TurnError, run_turn, turn_failed_reply
 from helpdesk.app.settings import Settings
-from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.app.wiring import Bot, breaker_policy, build_bot
+from helpdesk.degrade.breaker import BreakerBoard
+from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
+from helpdesk.degrade.clock import Clock, SystemClock
+from helpdesk.degrade.shared import SharedBreakerBoard, SharedRatioLimiter
 from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.prompting import load_templates, render
@@ -132,14 +142,23 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with open_checkpointer(
-            url=settings.checkpoint_url, path=settings.sessions_file
-        ) as saver:
+        async with (
+            open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver,
+            _replica_state(settings) as replicas,
+        ):
             observer = ProgressObserver()
             if bot_factory is not None:
                 bot = bot_factory(saver, observer)
             else:
-                bot = build_bot(settings, checkpointer=saver, observer=observer, chaos=chaos)
+                bot = build_bot(
+                    settings,
+                    checkpointer=saver,
+                    observer=observer,
+                    chaos=chaos,
+                    clock=replicas.clock,
+                    breakers=replicas.breakers,
+                    retry_cap=replicas.retry_cap,
+                )
             observer.registry = bot.executor.registry
             observer.breakers = bot.executor.breakers
             lag = LoopLagMonitor()
@@ -162,20 +181,25 @@ def create_app(
                         bot, text, session=session, customer=customer
                     ),
                     deadline_s=settings.service_turn_deadline_s,
+                    lock=replicas.lock,
                 ),
-                directory=directory or MemorySessionDirectory(),
+                directory=directory or replicas.directory or MemorySessionDirectory(),
                 lag=lag,
                 metrics=ServiceMetrics(observer.metrics.registry),
                 ready_checks={},
             )
             service.ready_checks["checkpointer"] = lambda: _check_checkpointer(saver)
             service.ready_checks["shop"] = lambda: _check_shop(bot)
+            background = [asyncio.create_task(lag.run_forever(), name="loop-lag")]
+            if replicas.shared is not None:
+                service.ready_checks["redis"] = replicas.shared.ping
+                background.append(asyncio.create_task(replicas.shared.run_forever()))
             app.state.service = service
-            monitor = asyncio.create_task(lag.run_forever(), name="loop-lag")
             try:
                 yield
             finally:
-                monitor.cancel()
+                for task in background:
+                    task.cancel()
                 await service.runner.drain()
                 await bot.aclose()
                 observer.close()
@@ -192,6 +216,48 @@ def create_app(
     app.add_middleware(RequestSpanMiddleware)
     _routes(app, settings, assets)
     return app
+
+
+@dataclass
+class _ReplicaState:
+    """What replicas share (all None in one process: the in-memory defaults)."""
+
+    clock: Clock
+    shared: Any = None
+    breakers: BreakerBoard | None = None
+    retry_cap: RatioLimiter | None = None
+    directory: SessionDirectory | None = None
+    lock: SessionLock | None = None
+
+
+@contextlib.asynccontextmanager
+async def _replica_state(settings: Settings) -> AsyncIterator[_ReplicaState]:
+    """Redis-backed breakers, retry ratio, session owners and locks when ``redis_url`` is set."""
+    clock = SystemClock()
+    if not settings.redis_url:
+        yield _ReplicaState(clock=clock)
+        return
+    from redis.asyncio import Redis
+
+    from helpdesk.app.service.shared import RedisSessionDirectory, RedisSessionLock, RedisShared
+
+    client = Redis.from_url(settings.redis_url)
+    prefix = settings.redis_prefix
+    shared = RedisShared(client, prefix=prefix, wall=clock.wall)
+    retry_cap = SharedRatioLimiter(sync=shared, ratio=settings.retry_ratio, clock=clock)
+    shared.limiter = retry_cap
+    await shared.sync_once()  # fails start-up loudly when Redis is unreachable
+    try:
+        yield _ReplicaState(
+            clock=clock,
+            shared=shared,
+            breakers=SharedBreakerBoard(breaker_policy(settings), clock, sync=shared),
+            retry_cap=retry_cap,
+            directory=RedisSessionDirectory(client, prefix=prefix),
+            lock=RedisSessionLock(client, prefix=prefix),
+        )
+    finally:
+        await shared.aclose()
 
 
 async def _check_checkpointer(saver: Any) -> None:
@@ -282,6 +348,7 @@ def _routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -> None:
         service.metrics.active.set(service.gate.active)
         observer = service.bot.observer
         assert observer is not None
+        observer.metrics.refresh_breakers(service.bot.executor.breakers.snapshot())
         return Response(observer.metrics.exposition(), media_type="text/plain; version=0.0.4")
 
     @app.get("/", include_in_schema=False)
@@ -462,6 +529,9 @@ def _failure(service: Service, text: str, outcome: TurnOutcome) -> tuple[int, di
         return 504, error_body("turn_timeout", "The turn took too long and was stopped.")
     if outcome.aborted:
         return 409, error_body("turn_aborted", "The turn was aborted; nothing more was done.")
+    if isinstance(outcome.error, TurnInProgressError):
+        message = "Still working on your previous message in this session."
+        return 409, error_body("turn_in_progress", message)
     if isinstance(outcome.error, TurnError):
         return 422, error_body("turn_refused", str(outcome.error))
     hotline = service.settings.hotline

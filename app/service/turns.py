@@ -11,20 +11,38 @@ be on the wire, the turn is left to finish so its outcome is recorded and report
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from helpdesk.app.service.progress import TurnWatch, watching
 
-__all__ = ["RunningTurn", "TurnInProgressError", "TurnOutcome", "TurnRunner"]
+__all__ = ["RunningTurn", "SessionLock", "TurnInProgressError", "TurnOutcome", "TurnRunner"]
 
 TurnFn = Callable[[str, str, str], Awaitable[dict[str, Any]]]
 """``(text, session, customer) -> payload``: the session API."""
 
 
 class TurnInProgressError(Exception):
-    """The session already has a turn running on this replica."""
+    """The session already has a turn running (here, or on another replica)."""
+
+
+class SessionLock(Protocol):
+    """One turn per session across replicas (Redis in ``helpdesk serve`` with replicas)."""
+
+    @property
+    def renew_every_s(self) -> float:
+        """Seconds between renewals while a turn runs."""
+        ...
+
+    async def acquire(self, session: str) -> str | None:
+        """A token when taken; None when another turn holds the session."""
+        ...
+
+    async def renew(self, session: str, token: str) -> bool: ...
+
+    async def release(self, session: str, token: str) -> None: ...
 
 
 @dataclass
@@ -84,9 +102,10 @@ class TurnRunner:
         deadline_s: seconds before a turn is aborted with reason ``deadline``.
     """
 
-    def __init__(self, turn: TurnFn, *, deadline_s: float) -> None:
+    def __init__(self, turn: TurnFn, *, deadline_s: float, lock: SessionLock | None = None) -> None:
         self._turn = turn
         self.deadline_s = deadline_s
+        self.lock = lock
         self.running: dict[str, RunningTurn] = {}
 
     def start(self, text: str, *, session: str, customer: str) -> RunningTurn:
@@ -100,8 +119,9 @@ class TurnRunner:
         watch = TurnWatch()
 
         async def run() -> dict[str, Any]:
-            with watching(watch):
-                return await self._turn(text, session, customer)
+            async with self._locked(session):
+                with watching(watch):
+                    return await self._turn(text, session, customer)
 
         task = asyncio.create_task(run(), name=f"turn:{session}")
         running = RunningTurn(session=session, watch=watch, task=task)
@@ -116,6 +136,29 @@ class TurnRunner:
 
         task.add_done_callback(finished)
         return running
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, session: str) -> AsyncIterator[None]:
+        """Hold the cross-replica session lock (renewed) for the turn, if there is one."""
+        if self.lock is None:
+            yield
+            return
+        lock = self.lock
+        token = await lock.acquire(session)
+        if token is None:
+            raise TurnInProgressError(session)
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(lock.renew_every_s)
+                await lock.renew(session, token)
+
+        renewing = asyncio.create_task(renew())
+        try:
+            yield
+        finally:
+            renewing.cancel()
+            await lock.release(session, token)
 
     def abort(self, session: str, reason: str = "abort") -> bool:
         """Abort the session's running turn; False when none runs here."""
