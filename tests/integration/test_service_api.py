@@ -300,7 +300,7 @@ def test_service_abort_cancels_a_slow_read(tmp_path: Path) -> None:
 
 
 def test_service_abort_during_a_write_finishes_and_reports_it(tmp_path: Path) -> None:
-    slow_write = ChaosPlan([FaultRule(fault=Fault.LATENCY, target="cancel_order", latency_s=1.0)])
+    slow_write = ChaosPlan([FaultRule(fault=Fault.LATENCY, target="cancel_order", latency_s=2.0)])
     with live_service(tmp_path, chaos=slow_write) as live, live.client() as client:
         session = live.new_session()
         asked = client.post(
