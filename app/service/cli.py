@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 
-from helpdesk.app.settings import Settings
+from helpdesk.app.settings import Settings, SettingsError, load_settings
 
 __all__ = ["register"]
 
@@ -17,10 +17,9 @@ _err = Console(stderr=True, soft_wrap=True)
 
 def _settings(**overrides: object) -> Settings:
     try:
-        settings = Settings()
-        return settings.model_copy(update=overrides) if overrides else settings
-    except ValidationError as exc:
-        _err.print(f"[red]Invalid configuration:[/red]\n{exc}")
+        return load_settings(**overrides)
+    except SettingsError as exc:
+        _err.print(f"[red]Invalid configuration:[/red]\n{escape(str(exc))}")
         raise typer.Exit(2) from exc
 
 
