@@ -21,6 +21,8 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Request
+from opentelemetry import trace
+from opentelemetry.trace import TracerProvider
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from prometheus_client import Counter, Gauge
 from pydantic import BaseModel, ConfigDict, Field
@@ -128,6 +130,7 @@ def create_app(
     chaos: ChaosPlan | None = None,
     bot_factory: BotFactory | None = None,
     directory: SessionDirectory | None = None,
+    tracer_provider: TracerProvider | None = None,
 ) -> FastAPI:
     """The service app. Refuses to build without a valid token secret.
 
@@ -136,6 +139,8 @@ def create_app(
         chaos: faults injected at the shop transport (tests, demos).
         bot_factory: builds the bot instead of :func:`build_bot` (tests).
         directory: session ownership store (default: in-process).
+        tracer_provider: OpenTelemetry provider of the request, turn and node spans (default:
+            the global one, a no-op without an SDK).
     """
     secret = settings.token_secret.get_secret_value() if settings.token_secret else ""
     issuer = TokenIssuer(secret=secret, ttl_s=settings.token_ttl_s)
@@ -146,7 +151,7 @@ def create_app(
             open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver,
             _replica_state(settings) as replicas,
         ):
-            observer = ProgressObserver()
+            observer = ProgressObserver(tracer_provider=tracer_provider)
             if bot_factory is not None:
                 bot = bot_factory(saver, observer)
             else:
@@ -213,7 +218,8 @@ def create_app(
     install_error_handlers(app)
     assets = _load_assets()
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.service_max_body_bytes)
-    app.add_middleware(RequestSpanMiddleware)
+    tracer = (tracer_provider or trace.get_tracer_provider()).get_tracer("helpdesk.service")
+    app.add_middleware(RequestSpanMiddleware, tracer=tracer)
     _routes(app, settings, assets)
     return app
 

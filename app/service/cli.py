@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from helpdesk.app.settings import Settings, SettingsError, load_settings
+from helpdesk.app.settings import (
+    Settings,
+    SettingsError,
+    load_settings,
+    storage_error,
+    storage_errors,
+)
 
 __all__ = ["register"]
 
@@ -34,6 +41,30 @@ def _issuer(settings: Settings) -> object:
         raise typer.Exit(2) from exc
 
 
+async def _preflight(settings: Settings) -> str | None:
+    """Open the session store (and ping Redis) once before serving: a bad URL or an unreachable
+    server stops start-up with a message naming the setting, never a traceback."""
+    from helpdesk.graph.checkpoint import open_checkpointer
+
+    try:
+        async with open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file):
+            pass
+    except storage_errors() as exc:
+        return storage_error(settings, exc)
+    if settings.redis_url:
+        from redis.asyncio import Redis
+        from redis.exceptions import RedisError
+
+        client = Redis.from_url(settings.redis_url)
+        try:
+            await client.ping()
+        except (RedisError, OSError) as exc:
+            return f"HELPDESK_REDIS_URL: cannot reach Redis: {exc} (must be a reachable redis://)"
+        finally:
+            await client.aclose()
+    return None
+
+
 def register(app: typer.Typer) -> None:
     """Add ``serve`` and ``token`` to the ``helpdesk`` command."""
 
@@ -52,13 +83,22 @@ def register(app: typer.Typer) -> None:
 
         settings = _settings(service_demo_login=True) if demo else _settings()
         _issuer(settings)
+        problem = asyncio.run(_preflight(settings))
+        if problem is not None:
+            _err.print(f"[red]Invalid configuration:[/red] {escape(problem)}")
+            raise typer.Exit(2)
         try:
             application = create_app(settings)
         except ValueError as exc:
             _err.print(f"[red]Invalid configuration:[/red] {exc}")
             raise typer.Exit(2) from exc
         uvicorn.run(
-            application, host=host, port=port, log_level="info", timeout_graceful_shutdown=5
+            application,
+            host=host,
+            port=port,
+            log_level="info",
+            lifespan="on",  # a failed start-up stops the process instead of serving without state
+            timeout_graceful_shutdown=5,
         )
 
     @app.command("token")

@@ -60,10 +60,14 @@ class LiveService:
 
 @contextmanager
 def live_service(
-    tmp_path: Path, *, chaos: ChaosPlan | None = None, **overrides: Any
+    tmp_path: Path,
+    *,
+    chaos: ChaosPlan | None = None,
+    tracer_provider: Any = None,
+    **overrides: Any,
 ) -> Iterator[LiveService]:
     settings = Settings(data_dir=tmp_path, token_secret=SECRET, **overrides)
-    app = create_app(settings, chaos=chaos)
+    app = create_app(settings, chaos=chaos, tracer_provider=tracer_provider)
     with serve_in_thread(app) as base:
         yield LiveService(base, app, settings, TokenIssuer(secret=SECRET))
 

@@ -388,3 +388,27 @@ def test_service_page_text_comes_from_prompts(tmp_path: Path, lang: str) -> None
         page = client.get("/")
     assert text["busy_retry"].count("{seconds}") == 1
     assert page.status_code == 200 and "<html" in page.text.lower()
+
+
+def test_service_traces_each_request_with_its_route(tmp_path: Path) -> None:
+    sdk = pytest.importorskip("opentelemetry.sdk.trace")
+    export = pytest.importorskip("opentelemetry.sdk.trace.export")
+    memory = pytest.importorskip("opentelemetry.sdk.trace.export.in_memory_span_exporter")
+    exporter = memory.InMemorySpanExporter()
+    provider = sdk.TracerProvider()
+    provider.add_span_processor(export.SimpleSpanProcessor(exporter))
+    with live_service(tmp_path, tracer_provider=provider) as live, live.client() as client:
+        session = live.new_session()
+        client.post(
+            f"/v1/sessions/{session}/messages",
+            json={"text": "where is order 100683?"},
+            headers=live.headers(),
+        )
+    spans = {s.name: s for s in exporter.get_finished_spans()}
+    request = spans["HTTP POST /v1/sessions/{session}/messages"]
+    assert request.attributes["http.status_code"] == 200
+    assert spans["HTTP POST /v1/sessions"].attributes["http.status_code"] == 201
+    turn_spans = [
+        s for s in spans.values() if s.parent and s.parent.span_id == request.context.span_id
+    ]
+    assert turn_spans, sorted(spans)
