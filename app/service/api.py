@@ -21,9 +21,9 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from opentelemetry import trace
 from opentelemetry.trace import TracerProvider
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from prometheus_client import Counter, Gauge
 from pydantic import BaseModel, ConfigDict, Field
 
