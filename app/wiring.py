@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +166,7 @@ def build_bot(
     journal: WriteJournal | None = None,
     breakers: BreakerBoard | None = None,
     retry_cap: RatioLimiter | None = None,
+    session_counters: MutableMapping[str, int] | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -181,6 +183,8 @@ def build_bot(
         breakers: the tools' breakers (default: in-process, from the settings; replicas pass a
             board shared through Redis).
         retry_cap: the process-wide retry ratio (default: in-process; replicas share it).
+        session_counters: per-session rate-limited batch counts, which switch a session to
+            serial calls (default: in-process; replicas share them).
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
@@ -193,6 +197,7 @@ def build_bot(
         breakers=breakers or BreakerBoard(breaker_policy(settings), clock),
         retry_cap=retry_cap or RatioLimiter(ratio=settings.retry_ratio, clock=clock),
         journal=journal or default_journal(settings, persistent=checkpointer is not None),
+        session_counters=session_counters,
     )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)

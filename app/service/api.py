@@ -163,6 +163,7 @@ def create_app(
                     clock=replicas.clock,
                     breakers=replicas.breakers,
                     retry_cap=replicas.retry_cap,
+                    session_counters=replicas.counters,
                 )
             observer.registry = bot.executor.registry
             observer.breakers = bot.executor.breakers
@@ -187,6 +188,7 @@ def create_app(
                     ),
                     deadline_s=settings.service_turn_deadline_s,
                     lock=replicas.lock,
+                    prepare=replicas.counters.load if replicas.counters is not None else None,
                 ),
                 directory=directory or replicas.directory or MemorySessionDirectory(),
                 lag=lag,
@@ -234,6 +236,7 @@ class _ReplicaState:
     retry_cap: RatioLimiter | None = None
     directory: SessionDirectory | None = None
     lock: SessionLock | None = None
+    counters: Any = None
 
 
 @contextlib.asynccontextmanager
@@ -245,7 +248,12 @@ async def _replica_state(settings: Settings) -> AsyncIterator[_ReplicaState]:
         return
     from redis.asyncio import Redis
 
-    from helpdesk.app.service.shared import RedisSessionDirectory, RedisSessionLock, RedisShared
+    from helpdesk.app.service.shared import (
+        RedisSessionCounters,
+        RedisSessionDirectory,
+        RedisSessionLock,
+        RedisShared,
+    )
 
     client = Redis.from_url(settings.redis_url)
     prefix = settings.redis_prefix
@@ -261,6 +269,7 @@ async def _replica_state(settings: Settings) -> AsyncIterator[_ReplicaState]:
             retry_cap=retry_cap,
             directory=RedisSessionDirectory(client, prefix=prefix),
             lock=RedisSessionLock(client, prefix=prefix),
+            counters=RedisSessionCounters(shared),
         )
     finally:
         await shared.aclose()

@@ -17,7 +17,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 from redis.asyncio import Redis
@@ -25,7 +25,13 @@ from redis.asyncio import Redis
 from helpdesk.degrade.breaker import BreakerState, BreakerTransition
 from helpdesk.degrade.budget import RatioLimiter
 
-__all__ = ["RedisSessionDirectory", "RedisSessionLock", "RedisShared", "replica_id"]
+__all__ = [
+    "RedisSessionCounters",
+    "RedisSessionDirectory",
+    "RedisSessionLock",
+    "RedisShared",
+    "replica_id",
+]
 
 log = logging.getLogger("helpdesk.service.shared")
 
@@ -199,3 +205,44 @@ class RedisSessionLock:
     @property
     def renew_every_s(self) -> float:
         return self.ttl_ms / 3000
+
+
+class RedisSessionCounters(MutableMapping[str, int]):
+    """Per-session counters (rate-limited batches) shared by replicas.
+
+    Reads are served from a mirror that :meth:`load` fills for a session before its turn runs
+    (the turn's replica may not have served the session before); writes update the mirror and
+    go to Redis at once (fire and forget), expiring after ``ttl_s`` idle.
+    """
+
+    def __init__(self, shared: RedisShared, *, ttl_s: int = 3600) -> None:
+        self.shared = shared
+        self.ttl_s = ttl_s
+        self._mirror: dict[str, int] = {}
+
+    def _key(self, session: str) -> str:
+        return f"{self.shared.prefix}:serial:{session}"
+
+    async def load(self, session: str) -> None:
+        value = await self.shared.client.get(self._key(session))
+        if value is None:
+            self._mirror.pop(session, None)
+        else:
+            self._mirror[session] = int(value)
+
+    def __getitem__(self, session: str) -> int:
+        return self._mirror[session]
+
+    def __setitem__(self, session: str, value: int) -> None:
+        self._mirror[session] = value
+        self.shared._spawn(self.shared.client.set(self._key(session), value, ex=self.ttl_s))
+
+    def __delitem__(self, session: str) -> None:
+        del self._mirror[session]
+        self.shared._spawn(self.shared.client.delete(self._key(session)))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._mirror)
+
+    def __len__(self) -> int:
+        return len(self._mirror)

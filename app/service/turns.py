@@ -102,10 +102,19 @@ class TurnRunner:
         deadline_s: seconds before a turn is aborted with reason ``deadline``.
     """
 
-    def __init__(self, turn: TurnFn, *, deadline_s: float, lock: SessionLock | None = None) -> None:
+    def __init__(
+        self,
+        turn: TurnFn,
+        *,
+        deadline_s: float,
+        lock: SessionLock | None = None,
+        prepare: Callable[[str], Awaitable[None]] | None = None,
+    ) -> None:
         self._turn = turn
         self.deadline_s = deadline_s
         self.lock = lock
+        self.prepare = prepare
+        """Loads what replicas share about the session before its turn (under the lock)."""
         self.running: dict[str, RunningTurn] = {}
 
     def start(self, text: str, *, session: str, customer: str) -> RunningTurn:
@@ -147,6 +156,12 @@ class TurnRunner:
         token = await lock.acquire(session)
         if token is None:
             raise TurnInProgressError(session)
+        if self.prepare is not None:
+            try:
+                await self.prepare(session)
+            except BaseException:
+                await lock.release(session, token)
+                raise
 
         async def renew() -> None:
             while True:

@@ -56,6 +56,7 @@ class ControlledShop:
         self.db_path = db_path
         self.hits: Counter[str] = Counter()
         self.fail_tracking = False
+        self.rate_limit_inventory = False
         self.write_delay_s = 0.0
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -71,6 +72,12 @@ class ControlledShop:
                         "headers": [(b"content-type", b"application/json")],
                     }
                 )
+                await send({"type": "http.response.body", "body": body})
+                return
+            if path.startswith("/inventory") and self.rate_limit_inventory:
+                body = b'{"error": {"code": "rate_limited", "message": "slow down (test)"}}'
+                headers = [(b"content-type", b"application/json"), (b"retry-after", b"60")]
+                await send({"type": "http.response.start", "status": 429, "headers": headers})
                 await send({"type": "http.response.body", "body": body})
                 return
             if method == "POST" and path.endswith("/cancel") and self.write_delay_s:
@@ -216,6 +223,25 @@ def test_replicas_share_an_open_breaker(tmp_path: Path) -> None:
     assert shop.tracking_hits() == hits  # B never called the shop
     assert through_b["result"]["tools"][0]["status"] != "ok"
     assert through_b["result"]["degrade"]["level"] > 0
+
+
+def test_replicas_share_the_rate_limited_serial_mode(tmp_path: Path) -> None:
+    me = Customer()
+    ask = "where is order 100683, and is SKU-1001 in stock?"
+    with two_replicas(tmp_path) as (shop, [(a, _), (b, _)]):
+        with me.client(a) as client:
+            session = client.post("/v1/sessions").json()["session"]
+        shop.rate_limit_inventory = True
+        first = [me.say(a, session, ask)["turn"] for _ in range(2)]
+        shop.rate_limit_inventory = False
+        on_b = me.say(b, session, ask)["turn"]
+
+    def actions(turn: dict[str, Any]) -> list[str]:
+        return [e["action"] for e in turn["degrade"]["events"]]
+
+    assert all(len(t["tool_results"]) == 2 for t in [*first, on_b])
+    assert all("serialize" not in actions(t) for t in first)
+    assert "serialize" in actions(on_b)  # B knew the session's two rate-limited batches
 
 
 def test_replica_killed_mid_write_conversation_continues_on_the_other(tmp_path: Path) -> None:
