@@ -174,3 +174,22 @@ def test_page_shows_busy_notice_and_retries_when_shed(browser: Any, tmp_path: Pa
     assert notice.startswith("客服繁忙，") and notice.endswith("秒后自动重试…")
     assert page.locator("#busy").is_hidden()
     assert len(page.locator("#log li.customer").all_inner_texts()) == 1
+
+
+def test_page_shows_stale_data_plainly(browser: Any, tmp_path: Path) -> None:
+    chaos = ChaosPlan([])
+    with live_service(tmp_path, chaos=chaos, service_demo_login=True) as live:
+        page = _login(browser, live)
+        _send(page, "我的订单 100683 到哪了？")
+        page.wait_for_selector("#log li.bot")
+        page.wait_for_function("!document.getElementById('status').classList.contains('running')")
+        assert page.locator("#stale").is_hidden()
+        chaos.rules = (FaultRule(fault=Fault.UNAVAILABLE, target="track_shipment"),)
+        _send(page, "我的订单 100683 到哪了？")
+        page.wait_for_selector("#log li.bot >> nth=1")
+        page.wait_for_function("!document.getElementById('status').classList.contains('running')")
+        statuses = page.evaluate("window.__statuses")
+        stale = page.inner_text("#stale")
+        page.screenshot(path=str(tmp_path / "stale.png"), full_page=True)
+    assert stale.startswith("部分数据不是实时的：物流（") and stale.endswith("秒前）")
+    assert any(s.startswith("物流暂时无法实时查询，显示的是") for s in statuses)

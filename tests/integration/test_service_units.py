@@ -110,3 +110,73 @@ def test_render_progress_speaks_the_customers_language(
     item: Progress, lang: str, text: str
 ) -> None:
     assert render_progress(item, lang) == text  # type: ignore[arg-type]
+
+
+async def test_turn_runner_abort_cancels_a_read_at_once() -> None:
+    import asyncio
+
+    from helpdesk.app.service.turns import TurnRunner
+
+    started = asyncio.Event()
+
+    async def slow_read(text: str, session: str, customer: str) -> dict[str, object]:
+        started.set()
+        await asyncio.sleep(3600)
+        return {}
+
+    runner = TurnRunner(slow_read, deadline_s=60)
+    running = runner.start("hi", session="s1", customer="C0001")
+    await started.wait()
+    running.abort("abort")
+    outcome = await running.outcome()
+    assert (outcome.payload, outcome.aborted, outcome.shielded) == (None, "abort", False)
+    assert runner.running == {}
+
+
+async def test_turn_runner_lets_a_write_on_the_wire_finish_and_reports_it() -> None:
+    import asyncio
+
+    from helpdesk.app.service.progress import current_watch
+    from helpdesk.app.service.turns import TurnRunner
+
+    on_wire = asyncio.Event()
+    release = asyncio.Event()
+
+    async def write(text: str, session: str, customer: str) -> dict[str, object]:
+        watch = current_watch.get()
+        assert watch is not None
+        watch.enter_write_stage()
+        on_wire.set()
+        await release.wait()
+        watch.leave_write_stage()
+        return {"reply": "done"}
+
+    runner = TurnRunner(write, deadline_s=60)
+    running = runner.start("yes", session="s1", customer="C0001")
+    await on_wire.wait()
+    running.abort("disconnect")
+    assert not running.task.done()
+    release.set()
+    outcome = await running.outcome()
+    assert (outcome.payload, outcome.aborted, outcome.shielded) == (
+        {"reply": "done"},
+        "disconnect",
+        True,
+    )
+
+
+async def test_turn_runner_refuses_a_second_turn_on_the_session_and_aborts_at_deadline() -> None:
+    import asyncio
+
+    from helpdesk.app.service.turns import TurnInProgressError, TurnRunner
+
+    async def hang(text: str, session: str, customer: str) -> dict[str, object]:
+        await asyncio.sleep(3600)
+        return {}
+
+    runner = TurnRunner(hang, deadline_s=0.05)
+    running = runner.start("a", session="s1", customer="C0001")
+    with pytest.raises(TurnInProgressError):
+        runner.start("b", session="s1", customer="C0001")
+    outcome = await running.outcome()
+    assert outcome.aborted == "deadline"

@@ -78,7 +78,11 @@
     const stale = Object.entries(result.degrade.stale || {});
     $("stale").hidden = stale.length === 0;
     $("stale").textContent = t("stale_notice", {
-      sources: stale.map(([src, age]) => `${src} (${Math.round(age)} s)`).join(", "),
+      sources: stale
+        .map(([src, age]) => t("stale_source", {
+          service: (state.text.actions || {})[src] || src, age: Math.max(1, Math.round(age)),
+        }))
+        .join(", "),
     });
     const pending = result.degrade.pending || [];
     $("pending").hidden = pending.length === 0;
