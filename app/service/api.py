@@ -423,11 +423,11 @@ def _routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -> None:
 
     @app.post(f"/{API_VERSION}/sessions/{{session}}/messages", tags=["turns"])
     async def send_message(
-        service: Svc, customer: Customer, session: str, body: MessageIn
+        request: Request, service: Svc, customer: Customer, session: str, body: MessageIn
     ) -> JSONResponse:
         """One turn; answers when it is done."""
         running = await _start(service, body.text, session, customer)
-        return _turn_response(service, body.text, await running.outcome())
+        return _turn_response(service, body.text, await _outcome_unless_gone(request, running))
 
     @app.post(f"/{API_VERSION}/sessions/{{session}}/messages/stream", tags=["turns"])
     async def stream_message(
@@ -439,12 +439,12 @@ def _routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -> None:
 
     @app.post(f"/{API_VERSION}/sessions/{{session}}/confirmation", tags=["turns"])
     async def confirm(
-        service: Svc, customer: Customer, session: str, body: ConfirmationIn
+        request: Request, service: Svc, customer: Customer, session: str, body: ConfirmationIn
     ) -> JSONResponse:
         """Answer the pending confirmation: the customer's own yes / no turn."""
         text = await _answer_text(service, body, session, customer)
         running = await _start(service, text, session, customer)
-        return _turn_response(service, text, await running.outcome())
+        return _turn_response(service, text, await _outcome_unless_gone(request, running))
 
     @app.post(f"/{API_VERSION}/sessions/{{session}}/confirmation/stream", tags=["turns"])
     async def confirm_stream(
@@ -522,6 +522,17 @@ async def _start(service: Service, text: str, session: str, customer: str) -> Ru
 
     running.task.add_done_callback(finished)
     return running
+
+
+async def _outcome_unless_gone(request: Request, running: RunningTurn) -> TurnOutcome:
+    """The turn's outcome; a client that hangs up meanwhile aborts the turn (as a dropped
+    stream does)."""
+    waiting = asyncio.ensure_future(running.outcome())
+    while not waiting.done():
+        await asyncio.wait({waiting}, timeout=0.5)
+        if not waiting.done() and await request.is_disconnected():
+            running.abort("disconnect")
+    return waiting.result()
 
 
 def _turn_response(service: Service, text: str, outcome: TurnOutcome) -> JSONResponse:

@@ -412,3 +412,23 @@ def test_service_traces_each_request_with_its_route(tmp_path: Path) -> None:
         s for s in spans.values() if s.parent and s.parent.span_id == request.context.span_id
     ]
     assert turn_spans, sorted(spans)
+
+
+def test_service_hang_up_on_a_json_turn_cancels_it(tmp_path: Path) -> None:
+    slow = ChaosPlan([FaultRule(fault=Fault.LATENCY, target="track_shipment", latency_s=4.0)])
+    with live_service(tmp_path, chaos=slow) as live:
+        session = live.new_session()
+        with live.client() as client, pytest.raises(httpx.ReadTimeout):
+            client.post(
+                f"/v1/sessions/{session}/messages",
+                json={"text": "where is order 100683?"},
+                headers=live.headers(),
+                timeout=1.0,
+            )
+        deadline = time.monotonic() + 2.0
+        while session in live.service.runner.running and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert session not in live.service.runner.running  # stopped well before the 4 s read
+        with live.client() as c:
+            metrics = c.get("/metrics").text
+    assert 'helpdesk_turns_aborted_total{reason="disconnect"} 1.0' in metrics
