@@ -34,22 +34,13 @@ from helpdesk.app.service.directory import MemorySessionDirectory, SessionDirect
 from helpdesk.app.service.errors import ApiError, error_body, install_error_handlers
 from helpdesk.app.service.middleware import BodyLimitMiddleware, RequestSpanMiddleware
 from helpdesk.app.service.progress import ProgressObserver, render_progress
+from helpdesk.app.service.replicas import open_replica_state
 from helpdesk.app.service.results import history, pending_confirmations, turn_result
-from helpdesk.app.service.turns import (
-    RunningTurn,
-    SessionLock,
-    TurnInProgressError,
-    TurnOutcome,
-    TurnRunner,
-)
+from helpdesk.app.service.turns import RunningTurn, TurnInProgressError, TurnOutcome, TurnRunner
 from helpdesk.app.session import TurnError, run_turn, turn_failed_reply
 from helpdesk.app.settings import Settings
-from helpdesk.app.wiring import Bot, breaker_policy, build_bot
-from helpdesk.degrade.breaker import BreakerBoard
-from helpdesk.degrade.budget import RatioLimiter
+from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.chaos import ChaosPlan
-from helpdesk.degrade.clock import Clock, SystemClock
-from helpdesk.degrade.shared import SharedBreakerBoard, SharedRatioLimiter
 from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.prompting import load_templates, render
@@ -149,7 +140,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with (
             open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver,
-            _replica_state(settings) as replicas,
+            open_replica_state(settings) as replicas,
         ):
             observer = ProgressObserver(tracer_provider=tracer_provider)
             if bot_factory is not None:
@@ -224,55 +215,6 @@ def create_app(
     app.add_middleware(RequestSpanMiddleware, tracer=tracer)
     _routes(app, settings, assets)
     return app
-
-
-@dataclass
-class _ReplicaState:
-    """What replicas share (all None in one process: the in-memory defaults)."""
-
-    clock: Clock
-    shared: Any = None
-    breakers: BreakerBoard | None = None
-    retry_cap: RatioLimiter | None = None
-    directory: SessionDirectory | None = None
-    lock: SessionLock | None = None
-    counters: Any = None
-
-
-@contextlib.asynccontextmanager
-async def _replica_state(settings: Settings) -> AsyncIterator[_ReplicaState]:
-    """Redis-backed breakers, retry ratio, session owners and locks when ``redis_url`` is set."""
-    clock = SystemClock()
-    if not settings.redis_url:
-        yield _ReplicaState(clock=clock)
-        return
-    from redis.asyncio import Redis
-
-    from helpdesk.app.service.shared import (
-        RedisSessionCounters,
-        RedisSessionDirectory,
-        RedisSessionLock,
-        RedisShared,
-    )
-
-    client = Redis.from_url(settings.redis_url)
-    prefix = settings.redis_prefix
-    shared = RedisShared(client, prefix=prefix, wall=clock.wall)
-    retry_cap = SharedRatioLimiter(sync=shared, ratio=settings.retry_ratio, clock=clock)
-    shared.limiter = retry_cap
-    await shared.sync_once()  # fails start-up loudly when Redis is unreachable
-    try:
-        yield _ReplicaState(
-            clock=clock,
-            shared=shared,
-            breakers=SharedBreakerBoard(breaker_policy(settings), clock, sync=shared),
-            retry_cap=retry_cap,
-            directory=RedisSessionDirectory(client, prefix=prefix),
-            lock=RedisSessionLock(client, prefix=prefix),
-            counters=RedisSessionCounters(shared),
-        )
-    finally:
-        await shared.aclose()
 
 
 async def _check_checkpointer(saver: Any) -> None:
