@@ -18,6 +18,7 @@ from rich.table import Table
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.observe import Observer
+from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.service.cli import register as register_service
 from helpdesk.app.session import (
     MAX_MESSAGE_CHARS,
@@ -29,6 +30,7 @@ from helpdesk.app.session import (
     turn_failed_reply,
     turn_payload,
 )
+from helpdesk.app.sessions_cli import register as register_sessions
 from helpdesk.app.settings import (
     Settings,
     SettingsError,
@@ -61,6 +63,7 @@ app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
 register_service(app)
+register_sessions(app)
 
 log = logging.getLogger("helpdesk.app")
 console = Console(soft_wrap=True)
@@ -92,7 +95,11 @@ async def _chat(
     async with AsyncExitStack() as stack:
         try:
             saver = await stack.enter_async_context(
-                open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file)
+                open_checkpointer(
+                    url=settings.checkpoint_url,
+                    path=settings.sessions_file,
+                    key=checkpoint_key(settings),
+                )
             )
         except storage_errors() as exc:
             message = escape(storage_error(settings, exc))

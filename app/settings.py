@@ -13,6 +13,7 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
 import httpx
@@ -214,6 +215,44 @@ class Settings(BaseSettings):
             if value.is_dir():
                 raise ValueError("must be a file path, not a directory")
             _check_writable_dir(value.parent)
+        return value
+
+    # --- sessions: lock, durability, retention, privacy at rest (see app/session_lock.py,
+    # graph/checkpoint.py, app/sessions.py) ---
+    session_lock_wait_s: float = 30.0
+    """Seconds a turn waits for another turn of the same session before answering "still
+    working on your previous message"."""
+    checkpoint_durability: Literal["exit", "async", "sync"] = "exit"
+    """LangGraph durability of a turn: ``exit`` stores the state once, when the turn ends
+    (before the reply is shown); ``sync``/``async`` store it after every step."""
+    session_retention_days: float = 30.0
+    """Sessions idle longer than this are deleted by ``helpdesk sessions purge``."""
+    checkpoint_key: SecretStr | None = None
+    """Key that encrypts sessions at rest (32 random bytes as 64 hex characters or base64);
+    unset = plain (local CLI). The HTTP service refuses to start without it."""
+
+    @field_validator("session_lock_wait_s")
+    @classmethod
+    def _lock_wait(cls, value: float) -> float:
+        if not math.isfinite(value) or not 0 <= value <= 3600:
+            raise ValueError("must be between 0 and 3600 seconds")
+        return value
+
+    @field_validator("session_retention_days")
+    @classmethod
+    def _retention(cls, value: float) -> float:
+        if not math.isfinite(value) or not 0 < value <= 36500:
+            raise ValueError("must be > 0 and at most 36500 days")
+        return value
+
+    @field_validator("checkpoint_key")
+    @classmethod
+    def _checkpoint_key(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        from helpdesk.graph.checkpoint import parse_checkpoint_key
+
+        parse_checkpoint_key(value.get_secret_value())  # ValueError names the expected form
         return value
 
     @property

@@ -27,6 +27,7 @@ from opentelemetry.trace import TracerProvider
 from prometheus_client import Counter, Gauge
 from pydantic import BaseModel, ConfigDict, Field
 
+from helpdesk.app.privacy import require_checkpoint_key
 from helpdesk.app.service.admission import AdmissionGate, LoopLagMonitor, RateLimited, RateLimiter
 from helpdesk.app.service.admission import Shed as ShedError
 from helpdesk.app.service.auth import TokenError, TokenIssuer, is_customer_id
@@ -123,7 +124,7 @@ def create_app(
     directory: SessionDirectory | None = None,
     tracer_provider: TracerProvider | None = None,
 ) -> FastAPI:
-    """The service app. Refuses to build without a valid token secret.
+    """The service app. Refuses to build without a valid token secret and a checkpoint key.
 
     Args:
         settings: what to serve (token secret, limits, session store, shop).
@@ -135,11 +136,14 @@ def create_app(
     """
     secret = settings.token_secret.get_secret_value() if settings.token_secret else ""
     issuer = TokenIssuer(secret=secret, ttl_s=settings.token_ttl_s)
+    key = require_checkpoint_key(settings)  # a service never stores sessions unencrypted
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with (
-            open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver,
+            open_checkpointer(
+                url=settings.checkpoint_url, path=settings.sessions_file, key=key
+            ) as saver,
             open_replica_state(settings) as replicas,
         ):
             observer = ProgressObserver(tracer_provider=tracer_provider)

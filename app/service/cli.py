@@ -42,12 +42,20 @@ def _issuer(settings: Settings) -> object:
 
 
 async def _preflight(settings: Settings) -> str | None:
-    """Open the session store (and ping Redis) once before serving: a bad URL or an unreachable
-    server stops start-up with a message naming the setting, never a traceback."""
+    """Check the checkpoint key, open the session store and ping Redis once before serving: a
+    missing key, a bad URL or an unreachable server stops start-up with a message naming the
+    setting, never a traceback."""
+    from helpdesk.app.privacy import CheckpointKeyMissingError, require_checkpoint_key
     from helpdesk.graph.checkpoint import open_checkpointer
 
     try:
-        async with open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file):
+        key = require_checkpoint_key(settings)
+    except CheckpointKeyMissingError as exc:
+        return str(exc)
+    try:
+        async with open_checkpointer(
+            url=settings.checkpoint_url, path=settings.sessions_file, key=key
+        ):
             pass
     except storage_errors() as exc:
         return storage_error(settings, exc)

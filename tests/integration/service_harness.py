@@ -19,6 +19,7 @@ from helpdesk.degrade.chaos import ChaosPlan
 from tests.integration.servers import serve_in_thread
 
 SECRET = "test-secret-" + "s" * 40
+CHECKPOINT_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 
 
 @dataclass
@@ -66,7 +67,9 @@ def live_service(
     tracer_provider: Any = None,
     **overrides: Any,
 ) -> Iterator[LiveService]:
-    settings = Settings(data_dir=tmp_path, token_secret=SECRET, **overrides)
+    settings = Settings(
+        data_dir=tmp_path, token_secret=SECRET, checkpoint_key=CHECKPOINT_KEY, **overrides
+    )
     app = create_app(settings, chaos=chaos, tracer_provider=tracer_provider)
     with serve_in_thread(app) as base:
         yield LiveService(base, app, settings, TokenIssuer(secret=SECRET))
@@ -126,7 +129,12 @@ def serve_process(
 
     port = port or free_port()
     helpdesk = Path(sys.executable).parent / "helpdesk"
-    full_env = {**os.environ, "HELPDESK_TOKEN_SECRET": SECRET, **env}
+    full_env = {
+        **os.environ,
+        "HELPDESK_TOKEN_SECRET": SECRET,
+        "HELPDESK_CHECKPOINT_KEY": CHECKPOINT_KEY,
+        **env,
+    }
     log = (tmp_path / f"{name}.log").open("w")
     proc = subprocess.Popen(
         [str(helpdesk), "serve", "--port", str(port)],
