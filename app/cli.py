@@ -18,6 +18,7 @@ from rich.table import Table
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.privacy import checkpoint_key
+from helpdesk.app.service.cli import register as register_service
 from helpdesk.app.session import (
     MAX_MESSAGE_CHARS,
     TurnError,
@@ -60,6 +61,7 @@ shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, ti
 app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
+register_service(app)
 register_sessions(app)
 
 log = logging.getLogger("helpdesk.app")

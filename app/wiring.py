@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -176,6 +177,9 @@ def build_bot(
     observer: Observer | None = None,
     session_lock: SessionLock | None = None,
     journal: WriteJournal | None = None,
+    breakers: BreakerBoard | None = None,
+    retry_cap: RatioLimiter | None = None,
+    session_counters: MutableMapping[str, int] | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -191,6 +195,11 @@ def build_bot(
             (a lock file per session next to SQLite, an advisory lock on PostgreSQL).
         journal: where writes are recorded before they are sent (default: beside the sessions
             when there is a checkpointer, in memory otherwise).
+        breakers: the tools' breakers (default: in-process, from the settings; replicas pass a
+            board shared through Redis).
+        retry_cap: the process-wide retry ratio (default: in-process; replicas share it).
+        session_counters: per-session rate-limited batch counts, which switch a session to
+            serial calls (default: in-process; replicas share them).
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
@@ -200,11 +209,13 @@ def build_bot(
         clock=clock,
         compensation=make_compensation(client),
         observer=observer,
-        breakers=BreakerBoard(breaker_policy(settings), clock),
-        retry_cap=RatioLimiter(
+        breakers=breakers or BreakerBoard(breaker_policy(settings), clock),
+        retry_cap=retry_cap
+        or RatioLimiter(
             ratio=settings.retry_ratio, reserve_per_s=settings.retry_reserve_per_s, clock=clock
         ),
         journal=journal or default_journal(settings, persistent=checkpointer is not None),
+        session_counters=session_counters,
     )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)

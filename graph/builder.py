@@ -15,6 +15,7 @@ from helpdesk.graph.identity import CustomerCheck, identity_gate, refuse_turn, r
 from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after_validate
 from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
+from helpdesk.graph.warmup import warm_up
 from helpdesk.tools.executor import ResilientExecutor
 
 __all__ = ["NODE_ORDER", "NodeObserver", "build_graph"]
@@ -75,6 +76,7 @@ def build_graph(
         check_customer: asks the backend whether a new session's customer exists (None: no
             check; the session's owner is enforced either way, see graph/identity.py).
     """
+    warm_up()  # nodes must not read files on first use (blocking calls in the event loop)
     nodes = TurnNodes(
         executor=executor,
         config=config or TurnConfig(),
