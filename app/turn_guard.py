@@ -1,6 +1,6 @@
 """What the session API does around every turn for the sessions: lock, store, privacy.
 
-:func:`guarded_turn` holds the session's lock (:mod:`helpdesk.app.session_lock`) while the turn
+:func:`guarded_turn` holds the session's lock (:mod:`helpdesk.graph.session_lock`) while the turn
 reads and writes its state, and after a turn that completed indexes it and prunes the session's
 older checkpoints (:class:`~helpdesk.graph.session_store.SessionStore`). :func:`busy_reply` is the
 payload of a turn that could not get the lock in time ("still working on your previous message",
