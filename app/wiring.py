@@ -88,6 +88,7 @@ def turn_config(settings: Settings) -> TurnConfig:
         degraded_turns_for_simplified=settings.degraded_turns_for_simplified,
         context_window=settings.context_window,
         context_watermark=settings.context_watermark,
+        confirmation_ttl_s=settings.confirmation_ttl_s,
     )
 
 
