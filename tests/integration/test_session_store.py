@@ -186,3 +186,18 @@ async def test_session_store_purge_skips_a_session_in_use(tmp_path: Path, url: s
         async with lock.hold(old):  # a turn on it has just started
             assert await store.purge_expired() == []
         assert await store.purge_expired() == [old]
+
+
+async def test_session_bookkeeping_failure_does_not_fail_the_turn(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with opened(tmp_path, None, FakeClock(wall_start=time.time())) as bot:
+        assert bot.session_store is not None
+
+        async def broken(session: str, customer: str) -> None:
+            raise RuntimeError("disk full")
+
+        bot.session_store.after_turn = broken  # type: ignore[method-assign]
+        payload = await run_turn(bot, "where is order 100683?", session="bk-1", customer="C0001")
+    assert "YT9433239273" in payload["reply"]
+    assert "session bookkeeping failed after a turn of bk-1" in caplog.text
