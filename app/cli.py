@@ -6,26 +6,36 @@ import asyncio
 import json
 import logging
 import sys
-import uuid
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
+from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.session import (
     MAX_MESSAGE_CHARS,
     TurnError,
+    check_customer_id,
+    check_session_id,
+    new_session_id,
     run_turn,
     turn_failed_reply,
     turn_payload,
 )
-from helpdesk.app.settings import Settings
+from helpdesk.app.sessions_cli import register as register_sessions
+from helpdesk.app.settings import (
+    Settings,
+    SettingsError,
+    load_settings,
+    storage_error,
+    storage_errors,
+)
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.graph.tiers import Prober
@@ -50,6 +60,7 @@ shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, ti
 app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
+register_sessions(app)
 
 log = logging.getLogger("helpdesk.app")
 console = Console(soft_wrap=True)
@@ -58,8 +69,8 @@ err_console = Console(stderr=True, soft_wrap=True)
 
 def _settings() -> Settings:
     try:
-        return Settings()
-    except ValidationError as exc:
+        return load_settings()
+    except SettingsError as exc:
         err_console.print(f"[red]Invalid configuration:[/red]\n{escape(str(exc))}")
         raise typer.Exit(2) from exc
 
@@ -82,7 +93,19 @@ async def _chat(
         from helpdesk.app.observe import Observer  # metrics and tracing only when asked for
 
         observer = Observer(events_path=events)
-    async with open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver:
+    async with AsyncExitStack() as stack:
+        try:
+            saver = await stack.enter_async_context(
+                open_checkpointer(
+                    url=settings.checkpoint_url,
+                    path=settings.sessions_file,
+                    key=checkpoint_key(settings),
+                )
+            )
+        except storage_errors() as exc:
+            message = escape(storage_error(settings, exc))
+            err_console.print(f"[red]Invalid configuration:[/red] {message}")
+            return 2
         try:
             bot = build_bot(settings, checkpointer=saver, observer=observer)
         except ValueError as exc:
@@ -97,6 +120,16 @@ async def _chat(
                     except TurnError as exc:
                         err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
                         return 2
+                    except Exception as exc:
+                        # a bug, not bad input: the customer still gets a clean answer
+                        log.debug("turn failed", exc_info=True)
+                        if observer is not None:
+                            observer.turn_failed(exc, 0.0)
+                        print(turn_failed_reply(text, settings.hotline))
+                        err_console.print(
+                            f"[red]Error:[/red] the turn failed ({escape(type(exc).__name__)})"
+                        )
+                        return 1
                     if as_json:
                         print(json.dumps(payload, ensure_ascii=False, indent=2))
                     else:
@@ -178,9 +211,13 @@ def chat(
 ) -> None:
     """Chat with the bot: interactive, or one-shot with -m."""
     settings = _settings()
-    session_id = session or f"s-{uuid.uuid4().hex[:10]}"
-    # an explicit --customer "" is an error (the session API says so), not the default
-    who = settings.customer if customer is None else customer
+    # an explicit --customer "" is an error, not the default
+    try:
+        session_id = check_session_id(session) if session is not None else new_session_id()
+        who = check_customer_id(settings.customer if customer is None else customer)
+    except TurnError as exc:
+        err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
     code = asyncio.run(_chat(message, session_id, who, as_json, settings, events))
     raise typer.Exit(code)
 

@@ -23,6 +23,7 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMes
 from helpdesk.degrade.budget import RetryBudget
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
+from helpdesk.degrade.failpoints import failpoint
 from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
 from helpdesk.graph.facts import extract_facts
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
@@ -219,6 +220,12 @@ class TurnNodes:
             reconciled.append(
                 {"tool": entry.tool, "args": entry.args, "state": item.state, "data": data}
             )
+        waiting = {a.get("id") for a in facts.get("pending_actions") or []}
+        if waiting - consumed:
+            # a confirmed action that ran although the turn that ran it was never stored
+            for entry in await self.executor.journal.entries(state.get("session", "default")):
+                if entry.confirmation_id in waiting:
+                    consumed.add(entry.confirmation_id)
         now = self.clock.wall()
         kept: list[dict[str, Any]] = []
         for action in facts.get("pending_actions") or []:
@@ -586,6 +593,7 @@ class TurnNodes:
         A failed check regenerates once with the violations as feedback; a second failure
         publishes the structured template reply, which states only what the tools returned.
         """
+        failpoint("reply.before_publish")  # crash drills: the reply exists, nothing is stored
         draft = state.get("draft", "")
         lang = _lang(state)
         degrade = state.get("degrade") or DegradeContext()
@@ -607,6 +615,7 @@ class TurnNodes:
         regenerations = int(previous.get("regenerations", 0))
         if not violations:
             self._requests.pop(degrade.request_id, None)
+            await self.executor.mark_reported(state.get("results", []))
             return {
                 "validation": {
                     "ok": True,
@@ -636,6 +645,7 @@ class TurnNodes:
         fallback = render_fallback_reply(
             _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline
         )
+        await self.executor.mark_reported(state.get("results", []))
         fallback = self._with_notices(
             state, _with_questions(fallback, state.get("asking", [])), lang
         )
@@ -708,8 +718,8 @@ def _reused_ticket(call: ToolCall, ticket_id: str) -> ToolResult:
 
 def _with_when(result: ToolResult) -> ToolResult:
     """A repeated money action's earlier execution, with its time as the reply shows it."""
-    data = result.data if isinstance(result.data, dict) else None
-    previous = data.get("previous") if data else None
+    data = result.data if isinstance(result.data, dict) else {}
+    previous = data.get("previous")
     if not isinstance(previous, dict) or "at" not in previous:
         return result
     when = datetime.fromtimestamp(float(previous["at"]), tz=UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -41,9 +41,16 @@ from helpdesk.degrade.errors import (
     UnavailableError,
     classify_failure,
 )
+from helpdesk.degrade.failpoints import failpoint
 from helpdesk.degrade.ladder import LadderOptions, plan_ladder
 from helpdesk.tools.context import RequestContext, derive_idempotency_key, normalize_args
-from helpdesk.tools.journal import JournalEntry, JournalState, MemoryWriteJournal, WriteJournal
+from helpdesk.tools.journal import (
+    UNSETTLED,
+    JournalEntry,
+    JournalState,
+    MemoryWriteJournal,
+    WriteJournal,
+)
 from helpdesk.tools.registry import (
     INJECTED_PARAMS,
     PrecheckOutcome,
@@ -210,6 +217,7 @@ class ResilientExecutor:
                     started_at=self.clock.wall(),
                 )
             )
+        failpoint("write.before_call", when=key is not None)  # crash drills
         self.retry_cap.record_primary()
         self.fallback_quota.record_primary()
         try:
@@ -218,6 +226,7 @@ class ResilientExecutor:
             failure = book.failures[-1] if book.failures else self._classify(spec, exc)
             run = _CallRun(spec=spec, call=call, args=args, key=key, ctx=ctx, book=book)
             return await self._after_failure(run, failure)
+        failpoint("write.after_execute", when=key is not None)  # crash drills
         if spec.policy.kind == "read" and spec.policy.cache_ttl > 0:
             self.cache.put(spec.name, args, ctx.customer, data, ttl_s=spec.policy.cache_ttl)
         return ToolResult(
@@ -400,7 +409,12 @@ class ResilientExecutor:
         been told about yet.
         """
         found: list[Reconciled] = []
-        for entry in await self.journal.unsettled(session):
+        for entry in await self.journal.to_report(session):
+            if entry.state not in UNSETTLED:
+                # settled, but the reply that would have said so was never published
+                await self.journal.mark_reported(entry.key)
+                found.append(Reconciled(entry=entry, state=entry.state, data=entry.result))
+                continue
             spec = self.registry.get(entry.tool)
             outcome = VerifyOutcome(executed=None)
             if spec is not None and spec.policy.verify is not None:
@@ -423,10 +437,15 @@ class ResilientExecutor:
             await self.journal.settle(entry.key, state, at=self.clock.wall(), result=data)
             if state == "unknown" and entry.reported:
                 continue
-            if state == "unknown":
-                await self.journal.mark_reported(entry.key)
+            await self.journal.mark_reported(entry.key)
             found.append(Reconciled(entry=entry, state=state, data=outcome.data))
         return found
+
+    async def mark_reported(self, results: Sequence[ToolResult]) -> None:
+        """A published reply told the customer about these writes' outcomes."""
+        for result in results:
+            if result.idempotency_key is not None:
+                await self.journal.mark_reported(result.idempotency_key)
 
     # ------------------------------------------------------------------ attempts
 
