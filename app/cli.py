@@ -17,7 +17,6 @@ from rich.table import Table
 
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
-from helpdesk.app.observe import Observer
 from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.service.cli import register as register_service
 from helpdesk.app.session import (
@@ -91,7 +90,11 @@ async def _chat(
     settings: Settings,
     events: Path | None = None,
 ) -> int:
-    observer = Observer(events_path=events) if events else None
+    observer = None
+    if events:
+        from helpdesk.app.observe import Observer  # metrics and tracing only when asked for
+
+        observer = Observer(events_path=events)
     async with AsyncExitStack() as stack:
         try:
             saver = await stack.enter_async_context(

@@ -73,6 +73,7 @@ _BOUNDS: dict[str, _Bound] = {
     "request_budget_s": _Bound(low=0, high=600, low_open=True, unit="seconds"),
     "request_max_retries": _Bound(low=0, high=100),
     "retry_ratio": _Bound(low=0, high=1, low_open=True),
+    "retry_reserve_per_s": _Bound(low=0, high=10_000, unit="retries per second"),
     "breaker_failure_rate": _Bound(low=0, high=1, low_open=True),
     "breaker_min_calls": _Bound(low=1, high=1_000_000),
     "breaker_failure_count": _Bound(low=1, high=1_000_000),
@@ -132,14 +133,18 @@ class Settings(BaseSettings):
     """Seconds a turn's retries may spend in total."""
     request_max_retries: int = 3
     """Retries a turn may make in total, tools and models together."""
-    retry_ratio: float = 0.1
-    """Process-wide cap: retries at most this fraction of calls over a 10 s window."""
-    breaker_failure_rate: float = 0.30
-    """A tool's breaker trips when one error class reaches this share of calls in 60 s."""
+    retry_ratio: float = 0.5
+    """Process-wide cap: retries at most this fraction of calls over a 10 s window (plus the
+    reserve below). 30% independent failures need ~0.39 retries per call."""
+    retry_reserve_per_s: float = 1.0
+    """Retries per second always allowed process-wide, so a quiet process is not starved."""
+    breaker_failure_rate: float = 0.5
+    """A tool's breaker trips when one error class reaches this share of calls in 60 s..."""
     breaker_min_calls: int = 10
-    """Calls in the window before the failure-rate rule applies."""
-    breaker_failure_count: int = 20
-    """...or when one error class reaches this many failures in 60 s, whatever the rate."""
+    """...with at least this many calls in the window..."""
+    breaker_failure_count: int = 10
+    """...and at least this many failures of that class (all three, not either). A failure is
+    a logical call that failed after its retries; a retried-and-recovered attempt is noise."""
     breaker_open_s: float = 30.0
     """Seconds a tripped breaker stays open before probing (half-open ramp)."""
     context_window: int = 8000

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from helpdesk.app.observe import Observer
 from helpdesk.app.session import run_turn
 from helpdesk.app.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.app.settings import Settings
@@ -26,6 +25,10 @@ from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.shop_client import ShopClient
+
+if TYPE_CHECKING:
+    # metrics and tracing load only when a caller passes an Observer (``--events``)
+    from helpdesk.app.observe import Observer
 
 __all__ = [
     "Bot",
@@ -207,7 +210,10 @@ def build_bot(
         compensation=make_compensation(client),
         observer=observer,
         breakers=breakers or BreakerBoard(breaker_policy(settings), clock),
-        retry_cap=retry_cap or RatioLimiter(ratio=settings.retry_ratio, clock=clock),
+        retry_cap=retry_cap
+        or RatioLimiter(
+            ratio=settings.retry_ratio, reserve_per_s=settings.retry_reserve_per_s, clock=clock
+        ),
         journal=journal or default_journal(settings, persistent=checkpointer is not None),
         session_counters=session_counters,
     )
