@@ -43,13 +43,15 @@ from helpdesk.degrade.errors import (
 )
 from helpdesk.degrade.failpoints import failpoint
 from helpdesk.degrade.ladder import LadderOptions, plan_ladder
-from helpdesk.tools.context import RequestContext, derive_idempotency_key, normalize_args
+from helpdesk.tools.context import RequestContext, derive_idempotency_key
 from helpdesk.tools.journal import (
     UNSETTLED,
     JournalEntry,
     JournalState,
     MemoryWriteJournal,
     WriteJournal,
+    journal_args,
+    journal_result,
 )
 from helpdesk.tools.registry import (
     INJECTED_PARAMS,
@@ -215,7 +217,7 @@ class ResilientExecutor:
                     session=ctx.session,
                     customer=ctx.customer,
                     tool=spec.name,
-                    args=normalize_args(args),
+                    args=journal_args(args),
                     kind=spec.policy.kind,
                     confirmation_id=call.action_id if call.confirmed else None,
                     started_at=self.clock.wall(),
@@ -377,9 +379,9 @@ class ResilientExecutor:
         if spec.policy.kind != "money" or not ctx.customer:
             return None
         since = self.clock.wall() - REPEAT_WINDOW_S
-        wanted = normalize_args(args)
+        wanted = journal_args(args)
         for entry in reversed(await self.journal.executed_since(ctx.customer, spec.name, since)):
-            if normalize_args(entry.args) == wanted:
+            if entry.args == wanted:
                 return {"at": entry.settled_at or entry.started_at, "result": entry.result}
         return None
 
@@ -402,7 +404,7 @@ class ResilientExecutor:
         else:
             return
         data = result.data if isinstance(result.data, dict) else None
-        await self.journal.settle(key, state, at=self.clock.wall(), result=data)
+        await self.journal.settle(key, state, at=self.clock.wall(), result=journal_result(data))
 
     async def reconcile_session(self, session: str, customer: str | None) -> list[Reconciled]:
         """Find out what became of the session's writes whose outcome was never recorded (the
@@ -438,7 +440,9 @@ class ResilientExecutor:
             else:
                 state = "unknown"
             data = outcome.data if isinstance(outcome.data, dict) else None
-            await self.journal.settle(entry.key, state, at=self.clock.wall(), result=data)
+            await self.journal.settle(
+                entry.key, state, at=self.clock.wall(), result=journal_result(data)
+            )
             if state == "unknown" and entry.reported:
                 continue
             await self.journal.mark_reported(entry.key)

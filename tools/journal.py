@@ -16,6 +16,7 @@ database; WAL, one short transaction per call, run off the event loop) and Postg
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import sqlite3
 import threading
@@ -23,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
+
+from helpdesk.tools.context import normalize_args
 
 __all__ = [
     "UNSETTLED",
@@ -32,6 +35,8 @@ __all__ = [
     "PostgresWriteJournal",
     "SqliteWriteJournal",
     "WriteJournal",
+    "journal_args",
+    "journal_result",
     "open_journal",
 ]
 
@@ -40,6 +45,35 @@ JournalState = Literal["sent", "executed", "not_executed", "refused", "unknown"]
 the other three are settled."""
 
 UNSETTLED: tuple[JournalState, ...] = ("sent", "unknown")
+
+_MAX_CLEAR_TEXT = 64
+_RESULT_KEYS = frozenset({"amount", "status", "category", "currency", "reused"})
+
+
+def journal_args(args: dict[str, Any]) -> dict[str, Any]:
+    """A write's arguments as the journal keeps them: identifiers and amounts in clear, free
+    text (a ticket's description, which may hold a phone number or an address) only as a
+    digest — enough to recognise the same action again, never customer text at rest."""
+    out: dict[str, Any] = {}
+    for key, value in normalize_args(args).items():
+        if isinstance(value, str) and len(value) > _MAX_CLEAR_TEXT:
+            value = "sha256:" + hashlib.sha256(value.encode("utf-8", "replace")).hexdigest()[:16]
+        elif isinstance(value, dict | list):
+            text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+            value = "sha256:" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+        out[key] = value
+    return out
+
+
+def journal_result(data: Any) -> dict[str, Any] | None:
+    """What the journal keeps of a backend's answer: ids, amounts and statuses, nothing else."""
+    if not isinstance(data, dict):
+        return None
+    return {
+        k: v
+        for k, v in data.items()
+        if (k.endswith("_id") or k in _RESULT_KEYS) and isinstance(v, str | int | float | bool)
+    }
 
 
 @dataclass(frozen=True, slots=True)

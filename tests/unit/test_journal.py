@@ -111,3 +111,18 @@ async def test_journal_unknown_stays_unsettled_until_reported_and_known(
     [still] = await journal.unsettled(session)
     assert (still.state, still.reported, still.settled_at) == ("unknown", True, None)
     await journal.delete_session(session)
+
+
+def test_journal_keeps_ids_and_amounts_never_customer_text() -> None:
+    from helpdesk.tools.journal import journal_args, journal_result
+
+    text = "Please call me on 13800138000, I live at 88 Nanjing Road, Shanghai, flat 1201."
+    args = journal_args({"order_id": "100609", "amount": 100.0, "description": text})
+    assert args["order_id"] == "100609" and args["amount"] == 100.0
+    assert args["description"].startswith("sha256:")
+    assert "13800138000" not in str(args)
+    assert journal_args({"description": text}) == journal_args({"description": text})
+    result = journal_result(
+        {"ticket_id": "T-000001", "status": "open", "description": text, "phone": "13800138000"}
+    )
+    assert result == {"ticket_id": "T-000001", "status": "open"}
