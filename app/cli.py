@@ -19,6 +19,7 @@ from rich.table import Table
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.observe import Observer
+from helpdesk.app.packs_cli import PACK_HELP, capability_rows, packs_or_error, tool_rows
 from helpdesk.app.session import (
     MAX_MESSAGE_CHARS,
     TurnError,
@@ -77,11 +78,16 @@ async def _chat(
     as_json: bool,
     settings: Settings,
     events: Path | None = None,
+    packs: list[str] | None = None,
 ) -> int:
+    loaded, problem = packs_or_error(packs)
+    if problem is not None:
+        err_console.print(f"[red]Cannot load pack:[/red] {escape(problem)}")
+        return 2
     observer = Observer(events_path=events) if events else None
     async with open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver:
         try:
-            bot = build_bot(settings, checkpointer=saver, observer=observer)
+            bot = build_bot(settings, checkpointer=saver, observer=observer, packs=loaded)
         except ValueError as exc:
             err_console.print(f"[red]Invalid model configuration:[/red] {escape(str(exc))}")
             return 2
@@ -172,38 +178,49 @@ def chat(
             "(read it with `helpdesk report`).",
         ),
     ] = None,
+    pack: Annotated[list[str] | None, typer.Option("--pack", help=PACK_HELP)] = None,
 ) -> None:
     """Chat with the bot: interactive, or one-shot with -m."""
     settings = _settings()
     session_id = session or f"s-{uuid.uuid4().hex[:10]}"
     # an explicit --customer "" is an error (the session API says so), not the default
     who = settings.customer if customer is None else customer
-    code = asyncio.run(_chat(message, session_id, who, as_json, settings, events))
+    code = asyncio.run(_chat(message, session_id, who, as_json, settings, events, pack))
     raise typer.Exit(code)
 
 
 @app.command("tools")
 def list_tools(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    pack: Annotated[list[str] | None, typer.Option("--pack", help=PACK_HELP)] = None,
 ) -> None:
-    """List the registered tools and their resilience policies."""
-    from helpdesk.tools.builtin import build_shop_registry
-    from helpdesk.tools.shop_client import ShopClient
-
+    """List the capabilities and the registered tools with their resilience policies."""
     settings = _settings()
-    registry = build_shop_registry(ShopClient(), hotline=settings.hotline)
-    rows = [
-        {
-            "name": spec.name,
-            "description": spec.description,
-            **spec.policy.describe(),
-            "args": sorted(spec.args_model.model_fields),
-        }
-        for spec in registry
-    ]
+    loaded, problem = packs_or_error(pack)
+    if problem is not None:
+        err_console.print(f"[red]Cannot load pack:[/red] {escape(problem)}")
+        raise typer.Exit(2)
+    rows = tool_rows(loaded, hotline=settings.hotline)
+    capabilities = capability_rows(loaded)
     if as_json:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(
+            json.dumps({"capabilities": capabilities, "tools": rows}, ensure_ascii=False, indent=2)
+        )
         return
+    if capabilities:
+        caps = Table(title="helpdesk capabilities")
+        for column in ("pack", "capability", "kind", "tool", "intents", "required"):
+            caps.add_column(column)
+        for cap in capabilities:
+            caps.add_row(
+                cap["pack"],
+                cap["capability"],
+                cap["kind"],
+                cap["tool"],
+                ", ".join(cap["intents"]),
+                ", ".join(cap["required"]),
+            )
+        console.print(caps)
     table = Table(title="helpdesk tools")
     for column in (
         "name",
@@ -216,6 +233,7 @@ def list_tools(
         "fallback",
         "verify",
         "args",
+        "capability",
     ):
         table.add_column(column)
     for row in rows:
@@ -233,6 +251,7 @@ def list_tools(
                     row["fallback"],
                     row["verify"],
                     row["args"],
+                    row["capability"] or "-",
                 )
             )
         )

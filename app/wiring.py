@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,8 +21,9 @@ from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.tools.builtin import build_shop_registry, make_compensation
-from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.executor import ResilientExecutor, run_blocking
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
+from helpdesk.tools.packs import Pack, PackEnv, PackSet
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = [
@@ -47,6 +49,8 @@ class Bot:
     """The model tiers (None: the minimal tier only)."""
     observer: Observer | None = None
     """Metrics, traces, call logs and the events file (None: not instrumented)."""
+    packs: PackSet | None = None
+    """The capability packs loaded beside the demo shop."""
 
     async def turn(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
         """One customer message through the graph: :func:`helpdesk.app.session.run_turn`.
@@ -55,6 +59,11 @@ class Bot:
             TurnError: the turn was refused before it ran; the message says why.
         """
         return await run_turn(self, text, session=session, customer=customer)
+
+    def turn_sync(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
+        """:meth:`turn` for scripts and notebooks (works inside a running event loop too)."""
+        result: dict[str, Any] = run_blocking(self.turn(text, session=session, customer=customer))
+        return result
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -163,6 +172,8 @@ def build_bot(
     http_async_client: httpx.AsyncClient | None = None,
     observer: Observer | None = None,
     journal: WriteJournal | None = None,
+    packs: Sequence[Pack] = (),
+    pack_options: Mapping[str, Any] | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -176,10 +187,17 @@ def build_bot(
         observer: metrics, traces and structured call logs (None = not instrumented).
         journal: where writes are recorded before they are sent (default: beside the sessions
             when there is a checkpointer, in memory otherwise).
+        packs: capability packs served beside the demo shop (their tools are added to the
+            registry; see :mod:`helpdesk.tools.packs`).
+        pack_options: passed to every pack's tool builder as ``PackEnv.options``.
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
     registry = build_shop_registry(client, hotline=settings.hotline)
+    loaded = PackSet(packs)
+    loaded.build_registry(
+        PackEnv(hotline=settings.hotline, options=dict(pack_options or {})), base=registry
+    )
     executor = ResilientExecutor(
         registry,
         clock=clock,
@@ -203,6 +221,7 @@ def build_bot(
         router=router,
         observer=observer,
         check_customer=shop_customer_check(client),
+        packs=loaded,
     )
     return Bot(
         settings=settings,
@@ -211,4 +230,5 @@ def build_bot(
         graph=graph,
         router=router,
         observer=observer,
+        packs=loaded,
     )

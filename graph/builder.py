@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, cast
 
@@ -16,6 +16,7 @@ from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after
 from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.packs import Pack, PackSet, check_capabilities
 
 __all__ = ["NODE_ORDER", "NodeObserver", "build_graph"]
 
@@ -61,6 +62,7 @@ def build_graph(
     writer: ReplyWriter | None = None,
     router: TierRouter | None = None,
     check_customer: CustomerCheck | None = None,
+    packs: PackSet | Sequence[Pack] = (),
 ) -> Any:
     """Compile the turn graph.
 
@@ -74,13 +76,18 @@ def build_graph(
         router: the model tiers (primary / backup); None = the minimal tier only.
         check_customer: asks the backend whether a new session's customer exists (None: no
             check; the session's owner is enforced either way, see graph/identity.py).
+        packs: the capability packs the turn understands, plans and words; each capability's
+            tool must be in the executor's registry (checked here, with a clear error).
     """
+    loaded = packs if isinstance(packs, PackSet) else PackSet(packs)
+    check_capabilities(loaded, executor.registry)
     nodes = TurnNodes(
         executor=executor,
         config=config or TurnConfig(),
         clock=clock or executor.clock,
         writer=writer,
         router=router,
+        packs=loaded,
     )
     builder = StateGraph(HelpdeskState, input_schema=TurnInput)
     for name in NODE_ORDER:

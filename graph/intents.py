@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.money import read_amount
@@ -31,6 +32,7 @@ __all__ = [
     "mentions_refund",
     "normalize_sku",
     "product_query",
+    "split_clauses",
 ]
 
 
@@ -59,6 +61,9 @@ class Intent(StrEnum):
     """A questioning or hedged yes ("yes?", "yes, I asked a week ago"): the question is asked
     again."""
     UNKNOWN = "unknown"
+    PACK = "pack"
+    """A request served by a loaded pack's capability (:attr:`MatchedIntent.capability` names
+    its intent); planned, run and rendered generically from the pack's declarations."""
 
 
 #: Intents that act on one order; they carry ``order_id`` (possibly inferred from the session).
@@ -126,6 +131,10 @@ class MatchedIntent:
     :attr:`Intent.THANKS` that is a bare "ok"/"no" acknowledgement rather than a thank-you."""
     inferred_order: bool = False
     """``order_id`` came from session memory (``last_order_id``), not from the message."""
+    capability: str = ""
+    """For :attr:`Intent.PACK`: the pack intent asked for (``points_balance``)."""
+    args: dict[str, Any] = field(default_factory=dict)
+    """For :attr:`Intent.PACK`: arguments a pack's own understanding already found."""
 
 
 # --- text normalization -------------------------------------------------------------------------
@@ -376,6 +385,12 @@ def _clause_spans(norm: str) -> list[tuple[int, int]]:
     if start < len(norm):
         spans.append((start, len(norm)))
     return [(s, e) for s, e in spans if norm[s:e].strip(_STRIP)]
+
+
+def split_clauses(text: str) -> list[str]:
+    """The requests of a message, split at ", and", "also", "?", "另外", "。" (original text)."""
+    norm = _normalize(text)
+    return [text[s:e].strip(_STRIP) for s, e in _clause_spans(norm)]
 
 
 # --- templates ----------------------------------------------------------------------------------

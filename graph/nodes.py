@@ -23,6 +23,7 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMes
 from helpdesk.degrade.budget import RetryBudget
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
+from helpdesk.graph.capabilities import match_packs, merge_matches
 from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
 from helpdesk.graph.facts import extract_facts
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
@@ -56,6 +57,7 @@ from helpdesk.graph.tiers import TierRouter
 from helpdesk.graph.validation import ReplyFacts, find_violations
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
 __all__ = [
@@ -115,9 +117,12 @@ class TurnNodes:
     """Writes replies instead of the tiers (tests); None = model tiers, then minimal."""
     router: TierRouter | None = None
     """The model tiers; None = the minimal tier only (the embedded default)."""
+    packs: PackSet = field(default_factory=PackSet)
+    """The loaded capability packs: what the turn understands, plans and words beyond the
+    built-in intents."""
 
     def __post_init__(self) -> None:
-        self._writer: ReplyWriter = self.writer or minimal_writer(self.config.hotline)
+        self._writer: ReplyWriter = self.writer or minimal_writer(self.config.hotline, self.packs)
         self._requests: dict[str, RequestContext] = {}
 
     # ----------------------------------------------------------------- guard_context
@@ -214,7 +219,7 @@ class TurnNodes:
                 tickets.append(ticket)
                 if data.get("category") == "handoff":
                     handoff_ticket = ticket
-            what = describe_action(entry.tool, entry.args, lang, hotline=hotline)
+            what = describe_action(entry.tool, entry.args, lang, hotline=hotline, packs=self.packs)
             notices.append({"key": f"reconciled_{item.state}", "what": what, "detail": detail})
             reconciled.append(
                 {"tool": entry.tool, "args": entry.args, "state": item.state, "data": data}
@@ -225,7 +230,9 @@ class TurnNodes:
             if action.get("id") in consumed or "id" not in action:
                 continue
             if now - float(action.get("asked_at", now)) > self.config.confirmation_ttl_s:
-                what = describe_action(action["tool"], action["args"], lang, hotline=hotline)
+                what = describe_action(
+                    action["tool"], action["args"], lang, hotline=hotline, packs=self.packs
+                )
                 notices.append({"key": "confirmation_expired", "what": what})
                 continue
             kept.append(action)
@@ -285,6 +292,8 @@ class TurnNodes:
             awaiting_confirmation=bool(facts.get("pending_actions")),
         )
         is_confirmation = any(m.intent in _ANSWERS for m in template)
+        if len(self.packs) and not is_confirmation:
+            template = merge_matches(template, match_packs(text, lang, facts, self.packs))
         simplified = self._simplified(state)
         if simplified:
             ctx.degrade = ctx.degrade.model_copy(update={"simplified_mode": True})
@@ -303,14 +312,22 @@ class TurnNodes:
                 proposed = {"calls": list(selected.value), "tier": selected.tier}
             if outcome is not None:
                 matches = matches_from_plan(
-                    outcome.value, text=text, lang=lang, last_order_id=facts.get("last_order_id")
+                    outcome.value,
+                    text=text,
+                    lang=lang,
+                    last_order_id=facts.get("last_order_id"),
+                    packs=self.packs,
                 )
                 tier = outcome.tier
             else:
                 self._fell_to_minimal(ctx, "decompose")
         matches = _resume_awaiting_amount(_resume_awaiting_order(matches, facts), facts, text)
         tasks = plan_tasks(
-            matches, turn=state.get("turn", 1), facts=facts, allow_confirm=tier == "minimal"
+            matches,
+            turn=state.get("turn", 1),
+            facts=facts,
+            allow_confirm=tier == "minimal",
+            packs=self.packs,
         )
         # Calls are attached by select_tool; a confirmation keeps the call it resumes.
         planned = [
@@ -355,6 +372,7 @@ class TurnNodes:
                 ctx=ctx,
                 clock=self.clock,
                 proposed=(proposal["calls"], proposal["tier"]) if proposal else None,
+                packs=self.packs,
             )
             if chosen is not None:
                 tasks, tier = chosen
@@ -363,7 +381,7 @@ class TurnNodes:
         out: list[Task] = []
         for task in tasks:
             if task.call is None:
-                call = call_for(match_from_task(task), task.id, facts=facts)
+                call = call_for(match_from_task(task), task.id, facts=facts, packs=self.packs)
                 task = task.model_copy(update={"call": call})
             out.append(task)
         tiers["select_tool"] = tier
@@ -481,7 +499,9 @@ class TurnNodes:
                         "asked_turn": state.get("turn", 1),
                         "asked_at": self.clock.wall(),
                         "match": {k: v for k, v in task.match.items() if k != "reasked"},
-                        "question": confirmation_question(item, lang, hotline=self.config.hotline),
+                        "question": confirmation_question(
+                            item, lang, hotline=self.config.hotline, packs=self.packs
+                        ),
                     }
                 )
             data = result.data if isinstance(result.data, dict) else {}
@@ -634,7 +654,7 @@ class TurnNodes:
             }
         self._requests.pop(degrade.request_id, None)
         fallback = render_fallback_reply(
-            _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline
+            _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline, packs=self.packs
         )
         fallback = self._with_notices(
             state, _with_questions(fallback, state.get("asking", [])), lang
@@ -834,13 +854,13 @@ ReplyWriter = Callable[[list[ReplyItem], DegradeContext, Lang, list[str]], Await
 draft's violations on a regeneration."""
 
 
-def minimal_writer(hotline: str) -> ReplyWriter:
+def minimal_writer(hotline: str, packs: PackSet | None = None) -> ReplyWriter:
     """The minimal tier's writer: templated replies filled with the tools' data."""
 
     async def write(
         items: list[ReplyItem], degrade: DegradeContext, lang: Lang, feedback: list[str]
     ) -> str:
-        return render_reply(items, degrade, lang, hotline=hotline)
+        return render_reply(items, degrade, lang, hotline=hotline, packs=packs)
 
     return write
 

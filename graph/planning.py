@@ -12,8 +12,10 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
+from helpdesk.graph.capabilities import pack_call
 from helpdesk.graph.intents import Intent, MatchedIntent, product_query
 from helpdesk.graph.state import Task
+from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall
 
 __all__ = ["call_for", "match_from_task", "plain_match", "plan_tasks"]
@@ -21,9 +23,17 @@ __all__ = ["call_for", "match_from_task", "plain_match", "plan_tasks"]
 _NON_CORE = frozenset({Intent.STOCK, Intent.FAQ})
 
 
-def call_for(match: MatchedIntent, task_id: str, *, facts: dict[str, Any]) -> ToolCall | None:
+def call_for(
+    match: MatchedIntent,
+    task_id: str,
+    *,
+    facts: dict[str, Any],
+    packs: PackSet | None = None,
+) -> ToolCall | None:
     """The tool call serving ``match``, or None when no tool is needed or information is missing."""
     intent = match.intent
+    if intent is Intent.PACK:
+        return pack_call(match, task_id, facts=facts, packs=packs) if packs is not None else None
     oid = match.order_id
     if intent is Intent.ORDER_STATUS:
         if oid:
@@ -80,6 +90,7 @@ def plan_tasks(
     turn: int,
     facts: dict[str, Any],
     allow_confirm: bool = True,
+    packs: PackSet | None = None,
 ) -> list[Task]:
     """Tasks for this turn, with their calls.
 
@@ -126,14 +137,15 @@ def plan_tasks(
             pending = []
             continue
         task_id = next_id()
-        call = call_for(match, task_id, facts=facts)
+        call = call_for(match, task_id, facts=facts, packs=packs)
+        cap = packs.for_intent(match.capability) if packs is not None else None
         tasks.append(
             Task(
                 id=task_id,
-                intent=match.intent.value,
+                intent=match.capability or match.intent.value,
                 match=plain_match(match),
                 call=call,
-                core=match.intent not in _NON_CORE,
+                core=cap.core if cap is not None else match.intent not in _NON_CORE,
             )
         )
     return tasks
