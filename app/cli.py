@@ -6,12 +6,11 @@ import asyncio
 import json
 import logging
 import sys
-import uuid
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -23,11 +22,20 @@ from helpdesk.app.packs_cli import PACK_HELP, capability_rows, packs_or_error, t
 from helpdesk.app.session import (
     MAX_MESSAGE_CHARS,
     TurnError,
+    check_customer_id,
+    check_session_id,
+    new_session_id,
     run_turn,
     turn_failed_reply,
     turn_payload,
 )
-from helpdesk.app.settings import Settings
+from helpdesk.app.settings import (
+    Settings,
+    SettingsError,
+    load_settings,
+    storage_error,
+    storage_errors,
+)
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.graph.tiers import Prober
@@ -60,8 +68,8 @@ err_console = Console(stderr=True, soft_wrap=True)
 
 def _settings() -> Settings:
     try:
-        return Settings()
-    except ValidationError as exc:
+        return load_settings()
+    except SettingsError as exc:
         err_console.print(f"[red]Invalid configuration:[/red]\n{escape(str(exc))}")
         raise typer.Exit(2) from exc
 
@@ -85,7 +93,15 @@ async def _chat(
         err_console.print(f"[red]Cannot load pack:[/red] {escape(problem)}")
         return 2
     observer = Observer(events_path=events) if events else None
-    async with open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file) as saver:
+    async with AsyncExitStack() as stack:
+        try:
+            saver = await stack.enter_async_context(
+                open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file)
+            )
+        except storage_errors() as exc:
+            message = escape(storage_error(settings, exc))
+            err_console.print(f"[red]Invalid configuration:[/red] {message}")
+            return 2
         try:
             bot = build_bot(settings, checkpointer=saver, observer=observer, packs=loaded)
         except ValueError as exc:
@@ -100,6 +116,16 @@ async def _chat(
                     except TurnError as exc:
                         err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
                         return 2
+                    except Exception as exc:
+                        # a bug, not bad input: the customer still gets a clean answer
+                        log.debug("turn failed", exc_info=True)
+                        if observer is not None:
+                            observer.turn_failed(exc, 0.0)
+                        print(turn_failed_reply(text, settings.hotline))
+                        err_console.print(
+                            f"[red]Error:[/red] the turn failed ({escape(type(exc).__name__)})"
+                        )
+                        return 1
                     if as_json:
                         print(json.dumps(payload, ensure_ascii=False, indent=2))
                     else:
@@ -182,9 +208,13 @@ def chat(
 ) -> None:
     """Chat with the bot: interactive, or one-shot with -m."""
     settings = _settings()
-    session_id = session or f"s-{uuid.uuid4().hex[:10]}"
-    # an explicit --customer "" is an error (the session API says so), not the default
-    who = settings.customer if customer is None else customer
+    # an explicit --customer "" is an error, not the default
+    try:
+        session_id = check_session_id(session) if session is not None else new_session_id()
+        who = check_customer_id(settings.customer if customer is None else customer)
+    except TurnError as exc:
+        err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
     code = asyncio.run(_chat(message, session_id, who, as_json, settings, events, pack))
     raise typer.Exit(code)
 

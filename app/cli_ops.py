@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -30,12 +29,12 @@ _out = Console(soft_wrap=True)
 
 
 def _settings() -> Any:
-    from helpdesk.app.settings import Settings
+    from helpdesk.app.settings import SettingsError, load_settings
 
     try:
-        return Settings()
-    except ValidationError as exc:
-        _err.print(f"[red]Invalid configuration:[/red]\n{exc}")
+        return load_settings()
+    except SettingsError as exc:
+        _err.print(f"[red]Invalid configuration:[/red]\n{escape(str(exc))}")
         raise typer.Exit(2) from exc
 
 

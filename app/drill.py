@@ -267,7 +267,7 @@ async def _run_tool_cell(
     )
     plan = ChaosPlan([rule], seed=seed, clock=clock)
     bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer, models)
-    session = f"drill-{cell.id}"
+    session = "drill-" + cell.id.replace("[", ".").replace("]", "")  # a valid session id
     started = time.perf_counter()
     try:
         if warm:

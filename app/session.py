@@ -7,7 +7,9 @@ ownership) live here and in the graph, never in one front end only.
 
 from __future__ import annotations
 
+import re
 import time
+import uuid
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import HumanMessage
@@ -30,11 +32,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
+    "MAX_SESSION_ID_CHARS",
+    "CustomerIdError",
     "IdentityError",
     "MissingCustomerError",
+    "SessionIdError",
     "SessionOwnerError",
     "TurnError",
     "UnknownCustomerError",
+    "check_customer_id",
+    "check_session_id",
+    "clean_text",
+    "new_session_id",
     "run_turn",
     "turn_failed_reply",
     "turn_payload",
@@ -42,6 +51,60 @@ __all__ = [
 
 MAX_MESSAGE_CHARS = 4000
 """Longer messages are refused with a clear error before anything runs."""
+
+MAX_SESSION_ID_CHARS = 128
+"""Session ids are 1..128 characters of ``[A-Za-z0-9._:-]``."""
+
+_SESSION_ID = re.compile(rf"[A-Za-z0-9._:-]{{1,{MAX_SESSION_ID_CHARS}}}")
+_CUSTOMER_ID = re.compile(r"[\x21-\x7e]{1,128}")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+class SessionIdError(TurnError):
+    """A session id that is empty, too long or has characters outside ``[A-Za-z0-9._:-]``."""
+
+
+class CustomerIdError(IdentityError):
+    """A customer id that is not 1..128 printable ASCII characters without spaces."""
+
+
+def new_session_id() -> str:
+    """A fresh session id (``s-`` and 10 hex digits)."""
+    return f"s-{uuid.uuid4().hex[:10]}"
+
+
+def check_session_id(session: str) -> str:
+    """``session`` when it is a valid session id; else :class:`SessionIdError` naming the limit.
+
+    The id itself is not echoed (it may be 100 KB, or markup): its length is.
+    """
+    if not isinstance(session, str) or _SESSION_ID.fullmatch(session) is None:
+        length = len(session) if isinstance(session, str) else 0
+        raise SessionIdError(
+            f"invalid session id ({length} characters): use 1-{MAX_SESSION_ID_CHARS} characters "
+            "of A-Z a-z 0-9 . _ : -"
+        )
+    return session
+
+
+def check_customer_id(customer: str) -> str:
+    """``customer`` stripped; empty: MissingCustomerError; malformed: CustomerIdError."""
+    claimed = customer.strip() if isinstance(customer, str) else ""
+    if not claimed:
+        raise MissingCustomerError("no customer given: every turn must name its customer")
+    if _CUSTOMER_ID.fullmatch(claimed) is None:
+        raise CustomerIdError(
+            f"invalid customer id ({len(claimed)} characters): use 1-128 printable ASCII "
+            "characters without spaces"
+        )
+    return claimed
+
+
+def clean_text(text: str) -> str:
+    """The message as the graph may see it: lone surrogates (undecodable bytes from argv, a
+    broken client) become U+FFFD, control characters other than tab and newline are dropped."""
+    whole = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return _CONTROL.sub("", whole.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:
@@ -53,6 +116,9 @@ async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[
     Raises:
         TurnError: the turn was refused before it ran; the message says why.
     """
+    session = check_session_id(session)
+    customer = check_customer_id(customer)
+    text = clean_text(text)
     if bot.observer is None:
         return await _run_turn(bot, text, session=session, customer=customer)
     started = time.perf_counter()

@@ -6,13 +6,80 @@ customer's turn.
 
 from __future__ import annotations
 
+import math
 import os
+import re
+import sqlite3
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+import httpx
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "default_data_dir"]
+__all__ = [
+    "Settings",
+    "SettingsError",
+    "default_data_dir",
+    "describe_settings_error",
+    "load_settings",
+    "storage_error",
+    "storage_errors",
+]
+
+ENV_PREFIX = "HELPDESK_"
+
+
+class SettingsError(Exception):
+    """A setting is invalid; the message names each ``HELPDESK_*`` variable and what it allows."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Bound:
+    """The allowed range of a numeric setting (always finite)."""
+
+    low: float
+    """The smallest value allowed (or just above it, when ``low_open``)."""
+    high: float
+    """The largest value allowed."""
+    low_open: bool = False
+    """True: ``low`` itself is not allowed."""
+    unit: str = ""
+    """Shown after the range (``seconds``)."""
+
+    def admits(self, value: float) -> bool:
+        if not math.isfinite(value) or value > self.high:
+            return False
+        return value > self.low if self.low_open else value >= self.low
+
+    def __str__(self) -> str:
+        low = f"> {_number(self.low)}" if self.low_open else f">= {_number(self.low)}"
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{low} and <= {_number(self.high)}{unit} (a finite number)"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+_DAY_S = 86_400.0
+_BOUNDS: dict[str, _Bound] = {
+    "model_timeout_s": _Bound(low=0, high=600, low_open=True, unit="seconds"),
+    "probe_interval_s": _Bound(low=0, high=_DAY_S, low_open=True, unit="seconds"),
+    "backup_quota": _Bound(low=0, high=1, low_open=True),
+    "request_budget_s": _Bound(low=0, high=600, low_open=True, unit="seconds"),
+    "request_max_retries": _Bound(low=0, high=100),
+    "retry_ratio": _Bound(low=0, high=1, low_open=True),
+    "breaker_failure_rate": _Bound(low=0, high=1, low_open=True),
+    "breaker_min_calls": _Bound(low=1, high=1_000_000),
+    "breaker_failure_count": _Bound(low=1, high=1_000_000),
+    "breaker_open_s": _Bound(low=0, high=_DAY_S, unit="seconds"),
+    "context_window": _Bound(low=256, high=10_000_000, unit="tokens"),
+    "context_watermark": _Bound(low=0, high=1, low_open=True),
+    "degraded_turns_for_simplified": _Bound(low=1, high=1000),
+}
 
 
 def default_data_dir() -> Path:
@@ -83,60 +150,12 @@ class Settings(BaseSettings):
     confirmation_ttl_s: float = Field(default=600.0, gt=0, le=86400, allow_inf_nan=False)
     """Seconds a question waiting for the customer's yes stays valid (then: expired, not done)."""
 
-    @field_validator("request_budget_s")
+    @field_validator(*_BOUNDS)
     @classmethod
-    def _positive_budget(cls, value: float) -> float:
-        if value <= 0:
-            raise ValueError("must be > 0 seconds")
-        return value
-
-    @field_validator("request_max_retries")
-    @classmethod
-    def _non_negative_retries(cls, value: int) -> int:
-        if value < 0:
-            raise ValueError("must be >= 0")
-        return value
-
-    @field_validator("retry_ratio", "breaker_failure_rate")
-    @classmethod
-    def _ratio(cls, value: float) -> float:
-        if not 0 < value <= 1:
-            raise ValueError("must be in (0, 1]")
-        return value
-
-    @field_validator("breaker_min_calls", "breaker_failure_count")
-    @classmethod
-    def _at_least_one(cls, value: int) -> int:
-        if value < 1:
-            raise ValueError("must be >= 1")
-        return value
-
-    @field_validator("breaker_open_s")
-    @classmethod
-    def _non_negative_seconds(cls, value: float) -> float:
-        if value < 0:
-            raise ValueError("must be >= 0 seconds")
-        return value
-
-    @field_validator("model_timeout_s", "probe_interval_s")
-    @classmethod
-    def _positive_seconds(cls, value: float) -> float:
-        if value <= 0:
-            raise ValueError("must be > 0 seconds")
-        return value
-
-    @field_validator("backup_quota")
-    @classmethod
-    def _quota_fraction(cls, value: float) -> float:
-        if not 0 < value <= 1:
-            raise ValueError("must be in (0, 1]")
-        return value
-
-    @field_validator("context_watermark")
-    @classmethod
-    def _fraction(cls, value: float) -> float:
-        if not 0 < value <= 1:
-            raise ValueError("must be in (0, 1]")
+    def _in_range(cls, value: float, info: ValidationInfo) -> float:
+        bound = _BOUNDS[str(info.field_name)]
+        if not bound.admits(value):
+            raise ValueError(f"must be {bound}")
         return value
 
     @field_validator("primary_model", "backup_model")
@@ -146,6 +165,57 @@ class Settings(BaseSettings):
             raise ValueError("must look like provider:model, e.g. openai:gpt-4.1-mini")
         return value or None
 
+    @field_validator("checkpoint_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        if not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be a postgresql://... URL (unset: the SQLite sessions file)")
+        return value
+
+    @field_validator("shop_url", "primary_base_url", "backup_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        try:
+            url = httpx.URL(value)
+        except (httpx.InvalidURL, TypeError) as exc:
+            raise ValueError("must be an http:// or https:// URL") from exc
+        if url.scheme not in ("http", "https") or not url.host:
+            raise ValueError("must be an http:// or https:// URL")
+        return value
+
+    @field_validator("customer")
+    @classmethod
+    def _customer_id(cls, value: str) -> str:
+        if not re.fullmatch(r"[\x21-\x7e]{1,128}", value.strip()):
+            raise ValueError("must be 1-128 printable ASCII characters without spaces")
+        return value.strip()
+
+    @field_validator("hotline")
+    @classmethod
+    def _phone(cls, value: str) -> str:
+        if not re.fullmatch(r"[0-9+()\- ]{3,40}", value) or not re.search(r"\d", value):
+            raise ValueError("must be a phone number: 3-40 of 0-9 + - ( ) and spaces")
+        return value
+
+    @field_validator("data_dir")
+    @classmethod
+    def _usable_dir(cls, value: Path) -> Path:
+        _check_writable_dir(value)
+        return value
+
+    @field_validator("checkpoint_path", "shop_db_path")
+    @classmethod
+    def _usable_file(cls, value: Path | None) -> Path | None:
+        if value is not None:
+            if value.is_dir():
+                raise ValueError("must be a file path, not a directory")
+            _check_writable_dir(value.parent)
+        return value
+
     @property
     def sessions_file(self) -> Path:
         return self.checkpoint_path or self.data_dir / "sessions.sqlite"
@@ -153,3 +223,66 @@ class Settings(BaseSettings):
     @property
     def shop_file(self) -> Path:
         return self.shop_db_path or self.data_dir / "shop.sqlite"
+
+
+def _check_writable_dir(path: Path) -> None:
+    """Create ``path`` if needed and prove a file can be written in it (root ignores modes)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ValueError(f"must be a writable directory; {path}: {reason}") from exc
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment; a bad value raises :class:`SettingsError` naming it."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise SettingsError(describe_settings_error(exc)) from exc
+
+
+def describe_settings_error(exc: ValidationError) -> str:
+    """One line per bad setting: ``HELPDESK_X (x) = 'value': what is allowed``."""
+    lines = []
+    for error in exc.errors():
+        field = ".".join(str(part) for part in error.get("loc", ())) or "?"
+        message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+        bound = _BOUNDS.get(field)
+        if bound is not None and not message.startswith("must be"):
+            message = f"{message}; must be {bound}"
+        value = error.get("input")
+        shown = repr(value if not isinstance(value, str) else value[:80])
+        lines.append(f"{ENV_PREFIX}{field.upper()} ({field}) = {shown}: {message}")
+    return "\n".join(lines)
+
+
+def storage_errors() -> tuple[type[BaseException], ...]:
+    """What opening the session store raises when its setting points nowhere usable."""
+    errors: list[type[BaseException]] = [OSError, ValueError, RuntimeError, sqlite3.Error]
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - the postgres extra is not installed
+        pass
+    else:
+        errors.append(psycopg.Error)
+    return tuple(errors)
+
+
+def storage_error(settings: Settings, exc: BaseException) -> str:
+    """The start-up message for a session store that cannot be opened (no password shown)."""
+    if settings.checkpoint_url:
+        parts = urlsplit(settings.checkpoint_url)
+        host = parts.hostname or "localhost"
+        port = f":{parts.port}" if parts.port else ""
+        where = f"{parts.scheme}://{host}{port}{parts.path}"
+        variable = f"{ENV_PREFIX}CHECKPOINT_URL"
+        allowed = "a reachable postgresql://user@host:port/db"
+    else:
+        where = str(settings.sessions_file)
+        variable = f"{ENV_PREFIX}CHECKPOINT_PATH / {ENV_PREFIX}DATA_DIR"
+        allowed = "a writable SQLite file"
+    first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return f"{variable}: cannot open the session store at {where}: {first_line} (must be {allowed})"

@@ -29,6 +29,8 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, RemoveMessage
 
+from helpdesk.degrade.failpoints import failpoint
+
 __all__ = [
     "CustomerCheck",
     "IdentityError",
@@ -160,6 +162,7 @@ def identity_gate(guard: NodeFn, check_customer: CustomerCheck | None = None) ->
                 refusal = Refusal(reason="unknown_customer", session=session, customer=customer)
         if refusal is not None:
             return refusal_update(state, refusal)
+        failpoint("turn.start")  # crash drills
         update = await guard(state)
         return {**update, "owner": owner or customer, "refused": None}
 

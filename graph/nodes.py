@@ -23,6 +23,7 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMes
 from helpdesk.degrade.budget import RetryBudget
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
+from helpdesk.degrade.failpoints import failpoint
 from helpdesk.graph.capabilities import match_packs, merge_matches
 from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
 from helpdesk.graph.facts import extract_facts
@@ -606,6 +607,7 @@ class TurnNodes:
         A failed check regenerates once with the violations as feedback; a second failure
         publishes the structured template reply, which states only what the tools returned.
         """
+        failpoint("reply.before_publish")  # crash drills: the reply exists, nothing is stored
         draft = state.get("draft", "")
         lang = _lang(state)
         degrade = state.get("degrade") or DegradeContext()
@@ -728,8 +730,8 @@ def _reused_ticket(call: ToolCall, ticket_id: str) -> ToolResult:
 
 def _with_when(result: ToolResult) -> ToolResult:
     """A repeated money action's earlier execution, with its time as the reply shows it."""
-    data = result.data if isinstance(result.data, dict) else None
-    previous = data.get("previous") if data else None
+    data = result.data if isinstance(result.data, dict) else {}
+    previous = data.get("previous")
     if not isinstance(previous, dict) or "at" not in previous:
         return result
     when = datetime.fromtimestamp(float(previous["at"]), tz=UTC).strftime("%Y-%m-%d %H:%M UTC")

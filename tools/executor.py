@@ -41,6 +41,7 @@ from helpdesk.degrade.errors import (
     UnavailableError,
     classify_failure,
 )
+from helpdesk.degrade.failpoints import failpoint
 from helpdesk.degrade.ladder import LadderOptions, plan_ladder
 from helpdesk.tools.context import RequestContext, derive_idempotency_key, normalize_args
 from helpdesk.tools.journal import JournalEntry, JournalState, MemoryWriteJournal, WriteJournal
@@ -215,6 +216,7 @@ class ResilientExecutor:
                     started_at=self.clock.wall(),
                 )
             )
+        failpoint("write.before_call", when=key is not None)  # crash drills
         self.retry_cap.record_primary()
         self.fallback_quota.record_primary()
         try:
@@ -223,6 +225,7 @@ class ResilientExecutor:
             failure = book.failures[-1] if book.failures else self._classify(spec, exc)
             run = _CallRun(spec=spec, call=call, args=args, key=key, ctx=ctx, book=book)
             return await self._after_failure(run, failure)
+        failpoint("write.after_execute", when=key is not None)  # crash drills
         if spec.policy.kind == "read" and spec.policy.cache_ttl > 0:
             self.cache.put(spec.name, args, ctx.customer, data, ttl_s=spec.policy.cache_ttl)
         return ToolResult(

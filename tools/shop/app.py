@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -54,18 +55,26 @@ class CancelRequest(BaseModel):
     reason: str | None = Field(default=None, max_length=500)
 
 
+MAX_REFUND_AMOUNT = 10_000_000
+"""The largest amount one refund request may name, in CNY (far above any order)."""
+
+
 class RefundRequest(BaseModel):
     """Body of ``POST /refunds``."""
 
     order_id: str = Field(min_length=1, max_length=32)
-    amount: float | None = Field(default=None, gt=0)
-    """CNY with at most two decimals; None refunds everything not yet refunded."""
+    amount: float | None = Field(
+        default=None, gt=0, le=MAX_REFUND_AMOUNT, strict=True, allow_inf_nan=False
+    )
+    """CNY with at most two decimals; None refunds everything not yet refunded. Only a JSON
+    number: ``true``, ``"12.5"``, ``Infinity`` and ``NaN`` are refused, not coerced."""
     reason: str | None = Field(default=None, max_length=500)
 
     @field_validator("amount")
     @classmethod
     def _two_decimals(cls, value: float | None) -> float | None:
-        if value is not None and abs(value * 100 - round(value * 100)) > 1e-6:
+        exponent = None if value is None else Decimal(repr(value)).as_tuple().exponent
+        if isinstance(exponent, int) and exponent < -2:
             raise ValueError("amount must have at most two decimals")
         return value
 
