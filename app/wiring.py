@@ -62,8 +62,7 @@ class Bot:
 
     def turn_sync(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
         """:meth:`turn` for scripts and notebooks (works inside a running event loop too)."""
-        result: dict[str, Any] = run_blocking(self.turn(text, session=session, customer=customer))
-        return result
+        return run_blocking(self.turn(text, session=session, customer=customer))
 
     async def aclose(self) -> None:
         await self.client.aclose()

@@ -16,9 +16,9 @@ import inspect
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from cachetools import TTLCache
 from pydantic import ValidationError
@@ -1093,7 +1093,10 @@ def _parsed_json_text(spec: ToolSpec, data: Any) -> Any:
         raise SchemaError(f"{spec.name}: response is not valid JSON: {exc}") from exc
 
 
-def run_blocking(coro: Any) -> Any:
+_T = TypeVar("_T")
+
+
+def run_blocking(coro: Coroutine[Any, Any, _T]) -> _T:
     """Run a coroutine to completion from sync code, even inside a running loop (notebooks)."""
     try:
         asyncio.get_running_loop()

@@ -376,7 +376,7 @@ def _spec_from_schema(
     policy: ToolPolicy,
 ) -> ToolSpec:
     params, schema_name, schema_doc = _unwrap_schema(schema)
-    tool_name = _check_name(name or schema_name or getattr(fn, "__name__", ""))
+    tool_name = _check_name(str(name or schema_name or getattr(fn, "__name__", "")))
     if params.get("type", "object") != "object":
         raise ValueError(f"tool {tool_name!r}: the argument schema must be an object schema")
     props = params.get("properties") or {}
