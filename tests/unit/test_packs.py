@@ -173,3 +173,51 @@ def test_executor_run_sync_without_a_loop() -> None:
     executor = ResilientExecutor(registry, clock=FakeClock())
     result = executor.run_sync(ToolCall(name="find_user", args={"email": "a@x"}))
     assert result.data == {"user": "u1", "tier": None}
+
+
+# --- loading --------------------------------------------------------------------------------
+
+
+def test_load_pack_from_module_attr() -> None:
+    from helpdesk.tools.packs import load_pack
+
+    pack = load_pack("helpdesk.examples.loyalty:pack")
+    assert pack.name == "loyalty"
+    called = load_pack("helpdesk.examples.loyalty:loyalty_pack")  # a factory is called
+    assert called.name == "loyalty"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("helpdesk.examples.loyalty", "must look like 'module:attr'"),
+        ("no_such_module_xyz:pack", "cannot import 'no_such_module_xyz'"),
+        ("helpdesk.examples.loyalty:nope", "has no 'nope'"),
+        ("helpdesk.examples.loyalty.pack:CAPABILITIES", "is a tuple, not a Pack"),
+    ],
+)
+def test_load_pack_bad_spec_is_a_clear_error(spec: str, message: str) -> None:
+    from helpdesk.tools.packs import load_pack
+
+    with pytest.raises(PackError, match=message):
+        load_pack(spec)
+
+
+def test_load_packs_reads_the_entry_point_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import metadata
+
+    from helpdesk.tools import packs as packs_module
+
+    entry = metadata.EntryPoint(
+        name="loyalty", value="helpdesk.examples.loyalty:pack", group="helpdesk.packs"
+    )
+    seen: list[str] = []
+
+    def entry_points(*, group: str) -> list[metadata.EntryPoint]:
+        seen.append(group)
+        return [entry]
+
+    monkeypatch.setattr(packs_module.metadata, "entry_points", entry_points)
+    loaded = packs_module.load_packs(["helpdesk.examples.loyalty:pack"])
+    assert seen == ["helpdesk.packs"]
+    assert [p.name for p in loaded] == ["loyalty"]  # named both ways: loaded once
