@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.packs import Pack, PackEnv, PackError, PackSet, load_packs
+from helpdesk.tools.shop.pack import shop_declarations
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = ["PACK_HELP", "capability_rows", "packs_or_error", "tool_rows"]
@@ -32,9 +32,9 @@ def packs_or_error(specs: Sequence[str] | None) -> tuple[list[Pack], str | None]
 def tool_rows(packs: Sequence[Pack], *, hotline: str) -> list[dict[str, Any]]:
     """One row per registered tool (the shop's and every pack's) with its policy and the
     capability it serves ("-" for a tool with none)."""
-    loaded = PackSet(packs)
-    registry = build_shop_registry(ShopClient(), hotline=hotline)
-    loaded.build_registry(PackEnv(hotline=hotline), base=registry)
+    loaded = PackSet([shop_declarations(), *packs])
+    env = PackEnv(hotline=hotline, options={"shop_client": ShopClient()})
+    registry = loaded.build_registry(env)
     rows = []
     for spec in registry:
         cap = loaded.for_tool(spec.name)
@@ -51,5 +51,6 @@ def tool_rows(packs: Sequence[Pack], *, hotline: str) -> list[dict[str, Any]]:
 
 
 def capability_rows(packs: Sequence[Pack]) -> list[dict[str, Any]]:
-    """One row per capability of the loaded packs: pack, intents, kind, tool."""
+    """One row per capability of the loaded packs (the demo shop's first)."""
+    packs = [shop_declarations(), *packs]
     return [{"pack": pack.name, **cap.describe()} for pack in packs for cap in pack.capabilities]

@@ -20,10 +20,11 @@ from helpdesk.graph.identity import CustomerCheck
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
-from helpdesk.tools.builtin import build_shop_registry, make_compensation
+from helpdesk.tools.builtin import make_compensation
 from helpdesk.tools.executor import ResilientExecutor, run_blocking
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.packs import Pack, PackEnv, PackSet
+from helpdesk.tools.shop.pack import shop_declarations
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = [
@@ -50,7 +51,7 @@ class Bot:
     observer: Observer | None = None
     """Metrics, traces, call logs and the events file (None: not instrumented)."""
     packs: PackSet | None = None
-    """The capability packs loaded beside the demo shop."""
+    """The capability packs the bot serves (the demo shop's first)."""
 
     async def turn(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
         """One customer message through the graph: :func:`helpdesk.app.session.run_turn`.
@@ -192,11 +193,9 @@ def build_bot(
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
-    registry = build_shop_registry(client, hotline=settings.hotline)
-    loaded = PackSet(packs)
-    loaded.build_registry(
-        PackEnv(hotline=settings.hotline, options=dict(pack_options or {})), base=registry
-    )
+    loaded = PackSet([shop_declarations(), *packs])
+    options = {**(pack_options or {}), "shop_client": client}
+    registry = loaded.build_registry(PackEnv(hotline=settings.hotline, options=options))
     executor = ResilientExecutor(
         registry,
         clock=clock,

@@ -16,7 +16,7 @@ from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after
 from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.tools.executor import ResilientExecutor
-from helpdesk.tools.packs import Pack, PackSet, check_capabilities
+from helpdesk.tools.packs import Pack, PackSet, check_capabilities, default_packs
 
 __all__ = ["NODE_ORDER", "NodeObserver", "build_graph"]
 
@@ -62,7 +62,7 @@ def build_graph(
     writer: ReplyWriter | None = None,
     router: TierRouter | None = None,
     check_customer: CustomerCheck | None = None,
-    packs: PackSet | Sequence[Pack] = (),
+    packs: PackSet | Sequence[Pack] | None = None,
 ) -> Any:
     """Compile the turn graph.
 
@@ -76,11 +76,15 @@ def build_graph(
         router: the model tiers (primary / backup); None = the minimal tier only.
         check_customer: asks the backend whether a new session's customer exists (None: no
             check; the session's owner is enforced either way, see graph/identity.py).
-        packs: the capability packs the turn understands, plans and words; each capability's
-            tool must be in the executor's registry (checked here, with a clear error).
+        packs: every capability pack the turn serves; each capability's tool must be in the
+            executor's registry (checked here, with a clear error). None: the demo shop's
+            declarations (``helpdesk.tools.packs.default_packs``), unchecked.
     """
-    loaded = packs if isinstance(packs, PackSet) else PackSet(packs)
-    check_capabilities(loaded, executor.registry)
+    if packs is None:
+        loaded = default_packs()
+    else:
+        loaded = packs if isinstance(packs, PackSet) else PackSet(packs)
+        check_capabilities(loaded, executor.registry)
     nodes = TurnNodes(
         executor=executor,
         config=config or TurnConfig(),

@@ -130,6 +130,10 @@ def pack_call(
     cap = packs.for_intent(match.capability)
     if cap is None:
         return None
+    if cap.plan is not None:
+        request = {"intent": match.capability, "text": match.text, "lang": match.lang}
+        planned = cap.plan({**request, **match.args}, facts)
+        return ToolCall(name=planned.tool, args=planned.args, id=task_id) if planned else None
     args = pack_args(match, cap, facts)
     if missing_args(cap, args):
         return None

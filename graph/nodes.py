@@ -208,17 +208,17 @@ class TurnNodes:
                 consumed.add(entry.confirmation_id)
             data = item.data if isinstance(item.data, dict) else {}
             detail = ""
-            if item.state == "executed" and data.get("refund_id"):
-                detail = render_notice(
-                    "reconciled_detail_refund", lang, hotline=hotline, refund_id=data["refund_id"]
-                )
-            elif item.state == "executed" and data.get("ticket_id"):
+            cap = self.packs.for_tool(entry.tool)
+            if item.state == "executed" and cap is not None and cap.receipt_key:
+                try:
+                    values = {k: v for k, v in data.items() if k not in ("hotline", "lang")}
+                    detail = render_notice(cap.receipt_key, lang, hotline=hotline, **values)
+                except KeyError:  # a receipt field the result lacks: no receipt, never a guess
+                    detail = ""
+            if item.state == "executed" and data.get("ticket_id"):
                 ticket = str(data["ticket_id"])
-                detail = render_notice(
-                    "reconciled_detail_ticket", lang, hotline=hotline, ticket_id=ticket
-                )
                 tickets.append(ticket)
-                if data.get("category") == "handoff":
+                if entry.tool == self.packs.handoff_tool:
                     handoff_ticket = ticket
             what = describe_action(entry.tool, entry.args, lang, hotline=hotline, packs=self.packs)
             notices.append({"key": f"reconciled_{item.state}", "what": what, "detail": detail})
@@ -397,7 +397,7 @@ class TurnNodes:
         reused = {
             c.id: _reused_ticket(c, facts["handoff_ticket"])
             for c in calls
-            if c.name == "handoff_to_human" and facts.get("handoff_ticket")
+            if c.name == self.packs.handoff_tool and facts.get("handoff_ticket")
         }
         ran = await self.executor.run_many([c for c in calls if c.id not in reused], ctx)
         by_id = {r.call_id: r for r in [*ran, *reused.values()]}
@@ -413,15 +413,16 @@ class TurnNodes:
         failed = [
             r for r in results if r.status is ToolStatus.FAILED and LadderStep.HANDOFF in r.ladder
         ]
-        if not failed or any(r.tool == "handoff_to_human" for r in results):
+        handoff = self.packs.handoff_tool
+        if not failed or handoff is None or any(r.tool == handoff for r in results):
             return
-        if "handoff_to_human" not in self.executor.registry:
+        if handoff not in self.executor.registry:
             return
         facts = state.get("facts", {})
         summary = "; ".join(f"{r.tool} failed: {r.reason}" for r in failed)
         order_ids = [str(r.call_id) for r in failed]
         call = ToolCall(
-            name="handoff_to_human",
+            name=handoff,
             args={
                 "summary": f"Automatic handoff. Customer asked: "
                 f"{_last_human_text(state.get('messages', []))[:500]}. {summary}"[:2000],
@@ -446,7 +447,7 @@ class TurnNodes:
                 ctx.add_pending(item.model_copy(update={"ticket_id": ticket_id}))
         ctx.record(
             stage="execute",
-            target="handoff_to_human",
+            target=handoff,
             action=LadderStep.HANDOFF,
             error_class=None,
             at=self.clock.wall(),
@@ -509,7 +510,7 @@ class TurnNodes:
             if (
                 result.status is ToolStatus.OK
                 and task.call is not None
-                and task.call.name == "handoff_to_human"
+                and task.call.name == self.packs.handoff_tool
                 and data.get("ticket_id")
             ):
                 handoff_ticket = str(data["ticket_id"])
@@ -535,7 +536,7 @@ class TurnNodes:
         degrade = state.get("degrade") or DegradeContext()
         degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
         notices = list(state.get("notices", []))
-        notices += _dropped_confirmations(state)
+        notices += _dropped_confirmations(state, self.packs)
         return {
             "facts": facts,
             "degraded_turns": degraded_turns,
@@ -620,6 +621,7 @@ class TurnNodes:
             facts=state.get("facts", {}),
             degrade=degrade,
             actions={t.id: dict(t.call.args) for t in state.get("tasks", []) if t.call},
+            packs=self.packs,
         )
         violations = find_violations(facts)
         ctx = self._ctx(state)
@@ -822,7 +824,7 @@ def _transcript(messages: list[BaseMessage]) -> str:
     return "\n".join(lines)
 
 
-def _dropped_confirmations(state: HelpdeskState) -> list[dict[str, Any]]:
+def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[str, Any]]:
     """Actions that waited for a yes the customer did not give (they asked something else):
     the reply says they were not done, instead of dropping them silently."""
     previous = state.get("facts", {}).get("pending_actions") or []
@@ -836,10 +838,10 @@ def _dropped_confirmations(state: HelpdeskState) -> list[dict[str, Any]]:
         return []
     notices = []
     for action in previous:
-        key = "dropped_cancel" if action.get("tool") == "cancel_order" else "dropped_refund"
-        if action.get("tool") not in ("cancel_order", "request_refund"):
-            key = "dropped_action"
-        notices.append({"key": key, "order_id": str(action.get("args", {}).get("order_id", ""))})
+        cap = packs.for_tool(str(action.get("tool")))
+        key = cap.dropped_key if cap is not None and cap.dropped_key else "dropped_action"
+        args = {k: str(v) for k, v in (action.get("args") or {}).items() if v is not None}
+        notices.append({**args, "key": key})
     return notices
 
 

@@ -25,7 +25,7 @@ from helpdesk.graph.state import Task
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
-from helpdesk.tools.packs import PackSet
+from helpdesk.tools.packs import PackSet, default_packs
 from helpdesk.tools.results import ToolCall, ToolResult
 
 __all__ = [
@@ -39,17 +39,6 @@ __all__ = [
 MAX_CORRECTION_ROUNDS = 2
 """Self-correction rounds a turn may spend on invalid tool calls before dropping them."""
 
-_TOOL_INTENTS: dict[str, Intent] = {
-    "get_order": Intent.ORDER_STATUS,
-    "list_orders": Intent.LIST_ORDERS,
-    "track_shipment": Intent.TRACKING,
-    "check_stock": Intent.STOCK,
-    "search_faq": Intent.FAQ,
-    "create_ticket": Intent.CREATE_TICKET,
-    "cancel_order": Intent.CANCEL_ORDER,
-    "request_refund": Intent.REFUND,
-    "handoff_to_human": Intent.HANDOFF,
-}
 
 
 def matches_from_plan(
@@ -63,9 +52,8 @@ def matches_from_plan(
     """A model's decomposition as MatchedIntents (order-scoped asks inherit the session order;
     a pack's intent becomes a pack request, anything else unknown)."""
     matches: list[MatchedIntent] = []
-    builtin = {i.value for i in Intent} - {Intent.PACK.value}
     for task in planned:
-        if task.intent not in builtin:
+        if task.intent not in _BUILTIN_INTENTS:
             known = packs is not None and packs.for_intent(task.intent) is not None
             matches.append(
                 MatchedIntent(
@@ -264,10 +252,7 @@ def _bind(
     turn_prefix = tasks[0].id.rsplit("-", 1)[0] if tasks else "t"
     unused = [c for c in unused if not is_write(c.name)]
     for index, call in enumerate(unused, start=len(tasks)):
-        intent = _TOOL_INTENTS.get(call.name, Intent.UNKNOWN)
-        pack_intent = packs.intent_for_tool(call.name) if packs is not None else None
-        if intent is Intent.UNKNOWN and pack_intent:
-            intent = Intent.PACK
+        intent, pack_intent = _intent_for_tool(call.name, packs or default_packs())
         task_id = f"{turn_prefix}-{index}"
         base = MatchedIntent(intent=intent, text="", lang="en", capability=pack_intent or "")
         match = replace(
@@ -285,6 +270,20 @@ def _bind(
             )
         )
     return out
+
+
+def _intent_for_tool(tool: str, packs: PackSet) -> tuple[Intent, str | None]:
+    """The intent a model-chosen call serves: a built-in one, a pack's (``PACK`` plus its
+    name), or unknown for a tool registered without a capability."""
+    name = packs.intent_for_tool(tool)
+    if name is None:
+        return Intent.UNKNOWN, None
+    if name in _BUILTIN_INTENTS:
+        return Intent(name), None
+    return Intent.PACK, name
+
+
+_BUILTIN_INTENTS = frozenset(i.value for i in Intent) - {Intent.PACK.value}
 
 
 def _same_target(left: Mapping[str, Any], right: Mapping[str, Any]) -> bool:

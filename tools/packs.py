@@ -18,6 +18,7 @@ better matcher or a small trained classifier for one domain lands, without touch
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -39,10 +40,13 @@ __all__ = [
     "PackEnv",
     "PackError",
     "PackSet",
+    "PlanFn",
+    "PlannedCall",
     "ReplyOutcome",
     "UnderstandFn",
     "Understood",
     "check_capabilities",
+    "default_packs",
     "installed_packs",
     "load_pack",
     "load_packs",
@@ -73,6 +77,23 @@ ArgExtractor: TypeAlias = Callable[[str, Mapping[str, Any]], dict[str, Any]]
 session facts). Leave out what is not there; :attr:`Capability.required` says what must be."""
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCall:
+    """The tool call a capability's planner chose for one request."""
+
+    tool: str
+    """A registered tool (usually the capability's own; a planner may pick a sibling, e.g. a
+    list instead of one item when no id was given)."""
+    args: dict[str, Any]
+    """Its model-visible arguments."""
+
+
+PlanFn: TypeAlias = Callable[[Mapping[str, Any], Mapping[str, Any]], PlannedCall | None]
+"""``plan(request, facts) -> call``: for requests read by a pack's own understanding (the
+request's fields as plain values: ``intent``, ``text``, ``lang`` and what was read), the call
+that serves it, or None when information is missing (the reply asks instead of guessing)."""
 
 
 class PackError(ValueError):
@@ -126,6 +147,9 @@ class Capability:
     """How customers ask for it (several intents may share one capability)."""
     extract: ArgExtractor | None = None
     """Reads the tool's arguments from the customer's words; None = no arguments."""
+    plan: PlanFn | None = None
+    """For requests the built-in or the pack's own matcher read with fields (ids, amounts):
+    chooses the call from them, instead of :attr:`extract` on the words."""
     required: tuple[str, ...] = ()
     """Arguments that must be found; missing ones are asked for (``<intent>.missing``), never
     guessed."""
@@ -138,6 +162,21 @@ class Capability:
     that shape in a reply must appear in the turn's data."""
     keep: tuple[str, ...] = ()
     """Result fields that survive compaction (the rest of a result is shrunk away)."""
+    done_key: str = ""
+    """For writes: the reply template key whose wording says the write is done; validation
+    rejects it (or :attr:`done_patterns`) when the write did not succeed."""
+    done_patterns: tuple[str, ...] = ()
+    """For writes: paraphrases of "done" (any tier's wording) checked in the sentence naming
+    the write's object when the write did not succeed."""
+    empty_key: str = ""
+    """For list reads: the template key saying "there are none"; never said after a failed
+    lookup."""
+    dropped_key: str = ""
+    """For confirm-first actions: the notice key saying it was not done because the customer
+    asked something else instead of confirming (filled with its arguments); "" = generic."""
+    receipt_key: str = ""
+    """For writes: the key of a short receipt of an executed write (" (refund {refund_id})"),
+    filled with its result, used when an earlier write is reconciled; "" = none."""
     core: bool = True
     """Core requests end in a handoff when everything fails; others may be dropped."""
     summary: Mapping[Lang, str] = field(default_factory=dict)
@@ -217,6 +256,9 @@ class Pack:
     handoff_tool: str | None = None
     """The tool that hands a conversation to a human (the ladder's last rung), if the pack has
     one; at most one loaded pack may name it."""
+    identifiers: Mapping[str, str] = field(default_factory=dict)
+    """Pack-wide identifier shapes (name -> regex), like :attr:`Capability.identifiers`, for
+    identifiers no single capability owns (order numbers, ticket ids)."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -245,6 +287,7 @@ class PackSet:
         self._by_tool: dict[str, Capability] = {}
         self._by_intent: dict[str, _IntentEntry] = {}
         self._pack_of: dict[str, Pack] = {}
+        self._identifier_pattern: tuple[re.Pattern[str] | None] | None = None
         names: set[str] = set()
         handoff = [p.handoff_tool for p in self.packs if p.handoff_tool]
         if len(handoff) > 1:
@@ -300,9 +343,23 @@ class PackSet:
     def identifier_shapes(self) -> dict[str, str]:
         """Field -> shape of every identifier the packs declare."""
         shapes: dict[str, str] = {}
+        for pack in self.packs:
+            shapes.update(pack.identifiers)
         for cap in self.capabilities():
             shapes.update(cap.identifiers)
         return shapes
+
+    def identifier_pattern(self) -> re.Pattern[str] | None:
+        """One regex finding any declared identifier in text (None: no pack declares one)."""
+        if self._identifier_pattern is None:
+            self._identifier_pattern = (self._compile_identifiers(),)
+        return self._identifier_pattern[0]
+
+    def _compile_identifiers(self) -> re.Pattern[str] | None:
+        shapes = sorted(set(self.identifier_shapes().values()), key=len, reverse=True)
+        if not shapes:
+            return None
+        return re.compile(r"\b(?:" + "|".join(f"(?:{s})" for s in shapes) + r")\b")
 
     def keep_fields(self) -> frozenset[str]:
         """Result fields that survive compaction, across packs."""
@@ -335,6 +392,15 @@ class PackSet:
         return registry
 
 
+@functools.lru_cache(maxsize=1)
+def default_packs() -> PackSet:
+    """The packs used when a caller names none: the demo shop's declarations (its tools are
+    built by the caller, e.g. :func:`helpdesk.tools.builtin.build_shop_registry`)."""
+    from helpdesk.tools.shop.pack import shop_declarations
+
+    return PackSet([shop_declarations()])
+
+
 def check_capabilities(packs: PackSet, registry: ToolRegistry) -> None:
     """Every capability's tool is registered with the capability's kind.
 
@@ -352,6 +418,7 @@ def check_capabilities(packs: PackSet, registry: ToolRegistry) -> None:
             )
 
 
+@functools.lru_cache(maxsize=64)
 def load_pack_templates(package: str, lang: Lang) -> dict[str, str]:
     """``<package>/replies.<lang>.yaml`` as a flat key -> template map (empty when absent).
 

@@ -155,7 +155,8 @@ CAPABILITIES: tuple[Capability, ...] = (
                 patterns=(
                     r"\bhow many (?:loyalty |reward )?points\b",
                     r"\bpoints? balance\b",
-                    r"\bmy (?:loyalty |reward )?points\b(?!.*\b(?:convert|redeem)\b)",
+                    r"^(?!.*\b(?:convert|redeem|turn|exchange)\b)"
+                    r".*\bmy (?:loyalty |reward )?points\b",
                     r"(?:多少|查|余额|剩).{0,6}积分|积分.{0,6}(?:多少|余额|还剩|查)",
                 ),
             ),

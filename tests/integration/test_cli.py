@@ -69,7 +69,7 @@ def test_cli_tools_lists_policies(tmp_path: Path) -> None:
     proc = helpdesk(tmp_path, "tools", "--json")
     assert proc.returncode == 0, proc.stderr
     listing = json.loads(proc.stdout)
-    assert listing["capabilities"] == []  # no pack loaded beside the demo shop
+    assert {c["pack"] for c in listing["capabilities"]} == {"shop"}  # the demo shop's only
     tools = {t["name"]: t for t in listing["tools"]}
     assert set(tools) == {
         "get_order",
@@ -91,13 +91,13 @@ def test_cli_tools_lists_a_packs_capabilities(tmp_path: Path) -> None:
     proc = helpdesk(tmp_path, "tools", "--json", "--pack", "helpdesk.examples.loyalty:pack")
     assert proc.returncode == 0, proc.stderr
     listing = json.loads(proc.stdout)
-    caps = {c["capability"]: c for c in listing["capabilities"]}
+    caps = {c["capability"]: c for c in listing["capabilities"] if c["pack"] == "loyalty"}
     assert set(caps) == {"points_balance", "redeem_voucher", "convert_points"}
     assert (caps["convert_points"]["kind"], caps["convert_points"]["pack"]) == ("money", "loyalty")
     tools = {t["name"]: t for t in listing["tools"]}
     assert tools["convert_points"]["confirm"] and tools["convert_points"]["precheck"]
     assert tools["convert_points"]["capability"] == "convert_points"
-    assert tools["get_order"]["capability"] is None
+    assert tools["get_order"]["capability"] == "order_status"  # the shop is a pack too
 
 
 def test_cli_chat_with_a_pack_answers_from_it(tmp_path: Path) -> None:

@@ -221,3 +221,49 @@ def test_load_packs_reads_the_entry_point_group(monkeypatch: pytest.MonkeyPatch)
     loaded = packs_module.load_packs(["helpdesk.examples.loyalty:pack"])
     assert seen == ["helpdesk.packs"]
     assert [p.name for p in loaded] == ["loyalty"]  # named both ways: loaded once
+
+
+# --- the graph's generic side --------------------------------------------------------------
+
+
+def test_match_packs_never_turns_a_negation_or_question_into_a_write() -> None:
+    from helpdesk.examples.loyalty.pack import CAPABILITIES
+    from helpdesk.graph.capabilities import match_packs
+
+    packs = PackSet([Pack(name="loyalty", capabilities=CAPABILITIES, tools=_registry)])
+    found = match_packs("convert 500 points to store credit", "en", {}, packs)
+    assert [(m.capability, m.text) for m in found] == [
+        ("convert_points", "convert 500 points to store credit")
+    ]
+    assert match_packs("don't convert my points", "en", {}, packs) == []
+    assert match_packs("how do I convert points to credit?", "en", {}, packs) == []
+    assert match_packs("算了，积分不要换成购物金", "zh", {}, packs) == []
+
+
+def test_pack_own_understanding_and_planner_are_used_first() -> None:
+    from helpdesk.graph.capabilities import match_packs, pack_call
+    from helpdesk.tools.packs import PlannedCall, Understood
+
+    def understand(text: str, lang: str, facts: Any) -> list[Understood]:
+        return (
+            [Understood(intent="balance_q", text=text, args={"card": "7"})] if "卡" in text else []
+        )
+
+    def plan(request: Any, facts: Any) -> PlannedCall:
+        return PlannedCall("balance", {"card": request["card"], "lang": request["lang"]})
+
+    pack = Pack(
+        name="own",
+        capabilities=(
+            Capability(
+                name="balance", tool="balance", intents=(IntentSpec(name="balance_q"),), plan=plan
+            ),
+        ),
+        tools=_registry,
+        understand=understand,
+    )
+    packs = PackSet([pack])
+    (found,) = match_packs("会员卡余额", "zh", {}, packs)
+    assert (found.capability, found.args) == ("balance_q", {"card": "7"})
+    call = pack_call(found, "t1-0", facts={}, packs=packs)
+    assert call is not None and (call.name, call.args) == ("balance", {"card": "7", "lang": "zh"})

@@ -39,13 +39,8 @@ ORDER = {
     "paid_at": "2026-11-01T08:05:00Z",
     "cancelled_at": None,
     "items": [
-        {
-            "sku": "SKU-1001",
-            "name": "Wireless Headphones",
-            "name_zh": "无线耳机",
-            "quantity": 1,
-            "unit_price": 299.0,
-        }
+        {"sku": "SKU-1001", "name": "Wireless Headphones", "name_zh": "无线耳机",
+         "quantity": 1, "unit_price": 299.0}
     ],
     "total": 299.0,
     "currency": "CNY",
@@ -61,18 +56,10 @@ TRACKING = {
         {
             **SHIPMENT,
             "events": [
-                {
-                    "at": "2026-11-02T10:00:00Z",
-                    "location": "Shenzhen",
-                    "description": "Picked up",
-                    "description_zh": "已揽收",
-                },
-                {
-                    "at": "2026-11-03T09:15:00Z",
-                    "location": "Shanghai",
-                    "description": "Arrived at hub",
-                    "description_zh": "到达转运中心",
-                },
+                {"at": "2026-11-02T10:00:00Z", "location": "Shenzhen",
+                 "description": "Picked up", "description_zh": "已揽收"},
+                {"at": "2026-11-03T09:15:00Z", "location": "Shanghai",
+                 "description": "Arrived at hub", "description_zh": "到达转运中心"},
             ],
         }
     ],
@@ -90,75 +77,31 @@ STOCK = {
     ],
     "restock_date": None,
 }
-OUT_OF_STOCK = {
-    **STOCK,
-    "total_available": 0,
-    "restock_date": "2026-12-01",
-    "warehouses": [{"warehouse": "WH-SH", "city": "Shanghai", "available": 0}],
-}
+OUT_OF_STOCK = {**STOCK, "total_available": 0, "restock_date": "2026-12-01",
+                "warehouses": [{"warehouse": "WH-SH", "city": "Shanghai", "available": 0}]}
 ORDERS = {
     "orders": [
-        {
-            "order_id": "100123",
-            "status": "shipped",
-            "created_at": "2026-11-01T08:00:00Z",
-            "total": 299.0,
-            "currency": "CNY",
-            "item_count": 1,
-        },
-        {
-            "order_id": "100118",
-            "status": "delivered",
-            "created_at": "2026-10-20T08:00:00Z",
-            "total": 58.5,
-            "currency": "CNY",
-            "item_count": 2,
-        },
+        {"order_id": "100123", "status": "shipped", "created_at": "2026-11-01T08:00:00Z",
+         "total": 299.0, "currency": "CNY", "item_count": 1},
+        {"order_id": "100118", "status": "delivered", "created_at": "2026-10-20T08:00:00Z",
+         "total": 58.5, "currency": "CNY", "item_count": 2},
     ]
 }
 FAQ = {
     "articles": [
-        {
-            "article_id": "F1",
-            "topic": "returns",
-            "question": "退货政策",
-            "lang": "zh",
-            "answer": "签收后 7 天内可无理由退货。",
-        },
-        {
-            "article_id": "F2",
-            "topic": "returns",
-            "question": "Return policy",
-            "lang": "en",
-            "answer": "You can return items within 7 days of delivery.",
-        },
+        {"article_id": "F1", "topic": "returns", "question": "退货政策", "lang": "zh",
+         "answer": "签收后 7 天内可无理由退货。"},
+        {"article_id": "F2", "topic": "returns", "question": "Return policy", "lang": "en",
+         "answer": "You can return items within 7 days of delivery."},
     ]
 }
-REFUND = {
-    "refund_id": "R-000042",
-    "order_id": "100123",
-    "amount": 50.0,
-    "currency": "CNY",
-    "status": "requested",
-    "created_at": "2026-11-04T10:00:00Z",
-}
-TICKET = {
-    "ticket_id": "T-000321",
-    "category": "after_sales",
-    "subject": "broken",
-    "description": "broken",
-    "order_id": "100123",
-    "priority": "normal",
-    "status": "open",
-    "created_at": "2026-11-04T10:00:00Z",
-    "facts": None,
-}
-FALLBACK = {
-    "message_key": "self_service",
-    "what": "order",
-    "hotline": HOTLINE,
-    "order_id": "100123",
-}
+REFUND = {"refund_id": "R-000042", "order_id": "100123", "amount": 50.0, "currency": "CNY",
+          "status": "requested", "created_at": "2026-11-04T10:00:00Z"}
+TICKET = {"ticket_id": "T-000321", "category": "after_sales", "subject": "broken",
+          "description": "broken", "order_id": "100123", "priority": "normal",
+          "status": "open", "created_at": "2026-11-04T10:00:00Z", "facts": None}
+FALLBACK = {"message_key": "self_service", "what": "order", "hotline": HOTLINE,
+            "order_id": "100123"}
 
 TOOLS = {
     Intent.ORDER_STATUS: "get_order",
@@ -186,20 +129,10 @@ def result(intent: Intent, status: ToolStatus, data: Any = None, **kw: Any) -> T
     return ToolResult(call_id="t1-0", tool=TOOLS[intent], status=status, data=data, **kw)
 
 
-def reply(
-    intent: Intent,
-    res: ToolResult | None,
-    lang: Lang,
-    *,
-    degrade: DegradeContext | None = None,
-    **kw: Any,
-) -> str:
-    text = render_reply(
-        [ReplyItem(match(intent, lang, **kw), res)],
-        degrade or DegradeContext(),
-        lang,
-        hotline=HOTLINE,
-    )
+def reply(intent: Intent, res: ToolResult | None, lang: Lang, *,
+          degrade: DegradeContext | None = None, **kw: Any) -> str:
+    text = render_reply([ReplyItem(match(intent, lang, **kw), res)], degrade or DegradeContext(),
+                        lang, hotline=HOTLINE)
     assert_clean(text)
     return text
 
@@ -268,15 +201,9 @@ def test_template_fields():
 
 @pytest.mark.parametrize(
     ("seconds", "zh", "en"),
-    [
-        (1, "1 秒", "1 second"),
-        (45, "45 秒", "45 seconds"),
-        (60, "1 分钟", "1 minute"),
-        (300, "5 分钟", "5 minutes"),
-        (7200, "2 小时", "2 hours"),
-        (86400, "1 天", "1 day"),
-        (None, "一段时间", "a while"),
-    ],
+    [(1, "1 秒", "1 second"), (45, "45 秒", "45 seconds"), (60, "1 分钟", "1 minute"),
+     (300, "5 分钟", "5 minutes"), (7200, "2 小时", "2 hours"), (86400, "1 天", "1 day"),
+     (None, "一段时间", "a while")],
 )
 def test_humanize_age(seconds: float | None, zh: str, en: str):
     assert humanize_age(seconds, load_templates("minimal", "generate", "zh")) == zh
@@ -322,17 +249,8 @@ def test_render_reply_order_status_words(status: str, zh: str, en: str):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_render_reply_order_shows_refunds(lang: Lang):
-    data = {
-        **ORDER,
-        "refunds": [
-            {
-                "refund_id": "R-000007",
-                "amount": 20.0,
-                "status": "requested",
-                "created_at": "2026-11-03T00:00:00Z",
-            }
-        ],
-    }
+    data = {**ORDER, "refunds": [{"refund_id": "R-000007", "amount": 20.0,
+                                  "status": "requested", "created_at": "2026-11-03T00:00:00Z"}]}
     text = reply(Intent.ORDER_STATUS, result(Intent.ORDER_STATUS, ToolStatus.OK, data), lang)
     assert "R-000007" in text and "20.00" in text
 
@@ -399,13 +317,10 @@ def test_render_reply_list_orders_empty_only_when_live():
     assert reply(Intent.LIST_ORDERS, res, "zh") == "您的账户下目前没有订单。"
 
 
-@pytest.mark.parametrize(
-    ("lang", "answer"),
-    [
-        ("zh", "关于退货政策：签收后 7 天内可无理由退货。"),
-        ("en", "About returns: You can return items within 7 days of delivery."),
-    ],
-)
+@pytest.mark.parametrize(("lang", "answer"), [
+    ("zh", "关于退货政策：签收后 7 天内可无理由退货。"),
+    ("en", "About returns: You can return items within 7 days of delivery."),
+])
 def test_render_reply_faq_picks_article_in_language(lang: Lang, answer: str):
     res = result(Intent.FAQ, ToolStatus.OK, FAQ)
     assert reply(Intent.FAQ, res, lang, topic="returns") == answer
@@ -499,9 +414,8 @@ def test_render_reply_stale_notice_from_context_only():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(
-    "intent", [Intent.ORDER_STATUS, Intent.TRACKING, Intent.STOCK, Intent.LIST_ORDERS, Intent.FAQ]
-)
+@pytest.mark.parametrize("intent", [Intent.ORDER_STATUS, Intent.TRACKING, Intent.STOCK,
+                                    Intent.LIST_ORDERS, Intent.FAQ])
 def test_render_reply_fallback_is_self_service_not_data(intent: Intent, lang: Lang):
     res = result(intent, ToolStatus.DEGRADED, FALLBACK, fallback=True)
     text = reply(intent, res, lang)
@@ -528,16 +442,8 @@ def test_render_reply_degraded_real_data_is_shown_with_note():
 # --- failed ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "cls",
-    [
-        ErrorClass.TRANSIENT,
-        ErrorClass.UNAVAILABLE,
-        ErrorClass.RATE_LIMITED,
-        ErrorClass.SCHEMA,
-        ErrorClass.AUTH,
-    ],
-)
+@pytest.mark.parametrize("cls", [ErrorClass.TRANSIENT, ErrorClass.UNAVAILABLE,
+                                 ErrorClass.RATE_LIMITED, ErrorClass.SCHEMA, ErrorClass.AUTH])
 def test_render_reply_failed_order_lookup_is_honest(cls: ErrorClass):
     res = result(Intent.ORDER_STATUS, ToolStatus.FAILED, error_class=cls, reason="503")
     assert reply(Intent.ORDER_STATUS, res, "zh").startswith(
@@ -566,12 +472,8 @@ def test_render_reply_failed_read_could_not_check(intent: Intent, lang: Lang):
 @pytest.mark.parametrize(
     ("intent", "code", "zh", "en"),
     [
-        (
-            Intent.ORDER_STATUS,
-            "order_not_found",
-            "没有找到订单 100123",
-            "couldn't find order 100123",
-        ),
+        (Intent.ORDER_STATUS, "order_not_found", "没有找到订单 100123",
+         "couldn't find order 100123"),
         (Intent.STOCK, "sku_not_found", "没有找到商品 SKU-1001", "couldn't find product SKU-1001"),
         (Intent.REFUND, "not_refundable", "订单 100123 目前无法退款", "can't be refunded"),
         (Intent.REFUND, "amount_too_large", "超过了订单 100123 的可退金额", "more than what can"),
@@ -579,17 +481,15 @@ def test_render_reply_failed_read_could_not_check(intent: Intent, lang: Lang):
     ],
 )
 def test_render_reply_failed_business(intent: Intent, code: str, zh: str, en: str):
-    res = result(
-        intent, ToolStatus.FAILED, {"code": code, "message": "No."}, error_class=ErrorClass.BUSINESS
-    )
+    res = result(intent, ToolStatus.FAILED, {"code": code, "message": "No."},
+                 error_class=ErrorClass.BUSINESS)
     assert zh in reply(intent, res, "zh")
     assert en in reply(intent, res, "en")
 
 
 def test_render_reply_failed_not_cancellable_names_current_status():
     res = result(
-        Intent.CANCEL_ORDER,
-        ToolStatus.FAILED,
+        Intent.CANCEL_ORDER, ToolStatus.FAILED,
         {"code": "not_cancellable", "message": "Order 100123 cannot be cancelled: it is shipped"},
         error_class=ErrorClass.BUSINESS,
     )
@@ -602,12 +502,8 @@ def test_render_reply_failed_not_cancellable_names_current_status():
 
 
 def test_render_reply_failed_business_code_from_reason():
-    res = result(
-        Intent.ORDER_STATUS,
-        ToolStatus.FAILED,
-        error_class=ErrorClass.BUSINESS,
-        reason="get_order: 404 from GET /orders/100999 (order_not_found)",
-    )
+    res = result(Intent.ORDER_STATUS, ToolStatus.FAILED, error_class=ErrorClass.BUSINESS,
+                 reason="get_order: 404 from GET /orders/100999 (order_not_found)")
     text = reply(Intent.ORDER_STATUS, res, "en", order_id="100999")
     assert text == (
         "I couldn't find order 100999. Please check the order number (6 digits, e.g. 100123)."
@@ -617,22 +513,15 @@ def test_render_reply_failed_business_code_from_reason():
 @pytest.mark.parametrize(
     ("issues", "zh", "en"),
     [
-        (
-            ({"path": "order_id", "message": "missing"},),
-            "还需要您提供订单号",
-            "I still need the order number",
-        ),
-        (
-            ({"path": "args.sku", "message": "invalid format"},),
-            "商品编号（例如 SKU-1001）的格式",
-            "doesn't look right",
-        ),
+        (({"path": "order_id", "message": "missing"},), "还需要您提供订单号",
+         "I still need the order number"),
+        (({"path": "args.sku", "message": "invalid format"},), "商品编号（例如 SKU-1001）的格式",
+         "doesn't look right"),
         (({"path": "weird", "message": "required"},), "一些必要信息", "a few more details"),
     ],
 )
-def test_render_reply_failed_input_asks_for_field(
-    issues: tuple[dict[str, Any], ...], zh: str, en: str
-):
+def test_render_reply_failed_input_asks_for_field(issues: tuple[dict[str, Any], ...], zh: str,
+                                                  en: str):
     res = result(Intent.STOCK, ToolStatus.FAILED, error_class=ErrorClass.INPUT, issues=issues)
     assert zh in reply(Intent.STOCK, res, "zh")
     assert en in reply(Intent.STOCK, res, "en")
@@ -651,12 +540,8 @@ def test_render_reply_failed_write_says_not_done(intent: Intent, lang: Lang):
 
 
 def test_render_reply_unknown_write_with_compensation_ticket():
-    res = result(
-        Intent.CANCEL_ORDER,
-        ToolStatus.UNKNOWN,
-        error_class=ErrorClass.UNKNOWN_OUTCOME,
-        ticket_id="T-000777",
-    )
+    res = result(Intent.CANCEL_ORDER, ToolStatus.UNKNOWN, error_class=ErrorClass.UNKNOWN_OUTCOME,
+                 ticket_id="T-000777")
     zh = reply(Intent.CANCEL_ORDER, res, "zh")
     assert zh.startswith(
         "我们暂时无法确认取消订单 100123 是否已经生效（系统响应超时）。已为此创建跟进工单 T-000777"
@@ -685,17 +570,11 @@ def test_render_reply_reconciled_not_done_write_says_it_did_not_go_through():
 # --- skipped / needs confirmation -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("intent", "zh", "en"),
-    [
-        (Intent.STOCK, "抱歉，SKU-1001 的库存暂时无法提供", "the stock level of SKU-1001"),
-        (
-            Intent.TRACKING,
-            "订单 100123 的物流信息暂时无法提供",
-            "the tracking details for order 100123",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("intent", "zh", "en"), [
+    (Intent.STOCK, "抱歉，SKU-1001 的库存暂时无法提供", "the stock level of SKU-1001"),
+    (Intent.TRACKING, "订单 100123 的物流信息暂时无法提供",
+     "the tracking details for order 100123"),
+])
 def test_render_reply_skipped_part_unavailable(intent: Intent, zh: str, en: str):
     res = result(intent, ToolStatus.SKIPPED, reason="dropped non-core task")
     assert zh in reply(intent, res, "zh")
@@ -703,9 +582,8 @@ def test_render_reply_skipped_part_unavailable(intent: Intent, zh: str, en: str)
 
 
 def test_render_reply_cancel_needs_confirmation():
-    res = result(
-        Intent.CANCEL_ORDER, ToolStatus.NEEDS_CONFIRMATION, {"args": {"order_id": "100123"}}
-    )
+    res = result(Intent.CANCEL_ORDER, ToolStatus.NEEDS_CONFIRMATION,
+                 {"args": {"order_id": "100123"}})
     assert reply(Intent.CANCEL_ORDER, res, "zh") == (
         "确认要取消订单 100123 吗？取消后无法恢复。请回复“确认”或“不用了”。"
     )
@@ -713,9 +591,8 @@ def test_render_reply_cancel_needs_confirmation():
 
 
 def test_render_reply_refund_needs_confirmation_with_amount():
-    res = result(
-        Intent.REFUND, ToolStatus.NEEDS_CONFIRMATION, {"args": {"order_id": "100123", "amount": 50}}
-    )
+    res = result(Intent.REFUND, ToolStatus.NEEDS_CONFIRMATION,
+                 {"args": {"order_id": "100123", "amount": 50}})
     assert reply(Intent.REFUND, res, "zh") == (
         "确认为订单 100123 申请退款 ¥50.00 吗？请回复“确认”或“不用了”。"
     )
@@ -723,22 +600,17 @@ def test_render_reply_refund_needs_confirmation_with_amount():
 
 
 def test_render_reply_refund_needs_confirmation_full_amount_states_the_amount():
-    res = result(
-        Intent.REFUND,
-        ToolStatus.NEEDS_CONFIRMATION,
-        {"args": {"order_id": "100123", "amount": 866.0}, "full": True, "refundable_amount": 866.0},
-    )
+    res = result(Intent.REFUND, ToolStatus.NEEDS_CONFIRMATION,
+                 {"args": {"order_id": "100123", "amount": 866.0}, "full": True,
+                  "refundable_amount": 866.0})
     zh = reply(Intent.REFUND, res, "zh")
     assert "¥866.00" in zh and "全部可退金额" in zh
     assert "¥866.00" in reply(Intent.REFUND, res, "en")
 
 
 def test_render_reply_refund_confirmation_without_an_amount_never_asks():
-    res = result(
-        Intent.REFUND,
-        ToolStatus.NEEDS_CONFIRMATION,
-        {"args": {"order_id": "100123", "amount": None}},
-    )
+    res = result(Intent.REFUND, ToolStatus.NEEDS_CONFIRMATION,
+                 {"args": {"order_id": "100123", "amount": None}})
     assert "确认" not in reply(Intent.REFUND, res, "zh")
     assert "yes" not in reply(Intent.REFUND, res, "en")
 
@@ -747,39 +619,27 @@ def test_render_reply_refund_confirmation_without_an_amount_never_asks():
 
 
 def test_render_reply_pending_items_with_ticket_ids():
-    degrade = DegradeContext(
-        pending=(
-            PendingItem(
-                task_id="t0-9", what="request_refund 100124", status="unknown", ticket_id="T-000001"
-            ),
-            PendingItem(task_id="t0-8", what="check_stock SKU-1002", status="dropped"),
-        )
-    )
+    degrade = DegradeContext(pending=(
+        PendingItem(task_id="t0-9", what="request_refund 100124", status="unknown",
+                    ticket_id="T-000001"),
+        PendingItem(task_id="t0-8", what="check_stock SKU-1002", status="dropped"),
+    ))
     res = result(Intent.ORDER_STATUS, ToolStatus.OK, ORDER)
     zh = reply(Intent.ORDER_STATUS, res, "zh", degrade=degrade)
     assert "以下事项尚未完成：\n· 订单 100124 的退款申请：结果待确认（跟进工单 T-000001）\n" in zh
     assert "· SKU-1002 的库存：暂未处理" in zh
     en = reply(Intent.ORDER_STATUS, res, "en", degrade=degrade)
     assert (
-        "· the refund request for order 100124: outcome being verified (follow-up ticket T-000001)"
+        "· the refund request for order 100124: outcome being verified"
+        " (follow-up ticket T-000001)"
     ) in en
 
 
 def test_render_reply_pending_item_already_told_is_not_repeated():
-    res = ToolResult(
-        call_id="t1-0",
-        tool="cancel_order",
-        status=ToolStatus.UNKNOWN,
-        error_class=ErrorClass.UNKNOWN_OUTCOME,
-        ticket_id="T-000777",
-    )
-    degrade = DegradeContext(
-        pending=(
-            PendingItem(
-                task_id="t1-0", what="cancel_order 100123", status="unknown", ticket_id="T-000777"
-            ),
-        )
-    )
+    res = ToolResult(call_id="t1-0", tool="cancel_order", status=ToolStatus.UNKNOWN,
+                     error_class=ErrorClass.UNKNOWN_OUTCOME, ticket_id="T-000777")
+    degrade = DegradeContext(pending=(PendingItem(task_id="t1-0", what="cancel_order 100123",
+                                                  status="unknown", ticket_id="T-000777"),))
     text = reply(Intent.CANCEL_ORDER, res, "en", degrade=degrade)
     assert text.count("T-000777") == 1
     assert "Still open" not in text
@@ -807,10 +667,8 @@ def test_render_reply_inferred_order_is_said():
 def test_render_reply_multiple_items_in_order_one_paragraph_each():
     items = [
         ReplyItem(match(Intent.STOCK, "en"), result(Intent.STOCK, ToolStatus.OK, STOCK)),
-        ReplyItem(
-            match(Intent.TRACKING, "en"),
-            result(Intent.TRACKING, ToolStatus.FAILED, error_class=ErrorClass.TRANSIENT),
-        ),
+        ReplyItem(match(Intent.TRACKING, "en"),
+                  result(Intent.TRACKING, ToolStatus.FAILED, error_class=ErrorClass.TRANSIENT)),
     ]
     text = render_reply(items, DegradeContext(), "en")
     paragraphs = text.split("\n\n")
@@ -841,15 +699,10 @@ def test_render_reply_no_items_asks_to_clarify():
 def test_render_fallback_reply_still_asks_the_pending_confirmation():
     from helpdesk.graph.replies import render_fallback_reply
 
-    match = MatchedIntent(
-        intent=Intent.CANCEL_ORDER, text="cancel order 100998", lang="en", order_id="100998"
-    )
-    pending = ToolResult(
-        call_id="c",
-        tool="cancel_order",
-        status=ToolStatus.NEEDS_CONFIRMATION,
-        data={"args": {"order_id": "100998"}},
-    )
+    match = MatchedIntent(intent=Intent.CANCEL_ORDER, text="cancel order 100998", lang="en",
+                          order_id="100998")
+    pending = ToolResult(call_id="c", tool="cancel_order", status=ToolStatus.NEEDS_CONFIRMATION,
+                         data={"args": {"order_id": "100998"}})
     text = render_fallback_reply([ReplyItem(intent=match, result=pending)], DegradeContext(), "en")
     assert text.startswith("Do you want me to cancel order 100998?")
 
