@@ -17,8 +17,8 @@ from rich.table import Table
 
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
-from helpdesk.app.observe import Observer
-from helpdesk.app.packs_cli import PACK_HELP, capability_rows, packs_or_error, tool_rows
+from helpdesk.app.packs_cli import PACK_HELP, PackError, capability_rows, packs_or_error, tool_rows
+from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.session import (
     MAX_MESSAGE_CHARS,
     TurnError,
@@ -29,6 +29,7 @@ from helpdesk.app.session import (
     turn_failed_reply,
     turn_payload,
 )
+from helpdesk.app.sessions_cli import register as register_sessions
 from helpdesk.app.settings import (
     Settings,
     SettingsError,
@@ -60,6 +61,7 @@ shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, ti
 app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
+register_sessions(app)
 
 log = logging.getLogger("helpdesk.app")
 console = Console(soft_wrap=True)
@@ -92,11 +94,19 @@ async def _chat(
     if problem is not None:
         err_console.print(f"[red]Cannot load pack:[/red] {escape(problem)}")
         return 2
-    observer = Observer(events_path=events) if events else None
+    observer = None
+    if events:
+        from helpdesk.app.observe import Observer  # metrics and tracing only when asked for
+
+        observer = Observer(events_path=events)
     async with AsyncExitStack() as stack:
         try:
             saver = await stack.enter_async_context(
-                open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file)
+                open_checkpointer(
+                    url=settings.checkpoint_url,
+                    path=settings.sessions_file,
+                    key=checkpoint_key(settings),
+                )
             )
         except storage_errors() as exc:
             message = escape(storage_error(settings, exc))
@@ -105,7 +115,8 @@ async def _chat(
         try:
             bot = build_bot(settings, checkpointer=saver, observer=observer, packs=loaded)
         except ValueError as exc:
-            err_console.print(f"[red]Invalid model configuration:[/red] {escape(str(exc))}")
+            what = "pack" if isinstance(exc, PackError) else "model configuration"
+            err_console.print(f"[red]Invalid {what}:[/red] {escape(str(exc))}")
             return 2
         background: list[asyncio.Task[None]] = []
         try:

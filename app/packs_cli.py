@@ -13,7 +13,7 @@ from helpdesk.tools.packs import Pack, PackEnv, PackError, PackSet, load_packs
 from helpdesk.tools.shop.pack import shop_declarations
 from helpdesk.tools.shop_client import ShopClient
 
-__all__ = ["PACK_HELP", "capability_rows", "packs_or_error", "tool_rows"]
+__all__ = ["PACK_HELP", "PackError", "capability_rows", "packs_or_error", "tool_rows"]
 
 PACK_HELP = (
     "Load a capability pack, 'module:attr' (repeat). Packs installed in the "
