@@ -25,8 +25,8 @@ from helpdesk.tools.builtin import make_compensation
 from helpdesk.tools.executor import ResilientExecutor, run_blocking
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.packs import Pack, PackEnv, PackSet
-from helpdesk.tools.shop.pack import shop_declarations
 from helpdesk.tools.shop_client import ShopClient
+from helpdesk.tools.shop_pack import shop_declarations
 
 if TYPE_CHECKING:
     # metrics and tracing load only when a caller passes an Observer (``--events``)

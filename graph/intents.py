@@ -20,7 +20,7 @@ from typing import Any
 
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.money import read_amount
-from helpdesk.tools.shop.pack import product_query
+from helpdesk.tools.shop_pack import product_query
 
 __all__ = [
     "FAQ_TOPICS",

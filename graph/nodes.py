@@ -229,7 +229,7 @@ class TurnNodes:
         if waiting - consumed:
             # a confirmed action that ran although the turn that ran it was never stored
             for entry in await self.executor.journal.entries(state.get("session", "default")):
-                if entry.confirmation_id in waiting:
+                if entry.confirmation_id is not None and entry.confirmation_id in waiting:
                     consumed.add(entry.confirmation_id)
         now = self.clock.wall()
         kept: list[dict[str, Any]] = []

@@ -396,7 +396,7 @@ class PackSet:
 def default_packs() -> PackSet:
     """The packs used when a caller names none: the demo shop's declarations (its tools are
     built by the caller, e.g. :func:`helpdesk.tools.builtin.build_shop_registry`)."""
-    from helpdesk.tools.shop.pack import shop_declarations
+    from helpdesk.tools.shop_pack import shop_declarations
 
     return PackSet([shop_declarations()])
 
