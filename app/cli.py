@@ -19,6 +19,7 @@ from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
 from helpdesk.app.packs_cli import PACK_HELP, PackError, capability_rows, packs_or_error, tool_rows
 from helpdesk.app.privacy import checkpoint_key
+from helpdesk.app.service.cli import register as register_service
 from helpdesk.app.session import (
     MAX_MESSAGE_CHARS,
     TurnError,
@@ -61,6 +62,7 @@ shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, ti
 app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
+register_service(app)
 register_sessions(app)
 
 log = logging.getLogger("helpdesk.app")

@@ -268,6 +268,59 @@ class Settings(BaseSettings):
     def shop_file(self) -> Path:
         return self.shop_db_path or self.data_dir / "shop.sqlite"
 
+    # --- `helpdesk serve` (the HTTP service); kept together at the end ---------------------
+    token_secret: SecretStr | None = None
+    """HMAC secret that signs customer tokens (HS256); ``helpdesk serve`` and
+    ``helpdesk token`` refuse to run without one of at least 32 characters."""
+    token_ttl_s: float = 3600.0
+    """Seconds a minted customer token stays valid."""
+    service_max_turns: int = 20
+    """Turns one replica runs at once; past it a request is answered 503 + Retry-After."""
+    service_max_loop_lag_s: float = 0.5
+    """Event-loop lag past which new turns are shed (503) until it recovers."""
+    service_turn_deadline_s: float = 30.0
+    """Seconds a turn may run before it is cancelled and answered 504."""
+    service_rate_per_minute: float = 30.0
+    """Turns one customer may start per minute (token bucket); past it 429 + Retry-After."""
+    service_rate_burst: int = 10
+    """Turns one customer may start at once before the per-minute rate applies."""
+    service_max_body_bytes: int = 16_384
+    """Largest request body accepted (413 past it)."""
+    service_demo_login: bool = False
+    """Let the web page mint tokens for the demo customers (``serve --demo``); never in
+    production."""
+    redis_url: str | None = None
+    """``redis://...`` shared by replicas (breakers, retry ratio, session owners and locks);
+    unset = in-process state (one replica)."""
+    redis_prefix: str = "helpdesk"
+    """Prefix of every Redis key (deployments sharing one Redis use different prefixes)."""
+
+    @field_validator(
+        "token_ttl_s",
+        "service_max_loop_lag_s",
+        "service_turn_deadline_s",
+        "service_rate_per_minute",
+    )
+    @classmethod
+    def _service_seconds(cls, value: float) -> float:
+        if not math.isfinite(value) or value <= 0:
+            raise ValueError("must be a finite number > 0")
+        return value
+
+    @field_validator("service_max_turns", "service_rate_burst", "service_max_body_bytes")
+    @classmethod
+    def _service_count(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("must be >= 1")
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        if value and not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("must be a redis:// URL")
+        return value or None
+
 
 def _check_writable_dir(path: Path) -> None:
     """Create ``path`` if needed and prove a file can be written in it (root ignores modes)."""

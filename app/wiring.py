@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -187,6 +187,9 @@ def build_bot(
     journal: WriteJournal | None = None,
     packs: Sequence[Pack] = (),
     pack_options: Mapping[str, Any] | None = None,
+    breakers: BreakerBoard | None = None,
+    retry_cap: RatioLimiter | None = None,
+    session_counters: MutableMapping[str, int] | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
 
@@ -205,6 +208,11 @@ def build_bot(
         packs: capability packs served beside the demo shop (their tools are added to the
             registry; see :mod:`helpdesk.tools.packs`).
         pack_options: passed to every pack's tool builder as ``PackEnv.options``.
+        breakers: the tools' breakers (default: in-process, from the settings; replicas pass a
+            board shared through Redis).
+        retry_cap: the process-wide retry ratio (default: in-process; replicas share it).
+        session_counters: per-session rate-limited batch counts, which switch a session to
+            serial calls (default: in-process; replicas share them).
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
@@ -216,11 +224,13 @@ def build_bot(
         clock=clock,
         compensation=make_compensation(client),
         observer=observer,
-        breakers=BreakerBoard(breaker_policy(settings), clock),
-        retry_cap=RatioLimiter(
+        breakers=breakers or BreakerBoard(breaker_policy(settings), clock),
+        retry_cap=retry_cap
+        or RatioLimiter(
             ratio=settings.retry_ratio, reserve_per_s=settings.retry_reserve_per_s, clock=clock
         ),
         journal=journal or default_journal(settings, persistent=checkpointer is not None),
+        session_counters=session_counters,
     )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)

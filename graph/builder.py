@@ -15,6 +15,7 @@ from helpdesk.graph.identity import CustomerCheck, identity_gate, refuse_turn, r
 from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after_validate
 from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
+from helpdesk.graph.warmup import warm_up
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.packs import Pack, PackSet, check_capabilities, default_packs
 
@@ -80,11 +81,14 @@ def build_graph(
             executor's registry (checked here, with a clear error). None: the demo shop's
             declarations (``helpdesk.tools.packs.default_packs``), unchecked.
     """
+    warm_up()  # nodes must not read files on first use (blocking calls in the event loop)
     if packs is None:
         loaded = default_packs()
     else:
         loaded = packs if isinstance(packs, PackSet) else PackSet(packs)
         check_capabilities(loaded, executor.registry)
+    for lang in ("zh", "en"):
+        loaded.templates(lang)  # the packs' reply files are read now, not in the event loop
     nodes = TurnNodes(
         executor=executor,
         config=config or TurnConfig(),

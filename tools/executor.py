@@ -16,7 +16,7 @@ import inspect
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -156,6 +156,7 @@ class ResilientExecutor:
         serial_after_rate_limited_batches: int = 2,
         observer: CallObserver | None = None,
         journal: WriteJournal | None = None,
+        session_counters: MutableMapping[str, int] | None = None,
     ) -> None:
         self.registry = registry
         self.journal: WriteJournal = journal or MemoryWriteJournal()
@@ -171,8 +172,11 @@ class ResilientExecutor:
         self.fast_retry_wait = fast_retry_wait
         self.serial_after = serial_after_rate_limited_batches
         # Per-session counters, bounded: idle sessions age out instead of growing forever.
-        self._rate_limited_batches: TTLCache[str, int] = TTLCache(
-            maxsize=100_000, ttl=3600.0, timer=self.clock.now
+        # Replicas pass a mapping shared through Redis (sessions move between replicas).
+        self._rate_limited_batches: MutableMapping[str, int] = (
+            session_counters
+            if session_counters is not None
+            else TTLCache(maxsize=100_000, ttl=3600.0, timer=self.clock.now)
         )
         self.observer = observer
 

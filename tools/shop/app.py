@@ -6,7 +6,9 @@ one envelope ``{"error": {"code", "message", ...}}`` (FastAPI's validation error
 ``invalid_request`` with ``fields``). Writes honour ``Idempotency-Key``: the key's first
 execution, its outcome and one audit row are stored in the same transaction, and a retry with
 the same key, customer, method, path and body replays the stored status and body without
-executing again. Endpoints are ``async`` and call the small, fast, lock-guarded sync DB layer.
+executing again. Endpoints are plain functions over the small, lock-guarded sync DB layer, so
+FastAPI runs them in its thread pool: an event loop that serves the shop in-process (the bot,
+``langgraph dev``) never blocks on SQLite.
 """
 
 from __future__ import annotations
@@ -195,7 +197,7 @@ def _shop(request: Request) -> ShopContext:
 Shop = Annotated[ShopContext, Depends(_shop)]
 
 
-async def _current_customer(
+def _current_customer(
     shop: Shop, x_customer_id: Annotated[str | None, Header()] = None
 ) -> str:
     if not x_customer_id:
@@ -220,12 +222,12 @@ def _read(shop: ShopContext, fn: Callable[..., dict[str, Any]], *args: Any) -> d
 
 
 @router.get("/healthz")
-async def healthz() -> dict[str, Any]:
+def healthz() -> dict[str, Any]:
     return {"ok": True}
 
 
 @router.get("/customers/me")
-async def customer_me(shop: Shop, customer_id: Customer) -> dict[str, Any]:
+def customer_me(shop: Shop, customer_id: Customer) -> dict[str, Any]:
     with shop.db.lock:
         profile = service.get_customer(shop.db.conn, customer_id)
     assert profile is not None  # _current_customer checked it
@@ -233,7 +235,7 @@ async def customer_me(shop: Shop, customer_id: Customer) -> dict[str, Any]:
 
 
 @router.get("/orders")
-async def list_orders(
+def list_orders(
     shop: Shop, customer_id: Customer, status: str | None = None, limit: Limit = 10
 ) -> dict[str, Any]:
     wanted = _choice("status", status, ORDER_STATUSES)
@@ -241,29 +243,29 @@ async def list_orders(
 
 
 @router.get("/orders/{order_id}")
-async def get_order(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, Any]:
+def get_order(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, Any]:
     return _read(shop, service.get_order, customer_id, order_id)
 
 
 @router.get("/orders/{order_id}/tracking")
-async def get_tracking(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, Any]:
+def get_tracking(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, Any]:
     return _read(shop, service.get_tracking, customer_id, order_id)
 
 
 @router.get("/inventory/{sku}")
-async def get_inventory(shop: Shop, _: Customer, sku: str) -> dict[str, Any]:
+def get_inventory(shop: Shop, _: Customer, sku: str) -> dict[str, Any]:
     return _read(shop, service.get_inventory, sku)
 
 
 @router.get("/products")
-async def search_products(
+def search_products(
     shop: Shop, _: Customer, q: str | None = None, limit: Limit = 20
 ) -> dict[str, Any]:
     return _read(shop, service.search_products, q, limit)
 
 
 @router.get("/faq")
-async def search_faq(
+def search_faq(
     shop: Shop,
     _: Customer,
     q: str | None = None,
@@ -274,22 +276,22 @@ async def search_faq(
 
 
 @router.get("/tickets")
-async def list_tickets(shop: Shop, customer_id: Customer, limit: Limit = 20) -> dict[str, Any]:
+def list_tickets(shop: Shop, customer_id: Customer, limit: Limit = 20) -> dict[str, Any]:
     return _read(shop, service.list_tickets, customer_id, limit)
 
 
 @router.get("/tickets/{ticket_id}")
-async def get_ticket(shop: Shop, customer_id: Customer, ticket_id: str) -> dict[str, Any]:
+def get_ticket(shop: Shop, customer_id: Customer, ticket_id: str) -> dict[str, Any]:
     return _read(shop, service.get_ticket, customer_id, ticket_id)
 
 
 @router.get("/refunds/{refund_id}")
-async def get_refund(shop: Shop, customer_id: Customer, refund_id: str) -> dict[str, Any]:
+def get_refund(shop: Shop, customer_id: Customer, refund_id: str) -> dict[str, Any]:
     return _read(shop, service.get_refund, customer_id, refund_id)
 
 
 @router.get("/idempotency/{key}")
-async def get_idempotency(shop: Shop, customer_id: Customer, key: str) -> dict[str, Any]:
+def get_idempotency(shop: Shop, customer_id: Customer, key: str) -> dict[str, Any]:
     with shop.db.lock:
         row = shop.db.conn.execute(
             "SELECT * FROM idempotency WHERE customer_id = ? AND key = ?", (customer_id, key)
@@ -307,7 +309,7 @@ async def get_idempotency(shop: Shop, customer_id: Customer, key: str) -> dict[s
 
 
 @router.get("/audit")
-async def get_audit(
+def get_audit(
     shop: Shop,
     customer_id: Customer,
     key: str | None = None,
@@ -328,7 +330,7 @@ async def get_audit(
 
 
 @router.post("/orders/{order_id}/cancel")
-async def cancel_order(
+def cancel_order(
     request: Request,
     shop: Shop,
     customer_id: Customer,
@@ -346,7 +348,7 @@ async def cancel_order(
 
 
 @router.post("/refunds", status_code=201)
-async def create_refund(
+def create_refund(
     request: Request,
     shop: Shop,
     customer_id: Customer,
@@ -364,7 +366,7 @@ async def create_refund(
 
 
 @router.post("/tickets", status_code=201)
-async def create_ticket(
+def create_ticket(
     request: Request,
     shop: Shop,
     customer_id: Customer,

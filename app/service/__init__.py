@@ -1,0 +1,1 @@
+"""The HTTP service (`helpdesk serve`): JSON API, SSE progress, web chat page."""

@@ -1,0 +1,36 @@
+"""Start-up loading: everything a node would otherwise read from disk on first use.
+
+An async node must never block the event loop (``langgraph dev`` runs nodes under blockbuster,
+which turns a file read inside a node into ``BlockingError``). The tokenizer's BPE file and the
+prompt templates are read once here, when the graph is built, so later lookups hit the caches.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from helpdesk.graph.language import Lang
+from helpdesk.graph.prompting import load_templates
+from helpdesk.graph.tokens import count_tokens, get_encoding
+
+__all__ = ["warm_up"]
+
+_LANGS: tuple[Lang, ...] = ("zh", "en")
+
+
+def warm_up() -> int:
+    """Load the tokenizer and every prompt template file; returns how many files were loaded."""
+    get_encoding()
+    count_tokens("warm up")
+    loaded = 0
+    root = resources.files("helpdesk.prompts")
+    for tier in sorted(p.name for p in root.iterdir() if p.is_dir() and p.name[0] != "_"):
+        stages = {
+            f.name.split(".")[0] for f in root.joinpath(tier).iterdir() if f.name.endswith(".yaml")
+        }
+        for stage in sorted(stages):
+            for lang in _LANGS:
+                if root.joinpath(tier, f"{stage}.{lang}.yaml").is_file():
+                    load_templates(tier, stage, lang)
+                    loaded += 1
+    return loaded
