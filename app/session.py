@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import HumanMessage
 
-from helpdesk.app.session_lock import SessionBusyError
 from helpdesk.app.turn_guard import busy_reply, guarded_turn, received
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.graph.identity import (
@@ -28,6 +27,7 @@ from helpdesk.graph.identity import (
 )
 from helpdesk.graph.language import detect_language
 from helpdesk.graph.prompting import load_templates, render
+from helpdesk.graph.session_lock import SessionBusyError
 
 if TYPE_CHECKING:
     from helpdesk.app.wiring import Bot

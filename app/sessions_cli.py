@@ -23,9 +23,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from helpdesk.app.privacy import checkpoint_key
-from helpdesk.app.session_lock import session_lock_for
 from helpdesk.app.settings import Settings
-from helpdesk.app.wiring import default_journal, session_store_for
+from helpdesk.app.wiring import default_journal, session_store_for, settings_session_lock
 from helpdesk.degrade.clock import SystemClock
 from helpdesk.graph.checkpoint import CheckpointKeyError, open_checkpointer
 from helpdesk.graph.session_store import DAY_S, SessionInfo, SessionStore
@@ -67,7 +66,7 @@ async def _store(settings: Settings) -> AsyncIterator[SessionStore]:
     async with open_checkpointer(
         url=settings.checkpoint_url, path=settings.sessions_file, key=checkpoint_key(settings)
     ) as saver:
-        lock = session_lock_for(settings)
+        lock = settings_session_lock(settings)
         journal = default_journal(settings, persistent=True)
         store = session_store_for(saver, settings, SystemClock(), lock, journal=journal)
         if store is None:  # pragma: no cover - open_checkpointer only opens supported savers

@@ -222,7 +222,7 @@ class Settings(BaseSettings):
             _check_writable_dir(value.parent)
         return value
 
-    # --- sessions: lock, durability, retention, privacy at rest (see app/session_lock.py,
+    # --- sessions: lock, durability, retention, privacy at rest (see graph/session_lock.py,
     # graph/checkpoint.py, app/sessions.py) ---
     session_lock_wait_s: float = 30.0
     """Seconds a turn waits for another turn of the same session before answering "still

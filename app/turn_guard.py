@@ -1,6 +1,6 @@
 """What the session API does around every turn for the sessions: lock, store, privacy.
 
-:func:`guarded_turn` holds the session's lock (:mod:`helpdesk.app.session_lock`) while the turn
+:func:`guarded_turn` holds the session's lock (:mod:`helpdesk.graph.session_lock`) while the turn
 reads and writes its state, and after a turn that completed indexes it and prunes the session's
 older checkpoints (:class:`~helpdesk.graph.session_store.SessionStore`). :func:`busy_reply` is the
 payload of a turn that could not get the lock in time ("still working on your previous message",
@@ -11,6 +11,7 @@ must never keep from an incoming message (cards, ID cards, bank accounts).
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from helpdesk.app.wiring import Bot
 
 __all__ = ["busy_reply", "guarded_turn", "received"]
+
+log = logging.getLogger("helpdesk.sessions")
 
 
 def received(text: str) -> str:
@@ -41,7 +44,13 @@ async def guarded_turn(bot: Bot, *, session: str, customer: str) -> AsyncIterato
     async with lock.hold(session) if lock is not None else contextlib.nullcontext():
         yield
         if bot.session_store is not None:
-            await bot.session_store.after_turn(session, customer)
+            try:
+                await bot.session_store.after_turn(session, customer)
+            except Exception:
+                # The turn ran and its state is stored: failing it now would tell the customer
+                # "nothing was changed" about a turn that may have moved money. Pruning and the
+                # index catch up on the next turn.
+                log.exception("session bookkeeping failed after a turn of %s", session)
 
 
 def busy_reply(text: str, session: str) -> dict[str, Any]:

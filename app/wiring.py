@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from helpdesk.app.session import run_turn
-from helpdesk.app.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.app.settings import Settings
 from helpdesk.degrade.breaker import BreakerBoard, BreakerPolicy
 from helpdesk.degrade.budget import RatioLimiter
@@ -19,6 +18,7 @@ from helpdesk.graph.builder import build_graph
 from helpdesk.graph.identity import CustomerCheck
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
+from helpdesk.graph.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.graph.session_store import DAY_S, SessionStore
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.tools.builtin import make_compensation
@@ -39,6 +39,7 @@ __all__ = [
     "build_router",
     "default_journal",
     "session_store_for",
+    "settings_session_lock",
     "shop_customer_check",
     "turn_config",
 ]
@@ -249,7 +250,7 @@ def build_bot(
         packs=loaded,
     )
     if session_lock is None and checkpointer is not None:
-        session_lock = session_lock_for(settings)
+        session_lock = settings_session_lock(settings)
     return Bot(
         settings=settings,
         client=client,
@@ -262,6 +263,15 @@ def build_bot(
             checkpointer, settings, clock, session_lock, journal=executor.journal
         ),
         packs=loaded,
+    )
+
+
+def settings_session_lock(settings: Settings) -> SessionLock:
+    """The per-session lock for where the settings keep sessions (PostgreSQL or SQLite)."""
+    return session_lock_for(
+        url=settings.checkpoint_url,
+        sessions_file=settings.sessions_file,
+        wait_s=settings.session_lock_wait_s,
     )
 
 
@@ -279,7 +289,13 @@ def session_store_for(
     """
     try:
         store = SessionStore(
-            checkpointer, clock=clock, retention_s=settings.session_retention_days * DAY_S
+            checkpointer,
+            clock=clock,
+            retention_s=settings.session_retention_days * DAY_S,
+            lock=lock,
+            # retention from turns only on the real clock: a fake clock ahead of the real one
+            # (tests, drills) would expire every session sharing the database
+            auto_purge=isinstance(clock, SystemClock),
         )
     except TypeError:  # no checkpointer, or one without a store (the in-memory saver)
         return None

@@ -59,10 +59,16 @@ Turn = Callable[[str, str], Awaitable[Any]]
 """(session, text) -> anything: one turn of the system under test."""
 
 
+SHOP_URL: str | None = None
+"""``--shop-url``: a standalone shop (``helpdesk shop serve``) instead of the in-process one."""
+
+
 def _settings(tmp: Path, seed_db: Path) -> Settings:
     shop = tmp / "shop.sqlite"
     shutil.copy(seed_db, shop)
-    return Settings(data_dir=tmp, shop_db_path=shop, primary_model=None, backup_model=None)
+    return Settings(
+        data_dir=tmp, shop_db_path=shop, shop_url=SHOP_URL, primary_model=None, backup_model=None
+    )
 
 
 @asynccontextmanager
@@ -217,23 +223,33 @@ async def main() -> None:
     parser.add_argument("--sessions", type=int, default=50, help="concurrent sessions")
     parser.add_argument("--turns-each", type=int, default=4, help="turns per concurrent session")
     parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
+    parser.add_argument(
+        "--shop-url", default=None, help="a standalone shop (helpdesk shop serve) to call"
+    )
+    parser.add_argument(
+        "--only", choices=("latency", "storage", "throughput"), default=None, help="one part"
+    )
     args = parser.parse_args()
+    global SHOP_URL
+    SHOP_URL = args.shop_url
     with tempfile.TemporaryDirectory() as d:
         seed_db = Path(d) / "seed.sqlite"
         ensure_seeded(seed_db)
         report: dict[str, Any] = {"latency_ms": {}, "storage": {}, "throughput": {}}
-        lat = await latency(("before", "after", "memory", "bare"), args.turns, seed_db)
-        report["latency_ms"] = lat
-        print(f"latency ms/turn: {lat}", flush=True)
-        report["ratios"] = {
-            "after_vs_memory": lat["after"] / lat["memory"],
-            "after_vs_bare": lat["after"] / lat["bare"],
-            "before_vs_memory": lat["before"] / lat["memory"],
-        }
-        for name in ("before", "after"):
+        report["shop"] = args.shop_url or "in-process"
+        if args.only in (None, "latency"):
+            lat = await latency(("before", "after", "memory", "bare"), args.turns, seed_db)
+            report["latency_ms"] = lat
+            print(f"latency ms/turn: {lat}", flush=True)
+            report["ratios"] = {
+                "after_vs_memory": lat["after"] / lat["memory"],
+                "after_vs_bare": lat["after"] / lat["bare"],
+                "before_vs_memory": lat["before"] / lat["memory"],
+            }
+        for name in ("before", "after") if args.only in (None, "storage") else ():
             report["storage"][name] = await growth(name, args.long, seed_db)
             print(f"storage {name}: {report['storage'][name]}", flush=True)
-        for name in ("before", "after"):
+        for name in ("before", "after") if args.only in (None, "throughput") else ():
             report["throughput"][name] = await throughput(
                 name, args.sessions, args.turns_each, seed_db
             )

@@ -157,7 +157,10 @@ class SharedRatioLimiter(RatioLimiter):
     def try_acquire(self) -> bool:
         mine = super().snapshot()
         primary, secondary = self.sync.others()
-        fleet_cap = self.ratio * (mine["primary"] + primary) + self.floor
+        # What the local limiter allows with no traffic at all (its floor / reserve), read from
+        # its public snapshot so this wrapper does not depend on how it is configured.
+        base = float(mine["allowed"]) - self.ratio * mine["primary"]
+        fleet_cap = self.ratio * (mine["primary"] + primary) + base
         if mine["secondary"] + secondary >= fleet_cap:
             return False  # the fleet's cap is spent (a refusal is not counted)
         return super().try_acquire()

@@ -19,6 +19,7 @@ them with :class:`CheckpointKeyError` instead of failing somewhere inside a turn
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import contextlib
@@ -75,6 +76,9 @@ KEY_HELP = (
 
 POOL_MAX_SIZE = 20
 """Pooled PostgreSQL connections of the checkpointer per process."""
+SETUP_LOCK_KEY = 0x68656C7064657368  # "helpdesh": the advisory lock around table set-up
+SETUP_POLL_S = 0.1
+SETUP_TRIES = 600
 
 
 class CheckpointKeyError(RuntimeError):
@@ -220,10 +224,35 @@ async def open_postgres_checkpointer(
     await pool.open(wait=True, timeout=10.0)
     try:
         saver = saver_class(pool, serde=state_serializer(key), sealed=key is not None)
-        await saver.setup()
+        async with _setup_turn(pool):
+            await saver.setup()
         yield saver
     finally:
         await pool.close()
+
+
+@asynccontextmanager
+async def _setup_turn(pool: Any) -> AsyncIterator[None]:
+    """One process at a time creates or migrates the tables.
+
+    Replicas starting together on a new database would run LangGraph's migrations concurrently
+    and deadlock. The lock is *tried* in short statements: a statement left waiting for it would
+    itself hold back the holder's ``CREATE INDEX CONCURRENTLY`` (which waits for every open
+    transaction), a wait PostgreSQL does not detect.
+    """
+    async with pool.connection() as conn:
+        for _ in range(SETUP_TRIES):
+            cursor = await conn.execute("SELECT pg_try_advisory_lock(%s) AS ok", (SETUP_LOCK_KEY,))
+            row = await cursor.fetchone()
+            if row and row["ok"]:
+                break
+            await asyncio.sleep(SETUP_POLL_S)
+        else:
+            raise RuntimeError("another process kept the session tables' set-up lock for 60 s")
+        try:
+            yield
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
 
 
 def open_checkpointer(

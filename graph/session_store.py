@@ -30,6 +30,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from helpdesk.degrade.clock import Clock, SystemClock
+from helpdesk.graph.session_lock import SessionBusyError, SessionLock
 
 __all__ = [
     "DeleteHook",
@@ -97,12 +98,18 @@ class SessionStore:
         saver: the checkpointer whose database holds the sessions.
         clock: wall time for the index and the retention (a FakeClock in tests).
         retention_s: sessions idle longer than this are deleted by :meth:`purge_expired`.
+        lock: the per-session lock; a session is deleted while holding it, and the retention
+            skips a session that is busy right now (it is not idle).
+        auto_purge: apply the retention from :meth:`after_turn`, at most hourly (the bot turns
+            it on when it runs on the real clock; tests and drills on a fake clock do not).
         delete_hooks: called with a session id after the session's rows are deleted.
     """
 
     saver: BaseCheckpointSaver[Any]
     clock: Clock = field(default_factory=SystemClock)
     retention_s: float = 30 * DAY_S
+    lock: SessionLock | None = None
+    auto_purge: bool = False
     delete_hooks: list[DeleteHook] = field(default_factory=list)
     _backend: _Backend = field(init=False, repr=False)
     _last_auto_purge: float | None = field(default=None, init=False, repr=False)
@@ -121,6 +128,8 @@ class SessionStore:
         """Index the turn, prune the session's older checkpoints, and (hourly) the retention."""
         now = self.clock.wall()
         await self._backend.after_turn(session, customer, now)
+        if not self.auto_purge:
+            return
         if self._last_auto_purge is None or now - self._last_auto_purge >= AUTO_PURGE_EVERY_S:
             self._last_auto_purge = now
             await self.purge_expired()
@@ -139,13 +148,20 @@ class SessionStore:
     async def get(self, session: str) -> SessionInfo | None:
         return next((r for r in await self._backend.list_sessions() if r.session == session), None)
 
-    async def delete(self, session: str) -> bool:
-        """Delete every row of ``session``; False when there was none."""
-        existed = await self.get(session) is not None
-        await self.saver.adelete_thread(session)
-        await self._backend.forget(session)
-        for hook in self.delete_hooks:
-            await hook(session)
+    async def delete(self, session: str, *, wait_s: float | None = None) -> bool:
+        """Delete every row of ``session`` (holding its lock: never under a running turn);
+        False when there was none.
+
+        Raises:
+            SessionBusyError: a turn held the session for longer than ``wait_s``.
+        """
+        hold = self.lock.hold(session, wait_s=wait_s) if self.lock else contextlib.nullcontext()
+        async with hold:
+            existed = await self.get(session) is not None
+            await self.saver.adelete_thread(session)
+            await self._backend.forget(session)
+            for hook in self.delete_hooks:
+                await hook(session)
         return existed
 
     async def delete_customer(self, customer: str) -> list[str]:
@@ -160,9 +176,13 @@ class SessionStore:
         if older_than_s < 0:
             raise ValueError(f"older_than_s must be >= 0, got {older_than_s}")
         cutoff = self.clock.wall() - older_than_s
-        gone = [r.session for r in await self.sessions() if r.last_active_at < cutoff]
-        for session in gone:
-            await self.delete(session)
+        gone = []
+        for row in await self.sessions():
+            if row.last_active_at >= cutoff:
+                continue
+            with contextlib.suppress(SessionBusyError):  # in use right now: not idle
+                await self.delete(row.session, wait_s=0)
+                gone.append(row.session)
         return gone
 
     async def purge_expired(self) -> list[str]:

@@ -1,8 +1,15 @@
-"""The PostgreSQL server the session tests use (127.0.0.1:5432, database test); skip when down."""
+"""The PostgreSQL server the session tests use (127.0.0.1:5432, database test); skip when down.
+
+Tests that purge or list sessions run in a schema of their own (:func:`isolated_pg_url`), so they
+never see — or delete — the sessions of other tests sharing the server.
+"""
 
 from __future__ import annotations
 
 import socket
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -20,3 +27,18 @@ def postgres_up() -> bool:
 needs_postgres = pytest.mark.skipif(
     not postgres_up(), reason="PostgreSQL at 127.0.0.1:5432 is not reachable"
 )
+
+
+@contextmanager
+def isolated_pg_url() -> Iterator[str]:
+    """A URL of the test database whose tables live in a fresh schema (dropped afterwards)."""
+    import psycopg
+
+    schema = f"hd_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -53,7 +53,12 @@ async def open_replica_state(settings: Settings) -> AsyncIterator[ReplicaState]:
     client = Redis.from_url(settings.redis_url)
     prefix = settings.redis_prefix
     shared = RedisShared(client, prefix=prefix, wall=clock.wall)
-    retry_cap = SharedRatioLimiter(sync=shared, ratio=settings.retry_ratio, clock=clock)
+    retry_cap = SharedRatioLimiter(
+        sync=shared,
+        ratio=settings.retry_ratio,
+        reserve_per_s=settings.retry_reserve_per_s,
+        clock=clock,
+    )
     shared.limiter = retry_cap
     await shared.sync_once()  # fails start-up loudly when Redis is unreachable
     try:

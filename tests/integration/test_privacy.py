@@ -13,6 +13,7 @@ import logging
 import secrets
 import sqlite3
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import build_bot
 from helpdesk.graph.checkpoint import CheckpointKeyError, open_checkpointer
 from tests.integration.shopworld import seeded_copy
-from tests.pg import PG_URL, needs_postgres
+from tests.pg import isolated_pg_url, needs_postgres
 
 CARD = "4111 1111 1111 1111"
 ID_CARD = "11010519491231002X"
@@ -44,9 +45,19 @@ CONVERSATION = (
 )
 
 BACKENDS = [
-    pytest.param(None, id="sqlite"),
-    pytest.param(PG_URL, id="postgres", marks=needs_postgres),
+    pytest.param(False, id="sqlite"),
+    pytest.param(True, id="postgres", marks=needs_postgres),
 ]
+
+
+@pytest.fixture
+def url(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """None (SQLite) or a PostgreSQL URL in a schema of the test's own."""
+    if not request.param:
+        yield None
+        return
+    with isolated_pg_url() as schema_url:
+        yield schema_url
 
 
 def _files_text(folder: Path, pattern: str) -> str:
@@ -56,10 +67,10 @@ def _files_text(folder: Path, pattern: str) -> str:
     )
 
 
-async def _pg_rows(session: str, *, journal: bool = True) -> str:
+async def _pg_rows(url: str, session: str, *, journal: bool = True) -> str:
     import psycopg
 
-    async with await psycopg.AsyncConnection.connect(PG_URL) as conn:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
         parts = []
         for sql in (
             "SELECT checkpoint::text, metadata::text FROM checkpoints WHERE thread_id = %s",
@@ -110,14 +121,14 @@ def _tickets(tmp: Path) -> str:
     return "\n".join(str(r) for r in rows)
 
 
-@pytest.mark.parametrize("url", BACKENDS)
+@pytest.mark.parametrize("url", BACKENDS, indirect=True)
 async def test_typed_card_and_id_numbers_are_stored_nowhere(
     tmp_path: Path, url: str | None, caplog: pytest.LogCaptureFixture
 ) -> None:
     session, payloads = await _converse(tmp_path, url, None, caplog)
     stored = _files_text(tmp_path, "sessions.sqlite*") + _files_text(tmp_path, "journal.sqlite*")
     if url:
-        stored += await _pg_rows(session)
+        stored += await _pg_rows(url, session)
     tickets = _tickets(tmp_path)
     places = {
         "checkpoints and journal": stored,
@@ -133,7 +144,7 @@ async def test_typed_card_and_id_numbers_are_stored_nowhere(
             assert secret not in text, f"{secret!r} found in {where}"
 
 
-@pytest.mark.parametrize("url", BACKENDS)
+@pytest.mark.parametrize("url", BACKENDS, indirect=True)
 async def test_encrypted_checkpoints_hold_no_phone_in_clear(
     tmp_path: Path, url: str | None, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -141,22 +152,24 @@ async def test_encrypted_checkpoints_hold_no_phone_in_clear(
     session, _ = await _converse(tmp_path, url, key, caplog)
     stored = _files_text(tmp_path, "sessions.sqlite*")
     if url:
-        stored = await _pg_rows(session, journal=False)
+        stored = await _pg_rows(url, session, journal=False)
     assert "msgpack+aes" in stored  # the scan sees the (encrypted) rows
     assert PHONE not in stored and "call me on" not in stored
 
 
-@pytest.mark.parametrize("url", BACKENDS)
+@pytest.mark.parametrize("url", BACKENDS, indirect=True)
 async def test_plain_checkpoints_would_show_the_phone(
     tmp_path: Path, url: str | None, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The scan above can see a phone number when the store is not encrypted."""
     session, _ = await _converse(tmp_path, url, None, caplog)
-    stored = _files_text(tmp_path, "sessions.sqlite*") + (await _pg_rows(session) if url else "")
+    stored = _files_text(tmp_path, "sessions.sqlite*")
+    if url:
+        stored += await _pg_rows(url, session)
     assert PHONE in stored
 
 
-@pytest.mark.parametrize("url", BACKENDS)
+@pytest.mark.parametrize("url", BACKENDS, indirect=True)
 async def test_encrypted_sessions_cannot_be_read_without_the_key(
     tmp_path: Path, url: str | None, caplog: pytest.LogCaptureFixture
 ) -> None:

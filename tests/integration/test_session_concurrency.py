@@ -27,7 +27,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from helpdesk.graph.checkpoint import open_checkpointer
 from tests.integration.shopworld import seeded_copy
-from tests.pg import PG_URL, needs_postgres
+from tests.pg import isolated_pg_url, needs_postgres
 
 FIRST = ["cancel order 100998", "yes", "refund order 100200", "yes"]
 SECOND = ["取消订单100904", "确认", "订单100609退款", "确认"]
@@ -182,15 +182,16 @@ def test_two_processes_on_one_sqlite_session_take_turns(tmp_path: Path, shop: st
 def test_two_processes_on_one_postgres_session_take_turns(tmp_path: Path, shop: str) -> None:
     import asyncio
 
-    asyncio.run(_check_two_processes(tmp_path, shop, PG_URL))
+    with isolated_pg_url() as url:
+        asyncio.run(_check_two_processes(tmp_path, shop, url))
 
 
 async def test_run_turn_answers_busy_when_the_session_stays_locked(tmp_path: Path) -> None:
     from helpdesk.app.session import run_turn
-    from helpdesk.app.session_lock import FileSessionLock
     from helpdesk.app.settings import Settings
     from helpdesk.app.wiring import build_bot
     from helpdesk.degrade.clock import FakeClock
+    from helpdesk.graph.session_lock import FileSessionLock
 
     settings = Settings(data_dir=tmp_path, shop_db_path=seeded_copy(tmp_path))
     lock = FileSessionLock(tmp_path / "locks", wait_s=5, clock=FakeClock())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -12,15 +13,15 @@ from typing import Any
 import pytest
 
 from helpdesk.app.session import run_turn
-from helpdesk.app.session_lock import FileSessionLock
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.clock import FakeClock
 from helpdesk.graph.checkpoint import open_checkpointer
+from helpdesk.graph.session_lock import FileSessionLock
 from helpdesk.graph.session_store import DAY_S, checkpoint_time
 from helpdesk.tools.journal import JournalEntry
 from tests.integration.shopworld import seeded_copy
-from tests.pg import PG_URL, needs_postgres
+from tests.pg import PG_URL, isolated_pg_url, needs_postgres
 
 BACKENDS = [
     pytest.param(None, id="sqlite"),
@@ -30,13 +31,14 @@ BACKENDS = [
 
 @asynccontextmanager
 async def opened(tmp: Path, url: str | None, clock: FakeClock) -> AsyncIterator[Bot]:
-    settings = Settings(data_dir=tmp, shop_db_path=seeded_copy(tmp), checkpoint_url=url)
-    async with open_checkpointer(url=url, path=settings.sessions_file) as saver:
-        bot = build_bot(settings, checkpointer=saver, clock=clock)
-        try:
-            yield bot
-        finally:
-            await bot.aclose()
+    with isolated_pg_url() if url else contextlib.nullcontext(None) as schema_url:
+        settings = Settings(data_dir=tmp, shop_db_path=seeded_copy(tmp), checkpoint_url=schema_url)
+        async with open_checkpointer(url=schema_url, path=settings.sessions_file) as saver:
+            bot = build_bot(settings, checkpointer=saver, clock=clock)
+            try:
+                yield bot
+            finally:
+                await bot.aclose()
 
 
 async def _rows(bot: Bot, session: str) -> dict[str, int]:
@@ -153,10 +155,11 @@ async def test_session_store_purge_runs_from_turns_at_most_hourly(
     old, new = _sid(), _sid()
     clock = FakeClock(wall_start=time.time())
     async with opened(tmp_path, url, clock) as bot:
+        assert bot.session_store is not None and not bot.session_store.auto_purge  # fake clock
+        bot.session_store.auto_purge = True
         await run_turn(bot, "hello", session=old, customer="C0001")
         clock.advance(31 * DAY_S)
         await run_turn(bot, "hello", session=new, customer="C0001")  # applies the retention
-        assert bot.session_store is not None
         left = {s.session for s in await bot.session_store.sessions()}
     assert new in left and old not in left
 
@@ -169,3 +172,32 @@ def test_checkpoint_time_reads_langgraph_checkpoint_ids() -> None:
     assert stamp is not None and before - 1 <= stamp <= time.time() + 1
     assert checkpoint_time("not-a-uuid") is None
     assert checkpoint_time(str(uuid.uuid4())) is None
+
+
+@pytest.mark.parametrize("url", BACKENDS)
+async def test_session_store_purge_skips_a_session_in_use(tmp_path: Path, url: str | None) -> None:
+    old = _sid()
+    clock = FakeClock(wall_start=time.time())
+    async with opened(tmp_path, url, clock) as bot:
+        store, lock = bot.session_store, bot.session_lock
+        assert store is not None and lock is not None
+        await run_turn(bot, "hello", session=old, customer="C0001")
+        clock.advance(31 * DAY_S)
+        async with lock.hold(old):  # a turn on it has just started
+            assert await store.purge_expired() == []
+        assert await store.purge_expired() == [old]
+
+
+async def test_session_bookkeeping_failure_does_not_fail_the_turn(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with opened(tmp_path, None, FakeClock(wall_start=time.time())) as bot:
+        assert bot.session_store is not None
+
+        async def broken(session: str, customer: str) -> None:
+            raise RuntimeError("disk full")
+
+        bot.session_store.after_turn = broken  # type: ignore[method-assign]
+        payload = await run_turn(bot, "where is order 100683?", session="bk-1", customer="C0001")
+    assert "YT9433239273" in payload["reply"]
+    assert "session bookkeeping failed after a turn of bk-1" in caplog.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from pathlib import Path
@@ -11,11 +12,11 @@ import pytest
 from helpdesk.app.sessions_cli import parse_age
 from tests.integration.shopworld import seeded_copy
 from tests.integration.test_cli import helpdesk
-from tests.pg import PG_URL, needs_postgres
+from tests.pg import isolated_pg_url, needs_postgres
 
 BACKENDS = [
-    pytest.param({}, id="sqlite"),
-    pytest.param({"HELPDESK_CHECKPOINT_URL": PG_URL}, id="postgres", marks=needs_postgres),
+    pytest.param(False, id="sqlite"),
+    pytest.param(True, id="postgres", marks=needs_postgres),
 ]
 
 
@@ -30,8 +31,13 @@ def _listed(tmp: Path, env: dict[str, str], *args: str) -> dict[str, str | None]
     return {r["session"]: r["customer"] for r in rows}
 
 
-@pytest.mark.parametrize("env", BACKENDS)
-def test_sessions_cli_list_show_delete_purge(tmp_path: Path, env: dict[str, str]) -> None:
+@pytest.mark.parametrize("postgres", BACKENDS)
+def test_sessions_cli_list_show_delete_purge(tmp_path: Path, postgres: bool) -> None:
+    with isolated_pg_url() if postgres else contextlib.nullcontext(None) as url:
+        _list_show_delete_purge(tmp_path, {"HELPDESK_CHECKPOINT_URL": url} if url else {})
+
+
+def _list_show_delete_purge(tmp_path: Path, env: dict[str, str]) -> None:
     seeded_copy(tmp_path)
     mine, theirs = f"cli-{uuid.uuid4().hex[:8]}", f"cli-{uuid.uuid4().hex[:8]}"
     _ok(tmp_path, env, "chat", "-m", "where is order 100683?", "--session", mine)

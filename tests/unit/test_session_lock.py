@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from helpdesk.app.session_lock import (
+from helpdesk.app.settings import Settings
+from helpdesk.app.wiring import settings_session_lock
+from helpdesk.degrade.clock import FakeClock
+from helpdesk.graph.session_lock import (
     FileSessionLock,
     PostgresSessionLock,
     SessionBusyError,
     advisory_key,
-    session_lock_for,
 )
-from helpdesk.app.settings import Settings
-from helpdesk.degrade.clock import FakeClock
 from tests.pg import PG_URL, needs_postgres
 
 
@@ -105,11 +105,11 @@ def test_advisory_key_is_a_stable_signed_64_bit_hash() -> None:
 
 
 def test_session_lock_for_follows_the_session_store(tmp_path: Path) -> None:
-    sqlite = session_lock_for(Settings(data_dir=tmp_path, session_lock_wait_s=5))
+    sqlite = settings_session_lock(Settings(data_dir=tmp_path, session_lock_wait_s=5))
     assert isinstance(sqlite, FileSessionLock)
     assert sqlite.directory == tmp_path / "sessions.sqlite.locks"
     assert sqlite.wait_s == 5
-    pg = session_lock_for(Settings(data_dir=tmp_path, checkpoint_url=PG_URL))
+    pg = settings_session_lock(Settings(data_dir=tmp_path, checkpoint_url=PG_URL))
     assert isinstance(pg, PostgresSessionLock) and pg.wait_s == 30
 
 

@@ -51,7 +51,7 @@ def test_shared_breaker_publishes_its_own_transitions_with_the_open_deadline() -
 
 def test_shared_ratio_limiter_caps_retries_across_the_fleet() -> None:
     clock, sync = FakeClock(), FakeSync()
-    limiter = SharedRatioLimiter(sync=sync, ratio=0.1, floor=0, clock=clock)
+    limiter = SharedRatioLimiter(sync=sync, ratio=0.1, reserve_per_s=0, clock=clock)
     limiter.record_primary(20)  # alone: 2 retries allowed
     assert limiter.try_acquire()
     sync.counts = (0, 2)  # another replica already retried twice: the fleet's cap is spent

@@ -28,12 +28,9 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
 from helpdesk.degrade.clock import Clock, SystemClock
-
-if TYPE_CHECKING:
-    from helpdesk.app.settings import Settings
 
 __all__ = [
     "FileSessionLock",
@@ -47,6 +44,8 @@ __all__ = [
 POLL_S: Final = 0.02
 """First wait between two tries of a taken file lock; doubles up to :data:`MAX_POLL_S`."""
 MAX_POLL_S: Final = 0.2
+CONNECT_S: Final = 5.0
+"""PostgreSQL: how long a turn may wait for a connection to hold its lock on."""
 
 
 class SessionBusyError(Exception):
@@ -61,8 +60,11 @@ class SessionBusyError(Exception):
 class SessionLock(Protocol):
     """A lock per session id, shared by every process that serves the same sessions."""
 
-    def hold(self, session: str) -> AbstractAsyncContextManager[None]:
-        """Hold ``session``'s lock for the body; :class:`SessionBusyError` after the wait."""
+    def hold(
+        self, session: str, *, wait_s: float | None = None
+    ) -> AbstractAsyncContextManager[None]:
+        """Hold ``session``'s lock for the body; :class:`SessionBusyError` after the wait
+        (``wait_s``, default the lock's own; 0 = try once)."""
         ...
 
     async def aclose(self) -> None:
@@ -95,11 +97,11 @@ class FileSessionLock:
         return self.directory / f"{_digest(session).hex()[:40]}.lock"
 
     @contextlib.asynccontextmanager
-    async def hold(self, session: str) -> AsyncIterator[None]:
+    async def hold(self, session: str, *, wait_s: float | None = None) -> AsyncIterator[None]:
         self.directory.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path(session), os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            await self._acquire(fd, session)
+            await self._acquire(fd, session, self.wait_s if wait_s is None else wait_s)
             try:
                 yield
             finally:
@@ -107,7 +109,7 @@ class FileSessionLock:
         finally:
             os.close(fd)
 
-    async def _acquire(self, fd: int, session: str) -> None:
+    async def _acquire(self, fd: int, session: str, wait_s: float) -> None:
         started = self.clock.now()
         pause = POLL_S
         while True:
@@ -118,9 +120,9 @@ class FileSessionLock:
                 if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                     raise
             waited = self.clock.now() - started
-            if waited >= self.wait_s:
+            if waited >= wait_s:
                 raise SessionBusyError(session, waited)
-            await self.clock.sleep(min(pause, self.wait_s - waited))
+            await self.clock.sleep(min(pause, wait_s - waited))
             pause = min(pause * 2, MAX_POLL_S)
 
     def forget(self, session: str) -> None:
@@ -174,17 +176,19 @@ class PostgresSessionLock:
         return self._pool
 
     @contextlib.asynccontextmanager
-    async def hold(self, session: str) -> AsyncIterator[None]:
+    async def hold(self, session: str, *, wait_s: float | None = None) -> AsyncIterator[None]:
         from psycopg_pool import PoolTimeout
 
+        wait = self.wait_s if wait_s is None else wait_s
         key = advisory_key(session)
         pool = await self._connections()
         try:
-            conn = await pool.getconn(timeout=max(self.wait_s, 0.001))
+            # at least CONNECT_S: opening a new pooled connection is not "the session is busy"
+            conn = await pool.getconn(timeout=max(wait, CONNECT_S))
         except PoolTimeout as exc:
-            raise SessionBusyError(session, self.wait_s) from exc
+            raise SessionBusyError(session, wait) from exc
         try:
-            await self._lock(conn, session, key)
+            await self._lock(conn, session, key, wait)
             try:
                 yield
             finally:
@@ -192,21 +196,21 @@ class PostgresSessionLock:
         finally:
             await pool.putconn(conn)
 
-    async def _lock(self, conn: Any, session: str, key: int) -> None:
+    async def _lock(self, conn: Any, session: str, key: int, wait_s: float) -> None:
         import psycopg
 
-        if self.wait_s == 0:
+        if wait_s == 0:
             cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))
             row = await cursor.fetchone()
             if not row or not row[0]:
                 raise SessionBusyError(session, 0.0)
             return
-        timeout = f"{max(1, round(self.wait_s * 1000))}ms"
+        timeout = f"{max(1, round(wait_s * 1000))}ms"
         await conn.execute("SELECT set_config('lock_timeout', %s, false)", (timeout,))
         try:
             await conn.execute("SELECT pg_advisory_lock(%s)", (key,))
         except psycopg.errors.LockNotAvailable as exc:
-            raise SessionBusyError(session, self.wait_s) from exc
+            raise SessionBusyError(session, wait_s) from exc
         finally:
             await conn.execute("RESET lock_timeout")
 
@@ -216,12 +220,13 @@ class PostgresSessionLock:
             self._pool = None
 
 
-def session_lock_for(settings: Settings, *, clock: Clock | None = None) -> SessionLock:
-    """The lock that matches where the settings keep sessions (PostgreSQL or the SQLite file)."""
-    url = settings.checkpoint_url
+def session_lock_for(
+    *, url: str | None, sessions_file: Path, wait_s: float, clock: Clock | None = None
+) -> SessionLock:
+    """The lock that matches where sessions are kept: an advisory lock for a PostgreSQL ``url``,
+    else lock files in ``<sessions_file>.locks/``."""
     if url and url.startswith(("postgresql://", "postgres://")):
-        return PostgresSessionLock(url, wait_s=settings.session_lock_wait_s)
-    sessions = settings.sessions_file
+        return PostgresSessionLock(url, wait_s=wait_s)
     return FileSessionLock(
-        sessions.parent / f"{sessions.name}.locks", wait_s=settings.session_lock_wait_s, clock=clock
+        sessions_file.parent / f"{sessions_file.name}.locks", wait_s=wait_s, clock=clock
     )
