@@ -17,6 +17,7 @@ from rich.table import Table
 
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
+from helpdesk.app.packs_cli import PACK_HELP, PackError, capability_rows, packs_or_error, tool_rows
 from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.service.cli import register as register_service
 from helpdesk.app.session import (
@@ -89,7 +90,12 @@ async def _chat(
     as_json: bool,
     settings: Settings,
     events: Path | None = None,
+    packs: list[str] | None = None,
 ) -> int:
+    loaded, problem = packs_or_error(packs)
+    if problem is not None:
+        err_console.print(f"[red]Cannot load pack:[/red] {escape(problem)}")
+        return 2
     observer = None
     if events:
         from helpdesk.app.observe import Observer  # metrics and tracing only when asked for
@@ -109,9 +115,10 @@ async def _chat(
             err_console.print(f"[red]Invalid configuration:[/red] {message}")
             return 2
         try:
-            bot = build_bot(settings, checkpointer=saver, observer=observer)
+            bot = build_bot(settings, checkpointer=saver, observer=observer, packs=loaded)
         except ValueError as exc:
-            err_console.print(f"[red]Invalid model configuration:[/red] {escape(str(exc))}")
+            what = "pack" if isinstance(exc, PackError) else "model configuration"
+            err_console.print(f"[red]Invalid {what}:[/red] {escape(str(exc))}")
             return 2
         background: list[asyncio.Task[None]] = []
         try:
@@ -210,6 +217,7 @@ def chat(
             "(read it with `helpdesk report`).",
         ),
     ] = None,
+    pack: Annotated[list[str] | None, typer.Option("--pack", help=PACK_HELP)] = None,
 ) -> None:
     """Chat with the bot: interactive, or one-shot with -m."""
     settings = _settings()
@@ -220,32 +228,42 @@ def chat(
     except TurnError as exc:
         err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
-    code = asyncio.run(_chat(message, session_id, who, as_json, settings, events))
+    code = asyncio.run(_chat(message, session_id, who, as_json, settings, events, pack))
     raise typer.Exit(code)
 
 
 @app.command("tools")
 def list_tools(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    pack: Annotated[list[str] | None, typer.Option("--pack", help=PACK_HELP)] = None,
 ) -> None:
-    """List the registered tools and their resilience policies."""
-    from helpdesk.tools.builtin import build_shop_registry
-    from helpdesk.tools.shop_client import ShopClient
-
+    """List the capabilities and the registered tools with their resilience policies."""
     settings = _settings()
-    registry = build_shop_registry(ShopClient(), hotline=settings.hotline)
-    rows = [
-        {
-            "name": spec.name,
-            "description": spec.description,
-            **spec.policy.describe(),
-            "args": sorted(spec.args_model.model_fields),
-        }
-        for spec in registry
-    ]
+    loaded, problem = packs_or_error(pack)
+    if problem is not None:
+        err_console.print(f"[red]Cannot load pack:[/red] {escape(problem)}")
+        raise typer.Exit(2)
+    rows = tool_rows(loaded, hotline=settings.hotline)
+    capabilities = capability_rows(loaded)
     if as_json:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(
+            json.dumps({"capabilities": capabilities, "tools": rows}, ensure_ascii=False, indent=2)
+        )
         return
+    if capabilities:
+        caps = Table(title="helpdesk capabilities")
+        for column in ("pack", "capability", "kind", "tool", "intents", "required"):
+            caps.add_column(column)
+        for cap in capabilities:
+            caps.add_row(
+                cap["pack"],
+                cap["capability"],
+                cap["kind"],
+                cap["tool"],
+                ", ".join(cap["intents"]),
+                ", ".join(cap["required"]),
+            )
+        console.print(caps)
     table = Table(title="helpdesk tools")
     for column in (
         "name",
@@ -258,6 +276,7 @@ def list_tools(
         "fallback",
         "verify",
         "args",
+        "capability",
     ):
         table.add_column(column)
     for row in rows:
@@ -275,6 +294,7 @@ def list_tools(
                     row["fallback"],
                     row["verify"],
                     row["args"],
+                    row["capability"] or "-",
                 )
             )
         )

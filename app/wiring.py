@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,10 +21,12 @@ from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.graph.session_store import DAY_S, SessionStore
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
-from helpdesk.tools.builtin import build_shop_registry, make_compensation
-from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.builtin import make_compensation
+from helpdesk.tools.executor import ResilientExecutor, run_blocking
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
+from helpdesk.tools.packs import Pack, PackEnv, PackSet
 from helpdesk.tools.shop_client import ShopClient
+from helpdesk.tools.shop_pack import shop_declarations
 
 if TYPE_CHECKING:
     # metrics and tracing load only when a caller passes an Observer (``--events``)
@@ -59,6 +61,8 @@ class Bot:
     """One turn at a time per session, across processes (None: no sessions kept)."""
     session_store: SessionStore | None = None
     """Index, pruning and retention of the sessions (None: a checkpointer without one)."""
+    packs: PackSet | None = None
+    """The capability packs the bot serves (the demo shop's first)."""
 
     async def turn(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
         """One customer message through the graph: :func:`helpdesk.app.session.run_turn`.
@@ -67,6 +71,10 @@ class Bot:
             TurnError: the turn was refused before it ran; the message says why.
         """
         return await run_turn(self, text, session=session, customer=customer)
+
+    def turn_sync(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
+        """:meth:`turn` for scripts and notebooks (works inside a running event loop too)."""
+        return run_blocking(self.turn(text, session=session, customer=customer))
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -178,6 +186,8 @@ def build_bot(
     observer: Observer | None = None,
     session_lock: SessionLock | None = None,
     journal: WriteJournal | None = None,
+    packs: Sequence[Pack] = (),
+    pack_options: Mapping[str, Any] | None = None,
     breakers: BreakerBoard | None = None,
     retry_cap: RatioLimiter | None = None,
     session_counters: MutableMapping[str, int] | None = None,
@@ -196,6 +206,9 @@ def build_bot(
             (a lock file per session next to SQLite, an advisory lock on PostgreSQL).
         journal: where writes are recorded before they are sent (default: beside the sessions
             when there is a checkpointer, in memory otherwise).
+        packs: capability packs served beside the demo shop (their tools are added to the
+            registry; see :mod:`helpdesk.tools.packs`).
+        pack_options: passed to every pack's tool builder as ``PackEnv.options``.
         breakers: the tools' breakers (default: in-process, from the settings; replicas pass a
             board shared through Redis).
         retry_cap: the process-wide retry ratio (default: in-process; replicas share it).
@@ -204,7 +217,9 @@ def build_bot(
     """
     clock = clock or SystemClock()
     client = make_shop_client(settings, chaos=chaos)
-    registry = build_shop_registry(client, hotline=settings.hotline)
+    loaded = PackSet([shop_declarations(), *packs])
+    options = {**(pack_options or {}), "shop_client": client}
+    registry = loaded.build_registry(PackEnv(hotline=settings.hotline, options=options))
     executor = ResilientExecutor(
         registry,
         clock=clock,
@@ -232,6 +247,7 @@ def build_bot(
         router=router,
         observer=observer,
         check_customer=shop_customer_check(client),
+        packs=loaded,
     )
     if session_lock is None and checkpointer is not None:
         session_lock = settings_session_lock(settings)
@@ -246,6 +262,7 @@ def build_bot(
         session_store=session_store_for(
             checkpointer, settings, clock, session_lock, journal=executor.journal
         ),
+        packs=loaded,
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, cast
 
@@ -17,6 +17,7 @@ from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.graph.warmup import warm_up
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.packs import Pack, PackSet, check_capabilities, default_packs
 
 __all__ = ["NODE_ORDER", "NodeObserver", "build_graph"]
 
@@ -62,6 +63,7 @@ def build_graph(
     writer: ReplyWriter | None = None,
     router: TierRouter | None = None,
     check_customer: CustomerCheck | None = None,
+    packs: PackSet | Sequence[Pack] | None = None,
 ) -> Any:
     """Compile the turn graph.
 
@@ -75,14 +77,25 @@ def build_graph(
         router: the model tiers (primary / backup); None = the minimal tier only.
         check_customer: asks the backend whether a new session's customer exists (None: no
             check; the session's owner is enforced either way, see graph/identity.py).
+        packs: every capability pack the turn serves; each capability's tool must be in the
+            executor's registry (checked here, with a clear error). None: the demo shop's
+            declarations (``helpdesk.tools.packs.default_packs``), unchecked.
     """
     warm_up()  # nodes must not read files on first use (blocking calls in the event loop)
+    if packs is None:
+        loaded = default_packs()
+    else:
+        loaded = packs if isinstance(packs, PackSet) else PackSet(packs)
+        check_capabilities(loaded, executor.registry)
+    for lang in ("zh", "en"):
+        loaded.templates(lang)  # the packs' reply files are read now, not in the event loop
     nodes = TurnNodes(
         executor=executor,
         config=config or TurnConfig(),
         clock=clock or executor.clock,
         writer=writer,
         router=router,
+        packs=loaded,
     )
     builder = StateGraph(HelpdeskState, input_schema=TurnInput)
     for name in NODE_ORDER:

@@ -35,6 +35,7 @@ from helpdesk.graph.facts import extract_facts, merge_facts, render_facts, split
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.prompting import load_templates
 from helpdesk.graph.tokens import MESSAGE_OVERHEAD, count_tokens, get_encoding
+from helpdesk.tools.packs import default_packs
 
 __all__ = [
     "NOTE_KEY",
@@ -59,23 +60,11 @@ SUMMARY_KEY: Final = "helpdesk_summary"
 """``additional_kwargs`` key of the summary message; its value is the summary body."""
 NOTE_KEY: Final = "helpdesk_note"
 """``additional_kwargs`` key marking a ``SystemMessage`` as a transient note (dropped once old)."""
-TOOL_KEY_FIELDS: Final = frozenset(
-    {
-        "order_id",
-        "status",
-        "tracking_number",
-        "eta",
-        "sku",
-        "total_available",
-        "restock_date",
-        "ticket_id",
-        "refund_id",
-        "amount",
-        "total",
-        "code",
-    }
+TOOL_KEY_FIELDS: Final = frozenset({"status", "amount", "total", "code"}) | (
+    default_packs().keep_fields()
 )
-"""Fields a shrunk tool result keeps, at any depth (``{"error": {"code": ...}}`` keeps the code)."""
+"""Fields a shrunk tool result keeps, at any depth (``{"error": {"code": ...}}`` keeps the code):
+a few generic ones plus every field the default packs' capabilities declare in ``keep``."""
 
 Summarizer = Callable[[list[BaseMessage]], str]
 """A model tier's summary hook: the messages to fold (led by the previous summary) -> text."""

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.money import read_amount
+from helpdesk.tools.shop_pack import product_query
 
 __all__ = [
     "FAQ_TOPICS",
@@ -31,6 +33,7 @@ __all__ = [
     "mentions_refund",
     "normalize_sku",
     "product_query",
+    "split_clauses",
 ]
 
 
@@ -59,6 +62,9 @@ class Intent(StrEnum):
     """A questioning or hedged yes ("yes?", "yes, I asked a week ago"): the question is asked
     again."""
     UNKNOWN = "unknown"
+    PACK = "pack"
+    """A request served by a loaded pack's capability (:attr:`MatchedIntent.capability` names
+    its intent); planned, run and rendered generically from the pack's declarations."""
 
 
 #: Intents that act on one order; they carry ``order_id`` (possibly inferred from the session).
@@ -126,6 +132,10 @@ class MatchedIntent:
     :attr:`Intent.THANKS` that is a bare "ok"/"no" acknowledgement rather than a thank-you."""
     inferred_order: bool = False
     """``order_id`` came from session memory (``last_order_id``), not from the message."""
+    capability: str = ""
+    """For :attr:`Intent.PACK`: the pack intent asked for (``points_balance``)."""
+    args: dict[str, Any] = field(default_factory=dict)
+    """For :attr:`Intent.PACK`: arguments a pack's own understanding already found."""
 
 
 # --- text normalization -------------------------------------------------------------------------
@@ -378,6 +388,12 @@ def _clause_spans(norm: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if norm[s:e].strip(_STRIP)]
 
 
+def split_clauses(text: str) -> list[str]:
+    """The requests of a message, split at ", and", "also", "?", "另外", "。" (original text)."""
+    norm = _normalize(text)
+    return [text[s:e].strip(_STRIP) for s, e in _clause_spans(norm)]
+
+
 # --- templates ----------------------------------------------------------------------------------
 
 _HANDOFF = _rx(
@@ -607,25 +623,6 @@ def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> l
         groups.append(_Group(orphan_start if orphan_start is not None else start, end))
         orphan_start = None
     return groups
-
-
-_STOCK_WORDS = _rx(
-    r"还有货吗|有没有货|有货吗|有货没|还有吗|库存|有货|现货|缺货|还有|有吗|吗|呢|么|请问|我想买|想要|想买|要买|买|我想|"
-    r"\b(?:is|are|the|a|an|in|stock|available|availability|do|you|have|any|still|of|there|"
-    r"please|check|can|i|buy|get|left|how|many|much)\b|[?？!！.,，。、]"
-)
-
-
-def product_query(text: str) -> str | None:
-    """The product words of a stock question without a SKU ("耳机有货吗" -> "耳机"), or None."""
-    rest = _STOCK_WORDS.sub(" ", text.lower())
-    rest = re.sub(r"\d+\s*(?:个|件|台|pcs?|units?)?", " ", rest)
-    rest = " ".join(rest.split())
-    if not rest:
-        return None
-    if re.search(r"[\u4e00-\u9fff]", rest):
-        return rest.replace(" ", "") if len(rest.replace(" ", "")) >= 2 else None
-    return rest if len(rest) >= 3 else None
 
 
 def match_intents(

@@ -24,6 +24,7 @@ from helpdesk.degrade.budget import RetryBudget
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
 from helpdesk.degrade.failpoints import failpoint
+from helpdesk.graph.capabilities import match_packs, merge_matches
 from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
 from helpdesk.graph.facts import extract_facts
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
@@ -57,6 +58,7 @@ from helpdesk.graph.tiers import TierRouter
 from helpdesk.graph.validation import ReplyFacts, find_violations
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
 __all__ = [
@@ -116,9 +118,12 @@ class TurnNodes:
     """Writes replies instead of the tiers (tests); None = model tiers, then minimal."""
     router: TierRouter | None = None
     """The model tiers; None = the minimal tier only (the embedded default)."""
+    packs: PackSet = field(default_factory=PackSet)
+    """The loaded capability packs: what the turn understands, plans and words beyond the
+    built-in intents."""
 
     def __post_init__(self) -> None:
-        self._writer: ReplyWriter = self.writer or minimal_writer(self.config.hotline)
+        self._writer: ReplyWriter = self.writer or minimal_writer(self.config.hotline, self.packs)
         self._requests: dict[str, RequestContext] = {}
 
     # ----------------------------------------------------------------- guard_context
@@ -203,19 +208,19 @@ class TurnNodes:
                 consumed.add(entry.confirmation_id)
             data = item.data if isinstance(item.data, dict) else {}
             detail = ""
-            if item.state == "executed" and data.get("refund_id"):
-                detail = render_notice(
-                    "reconciled_detail_refund", lang, hotline=hotline, refund_id=data["refund_id"]
-                )
-            elif item.state == "executed" and data.get("ticket_id"):
+            cap = self.packs.for_tool(entry.tool)
+            if item.state == "executed" and cap is not None and cap.receipt_key:
+                try:
+                    values = {k: v for k, v in data.items() if k not in ("hotline", "lang")}
+                    detail = render_notice(cap.receipt_key, lang, hotline=hotline, **values)
+                except KeyError:  # a receipt field the result lacks: no receipt, never a guess
+                    detail = ""
+            if item.state == "executed" and data.get("ticket_id"):
                 ticket = str(data["ticket_id"])
-                detail = render_notice(
-                    "reconciled_detail_ticket", lang, hotline=hotline, ticket_id=ticket
-                )
                 tickets.append(ticket)
-                if data.get("category") == "handoff":
+                if entry.tool == self.packs.handoff_tool:
                     handoff_ticket = ticket
-            what = describe_action(entry.tool, entry.args, lang, hotline=hotline)
+            what = describe_action(entry.tool, entry.args, lang, hotline=hotline, packs=self.packs)
             notices.append({"key": f"reconciled_{item.state}", "what": what, "detail": detail})
             reconciled.append(
                 {"tool": entry.tool, "args": entry.args, "state": item.state, "data": data}
@@ -224,7 +229,7 @@ class TurnNodes:
         if waiting - consumed:
             # a confirmed action that ran although the turn that ran it was never stored
             for entry in await self.executor.journal.entries(state.get("session", "default")):
-                if entry.confirmation_id in waiting:
+                if entry.confirmation_id is not None and entry.confirmation_id in waiting:
                     consumed.add(entry.confirmation_id)
         now = self.clock.wall()
         kept: list[dict[str, Any]] = []
@@ -232,7 +237,9 @@ class TurnNodes:
             if action.get("id") in consumed or "id" not in action:
                 continue
             if now - float(action.get("asked_at", now)) > self.config.confirmation_ttl_s:
-                what = describe_action(action["tool"], action["args"], lang, hotline=hotline)
+                what = describe_action(
+                    action["tool"], action["args"], lang, hotline=hotline, packs=self.packs
+                )
                 notices.append({"key": "confirmation_expired", "what": what})
                 continue
             kept.append(action)
@@ -292,6 +299,8 @@ class TurnNodes:
             awaiting_confirmation=bool(facts.get("pending_actions")),
         )
         is_confirmation = any(m.intent in _ANSWERS for m in template)
+        if len(self.packs) and not is_confirmation:
+            template = merge_matches(template, match_packs(text, lang, facts, self.packs))
         simplified = self._simplified(state)
         if simplified:
             ctx.degrade = ctx.degrade.model_copy(update={"simplified_mode": True})
@@ -310,14 +319,22 @@ class TurnNodes:
                 proposed = {"calls": list(selected.value), "tier": selected.tier}
             if outcome is not None:
                 matches = matches_from_plan(
-                    outcome.value, text=text, lang=lang, last_order_id=facts.get("last_order_id")
+                    outcome.value,
+                    text=text,
+                    lang=lang,
+                    last_order_id=facts.get("last_order_id"),
+                    packs=self.packs,
                 )
                 tier = outcome.tier
             else:
                 self._fell_to_minimal(ctx, "decompose")
         matches = _resume_awaiting_amount(_resume_awaiting_order(matches, facts), facts, text)
         tasks = plan_tasks(
-            matches, turn=state.get("turn", 1), facts=facts, allow_confirm=tier == "minimal"
+            matches,
+            turn=state.get("turn", 1),
+            facts=facts,
+            allow_confirm=tier == "minimal",
+            packs=self.packs,
         )
         # Calls are attached by select_tool; a confirmation keeps the call it resumes.
         planned = [
@@ -362,6 +379,7 @@ class TurnNodes:
                 ctx=ctx,
                 clock=self.clock,
                 proposed=(proposal["calls"], proposal["tier"]) if proposal else None,
+                packs=self.packs,
             )
             if chosen is not None:
                 tasks, tier = chosen
@@ -370,7 +388,7 @@ class TurnNodes:
         out: list[Task] = []
         for task in tasks:
             if task.call is None:
-                call = call_for(match_from_task(task), task.id, facts=facts)
+                call = call_for(match_from_task(task), task.id, facts=facts, packs=self.packs)
                 task = task.model_copy(update={"call": call})
             out.append(task)
         tiers["select_tool"] = tier
@@ -385,7 +403,7 @@ class TurnNodes:
         reused = {
             c.id: _reused_ticket(c, facts["handoff_ticket"])
             for c in calls
-            if c.name == "handoff_to_human" and facts.get("handoff_ticket")
+            if c.name == self.packs.handoff_tool and facts.get("handoff_ticket")
         }
         ran = await self.executor.run_many([c for c in calls if c.id not in reused], ctx)
         by_id = {r.call_id: r for r in [*ran, *reused.values()]}
@@ -401,15 +419,16 @@ class TurnNodes:
         failed = [
             r for r in results if r.status is ToolStatus.FAILED and LadderStep.HANDOFF in r.ladder
         ]
-        if not failed or any(r.tool == "handoff_to_human" for r in results):
+        handoff = self.packs.handoff_tool
+        if not failed or handoff is None or any(r.tool == handoff for r in results):
             return
-        if "handoff_to_human" not in self.executor.registry:
+        if handoff not in self.executor.registry:
             return
         facts = state.get("facts", {})
         summary = "; ".join(f"{r.tool} failed: {r.reason}" for r in failed)
         order_ids = [str(r.call_id) for r in failed]
         call = ToolCall(
-            name="handoff_to_human",
+            name=handoff,
             args={
                 "summary": f"Automatic handoff. Customer asked: "
                 f"{_last_human_text(state.get('messages', []))[:500]}. {summary}"[:2000],
@@ -434,7 +453,7 @@ class TurnNodes:
                 ctx.add_pending(item.model_copy(update={"ticket_id": ticket_id}))
         ctx.record(
             stage="execute",
-            target="handoff_to_human",
+            target=handoff,
             action=LadderStep.HANDOFF,
             error_class=None,
             at=self.clock.wall(),
@@ -488,14 +507,16 @@ class TurnNodes:
                         "asked_turn": state.get("turn", 1),
                         "asked_at": self.clock.wall(),
                         "match": {k: v for k, v in task.match.items() if k != "reasked"},
-                        "question": confirmation_question(item, lang, hotline=self.config.hotline),
+                        "question": confirmation_question(
+                            item, lang, hotline=self.config.hotline, packs=self.packs
+                        ),
                     }
                 )
             data = result.data if isinstance(result.data, dict) else {}
             if (
                 result.status is ToolStatus.OK
                 and task.call is not None
-                and task.call.name == "handoff_to_human"
+                and task.call.name == self.packs.handoff_tool
                 and data.get("ticket_id")
             ):
                 handoff_ticket = str(data["ticket_id"])
@@ -521,7 +542,7 @@ class TurnNodes:
         degrade = state.get("degrade") or DegradeContext()
         degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
         notices = list(state.get("notices", []))
-        notices += _dropped_confirmations(state)
+        notices += _dropped_confirmations(state, self.packs)
         return {
             "facts": facts,
             "degraded_turns": degraded_turns,
@@ -606,6 +627,7 @@ class TurnNodes:
             facts=state.get("facts", {}),
             degrade=degrade,
             actions={t.id: dict(t.call.args) for t in state.get("tasks", []) if t.call},
+            packs=self.packs,
         )
         violations = find_violations(facts)
         ctx = self._ctx(state)
@@ -643,7 +665,7 @@ class TurnNodes:
             }
         self._requests.pop(degrade.request_id, None)
         fallback = render_fallback_reply(
-            _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline
+            _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline, packs=self.packs
         )
         await self.executor.mark_reported(state.get("results", []))
         fallback = self._with_notices(
@@ -810,7 +832,7 @@ def _transcript(messages: list[BaseMessage]) -> str:
     return "\n".join(lines)
 
 
-def _dropped_confirmations(state: HelpdeskState) -> list[dict[str, Any]]:
+def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[str, Any]]:
     """Actions that waited for a yes the customer did not give (they asked something else):
     the reply says they were not done, instead of dropping them silently."""
     previous = state.get("facts", {}).get("pending_actions") or []
@@ -824,10 +846,10 @@ def _dropped_confirmations(state: HelpdeskState) -> list[dict[str, Any]]:
         return []
     notices = []
     for action in previous:
-        key = "dropped_cancel" if action.get("tool") == "cancel_order" else "dropped_refund"
-        if action.get("tool") not in ("cancel_order", "request_refund"):
-            key = "dropped_action"
-        notices.append({"key": key, "order_id": str(action.get("args", {}).get("order_id", ""))})
+        cap = packs.for_tool(str(action.get("tool")))
+        key = cap.dropped_key if cap is not None and cap.dropped_key else "dropped_action"
+        args = {k: str(v) for k, v in (action.get("args") or {}).items() if v is not None}
+        notices.append({**args, "key": key})
     return notices
 
 
@@ -844,13 +866,13 @@ ReplyWriter = Callable[[list[ReplyItem], DegradeContext, Lang, list[str]], Await
 draft's violations on a regeneration."""
 
 
-def minimal_writer(hotline: str) -> ReplyWriter:
+def minimal_writer(hotline: str, packs: PackSet | None = None) -> ReplyWriter:
     """The minimal tier's writer: templated replies filled with the tools' data."""
 
     async def write(
         items: list[ReplyItem], degrade: DegradeContext, lang: Lang, feedback: list[str]
     ) -> str:
-        return render_reply(items, degrade, lang, hotline=hotline)
+        return render_reply(items, degrade, lang, hotline=hotline, packs=packs)
 
     return write
 

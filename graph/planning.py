@@ -12,66 +12,32 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
-from helpdesk.graph.intents import Intent, MatchedIntent, product_query
+from helpdesk.graph.capabilities import pack_call
+from helpdesk.graph.intents import Intent, MatchedIntent
 from helpdesk.graph.state import Task
+from helpdesk.tools.packs import PackSet, default_packs
 from helpdesk.tools.results import ToolCall
 
 __all__ = ["call_for", "match_from_task", "plain_match", "plan_tasks"]
 
-_NON_CORE = frozenset({Intent.STOCK, Intent.FAQ})
 
-
-def call_for(match: MatchedIntent, task_id: str, *, facts: dict[str, Any]) -> ToolCall | None:
+def call_for(
+    match: MatchedIntent,
+    task_id: str,
+    *,
+    facts: dict[str, Any],
+    packs: PackSet | None = None,
+) -> ToolCall | None:
     """The tool call serving ``match``, or None when no tool is needed or information is missing."""
-    intent = match.intent
-    oid = match.order_id
-    if intent is Intent.ORDER_STATUS:
-        if oid:
-            return ToolCall(name="get_order", args={"order_id": oid}, id=task_id)
-        return ToolCall(name="list_orders", args={"limit": 5}, id=task_id)
-    if intent is Intent.LIST_ORDERS:
-        return ToolCall(name="list_orders", args={"limit": 5}, id=task_id)
-    if intent is Intent.TRACKING and oid:
-        return ToolCall(name="track_shipment", args={"order_id": oid}, id=task_id)
-    if intent is Intent.STOCK and match.sku:
-        return ToolCall(name="check_stock", args={"sku": match.sku}, id=task_id)
-    if intent is Intent.STOCK:
-        query = product_query(match.text)
-        if query:
-            return ToolCall(name="search_products", args={"q": query}, id=task_id)
-    if intent is Intent.FAQ:
-        args: dict[str, Any] = {"lang": match.lang}
-        if match.topic:
-            args["topic"] = match.topic
-        else:
-            args["q"] = match.text[:200]
-        return ToolCall(name="search_faq", args=args, id=task_id)
-    if intent is Intent.CANCEL_ORDER and oid:
-        return ToolCall(name="cancel_order", args={"order_id": oid}, id=task_id)
-    if intent is Intent.REFUND and oid:
-        if match.amount_kind == "invalid":
-            # an amount that cannot be used as one is asked about, with what is refundable
-            return ToolCall(name="get_order", args={"order_id": oid}, id=task_id)
-        amount = match.amount if match.amount_kind == "exact" else None
-        return ToolCall(name="request_refund", args={"order_id": oid, "amount": amount}, id=task_id)
-    if intent is Intent.CREATE_TICKET:
-        subject = (match.details or match.text)[:120]
-        return ToolCall(
-            name="create_ticket",
-            args={"subject": subject, "description": match.text[:2000], "order_id": oid},
-            id=task_id,
-        )
-    if intent is Intent.HANDOFF:
-        return ToolCall(
-            name="handoff_to_human",
-            args={"summary": match.text[:2000], "order_id": oid, "facts": _ticket_facts(facts)},
-            id=task_id,
-        )
-    return None
-
-
-def _ticket_facts(facts: dict[str, Any]) -> dict[str, Any]:
-    return {k: facts[k] for k in ("order_ids", "skus", "preferences") if facts.get(k)}
+    if match.intent is Intent.PACK:
+        return pack_call(match, task_id, facts=facts, packs=packs) if packs is not None else None
+    cap = (packs or default_packs()).for_intent(match.intent.value)
+    if cap is None or cap.plan is None:
+        return None
+    planned = cap.plan(plain_match(match), facts)
+    if planned is None:
+        return None
+    return ToolCall(name=planned.tool, args=dict(planned.args), id=task_id)
 
 
 def plan_tasks(
@@ -80,6 +46,7 @@ def plan_tasks(
     turn: int,
     facts: dict[str, Any],
     allow_confirm: bool = True,
+    packs: PackSet | None = None,
 ) -> list[Task]:
     """Tasks for this turn, with their calls.
 
@@ -122,18 +89,19 @@ def plan_tasks(
             continue
         if match.intent in (Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE) and pending:
             for action in pending:
-                tasks.append(_ask_again(action, match, next_id()))
+                tasks.append(_ask_again(action, match, next_id(), packs or default_packs()))
             pending = []
             continue
         task_id = next_id()
-        call = call_for(match, task_id, facts=facts)
+        call = call_for(match, task_id, facts=facts, packs=packs)
+        cap = (packs or default_packs()).for_intent(match.capability or match.intent.value)
         tasks.append(
             Task(
                 id=task_id,
-                intent=match.intent.value,
+                intent=match.capability or match.intent.value,
                 match=plain_match(match),
                 call=call,
-                core=match.intent not in _NON_CORE,
+                core=cap.core if cap is not None else True,
             )
         )
     return tasks
@@ -144,7 +112,7 @@ _ANSWERS = frozenset(
 )
 
 
-def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str) -> Task:
+def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, packs: PackSet) -> Task:
     """The pending action asked about again: with the customer's change ("yes but only 100",
     "不对，我是说100904"), or unchanged after a questioning yes. Never confirmed here."""
     args = dict(action["args"])
@@ -156,8 +124,11 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str) -> T
         if answer.amount_kind != "none" and "amount" in args:
             args["amount"] = answer.amount if answer.amount_kind == "exact" else None
             original.update(amount=args["amount"], amount_kind=answer.amount_kind)
-    if original.get("amount_kind") == "invalid" and original.get("order_id"):
-        call = ToolCall(name="get_order", args={"order_id": original["order_id"]}, id=task_id)
+    cap = packs.for_tool(action["tool"])
+    replanned = cap.plan(original, {}) if cap is not None and cap.plan is not None else None
+    if replanned is not None and replanned.tool != action["tool"]:
+        # the change cannot be used as it is (an invalid amount): look it up and ask instead
+        call = ToolCall(name=replanned.tool, args=dict(replanned.args), id=task_id)
     else:
         call = ToolCall(name=action["tool"], args=args, id=task_id)
     return Task(

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.capabilities import describe_pack_action, render_item
 from helpdesk.graph.intents import (
     ORDER_SCOPED_INTENTS,
     Intent,
@@ -28,6 +29,7 @@ from helpdesk.graph.intents import (
 )
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
+from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = [
@@ -121,8 +123,9 @@ class ReplyItem:
 class _Writer:
     """Renders with one language's templates and remembers what was already said."""
 
-    def __init__(self, lang: Lang, hotline: str) -> None:
+    def __init__(self, lang: Lang, hotline: str, packs: PackSet | None = None) -> None:
         self.lang = lang
+        self.packs = packs
         self.t = load_templates("minimal", "generate", lang)
         self.hotline = hotline
         self.stale_told = False
@@ -168,6 +171,7 @@ def render_reply(
     lang: Lang,
     *,
     hotline: str = DEFAULT_HOTLINE,
+    packs: PackSet | None = None,
 ) -> str:
     """The whole reply of one turn, in ``lang``.
 
@@ -176,12 +180,13 @@ def render_reply(
         degrade: what degraded during the request (stale data, pending work, simplified mode).
         lang: the language of every line of the reply.
         hotline: the customer-service phone number offered when self-service is the answer.
+        packs: the loaded capability packs (their requests are rendered from their templates).
 
     Returns:
         Paragraphs separated by blank lines: one per item, then the request-level notices
         (staleness not yet mentioned, pending work, simplified mode, the way to a human).
     """
-    w = _Writer(lang, hotline)
+    w = _Writer(lang, hotline, packs)
     paragraphs = [p for p in (_item_paragraph(w, item) for item in items) if p]
     if not paragraphs:
         paragraphs.append(w.say("clarify"))
@@ -238,6 +243,8 @@ def _body(w: _Writer, item: ReplyItem) -> str:
     intent = match.intent
     if intent is Intent.CONFIRM_NO:
         return w.say("confirm_cancelled")
+    if _is_generic(item):
+        return _generic(w, item)
     if result is None:
         return _without_result(w, match)
     if (
@@ -272,6 +279,29 @@ def _body(w: _Writer, item: ReplyItem) -> str:
         return _unknown(w, kind, result, order_id, sku)
     w.trouble = True
     return w.say("part_unavailable", what=w.what(kind, order_id, sku))
+
+
+def _is_generic(item: ReplyItem) -> bool:
+    """A pack's request, or a tool the built-in wording does not know: rendered generically."""
+    if item.intent.intent is Intent.PACK:
+        return True
+    return item.result is not None and item.result.tool not in _TOOL_KINDS
+
+
+def _generic(w: _Writer, item: ReplyItem) -> str:
+    result = item.result
+    if result is not None and result.status is ToolStatus.STALE:
+        w.stale_told = True
+    text, trouble = render_item(
+        item.intent,
+        result,
+        w.lang,
+        hotline=w.hotline,
+        packs=w.packs,
+        age_text=w.age(result.age_s) if result is not None else "",
+    )
+    w.trouble = w.trouble or trouble
+    return text
 
 
 def _ask_refund_amount(w: _Writer, match: MatchedIntent, result: ToolResult) -> str:
@@ -580,19 +610,27 @@ def _confirm(
     return w.say("confirm_generic", what=w.what(kind, order_id, sku))
 
 
-def confirmation_question(item: ReplyItem, lang: Lang, *, hotline: str) -> str:
+def confirmation_question(
+    item: ReplyItem, lang: Lang, *, hotline: str, packs: PackSet | None = None
+) -> str:
     """The canonical question for an item whose result needs the customer's confirmation; the
     published reply must contain it, whichever tier wrote the rest."""
-    w = _Writer(lang, hotline)
+    w = _Writer(lang, hotline, packs)
     match, result = item.intent, item.result
     if result is None:
         return ""
+    if _is_generic(item):
+        return _generic(w, item)
     sku = match.sku or _str(_dict(result.data).get("sku")) or None
     return _confirm(w, _kind_of(item), match, result, _order_id(match, result), sku)
 
 
-def describe_action(tool: str, args: Mapping[str, Any], lang: Lang, *, hotline: str) -> str:
+def describe_action(
+    tool: str, args: Mapping[str, Any], lang: Lang, *, hotline: str, packs: PackSet | None = None
+) -> str:
     """A short description of a write ("the refund of ¥100.00 for order 100609")."""
+    if tool not in _TOOL_KINDS:
+        return describe_pack_action(tool, args, lang, hotline=hotline, packs=packs)
     w = _Writer(lang, hotline)
     kind = _TOOL_KINDS.get(tool, "other")
     order_id = _str(args.get("order_id")) or None
@@ -824,6 +862,7 @@ def render_fallback_reply(
     lang: Lang,
     *,
     hotline: str = DEFAULT_HOTLINE,
+    packs: PackSet | None = None,
 ) -> str:
     """The reply of last resort when generated replies keep failing validation.
 
@@ -831,7 +870,7 @@ def render_fallback_reply(
     refund ids), marks everything else "not available yet", then the staleness notice, pending
     items and the way to a human — nothing that could be invented.
     """
-    w = _Writer(lang, hotline)
+    w = _Writer(lang, hotline, packs)
     lines = [w.say("fallback_header")]
     confirmations: list[str] = []
     for item in items:
@@ -839,6 +878,14 @@ def render_fallback_reply(
         if result is None:
             continue
         match = item.intent
+        if _is_generic(item):
+            # a pack's wording states only its result's fields: the same text is safe here
+            text = _generic(w, item)
+            if result.status is ToolStatus.NEEDS_CONFIRMATION:
+                confirmations.append(text)
+            else:
+                lines.append(text)
+            continue
         kind = _kind_of(item)
         order_id = _order_id(match, result)
         if result.status is ToolStatus.NEEDS_CONFIRMATION:

@@ -115,7 +115,8 @@ class PlannedTask(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    intent: IntentName
+    intent: IntentName | str
+    """A built-in intent or a loaded pack's intent name (anything else is read as unknown)."""
     order_id: str | None = None
     sku: str | None = None
     quantity: int | None = None

@@ -25,6 +25,7 @@ from helpdesk.graph.state import Task
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.packs import PackSet, default_packs
 from helpdesk.tools.results import ToolCall, ToolResult
 
 __all__ = [
@@ -38,25 +39,33 @@ __all__ = [
 MAX_CORRECTION_ROUNDS = 2
 """Self-correction rounds a turn may spend on invalid tool calls before dropping them."""
 
-_TOOL_INTENTS: dict[str, Intent] = {
-    "get_order": Intent.ORDER_STATUS,
-    "list_orders": Intent.LIST_ORDERS,
-    "track_shipment": Intent.TRACKING,
-    "check_stock": Intent.STOCK,
-    "search_faq": Intent.FAQ,
-    "create_ticket": Intent.CREATE_TICKET,
-    "cancel_order": Intent.CANCEL_ORDER,
-    "request_refund": Intent.REFUND,
-    "handoff_to_human": Intent.HANDOFF,
-}
 
 
 def matches_from_plan(
-    planned: Sequence[PlannedTask], *, text: str, lang: Lang, last_order_id: str | None
+    planned: Sequence[PlannedTask],
+    *,
+    text: str,
+    lang: Lang,
+    last_order_id: str | None,
+    packs: PackSet | None = None,
 ) -> list[MatchedIntent]:
-    """A model's decomposition as MatchedIntents (order-scoped asks inherit the session order)."""
+    """A model's decomposition as MatchedIntents (order-scoped asks inherit the session order;
+    a pack's intent becomes a pack request, anything else unknown)."""
     matches: list[MatchedIntent] = []
     for task in planned:
+        if task.intent not in _BUILTIN_INTENTS:
+            known = packs is not None and packs.for_intent(task.intent) is not None
+            matches.append(
+                MatchedIntent(
+                    intent=Intent.PACK if known else Intent.UNKNOWN,
+                    text=text,
+                    lang=lang,
+                    capability=task.intent if known else "",
+                    amount=task.amount,
+                    details=task.details or "",
+                )
+            )
+            continue
         intent = Intent(task.intent)
         if intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO):
             continue  # a model never decides that the customer confirmed (or declined)
@@ -107,6 +116,7 @@ async def select_with_models(
     ctx: RequestContext,
     clock: Clock,
     proposed: tuple[list[ToolCall], str] | None = None,
+    packs: PackSet | None = None,
 ) -> tuple[list[Task], str] | None:
     """Tool calls chosen by a model tier, checked, corrected at most twice, bound to tasks.
 
@@ -178,7 +188,7 @@ async def select_with_models(
         spec = executor.registry.get(name)
         return spec is not None and spec.policy.is_write
 
-    bound = _bind(tasks, valid, facts=facts, is_write=is_write)
+    bound = _bind(tasks, valid, facts=facts, is_write=is_write, packs=packs)
     for call in valid:
         used = any(t.call is not None and t.call.name == call.name for t in bound)
         if is_write(call.name) and not used:
@@ -215,6 +225,7 @@ def _bind(
     *,
     facts: Mapping[str, Any],
     is_write: Callable[[str], bool],
+    packs: PackSet | None = None,
 ) -> list[Task]:
     """Give each task the model's call for its tool (same order / SKU first, then same tool);
     tasks the model skipped keep the mapped call; extra reads become tasks of their own, extra
@@ -222,7 +233,7 @@ def _bind(
     unused = list(calls)
     out: list[Task] = []
     for task in tasks:
-        expected = call_for(match_from_task(task), task.id, facts=dict(facts))
+        expected = call_for(match_from_task(task), task.id, facts=dict(facts), packs=packs)
         if task.call is not None and task.call.confirmed:
             out.append(task)
             continue
@@ -241,9 +252,9 @@ def _bind(
     turn_prefix = tasks[0].id.rsplit("-", 1)[0] if tasks else "t"
     unused = [c for c in unused if not is_write(c.name)]
     for index, call in enumerate(unused, start=len(tasks)):
-        intent = _TOOL_INTENTS.get(call.name, Intent.UNKNOWN)
+        intent, pack_intent = _intent_for_tool(call.name, packs or default_packs())
         task_id = f"{turn_prefix}-{index}"
-        base = MatchedIntent(intent=intent, text="", lang="en")
+        base = MatchedIntent(intent=intent, text="", lang="en", capability=pack_intent or "")
         match = replace(
             base,
             order_id=call.args.get("order_id"),
@@ -253,12 +264,26 @@ def _bind(
         out.append(
             Task(
                 id=task_id,
-                intent=intent.value,
+                intent=pack_intent or intent.value,
                 match=plain_match(match),
                 call=call.model_copy(update={"id": task_id}),
             )
         )
     return out
+
+
+def _intent_for_tool(tool: str, packs: PackSet) -> tuple[Intent, str | None]:
+    """The intent a model-chosen call serves: a built-in one, a pack's (``PACK`` plus its
+    name), or unknown for a tool registered without a capability."""
+    name = packs.intent_for_tool(tool)
+    if name is None:
+        return Intent.UNKNOWN, None
+    if name in _BUILTIN_INTENTS:
+        return Intent(name), None
+    return Intent.PACK, name
+
+
+_BUILTIN_INTENTS = frozenset(i.value for i in Intent) - {Intent.PACK.value}
 
 
 def _same_target(left: Mapping[str, Any], right: Mapping[str, Any]) -> bool:

@@ -21,39 +21,29 @@ from helpdesk.degrade.context import DegradeContext
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates
+from helpdesk.tools.packs import PackSet, default_packs
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["DONE_PHRASES", "RULES", "ReplyFacts", "Rule", "find_violations"]
 
-_IDENTIFIER = re.compile(r"\b(?:\d{6}|SKU-\d{4}|(?:SF|YT)\d{10}|T-\d{6}|R-\d{6}|S-\d{6})\b")
 _PHONE = re.compile(r"(?<![\w.-])\+?\d[\d -]{6,}\d(?!\w|[.-]\d)")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?Z?)?|\b\d{1,2}:\d{2}\b")
 _AMOUNT = re.compile(r"¥\s?(\d[\d,]*(?:\.\d+)?)")
 _NUMBER_IN_TEXT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_SUCCESS_TEMPLATES = {
-    "cancel_order": "cancel_done",
-    "request_refund": "refund_done",
-    "create_ticket": "ticket_created",
-    "handoff_to_human": "handoff_created",
-}
-_EMPTY_TEMPLATES = {"list_orders": "orders_empty"}
-# "done" wording of writes, in the sentence that names the order (templates and paraphrases)
-DONE_PHRASES: dict[str, re.Pattern[str]] = {
-    "cancel_order": re.compile(
-        r"(has been|have been|was|were|I've|I have|we've|we have|successfully)\s+cancell?ed"
-        r"|cancell?ed (it|your order|the order)"
-        r"|已(?:经)?为您取消|已成功取消|已经取消了|帮您取消了|取消成功",
-        re.IGNORECASE,
-    ),
-    "request_refund": re.compile(
-        r"(has been|was|I've|I have|we've|we have|successfully)\s+"
-        r"(refunded|submitted|issued|requested|processed)|refund (is|was) on its way"
-        r"|已(为您|经)?(提交退款|退款)|退款(申请)?已(提交|受理)",
-        re.IGNORECASE,
-    ),
-}
+
+def _done_phrases(packs: PackSet) -> dict[str, re.Pattern[str]]:
+    return {
+        cap.tool: re.compile("|".join(cap.done_patterns), re.IGNORECASE)
+        for cap in packs.capabilities()
+        if cap.done_patterns
+    }
+
+
+DONE_PHRASES: dict[str, re.Pattern[str]] = _done_phrases(default_packs())
+"""Tool -> "done" wording of its writes (the default packs'), in the sentence naming the
+object; a loaded pack's own are read from :attr:`ReplyFacts.packs`."""
 _NO_ORDERS = re.compile(
     r"(you )?(have|has|there are) no orders|don't have any orders|do not have any orders"
     r"|(?<!不代表)(?<!不代表您)没有(任何)?订单",
@@ -75,6 +65,8 @@ class ReplyFacts:
     degrade: DegradeContext = field(default_factory=DegradeContext)
     actions: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Call id -> the arguments of the call (which order a write was about)."""
+    packs: PackSet = field(default_factory=default_packs)
+    """The loaded packs: identifier shapes and the wording that claims a write done."""
 
     def known_text(self) -> str:
         """Everything the reply may quote from, as one searchable string."""
@@ -129,20 +121,26 @@ def rule_no_unfilled_fields(r: ReplyFacts) -> list[str]:
 
 
 def rule_identifiers_known(r: ReplyFacts) -> list[str]:
+    pattern = r.packs.identifier_pattern()
+    if pattern is None:
+        return []
     known = r.known_text()
-    examples = _template_identifiers(r.lang)
+    examples = _template_identifiers(r.lang, pattern.pattern) | frozenset(
+        i for text in r.packs.templates(r.lang).values() for i in pattern.findall(text)
+    )
     return [
         f"identifier {ident} is not in this turn's data"
-        for ident in sorted(set(_IDENTIFIER.findall(r.draft)))
+        for ident in sorted(set(pattern.findall(r.draft)))
         if ident not in known and ident not in examples
     ]
 
 
-@lru_cache(maxsize=4)
-def _template_identifiers(lang: Lang) -> frozenset[str]:
+@lru_cache(maxsize=16)
+def _template_identifiers(lang: Lang, pattern: str) -> frozenset[str]:
     """Identifiers the reply templates themselves use as examples ("e.g. order 100123")."""
     templates = load_templates("minimal", "generate", lang)
-    return frozenset(i for text in templates.values() for i in _IDENTIFIER.findall(text))
+    shape = re.compile(pattern)
+    return frozenset(i for text in templates.values() for i in shape.findall(text))
 
 
 def rule_amounts_and_dates_match(r: ReplyFacts) -> list[str]:
@@ -174,10 +172,13 @@ def rule_only_the_hotline(r: ReplyFacts) -> list[str]:
     violations = []
     # dates and times ("2026-10-31 23:14") are digits with separators too: not phone numbers
     text = _DATETIME.sub(" ", r.draft)
+    identifier = r.packs.identifier_pattern()
     for candidate in _PHONE.findall(text):
         number = candidate.strip()
         digits = re.sub(r"\D", "", number)
-        if len(digits) < 8 or _DATE.fullmatch(number) or _IDENTIFIER.fullmatch(number):
+        if len(digits) < 8 or _DATE.fullmatch(number):
+            continue
+        if identifier is not None and identifier.fullmatch(number):
             continue
         if digits != hotline_digits:
             violations.append(f"phone number {number} is not the configured hotline")
@@ -198,14 +199,16 @@ def rule_no_false_success(r: ReplyFacts) -> list[str]:
     words nor in a model's ("I've cancelled order 100998", "订单 100998 已经取消")."""
     templates = load_templates("minimal", "generate", r.lang)
     violations = []
+    phrases = _done_phrases(r.packs)
     for result in r.results:
-        key = _SUCCESS_TEMPLATES.get(result.tool)
-        if key is None or result.status is ToolStatus.OK:
+        cap = r.packs.for_tool(result.tool)
+        key = cap.done_key if cap is not None else ""
+        if not key or key not in templates or result.status is ToolStatus.OK:
             continue
         order_id = _order_of(r, result)
         claim = _claim_prefix(templates[key], {"order_id": order_id}, r.lang)
         said = bool(claim and claim in r.draft)
-        done = DONE_PHRASES.get(result.tool)
+        done = phrases.get(result.tool)
         # A business refusal quotes the order's real state ("已取消" for an order cancelled
         # before): only its template wording counts as a claim there.
         paraphrase_check = result.error_class is not ErrorClass.BUSINESS
@@ -292,8 +295,9 @@ def rule_failed_lookup_not_empty(r: ReplyFacts) -> list[str]:
     templates = load_templates("minimal", "generate", r.lang)
     violations = []
     for result in r.results:
-        key = _EMPTY_TEMPLATES.get(result.tool)
-        if key is None or result.usable:
+        cap = r.packs.for_tool(result.tool)
+        key = cap.empty_key if cap is not None else ""
+        if not key or key not in templates or result.usable:
             continue
         claim = _claim_prefix(templates[key], {}, r.lang)
         if (claim and claim in r.draft) or _NO_ORDERS.search(r.draft):

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
 import random
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, MutableMapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from cachetools import TTLCache
 from pydantic import ValidationError
@@ -198,6 +199,15 @@ class ResilientExecutor:
                 ctx=ctx,
             )
         return result
+
+    def run_sync(self, call: ToolCall, ctx: RequestContext | None = None) -> ToolResult:
+        """:meth:`run` for scripts and notebooks: blocks until the call is done.
+
+        Works with or without a running event loop (in a notebook the call runs on a worker
+        thread with its own loop). ``ctx`` defaults to a fresh one-call request context.
+        """
+        context = ctx or RequestContext.new(session="sync", turn=1, customer=None, clock=self.clock)
+        return run_blocking(self.run(call, context))
 
     async def _run(self, call: ToolCall, ctx: RequestContext, book: _Attempts) -> ToolResult:
         spec = self.registry.get(call.name)
@@ -531,6 +541,7 @@ class ResilientExecutor:
         return data
 
     def _validate_output(self, spec: ToolSpec, data: Any) -> Any:
+        data = _parsed_json_text(spec, data)
         model = spec.policy.output
         if model is None:
             return data
@@ -1135,3 +1146,32 @@ def _issue_from_error(error: Any) -> FieldIssue:
         )
         allowed = tuple(a for a in allowed if a)
     return FieldIssue(path=path, message=message, allowed=allowed)
+
+
+def _parsed_json_text(spec: ToolSpec, data: Any) -> Any:
+    """A tool that returns JSON text (many existing tools do) is parsed before output checks;
+    text that looks like JSON but is not is a schema failure, other text stays text."""
+    if not isinstance(data, str | bytes):
+        return data
+    text = data.decode() if isinstance(data, bytes) else data
+    if not text.lstrip().startswith(("{", "[")):
+        return data
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise SchemaError(f"{spec.name}: response is not valid JSON: {exc}") from exc
+
+
+_T = TypeVar("_T")
+
+
+def run_blocking(coro: Coroutine[Any, Any, _T]) -> _T:
+    """Run a coroutine to completion from sync code, even inside a running loop (notebooks)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()

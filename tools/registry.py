@@ -205,25 +205,39 @@ class ToolRegistry:
         name: str | None = None,
         description: str | None = None,
         policy: ToolPolicy | None = None,
+        schema: Mapping[str, Any] | None = None,
         **policy_fields: Any,
     ) -> ToolSpec:
         """Register a sync/async callable or a LangChain ``BaseTool``.
 
         Args:
             fn: the callable or LangChain tool.
-            name: defaults to the function's / tool's name.
-            description: defaults to the docstring's first paragraph / the tool's description.
+            name: defaults to the function's / tool's name (or the schema's ``name``).
+            description: defaults to the docstring's first paragraph / the tool's description
+                (or the schema's ``description``).
             policy: a ready :class:`ToolPolicy`, or pass its fields as keywords.
+            schema: the arguments as a JSON schema — a plain object schema, an OpenAI function
+                spec (``{"type": "function", "function": {...}}`` or ``{"name", "parameters"}``)
+                — for callables whose signature does not say (``def invoke(**kwargs)``). The
+                callable then receives the validated arguments as keywords.
         """
         if policy is not None and policy_fields:
             raise ValueError("pass either policy= or policy fields, not both")
         pol = policy or ToolPolicy(**policy_fields)
-        if _is_langchain_tool(fn):
+        if schema is not None:
+            if not callable(fn):
+                raise TypeError(f"cannot register {fn!r}: not callable")
+            spec = _spec_from_schema(fn, schema, name=name, description=description, policy=pol)
+        elif _is_langchain_tool(fn):
             spec = _spec_from_langchain(fn, name=name, description=description, policy=pol)
         elif callable(fn):
             spec = _spec_from_callable(fn, name=name, description=description, policy=pol)
         else:
             raise TypeError(f"cannot register {fn!r}: not callable and not a LangChain tool")
+        return self.add(spec)
+
+    def add(self, spec: ToolSpec) -> ToolSpec:
+        """Add an already-built :class:`ToolSpec` (e.g. from another registry)."""
         if spec.name in self._tools:
             raise ValueError(f"tool {spec.name!r} is already registered")
         self._tools[spec.name] = spec
@@ -270,7 +284,10 @@ def _spec_from_callable(
     injected: set[str] = set()
     for pname, param in sig.parameters.items():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise TypeError(f"tool {tool_name!r}: *args/**kwargs are not supported")
+            raise TypeError(
+                f"tool {tool_name!r}: *args/**kwargs need the arguments as a JSON schema: "
+                "registry.register(fn, schema={...})"
+            )
         if pname in INJECTED_PARAMS:
             injected.add(pname)
             continue
@@ -300,6 +317,115 @@ def _spec_from_callable(
         invoke=invoke,
         injected=frozenset(injected),
     )
+
+
+_JSON_TYPES: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "array": list[Any],
+    "object": dict[str, Any],
+    "null": type(None),
+}
+
+
+def _unwrap_schema(
+    schema: Mapping[str, Any],
+) -> tuple[Mapping[str, Any], str | None, str | None]:
+    """(parameters schema, name, description) from a JSON schema or an OpenAI function spec."""
+    if schema.get("type") == "function" and isinstance(schema.get("function"), Mapping):
+        schema = schema["function"]
+    if "parameters" in schema and isinstance(schema["parameters"], Mapping):
+        return schema["parameters"], schema.get("name"), schema.get("description")
+    return (
+        schema,
+        schema.get("title") if isinstance(schema.get("title"), str) else None,
+        (schema.get("description") if isinstance(schema.get("description"), str) else None),
+    )
+
+
+def _annotation(prop: Mapping[str, Any]) -> Any:
+    if isinstance(prop.get("enum"), list) and prop["enum"]:
+        return Literal[tuple(prop["enum"])]
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        types = [_JSON_TYPES.get(k, Any) for k in kind]
+        annotation: Any = types[0]
+        for extra in types[1:]:
+            annotation = annotation | extra
+        return annotation
+    if isinstance(kind, str) and kind in _JSON_TYPES:
+        return _JSON_TYPES[kind]
+    if "anyOf" in prop and isinstance(prop["anyOf"], list):
+        types = [_annotation(p) for p in prop["anyOf"] if isinstance(p, Mapping)]
+        if types:
+            annotation = types[0]
+            for extra in types[1:]:
+                annotation = annotation | extra
+            return annotation
+    return Any
+
+
+def _spec_from_schema(
+    fn: Callable[..., Any],
+    schema: Mapping[str, Any],
+    *,
+    name: str | None,
+    description: str | None,
+    policy: ToolPolicy,
+) -> ToolSpec:
+    params, schema_name, schema_doc = _unwrap_schema(schema)
+    tool_name = _check_name(str(name or schema_name or getattr(fn, "__name__", "")))
+    if params.get("type", "object") != "object":
+        raise ValueError(f"tool {tool_name!r}: the argument schema must be an object schema")
+    props = params.get("properties") or {}
+    if not isinstance(props, Mapping):
+        raise ValueError(f"tool {tool_name!r}: schema 'properties' must be a map")
+    required = set(params.get("required") or ())
+    unknown = required - set(props)
+    if unknown:
+        raise ValueError(f"tool {tool_name!r}: required {sorted(unknown)} are not in properties")
+    try:
+        accepted = set(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        accepted = set()
+    injected = frozenset(p for p in INJECTED_PARAMS if p in accepted)
+    fields: dict[str, Any] = {}
+    for pname, prop in props.items():
+        if pname in INJECTED_PARAMS:
+            continue
+        prop = prop if isinstance(prop, Mapping) else {}
+        annotation = _annotation(prop)
+        if pname in required:
+            fields[pname] = (annotation, ...)
+        else:
+            fields[pname] = (annotation | None, prop.get("default"))
+    args_model = create_model(
+        f"{_camel(tool_name)}Args", __config__=ConfigDict(extra="forbid"), **fields
+    )
+    spec = _spec_from_callable_invoke(fn)
+    return ToolSpec(
+        name=tool_name,
+        description=description or schema_doc or _first_paragraph(fn.__doc__) or tool_name,
+        policy=policy,
+        args_model=cast(type[BaseModel], args_model),
+        invoke=spec,
+        injected=injected,
+    )
+
+
+def _spec_from_callable_invoke(
+    fn: Callable[..., Any],
+) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+    async def invoke(kwargs: dict[str, Any]) -> Any:
+        # optional arguments the caller left out are not passed (the callable's own defaults)
+        result = fn(**{k: v for k, v in kwargs.items() if v is not None})
+        if inspect.isawaitable(result):
+            return await result
+        return result
+
+    return invoke
 
 
 def _is_langchain_tool(obj: Any) -> bool:

@@ -68,7 +68,9 @@ def test_cli_json_output_schema(tmp_path: Path) -> None:
 def test_cli_tools_lists_policies(tmp_path: Path) -> None:
     proc = helpdesk(tmp_path, "tools", "--json")
     assert proc.returncode == 0, proc.stderr
-    tools = {t["name"]: t for t in json.loads(proc.stdout)}
+    listing = json.loads(proc.stdout)
+    assert {c["pack"] for c in listing["capabilities"]} == {"shop"}  # the demo shop's only
+    tools = {t["name"]: t for t in listing["tools"]}
     assert set(tools) == {
         "get_order",
         "list_orders",
@@ -83,6 +85,33 @@ def test_cli_tools_lists_policies(tmp_path: Path) -> None:
     }
     assert tools["request_refund"]["kind"] == "money" and tools["request_refund"]["confirm"]
     assert "customer" not in tools["get_order"]["args"]
+
+
+def test_cli_tools_lists_a_packs_capabilities(tmp_path: Path) -> None:
+    proc = helpdesk(tmp_path, "tools", "--json", "--pack", "helpdesk.examples.loyalty:pack")
+    assert proc.returncode == 0, proc.stderr
+    listing = json.loads(proc.stdout)
+    caps = {c["capability"]: c for c in listing["capabilities"] if c["pack"] == "loyalty"}
+    assert set(caps) == {"points_balance", "redeem_voucher", "convert_points"}
+    assert (caps["convert_points"]["kind"], caps["convert_points"]["pack"]) == ("money", "loyalty")
+    tools = {t["name"]: t for t in listing["tools"]}
+    assert tools["convert_points"]["confirm"] and tools["convert_points"]["precheck"]
+    assert tools["convert_points"]["capability"] == "convert_points"
+    assert tools["get_order"]["capability"] == "order_status"  # the shop is a pack too
+
+
+def test_cli_chat_with_a_pack_answers_from_it(tmp_path: Path) -> None:
+    proc = helpdesk(
+        tmp_path, "chat", "-m", "我有多少积分", "--pack", "helpdesk.examples.loyalty:pack"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "您目前有 1250 积分，购物金余额 ¥0.00。"
+
+
+def test_cli_bad_pack_is_a_clear_error(tmp_path: Path) -> None:
+    proc = helpdesk(tmp_path, "chat", "-m", "hi", "--pack", "helpdesk.examples.loyalty:nope")
+    assert proc.returncode == 2
+    assert "has no 'nope'" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_cli_broken_config_is_a_clear_error(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ def test_notebooks_are_all_found() -> None:
         "01_quickstart.ipynb",
         "02_fault_drills.ipynb",
         "03_custom_tool.ipynb",
+        "04_capability_pack.ipynb",
     ]
 
 

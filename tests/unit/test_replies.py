@@ -705,3 +705,28 @@ def test_render_fallback_reply_still_asks_the_pending_confirmation():
                          data={"args": {"order_id": "100998"}})
     text = render_fallback_reply([ReplyItem(intent=match, result=pending)], DegradeContext(), "en")
     assert text.startswith("Do you want me to cancel order 100998?")
+
+
+def test_render_reply_tool_without_capability_ok_is_its_data_not_a_failed_write() -> None:
+    item = ReplyItem(
+        intent=MatchedIntent(intent=Intent.UNKNOWN, text="", lang="en"),
+        result=ToolResult(
+            call_id="t1-1", tool="loyalty_points", status=ToolStatus.OK, data={"balance": 420}
+        ),
+    )
+    reply = render_reply([item], DegradeContext(), "en")
+    assert reply == "Here is what that request (loyalty_points) returned: balance: 420"
+
+
+def test_render_reply_tool_without_capability_failure_is_not_claimed_done() -> None:
+    item = ReplyItem(
+        intent=MatchedIntent(intent=Intent.UNKNOWN, text="", lang="zh"),
+        result=ToolResult(
+            call_id="t1-1",
+            tool="loyalty_points",
+            status=ToolStatus.FAILED,
+            error_class=ErrorClass.UNAVAILABLE,
+        ),
+    )
+    reply = render_reply([item], DegradeContext(), "zh")
+    assert reply.startswith("抱歉，暂时无法提供该请求（loyalty_points），请稍后再试。")

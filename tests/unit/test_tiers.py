@@ -351,5 +351,5 @@ def test_build_chat_model_openai_compatible_needs_base_url() -> None:
 
 def test_intent_name_matches_intent_enum() -> None:
     # a changed or questioning answer to a confirmation is read by the template matcher only
-    template_only = {Intent.CONFIRM_CHANGE.value, Intent.CONFIRM_UNCLEAR.value}
+    template_only = {Intent.CONFIRM_CHANGE.value, Intent.CONFIRM_UNCLEAR.value, Intent.PACK.value}
     assert get_args(IntentName) == tuple(i.value for i in Intent if i.value not in template_only)

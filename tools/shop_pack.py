@@ -1,0 +1,249 @@
+"""The demo shop as a capability pack: what each built-in tool does for a customer.
+
+The shop's tools live in :mod:`helpdesk.tools.builtin` (httpx clients of the demo shop API);
+this module declares their capabilities — intents, kinds, identifier shapes, the fields kept by
+compaction, the wording that claims a write done — so the turn graph reads them from the pack
+instead of naming the shop's tools, statuses and fields. The shop's intents are still matched by
+the built-in template matcher (``graph/intents.py``), which is why they carry no patterns here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from helpdesk.tools.builtin import build_shop_registry
+from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackError, PlannedCall
+from helpdesk.tools.registry import ToolRegistry
+
+__all__ = [
+    "SHOP_CAPABILITIES",
+    "SHOP_IDENTIFIERS",
+    "product_query",
+    "shop_declarations",
+    "shop_pack",
+]
+
+SHOP_IDENTIFIERS: dict[str, str] = {
+    "order_id": r"\d{6}",
+    "sku": r"SKU-\d{4}",
+    "tracking_number": r"(?:SF|YT)\d{10}",
+    "ticket_id": r"T-\d{6}",
+    "refund_id": r"R-\d{6}",
+    "shipment_id": r"S-\d{6}",
+}
+"""The shop's identifier shapes: any of them in a reply must be in the turn's data."""
+
+_CANCEL_DONE = (
+    r"(has been|have been|was|were|I've|I have|we've|we have|successfully)\s+cancell?ed"
+    r"|cancell?ed (it|your order|the order)"
+    r"|已(?:经)?为您取消|已成功取消|已经取消了|帮您取消了|取消成功"
+)
+_REFUND_DONE = (
+    r"(has been|was|I've|I have|we've|we have|successfully)\s+"
+    r"(refunded|submitted|issued|requested|processed)|refund (is|was) on its way"
+    r"|已(为您|经)?(提交退款|退款)|退款(申请)?已(提交|受理)"
+)
+
+
+def _intent(name: str, en: str, zh: str) -> tuple[IntentSpec, ...]:
+    return (IntentSpec(name=name, examples={"en": (en,), "zh": (zh,)}),)
+
+
+# --- planning: which call serves a request the built-in matcher read ---------------------------
+
+_STOCK_WORDS = re.compile(
+    r"还有货吗|有没有货|有货吗|有货没|还有吗|库存|有货|现货|缺货|还有|有吗|吗|呢|么|请问|我想买|想要|想买|要买|买|我想|"
+    r"\b(?:is|are|the|a|an|in|stock|available|availability|do|you|have|any|still|of|there|"
+    r"please|check|can|i|buy|get|left|how|many|much)\b|[?？!！.,，。、]",
+    re.IGNORECASE,
+)
+
+
+def product_query(text: str) -> str | None:
+    """The product words of a stock question without a SKU ("耳机有货吗" -> "耳机"), or None."""
+    rest = _STOCK_WORDS.sub(" ", text.lower())
+    rest = re.sub(r"\d+\s*(?:个|件|台|pcs?|units?)?", " ", rest)
+    rest = " ".join(rest.split())
+    if not rest:
+        return None
+    if re.search(r"[\u4e00-\u9fff]", rest):
+        return rest.replace(" ", "") if len(rest.replace(" ", "")) >= 2 else None
+    return rest if len(rest) >= 3 else None
+
+
+Request = Mapping[str, Any]
+
+
+def _order_status(m: Request, facts: Request) -> PlannedCall | None:
+    if m.get("order_id"):
+        return PlannedCall("get_order", {"order_id": m["order_id"]})
+    return PlannedCall("list_orders", {"limit": 5})
+
+
+def _list_orders(m: Request, facts: Request) -> PlannedCall | None:
+    return PlannedCall("list_orders", {"limit": 5})
+
+
+def _tracking(m: Request, facts: Request) -> PlannedCall | None:
+    oid = m.get("order_id")
+    return PlannedCall("track_shipment", {"order_id": oid}) if oid else None
+
+
+def _stock(m: Request, facts: Request) -> PlannedCall | None:
+    if m.get("sku"):
+        return PlannedCall("check_stock", {"sku": m["sku"]})
+    query = product_query(str(m.get("text", "")))
+    return PlannedCall("search_products", {"q": query}) if query else None
+
+
+def _faq(m: Request, facts: Request) -> PlannedCall | None:
+    args: dict[str, Any] = {"lang": m.get("lang", "en")}
+    if m.get("topic"):
+        args["topic"] = m["topic"]
+    else:
+        args["q"] = str(m.get("text", ""))[:200]
+    return PlannedCall("search_faq", args)
+
+
+def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
+    text = str(m.get("text", ""))
+    subject = (m.get("details") or text)[:120]
+    return PlannedCall(
+        "create_ticket",
+        {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")},
+    )
+
+
+def _cancel(m: Request, facts: Request) -> PlannedCall | None:
+    oid = m.get("order_id")
+    return PlannedCall("cancel_order", {"order_id": oid}) if oid else None
+
+
+def _refund(m: Request, facts: Request) -> PlannedCall | None:
+    oid = m.get("order_id")
+    if not oid:
+        return None
+    if m.get("amount_kind") == "invalid":
+        # an amount that cannot be used as one is asked about, with what is refundable
+        return PlannedCall("get_order", {"order_id": oid})
+    amount = m.get("amount") if m.get("amount_kind") == "exact" else None
+    return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
+
+
+def _handoff(m: Request, facts: Request) -> PlannedCall | None:
+    kept = {k: facts[k] for k in ("order_ids", "skus", "preferences") if facts.get(k)}
+    return PlannedCall(
+        "handoff_to_human",
+        {"summary": str(m.get("text", ""))[:2000], "order_id": m.get("order_id"), "facts": kept},
+    )
+
+
+SHOP_CAPABILITIES: tuple[Capability, ...] = (
+    Capability(
+        name="order_status",
+        plan=_order_status,
+        tool="get_order",
+        intents=_intent("order_status", "has order 100683 shipped?", "订单100683发货了吗"),
+        keep=("order_id", "status", "total"),
+    ),
+    Capability(
+        name="list_orders",
+        plan=_list_orders,
+        tool="list_orders",
+        intents=_intent("list_orders", "show my orders", "我的订单"),
+        keep=("order_id", "status"),
+        empty_key="orders_empty",
+    ),
+    Capability(
+        name="tracking",
+        plan=_tracking,
+        tool="track_shipment",
+        intents=_intent("tracking", "where is order 100683?", "100683到哪了"),
+        keep=("tracking_number", "eta", "status"),
+    ),
+    Capability(
+        name="stock",
+        plan=_stock,
+        tool="check_stock",
+        intents=_intent("stock", "is SKU-1001 in stock?", "SKU-1001有货吗"),
+        keep=("sku", "total_available", "restock_date"),
+        core=False,
+    ),
+    Capability(name="product_search", tool="search_products", keep=("sku",), core=False),
+    Capability(
+        name="faq",
+        plan=_faq,
+        tool="search_faq",
+        intents=_intent("faq", "what is your return policy?", "退货政策是什么"),
+        core=False,
+    ),
+    Capability(
+        name="create_ticket",
+        plan=_create_ticket,
+        tool="create_ticket",
+        kind="write",
+        intents=_intent("create_ticket", "my headphones arrived broken", "耳机坏了"),
+        keep=("ticket_id",),
+        done_key="ticket_created",
+        receipt_key="reconciled_detail_ticket",
+    ),
+    Capability(
+        name="cancel_order",
+        plan=_cancel,
+        tool="cancel_order",
+        kind="write",
+        intents=_intent("cancel_order", "cancel order 100998", "取消订单100998"),
+        keep=("order_id", "status"),
+        done_key="cancel_done",
+        done_patterns=(_CANCEL_DONE,),
+        dropped_key="dropped_cancel",
+    ),
+    Capability(
+        name="refund",
+        plan=_refund,
+        tool="request_refund",
+        kind="money",
+        intents=_intent("refund", "refund order 100609", "订单100609退款"),
+        keep=("refund_id", "amount"),
+        amounts=("amount",),
+        done_key="refund_done",
+        done_patterns=(_REFUND_DONE,),
+        dropped_key="dropped_refund",
+        receipt_key="reconciled_detail_refund",
+    ),
+    Capability(
+        name="handoff",
+        plan=_handoff,
+        tool="handoff_to_human",
+        kind="write",
+        intents=_intent("handoff", "talk to a human", "转人工"),
+        keep=("ticket_id",),
+        done_key="handoff_created",
+        receipt_key="reconciled_detail_ticket",
+    ),
+)
+
+
+def _no_tools(env: PackEnv) -> ToolRegistry:
+    client: Any = env.options.get("shop_client")
+    if client is None:
+        raise PackError("the shop pack needs PackEnv.options['shop_client'] (a ShopClient)")
+    return build_shop_registry(client, hotline=env.hotline)
+
+
+def shop_declarations() -> Pack:
+    """The shop pack's declarations; its tools are built from ``options["shop_client"]``."""
+    return Pack(
+        name="shop",
+        capabilities=SHOP_CAPABILITIES,
+        tools=_no_tools,
+        handoff_tool="handoff_to_human",
+        identifiers=SHOP_IDENTIFIERS,
+    )
+
+
+def shop_pack() -> Pack:
+    """The demo shop pack (same as :func:`shop_declarations`; tools need a ``shop_client``)."""
+    return shop_declarations()
