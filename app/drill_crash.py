@@ -168,19 +168,20 @@ class CrashReport:
             "violations": self.violations,
             "duplicate_executions": self.duplicates,
             "killed": sum(1 for o in self.outcomes if o.killed),
-            "outcomes": [
-                {
-                    **asdict(o.scenario),
-                    "session": o.scenario.session,
-                    "killed": o.killed,
-                    "executions": o.executions,
-                    "ok": o.ok,
-                    "violations": o.violations,
-                    "statements": [asdict(s) for s in o.statements],
-                }
-                for o in self.outcomes
-            ],
+            "outcomes": [_outcome_json(o) for o in self.outcomes],
         }
+
+
+def _outcome_json(o: CrashOutcome) -> dict[str, Any]:
+    return {
+        **asdict(o.scenario),
+        "session": o.scenario.session,
+        "killed": o.killed,
+        "executions": o.executions,
+        "ok": o.ok,
+        "violations": o.violations,
+        "statements": [asdict(s) for s in o.statements],
+    }
 
 
 # ---------------------------------------------------------------------------------- planning
@@ -551,6 +552,8 @@ async def run_crash_drill(
                 outcome = await play(
                     scenario, python=python, shop=shop, ledger=ledger, work_dir=conversations
                 )
+            with (out / "outcomes.jsonl").open("a", encoding="utf-8") as log:
+                log.write(json.dumps(_outcome_json(outcome), ensure_ascii=False) + "\n")
             if progress is not None:
                 progress(f"{scenario.session} {scenario.failpoint}")
             return outcome
@@ -561,7 +564,7 @@ async def run_crash_drill(
 
 
 def write_crash_report(report: CrashReport, out: Path) -> dict[str, Path]:
-    """``report.json`` and ``report.md`` in ``out``."""
+    """``report.json`` and ``report.md`` in ``out`` (``outcomes.jsonl`` grows during the run)."""
     out.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out / "report.json", out / "report.md"
     json_path.write_text(
@@ -605,8 +608,8 @@ def _fresh_shop(out: Path) -> Path:
     """A newly seeded shop database in ``out`` (any earlier run's is removed)."""
     out.mkdir(parents=True, exist_ok=True)
     shop_db = out / "shop.sqlite"
-    for stale in out.glob("shop.sqlite*"):
-        stale.unlink()
+    for stale in [*out.glob("shop.sqlite*"), out / "outcomes.jsonl"]:
+        stale.unlink(missing_ok=True)
     ensure_seeded(shop_db)
     return shop_db
 
