@@ -147,6 +147,8 @@ class Settings(BaseSettings):
     """Compact the conversation when it reaches this fraction of the window."""
     degraded_turns_for_simplified: int = 3
     """Degraded turns in a row that switch a session to simplified mode."""
+    confirmation_ttl_s: float = Field(default=600.0, gt=0, le=86400, allow_inf_nan=False)
+    """Seconds a question waiting for the customer's yes stays valid (then: expired, not done)."""
 
     @field_validator(*_BOUNDS)
     @classmethod

@@ -78,7 +78,19 @@ def turn_config(settings: Settings) -> TurnConfig:
         degraded_turns_for_simplified=settings.degraded_turns_for_simplified,
         context_window=settings.context_window,
         context_watermark=settings.context_watermark,
+        confirmation_ttl_s=settings.confirmation_ttl_s,
     )
+
+
+def default_journal(settings: Settings, *, persistent: bool) -> WriteJournal:
+    """Where writes are journaled: beside the sessions (PostgreSQL when sessions are there, a
+    SQLite file in the data dir otherwise); in memory for a bot without persistent sessions."""
+    if not persistent:
+        return MemoryWriteJournal()
+    url = settings.checkpoint_url
+    if url and url.startswith(("postgresql://", "postgres://")):
+        return open_journal(url=url)
+    return open_journal(sqlite_path=settings.data_dir / "journal.sqlite")
 
 
 def shop_customer_check(client: ShopClient) -> CustomerCheck:
@@ -103,17 +115,6 @@ def _error_code(response: httpx.Response) -> str | None:
         return None
     error = body.get("error") if isinstance(body, dict) else None
     return error.get("code") if isinstance(error, dict) else None
-
-
-def default_journal(settings: Settings, *, persistent: bool) -> WriteJournal:
-    """Where writes are journaled: beside the sessions (PostgreSQL when sessions are there, a
-    SQLite file in the data dir otherwise); in memory for a bot without persistent sessions."""
-    if not persistent:
-        return MemoryWriteJournal()
-    url = settings.checkpoint_url
-    if url and url.startswith(("postgresql://", "postgres://")):
-        return open_journal(url=url)
-    return open_journal(sqlite_path=settings.data_dir / "journal.sqlite")
 
 
 def make_shop_client(settings: Settings, *, chaos: ChaosPlan | None = None) -> ShopClient:

@@ -710,8 +710,8 @@ def _reused_ticket(call: ToolCall, ticket_id: str) -> ToolResult:
 
 def _with_when(result: ToolResult) -> ToolResult:
     """A repeated money action's earlier execution, with its time as the reply shows it."""
-    data = result.data if isinstance(result.data, dict) else None
-    previous = data.get("previous") if data else None
+    data = result.data if isinstance(result.data, dict) else {}
+    previous = data.get("previous")
     if not isinstance(previous, dict) or "at" not in previous:
         return result
     when = datetime.fromtimestamp(float(previous["at"]), tz=UTC).strftime("%Y-%m-%d %H:%M UTC")

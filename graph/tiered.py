@@ -178,7 +178,20 @@ async def select_with_models(
         spec = executor.registry.get(name)
         return spec is not None and spec.policy.is_write
 
-    return _bind(tasks, valid, facts=facts, is_write=is_write), tier
+    bound = _bind(tasks, valid, facts=facts, is_write=is_write)
+    for call in valid:
+        used = any(t.call is not None and t.call.name == call.name for t in bound)
+        if is_write(call.name) and not used:
+            # a write only ever comes from what the customer asked for: say what was not run
+            ctx.record(
+                stage="select_tool",
+                target=call.name,
+                action=LadderStep.CHAIN,
+                error_class=None,
+                at=clock.wall(),
+                reason=f"model:{tier} proposed {call.name} the customer did not ask for; not run",
+            )
+    return bound, tier
 
 
 def _feedback(problems: Sequence[tuple[ToolCall, ToolResult]]) -> str:

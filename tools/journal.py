@@ -330,7 +330,7 @@ class PostgresWriteJournal(_SqlJournal):
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
-            cursor = self._conn.execute(sql, tuple(params))  # type: ignore[arg-type]
+            cursor = self._conn.execute(sql, tuple(params))
             return list(cursor.fetchall()) if cursor.description else []
 
     def close(self) -> None:
