@@ -73,7 +73,17 @@ WHAT_HAPPENED: Final[dict[Lang, str]] = {
 }
 
 _DONE_KEYS = ("reconciled_executed",)
-_NOT_DONE_KEYS = ("reconciled_not_executed", "reconciled_refused", "confirmation_expired")
+_NOT_DONE_KEYS = (
+    "reconciled_not_executed",
+    "reconciled_refused",
+    "confirmation_expired",
+    "dropped_cancel",
+    "dropped_refund",
+    "dropped_action",
+    "confirm_cancelled",
+    "turn_failed",
+)
+"""Templates that tell the customer the action was not done (nothing changed)."""
 _UNKNOWN_KEYS = ("reconciled_unknown", "write_unknown_ticket")
 _AGAIN_KEYS = ("refund_confirm_again",)
 _REFUND_ID = re.compile(r"(?<![0-9A-Za-z-])R-\d{6}(?!\d)")
