@@ -17,7 +17,7 @@ from rich.table import Table
 
 from helpdesk.app.bench.cli import register as register_bench
 from helpdesk.app.cli_ops import register as register_ops
-from helpdesk.app.observe import Observer
+from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.session import (
     MAX_MESSAGE_CHARS,
     TurnError,
@@ -28,6 +28,7 @@ from helpdesk.app.session import (
     turn_failed_reply,
     turn_payload,
 )
+from helpdesk.app.sessions_cli import register as register_sessions
 from helpdesk.app.settings import (
     Settings,
     SettingsError,
@@ -59,6 +60,7 @@ shop_app = typer.Typer(help="The embedded demo shop (orders, tracking, stock, ti
 app.add_typer(shop_app, name="shop")
 register_ops(app)
 register_bench(app)
+register_sessions(app)
 
 log = logging.getLogger("helpdesk.app")
 console = Console(soft_wrap=True)
@@ -86,11 +88,19 @@ async def _chat(
     settings: Settings,
     events: Path | None = None,
 ) -> int:
-    observer = Observer(events_path=events) if events else None
+    observer = None
+    if events:
+        from helpdesk.app.observe import Observer  # metrics and tracing only when asked for
+
+        observer = Observer(events_path=events)
     async with AsyncExitStack() as stack:
         try:
             saver = await stack.enter_async_context(
-                open_checkpointer(url=settings.checkpoint_url, path=settings.sessions_file)
+                open_checkpointer(
+                    url=settings.checkpoint_url,
+                    path=settings.sessions_file,
+                    key=checkpoint_key(settings),
+                )
             )
         except storage_errors() as exc:
             message = escape(storage_error(settings, exc))

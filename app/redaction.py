@@ -9,6 +9,12 @@ errs on the side of removing). Argument values
 whose *name* says what they are (``phone``, ``email``, ``address``, ``card_number``...) are
 redacted whole. :func:`summarize_args` turns a tool call's arguments into the short, redacted
 summary the structured call log carries.
+
+:func:`mask_secrets` is the narrower masker applied to every customer message when it is received
+(the session API), before it is stored, logged, sent to a model or put in a ticket: card numbers,
+ID-card numbers and bank accounts (``[card]``, ``[id]``, ``[account]``) — the bot never needs them.
+Phone numbers, e-mails and addresses stay (a ticket may need them); they are redacted from logs by
+:func:`redact` and encrypted at rest in checkpoints.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-__all__ = ["REDACTED_KEYS", "redact", "redact_value", "summarize_args"]
+__all__ = ["REDACTED_KEYS", "mask_secrets", "redact", "redact_value", "summarize_args"]
 
 REDACTED_KEYS: Final[frozenset[str]] = frozenset(
     {
@@ -44,7 +50,6 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # ASCII word boundaries: in "我电话13812345678" the Chinese characters are \w to Python's re,
 # and a \w-based boundary would leave the number unmasked.
 _B = r"0-9A-Za-z_"
-_CARD = re.compile(rf"(?<![{_B}-])\d(?:[ -]?\d){{12,18}}(?![{_B}-])")
 _ID_CARD = re.compile(rf"(?<![{_B}])\d{{17}}[\dXx](?![{_B}])")
 _PHONE = re.compile(
     rf"(?<![{_B}-])(?:"
@@ -55,6 +60,16 @@ _PHONE = re.compile(
     r"|\(\d{3}\) ?\d{3}-\d{4}"  # (212) 555-0147
     r"|0\d{2,3} \d{4} ?\d{4}"  # 010 6234 5678
     rf")(?![{_B}-])"
+)
+# Digit runs (single spaces or dashes between groups, an optional leading +): a run of 12-20
+# digits that is not a phone number is a card (Luhn) or a bank account. IBANs, and shorter numbers
+# right after a word that says "account", are bank accounts too.
+_NUMBER_RUN = re.compile(rf"(?<![{_B}+-])\+?\d(?:[ -]?\d)*(?![{_B}-])")
+_IBAN = re.compile(rf"(?<![{_B}])[A-Z]{{2}}\d{{2}}(?: ?[A-Z0-9]{{1,4}}){{3,8}}(?![{_B}])")
+_NAMED_ACCOUNT = re.compile(
+    r"((?:银行)?(?:账号|帐号|账户|帐户|卡号)|\b(?:account|acct|iban)(?:\s+(?:number|no\.?|#))?)"
+    r"(\s*[:：#]?\s*)(\d(?:[ -]?\d){7,})",
+    re.IGNORECASE,
 )
 _ZH_ADDRESS = re.compile(
     r"[\u4e00-\u9fff]{2,}(?:省|市|区|县|镇|乡)"
@@ -81,19 +96,43 @@ def _luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
-def _card(match: re.Match[str]) -> str:
-    digits = re.sub(r"\D", "", match.group(0))
-    return "[card]" if 13 <= len(digits) <= 19 and _luhn_ok(digits) else match.group(0)
+def _number(match: re.Match[str], *, accounts: bool) -> str:
+    run = match.group(0)
+    digits = re.sub(r"\D", "", run)
+    if len(digits) < 12 or _PHONE.fullmatch(run):
+        return run
+    if len(digits) <= 19 and _luhn_ok(digits):
+        return "[card]"
+    # 12-15 digit runs are often parcel tracking numbers; accounts are 16-20 digits.
+    return "[account]" if accounts and 16 <= len(digits) <= 20 else run
+
+
+def _iban(match: re.Match[str]) -> str:
+    return "[account]" if len(match.group(0).replace(" ", "")) >= 15 else match.group(0)
+
+
+def _mask(text: str, *, accounts: bool) -> str:
+    text = _ID_CARD.sub("[id]", text)
+    text = _IBAN.sub(_iban, text)
+    text = _NUMBER_RUN.sub(lambda m: _number(m, accounts=accounts), text)
+    return _NAMED_ACCOUNT.sub(lambda m: f"{m.group(1)}{m.group(2)}[account]", text)
+
+
+def mask_secrets(text: str) -> str:
+    """``text`` with card numbers, ID-card numbers and bank accounts masked (a bare 16-20 digit
+    run that is not a card counts as an account); phone numbers (which can look like long digit
+    runs), order ids, SKUs and tracking numbers are left as they are."""
+    return _mask(text, accounts=True)
 
 
 def redact(text: str) -> str:
     """``text`` with phone numbers, e-mails, card and ID-card numbers and street addresses
     replaced."""
     text = _EMAIL.sub("[email]", text)
-    text = _ID_CARD.sub("[id]", text)
-    # Phones first: "+86 138 1234 5678" is a phone even when its digits pass the Luhn check.
+    # Cards, IDs and accounts first; a run that is a phone number ("+86 138 1234 5678", even
+    # when its digits pass the Luhn check) is left to the phone pattern.
+    text = _mask(text, accounts=False)
     text = _PHONE.sub("[phone]", text)
-    text = _CARD.sub(_card, text)
     text = _ZH_ADDRESS.sub("[address]", text)
     return _EN_ADDRESS.sub("[address]", text)
 

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import HumanMessage
 
+from helpdesk.app.session_lock import SessionBusyError
+from helpdesk.app.turn_guard import busy_reply, guarded_turn, received
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.graph.identity import (
     IdentityError,
@@ -133,19 +135,26 @@ async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict
         raise TurnError(_say(text, "message_empty"))
     if len(text) > MAX_MESSAGE_CHARS:
         raise TurnError(_say(text, "message_too_long", length=len(text), limit=MAX_MESSAGE_CHARS))
+    text = received(text)  # card, ID-card and bank numbers go no further than this line
     config = {"configurable": {"thread_id": session}}
-    snapshot = await bot.graph.aget_state(config)
-    values = snapshot.values if snapshot and snapshot.values else {}
-    # The graph enforces the owner itself; checking here first keeps a refused turn from
-    # writing even a checkpoint, and covers sessions stored before ``owner`` existed.
-    owner = values.get("owner") or values.get("customer")
-    refusal = check_identity(owner=owner, customer=customer, session=session)
-    if refusal is not None:
-        raise refusal_error(refusal.as_state())
-    state = await bot.graph.ainvoke(
-        {"messages": [HumanMessage(content=text)], "customer": customer, "session": session},
-        config,
-    )
+    try:
+        async with guarded_turn(bot, session=session, customer=customer):  # one turn at a time
+            snapshot = await bot.graph.aget_state(config)
+            values = snapshot.values if snapshot and snapshot.values else {}
+            # The graph enforces the owner itself; checking here first keeps a refused turn from
+            # writing even a checkpoint, and covers sessions stored before ``owner`` existed.
+            owner = values.get("owner") or values.get("customer")
+            refusal = check_identity(owner=owner, customer=customer, session=session)
+            if refusal is not None:
+                raise refusal_error(refusal.as_state())
+            message = HumanMessage(content=text)
+            state = await bot.graph.ainvoke(
+                {"messages": [message], "customer": customer, "session": session},
+                config,
+                durability=bot.settings.checkpoint_durability,
+            )
+    except SessionBusyError:
+        return busy_reply(text, session)
     return turn_payload(state, session)
 
 

@@ -13,10 +13,11 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
 import httpx
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = [
@@ -72,6 +73,7 @@ _BOUNDS: dict[str, _Bound] = {
     "request_budget_s": _Bound(low=0, high=600, low_open=True, unit="seconds"),
     "request_max_retries": _Bound(low=0, high=100),
     "retry_ratio": _Bound(low=0, high=1, low_open=True),
+    "retry_reserve_per_s": _Bound(low=0, high=10_000, unit="retries per second"),
     "breaker_failure_rate": _Bound(low=0, high=1, low_open=True),
     "breaker_min_calls": _Bound(low=1, high=1_000_000),
     "breaker_failure_count": _Bound(low=1, high=1_000_000),
@@ -132,14 +134,18 @@ class Settings(BaseSettings):
     """Seconds a turn's retries may spend in total."""
     request_max_retries: int = 3
     """Retries a turn may make in total, tools and models together."""
-    retry_ratio: float = 0.1
-    """Process-wide cap: retries at most this fraction of calls over a 10 s window."""
-    breaker_failure_rate: float = 0.30
-    """A tool's breaker trips when one error class reaches this share of calls in 60 s."""
+    retry_ratio: float = 0.5
+    """Process-wide cap: retries at most this fraction of calls over a 10 s window (plus the
+    reserve below). 30% independent failures need ~0.39 retries per call."""
+    retry_reserve_per_s: float = 1.0
+    """Retries per second always allowed process-wide, so a quiet process is not starved."""
+    breaker_failure_rate: float = 0.5
+    """A tool's breaker trips when one error class reaches this share of calls in 60 s..."""
     breaker_min_calls: int = 10
-    """Calls in the window before the failure-rate rule applies."""
-    breaker_failure_count: int = 20
-    """...or when one error class reaches this many failures in 60 s, whatever the rate."""
+    """...with at least this many calls in the window..."""
+    breaker_failure_count: int = 10
+    """...and at least this many failures of that class (all three, not either). A failure is
+    a logical call that failed after its retries; a retried-and-recovered attempt is noise."""
     breaker_open_s: float = 30.0
     """Seconds a tripped breaker stays open before probing (half-open ramp)."""
     context_window: int = 8000
@@ -215,6 +221,44 @@ class Settings(BaseSettings):
             if value.is_dir():
                 raise ValueError("must be a file path, not a directory")
             _check_writable_dir(value.parent)
+        return value
+
+    # --- sessions: lock, durability, retention, privacy at rest (see app/session_lock.py,
+    # graph/checkpoint.py, app/sessions.py) ---
+    session_lock_wait_s: float = 30.0
+    """Seconds a turn waits for another turn of the same session before answering "still
+    working on your previous message"."""
+    checkpoint_durability: Literal["exit", "async", "sync"] = "exit"
+    """LangGraph durability of a turn: ``exit`` stores the state once, when the turn ends
+    (before the reply is shown); ``sync``/``async`` store it after every step."""
+    session_retention_days: float = 30.0
+    """Sessions idle longer than this are deleted by ``helpdesk sessions purge``."""
+    checkpoint_key: SecretStr | None = None
+    """Key that encrypts sessions at rest (32 random bytes as 64 hex characters or base64);
+    unset = plain (local CLI). The HTTP service refuses to start without it."""
+
+    @field_validator("session_lock_wait_s")
+    @classmethod
+    def _lock_wait(cls, value: float) -> float:
+        if not math.isfinite(value) or not 0 <= value <= 3600:
+            raise ValueError("must be between 0 and 3600 seconds")
+        return value
+
+    @field_validator("session_retention_days")
+    @classmethod
+    def _retention(cls, value: float) -> float:
+        if not math.isfinite(value) or not 0 < value <= 36500:
+            raise ValueError("must be > 0 and at most 36500 days")
+        return value
+
+    @field_validator("checkpoint_key")
+    @classmethod
+    def _checkpoint_key(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        from helpdesk.graph.checkpoint import parse_checkpoint_key
+
+        parse_checkpoint_key(value.get_secret_value())  # ValueError names the expected form
         return value
 
     @property

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from helpdesk.app.observe import Observer
 from helpdesk.app.session import run_turn
+from helpdesk.app.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.app.settings import Settings
 from helpdesk.degrade.breaker import BreakerBoard, BreakerPolicy
 from helpdesk.degrade.budget import RatioLimiter
@@ -18,11 +18,16 @@ from helpdesk.graph.builder import build_graph
 from helpdesk.graph.identity import CustomerCheck
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
+from helpdesk.graph.session_store import DAY_S, SessionStore
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.tools.builtin import build_shop_registry, make_compensation
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.shop_client import ShopClient
+
+if TYPE_CHECKING:
+    # metrics and tracing load only when a caller passes an Observer (``--events``)
+    from helpdesk.app.observe import Observer
 
 __all__ = [
     "Bot",
@@ -30,6 +35,7 @@ __all__ = [
     "build_bot",
     "build_router",
     "default_journal",
+    "session_store_for",
     "shop_customer_check",
     "turn_config",
 ]
@@ -47,6 +53,10 @@ class Bot:
     """The model tiers (None: the minimal tier only)."""
     observer: Observer | None = None
     """Metrics, traces, call logs and the events file (None: not instrumented)."""
+    session_lock: SessionLock | None = None
+    """One turn at a time per session, across processes (None: no sessions kept)."""
+    session_store: SessionStore | None = None
+    """Index, pruning and retention of the sessions (None: a checkpointer without one)."""
 
     async def turn(self, text: str, *, session: str, customer: str) -> dict[str, Any]:
         """One customer message through the graph: :func:`helpdesk.app.session.run_turn`.
@@ -58,6 +68,8 @@ class Bot:
 
     async def aclose(self) -> None:
         await self.client.aclose()
+        if self.session_lock is not None:
+            await self.session_lock.aclose()
 
 
 def breaker_policy(settings: Settings) -> BreakerPolicy:
@@ -162,6 +174,7 @@ def build_bot(
     router: TierRouter | None = None,
     http_async_client: httpx.AsyncClient | None = None,
     observer: Observer | None = None,
+    session_lock: SessionLock | None = None,
     journal: WriteJournal | None = None,
 ) -> Bot:
     """Shop client -> tool registry -> executor -> model tiers -> graph, as the settings say.
@@ -174,6 +187,8 @@ def build_bot(
         router: ready-made model tiers; default: built from the settings.
         http_async_client: the HTTP client the model tiers use (tests: an in-process server).
         observer: metrics, traces and structured call logs (None = not instrumented).
+        session_lock: the per-session lock; default: the one matching the checkpointer's store
+            (a lock file per session next to SQLite, an advisory lock on PostgreSQL).
         journal: where writes are recorded before they are sent (default: beside the sessions
             when there is a checkpointer, in memory otherwise).
     """
@@ -186,7 +201,9 @@ def build_bot(
         compensation=make_compensation(client),
         observer=observer,
         breakers=BreakerBoard(breaker_policy(settings), clock),
-        retry_cap=RatioLimiter(ratio=settings.retry_ratio, clock=clock),
+        retry_cap=RatioLimiter(
+            ratio=settings.retry_ratio, reserve_per_s=settings.retry_reserve_per_s, clock=clock
+        ),
         journal=journal or default_journal(settings, persistent=checkpointer is not None),
     )
     if router is None:
@@ -204,6 +221,8 @@ def build_bot(
         observer=observer,
         check_customer=shop_customer_check(client),
     )
+    if session_lock is None and checkpointer is not None:
+        session_lock = session_lock_for(settings)
     return Bot(
         settings=settings,
         client=client,
@@ -211,4 +230,43 @@ def build_bot(
         graph=graph,
         router=router,
         observer=observer,
+        session_lock=session_lock,
+        session_store=session_store_for(
+            checkpointer, settings, clock, session_lock, journal=executor.journal
+        ),
     )
+
+
+def session_store_for(
+    checkpointer: Any,
+    settings: Settings,
+    clock: Clock,
+    lock: SessionLock | None,
+    *,
+    journal: WriteJournal | None = None,
+) -> SessionStore | None:
+    """The session index/pruning/retention for a SQLite or PostgreSQL checkpointer, else None.
+
+    Deleting a session also deletes its write-journal entries and its lock file.
+    """
+    try:
+        store = SessionStore(
+            checkpointer, clock=clock, retention_s=settings.session_retention_days * DAY_S
+        )
+    except TypeError:  # no checkpointer, or one without a store (the in-memory saver)
+        return None
+    if isinstance(lock, FileSessionLock):
+        file_lock = lock
+
+        async def forget_lock_file(session: str) -> None:
+            file_lock.forget(session)
+
+        store.delete_hooks.append(forget_lock_file)
+    if journal is not None:
+        writes = journal
+
+        async def forget_journal(session: str) -> None:
+            await writes.delete_session(session)
+
+        store.delete_hooks.append(forget_journal)
+    return store

@@ -1,39 +1,53 @@
-"""Circuit breakers with per-class failure counting and a ramped half-open state.
+"""Circuit breakers: trip on persistent failure of one class, never on background noise.
 
-A :class:`CircuitBreaker` watches one dependency (a tool, a model tier, a degrade path) over a
-sliding time-bucketed window. It trips OPEN when failures of *one* :class:`ErrorClass` reach
-``failure_rate`` of the window's calls (once ``min_calls`` were made) or reach
-``failure_count`` whatever the rate; input and business errors never count — the dependency
-answered. After ``open_s`` it moves to HALF_OPEN lazily (on the next read of ``state``) and
-admits a deterministic fraction of attempts per ramp step (10% -> 25% -> 50% -> 100%), advancing
-after ``ramp_step_successes`` successes per step and closing after the last one; any counted
-failure while ramping reopens it. The breaker never wraps the call: callers ``try_acquire()``,
-make the call, then ``record_*``; a lock guards only the short bookkeeping, never the call.
-Every transition is recorded once in ``transitions`` and passed to ``on_transition``.
+Retries handle noise; the breaker handles persistent failure (seed article 001, lesson 5.1). A
+:class:`CircuitBreaker` watches one dependency (a tool, a model tier, a degrade path) over one
+:class:`~helpdesk.degrade.window.SlidingWindow`. It trips OPEN only when failures of *one*
+:class:`ErrorClass` reach **both** ``failure_count`` and ``failure_rate`` of the window's calls
+(with at least ``min_calls`` calls): 15-30% random transient failures on a busy tool stay far
+below a 50% rate, a handful of failures on a quiet tool stay below the count, and a dependency
+that is down meets both within seconds. Input and business errors never count — the dependency
+answered.
+
+After ``open_s`` (or at once, on :meth:`record_probe` success) it moves to HALF_OPEN and admits
+a deterministic fraction of attempts per ramp step (10% -> 25% -> 50% -> 100%), and any attempt
+after ``ramp_min_gap_s`` without one (a quiet dependency still ramps up). Each step judges
+``ramp_step_calls`` outcomes by the same rate: the step passes unless its failures reach
+``failure_rate`` of them, so a recovered dependency with 10% background errors closes, and a
+dependency still down reopens after a few failures. A rate-limited failure with a Retry-After can
+hold the breaker shut until then (``respect_retry_after``; model tiers use it for routing).
+
+The breaker never wraps the call: callers ``try_acquire()``, make the call, then ``record_*``; a
+lock guards only the short bookkeeping. All mutable state lives in one plain-data
+:class:`BreakerData`, so a shared store could hold it. Every transition is recorded once in
+``transitions`` and passed to ``on_transition``.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.errors import BREAKER_IGNORED, ErrorClass
+from helpdesk.degrade.window import SlidingWindow
 
 __all__ = [
     "DEFAULT_BREAKER_POLICY",
     "BreakerBoard",
+    "BreakerData",
     "BreakerPolicy",
     "BreakerState",
     "BreakerTransition",
     "CircuitBreaker",
 ]
+
+_CALLS = "calls"
 
 
 class BreakerState(StrEnum):
@@ -52,18 +66,28 @@ class BreakerPolicy:
     """Length of the sliding window, seconds."""
     buckets: int = 12
     """Time buckets in the window; a bucket ages out as a whole."""
-    failure_rate: float = 0.30
-    """Trip when failures of one class / calls in the window >= this (inclusive)."""
+    failure_rate: float = 0.5
+    """Trip when failures of one class / calls in the window >= this (inclusive) AND the count
+    rule holds. Also the failure share that fails a half-open ramp step."""
     min_calls: int = 10
-    """The rate rule applies only once the window holds at least this many calls."""
-    failure_count: int = 20
-    """Trip when one class reaches this many failures in the window, whatever the rate."""
+    """The window must hold at least this many calls before the breaker may trip."""
+    failure_count: int = 10
+    """...and failures of one class must be at least this many (both rules, not either)."""
     open_s: float = 30.0
     """Seconds spent OPEN before moving to HALF_OPEN."""
     ramp: tuple[float, ...] = (0.10, 0.25, 0.50, 1.00)
     """Fraction of attempts admitted at each half-open step; the last must be 1.0."""
-    ramp_step_successes: int = 5
-    """Successes needed at a step to advance; after the last step the breaker closes."""
+    ramp_step_calls: int = 5
+    """Counted outcomes judged at each step; the step passes when fewer than
+    ``failure_rate`` of them failed. After the last step the breaker closes."""
+    ramp_min_gap_s: float = 2.0
+    """Half-open also admits a call whenever none was admitted for this long: at low traffic a
+    10% step would otherwise take minutes to see its calls (a fraction protects a recovering
+    dependency from a burst; a trickle needs no protection)."""
+    respect_retry_after: bool = False
+    """Hold the breaker shut (calls refused) until a rate-limited failure's Retry-After passes."""
+    max_hold_s: float = 300.0
+    """Longest Retry-After honoured, seconds (a server asking for an hour gets this)."""
     ignored: frozenset[ErrorClass] = BREAKER_IGNORED
     """Error classes that never count: the dependency answered, the request was at fault."""
 
@@ -88,10 +112,19 @@ class BreakerPolicy:
             raise ValueError(f"ramp must not decrease, got {self.ramp}")
         if self.ramp[-1] != 1.0:
             raise ValueError(f"the last ramp step must be 1.0, got {self.ramp[-1]}")
-        if self.ramp_step_successes < 1:
-            raise ValueError(f"ramp_step_successes must be >= 1, got {self.ramp_step_successes}")
+        if self.ramp_step_calls < 1:
+            raise ValueError(f"ramp_step_calls must be >= 1, got {self.ramp_step_calls}")
+        if not 0 <= self.ramp_min_gap_s <= math.inf:
+            raise ValueError(f"ramp_min_gap_s must be >= 0, got {self.ramp_min_gap_s}")
+        if not 0 <= self.max_hold_s < math.inf:
+            raise ValueError(f"max_hold_s must be a finite number >= 0, got {self.max_hold_s}")
         if not all(isinstance(c, ErrorClass) for c in self.ignored):
             raise ValueError(f"ignored must hold ErrorClass members, got {self.ignored}")
+
+    @property
+    def step_failures_to_reopen(self) -> int:
+        """Failures within one ramp step that reopen the breaker."""
+        return max(1, math.ceil(self.failure_rate * self.ramp_step_calls - 1e-9))
 
 
 DEFAULT_BREAKER_POLICY = BreakerPolicy()
@@ -108,14 +141,25 @@ class BreakerTransition:
     at: float
     """Monotonic time of the change (``clock.now()``)."""
     reason: str
-    """Why, e.g. ``unavailable: 4/10 calls failed (40% >= 30%) in 60s``."""
+    """Why, e.g. ``unavailable: 12/20 calls failed (60% >= 50%, >= 10) in 60s``."""
 
 
 @dataclass(slots=True)
-class _Bucket:
-    index: int
-    calls: int = 0
-    failures: Counter[ErrorClass] = field(default_factory=Counter)
+class BreakerData:
+    """Everything a breaker remembers: plain data, so a shared store could hold it."""
+
+    window: SlidingWindow
+    state: BreakerState = BreakerState.CLOSED
+    opened_at: float | None = None
+    hold_until: float | None = None
+    """Calls are refused until this time (a Retry-After being honoured)."""
+    step: int = 0
+    step_attempts: int = 0
+    last_admitted_at: float | None = None
+    """When half-open last admitted a call."""
+    step_calls: int = 0
+    step_failures: int = 0
+    in_flight: int = 0
 
 
 class CircuitBreaker:
@@ -141,72 +185,52 @@ class CircuitBreaker:
         self._clock = clock
         self._on_transition = on_transition
         self._lock = threading.Lock()
-        self._state = BreakerState.CLOSED
-        self._bucket_s = policy.window_s / policy.buckets
-        self._window: deque[_Bucket] = deque()
-        self._opened_at: float | None = None
-        self._step = 0
-        self._step_attempts = 0
-        self._step_admitted = 0
-        self._step_successes = 0
-        self._in_flight = 0
+        self.data = BreakerData(window=SlidingWindow(policy.window_s, policy.buckets))
+        """The breaker's whole mutable state (read it under no assumption of stability)."""
         self.transitions: list[BreakerTransition] = []
         """Every transition so far, oldest first."""
 
     # -- bookkeeping (call with the lock held) -------------------------------------------------
 
-    def _current_bucket(self) -> _Bucket:
-        index = math.floor(self._clock.now() / self._bucket_s)
-        while self._window and self._window[0].index <= index - self.policy.buckets:
-            self._window.popleft()
-        if not self._window or self._window[-1].index != index:
-            self._window.append(_Bucket(index))
-        return self._window[-1]
-
-    def _calls(self) -> int:
-        return sum(b.calls for b in self._window)
-
-    def _failures(self) -> Counter[ErrorClass]:
-        total: Counter[ErrorClass] = Counter()
-        for bucket in self._window:
-            total.update(bucket.failures)
-        return total
-
     def _move(self, to: BreakerState, reason: str, out: list[BreakerTransition]) -> None:
+        d = self.data
         transition = BreakerTransition(
-            name=self.name,
-            from_state=self._state,
-            to_state=to,
-            at=self._clock.now(),
-            reason=reason,
+            name=self.name, from_state=d.state, to_state=to, at=self._clock.now(), reason=reason
         )
-        self._state = to
+        d.state = to
         self.transitions.append(transition)
         out.append(transition)
         if to is BreakerState.OPEN:
-            self._opened_at = transition.at
+            d.opened_at = transition.at
         elif to is BreakerState.HALF_OPEN:
-            self._in_flight = 0
+            d.in_flight = 0
+            d.last_admitted_at = None
             self._begin_step(0)
         else:
-            self._opened_at = None
-            self._window.clear()
+            d.opened_at = None
+            d.window.clear()
 
     def _begin_step(self, step: int) -> None:
-        self._step = step
-        self._step_attempts = 0
-        self._step_admitted = 0
-        self._step_successes = 0
+        d = self.data
+        d.step = step
+        d.step_attempts = 0
+        d.step_calls = 0
+        d.step_failures = 0
 
     def _refresh(self, out: list[BreakerTransition]) -> None:
-        if self._state is BreakerState.OPEN:
-            assert self._opened_at is not None
-            if self._clock.now() >= self._opened_at + self.policy.open_s:
+        d = self.data
+        if d.state is BreakerState.OPEN:
+            assert d.opened_at is not None
+            if self._clock.now() >= d.opened_at + self.policy.open_s and not self._held():
                 self._move(
                     BreakerState.HALF_OPEN,
                     f"open for {self.policy.open_s:g}s; probing {self.policy.ramp[0]:.0%} of calls",
                     out,
                 )
+
+    def _held(self) -> bool:
+        until = self.data.hold_until
+        return until is not None and self._clock.now() < until
 
     def _emit(self, out: list[BreakerTransition]) -> None:
         if self._on_transition is not None:
@@ -214,8 +238,37 @@ class CircuitBreaker:
                 self._on_transition(transition)
 
     def _release(self) -> None:
-        if self._in_flight > 0:
-            self._in_flight -= 1
+        if self.data.in_flight > 0:
+            self.data.in_flight -= 1
+
+    def _half_open_outcome(
+        self, failed: ErrorClass | None, out: list[BreakerTransition], *, release: bool = True
+    ) -> None:
+        d, policy = self.data, self.policy
+        if release:
+            self._release()
+        d.step_calls += 1
+        if failed is not None:
+            d.step_failures += 1
+            if d.step_failures >= policy.step_failures_to_reopen:
+                self._move(
+                    BreakerState.OPEN,
+                    f"{failed}: {d.step_failures}/{d.step_calls} failed while half-open at the"
+                    f" {policy.ramp[d.step]:.0%} step",
+                    out,
+                )
+                return
+        if d.step_calls < policy.ramp_step_calls:
+            return
+        if d.step + 1 < len(policy.ramp):
+            self._begin_step(d.step + 1)
+            return
+        self._move(
+            BreakerState.CLOSED,
+            f"recovered: fewer than {policy.step_failures_to_reopen} of {policy.ramp_step_calls}"
+            f" calls failed at each of {len(policy.ramp)} ramp steps",
+            out,
+        )
 
     # -- public API ----------------------------------------------------------------------------
 
@@ -225,7 +278,7 @@ class CircuitBreaker:
         out: list[BreakerTransition] = []
         with self._lock:
             self._refresh(out)
-            state = self._state
+            state = self.data.state
         self._emit(out)
         return state
 
@@ -233,23 +286,29 @@ class CircuitBreaker:
         """Whether the caller may make the call now (and, if so, must record its outcome).
 
         Half-open admits attempt ``k`` of the current step iff ``ceil(k*f) > ceil((k-1)*f)``:
-        the first attempt of each step, then a steady ``f`` of the rest.
+        the first attempt of each step, then a steady ``f`` of the rest. A held breaker (a
+        Retry-After being honoured) admits nothing.
         """
         out: list[BreakerTransition] = []
         with self._lock:
             self._refresh(out)
-            if self._state is BreakerState.CLOSED:
-                admitted = True
-            elif self._state is BreakerState.OPEN:
+            d = self.data
+            if self._held() or d.state is BreakerState.OPEN:
                 admitted = False
+            elif d.state is BreakerState.CLOSED:
+                admitted = True
             else:
-                fraction = Fraction(self.policy.ramp[self._step]).limit_denominator(10_000)
-                self._step_attempts += 1
-                k = self._step_attempts
-                admitted = math.ceil(k * fraction) > math.ceil((k - 1) * fraction)
+                fraction = Fraction(self.policy.ramp[d.step]).limit_denominator(10_000)
+                d.step_attempts += 1
+                k = d.step_attempts
+                now = self._clock.now()
+                admitted = math.ceil(k * fraction) > math.ceil((k - 1) * fraction) or (
+                    d.last_admitted_at is not None
+                    and now - d.last_admitted_at >= self.policy.ramp_min_gap_s
+                )
                 if admitted:
-                    self._step_admitted += 1
-                    self._in_flight += 1
+                    d.in_flight += 1
+                    d.last_admitted_at = now
         self._emit(out)
         return admitted
 
@@ -258,93 +317,125 @@ class CircuitBreaker:
         out: list[BreakerTransition] = []
         with self._lock:
             self._refresh(out)
-            if self._state is BreakerState.CLOSED:
-                self._current_bucket().calls += 1
-            elif self._state is BreakerState.HALF_OPEN:
-                self._release()
-                self._step_successes += 1
-                if self._step_successes >= self.policy.ramp_step_successes:
-                    if self._step + 1 < len(self.policy.ramp):
-                        self._begin_step(self._step + 1)
-                    else:
-                        self._move(
-                            BreakerState.CLOSED,
-                            f"recovered: {self.policy.ramp_step_successes} successes at each of"
-                            f" {len(self.policy.ramp)} ramp steps",
-                            out,
-                        )
+            d = self.data
+            if d.state is BreakerState.CLOSED:
+                d.window.add(self._clock.now(), _CALLS)
+            elif d.state is BreakerState.HALF_OPEN:
+                self._half_open_outcome(None, out)
         self._emit(out)
 
-    def record_failure(self, error_class: ErrorClass) -> None:
-        """The call failed with ``error_class``; ignored classes only release a permit."""
+    def record_failure(self, error_class: ErrorClass, *, retry_after: float | None = None) -> None:
+        """The call failed with ``error_class``; ignored classes only release a permit.
+
+        Args:
+            error_class: the classified failure.
+            retry_after: the server's Retry-After, seconds; with ``respect_retry_after`` a
+                rate-limited failure holds the breaker shut until it passes.
+        """
         if error_class in self.policy.ignored:
             self.record_ignored()
             return
         out: list[BreakerTransition] = []
         with self._lock:
             self._refresh(out)
-            if self._state is BreakerState.CLOSED:
-                bucket = self._current_bucket()
-                bucket.calls += 1
-                bucket.failures[error_class] += 1
+            d = self.data
+            now = self._clock.now()
+            if (
+                self.policy.respect_retry_after
+                and error_class is ErrorClass.RATE_LIMITED
+                and retry_after is not None
+                and retry_after > 0
+            ):
+                until = now + min(retry_after, self.policy.max_hold_s)
+                d.hold_until = max(d.hold_until or until, until)
+            if d.state is BreakerState.CLOSED:
+                d.window.add(now, _CALLS)
+                d.window.add(now, str(error_class))
                 reason = self._trip_reason(error_class)
                 if reason is not None:
                     self._move(BreakerState.OPEN, reason, out)
-            elif self._state is BreakerState.HALF_OPEN:
-                self._release()
-                self._move(
-                    BreakerState.OPEN,
-                    f"{error_class}: failure while half-open at the"
-                    f" {self.policy.ramp[self._step]:.0%} step",
-                    out,
-                )
+            elif d.state is BreakerState.HALF_OPEN:
+                self._half_open_outcome(error_class, out)
         self._emit(out)
 
     def record_ignored(self) -> None:
         """The call ended in a way that says nothing about the dependency's health."""
         with self._lock:
-            if self._state is BreakerState.HALF_OPEN:
+            if self.data.state is BreakerState.HALF_OPEN:
                 self._release()
 
+    def record_probe(self, ok: bool, error_class: ErrorClass = ErrorClass.UNAVAILABLE) -> None:
+        """An active health probe's outcome.
+
+        A good probe of an OPEN breaker moves it to HALF_OPEN at once (the ramp then decides),
+        so a recovered dependency gets traffic back within one probe interval; otherwise a
+        probe counts like a call.
+        """
+        out: list[BreakerTransition] = []
+        with self._lock:
+            self._refresh(out)
+            d = self.data
+            now = self._clock.now()
+            if d.state is BreakerState.OPEN:
+                if ok and not self._held():
+                    self._move(BreakerState.HALF_OPEN, "a health probe succeeded; ramping up", out)
+            elif d.state is BreakerState.HALF_OPEN:
+                self._half_open_outcome(None if ok else error_class, out, release=False)
+            else:
+                d.window.add(now, _CALLS)
+                if not ok:
+                    d.window.add(now, str(error_class))
+                    reason = self._trip_reason(error_class)
+                    if reason is not None:
+                        self._move(BreakerState.OPEN, f"probes: {reason}", out)
+        self._emit(out)
+
     def _trip_reason(self, error_class: ErrorClass) -> str | None:
-        failures = self._failures()[error_class]
-        calls = self._calls()
-        window = f"{self.policy.window_s:g}s"
-        if failures >= self.policy.failure_count:
-            return f"count: {failures} {error_class} failures in {window}"
-        if calls >= self.policy.min_calls and failures / calls >= self.policy.failure_rate:
-            return (
-                f"{error_class}: {failures}/{calls} calls failed"
-                f" ({failures / calls:.0%} >= {self.policy.failure_rate:.0%}) in {window}"
-            )
-        return None
+        totals = self.data.window.totals(self._clock.now())
+        failures = totals[str(error_class)]
+        calls = totals[_CALLS]
+        policy = self.policy
+        if calls < policy.min_calls or failures < policy.failure_count:
+            return None
+        if failures / calls < policy.failure_rate:
+            return None
+        return (
+            f"{error_class}: {failures}/{calls} calls failed ({failures / calls:.0%} >="
+            f" {policy.failure_rate:.0%}, >= {policy.failure_count}) in {policy.window_s:g}s"
+        )
 
     def retry_after(self) -> float:
-        """Seconds until an OPEN breaker moves to HALF_OPEN; 0 in any other state."""
+        """Seconds until the breaker may admit calls again; 0 when it admits now."""
         with self._lock:
-            if self._state is not BreakerState.OPEN or self._opened_at is None:
-                return 0.0
-            return max(0.0, self._opened_at + self.policy.open_s - self._clock.now())
+            d, now = self.data, self._clock.now()
+            hold = max(0.0, d.hold_until - now) if d.hold_until is not None else 0.0
+            if d.state is not BreakerState.OPEN or d.opened_at is None:
+                return hold
+            return max(hold, d.opened_at + self.policy.open_s - now)
 
     def snapshot(self) -> dict[str, Any]:
         """State and window counts, for health pages and drills."""
         state = self.state
         with self._lock:
-            self._current_bucket()
+            d = self.data
+            totals = d.window.totals(self._clock.now())
             half_open = state is BreakerState.HALF_OPEN
             return {
                 "name": self.name,
                 "state": str(state),
-                "calls": self._calls(),
-                "failures": {str(c): n for c, n in sorted(self._failures().items())},
-                "ramp_step": self._step if half_open else None,
-                "ramp_fraction": self.policy.ramp[self._step] if half_open else None,
-                "in_flight": self._in_flight if half_open else 0,
-                "opened_at": self._opened_at,
+                "calls": totals[_CALLS],
+                "failures": {k: n for k, n in sorted(totals.items()) if k != _CALLS and n},
+                "ramp_step": d.step if half_open else None,
+                "ramp_fraction": self.policy.ramp[d.step] if half_open else None,
+                "in_flight": d.in_flight if half_open else 0,
+                "opened_at": d.opened_at,
+                "held_s": (
+                    max(0.0, d.hold_until - self._clock.now()) if d.hold_until is not None else 0.0
+                ),
             }
 
     def __repr__(self) -> str:
-        return f"CircuitBreaker({self.name!r}, state={self._state})"
+        return f"CircuitBreaker({self.name!r}, state={self.data.state})"
 
 
 class BreakerBoard:

@@ -4,21 +4,25 @@ A :class:`RetryBudget` is created once per customer turn and shared by every too
 in it: a fixed number of retries and a wall of seconds that starts at construction. A retry is
 granted only if one is left *and* its wait ends strictly before the deadline, and every call's
 timeout is cut to what remains (timeouts cascade). A :class:`RatioLimiter` caps secondary traffic
-as a fraction of primary traffic over a sliding, time-bucketed window: used process-wide so
-retries stay around 10% of calls, and on each degrade path so backup traffic cannot stampede a
-fallback. Both are thread-safe and read time from an injected :class:`Clock`.
+at a fraction of primary traffic plus a small reserve per second over one sliding window: used
+process-wide for retries (high traffic capped, low traffic not starved), and on each degrade path
+so backup traffic cannot stampede a fallback. Both are thread-safe and read time from an injected
+:class:`Clock`.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from collections import deque
 from typing import Any
 
 from helpdesk.degrade.clock import Clock
+from helpdesk.degrade.window import SlidingWindow
 
 __all__ = ["RatioLimiter", "RetryBudget"]
+
+_PRIMARY = "primary"
+_SECONDARY = "secondary"
 
 
 class RetryBudget:
@@ -70,6 +74,14 @@ class RetryBudget:
     def retries_left(self) -> int:
         return self._max_retries - self._retries_used
 
+    def can_retry(self, wait_s: float = 0.0) -> bool:
+        """Whether :meth:`try_acquire_retry` would grant a retry now (consumes nothing)."""
+        with self._lock:
+            return (
+                self._retries_used < self._max_retries
+                and self._clock.now() + wait_s < self._deadline
+            )
+
     def try_acquire_retry(self, wait_s: float = 0.0) -> bool:
         """Consume one retry iff one is left and ``now + wait_s`` is strictly before the deadline.
 
@@ -97,16 +109,18 @@ class RetryBudget:
 
 
 class RatioLimiter:
-    """Allow secondary events only up to ``ratio * primary + floor`` over a sliding window.
+    """Allow secondary events up to ``ratio * primary + reserve_per_s * window_s`` in a window.
 
-    The window is ``buckets`` time buckets of ``window_s / buckets`` seconds each; a bucket
-    leaves the window as a whole, so the window is accurate to one bucket. ``floor`` lets a
-    quiet process still retry (or degrade) a few times.
+    Finagle's retry budget: a share of the main-path traffic (high traffic is capped at
+    ``ratio``) plus a reserve of events per second that even a quiet process may spend (low
+    traffic is not starved). Counts live in one
+    :class:`~helpdesk.degrade.window.SlidingWindow` (``buckets`` time buckets; a bucket leaves
+    the window as a whole).
 
     Args:
         ratio: secondary events allowed per primary event, in (0, 1].
         window_s: length of the sliding window, seconds (> 0).
-        floor: secondary events always allowed in a window (>= 0).
+        reserve_per_s: secondary events per second always allowed (>= 0).
         buckets: number of time buckets in the window (>= 1).
         clock: time source.
     """
@@ -116,7 +130,7 @@ class RatioLimiter:
         *,
         ratio: float,
         window_s: float = 10.0,
-        floor: int = 5,
+        reserve_per_s: float = 0.5,
         buckets: int = 10,
         clock: Clock,
     ) -> None:
@@ -124,59 +138,63 @@ class RatioLimiter:
             raise ValueError(f"ratio must be in (0, 1], got {ratio}")
         if not 0 < window_s < math.inf:
             raise ValueError(f"window_s must be a finite number > 0, got {window_s}")
-        if floor < 0:
-            raise ValueError(f"floor must be >= 0, got {floor}")
+        if not 0 <= reserve_per_s < math.inf:
+            raise ValueError(f"reserve_per_s must be a finite number >= 0, got {reserve_per_s}")
         if buckets < 1:
             raise ValueError(f"buckets must be >= 1, got {buckets}")
         self.ratio = ratio
         self.window_s = window_s
-        self.floor = floor
+        self.reserve_per_s = reserve_per_s
         self.buckets = buckets
-        self._bucket_s = window_s / buckets
         self._clock = clock
-        # (bucket index, primary count, secondary count), oldest first.
-        self._window: deque[list[int]] = deque()
+        self.window = SlidingWindow(window_s, buckets)
+        """The counts (``primary``, ``secondary``): plain data a shared store could hold."""
         self._lock = threading.Lock()
 
-    def _current(self) -> list[int]:
-        """The current bucket, after dropping buckets that left the window. Hold the lock."""
-        index = math.floor(self._clock.now() / self._bucket_s)
-        while self._window and self._window[0][0] <= index - self.buckets:
-            self._window.popleft()
-        if not self._window or self._window[-1][0] != index:
-            self._window.append([index, 0, 0])
-        return self._window[-1]
+    @property
+    def reserve(self) -> float:
+        """Secondary events allowed in a window with no primary traffic at all."""
+        return self.reserve_per_s * self.window_s
 
     def _totals(self) -> tuple[int, int]:
-        return sum(b[1] for b in self._window), sum(b[2] for b in self._window)
+        totals = self.window.totals(self._clock.now())
+        return totals[_PRIMARY], totals[_SECONDARY]
 
     def record_primary(self, n: int = 1) -> None:
         """Count ``n`` main-path calls."""
         if n < 0:
             raise ValueError(f"n must be >= 0, got {n}")
         with self._lock:
-            self._current()[1] += n
+            self.window.add(self._clock.now(), _PRIMARY, n)
 
     def try_acquire(self) -> bool:
-        """Record and allow one secondary event iff ``secondary < ratio * primary + floor``."""
+        """Record and allow one secondary event iff ``secondary < ratio * primary + reserve``."""
         with self._lock:
-            bucket = self._current()
             primary, secondary = self._totals()
-            if secondary < self.ratio * primary + self.floor:
-                bucket[2] += 1
+            if secondary < self.ratio * primary + self.reserve:
+                self.window.add(self._clock.now(), _SECONDARY)
                 return True
             return False
+
+    def refund(self) -> None:
+        """Give back one secondary event granted by :meth:`try_acquire` but not spent."""
+        with self._lock:
+            self.window.totals(self._clock.now())  # drop expired buckets first
+            for index in sorted(self.window.slots, reverse=True):
+                bucket = self.window.slots[index]
+                if bucket.get(_SECONDARY, 0) > 0:
+                    bucket[_SECONDARY] -= 1
+                    return
 
     def snapshot(self) -> dict[str, Any]:
         """Counts in the current window, for health pages and drills."""
         with self._lock:
-            self._current()
             primary, secondary = self._totals()
         return {
             "ratio": self.ratio,
             "window_s": self.window_s,
-            "floor": self.floor,
+            "reserve_per_s": self.reserve_per_s,
             "primary": primary,
             "secondary": secondary,
-            "allowed": self.ratio * primary + self.floor,
+            "allowed": self.ratio * primary + self.reserve,
         }

@@ -63,6 +63,9 @@ class FaultRule:
     """Delay added by ``latency`` faults, seconds."""
     retry_after_s: float = 1.0
     """``Retry-After`` sent with ``rate_limited`` faults, seconds."""
+    hang_s: float = 0.0
+    """Seconds ``timeout`` and ``response_lost`` faults wait before raising: a real timeout
+    takes its time (0: fail at once; the caller's own timeout may end it sooner)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.fault, Fault):
@@ -77,6 +80,8 @@ class FaultRule:
             raise ValueError(f"latency_s must be >= 0, got {self.latency_s}")
         if self.retry_after_s < 0:
             raise ValueError(f"retry_after_s must be >= 0, got {self.retry_after_s}")
+        if self.hang_s < 0:
+            raise ValueError(f"hang_s must be >= 0, got {self.hang_s}")
 
     def matches(self, target: str) -> bool:
         return self.target == target or fnmatch.fnmatchcase(target, self.target)
@@ -177,6 +182,8 @@ class ChaosPlan:
             await self.clock.sleep(rule.latency_s)
             return await call(*args, **kwargs)
         if fault is Fault.TIMEOUT:
+            if rule.hang_s:
+                await self.clock.sleep(rule.hang_s)
             raise TimeoutError(f"{target}: timed out before the {what} was sent (fault injection)")
         if fault is Fault.CONNECTION_RESET:
             raise ConnectionResetError(f"{target}: connection reset by peer (fault injection)")
@@ -202,6 +209,8 @@ class ChaosPlan:
             )
         result = await call(*args, **kwargs)
         if fault is Fault.RESPONSE_LOST:
+            if rule.hang_s:
+                await self.clock.sleep(rule.hang_s)
             raise TimeoutError(
                 f"{target}: response lost after the {what} executed (fault injection)"
             )
@@ -249,6 +258,8 @@ class ChaosTransport(httpx.AsyncBaseTransport):
             await self.plan.clock.sleep(rule.latency_s)
             return await self.inner.handle_async_request(request)
         if fault is Fault.TIMEOUT:
+            if rule.hang_s:
+                await self.plan.clock.sleep(rule.hang_s)
             raise httpx.ReadTimeout("timed out (fault injection)", request=request)
         if fault is Fault.CONNECTION_RESET:
             raise httpx.ConnectError("connection reset by peer", request=request)
@@ -281,6 +292,8 @@ class ChaosTransport(httpx.AsyncBaseTransport):
         body = await response.aread()
         await response.aclose()
         if fault is Fault.RESPONSE_LOST:
+            if rule.hang_s:
+                await self.plan.clock.sleep(rule.hang_s)
             raise httpx.ReadTimeout("response lost (fault injection)", request=request)
         headers = [(k, v) for k, v in response.headers.multi_items() if k not in _DROPPED_HEADERS]
         if fault is Fault.TRUNCATED_JSON:

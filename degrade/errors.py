@@ -31,6 +31,7 @@ from typing import Any
 import httpx
 
 __all__ = [
+    "TRUNCATED_JSON",
     "AuthError",
     "BusinessError",
     "ErrorClass",
@@ -348,11 +349,20 @@ def classify_failure(exc: BaseException, *, tool: str, is_write: bool = False) -
     if isinstance(exc, httpx.TransportError):
         return Failure(ErrorClass.TRANSIENT, f"{tool}: transport error{where} ({exc!r})", cause=exc)
     if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
-        return Failure(ErrorClass.SCHEMA, f"{tool}: response is not valid JSON ({exc})", cause=exc)
+        # A body cut off in transit: the same read may well arrive whole (see is_retryable).
+        return Failure(
+            ErrorClass.SCHEMA,
+            f"{tool}: response is not valid JSON ({exc})",
+            code=TRUNCATED_JSON,
+            cause=exc,
+        )
     if _is_validation_error(exc):
         return Failure(ErrorClass.SCHEMA, f"{tool}: response failed validation ({exc})", cause=exc)
     if isinstance(exc, ConnectionError):
         return Failure(ErrorClass.TRANSIENT, f"{tool}: connection error ({exc!r})", cause=exc)
+    status_failure = _classify_status_attribute(exc, tool, is_write=is_write)
+    if status_failure is not None:
+        return status_failure
     return Failure(
         ErrorClass.UNAVAILABLE, f"{tool}: unexpected {type(exc).__name__}: {exc}", cause=exc
     )
@@ -412,6 +422,61 @@ def _classify_openai(exc: BaseException, tool: str) -> Failure | None:
     )
 
 
+def _retry_after_attribute(exc: BaseException) -> float | None:
+    value: Any = getattr(exc, "retry_after", None)
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return max(0.0, float(value)) if math.isfinite(value) else None
+    if isinstance(value, str):
+        return parse_retry_after(value)
+    headers: Any = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is not None and hasattr(headers, "get"):
+        header = headers.get("Retry-After")
+        return parse_retry_after(header) if isinstance(header, str) else None
+    return None
+
+
+def _classify_status_attribute(exc: BaseException, tool: str, *, is_write: bool) -> Failure | None:
+    """Duck-typed HTTP status on an exception from a client helpdesk does not know.
+
+    Many SDKs raise their own exception carrying ``status_code`` (and often ``retry_after`` or a
+    ``response`` with headers). Classified like the same status from httpx, so a 429 with
+    Retry-After from an unknown client is ``rate_limited``, not an outage.
+    """
+    status: Any = getattr(exc, "status_code", None)
+    if not isinstance(status, int) or isinstance(status, bool) or not 400 <= status <= 599:
+        return None
+    retry_after = _retry_after_attribute(exc)
+    reason = f"{tool}: {status} from {type(exc).__name__} ({exc})"
+    if retry_after is not None:
+        reason += f", Retry-After {retry_after:g}s"
+    cls: ErrorClass
+    if status == 429 or (status == 503 and retry_after is not None):
+        cls = ErrorClass.RATE_LIMITED
+    elif is_write and status in (500, 502, 504):
+        cls = ErrorClass.UNKNOWN_OUTCOME
+    elif status in (502, 504):
+        cls = ErrorClass.TRANSIENT
+    elif status >= 500:
+        cls = ErrorClass.UNAVAILABLE
+    elif status in (401, 402, 403):
+        cls = ErrorClass.AUTH
+    elif status in (400, 422):
+        cls = ErrorClass.INPUT
+    else:
+        cls = ErrorClass.BUSINESS
+    code: Any = getattr(exc, "code", None)
+    return Failure(
+        cls,
+        reason,
+        retry_after=retry_after,
+        status_code=status,
+        code=code if isinstance(code, str) else None,
+        cause=exc,
+    )
+
+
 def _with_cause(failure: Failure, exc: BaseException) -> Failure:
     return Failure(
         failure.error_class,
@@ -442,6 +507,16 @@ def _is_validation_error(exc: BaseException) -> bool:
 _RETRYABLE: frozenset[ErrorClass] = frozenset({ErrorClass.TRANSIENT, ErrorClass.RATE_LIMITED})
 
 
-def is_retryable(failure: Failure) -> bool:
-    """Whether the class may be retried at all (the budget and Retry-After still decide)."""
-    return failure.error_class in _RETRYABLE
+#: ``Failure.code`` of a body that is not valid JSON (cut off in transit, usually).
+TRUNCATED_JSON = "truncated_json"
+
+
+def is_retryable(failure: Failure, *, is_write: bool = False) -> bool:
+    """Whether the failure may be retried at all (the budget and Retry-After still decide).
+
+    Transient and rate-limited failures may; so may a *read* whose body arrived truncated (once,
+    the executor decides how often). A write's unreadable answer is reconciled, never retried.
+    """
+    if failure.error_class in _RETRYABLE:
+        return True
+    return not is_write and failure.code == TRUNCATED_JSON

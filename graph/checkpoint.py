@@ -4,16 +4,36 @@ Sessions are LangGraph threads. The default is a SQLite file under the per-user 
 conversation continues across CLI invocations; at scale (several processes serving one set of
 sessions) a PostgreSQL URL selects LangGraph's Postgres checkpointer. Deserialization is
 restricted to LangGraph's safe types plus the helpdesk state types listed here.
+
+Cheap turns: SQLite is opened in WAL mode with ``synchronous=NORMAL`` (a commit is an append to
+the WAL, fsynced at checkpoints: durable across a process crash, at worst the last commits lost
+on power failure); PostgreSQL goes through a ``psycopg_pool`` connection pool, without the
+saver's per-process lock (each operation takes its own pooled connection).
+
+At rest: with a key (``HELPDESK_CHECKPOINT_KEY``) every stored value — checkpoints, pending
+writes, and on PostgreSQL also the plain strings the saver would otherwise keep inline in its
+JSONB column — is encrypted with LangGraph's :class:`EncryptedSerializer` (AES-EAX, authenticated).
+Without a key values are stored plain, and a store that holds encrypted values refuses to open
+them with :class:`CheckpointKeyError` instead of failing somewhere inside a turn.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import contextlib
+import re
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
+import aiosqlite
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver, ChannelVersions, Checkpoint
+from langgraph.checkpoint.base import CheckpointMetadata as _Metadata
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -24,10 +44,13 @@ from helpdesk.graph.state import Task
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
 __all__ = [
+    "KEY_HELP",
     "STATE_TYPES",
+    "CheckpointKeyError",
     "open_checkpointer",
     "open_postgres_checkpointer",
     "open_sqlite_checkpointer",
+    "parse_checkpoint_key",
     "state_serializer",
 ]
 
@@ -44,42 +67,172 @@ STATE_TYPES: tuple[type, ...] = (
     ToolStatus,
 )
 
+KEY_HELP = (
+    "HELPDESK_CHECKPOINT_KEY must be 32 random bytes written as 64 hex characters or as base64 "
+    "(16 or 24 bytes also work); make one with: "
+    "python -c 'import secrets; print(secrets.token_hex(32))'"
+)
 
-def state_serializer() -> JsonPlusSerializer:
-    """LangGraph's serializer, strict, allowing helpdesk's own state types."""
-    return JsonPlusSerializer(allowed_msgpack_modules=None).with_msgpack_allowlist(STATE_TYPES)
+POOL_MAX_SIZE = 20
+"""Pooled PostgreSQL connections of the checkpointer per process."""
+
+
+class CheckpointKeyError(RuntimeError):
+    """Stored sessions are encrypted and no key (or another key) was given to read them."""
+
+
+def parse_checkpoint_key(text: str) -> bytes:
+    """The AES key written in ``text`` (hex or base64 of 16, 24 or 32 bytes).
+
+    Raises:
+        ValueError: anything else (the message says what is expected).
+    """
+    text = text.strip()
+    if re.fullmatch(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{48}|[0-9a-fA-F]{64}", text):
+        return bytes.fromhex(text)
+    with contextlib.suppress(binascii.Error, ValueError):
+        raw = base64.b64decode(text.replace("-", "+").replace("_", "/"), validate=True)
+        if len(raw) in (16, 24, 32):
+            return raw
+    raise ValueError(KEY_HELP)
+
+
+class _Sealed:
+    """A plain value that must go through the serializer (PostgreSQL would store it inline)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _GuardedSerializer(SerializerProtocol):
+    """Encrypts with a key, refuses encrypted data without one; unwraps :class:`_Sealed`."""
+
+    def __init__(self, base: SerializerProtocol, key: bytes | None) -> None:
+        self.base = base
+        self.encrypted = (
+            EncryptedSerializer.from_pycryptodome_aes(serde=base, key=key) if key else None
+        )
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        if isinstance(obj, _Sealed):
+            obj = obj.value
+        return (self.encrypted or self.base).dumps_typed(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        typ = data[0]
+        if "+" not in typ:
+            return self.base.loads_typed(data)
+        if self.encrypted is None:
+            raise CheckpointKeyError(
+                "these sessions are encrypted at rest: set HELPDESK_CHECKPOINT_KEY to read them"
+            )
+        try:
+            return self.encrypted.loads_typed(data)
+        except ValueError as exc:  # pycryptodome: "MAC check failed"
+            raise CheckpointKeyError(
+                "these sessions were encrypted with another HELPDESK_CHECKPOINT_KEY"
+            ) from exc
+
+
+def state_serializer(key: bytes | None = None) -> SerializerProtocol:
+    """LangGraph's serializer, strict, allowing helpdesk's own state types; encrypting with
+    ``key`` (AES) when one is given."""
+    base = JsonPlusSerializer(allowed_msgpack_modules=None).with_msgpack_allowlist(STATE_TYPES)
+    return _GuardedSerializer(base, key)
 
 
 @asynccontextmanager
-async def open_sqlite_checkpointer(path: str | Path) -> AsyncIterator[AsyncSqliteSaver]:
-    """An AsyncSqliteSaver on ``path`` (parent folders created)."""
+async def open_sqlite_checkpointer(
+    path: str | Path, *, key: bytes | None = None
+) -> AsyncIterator[AsyncSqliteSaver]:
+    """An AsyncSqliteSaver on ``path`` (parent folders created), WAL and ``synchronous=NORMAL``."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    async with AsyncSqliteSaver.from_conn_string(str(target)) as saver:
-        saver.serde = state_serializer()
+    async with aiosqlite.connect(str(target), timeout=30.0) as conn:
+        # WAL: readers never block the writer; NORMAL: no fsync per commit (see module doc).
+        # journal_size_limit: the WAL file is truncated back after each checkpoint.
+        await conn.executescript(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            "PRAGMA journal_size_limit=1048576; PRAGMA wal_autocheckpoint=256;"
+        )
+        saver = AsyncSqliteSaver(conn, serde=state_serializer(key))
+        await saver.setup()
         yield saver
 
 
-@asynccontextmanager
-async def open_postgres_checkpointer(url: str) -> AsyncIterator[BaseCheckpointSaver[Any]]:
-    """LangGraph's AsyncPostgresSaver on ``url`` (tables created on first use)."""
+def _postgres_saver_class() -> type[Any]:
     try:
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise RuntimeError(
             "a PostgreSQL checkpoint URL needs the postgres extra: pip install 'helpdesk[postgres]'"
         ) from exc
-    async with AsyncPostgresSaver.from_conn_string(url, serde=state_serializer()) as saver:
+
+    class PooledPostgresSaver(AsyncPostgresSaver):
+        """AsyncPostgresSaver on a pool; with a key, plain strings are stored encrypted too."""
+
+        def __init__(self, conn: Any, *, serde: SerializerProtocol, sealed: bool) -> None:
+            super().__init__(conn, serde=serde)
+            # The saver serializes every operation of the process on one asyncio lock (right for
+            # one shared connection); with a pool each operation has its own connection.
+            self.lock = contextlib.nullcontext()  # type: ignore[assignment]
+            self.sealed = sealed
+
+        async def aput(
+            self,
+            config: RunnableConfig,
+            checkpoint: Checkpoint,
+            metadata: _Metadata,
+            new_versions: ChannelVersions,
+        ) -> RunnableConfig:
+            if self.sealed:
+                values = checkpoint["channel_values"]
+                checkpoint = {
+                    **checkpoint,
+                    "channel_values": {
+                        k: _Sealed(v) if isinstance(v, str | int | float) else v
+                        for k, v in values.items()
+                    },
+                }
+            return await super().aput(config, checkpoint, metadata, new_versions)
+
+    return PooledPostgresSaver
+
+
+@asynccontextmanager
+async def open_postgres_checkpointer(
+    url: str, *, key: bytes | None = None
+) -> AsyncIterator[BaseCheckpointSaver[Any]]:
+    """LangGraph's AsyncPostgresSaver on a connection pool to ``url`` (tables created)."""
+    saver_class = _postgres_saver_class()
+    from psycopg.rows import dict_row
+    from psycopg_pool import AsyncConnectionPool
+
+    pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=POOL_MAX_SIZE,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+        open=False,
+    )
+    await pool.open(wait=True, timeout=10.0)
+    try:
+        saver = saver_class(pool, serde=state_serializer(key), sealed=key is not None)
         await saver.setup()
         yield saver
+    finally:
+        await pool.close()
 
 
 def open_checkpointer(
-    *, url: str | None, path: str | Path
+    *, url: str | None, path: str | Path, key: bytes | None = None
 ) -> AbstractAsyncContextManager[BaseCheckpointSaver[Any]]:
-    """PostgreSQL when ``url`` is a ``postgresql://`` URL, else the SQLite file at ``path``."""
+    """PostgreSQL when ``url`` is a ``postgresql://`` URL, else the SQLite file at ``path``;
+    values encrypted with ``key`` when one is given."""
     if url and url.startswith(("postgresql://", "postgres://")):
-        return open_postgres_checkpointer(url)
+        return open_postgres_checkpointer(url, key=key)
     if url:
         raise ValueError(f"unsupported checkpoint URL {url!r}: use postgresql://...")
-    return open_sqlite_checkpointer(path)
+    return open_sqlite_checkpointer(path, key=key)

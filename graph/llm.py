@@ -5,18 +5,19 @@ Settings name a tier's model as ``provider:model`` (``openai:gpt-4.1-mini``, ``o
 :func:`build_chat_model` turns it into a LangChain ``ChatOpenAI`` pointed at the provider's base
 URL (a local default for ollama, vLLM and llama.cpp servers). SDK retries are switched off
 (``max_retries=0``): every retry a model call makes is granted by the request's
-:class:`~helpdesk.degrade.budget.RetryBudget`, never behind its back.
+:class:`~helpdesk.degrade.budget.RetryBudget`, never behind its back. ``langchain_openai`` (and
+the OpenAI SDK under it) is imported only when a model is built: a bot with no model tier
+configured never pays for it at start-up.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Final, Literal, get_args
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
-import httpx
-from langchain_core.language_models import BaseChatModel
-from langchain_openai import ChatOpenAI
-from pydantic import SecretStr
+if TYPE_CHECKING:
+    import httpx
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["DEFAULT_BASE_URLS", "Provider", "build_chat_model", "parse_model_spec"]
 
@@ -83,6 +84,9 @@ def build_chat_model(
         ValueError: a malformed spec, a non-positive timeout, ``openai_compatible`` without a
             base URL, or OpenAI's API without any key.
     """
+    from langchain_openai import ChatOpenAI
+    from pydantic import SecretStr
+
     provider, model = parse_model_spec(spec)
     if not timeout_s > 0:
         raise ValueError(f"timeout_s must be > 0, got {timeout_s}")

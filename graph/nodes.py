@@ -220,6 +220,12 @@ class TurnNodes:
             reconciled.append(
                 {"tool": entry.tool, "args": entry.args, "state": item.state, "data": data}
             )
+        waiting = {a.get("id") for a in facts.get("pending_actions") or []}
+        if waiting - consumed:
+            # a confirmed action that ran although the turn that ran it was never stored
+            for entry in await self.executor.journal.entries(state.get("session", "default")):
+                if entry.confirmation_id in waiting:
+                    consumed.add(entry.confirmation_id)
         now = self.clock.wall()
         kept: list[dict[str, Any]] = []
         for action in facts.get("pending_actions") or []:
@@ -609,6 +615,7 @@ class TurnNodes:
         regenerations = int(previous.get("regenerations", 0))
         if not violations:
             self._requests.pop(degrade.request_id, None)
+            await self.executor.mark_reported(state.get("results", []))
             return {
                 "validation": {
                     "ok": True,
@@ -638,6 +645,7 @@ class TurnNodes:
         fallback = render_fallback_reply(
             _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline
         )
+        await self.executor.mark_reported(state.get("results", []))
         fallback = self._with_notices(
             state, _with_questions(fallback, state.get("asking", [])), lang
         )

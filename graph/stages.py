@@ -1,18 +1,22 @@
 """Model stages over tiers: try primary, then backup, each with its own prompts, inside the budget.
 
-:func:`run_stage` is the one loop every model stage goes through. For each configured tier in
-order it skips tiers marked down by :class:`~helpdesk.graph.tiers.TierHealth`, asks the router
-for a backup quota slot, builds the messages from *that tier's* templates
-(``prompts/<tier>/<stage>.<lang>.yaml``), calls the model with a timeout cut by the request's
-:class:`~helpdesk.degrade.budget.RetryBudget`, and checks the reply: transport and HTTP failures
-are classified by :func:`~helpdesk.degrade.errors.classify_failure`; an empty reply, a refusal,
-invalid tool-call JSON or a reply the stage cannot parse is a ``schema`` failure (structured
-stages retry once on the same tier with a simplified instruction when the budget grants it).
-Every switch away from a tier is a ``LadderStep.MODEL`` event in the request's DegradeContext
-and every outcome feeds the tier's health. ``None`` means no model tier answered: the caller
-falls to the minimal tier. The concrete stages — :func:`decompose_with_tiers`,
-:func:`select_tools_with_tiers`, :func:`generate_with_tiers`, :func:`check_with_tiers` — only
-say how to build messages and parse replies.
+:func:`run_chain` is the one loop every model stage goes through, shaped like a fallback chain
+(pydantic-ai's ``FallbackModel``). For each configured tier in order it skips tiers whose
+:class:`~helpdesk.degrade.breaker.CircuitBreaker` refuses (open, half-open and not admitted,
+holding for a Retry-After), tiers that already failed like an outage earlier in this request
+(a hung tier costs one timeout per turn), and the backup past its quota; builds the messages
+from *that tier's* templates (``prompts/<tier>/<stage>.<lang>.yaml``) outside any ``try``; calls
+the model with the timeout the tier's observed latency earns (:meth:`TierHealth.call_timeout`),
+cut only by the request's deadline; and checks the reply. Failures that :func:`fallback_on`
+accepts — transport and HTTP failures (classified by
+:func:`~helpdesk.degrade.errors.classify_failure`), an empty reply, a refusal, invalid tool-call
+JSON, a reply the stage cannot parse (``schema``; structured stages retry once on the same tier
+with a simplified instruction when the budget grants it) — fall through to the next tier and
+are collected as causes; a programming error raised in helpdesk's own code is re-raised. Every
+switch away from a tier is a ``LadderStep.MODEL`` event in the request's DegradeContext and
+every outcome feeds the tier's breaker. :func:`run_stage` returns None when no model tier
+answered: the caller falls to the minimal tier. The concrete stages only say how to build
+messages and parse replies.
 """
 
 from __future__ import annotations
@@ -29,14 +33,12 @@ from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from langchain_openai.chat_models.base import BaseChatOpenAI
 from pydantic import BaseModel, ConfigDict, Field
 
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock
 from helpdesk.degrade.context import LadderStep
 from helpdesk.degrade.errors import (
-    BREAKER_IGNORED,
     ErrorClass,
     Failure,
     SchemaError,
@@ -44,12 +46,13 @@ from helpdesk.degrade.errors import (
 )
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
-from helpdesk.graph.tiers import ModelCallObserver, ModelTier, TierRouter
+from helpdesk.graph.tiers import ModelTier, TierRouter
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.results import ToolCall
 
 __all__ = [
-    "MODEL_CALL_BUDGET_SHARE",
+    "MIN_MODEL_CALL_S",
+    "ChainResult",
     "CheckResult",
     "DecomposeResult",
     "IntentName",
@@ -57,7 +60,9 @@ __all__ = [
     "StageOutcome",
     "check_with_tiers",
     "decompose_with_tiers",
+    "fallback_on",
     "generate_with_tiers",
+    "run_chain",
     "run_stage",
     "select_tools_with_tiers",
     "summarize_with_tiers",
@@ -194,9 +199,60 @@ def _check_reply(tier: ModelTier, message: BaseMessage) -> AIMessage:
     return message
 
 
+_PROGRAMMING_ERRORS: Final = (
+    AssertionError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    NameError,
+    TypeError,
+)
+
+
+#: Packages a model call runs through: a ``TypeError`` raised inside them while reading an answer
+#: means the answer was malformed (``choices: null``), not that our code is wrong.
+_CLIENT_PACKAGES: Final = frozenset(
+    {
+        "anyio",
+        "httpcore",
+        "httpx",
+        "httpx2",
+        "json",
+        "langchain_core",
+        "langchain_openai",
+        "openai",
+        "pydantic",
+        "pydantic_core",
+    }
+)
+
+
+def _raised_by_client(exc: BaseException) -> bool:
+    tb = exc.__traceback__
+    if tb is None:
+        return True  # built, not raised: nothing says it is ours
+    module = ""
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        tb = tb.tb_next
+    return module.split(".")[0] in _CLIENT_PACKAGES
+
+
+def fallback_on(exc: BaseException) -> bool:
+    """Whether a tier's failure should fall through to the next tier.
+
+    Everything a model, its client or its transport can do wrong does (an outage, a timeout, a
+    malformed or unparsable answer — the OpenAI client raises ``TypeError`` reading a body with
+    ``choices: null``). A programming error (``KeyError``, ``TypeError``, ``AttributeError``...)
+    raised in our own code — a stage's parser, a message builder, a pack's hook — does not: it
+    is a bug, and it surfaces instead of turning into a "schema" failure.
+    """
+    return not (isinstance(exc, _PROGRAMMING_ERRORS) and not _raised_by_client(exc))
+
+
 def _classify(exc: BaseException, tier: ModelTier) -> Failure:
     who = f"model:{tier.name}"
-    if isinstance(exc, IndexError | KeyError | TypeError | ValueError | AttributeError) and not (
+    if isinstance(exc, _PROGRAMMING_ERRORS) and not (
         _is_pydantic_error(exc) or isinstance(exc, json.JSONDecodeError)
     ):
         # Raised by the client while reading a 200 whose body is not a chat completion
@@ -228,7 +284,7 @@ async def _invoke(
 ) -> BaseMessage:
     # The client's own timeout is cut to the budget too, so a hung socket is closed by the
     # transport; the clock's deadline covers models without one.
-    kwargs: dict[str, Any] = {"timeout": limit_s} if isinstance(tier.model, BaseChatOpenAI) else {}
+    kwargs: dict[str, Any] = {"timeout": limit_s} if _is_openai_client(tier.model) else {}
     async with clock.timeout(limit_s):
         if chaos is not None:
             # Drills: faults injected into this tier's calls, classified like real ones.
@@ -240,9 +296,23 @@ async def _invoke(
         return await runnable.ainvoke(messages, **kwargs)
 
 
-MODEL_CALL_BUDGET_SHARE: Final = 0.4
-"""Fraction of the request's remaining time one model call may use."""
-_MIN_MODEL_CALL_S: Final = 0.05
+def _is_openai_client(model: object) -> bool:
+    # By class name, so a process without a model tier never imports langchain_openai.
+    return any(
+        cls.__name__ == "BaseChatOpenAI" and cls.__module__.startswith("langchain_openai")
+        for cls in type(model).__mro__
+    )
+
+
+MIN_MODEL_CALL_S: Final = 0.05
+"""Below this much time left in the request, a tier is not called at all."""
+
+#: Failure classes after which a tier is skipped for the rest of the request: one hung or
+#: refusing tier costs one timeout per turn, not one per stage. A malformed answer (schema) is
+#: about one prompt, so the next stage still tries the tier.
+_SKIP_FOR_REQUEST: Final = frozenset(
+    {ErrorClass.TRANSIENT, ErrorClass.UNAVAILABLE, ErrorClass.RATE_LIMITED, ErrorClass.AUTH}
+)
 
 
 @dataclass
@@ -251,44 +321,58 @@ class _Attempt(Generic[T]):
     ok: bool = False
     failure: Failure | None = None
     budget_spent: bool = False
+    seconds: float = 0.0
+
+
+def _failed_earlier(ctx: RequestContext, tier: ModelTier) -> ErrorClass | None:
+    """The class of this tier's outage-like failure earlier in the request, if any."""
+    target = f"model:{tier.name}"
+    for event in ctx.degrade.events:
+        if (
+            event.target == target
+            and event.action is LadderStep.MODEL
+            and event.error_class in _SKIP_FOR_REQUEST
+        ):
+            return event.error_class
+    return None
 
 
 async def _try_tier(
+    router: TierRouter,
     tier: ModelTier,
     stage: str,
-    lang: Lang,
+    messages: list[BaseMessage],
     ctx: RequestContext,
     clock: Clock,
     *,
-    build: BuildMessages,
     parse: ParseReply[T],
-    bind: BindModel | None,
-    retry_build: BuildMessages | None,
-    chaos: ChaosPlan | None = None,
-    observer: ModelCallObserver | None = None,
+    runnable: Runnable[LanguageModelInput, BaseMessage],
+    retry_messages: Callable[[], list[BaseMessage]] | None,
+    fallback_on: Callable[[BaseException], bool],
 ) -> _Attempt[T]:
-    templates = load_templates(tier.name, stage, lang)
-    messages = build(tier, templates)
-    runnable: Runnable[LanguageModelInput, BaseMessage] = bind(tier) if bind else tier.model
+    observer = router.observer
     retried = False
     while True:
-        # One model call may take at most a share of what is left of the request, so a hung
-        # tier still leaves time for the next tier and for the turn's tool calls.
-        timeout = min(tier.timeout_s, ctx.budget.remaining() * MODEL_CALL_BUDGET_SHARE)
-        if timeout <= _MIN_MODEL_CALL_S:
+        # The tier's learned timeout for this stage, cut only by the request's deadline.
+        timeout = min(router.health.call_timeout(tier, stage), ctx.budget.remaining())
+        if timeout <= MIN_MODEL_CALL_S:
             return _Attempt(budget_spent=True)
+        started = clock.now()
         try:
             span = observer.model_call(tier.name, stage=stage) if observer else nullcontext()
             with span:
-                message = await _invoke(tier, runnable, messages, timeout, clock, chaos)
+                message = await _invoke(tier, runnable, messages, timeout, clock, router.chaos)
+            seconds = clock.now() - started
             reply = _check_reply(tier, message)
-            return _Attempt(value=parse(tier, reply), ok=True)
+            return _Attempt(value=parse(tier, reply), ok=True, seconds=seconds)
         except Exception as exc:
+            if not fallback_on(exc):
+                raise
             failure = _classify(exc, tier)
         if (
             failure.error_class is ErrorClass.SCHEMA
             and failure.code != "refusal"
-            and retry_build is not None
+            and retry_messages is not None
             and not retried
             and ctx.budget.try_acquire_retry(0)
         ):
@@ -301,9 +385,112 @@ async def _try_tier(
                 error_class=failure.error_class,
                 at=clock.wall(),
             )
-            messages = retry_build(tier, templates)
+            messages = retry_messages()
             continue
         return _Attempt(failure=failure)
+
+
+@dataclass(frozen=True, slots=True)
+class ChainResult(Generic[T]):
+    """What a fallback chain over the tiers produced: a value from one tier, or every cause."""
+
+    outcome: StageOutcome[T] | None
+    causes: list[Failure] = field(default_factory=list)
+    """Every failure met on the way, in order (empty when the first tier answered)."""
+
+
+async def run_chain(
+    router: TierRouter,
+    stage: str,
+    lang: Lang,
+    ctx: RequestContext,
+    *,
+    build: BuildMessages,
+    parse: ParseReply[T],
+    clock: Clock,
+    bind: BindModel | None = None,
+    retry_build: BuildMessages | None = None,
+    fallback_on: Callable[[BaseException], bool] = fallback_on,
+) -> ChainResult[T]:
+    """The tiers as a fallback chain: the first that answers wins; failures the predicate
+    accepts fall through (causes collected), anything else — a bug — is raised.
+
+    Messages are built outside the ``try`` (a bug there raises). Each tier is skipped when its
+    breaker refuses (open, half-open and not admitted, or holding for a Retry-After), when it
+    failed like an outage earlier in this request, or when the backup quota is used.
+    """
+    router.record_request()
+    attempts: list[tuple[str, str]] = []
+    causes: list[Failure] = []
+
+    def switch(tier: ModelTier, reason: str, error_class: ErrorClass | None) -> None:
+        attempts.append((tier.name, reason))
+        ctx.record(
+            stage=stage,
+            target=f"model:{tier.name}",
+            action=LadderStep.MODEL,
+            reason=reason,
+            error_class=error_class,
+            at=clock.wall(),
+        )
+
+    health = router.health
+    for tier in router.tiers:
+        earlier = _failed_earlier(ctx, tier)
+        if earlier is not None:
+            switch(tier, f"model:{tier.name}: failed earlier in this turn ({earlier})", None)
+            continue
+        if not health.try_acquire(tier.name):
+            wait = health.breaker(tier.name).retry_after()
+            switch(
+                tier,
+                f"model:{tier.name}: marked down by health checks (retry in {wait:.0f}s)",
+                None,
+            )
+            continue
+        refused = router.admit(tier)
+        if refused is not None:
+            health.release(tier.name)
+            switch(tier, refused, None)
+            break
+        templates = load_templates(tier.name, stage, lang)
+        messages = build(tier, templates)
+        runnable: Runnable[LanguageModelInput, BaseMessage] = bind(tier) if bind else tier.model
+        retry_messages = (
+            (lambda tier=tier, templates=templates: retry_build(tier, templates))
+            if retry_build is not None
+            else None
+        )
+        try:
+            attempt = await _try_tier(
+                router,
+                tier,
+                stage,
+                messages,
+                ctx,
+                clock,
+                parse=parse,
+                runnable=runnable,
+                retry_messages=retry_messages,
+                fallback_on=fallback_on,
+            )
+        except BaseException:
+            health.release(tier.name)
+            raise
+        if attempt.ok:
+            health.record_success(tier.name, stage, attempt.seconds)
+            outcome = StageOutcome(value=cast(T, attempt.value), tier=tier.name, attempts=attempts)
+            return ChainResult(outcome, causes)
+        if attempt.budget_spent:
+            health.release(tier.name)
+            switch(tier, f"model:{tier.name}: request budget spent, no time left for a call", None)
+            break
+        failure = attempt.failure
+        assert failure is not None
+        causes.append(failure)
+        health.record_failure(tier.name, failure)
+        switch(tier, failure.reason, failure.error_class)
+    return ChainResult(None, causes)
 
 
 async def run_stage(
@@ -332,53 +519,18 @@ async def run_stage(
         retry_build: simplified messages for one retry on the same tier after a schema
             failure (malformed or unparsable output), granted by ``ctx.budget``.
     """
-    router.record_request()
-    attempts: list[tuple[str, str]] = []
-
-    def switch(tier: ModelTier, reason: str, error_class: ErrorClass | None) -> None:
-        attempts.append((tier.name, reason))
-        ctx.record(
-            stage=stage,
-            target=f"model:{tier.name}",
-            action=LadderStep.MODEL,
-            reason=reason,
-            error_class=error_class,
-            at=clock.wall(),
-        )
-
-    for tier in router.tiers:
-        if not router.health.is_up(tier.name):
-            switch(tier, f"model:{tier.name}: marked down by health checks", None)
-            continue
-        refused = router.admit(tier)
-        if refused is not None:
-            switch(tier, refused, None)
-            break
-        attempt = await _try_tier(
-            tier,
-            stage,
-            lang,
-            ctx,
-            clock,
-            build=build,
-            parse=parse,
-            bind=bind,
-            retry_build=retry_build,
-            chaos=router.chaos,
-            observer=router.observer,
-        )
-        if attempt.ok:
-            router.health.record(tier.name, True)
-            return StageOutcome(value=cast(T, attempt.value), tier=tier.name, attempts=attempts)
-        if attempt.budget_spent:
-            switch(tier, f"model:{tier.name}: request budget spent, no time left for a call", None)
-            break
-        failure = attempt.failure
-        assert failure is not None
-        if failure.error_class not in BREAKER_IGNORED:
-            router.health.record(tier.name, False)
-        switch(tier, failure.reason, failure.error_class)
-    return None
+    result = await run_chain(
+        router,
+        stage,
+        lang,
+        ctx,
+        build=build,
+        parse=parse,
+        clock=clock,
+        bind=bind,
+        retry_build=retry_build,
+    )
+    return result.outcome
 
 
 # --- message building ---------------------------------------------------------------------------

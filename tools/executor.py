@@ -31,6 +31,7 @@ from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import LadderStep, PendingItem
 from helpdesk.degrade.errors import (
+    TRUNCATED_JSON,
     ErrorClass,
     Failure,
     FieldIssue,
@@ -43,7 +44,13 @@ from helpdesk.degrade.errors import (
 from helpdesk.degrade.failpoints import failpoint
 from helpdesk.degrade.ladder import LadderOptions, plan_ladder
 from helpdesk.tools.context import RequestContext, derive_idempotency_key, normalize_args
-from helpdesk.tools.journal import JournalEntry, JournalState, MemoryWriteJournal, WriteJournal
+from helpdesk.tools.journal import (
+    UNSETTLED,
+    JournalEntry,
+    JournalState,
+    MemoryWriteJournal,
+    WriteJournal,
+)
 from helpdesk.tools.registry import (
     INJECTED_PARAMS,
     PrecheckOutcome,
@@ -65,6 +72,8 @@ BUDGET_EXHAUSTED = "budget_exhausted"
 """Failure code of a call that was never sent because the request's time was used up."""
 COMPENSATION_TIMEOUT_S = 3.0
 """Seconds a compensation ticket may take (outside the spent request budget)."""
+VERIFY_TIMEOUT_S = 3.0
+"""Most seconds a lost write's verification may take (its own slice, outside the budget)."""
 RECONCILE_TIMEOUT_S = 3.0
 """Seconds the start-of-turn reconciliation may spend verifying one earlier write."""
 REPEAT_WINDOW_S = 24 * 3600.0
@@ -122,6 +131,8 @@ class _Attempts:
         self.next_wait = 0.0
         self.waits: list[float] = []
         self.ladder: list[LadderStep] = []
+        self.unsettled: Failure | None = None
+        """The last attempt's failure, not yet told to the breaker (see ``_settle_breaker``)."""
 
 
 class ResilientExecutor:
@@ -150,7 +161,7 @@ class ResilientExecutor:
         self.clock: Clock = clock or SystemClock()
         self.breakers = breakers or BreakerBoard(clock=self.clock)
         self.cache = cache or LastGoodCache(clock=self.clock)
-        self.retry_cap = retry_cap or RatioLimiter(ratio=0.1, clock=self.clock)
+        self.retry_cap = retry_cap or RatioLimiter(ratio=0.5, reserve_per_s=1.0, clock=self.clock)
         self.fallback_quota = fallback_quota or RatioLimiter(ratio=0.5, clock=self.clock)
         self.chaos = chaos
         self.backoff = FullJitterBackoff(rng=rng or random.Random())
@@ -398,7 +409,12 @@ class ResilientExecutor:
         been told about yet.
         """
         found: list[Reconciled] = []
-        for entry in await self.journal.unsettled(session):
+        for entry in await self.journal.to_report(session):
+            if entry.state not in UNSETTLED:
+                # settled, but the reply that would have said so was never published
+                await self.journal.mark_reported(entry.key)
+                found.append(Reconciled(entry=entry, state=entry.state, data=entry.result))
+                continue
             spec = self.registry.get(entry.tool)
             outcome = VerifyOutcome(executed=None)
             if spec is not None and spec.policy.verify is not None:
@@ -421,10 +437,15 @@ class ResilientExecutor:
             await self.journal.settle(entry.key, state, at=self.clock.wall(), result=data)
             if state == "unknown" and entry.reported:
                 continue
-            if state == "unknown":
-                await self.journal.mark_reported(entry.key)
+            await self.journal.mark_reported(entry.key)
             found.append(Reconciled(entry=entry, state=state, data=outcome.data))
         return found
+
+    async def mark_reported(self, results: Sequence[ToolResult]) -> None:
+        """A published reply told the customer about these writes' outcomes."""
+        for result in results:
+            if result.idempotency_key is not None:
+                await self.journal.mark_reported(result.idempotency_key)
 
     # ------------------------------------------------------------------ attempts
 
@@ -440,9 +461,18 @@ class ResilientExecutor:
         return out
 
     async def _attempt(
-        self, spec: ToolSpec, args: dict[str, Any], key: str | None, ctx: RequestContext
+        self,
+        spec: ToolSpec,
+        args: dict[str, Any],
+        key: str | None,
+        ctx: RequestContext,
+        book: _Attempts | None = None,
     ) -> Any:
-        """One attempt behind the breaker, within what is left of the request's time."""
+        """One attempt behind the breaker, within what is left of the request's time.
+
+        With ``book``, a counted failure is left in ``book.unsettled`` for the retry decision
+        to settle (:meth:`_settle_breaker`) instead of being recorded at once.
+        """
         timeout = ctx.budget.call_timeout(spec.policy.timeout)
         if timeout <= 0:
             # Nothing is sent: not an unknown outcome, and not the dependency's fault.
@@ -469,8 +499,12 @@ class ResilientExecutor:
             failure = self._classify(spec, exc)
             if failure.error_class in (ErrorClass.INPUT, ErrorClass.BUSINESS):
                 breaker.record_ignored()
+            elif book is not None:
+                # Settled by the retry decision: a failure the retry recovers from is noise,
+                # not the dependency's health (the breaker counts logical-call outcomes).
+                book.unsettled = failure
             else:
-                breaker.record_failure(failure.error_class)
+                breaker.record_failure(failure.error_class, retry_after=failure.retry_after)
             if failure.error_class is ErrorClass.RATE_LIMITED:
                 ctx.rate_limited_seen += 1
             if self.observer is not None:
@@ -514,6 +548,11 @@ class ResilientExecutor:
         book: _Attempts,
     ) -> Any:
         def should_retry(state: RetryCallState) -> bool:
+            retried = decide(state)
+            self._settle_breaker(spec, book, retried=retried)
+            return retried
+
+        def decide(state: RetryCallState) -> bool:
             assert state.outcome is not None
             exc = state.outcome.exception()
             if exc is None:
@@ -534,23 +573,14 @@ class ResilientExecutor:
                     f"no retry: the request is already degraded ({failure.reason})",
                 )
                 return False
-            if not ctx.budget.try_acquire_retry(wait):
+            refused = self._grant_retry(ctx, wait)
+            if refused is not None:
                 self._note(
                     ctx,
                     spec.name,
                     failure,
                     LadderStep.RETRY,
-                    f"no retry: request budget left {ctx.budget.remaining():.2f}s / "
-                    f"{ctx.budget.retries_left()} retries ({failure.reason})",
-                )
-                return False
-            if not self.retry_cap.try_acquire():
-                self._note(
-                    ctx,
-                    spec.name,
-                    failure,
-                    LadderStep.RETRY,
-                    f"no retry: process retry ratio cap reached ({failure.reason})",
+                    f"no retry: {refused} ({failure.reason})",
                 )
                 return False
             book.next_wait = wait
@@ -575,10 +605,37 @@ class ResilientExecutor:
         async for attempt in retrying:
             with attempt:
                 book.count += 1
-                return await self._attempt(spec, args, key, ctx)
+                return await self._attempt(spec, args, key, ctx, book)
         raise AssertionError(
             "unreachable: tenacity either returns or re-raises"
         )  # pragma: no cover
+
+    def _settle_breaker(self, spec: ToolSpec, book: _Attempts, *, retried: bool) -> None:
+        """Tell the breaker about the attempt that just failed: nothing about its health if
+        a retry follows (it only releases a half-open permit), a failure if the call ends."""
+        failure, book.unsettled = book.unsettled, None
+        if failure is None:
+            return
+        breaker = self.breakers.get(spec.name)
+        if retried:
+            breaker.record_ignored()
+        else:
+            breaker.record_failure(failure.error_class, retry_after=failure.retry_after)
+
+    def _grant_retry(self, ctx: RequestContext, wait: float) -> str | None:
+        """Take one retry from the request's budget and the process-wide cap; the refusal
+        reason (nothing taken from either) when one of them says no."""
+        if not ctx.budget.can_retry(wait):
+            return (
+                f"request budget left {ctx.budget.remaining():.2f}s / "
+                f"{ctx.budget.retries_left()} retries"
+            )
+        if not self.retry_cap.try_acquire():
+            return "process retry ratio cap reached"
+        if not ctx.budget.try_acquire_retry(wait):  # a parallel call took the last one
+            self.retry_cap.refund()
+            return f"request budget left {ctx.budget.retries_left()} retries"
+        return None
 
     def _retry_wait(
         self, spec: ToolSpec, failure: Failure, key: str | None, attempt: int
@@ -594,6 +651,9 @@ class ResilientExecutor:
         if failure.error_class is ErrorClass.RATE_LIMITED:
             # Honoured only when the server said how long; the budget decides if it fits.
             return failure.retry_after
+        if failure.code == TRUNCATED_JSON and not policy.is_write:
+            # A body cut off in transit: the same read, once, at once.
+            return self.fast_retry_wait if attempt == 1 else None
         if failure.error_class is not ErrorClass.TRANSIENT:
             return None
         if isinstance(failure.cause, TimeoutError) or "timed out" in failure.reason:
@@ -694,7 +754,7 @@ class ResilientExecutor:
                 if not simpler or simpler == args:
                     continue
                 # one more call to the dependency: it draws from the same budgets as a retry
-                if not (ctx.budget.try_acquire_retry(0.0) and self.retry_cap.try_acquire()):
+                if self._grant_retry(ctx, 0.0) is not None:
                     self._note(
                         ctx,
                         spec.name,
@@ -902,8 +962,7 @@ class ResilientExecutor:
                 and spec.policy.kind != "money"
                 and spec.policy.is_idempotent
                 and key is not None
-                and ctx.budget.try_acquire_retry(0.0)
-                and self.retry_cap.try_acquire()
+                and self._grant_retry(ctx, 0.0) is None
             )
             if not can_replay:
                 self._note(
@@ -946,7 +1005,9 @@ class ResilientExecutor:
         if verify is None or key is None:
             return VerifyOutcome(executed=None)
         try:
-            async with self.clock.timeout(max(0.001, ctx.budget.call_timeout(spec.policy.timeout))):
+            # Its own time slice: the lost write's own timeout has usually spent the request's
+            # (a check cut off after 1 ms would report a done write as unknown).
+            async with self.clock.timeout(min(spec.policy.timeout, VERIFY_TIMEOUT_S)):
                 outcome = verify(dict(args), key, ctx.customer)
                 if inspect.isawaitable(outcome):
                     outcome = await outcome

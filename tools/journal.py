@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 __all__ = [
+    "UNSETTLED",
     "JournalEntry",
     "JournalState",
     "MemoryWriteJournal",
@@ -82,6 +83,10 @@ class WriteJournal(Protocol):
     async def unsettled(self, session: str) -> list[JournalEntry]:
         """The session's writes whose outcome was never recorded, oldest first."""
 
+    async def to_report(self, session: str) -> list[JournalEntry]:
+        """The session's writes the customer may not have been told about: unsettled ones, and
+        settled ones no published reply has reported yet (the process died before it)."""
+
     async def entries(self, session: str) -> list[JournalEntry]:
         """Every write of the session, oldest first."""
 
@@ -128,6 +133,13 @@ class MemoryWriteJournal:
 
     async def unsettled(self, session: str) -> list[JournalEntry]:
         return [e for e in self._entries.values() if e.session == session and e.state in UNSETTLED]
+
+    async def to_report(self, session: str) -> list[JournalEntry]:
+        return [
+            e
+            for e in self._entries.values()
+            if e.session == session and (e.state in UNSETTLED or not e.reported)
+        ]
 
     async def entries(self, session: str) -> list[JournalEntry]:
         return [e for e in self._entries.values() if e.session == session]
@@ -255,6 +267,14 @@ class _SqlJournal:
         rows = await self._exec(
             f"SELECT {_COLUMNS} FROM helpdesk_write_journal"
             " WHERE session = ? AND state IN ('sent', 'unknown') ORDER BY started_at",
+            (session,),
+        )
+        return [_row_entry(r) for r in rows]
+
+    async def to_report(self, session: str) -> list[JournalEntry]:
+        rows = await self._exec(
+            f"SELECT {_COLUMNS} FROM helpdesk_write_journal WHERE session = ?"
+            " AND (state IN ('sent', 'unknown') OR reported = 0) ORDER BY started_at",
             (session,),
         )
         return [_row_entry(r) for r in rows]

@@ -9,13 +9,18 @@ results (agents), a ``DecomposeResult`` / ``CheckResult`` call when that tool is
 ``tool_choice``, and a plain-text reply from helpdesk's ``generate`` facts. Replies state only
 facts from tool results the brain saw and say plainly when a tool failed: the brain is good, the
 systems differ in resilience. An :class:`OutageSwitch` makes one instance raise an OpenAI-style
-``503`` (``openai.InternalServerError``) while it is on: a primary-model outage.
+``503`` (``openai.InternalServerError``) while it is on, or hang (``mode="hang"``) until the
+caller's timeout: a primary-model outage. Every call takes a time drawn from a
+:class:`LatencyModel` (log-normal, default median 0.8 s and P95 2.5 s, plus time per output
+token): a real model is neither instant nor constant.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,6 +45,7 @@ from helpdesk.graph.planning import call_for
 
 __all__ = [
     "BrainStats",
+    "LatencyModel",
     "Observation",
     "OutageSwitch",
     "ScriptedBrain",
@@ -61,10 +67,49 @@ _FACTS_LINE: Final = re.compile(r"^(?:Facts|FACTS|Session facts):[ \t]?(\{.*\})\
 
 
 class OutageSwitch:
-    """Whether the model behind a brain is down (the harness flips it per turn)."""
+    """Whether the model behind a brain is down (the harness flips it per turn), and how:
+    ``error`` answers 503 at once, ``hang`` never answers (the caller's timeout ends it)."""
 
-    def __init__(self, down: bool = False) -> None:
+    def __init__(self, down: bool = False, mode: Literal["error", "hang"] = "error") -> None:
         self.down = down
+        self.mode = mode
+
+
+HANG_S: Final = 20.0
+"""How long a hung model keeps a caller without a timeout of its own waiting."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LatencyModel:
+    """Seconds one model call takes: log-normal around ``median_s`` with the given P95, plus
+    ``per_token_s`` per output token (estimated as 4 characters per token)."""
+
+    median_s: float = 0.8
+    """Median time to the first token, seconds."""
+    p95_s: float = 2.5
+    """95th percentile of that time, seconds (>= median)."""
+    per_token_s: float = 0.01
+    """Seconds per output token (100 tokens/s)."""
+    fixed: bool = False
+    """Always ``median_s`` (no draw): the slow_models scenario's steady 2.5 s."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.median_s <= self.p95_s:
+            raise ValueError(f"need 0 <= median_s <= p95_s, got {self.median_s}, {self.p95_s}")
+        if self.per_token_s < 0:
+            raise ValueError(f"per_token_s must be >= 0, got {self.per_token_s}")
+
+    def draw(self, rng: random.Random, output_chars: int) -> float:
+        """One call's seconds for an answer of ``output_chars`` characters."""
+        tokens = output_chars / 4
+        if self.median_s == 0:
+            return tokens * self.per_token_s
+        if self.fixed or self.p95_s == self.median_s:
+            base = self.median_s
+        else:
+            sigma = (math.log(self.p95_s) - math.log(self.median_s)) / 1.6449
+            base = rng.lognormvariate(math.log(self.median_s), sigma)
+        return base + tokens * self.per_token_s
 
 
 class BrainStats:
@@ -73,6 +118,10 @@ class BrainStats:
     def __init__(self) -> None:
         self.calls = 0
         self.failures = 0
+        self.served = 0
+        """Calls that returned an answer to the caller."""
+        self.hung = 0
+        """Calls that found the model hung (each costs its caller a timeout)."""
         self.by_shape: dict[str, int] = {}
 
     def count(self, shape: str) -> None:
@@ -111,9 +160,16 @@ class ScriptedBrain(BaseChatModel):
     label: str = "primary"
     """Name used in errors and traces."""
     latency_s: float = 0.0
-    """Seconds every call takes (a real sleep: a model is never instant)."""
+    """Seconds every call takes when no ``latency`` model is set (a real sleep)."""
+    latency: LatencyModel | None = None
+    """Per-call latency distribution (a real sleep); overrides ``latency_s``."""
+    seed: int = 0
+    """Seeds the latency draws."""
+    timeout_s: float | None = None
+    """The client's own timeout: a call that would take longer raises an OpenAI timeout after
+    this long (None: wait, like a client without a timeout)."""
     outage: OutageSwitch = Field(default_factory=OutageSwitch)
-    """While ``outage.down``, every call raises an OpenAI ``503``."""
+    """While ``outage.down``, every call raises an OpenAI ``503`` (or hangs)."""
     stats: BrainStats = Field(default_factory=BrainStats)
     """Calls received, by request shape."""
 
@@ -150,12 +206,36 @@ class ScriptedBrain(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        if self.latency_s > 0:
-            await asyncio.sleep(self.latency_s)
-        if self.outage.down:
+        hung = self.outage.down and self.outage.mode == "hang"
+        if hung:
+            self.stats.hung += 1
+        result = None if self.outage.down else self._respond(messages, kwargs)
+        seconds = HANG_S if hung else self._seconds(result)
+        limit = kwargs.get("timeout") or self.timeout_s
+        if limit is not None and seconds > limit:
+            await asyncio.sleep(limit)
+            self.stats.failures += 1
+            raise openai.APITimeoutError(request=httpx2.Request("POST", self._url()))
+        if seconds > 0:
+            await asyncio.sleep(seconds)
+        if result is None:
             self.stats.failures += 1
             raise _service_unavailable(self.label)
-        return self._respond(messages, kwargs)
+        self.stats.served += 1
+        return result
+
+    def _url(self) -> str:
+        return f"https://{self.label}.models.invalid/v1/chat/completions"
+
+    def _seconds(self, result: ChatResult | None) -> float:
+        if self.latency is None:
+            return self.latency_s
+        rng = self.__dict__.setdefault("_rng", random.Random(f"{self.seed}:{self.label}"))
+        chars = 0
+        if result is not None:
+            message = result.generations[0].message
+            chars = len(_content(message)) + len(json.dumps(getattr(message, "tool_calls", [])))
+        return self.latency.draw(rng, chars)
 
     # -- decisions -------------------------------------------------------------------------------
 

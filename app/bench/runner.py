@@ -1,44 +1,52 @@
-"""Runs the benchmark: every system through every scenario, then the two micro-benchmarks.
+"""Runs the benchmark: every system through every scenario, repeated, then the micro-benchmarks.
 
-Each (system, scenario) pair gets a fresh copy of the seeded shop, fresh brains (primary and
-backup, same logic), and a fresh :class:`CountingPlan` built from the scenario with the same
-seed, so the fault schedule a system meets depends only on its own traffic. Turns run one at a
-time; a turn's latency is the wall time of the system's reply. Metrics per pair: correct-or-
-honest and fully-answered turn rates, false claims, turns that raised, duplicate write
-executions (audit log), shop requests per logical tool call (amplification) and per turn, and
-P50/P95 turn latency. Then the happy-path overhead (helpdesk vs the same graph over a
-pass-through executor, and vs the naive agent) and the token-check cost as history grows.
+Each (system, scenario, repeat) gets a fresh copy of the seeded shop, its own SQLite session
+file, fresh brains (primary and backup, same logic, latency drawn per call from a
+:class:`~helpdesk.app.bench.brain.LatencyModel`) and a fresh :class:`CountingPlan` built from the
+scenario with the repeat's seed, so the fault schedule a system meets depends only on its own
+traffic. Within a pair, turns run one at a time (fault windows count turns); pairs run in
+``parallel`` worker processes (each its own event loop, so one run's CPU work never delays
+another's turns; a turn is mostly waiting on model latency). Metrics
+per pair: correct-or-honest and fully-answered rates over the logical turns, false claims,
+turns that raised, duplicate writes (audit log), shop requests per logical call and per turn,
+P50/P95 latency of logical turns; helpdesk's confirmation turns ("do you want me to cancel?")
+apart; model-tier figures (turns a lower tier answered, hung primary calls per turn, time until
+a recovered primary serves again). The overload scenario has its own open-loop driver
+(:mod:`~helpdesk.app.bench.overload`). Then the happy-path overhead and the token-check cost.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
+import multiprocessing
 import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
-from helpdesk.app.bench.brain import OutageSwitch, ScriptedBrain
+from helpdesk.app.bench.brain import LatencyModel, OutageSwitch, ScriptedBrain
 from helpdesk.app.bench.oracle import TurnVerdict, duplicate_writes, judge_turn
-from helpdesk.app.bench.systems import SYSTEM_NAMES, make_system
+from helpdesk.app.bench.systems import SYSTEM_NAMES, open_system
 from helpdesk.app.bench.workload import (
     SCENARIOS,
+    CountingPlan,
     Scenario,
     TurnClock,
     Workload,
     build_plan,
     build_workload,
+    scenario_brains,
 )
-from helpdesk.degrade.chaos import ChaosPlan, FaultRule
 from helpdesk.graph.compaction import IncrementalTokenTally, count_messages
 from helpdesk.tools.shop import create_app
 from helpdesk.tools.shop_client import ShopClient
@@ -55,58 +63,56 @@ __all__ = [
 class BenchConfig:
     """What to run."""
 
-    turns: int = 100
+    turns: int = 30
     """Logical turns per scenario (helpdesk adds a "yes" turn per cancel)."""
+    repeats: int = 2
+    """Runs of every (system, scenario) pair, seeds ``seed``, ``seed + 1``, ..."""
     seed: int = 7
     """Seeds the workload and every fault schedule."""
-    model_latency_s: float = 0.02
-    """Seconds every model call takes."""
+    latency: LatencyModel = field(default_factory=LatencyModel)
+    """Model latency per call (default median 0.8 s, P95 2.5 s, 10 ms per output token)."""
     shop_latency_s: float = 0.005
     """Seconds added to every shop request that is not failed by a fault."""
     systems: tuple[str, ...] = SYSTEM_NAMES
     scenarios: tuple[str, ...] = tuple(s.name for s in SCENARIOS)
-    overhead_turns: int = 30
+    parallel: int = 12
+    """Worker processes: (system, scenario, repeat) runs in flight at once."""
+    overload_phase_s: tuple[float, float, float] = (15.0, 20.0, 20.0)
+    """Seconds of the overload scenario's 0.5x, 2x and 0.5x load steps."""
+    overhead_turns: int = 20
     """Happy-path turns per system for the overhead comparison."""
-    overhead_passes: int = 2
+    overhead_passes: int = 1
     """Passes per system over those turns; the pass with the lowest median is kept."""
     token_sizes: tuple[int, ...] = (10, 100, 1000)
     """History lengths (messages) for the token-check cost."""
     token_repeats: int = 50
     """Checks timed per history length."""
-    concurrent: bool = False
-    """Run all (system, scenario) pairs at once: fast, but latencies then include contention
-    (``--quick`` only)."""
 
     def __post_init__(self) -> None:
         if self.turns < 1:
             raise ValueError(f"turns must be >= 1, got {self.turns}")
+        if self.repeats < 1:
+            raise ValueError(f"repeats must be >= 1, got {self.repeats}")
+        if self.parallel < 1:
+            raise ValueError(f"parallel must be >= 1, got {self.parallel}")
         unknown = set(self.scenarios) - {s.name for s in SCENARIOS}
         if unknown:
             raise ValueError(f"unknown scenarios: {sorted(unknown)}")
 
 
-class CountingPlan(ChaosPlan):
-    """A chaos plan that also counts every shop request it is asked about (one per request)."""
-
-    def __init__(self, rules: Sequence[FaultRule], *, seed: int, clock: TurnClock) -> None:
-        super().__init__(rules, seed=seed, clock=clock)
-        self.requests = 0
-        self.by_target: dict[str, int] = {}
-
-    def decide(self, target: str) -> FaultRule | None:
-        if not target.startswith("model:"):
-            self.requests += 1
-            self.by_target[target] = self.by_target.get(target, 0) + 1
-        return super().decide(target)
+OVERHEAD_MODEL_LATENCY_S: Final = 0.02
+"""Fixed model latency of the happy-path overhead measurement (the layer's cost, not models')."""
 
 
 @dataclass
 class PairResult:
-    """Metrics of one system on one scenario."""
+    """Metrics of one system on one scenario (one repeat)."""
 
     system: str
     scenario: str
+    repeat: int = 0
     turns: int = 0
+    """Logical turns judged (helpdesk's confirmation questions are counted apart)."""
     correct_or_honest: float = 0.0
     answered: float = 0.0
     false_claims: int = 0
@@ -119,9 +125,27 @@ class PairResult:
     p50_ms: float = 0.0
     p95_ms: float = 0.0
     mean_ms: float = 0.0
+    confirm_turns: int = 0
+    """helpdesk: "do you want me to cancel order X?" turns (before the customer's "yes")."""
+    confirm_ok: float = 0.0
+    confirm_p50_ms: float = 0.0
     model_calls: int = 0
+    lower_tier_turns: int = 0
+    """helpdesk: turns in which a stage was answered below the primary while it was healthy."""
+    budget_moves: int = 0
+    """helpdesk: turns in which a tier was skipped because the request budget was spent."""
+    hung_calls: int = 0
+    """Calls that met a hung primary (each costs its caller a timeout)."""
+    max_hung_per_turn: int = 0
+    """Most calls that met a hung primary within one customer message (decompose and select
+    run in parallel: 2 calls, one timeout of wall time)."""
+    turns_hitting_hung_primary: int = 0
+    recovery_s: float | None = None
+    """Seconds from the first turn after the primary recovered to the first turn it served."""
+    recovery_turns: int | None = None
     requests_by_target: dict[str, int] = field(default_factory=dict)
     faults_injected: int = 0
+    elapsed_s: float = 0.0
     failures: list[dict[str, Any]] = field(default_factory=list)
     """The first few turns that were not correct-or-honest, for diagnosis."""
 
@@ -141,10 +165,10 @@ def _seeded_base(workdir: Path) -> Path:
     return base
 
 
-def _outage_window(workload: Workload) -> tuple[float, float]:
-    if not workload.scenario.primary_outage:
-        return (math.inf, math.inf)
-    return workload.window(0.25, 0.75)
+def _brains(
+    config: BenchConfig, scenario: Scenario, seed: int
+) -> tuple[ScriptedBrain, ScriptedBrain, OutageSwitch]:
+    return scenario_brains(config.latency, scenario, seed)
 
 
 async def run_pair(
@@ -154,43 +178,68 @@ async def run_pair(
     config: BenchConfig,
     workdir: Path,
     base_db: Path,
+    repeat: int = 0,
     max_failures: int = 5,
 ) -> PairResult:
     """One system through one scenario's workload on a fresh shop."""
     scenario = workload.scenario
-    pair_dir = workdir / f"{scenario.name}-{system_name}"
+    seed = config.seed + repeat
+    pair_dir = workdir / f"{scenario.name}-{system_name}-r{repeat}"
     pair_dir.mkdir(parents=True, exist_ok=True)
     db = pair_dir / "shop.sqlite"
     shutil.copy(base_db, db)
     clock = TurnClock()
-    rules = build_plan(
-        workload, seed=config.seed, clock=clock, shop_latency_s=config.shop_latency_s
-    ).rules
-    plan = CountingPlan(rules, seed=config.seed, clock=clock)
-    outage = OutageSwitch()
-    primary = ScriptedBrain(label="primary", latency_s=config.model_latency_s, outage=outage)
-    backup = ScriptedBrain(label="backup", latency_s=config.model_latency_s)
-    system = make_system(system_name, primary=primary, backup=backup, db=db, chaos=plan)
+    rules = build_plan(workload, seed=seed, clock=clock, shop_latency_s=config.shop_latency_s).rules
+    plan = CountingPlan(rules, seed=seed, clock=clock)
+    primary, backup, outage = _brains(config, scenario, seed)
+    system = await open_system(system_name, primary=primary, backup=backup, db=db, chaos=plan)
     truth = ShopClient.in_process(db)
-    start, end = _outage_window(workload)
-    result = PairResult(system=system_name, scenario=scenario.name)
+    result = PairResult(system=system_name, scenario=scenario.name, repeat=repeat)
     latencies: list[float] = []
+    confirm_latencies: list[float] = []
+    confirm_ok: list[bool] = []
     verdicts: list[TurnVerdict] = []
+    turn_payload = getattr(system, "turn", None)
+    recovered_at: float | None = None
+    recovered_turn: int | None = None
+    began_pair = time.perf_counter()
     try:
         for session, turn in workload.schedule():
             clock.turn = turn.index
-            outage.down = start <= turn.index < end
+            was_down = outage.down
+            outage.down = workload.primary_down(turn.index)
+            if was_down and not outage.down and recovered_at is None:
+                recovered_at, recovered_turn = time.perf_counter(), turn.index
             result.logical_calls += sum(1 for e in turn.expects if e.tool)
+            hung_before, served_before = primary.stats.hung, primary.stats.served
+            lower = False
             for text, expects in system.messages_for(turn):
+                hung_at_message = primary.stats.hung
                 error: str | None = None
                 reply: str | None = None
+                payload: dict[str, Any] | None = None
                 began = time.perf_counter()
                 try:
-                    reply = await system.reply(session.id, session.customer, text)
+                    if turn_payload is not None:
+                        payload = await turn_payload(session.id, session.customer, text)
+                        reply = str(payload["reply"])
+                    else:
+                        reply = await system.reply(session.id, session.customer, text)
                 except Exception as exc:
                     error = f"{type(exc).__name__}: {exc}"[:300]
-                latencies.append(time.perf_counter() - began)
+                took = time.perf_counter() - began
+                result.max_hung_per_turn = max(
+                    result.max_hung_per_turn, primary.stats.hung - hung_at_message
+                )
                 verdict = await judge_turn(truth, session.customer, expects, reply, error=error)
+                if payload is not None:
+                    lower |= _answered_below_primary(payload)
+                    result.budget_moves += _budget_move(payload)
+                if expects and expects[0].kind == "confirm":
+                    confirm_latencies.append(took)
+                    confirm_ok.append(verdict.correct_or_honest)
+                    continue
+                latencies.append(took)
                 verdicts.append(verdict)
                 if not verdict.correct_or_honest and len(result.failures) < max_failures:
                     result.failures.append(
@@ -203,6 +252,16 @@ async def run_pair(
                             "items": [asdict(i) for i in verdict.items],
                         }
                     )
+            hung = primary.stats.hung - hung_before
+            result.hung_calls += hung
+            result.turns_hitting_hung_primary += hung > 0
+            if lower and not outage.down and not workload.scenario.primary_outage:
+                result.lower_tier_turns += 1
+            served = primary.stats.served > served_before
+            if recovered_at is not None and result.recovery_s is None and served:
+                result.recovery_s = time.perf_counter() - recovered_at
+                assert recovered_turn is not None
+                result.recovery_turns = turn.index - recovered_turn + 1
         result.duplicate_writes = await duplicate_writes(
             truth, (s.customer for s in workload.sessions)
         )
@@ -215,6 +274,9 @@ async def run_pair(
     result.answered = sum(v.answered for v in verdicts) / n if n else 0.0
     result.false_claims = sum(len(v.false_claims) for v in verdicts)
     result.errors = sum(v.error is not None for v in verdicts)
+    result.confirm_turns = len(confirm_latencies)
+    result.confirm_ok = sum(confirm_ok) / len(confirm_ok) if confirm_ok else 0.0
+    result.confirm_p50_ms = _percentile(confirm_latencies, 0.50) * 1000
     result.shop_requests = plan.requests
     result.requests_by_target = dict(sorted(plan.by_target.items()))
     result.faults_injected = sum(
@@ -226,7 +288,18 @@ async def run_pair(
     result.p95_ms = _percentile(latencies, 0.95) * 1000
     result.mean_ms = statistics.fmean(latencies) * 1000 if latencies else 0.0
     result.model_calls = primary.stats.calls + backup.stats.calls
+    result.elapsed_s = time.perf_counter() - began_pair
     return result
+
+
+def _answered_below_primary(payload: Mapping[str, Any]) -> bool:
+    tiers = payload.get("tiers") or {}
+    return any(tier != "primary" for tier in tiers.values())
+
+
+def _budget_move(payload: Mapping[str, Any]) -> int:
+    events = (payload.get("degrade") or {}).get("events") or []
+    return int(any("request budget spent" in str(e.get("reason", "")) for e in events))
 
 
 # --- happy-path overhead ------------------------------------------------------------------------
@@ -244,9 +317,10 @@ async def _happy_latencies(
         workload, seed=config.seed, clock=clock, shop_latency_s=config.shop_latency_s
     ).rules
     plan = CountingPlan(rules, seed=config.seed, clock=clock)
-    primary = ScriptedBrain(label="primary", latency_s=config.model_latency_s)
-    backup = ScriptedBrain(label="backup", latency_s=config.model_latency_s)
-    system = make_system(system_name, primary=primary, backup=backup, db=db, chaos=plan)
+    # a fixed 20 ms per model call: this measures the resilience layer's own cost, not models
+    primary = ScriptedBrain(label="primary", latency_s=OVERHEAD_MODEL_LATENCY_S)
+    backup = ScriptedBrain(label="backup", latency_s=OVERHEAD_MODEL_LATENCY_S)
+    system = await open_system(system_name, primary=primary, backup=backup, db=db, chaos=plan)
     out: list[float] = []
     try:
         schedule = workload.schedule()
@@ -290,7 +364,7 @@ async def happy_path_overhead(
     helpdesk = summary["helpdesk"]["p50_ms"]
     return {
         "turns": len(runs["helpdesk"]),
-        "model_latency_ms": config.model_latency_s * 1000,
+        "model_latency_ms": OVERHEAD_MODEL_LATENCY_S * 1000,
         "shop_latency_ms": config.shop_latency_s * 1000,
         "systems": summary,
         "ratio_vs_bare_graph": helpdesk / summary["helpdesk_bare"]["p50_ms"],
@@ -387,7 +461,59 @@ def token_check_cost(config: BenchConfig) -> list[dict[str, Any]]:
     return rows
 
 
-# --- the whole run ------------------------------------------------------------------------------
+# --- the whole run ---
+
+
+_WARM = False
+"""Whether this (worker) process has run its warm-up turn."""
+
+
+def _pair_job(
+    name: str, workload: Workload, repeat: int, config: BenchConfig, workdir: Path, base_db: Path
+) -> PairResult:
+    """One run in a worker process: its own event loop, so runs never queue behind each other's
+    CPU work and latencies stay the systems' own. The process's first run warms it up first
+    (imports, templates, tokenizer) on a throwaway shop."""
+    global _WARM
+    if not _WARM:
+        warm_dir = Path(tempfile.mkdtemp(prefix="helpdesk-bench-warm-"))
+        try:
+            asyncio.run(_warm_up(config, workdir=warm_dir, base_db=base_db))
+        finally:
+            shutil.rmtree(warm_dir, ignore_errors=True)
+        _WARM = True
+    return asyncio.run(
+        run_pair(name, workload, config=config, workdir=workdir, base_db=base_db, repeat=repeat)
+    )
+
+
+async def _run_jobs(
+    jobs: Sequence[tuple[str, Workload, int]],
+    *,
+    config: BenchConfig,
+    workdir: Path,
+    base_db: Path,
+    say: Callable[[str], None],
+) -> list[PairResult]:
+    loop = asyncio.get_running_loop()
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=config.parallel, mp_context=context) as pool:
+        futures = [
+            loop.run_in_executor(pool, _pair_job, name, workload, repeat, config, workdir, base_db)
+            for name, workload, repeat in jobs
+        ]
+        for done in asyncio.as_completed(futures):
+            pair = await done
+            say(
+                f"  {pair.scenario}/{pair.system}#{pair.repeat}: fully answered"
+                f" {pair.answered:.1%}, correct-or-honest {pair.correct_or_honest:.1%}, false"
+                f" claims {pair.false_claims}, dup writes {pair.duplicate_writes}, amplification"
+                f" {pair.amplification:.2f}, p95 {pair.p95_ms:.0f} ms ({pair.elapsed_s:.0f} s)"
+            )
+        return [f.result() for f in futures]
+
+
+# ------------------------------------------------------------------------------------------------
 
 
 async def _warm_up(config: BenchConfig, *, workdir: Path, base_db: Path) -> None:
@@ -403,7 +529,7 @@ async def _warm_up(config: BenchConfig, *, workdir: Path, base_db: Path) -> None
         shutil.copy(base_db, db_dir / "shop.sqlite")
         plan = CountingPlan((), seed=config.seed, clock=TurnClock())
         brain = ScriptedBrain(label="primary")
-        system = make_system(
+        system = await open_system(
             name,
             primary=brain,
             backup=ScriptedBrain(label="backup"),
@@ -432,26 +558,26 @@ async def run_benchmark(
         await _warm_up(config, workdir=root, base_db=base_db)
         scenarios = [s for s in SCENARIOS if s.name in config.scenarios]
         jobs = [
-            (name, build_workload(s, db=base_db, turns=config.turns, seed=config.seed))
+            (name, build_workload(s, db=base_db, turns=config.turns, seed=config.seed), r)
+            for r in range(config.repeats)
             for s in scenarios
+            if not s.overload
             for name in config.systems
         ]
+        say(f"{len(jobs)} runs, {config.parallel} processes")
+        pairs = await _run_jobs(jobs, config=config, workdir=root, base_db=base_db, say=say)
+        overload: list[dict[str, Any]] = []
+        if any(s.overload for s in scenarios):
+            from helpdesk.app.bench.overload import run_overload
 
-        async def one(name: str, workload: Workload) -> PairResult:
-            say(f"{workload.scenario.name}: {name} ({workload.turns} logical turns)")
-            pair = await run_pair(name, workload, config=config, workdir=root, base_db=base_db)
-            say(
-                f"  {workload.scenario.name}/{name}: correct-or-honest "
-                f"{pair.correct_or_honest:.1%}, false claims {pair.false_claims}, dup writes "
-                f"{pair.duplicate_writes}, amplification {pair.amplification:.2f}, "
-                f"p95 {pair.p95_ms:.0f} ms"
-            )
-            return pair
-
-        if config.concurrent:
-            pairs = list(await asyncio.gather(*(one(n, w) for n, w in jobs)))
-        else:
-            pairs = [await one(n, w) for n, w in jobs]
+            for repeat in range(config.repeats):
+                for name in config.systems:
+                    say(f"overload: {name}#{repeat}")
+                    run = await run_overload(
+                        name, config=config, workdir=root, base_db=base_db, repeat=repeat
+                    )
+                    say(f"  overload/{name}#{repeat}: {run['summary']}")
+                    overload.append(run)
         say("happy-path overhead")
         overhead = await happy_path_overhead(config, workdir=root, base_db=base_db)
         say("token-check cost")
@@ -465,6 +591,7 @@ async def run_benchmark(
             "scenarios_described": {s.name: s.description for s in SCENARIOS},
         },
         "results": [asdict(p) for p in pairs],
+        "overload": overload,
         "happy_path_overhead": overhead,
         "token_check_cost": tokens,
         "elapsed_s": time.perf_counter() - began,

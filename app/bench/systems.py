@@ -4,7 +4,11 @@
   ``ToolNode`` (tool errors become error messages to the model; no retry, no fallback).
 * :class:`LangChainAgent` — ``langchain.agents.create_agent`` with ``ToolRetryMiddleware()``,
   ``ModelFallbackMiddleware(backup)`` and ``SummarizationMiddleware(model)`` at their defaults
-  (2 retries, 1 s initial delay doubling, jitter; real sleeps).
+  (2 retries, 1 s initial delay doubling, jitter; real sleeps). Its models have no timeout of
+  their own (the OpenAI client's default is 10 minutes), so a hung model holds the turn.
+* :class:`CarefulLangChainAgent` — what a careful adopter ships: ``ToolRetryMiddleware`` on the
+  read tools only, an ``Idempotency-Key`` on the write (session + action), summarization that
+  triggers (12 messages, keep 6), and a 10 s client timeout on both models.
 * :class:`HelpdeskSystem` — :func:`~helpdesk.app.wiring.build_bot` with a primary + backup
   :class:`~helpdesk.graph.tiers.TierRouter` over the same brains, turns via
   :func:`~helpdesk.app.cli.run_turn`; a cancel is asked, then confirmed with "yes".
@@ -13,8 +17,10 @@
 
 The agents' tools are thin httpx calls through the same :class:`ShopClient` (and so the same
 chaos transport): 2xx bodies and 4xx business errors go back to the model as JSON; 5xx and
-transport errors raise, which is what a retry middleware is for. All systems keep sessions in an
-in-memory LangGraph checkpointer (helpdesk's with its own state serializer, as the app does).
+transport errors raise, which is what a retry middleware is for. All systems keep sessions in a
+SQLite file through LangGraph's ``AsyncSqliteSaver``, as helpdesk ships (helpdesk's with its own
+state serializer, as the app does). Build a system with :func:`open_system` (async: the saver
+opens its connection).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Final
 
+import aiosqlite
 import httpx
 from langchain.agents import create_agent
 from langchain.agents.middleware import (
@@ -34,7 +41,7 @@ from langchain.agents.middleware import (
 )
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from langchain_core.tools import BaseTool, tool
-from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
@@ -57,21 +64,32 @@ from helpdesk.tools.shop_client import ShopClient
 
 __all__ = [
     "CUSTOMER",
+    "READ_TOOLS",
+    "SESSION",
     "SYSTEM_NAMES",
     "BareHelpdesk",
     "BenchSystem",
+    "CarefulLangChainAgent",
     "HelpdeskSystem",
     "LangChainAgent",
     "NaiveAgent",
     "PassThroughExecutor",
     "agent_tools",
-    "make_system",
+    "open_system",
 ]
 
-SYSTEM_NAMES: Final = ("naive", "langchain", "helpdesk")
+SYSTEM_NAMES: Final = ("naive", "langchain", "langchain_careful", "helpdesk")
 
 CUSTOMER: ContextVar[str] = ContextVar("bench_customer", default="C0001")
 """The authenticated customer of the running turn (the agents' tools read it)."""
+SESSION: ContextVar[str] = ContextVar("bench_session", default="")
+"""The running turn's session (the careful agent's Idempotency-Key derives from it)."""
+
+READ_TOOLS: Final = ("get_order", "track_shipment", "check_stock")
+"""The agents' read tools: the only ones the careful agent retries."""
+
+CAREFUL_MODEL_TIMEOUT_S: Final = 10.0
+"""The careful agent's client timeout per model call."""
 
 Message = tuple[str, tuple[Expectation, ...]]
 
@@ -97,9 +115,22 @@ class BenchSystem(ABC):
 # --- the agents' tools --------------------------------------------------------------------------
 
 
-async def _shop(client: ShopClient, method: str, path: str, *, tool_name: str) -> str:
+async def _shop(
+    client: ShopClient,
+    method: str,
+    path: str,
+    *,
+    tool_name: str,
+    idempotency_key: str | None = None,
+) -> str:
     try:
-        data = await client.call(method, path, tool=tool_name, customer=CUSTOMER.get())
+        data = await client.call(
+            method,
+            path,
+            tool=tool_name,
+            customer=CUSTOMER.get(),
+            idempotency_key=idempotency_key,
+        )
     except httpx.HTTPStatusError as exc:
         code = exc.response.status_code
         if 400 <= code < 500 and code != 429:
@@ -108,8 +139,14 @@ async def _shop(client: ShopClient, method: str, path: str, *, tool_name: str) -
     return json.dumps(data, ensure_ascii=False)
 
 
-def agent_tools(client: ShopClient) -> list[BaseTool]:
-    """The shop tools the agents get (same endpoints and descriptions as helpdesk's)."""
+def agent_tools(client: ShopClient, *, idempotent_writes: bool = False) -> list[BaseTool]:
+    """The shop tools the agents get (same endpoints and descriptions as helpdesk's).
+
+    Args:
+        client: the shop client.
+        idempotent_writes: send an ``Idempotency-Key`` (session + action) with the cancel, so
+            a re-sent cancel is not executed twice.
+    """
 
     @tool
     async def get_order(order_id: str) -> str:
@@ -131,9 +168,24 @@ def agent_tools(client: ShopClient) -> list[BaseTool]:
     @tool
     async def cancel_order(order_id: str) -> str:
         """Cancel an order that has not shipped yet."""
-        return await _shop(client, "POST", f"/orders/{order_id}/cancel", tool_name="cancel_order")
+        key = f"{SESSION.get()}:cancel_order:{order_id}" if idempotent_writes else None
+        return await _shop(
+            client,
+            "POST",
+            f"/orders/{order_id}/cancel",
+            tool_name="cancel_order",
+            idempotency_key=key,
+        )
 
     return [get_order, track_shipment, check_stock, cancel_order]
+
+
+async def _saver(path: Path, *, serde: Any = None) -> tuple[AsyncSqliteSaver, aiosqlite.Connection]:
+    """A SQLite checkpointer on its own file, as helpdesk ships (``open_sqlite_checkpointer``)."""
+    conn = await aiosqlite.connect(str(path))
+    saver = AsyncSqliteSaver(conn, serde=serde)
+    await saver.setup()
+    return saver, conn
 
 
 def _last_ai_text(messages: list[AnyMessage]) -> str:
@@ -144,12 +196,14 @@ def _last_ai_text(messages: list[AnyMessage]) -> str:
 
 
 class _AgentSystem(BenchSystem):
-    def __init__(self, graph: Any, client: ShopClient) -> None:
+    def __init__(self, graph: Any, client: ShopClient, conn: aiosqlite.Connection) -> None:
         self.graph = graph
         self.client = client
+        self.conn = conn
 
     async def reply(self, session: str, customer: str, text: str) -> str:
         token = CUSTOMER.set(customer)
+        session_token = SESSION.set(session)
         try:
             state = await self.graph.ainvoke(
                 {"messages": [HumanMessage(content=text)]},
@@ -157,10 +211,12 @@ class _AgentSystem(BenchSystem):
             )
         finally:
             CUSTOMER.reset(token)
+            SESSION.reset(session_token)
         return _last_ai_text(list(state["messages"]))
 
     async def aclose(self) -> None:
         await self.client.aclose()
+        await self.conn.close()
 
 
 class NaiveAgent(_AgentSystem):
@@ -168,7 +224,7 @@ class NaiveAgent(_AgentSystem):
 
     name = "naive"
 
-    def __init__(self, brain: ScriptedBrain, client: ShopClient) -> None:
+    def __init__(self, brain: ScriptedBrain, client: ShopClient, saver: AsyncSqliteSaver) -> None:
         tools = agent_tools(client)
         model = brain.bind_tools(tools)
 
@@ -181,7 +237,7 @@ class NaiveAgent(_AgentSystem):
         builder.add_edge(START, "model")
         builder.add_conditional_edges("model", tools_condition)
         builder.add_edge("tools", "model")
-        super().__init__(builder.compile(checkpointer=InMemorySaver()), client)
+        super().__init__(builder.compile(checkpointer=saver), client, saver.conn)
 
 
 class LangChainAgent(_AgentSystem):
@@ -189,7 +245,13 @@ class LangChainAgent(_AgentSystem):
 
     name = "langchain"
 
-    def __init__(self, primary: ScriptedBrain, backup: ScriptedBrain, client: ShopClient) -> None:
+    def __init__(
+        self,
+        primary: ScriptedBrain,
+        backup: ScriptedBrain,
+        client: ShopClient,
+        saver: AsyncSqliteSaver,
+    ) -> None:
         graph = create_agent(
             primary,
             agent_tools(client),
@@ -198,9 +260,37 @@ class LangChainAgent(_AgentSystem):
                 ModelFallbackMiddleware(backup),
                 SummarizationMiddleware(primary),
             ],
-            checkpointer=InMemorySaver(),
+            checkpointer=saver,
         )
-        super().__init__(graph, client)
+        super().__init__(graph, client, saver.conn)
+
+
+class CarefulLangChainAgent(_AgentSystem):
+    """The careful adopter: retries on reads only, Idempotency-Key on writes, summarization
+    that triggers, and client timeouts on the models (see benchmarks/README.md)."""
+
+    name = "langchain_careful"
+
+    def __init__(
+        self,
+        primary: ScriptedBrain,
+        backup: ScriptedBrain,
+        client: ShopClient,
+        saver: AsyncSqliteSaver,
+    ) -> None:
+        primary.timeout_s = CAREFUL_MODEL_TIMEOUT_S
+        backup.timeout_s = CAREFUL_MODEL_TIMEOUT_S
+        graph = create_agent(
+            primary,
+            agent_tools(client, idempotent_writes=True),
+            middleware=[
+                ToolRetryMiddleware(tools=list(READ_TOOLS)),
+                ModelFallbackMiddleware(backup),
+                SummarizationMiddleware(primary, trigger=("messages", 12), keep=("messages", 6)),
+            ],
+            checkpointer=saver,
+        )
+        super().__init__(graph, client, saver.conn)
 
 
 # --- helpdesk -----------------------------------------------------------------------------------
@@ -223,6 +313,7 @@ def _settings(db: Path) -> Settings:
 
 class _HelpdeskBase(BenchSystem):
     bot: Bot
+    conn: aiosqlite.Connection | None = None
 
     def messages_for(self, turn: Turn) -> list[Message]:
         if turn.expects and turn.expects[0].kind == "cancel":
@@ -231,13 +322,19 @@ class _HelpdeskBase(BenchSystem):
         return [(turn.text, turn.expects)]
 
     async def reply(self, session: str, customer: str, text: str) -> str:
+        payload = await self.turn(session, customer, text)
+        return str(payload["reply"])
+
+    async def turn(self, session: str, customer: str, text: str) -> dict[str, Any]:
+        """The whole ``--json`` payload of one turn (tiers, degrade events)."""
         from helpdesk.app.cli import run_turn
 
-        payload = await run_turn(self.bot, text, session=session, customer=customer)
-        return str(payload["reply"])
+        return await run_turn(self.bot, text, session=session, customer=customer)
 
     async def aclose(self) -> None:
         await self.bot.aclose()
+        if self.conn is not None:
+            await self.conn.close()
 
 
 class HelpdeskSystem(_HelpdeskBase):
@@ -246,12 +343,19 @@ class HelpdeskSystem(_HelpdeskBase):
     name = "helpdesk"
 
     def __init__(
-        self, primary: ScriptedBrain, backup: ScriptedBrain, *, db: Path, chaos: ChaosPlan
+        self,
+        primary: ScriptedBrain,
+        backup: ScriptedBrain,
+        *,
+        db: Path,
+        chaos: ChaosPlan,
+        saver: AsyncSqliteSaver,
     ) -> None:
         settings = _settings(db)
+        self.conn = saver.conn
         self.bot = build_bot(
             settings,
-            checkpointer=InMemorySaver(serde=state_serializer()),
+            checkpointer=saver,
             chaos=chaos,
             router=_router(primary, backup, settings),
         )
@@ -300,16 +404,23 @@ class BareHelpdesk(_HelpdeskBase):
     name = "helpdesk_bare"
 
     def __init__(
-        self, primary: ScriptedBrain, backup: ScriptedBrain, *, db: Path, chaos: ChaosPlan
+        self,
+        primary: ScriptedBrain,
+        backup: ScriptedBrain,
+        *,
+        db: Path,
+        chaos: ChaosPlan,
+        saver: AsyncSqliteSaver,
     ) -> None:
         settings = _settings(db)
         client = ShopClient.in_process(db, chaos=chaos)
         executor = PassThroughExecutor(build_shop_registry(client, hotline=settings.hotline))
         router = _router(primary, backup, settings)
+        self.conn = saver.conn
         graph = build_graph(
             executor=executor,
             config=turn_config(settings),
-            checkpointer=InMemorySaver(serde=state_serializer()),
+            checkpointer=saver,
             router=router,
         )
         self.bot = Bot(
@@ -317,16 +428,24 @@ class BareHelpdesk(_HelpdeskBase):
         )
 
 
-def make_system(
+async def open_system(
     name: str, *, primary: ScriptedBrain, backup: ScriptedBrain, db: Path, chaos: ChaosPlan
 ) -> BenchSystem:
-    """One of :data:`SYSTEM_NAMES` (or ``helpdesk_bare``) over the shop at ``db``."""
+    """One of :data:`SYSTEM_NAMES` (or ``helpdesk_bare``) over the shop at ``db``, with its
+    sessions in ``<db dir>/sessions-<name>.sqlite``."""
+    sessions = db.parent / f"sessions-{name}.sqlite"
+    if name in ("helpdesk", "helpdesk_bare"):
+        saver, _conn = await _saver(sessions, serde=state_serializer())
+        cls = HelpdeskSystem if name == "helpdesk" else BareHelpdesk
+        return cls(primary, backup, db=db, chaos=chaos, saver=saver)
+    if name not in SYSTEM_NAMES:
+        raise ValueError(
+            f"unknown system {name!r}; known: {', '.join(SYSTEM_NAMES)}, helpdesk_bare"
+        )
+    saver, _conn = await _saver(sessions)
+    client = ShopClient.in_process(db, chaos=chaos)
     if name == "naive":
-        return NaiveAgent(primary, ShopClient.in_process(db, chaos=chaos))
+        return NaiveAgent(primary, client, saver)
     if name == "langchain":
-        return LangChainAgent(primary, backup, ShopClient.in_process(db, chaos=chaos))
-    if name == "helpdesk":
-        return HelpdeskSystem(primary, backup, db=db, chaos=chaos)
-    if name == "helpdesk_bare":
-        return BareHelpdesk(primary, backup, db=db, chaos=chaos)
-    raise ValueError(f"unknown system {name!r}; known: {', '.join(SYSTEM_NAMES)}, helpdesk_bare")
+        return LangChainAgent(primary, backup, client, saver)
+    return CarefulLangChainAgent(primary, backup, client, saver)

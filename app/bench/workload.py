@@ -17,12 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 
+from helpdesk.app.bench.brain import LatencyModel, OutageSwitch, ScriptedBrain
 from helpdesk.degrade.chaos import ChaosPlan, Fault, FaultRule
 from helpdesk.degrade.clock import SystemClock
 
 __all__ = [
     "SCENARIOS",
     "SHOP_TARGETS",
+    "SLOW_MODELS",
+    "TIMEOUT_HANG_S",
+    "CountingPlan",
     "Expectation",
     "Scenario",
     "Session",
@@ -31,6 +35,7 @@ __all__ = [
     "Workload",
     "build_plan",
     "build_workload",
+    "scenario_brains",
 ]
 
 SHOP_TARGETS: Final = "[!m]*"
@@ -86,15 +91,26 @@ class Scenario:
     name: str
     description: str
     transient_rate: float = 0.0
-    """Per shop request: connection reset or read timeout, half each."""
+    """Per shop request: connection reset or read timeout (which hangs 3 s), half each."""
     down_tool: str | None = None
     """A dependency that answers 503 for the middle stretch of the run."""
-    primary_outage: bool = False
-    """The primary model answers 503 for the middle half of the run."""
+    primary_windows: tuple[tuple[float, float], ...] = ()
+    """Stretches of the run (fractions of its turns) during which the primary model is down."""
+    primary_mode: Literal["error", "hang"] = "error"
+    """How the primary is down: answers 503 at once, or hangs until the caller's timeout."""
     lost_write_rate: float = 0.0
     """Per ``cancel_order`` request: executed, then the response is lost."""
     cancel_share: float = 0.125
     """Fraction of turns that cancel an order."""
+    slow_models: bool = False
+    """Every model call takes a steady 2.5 s (healthy but slow models)."""
+    overload: bool = False
+    """The shop admits a fixed number of concurrent requests and answers 503 beyond; offered
+    load steps 0.5x -> 2x -> 0.5x of its capacity (open-loop arrivals, see ``overload.py``)."""
+
+    @property
+    def primary_outage(self) -> bool:
+        return bool(self.primary_windows)
 
 
 SCENARIOS: Final[tuple[Scenario, ...]] = (
@@ -106,14 +122,43 @@ SCENARIOS: Final[tuple[Scenario, ...]] = (
         "track_shipment answers 503 for turns 25%-60%",
         down_tool="track_shipment",
     ),
-    Scenario("primary_outage", "primary model 503 for turns 25%-75%", primary_outage=True),
+    Scenario(
+        "primary_outage", "primary model 503 for turns 25%-75%", primary_windows=((0.25, 0.75),)
+    ),
     Scenario(
         "lost_writes",
         "half the cancel_order responses lost after execution",
         lost_write_rate=0.5,
         cancel_share=0.5,
     ),
+    Scenario(
+        "slow_models",
+        "healthy models at a steady 2.5 s per call",
+        slow_models=True,
+        cancel_share=0.0,
+    ),
+    Scenario(
+        "flapping_primary",
+        "primary model hangs for turns 10-20%, 30-40%, 50-60%, 70-80%",
+        primary_windows=((0.1, 0.2), (0.3, 0.4), (0.5, 0.6), (0.7, 0.8)),
+        primary_mode="hang",
+    ),
+    Scenario(
+        "recovery",
+        "primary model hangs for turns 0-40%, then recovers",
+        primary_windows=((0.0, 0.4),),
+        primary_mode="hang",
+    ),
+    Scenario(
+        "overload",
+        "shop admits 2 concurrent requests (503 beyond); offered load 0.5x -> 2x -> 0.5x",
+        overload=True,
+        cancel_share=0.0,
+    ),
 )
+
+TIMEOUT_HANG_S: Final = 3.0
+"""A timeout fault hangs this long before the read times out (a 3 s client read timeout)."""
 
 
 @dataclass
@@ -135,6 +180,12 @@ class Workload:
     def window(self, start: float, end: float) -> tuple[float, float]:
         """Turn indexes ``[start, end)`` as fractions of the run."""
         return (round(self.turns * start), round(self.turns * end))
+
+    def primary_down(self, turn: int) -> bool:
+        """Whether the primary model is down during logical turn ``turn``."""
+        return any(
+            a <= turn < b for a, b in (self.window(s, e) for s, e in self.scenario.primary_windows)
+        )
 
 
 class TurnClock(SystemClock):
@@ -268,7 +319,11 @@ def build_plan(
         half = rate / 2
         rules.append(FaultRule(fault=Fault.CONNECTION_RESET, rate=half, target=shop))
         # the second rule draws only when the first missed: total = half + (1-half)*x = rate
-        rules.append(FaultRule(fault=Fault.TIMEOUT, rate=half / (1 - half), target=shop))
+        rules.append(
+            FaultRule(
+                fault=Fault.TIMEOUT, rate=half / (1 - half), target=shop, hang_s=TIMEOUT_HANG_S
+            )
+        )
     if scenario.down_tool:
         start, end = workload.window(0.25, 0.60)
         rules.append(
@@ -277,7 +332,10 @@ def build_plan(
     if scenario.lost_write_rate > 0:
         rules.append(
             FaultRule(
-                fault=Fault.RESPONSE_LOST, rate=scenario.lost_write_rate, target="cancel_order"
+                fault=Fault.RESPONSE_LOST,
+                rate=scenario.lost_write_rate,
+                target="cancel_order",
+                hang_s=TIMEOUT_HANG_S,
             )
         )
     if shop_latency_s > 0:
@@ -285,3 +343,34 @@ def build_plan(
             FaultRule(fault=Fault.LATENCY, rate=1.0, target=shop, latency_s=shop_latency_s)
         )
     return ChaosPlan(rules, seed=seed, clock=clock)
+
+
+class CountingPlan(ChaosPlan):
+    """A chaos plan that also counts every shop request it is asked about (one per request)."""
+
+    def __init__(self, rules: Sequence[FaultRule], *, seed: int, clock: TurnClock) -> None:
+        super().__init__(rules, seed=seed, clock=clock)
+        self.requests = 0
+        self.by_target: dict[str, int] = {}
+
+    def decide(self, target: str) -> FaultRule | None:
+        if not target.startswith("model:"):
+            self.requests += 1
+            self.by_target[target] = self.by_target.get(target, 0) + 1
+        return super().decide(target)
+
+
+SLOW_MODELS: Final = LatencyModel(median_s=2.5, p95_s=2.5, per_token_s=0.0, fixed=True)
+"""The slow_models scenario: every call a steady 2.5 s."""
+
+
+def scenario_brains(
+    latency: LatencyModel, scenario: Scenario, seed: int
+) -> tuple[ScriptedBrain, ScriptedBrain, OutageSwitch]:
+    """Primary and backup brains for ``scenario`` (same logic, latency drawn per call) and the
+    primary's outage switch."""
+    chosen = SLOW_MODELS if scenario.slow_models else latency
+    outage = OutageSwitch(mode=scenario.primary_mode)
+    primary = ScriptedBrain(label="primary", latency=chosen, seed=seed, outage=outage)
+    backup = ScriptedBrain(label="backup", latency=chosen, seed=seed + 1000)
+    return primary, backup, outage

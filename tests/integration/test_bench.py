@@ -39,18 +39,37 @@ def _app() -> typer.Typer:
     return app
 
 
+QUICK_SCENARIOS = ("transient_15", "flapping_primary", "lost_writes", "overload")
+
+
 def test_bench_quick_writes_report_files_with_every_system_and_scenario(tmp_path: Path) -> None:
-    result = CliRunner().invoke(_app(), ["bench", "--quick", "--seed", "3", "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        _app(),
+        [
+            "bench",
+            "--quick",
+            "--seed",
+            "3",
+            "--scenarios",
+            ",".join(QUICK_SCENARIOS),
+            "--out",
+            str(tmp_path),
+        ],
+    )
 
     assert result.exit_code == 0, result.output
     assert {p.name for p in tmp_path.iterdir()} >= {"report.md", "report.json", "report.png"}
     report = json.loads((tmp_path / "report.json").read_text())
     cells = {(r["system"], r["scenario"]): r for r in report["results"]}
-    assert set(cells) == {(s, c.name) for s in SYSTEM_NAMES for c in SCENARIOS}
+    turn_scenarios = [c.name for c in SCENARIOS if c.name in QUICK_SCENARIOS and not c.overload]
+    assert set(cells) == {(s, c) for s in SYSTEM_NAMES for c in turn_scenarios}
     for row in cells.values():
         assert all(metric in row for metric in METRICS)
         assert row["turns"] >= 1
+    assert {run["system"] for run in report["overload"]} == set(SYSTEM_NAMES)
+    assert all(len(run["steps"]) == 3 for run in report["overload"])
     assert set(report["happy_path_overhead"]["systems"]) == {"helpdesk", "helpdesk_bare", "naive"}
     assert [t["messages"] for t in report["token_check_cost"]] == [10, 100]
     markdown = (tmp_path / "report.md").read_text()
     assert all(s in markdown for s in SYSTEM_NAMES)
+    assert "## Overload" in markdown and "## Model tiers" in markdown

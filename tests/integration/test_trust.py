@@ -299,3 +299,29 @@ async def test_model_reply_claiming_unconfirmed_actions_done_is_rejected(tmp_pat
     assert "100998" in out["reply"] and "¥797.00" in out["reply"]
     assert await executions(bot, "cancel_order") == []
     assert await executions(bot, "create_refund") == []
+
+
+async def test_crash_after_the_write_before_the_reply_is_told_truly(tmp_path: Path) -> None:
+    from helpdesk.graph.builder import build_graph
+
+    saver = InMemorySaver(serde=state_serializer())
+    bot = bot_for(tmp_path, saver=saver)
+    normal = bot.graph
+    await say(bot, "cancel order 100998")
+
+    async def crash_while_writing_the_reply(*_: Any) -> str:
+        raise _Crash
+
+    bot.graph = build_graph(
+        executor=bot.executor, checkpointer=saver, writer=crash_while_writing_the_reply
+    )
+    with pytest.raises(_Crash):
+        await say(bot, "yes")
+    bot.graph = normal
+    assert len(await executions(bot, "cancel_order")) == 1
+    told = await say(bot, "what happened?")
+    assert "went through" in told["reply"]
+    assert "has not been cancelled" not in told["reply"]
+    again = await say(bot, "yes")
+    assert "has not been cancelled" not in again["reply"]
+    assert len(await executions(bot, "cancel_order")) == 1

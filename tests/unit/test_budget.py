@@ -156,7 +156,7 @@ def test_budget_never_over_grants_property(max_retries, max_seconds, ops):
         ({"ratio": 0.0}, "ratio"),
         ({"ratio": 1.5}, "ratio"),
         ({"ratio": 0.1, "window_s": 0.0}, "window_s"),
-        ({"ratio": 0.1, "floor": -1}, "floor"),
+        ({"ratio": 0.1, "reserve_per_s": -1}, "reserve_per_s"),
         ({"ratio": 0.1, "buckets": 0}, "buckets"),
     ],
 )
@@ -165,20 +165,20 @@ def test_ratio_limiter_rejects_bad_config(kwargs, match):
         RatioLimiter(clock=FakeClock(), **kwargs)
 
 
-def test_ratio_limiter_floor_allows_without_primary():
-    limiter = RatioLimiter(ratio=0.1, floor=3, clock=FakeClock())
+def test_ratio_limiter_reserve_allows_without_primary():
+    limiter = RatioLimiter(ratio=0.1, reserve_per_s=0.3, clock=FakeClock())
     assert [limiter.try_acquire() for _ in range(5)] == [True, True, True, False, False]
 
 
-def test_ratio_limiter_zero_floor_needs_primary():
-    limiter = RatioLimiter(ratio=0.1, floor=0, clock=FakeClock())
+def test_ratio_limiter_zero_reserve_needs_primary():
+    limiter = RatioLimiter(ratio=0.1, reserve_per_s=0.0, clock=FakeClock())
     assert limiter.try_acquire() is False
     limiter.record_primary(10)
     assert [limiter.try_acquire() for _ in range(3)] == [True, False, False]
 
 
-def test_ratio_limiter_ratio_of_primary_plus_floor():
-    limiter = RatioLimiter(ratio=0.1, floor=5, clock=FakeClock())
+def test_ratio_limiter_ratio_of_primary_plus_reserve():
+    limiter = RatioLimiter(ratio=0.1, reserve_per_s=0.5, clock=FakeClock())
     limiter.record_primary(100)
     results = [limiter.try_acquire() for _ in range(20)]
     assert results.count(True) == 15
@@ -187,7 +187,7 @@ def test_ratio_limiter_ratio_of_primary_plus_floor():
 
 def test_ratio_limiter_window_expiry():
     clock = FakeClock()
-    limiter = RatioLimiter(ratio=0.5, window_s=10.0, floor=0, buckets=10, clock=clock)
+    limiter = RatioLimiter(ratio=0.5, window_s=10.0, reserve_per_s=0.0, buckets=10, clock=clock)
     limiter.record_primary(4)
     assert [limiter.try_acquire() for _ in range(3)] == [True, True, False]
     clock.advance(9.99)  # same window still (bucket 9 of 0..9)
@@ -201,7 +201,7 @@ def test_ratio_limiter_window_expiry():
 
 def test_ratio_limiter_sliding_bucket_by_bucket():
     clock = FakeClock()
-    limiter = RatioLimiter(ratio=1.0, window_s=4.0, floor=0, buckets=4, clock=clock)
+    limiter = RatioLimiter(ratio=1.0, window_s=4.0, reserve_per_s=0.0, buckets=4, clock=clock)
     for _ in range(4):
         limiter.record_primary()
         clock.advance(1.0)
@@ -211,13 +211,13 @@ def test_ratio_limiter_sliding_bucket_by_bucket():
 
 
 def test_ratio_limiter_snapshot():
-    limiter = RatioLimiter(ratio=0.1, floor=5, clock=FakeClock())
+    limiter = RatioLimiter(ratio=0.1, reserve_per_s=0.5, clock=FakeClock())
     limiter.record_primary(20)
     limiter.try_acquire()
     assert limiter.snapshot() == {
         "ratio": 0.1,
         "window_s": 10.0,
-        "floor": 5,
+        "reserve_per_s": 0.5,
         "primary": 20,
         "secondary": 1,
         "allowed": 7.0,
@@ -230,7 +230,7 @@ def test_ratio_limiter_record_primary_rejects_negative():
 
 
 def test_ratio_limiter_thread_safe():
-    limiter = RatioLimiter(ratio=0.1, floor=5, clock=FakeClock())
+    limiter = RatioLimiter(ratio=0.1, reserve_per_s=0.5, clock=FakeClock())
     limiter.record_primary(1000)
     granted: list[bool] = []
     lock = threading.Lock()
@@ -264,7 +264,9 @@ def test_ratio_limiter_thread_safe():
 )
 def test_ratio_limiter_bound_property(ratio, floor, ops):
     clock = FakeClock()
-    limiter = RatioLimiter(ratio=ratio, window_s=10.0, floor=floor, buckets=10, clock=clock)
+    limiter = RatioLimiter(
+        ratio=ratio, window_s=10.0, reserve_per_s=floor / 10, buckets=10, clock=clock
+    )
     events: list[tuple[int, str, int]] = []  # (bucket, kind, n) reference model
     for op, value in ops:
         if op == "advance":
@@ -278,7 +280,37 @@ def test_ratio_limiter_bound_property(ratio, floor, ops):
             primary = sum(n for _, k, n in live if k == "p")
             secondary = sum(n for _, k, n in live if k == "s")
             ok = limiter.try_acquire()
-            assert ok == (secondary < ratio * primary + floor)
+            assert ok == (secondary < ratio * primary + limiter.reserve)
             if ok:
                 events.append((now_bucket, "s", 1))
-                assert secondary + 1 < ratio * primary + floor + 1
+                assert secondary + 1 < ratio * primary + limiter.reserve + 1
+
+
+def test_ratio_limiter_reserve_is_per_second_of_window():
+    # a quiet process: 1 retry per second over a 10 s window, whatever the traffic
+    limiter = RatioLimiter(ratio=0.5, window_s=10.0, reserve_per_s=1.0, clock=FakeClock())
+    assert limiter.reserve == 10.0
+    assert [limiter.try_acquire() for _ in range(11)] == [True] * 10 + [False]
+
+
+def test_ratio_limiter_high_traffic_capped_at_ratio_plus_reserve():
+    limiter = RatioLimiter(ratio=0.5, window_s=10.0, reserve_per_s=1.0, clock=FakeClock())
+    limiter.record_primary(1000)
+    granted = sum(limiter.try_acquire() for _ in range(2000))
+    assert granted == 510
+
+
+def test_ratio_limiter_refund_returns_a_slot():
+    limiter = RatioLimiter(ratio=0.1, reserve_per_s=0.1, clock=FakeClock())
+    assert limiter.try_acquire() is True
+    assert limiter.try_acquire() is False
+    limiter.refund()
+    assert limiter.snapshot()["secondary"] == 0
+    assert limiter.try_acquire() is True
+
+
+def test_budget_can_retry_consumes_nothing():
+    budget = RetryBudget(max_retries=1, max_seconds=8.0, clock=FakeClock())
+    assert budget.can_retry(1.0) is True
+    assert budget.can_retry(8.0) is False
+    assert budget.retries_used == 0

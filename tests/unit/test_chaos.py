@@ -421,3 +421,19 @@ async def test_chaos_transport_path_target_and_custom_target_of():
     async with _client(custom, _Backend(), target_of=lambda r: r.method) as client:
         assert (await client.get("/anything")).status_code == 503
         assert (await client.post("/anything")).status_code == 200
+
+
+async def test_chaos_timeout_fault_takes_its_hang_time() -> None:
+    from helpdesk.degrade.chaos import ChaosPlan, Fault, FaultRule
+    from helpdesk.degrade.clock import FakeClock
+
+    clock = FakeClock()
+    plan = ChaosPlan([FaultRule(fault=Fault.TIMEOUT, hang_s=2.0)], seed=1, clock=clock)
+
+    async def call() -> str:
+        return "never"
+
+    wrapped = plan.wrap("get_order", call)
+    with pytest.raises(TimeoutError, match="timed out before the call was sent"):
+        await wrapped()
+    assert clock.now() == 2.0

@@ -7,6 +7,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from helpdesk.degrade.errors import (
+    TRUNCATED_JSON,
     AuthError,
     BusinessError,
     ErrorClass,
@@ -290,3 +291,49 @@ def test_classify_422_validation_envelope_stays_input():
     body = {"error": {"code": "invalid_request", "message": "order_id: field required"}}
     failure = classify_failure(_status_error(422, body=body), tool="refund")
     assert failure.error_class is ErrorClass.INPUT
+
+
+class _VendorError(Exception):
+    """An exception from a client helpdesk does not know, carrying an HTTP status."""
+
+    def __init__(self, status_code: int, retry_after: object = None) -> None:
+        super().__init__(f"vendor error {status_code}")
+        self.status_code = status_code
+        self.retry_after = retry_after
+
+
+def test_classify_duck_typed_429_with_retry_after_is_rate_limited():
+    failure = classify_failure(_VendorError(429, retry_after=7), tool="crm")
+    assert (failure.error_class, failure.retry_after, failure.status_code) == (
+        ErrorClass.RATE_LIMITED,
+        7.0,
+        429,
+    )
+    assert failure.reason == "crm: 429 from _VendorError (vendor error 429), Retry-After 7s"
+    assert is_retryable(failure)
+
+
+def test_classify_duck_typed_retry_after_header_string():
+    failure = classify_failure(_VendorError(503, retry_after="2"), tool="crm")
+    assert (failure.error_class, failure.retry_after) == (ErrorClass.RATE_LIMITED, 2.0)
+
+
+@pytest.mark.parametrize(
+    ("status", "cls"),
+    [(500, ErrorClass.UNAVAILABLE), (502, ErrorClass.TRANSIENT), (401, ErrorClass.AUTH)],
+)
+def test_classify_duck_typed_status(status, cls):
+    assert classify_failure(_VendorError(status), tool="crm").error_class is cls
+
+
+def test_classify_duck_typed_status_ignores_non_http_numbers():
+    failure = classify_failure(_VendorError(7), tool="crm")
+    assert failure.error_class is ErrorClass.UNAVAILABLE
+    assert failure.status_code is None
+
+
+def test_truncated_json_is_retryable_on_a_read_only():
+    failure = classify_failure(json.JSONDecodeError("truncated", '{"a": ', 6), tool="get_order")
+    assert (failure.error_class, failure.code) == (ErrorClass.SCHEMA, TRUNCATED_JSON)
+    assert is_retryable(failure) is True
+    assert is_retryable(failure, is_write=True) is False

@@ -212,7 +212,7 @@ async def test_executor_open_breaker_skips_parameter_step() -> None:
         return await tool(order_id=order_id)
 
     registry.register(get_order, simplify=lambda a: {"order_id": "1"})
-    board = BreakerBoard(BreakerPolicy(min_calls=2, failure_rate=0.5), clock)
+    board = BreakerBoard(BreakerPolicy(min_calls=2, failure_count=2, failure_rate=0.5), clock)
     executor = ResilientExecutor(registry, clock=clock, breakers=board)
     await executor.run(call(), new_ctx(clock))  # 503, then simplified 503: 2/2 -> open
     assert board.get("get_order").state is BreakerState.OPEN

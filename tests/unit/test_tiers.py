@@ -13,12 +13,21 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import Field, SecretStr
 
+from helpdesk.degrade.breaker import BreakerState, CircuitBreaker
 from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.clock import FakeClock
+from helpdesk.degrade.errors import ErrorClass, Failure
 from helpdesk.graph.intents import Intent
 from helpdesk.graph.llm import build_chat_model, parse_model_spec
 from helpdesk.graph.stages import IntentName
-from helpdesk.graph.tiers import ModelTier, Prober, TierHealth, TierRouter
+from helpdesk.graph.tiers import (
+    TIER_BREAKER_POLICY,
+    ModelTier,
+    Prober,
+    TierHealth,
+    TierRouter,
+    TimeoutPolicy,
+)
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -55,7 +64,7 @@ def tier(name: Any, outcomes: list[Any] | None = None) -> ModelTier:
 
 
 def router_for(clock: FakeClock, *, floor: int = 5, health: TierHealth | None = None) -> TierRouter:
-    quota = RatioLimiter(ratio=0.5, window_s=10.0, floor=floor, clock=clock)
+    quota = RatioLimiter(ratio=0.5, window_s=10.0, reserve_per_s=floor / 10.0, clock=clock)
     return TierRouter(
         [tier("backup"), tier("primary")], health or TierHealth(clock), backup_quota=quota
     )
@@ -63,116 +72,135 @@ def router_for(clock: FakeClock, *, floor: int = 5, health: TierHealth | None = 
 
 # --- TierHealth ---------------------------------------------------------------------------------
 
+TRANSIENT = Failure(ErrorClass.TRANSIENT, "model:primary: timed out")
+
 
 def test_health_is_up_for_unknown_tier() -> None:
     assert TierHealth(FakeClock()).is_up("primary")
 
 
-def test_health_passive_failures_below_half_mark_tier_down() -> None:
+def test_health_tiers_use_the_tool_circuit_breaker() -> None:
     health = TierHealth(FakeClock())
-    for ok in (True, False, False):
-        health.record("primary", ok)
-    assert not health.is_up("primary")
+    assert isinstance(health.breaker("primary"), CircuitBreaker)
+    assert health.breaker("primary").policy is TIER_BREAKER_POLICY
 
 
-def test_health_passive_needs_min_samples() -> None:
-    health = TierHealth(FakeClock(), min_samples=3)
-    health.record("primary", False)
-    health.record("primary", False)
-    assert health.is_up("primary")
-
-
-def test_health_passive_half_success_stays_up() -> None:
-    health = TierHealth(FakeClock(), min_samples=2)
-    health.record("primary", True)
-    health.record("primary", False)
-    assert health.is_up("primary")
-
-
-def test_health_passive_window_forgets_old_failures() -> None:
-    clock = FakeClock()
-    health = TierHealth(clock, window_s=60)
-    for _ in range(3):
-        health.record("primary", False)
-    clock.advance(60)
-    assert health.is_up("primary")
-
-
-def test_health_passive_window_keeps_recent_failures() -> None:
-    clock = FakeClock()
-    health = TierHealth(clock, window_s=60)
-    for _ in range(3):
-        health.record("primary", False)
-    clock.advance(59)
-    assert not health.is_up("primary")
-
-
-def test_health_probes_below_half_mark_tier_down() -> None:
+def test_health_hung_tier_routed_around_after_three_failures() -> None:
     health = TierHealth(FakeClock())
-    health.record("backup", False, probe=True)
-    health.record("backup", False, probe=True)
+    health.record_failure("primary", TRANSIENT)
+    health.record_failure("primary", TRANSIENT)
+    assert health.is_up("primary")
+    health.record_failure("primary", TRANSIENT)
+    assert not health.is_up("primary")
+    assert health.try_acquire("primary") is False
+
+
+def test_health_occasional_failures_keep_tier_up() -> None:
+    health = TierHealth(FakeClock())
+    for _ in range(20):
+        health.record_success("primary")
+        health.record_success("primary")
+        health.record_failure("primary", TRANSIENT)
+    assert health.is_up("primary")
+
+
+def test_health_retry_after_holds_tier_until_it_passes() -> None:
+    # issue 15: "Retry-After 30 did not stop two more calls in the same turn"
+    clock = FakeClock()
+    health = TierHealth(clock)
+    limited = Failure(ErrorClass.RATE_LIMITED, "model:primary: 429", retry_after=30.0)
+    health.record_failure("primary", limited)
+    assert health.try_acquire("primary") is False
+    assert not health.is_up("primary")
+    clock.advance(29.0)
+    assert health.try_acquire("primary") is False
+    clock.advance(1.0)
+    assert health.try_acquire("primary") is True
+
+
+def test_health_first_good_probe_half_opens_then_traffic_closes() -> None:
+    # issue 15: "a primary that recovered got traffic back only after 50 s and 5 turns"
+    clock = FakeClock()
+    health = TierHealth(clock)
+    for _ in range(3):
+        health.record_failure("primary", TRANSIENT)
+    clock.advance(5.0)
+    health.record_probe("primary", False)
+    assert not health.is_up("primary")
+    health.record_probe("primary", True)
+    breaker = health.breaker("primary")
+    assert breaker.state is BreakerState.HALF_OPEN
+    assert health.try_acquire("primary") is True  # the first call of the ramp goes through
+    for _ in range(6):
+        health.record_success("primary")
+    assert breaker.state is BreakerState.CLOSED
+
+
+def test_health_failed_probes_mark_tier_down() -> None:
+    health = TierHealth(FakeClock())
+    for _ in range(3):
+        health.record_probe("backup", False)
     assert not health.is_up("backup")
 
 
-def test_health_single_failed_probe_is_not_enough() -> None:
-    health = TierHealth(FakeClock(), min_probes=2)
-    health.record("backup", False, probe=True)
-    assert health.is_up("backup")
+def test_health_cold_timeout_before_latency_is_known() -> None:
+    health = TierHealth(FakeClock())
+    assert health.call_timeout(tier("primary"), "generate") == 4.0
 
 
-def test_health_probe_recovery_brings_tier_back() -> None:
-    health = TierHealth(FakeClock(), probe_window=4)
-    for ok in (False, False, True):
-        health.record("primary", ok, probe=True)
-    assert not health.is_up("primary")
-    health.record("primary", True, probe=True)
-    assert health.is_up("primary")
+def test_health_timeout_follows_observed_latency() -> None:
+    # issue 15: a healthy 2.5 s model got 40% of what was left of 8 s and never wrote a reply
+    health = TierHealth(FakeClock())
+    slow = ModelTier("primary", ScriptedChatModel(outcomes=[]), "x:slow", timeout_s=10.0)
+    for _ in range(5):
+        health.record_success("primary", "generate", 2.5)
+    assert health.call_timeout(slow, "generate") == 5.5  # 2 x P95 + 0.5
+    assert health.call_timeout(slow, "decompose") == 4.0  # another stage: not learned yet
+    for _ in range(5):
+        health.record_success("primary", "decompose", 0.2)
+    assert health.call_timeout(slow, "decompose") == 1.0  # the floor
 
 
-def test_health_successful_probe_clears_passive_outage() -> None:
+def test_health_timeout_never_above_tier_timeout() -> None:
+    health = TierHealth(FakeClock())
+    short = ModelTier("backup", ScriptedChatModel(outcomes=[]), "x:fast", timeout_s=3.0)
+    for _ in range(5):
+        health.record_success("backup", "generate", 4.0)
+    assert health.call_timeout(short, "generate") == 3.0
+
+
+def test_health_compat_record_counts_outcomes() -> None:
     health = TierHealth(FakeClock())
     for _ in range(3):
         health.record("primary", False)
+    assert not health.is_up("primary")
     health.record("primary", True, probe=True)
-    assert health.is_up("primary")
+    assert health.breaker("primary").state is BreakerState.HALF_OPEN
 
 
-def test_health_snapshot_reports_counts() -> None:
+def test_health_snapshot_reports_breaker_and_latency() -> None:
     health = TierHealth(FakeClock())
-    health.record("primary", True)
-    health.record("primary", False)
-    health.record("backup", False, probe=True)
-    assert health.snapshot() == {
-        "backup": {
-            "up": True,
-            "passive_ok": 0,
-            "passive_total": 0,
-            "probe_ok": 0,
-            "probe_total": 1,
-        },
-        "primary": {
-            "up": True,
-            "passive_ok": 1,
-            "passive_total": 2,
-            "probe_ok": 0,
-            "probe_total": 0,
-        },
-    }
+    health.record_success("primary", "generate", 0.8)
+    snap = health.snapshot()
+    assert snap["primary"]["up"] is True
+    assert snap["primary"]["state"] == "closed"
+    assert snap["primary"]["calls"] == 1
+    assert snap["primary"]["p95_s"] == {"generate": 0.8}
 
 
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"window_s": 0},
+        {"factor": 0.5},
+        {"margin_s": -1},
+        {"floor_s": 0},
+        {"floor_s": 5.0, "cold_s": 4.0},
         {"min_samples": 0},
-        {"down_below": 0},
-        {"down_below": 1.5},
-        {"min_probes": 5, "probe_window": 4},
     ],
 )
-def test_health_rejects_bad_config(kwargs: dict[str, Any]) -> None:
+def test_timeout_policy_rejects_bad_config(kwargs: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
-        TierHealth(FakeClock(), **kwargs)
+        TimeoutPolicy(**kwargs)
 
 
 # --- ModelTier / TierRouter ---------------------------------------------------------------------
@@ -237,14 +265,14 @@ def test_router_backup_over_quota_goes_to_minimal() -> None:
 
 async def test_prober_probe_once_records_outcomes() -> None:
     clock = FakeClock()
-    health = TierHealth(clock, min_probes=1)
+    health = TierHealth(clock)
     quota = RatioLimiter(ratio=0.5, clock=clock)
     router = TierRouter(
         [tier("primary", [RuntimeError("down")]), tier("backup", ["p"])], health, backup_quota=quota
     )
     assert await Prober(router, clock=clock).probe_once() == {"primary": False, "backup": True}
-    assert not health.is_up("primary")
-    assert health.is_up("backup")
+    assert health.snapshot()["primary"]["failures"] == {"unavailable": 1}
+    assert health.snapshot()["backup"]["calls"] == 1
 
 
 async def test_prober_sends_one_token_request() -> None:

@@ -1,0 +1,248 @@
+"""Session storage benchmark: what a checkpointed turn costs, how storage grows, how turns scale.
+
+Minimal tier, embedded demo shop (in-process), read-only turns (order status, tracking, stock,
+greeting), a fresh data dir per measurement. Compares
+
+- ``before``: the checkpointer as it was built before issue 13 — ``AsyncSqliteSaver`` with its own
+  defaults (``synchronous=FULL``), LangGraph's default durability (``async``: a checkpoint after
+  every step), no pruning, no session lock;
+- ``after``: what ``helpdesk chat`` runs now — the session API (``run_turn``: per-session lock,
+  ``durability="exit"``, index and pruning after the turn), SQLite in WAL with
+  ``synchronous=NORMAL``;
+- ``memory``: the same bot on LangGraph's in-memory saver (no storage at all);
+- ``bare``: a LangGraph graph with the same 7 nodes doing nothing but handing a message on, on the
+  same saver and durability as ``after``.
+
+Measures per-turn mean latency, bytes stored per turn over one long session (database + WAL files
+on disk), and turns per second for N sessions run concurrently in one process vs one after the
+other. Run: ``python benchmarks/sessions.py [--turns 60] [--long 300] [--sessions 50] [--out F]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+
+from helpdesk.app.session import run_turn
+from helpdesk.app.settings import Settings
+from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.graph.builder import NODE_ORDER
+from helpdesk.graph.checkpoint import open_sqlite_checkpointer, state_serializer
+from helpdesk.tools.shop import ensure_seeded
+
+MESSAGES = (
+    "where is order 100683?",
+    "when will it arrive?",
+    "is SKU-1001 in stock?",
+    "hello",
+    "我的订单100200到哪了",
+)
+CUSTOMER = "C0001"
+
+Turn = Callable[[str, str], Awaitable[Any]]
+"""(session, text) -> anything: one turn of the system under test."""
+
+
+def _settings(tmp: Path, seed_db: Path) -> Settings:
+    shop = tmp / "shop.sqlite"
+    shutil.copy(seed_db, shop)
+    return Settings(data_dir=tmp, shop_db_path=shop, primary_model=None, backup_model=None)
+
+
+@asynccontextmanager
+async def system(name: str, tmp: Path, seed_db: Path) -> AsyncIterator[Turn]:
+    """The ``turn`` function of one system, open for the duration of the block."""
+    settings = _settings(tmp, seed_db)
+    if name == "bare":
+        async with open_sqlite_checkpointer(settings.sessions_file) as saver:
+            graph = _bare_graph(saver)
+
+            async def bare_turn(session: str, text: str) -> Any:
+                config = {"configurable": {"thread_id": session}}
+                return await graph.ainvoke(
+                    {"messages": [HumanMessage(text)]}, config, durability="exit"
+                )
+
+            yield bare_turn
+        return
+    if name == "before":
+        async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_file)) as saver:
+            saver.serde = state_serializer()
+            bot = build_bot(settings, checkpointer=saver)
+
+            async def before_turn(session: str, text: str) -> Any:
+                config = {"configurable": {"thread_id": session}}
+                return await bot.graph.ainvoke(
+                    {"messages": [HumanMessage(text)], "customer": CUSTOMER, "session": session},
+                    config,
+                )
+
+            try:
+                yield before_turn
+            finally:
+                await bot.aclose()
+        return
+    if name == "memory":
+        bot = build_bot(settings, checkpointer=InMemorySaver(serde=state_serializer()))
+        try:
+            yield _api_turn(bot)
+        finally:
+            await bot.aclose()
+        return
+    async with open_sqlite_checkpointer(settings.sessions_file) as saver:
+        bot = build_bot(settings, checkpointer=saver)
+        try:
+            yield _api_turn(bot)
+        finally:
+            await bot.aclose()
+
+
+def _api_turn(bot: Bot) -> Turn:
+    async def turn(session: str, text: str) -> Any:
+        return await run_turn(bot, text, session=session, customer=CUSTOMER)
+
+    return turn
+
+
+class _BareState(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    draft: str
+
+
+def _bare_graph(saver: Any) -> Any:
+    """A graph with helpdesk's node count whose nodes only hand the message on."""
+    builder = StateGraph(_BareState)
+
+    def node(name: str, last: bool) -> Callable[[_BareState], Awaitable[dict[str, Any]]]:
+        async def run(state: _BareState) -> dict[str, Any]:
+            if last:
+                return {"messages": [AIMessage(f"ok: {state['messages'][-1].content}")]}
+            return {"draft": name}
+
+        return run
+
+    for i, name in enumerate(NODE_ORDER):
+        builder.add_node(name, node(name, i == len(NODE_ORDER) - 1))  # type: ignore[call-overload]
+    builder.add_edge(START, NODE_ORDER[0])
+    for left, right in itertools.pairwise(NODE_ORDER):
+        builder.add_edge(left, right)
+    builder.add_edge(NODE_ORDER[-1], END)
+    return builder.compile(checkpointer=saver)
+
+
+def _disk_bytes(tmp: Path) -> int:
+    return sum(
+        p.stat().st_size for p in tmp.glob("sessions.sqlite*") if p.is_file()
+    )
+
+
+async def latency(names: tuple[str, ...], turns: int, seed_db: Path) -> dict[str, float]:
+    """Mean ms per turn of each system over ``turns`` turns spread over 5 sessions.
+
+    The systems are open side by side and take turns (one turn each, round robin), so a busy
+    machine slows them all alike; one warm-up turn each is not counted.
+    """
+    took: dict[str, list[float]] = {name: [] for name in names}
+    with tempfile.TemporaryDirectory() as d:
+        async with AsyncExitStack() as stack:
+            systems = {}
+            for name in names:
+                tmp = Path(d) / name
+                tmp.mkdir()
+                systems[name] = await stack.enter_async_context(system(name, tmp, seed_db))
+                await systems[name]("warm", MESSAGES[0])
+            for i in range(turns):
+                for name, turn in systems.items():
+                    started = time.perf_counter()
+                    await turn(f"lat-{i % 5}", MESSAGES[i % len(MESSAGES)])
+                    took[name].append(time.perf_counter() - started)
+    return {name: statistics.fmean(values) * 1000 for name, values in took.items()}
+
+
+async def growth(name: str, turns: int, seed_db: Path) -> dict[str, float]:
+    """Bytes on disk per turn over one session of ``turns`` turns (database + WAL)."""
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        async with system(name, tmp, seed_db) as turn:
+            await turn("long", MESSAGES[0])
+            first = _disk_bytes(tmp)
+            for i in range(1, turns):
+                await turn("long", MESSAGES[i % len(MESSAGES)])
+            last = _disk_bytes(tmp)
+    return {"bytes_after_first": first, "bytes_after_last": last,
+            "bytes_per_turn": (last - first) / (turns - 1)}
+
+
+async def throughput(name: str, sessions: int, turns_each: int, seed_db: Path) -> dict[str, float]:
+    """Turns per second: ``sessions`` sessions one after the other, then all at once."""
+    with tempfile.TemporaryDirectory() as d:
+        async with system(name, Path(d), seed_db) as turn:
+            await turn("warm", MESSAGES[0])
+
+            async def conversation(session: str) -> None:
+                for i in range(turns_each):
+                    await turn(session, MESSAGES[i % len(MESSAGES)])
+
+            started = time.perf_counter()
+            for s in range(sessions):
+                await conversation(f"seq-{s}")
+            sequential = sessions * turns_each / (time.perf_counter() - started)
+            started = time.perf_counter()
+            await asyncio.gather(*(conversation(f"con-{s}") for s in range(sessions)))
+            concurrent = sessions * turns_each / (time.perf_counter() - started)
+    return {"sequential_tps": sequential, "concurrent_tps": concurrent,
+            "speedup": concurrent / sequential}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=60, help="turns per latency run")
+    parser.add_argument("--long", type=int, default=300, help="turns of the storage session")
+    parser.add_argument("--sessions", type=int, default=50, help="concurrent sessions")
+    parser.add_argument("--turns-each", type=int, default=4, help="turns per concurrent session")
+    parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        seed_db = Path(d) / "seed.sqlite"
+        ensure_seeded(seed_db)
+        report: dict[str, Any] = {"latency_ms": {}, "storage": {}, "throughput": {}}
+        lat = await latency(("before", "after", "memory", "bare"), args.turns, seed_db)
+        report["latency_ms"] = lat
+        print(f"latency ms/turn: {lat}", flush=True)
+        report["ratios"] = {
+            "after_vs_memory": lat["after"] / lat["memory"],
+            "after_vs_bare": lat["after"] / lat["bare"],
+            "before_vs_memory": lat["before"] / lat["memory"],
+        }
+        for name in ("before", "after"):
+            report["storage"][name] = await growth(name, args.long, seed_db)
+            print(f"storage {name}: {report['storage'][name]}", flush=True)
+        for name in ("before", "after"):
+            report["throughput"][name] = await throughput(
+                name, args.sessions, args.turns_each, seed_db
+            )
+            print(f"throughput {name}: {report['throughput'][name]}", flush=True)
+    print(json.dumps(report, indent=2))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
