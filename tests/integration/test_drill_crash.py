@@ -116,12 +116,6 @@ def test_drill_crash_cli_reports_each_crash_point(
     assert len((out / "outcomes.jsonl").read_text().splitlines()) == 10
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="main still answers 'has not been cancelled: that needed your confirmation' after a "
-    "crash at reply.before_publish of the confirming turn, although the shop executed the write "
-    "(crash point 4 of seed 7)",
-)
 def test_drill_crash_finds_no_duplicate_and_no_wrong_statement(
     crash_run: tuple[int, str, dict[str, Any], Path],
 ) -> None:
