@@ -57,6 +57,20 @@ def drill(
     random_mode: Annotated[
         bool, typer.Option("--random", help="Seeded random faults over many conversations.")
     ] = False,
+    crash: Annotated[
+        bool,
+        typer.Option(
+            "--crash",
+            help="Kill real `helpdesk chat` processes (kill -9) inside write turns; check what "
+            "the customer is told afterwards against the shop's audit log.",
+        ),
+    ] = False,
+    points: Annotated[
+        int, typer.Option("--points", min=1, help="Crash mode: crash points to play.")
+    ] = 200,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=32, help="Crash mode: conversations at a time.")
+    ] = 4,
     turns: Annotated[int, typer.Option("--turns", min=1, help="Random mode: turns to play.")] = 500,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the fault schedule.")] = 7,
     out: Annotated[
@@ -90,9 +104,11 @@ def drill(
     ] = "settings",
 ) -> None:
     """Run a fault drill through the whole bot; exit 1 when any path or invariant is wrong."""
-    if matrix == random_mode:
-        _err.print("[red]Error:[/red] choose exactly one of --matrix or --random")
+    if sum((matrix, random_mode, crash)) != 1:
+        _err.print("[red]Error:[/red] choose exactly one of --matrix, --random or --crash")
         raise typer.Exit(2)
+    if crash:
+        raise typer.Exit(_crash_drill(points=points, seed=seed, out=out, workers=workers))
     if models not in ("settings", "scripted"):
         _err.print("[red]Error:[/red] --models is 'settings' or 'scripted'")
         raise typer.Exit(2)
@@ -114,6 +130,35 @@ def drill(
         )
     )
     raise typer.Exit(_finish(result, out, chart=chart))
+
+
+def _crash_drill(*, points: int, seed: int, out: Path, workers: int) -> int:
+    from helpdesk.app.drill_crash import run_crash_drill, write_crash_report
+
+    with _progress() as bar:
+        task = bar.add_task("crash", total=points, label="")
+
+        def advance(label: str) -> None:
+            bar.update(task, advance=1, label=escape(label))
+
+        try:
+            result = asyncio.run(
+                run_crash_drill(
+                    points=points, seed=seed, out=out, workers=workers, progress=advance
+                )
+            )
+        except (ValueError, RuntimeError) as exc:
+            _err.print(f"[red]Error:[/red] {escape(str(exc))}")
+            return 2
+    written = write_crash_report(result, out)
+    verdict = "[green]PASS[/green]" if result.ok else "[red]FAIL[/red]"
+    killed = sum(1 for o in result.outcomes if o.killed)
+    _out.print(
+        f"drill crash {verdict}: {result.points} crash points, {killed} kills, "
+        f"{result.duplicates} duplicate executions, {result.violations} violations"
+    )
+    _out.print(f"report: {escape(str(written['markdown']))} (report.json beside it)")
+    return 0 if result.ok else 1
 
 
 def _cells(

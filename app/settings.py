@@ -81,6 +81,7 @@ _BOUNDS: dict[str, _Bound] = {
     "context_window": _Bound(low=256, high=10_000_000, unit="tokens"),
     "context_watermark": _Bound(low=0, high=1, low_open=True),
     "degraded_turns_for_simplified": _Bound(low=1, high=1000),
+    "confirmation_ttl_s": _Bound(low=0, high=_DAY_S, low_open=True, unit="seconds"),
 }
 
 
@@ -153,7 +154,7 @@ class Settings(BaseSettings):
     """Compact the conversation when it reaches this fraction of the window."""
     degraded_turns_for_simplified: int = 3
     """Degraded turns in a row that switch a session to simplified mode."""
-    confirmation_ttl_s: float = Field(default=600.0, gt=0, le=86400, allow_inf_nan=False)
+    confirmation_ttl_s: float = 600.0
     """Seconds a question waiting for the customer's yes stays valid (then: expired, not done)."""
 
     @field_validator(*_BOUNDS)

@@ -27,6 +27,7 @@ from helpdesk.app.settings import SettingsError, load_settings
         ("breaker_failure_count", "0", "must be >= 1 and <= 1000000"),
         ("degraded_turns_for_simplified", "0", "must be >= 1 and <= 1000"),
         ("context_window", "0", "must be >= 256 and <= 10000000 tokens"),
+        ("confirmation_ttl_s", "nan", "must be > 0 and <= 86400 seconds"),
         ("context_window", "abc", "must be >= 256 and <= 10000000 tokens"),
         ("checkpoint_url", "mysql://x", "must be a postgresql://"),
         ("shop_url", "ftp://x", "must be an http:// or https:// URL"),
