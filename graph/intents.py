@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from helpdesk.graph.language import Lang, detect_language
-from helpdesk.graph.money import read_amount
+from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.tools.shop_pack import product_query
 
 __all__ = [
@@ -171,19 +171,6 @@ _AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
         r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,5}(?:\.\d{1,2})?)(?![\d,])"
     ),
 )
-_CN_DIGITS = {
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
 _EN_NUMBERS = {
     "one": 1,
     "two": 2,
@@ -285,18 +272,7 @@ def normalize_sku(raw: str) -> str | None:
 
 
 def _cn_number(token: str) -> int | None:
-    if token.isdigit():
-        return int(token)
-    if token in _CN_DIGITS:
-        return _CN_DIGITS[token]
-    if "十" in token:
-        tens, _, ones = token.partition("十")
-        high = _CN_DIGITS.get(tens, 0) if tens else 1
-        low = _CN_DIGITS.get(ones, 0) if ones else 0
-        if (tens and tens not in _CN_DIGITS) or (ones and ones not in _CN_DIGITS):
-            return None
-        return high * 10 + low
-    return None
+    return int(token) if token.isdigit() else chinese_number(token)
 
 
 def _quantity_value(token: str) -> int | None:

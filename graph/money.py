@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
-__all__ = ["AmountKind", "AmountReading", "read_amount"]
+__all__ = ["AmountKind", "AmountReading", "chinese_number", "read_amount"]
 
 AmountKind = Literal["none", "exact", "full", "invalid"]
 
@@ -117,7 +117,7 @@ def read_amount(text: str, *, money_context: bool = False) -> AmountReading:
         if m:
             return _exact(m.group(1))
         m = _BARE_CN.search(norm)
-        if m and _cn_value(m.group(1)) is not None:
+        if m and chinese_number(m.group(1)) is not None:
             return _exact(m.group(1))
     return AmountReading("none")
 
@@ -138,11 +138,11 @@ def _number_value(raw: str) -> Decimal | None:
             return Decimal(raw.replace(",", ""))
         except InvalidOperation:
             return None
-    value = _cn_value(raw)
+    value = chinese_number(raw)
     return Decimal(value) if value is not None else None
 
 
-def _cn_value(raw: str) -> int | None:
+def chinese_number(raw: str) -> int | None:
     """一百 -> 100, 三百五 -> 350, 1千2 -> 1200, 两百 -> 200, 一万五 -> 15000, 十 -> 10."""
     if not raw or not any(ch in _CN_DIGIT or ch in _CN_UNIT for ch in raw):
         return None
