@@ -367,6 +367,9 @@ class SqliteWriteJournal(_SqlJournal):
             self._conn.close()
 
 
+_PG_SETUP_LOCK_KEY = 0x68656C7064736B6A  # "helpdskj"
+
+
 class PostgresWriteJournal(_SqlJournal):
     """The journal in PostgreSQL (scale-out: every replica sees every session's writes)."""
 
@@ -377,7 +380,10 @@ class PostgresWriteJournal(_SqlJournal):
 
         self._lock = threading.Lock()
         self._conn = psycopg.connect(url, autocommit=True)
-        with self._lock:
+        with self._lock, self._conn.transaction():
+            # replicas starting together would race on CREATE TABLE IF NOT EXISTS (a unique
+            # violation in pg_type): one at a time, the lock ends with the transaction
+            self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_PG_SETUP_LOCK_KEY,))
             self._conn.execute(_SCHEMA)
             for index in _INDEXES:
                 self._conn.execute(index)

@@ -15,6 +15,7 @@ from helpdesk.tools.journal import (
     SqliteWriteJournal,
     WriteJournal,
 )
+from tests.pg import isolated_pg_url, needs_postgres
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -126,3 +127,15 @@ def test_journal_keeps_ids_and_amounts_never_customer_text() -> None:
         {"ticket_id": "T-000001", "status": "open", "description": text, "phone": "13800138000"}
     )
     assert result == {"ticket_id": "T-000001", "status": "open"}
+
+
+@needs_postgres
+def test_postgres_journals_opened_together_on_a_new_database_all_start() -> None:
+    """Replicas starting at once used to race on CREATE TABLE (a unique violation in pg_type)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with isolated_pg_url() as url:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            journals = list(pool.map(lambda _: PostgresWriteJournal(url), range(8)))
+        for opened in journals:
+            opened.close()
