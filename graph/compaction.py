@@ -31,7 +31,7 @@ from langchain_core.messages import (
 )
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
-from helpdesk.graph.facts import extract_facts, merge_facts, render_facts, split_sentences
+from helpdesk.graph.facts import extract_facts, merge_ids, render_facts, split_sentences
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.prompting import load_templates
 from helpdesk.graph.tokens import MESSAGE_OVERHEAD, count_tokens, get_encoding
@@ -403,7 +403,7 @@ def _clip(text: str, limit: int) -> str:
 def _key_sentences(text: str) -> list[str]:
     """Sentences that carry identifiers or numbers (at most two), else the first one."""
     sentences = split_sentences(text)
-    keyed = [s for s in sentences if any(ch.isdigit() for ch in s) or "SKU-" in s.upper()]
+    keyed = [s for s in sentences if any(ch.isdigit() for ch in s)]
     return (keyed or sentences[:1])[:_KEY_SENTENCES]
 
 
@@ -517,17 +517,18 @@ def _folded_facts(facts: Mapping[str, Any], folded: Iterable[_Unit]) -> dict[str
             if isinstance(message, HumanMessage):
                 merged = extract_facts(text, merged)
             elif isinstance(message, ToolMessage):
-                order_ids, skus = _ids_in(shrink_tool_content(text))
-                merged = merge_facts(merged, order_ids=order_ids, skus=skus)
+                found = _ids_in(shrink_tool_content(text), default_packs().fact_fields())
+                merged = merge_ids(merged, found)
     return merged
 
 
-def _ids_in(shrunk: str) -> tuple[list[str], list[str]]:
+def _ids_in(shrunk: str, fact_fields: Mapping[str, str]) -> dict[str, list[str]]:
+    """Fact key -> the identifiers a (shrunk) tool result carries in the packs' fact fields."""
     try:
         data = json.loads(shrunk)
     except ValueError:
-        return [], []
-    found: dict[str, list[str]] = {"order_id": [], "sku": []}
+        return {}
+    found: dict[str, list[str]] = {name: [] for name in fact_fields}
     stack: list[Any] = [data]
     while stack:
         item = stack.pop()
@@ -538,7 +539,7 @@ def _ids_in(shrunk: str) -> tuple[list[str], list[str]]:
                 stack.append(value)
         elif isinstance(item, list):
             stack.extend(reversed(item))
-    return found["order_id"], found["sku"]
+    return {fact_fields[name]: values for name, values in found.items() if values}
 
 
 def _turns_in(folded: Iterable[_Unit]) -> int:

@@ -28,6 +28,7 @@ __all__ = [
     "LIST_CAP",
     "extract_facts",
     "merge_facts",
+    "merge_ids",
     "render_facts",
     "split_sentences",
 ]
@@ -156,6 +157,16 @@ def merge_facts(
         ("asks", asks, ASKS_CAP),
     ):
         merged[key] = _merge_list(_as_list(facts.get(key)), new, cap)
+    return merged
+
+
+def merge_ids(facts: Mapping[str, Any], found: Mapping[str, Iterable[str]]) -> dict[str, Any]:
+    """A new facts dict with identifiers appended to the fact lists named by ``found``'s keys
+    (any key: packs name their own, :attr:`helpdesk.tools.packs.Pack.facts`), de-duplicated and
+    capped like :func:`merge_facts`."""
+    merged = dict(facts)
+    for key, new in found.items():
+        merged[key] = _merge_list(_as_list(facts.get(key)), new, LIST_CAP)
     return merged
 
 

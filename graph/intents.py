@@ -13,8 +13,8 @@ not customer text, so they live here; everything said to the customer lives in `
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
@@ -136,6 +136,24 @@ class MatchedIntent:
     """For :attr:`Intent.PACK`: the pack intent asked for (``points_balance``)."""
     args: dict[str, Any] = field(default_factory=dict)
     """For :attr:`Intent.PACK`: arguments a pack's own understanding already found."""
+
+    def request_value(self, name: str) -> Any:
+        """A request field by name (a pack's :attr:`~helpdesk.tools.packs.Pack.request_fields`):
+        the attribute of that name, else the argument, else None."""
+        if name in _MATCH_FIELDS:
+            return getattr(self, name)
+        return self.args.get(name)
+
+    def with_request(self, values: Mapping[str, Any]) -> MatchedIntent:
+        """A copy carrying ``values`` (request fields by name; None values are left out): fields
+        of this record are set, any other name goes into :attr:`args`."""
+        own = {k: v for k, v in values.items() if k in _MATCH_FIELDS and v is not None}
+        extra = {k: v for k, v in values.items() if k not in _MATCH_FIELDS and v is not None}
+        updated = replace(self, **own)
+        return replace(updated, args={**updated.args, **extra}) if extra else updated
+
+
+_MATCH_FIELDS = frozenset(f.name for f in fields(MatchedIntent)) - {"intent", "args"}
 
 
 # --- text normalization -------------------------------------------------------------------------

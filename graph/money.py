@@ -4,9 +4,9 @@
 thousands separators, Chinese numerals such as 一百, 三百五, 1千2, 两百块), "everything that is
 left" (``the rest``, ``全部``, ``全额``), nothing at all, or an amount that must not be used as one
 (negative, more than two decimals, an exponent, a percentage, "half", 0). An invalid amount is
-never rounded or reinterpreted: the caller asks the customer instead. Identifiers (six-digit order
-numbers, SKUs, tickets, tracking numbers) are blanked before numbers are read, so an order number
-is never an amount.
+never rounded or reinterpreted: the caller asks the customer instead. Identifiers are blanked
+before numbers are read, so an identifier is never an amount: the loaded packs declare how
+customers write theirs (:attr:`helpdesk.tools.packs.Pack.mentions`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
+
+from helpdesk.tools.packs import PackSet, default_packs
 
 __all__ = ["AmountKind", "AmountReading", "chinese_number", "read_amount"]
 
@@ -39,10 +41,6 @@ class AmountReading:
 
 
 _FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
-_IDENTIFIERS = re.compile(
-    r"(?<![\w.])\d{6}(?![\w.])|sku[\s_-]*\d{3,6}|(?<![a-z])t-?\d{6}|(?:sf|yt)\d{10}|r-\d{6}",
-    re.IGNORECASE,
-)
 _CURRENCY_BEFORE = r"(?:¥|￥|\$|rmb|cny)\s*"
 _CURRENCY_AFTER = r"\s*(?:元|块钱|块|yuan|rmb|cny|dollars?)"
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -93,15 +91,22 @@ _CN_DIGIT = {
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 
 
-def read_amount(text: str, *, money_context: bool = False) -> AmountReading:
+def read_amount(
+    text: str, *, money_context: bool = False, packs: PackSet | None = None
+) -> AmountReading:
     """The amount ``text`` asks for.
 
     Args:
         text: the customer's words (a clause or a whole message).
         money_context: the words are known to be about money (a refund request, or an answer to a
             refund question), so a bare number ("only 100", "100") is an amount too.
+        packs: the loaded packs, whose identifier mentions are blanked first (default: the
+            default packs).
     """
-    norm = _IDENTIFIERS.sub(lambda m: " " * len(m.group(0)), text.translate(_FULLWIDTH))
+    norm = text.translate(_FULLWIDTH)
+    identifiers = (packs if packs is not None else default_packs()).mention_pattern()
+    if identifiers is not None:
+        norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
     for pattern in _INVALID_PATTERNS:
         m = pattern.search(norm)
         if m:

@@ -310,7 +310,9 @@ class TurnNodes:
             # Tool selection needs only the customer's words, not the decomposition: ask for
             # both at once and save a model round trip; select_tool checks and binds the calls.
             outcome, selected = await asyncio.gather(
-                decompose_with_tiers(self.router, text, lang, facts, ctx, self.clock),
+                decompose_with_tiers(
+                    self.router, text, lang, facts, ctx, self.clock, self.packs
+                ),
                 select_tools_with_tiers(
                     self.router, text, lang, tool_schemas(self.executor), ctx, self.clock
                 ),
@@ -322,7 +324,7 @@ class TurnNodes:
                     outcome.value,
                     text=text,
                     lang=lang,
-                    last_order_id=facts.get("last_order_id"),
+                    last_subject=facts.get(f"last_{self.packs.subject()}"),
                     packs=self.packs,
                 )
                 tier = outcome.tier
@@ -593,6 +595,7 @@ class TurnNodes:
             simplified=degrade.simplified_mode,
             hotline=self.config.hotline,
             feedback=feedback,
+            packs=self.packs,
         )
 
     def _with_notices(self, state: HelpdeskState, draft: str, lang: Lang) -> str:

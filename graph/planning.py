@@ -1,7 +1,8 @@
 """From matched intents to tasks and tool calls (the minimal tier's decomposition and selection).
 
-Deterministic and offline: each intent maps to one built-in tool with arguments taken from the
-customer's words and the session's facts. Intents that need no tool (greeting, FAQ framing,
+Deterministic and offline: each intent maps to the call its capability's planner chooses (the
+packs' :attr:`~helpdesk.tools.packs.Capability.plan`), with arguments taken from the customer's
+words and the session's facts. Intents that need no tool (greeting, FAQ framing,
 clarifying questions) become tasks without a call; missing information (no order id) becomes a
 task the reply asks about instead of a guess.
 """
@@ -114,17 +115,20 @@ _ANSWERS = frozenset(
 
 def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, packs: PackSet) -> Task:
     """The pending action asked about again: with the customer's change ("yes but only 100",
-    "不对，我是说100904"), or unchanged after a questioning yes. Never confirmed here."""
+    "不对，我是说100904": the capability's :attr:`~Capability.subject` and first amount
+    argument), or unchanged after a questioning yes. Never confirmed here."""
     args = dict(action["args"])
     original = dict(action["match"])
-    if answer.intent is Intent.CONFIRM_CHANGE:
-        if answer.order_id and "order_id" in args:
-            args["order_id"] = answer.order_id
-            original.update(order_id=answer.order_id, inferred_order=False)
-        if answer.amount_kind != "none" and "amount" in args:
-            args["amount"] = answer.amount if answer.amount_kind == "exact" else None
-            original.update(amount=args["amount"], amount_kind=answer.amount_kind)
     cap = packs.for_tool(action["tool"])
+    if answer.intent is Intent.CONFIRM_CHANGE and cap is not None:
+        subject = answer.request_value(cap.subject) if cap.subject else None
+        if subject and cap.subject in args:
+            args[cap.subject] = subject
+            original.update({cap.subject: subject, "inferred_order": False})
+        amount = cap.amounts[0] if cap.amounts else ""
+        if answer.amount_kind != "none" and amount in args:
+            args[amount] = answer.amount if answer.amount_kind == "exact" else None
+            original.update({amount: args[amount], "amount_kind": answer.amount_kind})
     replanned = cap.plan(original, {}) if cap is not None and cap.plan is not None else None
     if replanned is not None and replanned.tool != action["tool"]:
         # the change cannot be used as it is (an invalid amount): look it up and ask instead

@@ -22,18 +22,19 @@ messages and parse replies.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any, Final, Generic, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar, cast
 
 from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock
@@ -44,10 +45,12 @@ from helpdesk.degrade.errors import (
     SchemaError,
     classify_failure,
 )
+from helpdesk.graph.intents import Intent
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.tiers import ModelTier, TierRouter
 from helpdesk.tools.context import RequestContext
+from helpdesk.tools.packs import PackSet, default_packs
 from helpdesk.tools.results import ToolCall
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
     "PlannedTask",
     "StageOutcome",
     "check_with_tiers",
+    "decompose_schema",
     "decompose_with_tiers",
     "fallback_on",
     "generate_with_tiers",
@@ -91,44 +95,76 @@ class StageOutcome(Generic[T]):
 
 # --- structured outputs -------------------------------------------------------------------------
 
-IntentName = Literal[
-    "order_status",
-    "list_orders",
-    "tracking",
-    "stock",
-    "create_ticket",
-    "cancel_order",
-    "refund",
-    "handoff",
-    "faq",
-    "greeting",
-    "thanks",
-    "confirm_yes",
-    "confirm_no",
-    "unknown",
-]
-"""The values of :class:`~helpdesk.graph.intents.Intent`, as a type a model schema can carry."""
+_TEMPLATE_ONLY: Final = frozenset({Intent.CONFIRM_CHANGE, Intent.CONFIRM_UNCLEAR, Intent.PACK})
+"""Intents only the template matcher reads (a changed or questioning answer, a pack request)."""
+
+if TYPE_CHECKING:
+    IntentName = str
+else:
+    IntentName = Literal[tuple(i.value for i in Intent if i not in _TEMPLATE_ONLY)]
+"""The values of :class:`~helpdesk.graph.intents.Intent` a model may name, as a type a model
+schema can carry."""
 
 
 class PlannedTask(BaseModel):
-    """One request found in the customer's message."""
+    """One request found in the customer's message.
 
-    model_config = ConfigDict(frozen=True)
+    The generic fields are declared here; the fields a request of a loaded pack carries (its
+    :attr:`~helpdesk.tools.packs.Pack.request_fields`, such as an order number) are added by
+    :func:`decompose_schema` for the model, and accepted as extra fields when built directly.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="allow")
 
     intent: IntentName | str
     """A built-in intent or a loaded pack's intent name (anything else is read as unknown)."""
-    order_id: str | None = None
-    sku: str | None = None
     quantity: int | None = None
     topic: str | None = None
     amount: float | None = None
     details: str | None = None
+
+    def request_args(self) -> dict[str, Any]:
+        """The pack-declared fields of the request (those the generic ones leave out)."""
+        return {k: v for k, v in self.model_dump().items() if k not in PlannedTask.model_fields}
+
+    def _asked(self) -> tuple[Any, ...]:
+        request = sorted((k, repr(v)) for k, v in self.request_args().items() if v is not None)
+        return (self.intent, self.quantity, self.topic, self.amount, self.details, *request)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when both ask the same (whether the pack fields were declared or extra)."""
+        if not isinstance(other, PlannedTask):
+            return NotImplemented
+        return self._asked() == other._asked()
+
+    def __hash__(self) -> int:
+        return hash(self._asked())
 
 
 class DecomposeResult(BaseModel):
     """The requests in the customer's message, in the order asked."""
 
     tasks: list[PlannedTask] = Field(min_length=1)
+
+
+def decompose_schema(packs: PackSet | None = None) -> type[DecomposeResult]:
+    """The decomposition schema a model fills: :class:`DecomposeResult` whose tasks carry the
+    loaded packs' request fields (each an optional string)."""
+    return _decompose_schema((packs or default_packs()).request_fields())
+
+
+@functools.lru_cache(maxsize=16)
+def _decompose_schema(request_fields: tuple[str, ...]) -> type[DecomposeResult]:
+    if not request_fields:
+        return DecomposeResult
+    fields: dict[str, Any] = {name: (str | None, None) for name in request_fields}
+    task = create_model("PlannedTask", __base__=PlannedTask, **fields)
+    result: type[DecomposeResult] = create_model(
+        "DecomposeResult",
+        __base__=DecomposeResult,
+        tasks=(list[task], Field(min_length=1)),  # type: ignore[valid-type]
+    )
+    return result
 
 
 class CheckResult(BaseModel):
@@ -585,12 +621,15 @@ async def decompose_with_tiers(
     facts: Mapping[str, Any],
     ctx: RequestContext,
     clock: Clock,
+    packs: PackSet | None = None,
 ) -> StageOutcome[list[PlannedTask]] | None:
-    """Split the customer's message into tasks with a model (structured output)."""
+    """Split the customer's message into tasks with a model (structured output; the tasks
+    carry the loaded packs' request fields, :func:`decompose_schema`)."""
     values = {"text": text, "facts": _as_json(dict(facts))}
+    schema = decompose_schema(packs)
 
     def parse(tier: ModelTier, message: AIMessage) -> list[PlannedTask]:
-        return list(_structured(DecomposeResult, message).tasks)
+        return list(_structured(schema, message).tasks)
 
     return await run_stage(
         router,
@@ -600,7 +639,7 @@ async def decompose_with_tiers(
         build=lambda tier, t: _messages(t, **values),
         retry_build=lambda tier, t: _with_retry(t, **values),
         parse=parse,
-        bind=_bind_structured(DecomposeResult),
+        bind=_bind_structured(schema),
         clock=clock,
     )
 

@@ -16,7 +16,7 @@ from typing import Any
 from helpdesk.degrade.clock import Clock
 from helpdesk.degrade.context import LadderStep, PendingItem
 from helpdesk.degrade.errors import ErrorClass
-from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent
+from helpdesk.graph.intents import Intent, MatchedIntent
 from helpdesk.graph.language import Lang
 from helpdesk.graph.planning import call_for, match_from_task, plain_match
 from helpdesk.graph.replies import ReplyItem
@@ -40,17 +40,18 @@ MAX_CORRECTION_ROUNDS = 2
 """Self-correction rounds a turn may spend on invalid tool calls before dropping them."""
 
 
-
 def matches_from_plan(
     planned: Sequence[PlannedTask],
     *,
     text: str,
     lang: Lang,
-    last_order_id: str | None,
+    last_subject: str | None,
     packs: PackSet | None = None,
 ) -> list[MatchedIntent]:
-    """A model's decomposition as MatchedIntents (order-scoped asks inherit the session order;
-    a pack's intent becomes a pack request, anything else unknown)."""
+    """A model's decomposition as MatchedIntents (scoped asks that name no subject inherit the
+    session's last one, :meth:`~helpdesk.tools.packs.PackSet.subject`; a pack's intent becomes a
+    pack request, anything else unknown)."""
+    subject = (packs or default_packs()).subject()
     matches: list[MatchedIntent] = []
     for task in planned:
         if task.intent not in _BUILTIN_INTENTS:
@@ -69,24 +70,23 @@ def matches_from_plan(
         intent = Intent(task.intent)
         if intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO):
             continue  # a model never decides that the customer confirmed (or declined)
-        order_id = task.order_id
+        request = task.request_args()
         inferred = False
-        if order_id is None and intent in ORDER_SCOPED_INTENTS and last_order_id:
-            order_id, inferred = last_order_id, True
-        matches.append(
-            MatchedIntent(
-                intent=intent,
-                text=text,
-                lang=lang,
-                order_id=order_id,
-                sku=task.sku,
-                quantity=task.quantity,
-                topic=task.topic,
-                amount=task.amount,
-                details=task.details or "",
-                inferred_order=inferred,
-            )
+        cap = (packs or default_packs()).for_intent(intent.value)
+        scoped = cap is not None and bool(subject) and cap.subject == subject
+        if scoped and request.get(subject) is None and last_subject:
+            request[subject], inferred = last_subject, True
+        base = MatchedIntent(
+            intent=intent,
+            text=text,
+            lang=lang,
+            quantity=task.quantity,
+            topic=task.topic,
+            amount=task.amount,
+            details=task.details or "",
+            inferred_order=inferred,
         )
+        matches.append(base.with_request(request))
     return matches
 
 
@@ -227,7 +227,7 @@ def _bind(
     is_write: Callable[[str], bool],
     packs: PackSet | None = None,
 ) -> list[Task]:
-    """Give each task the model's call for its tool (same order / SKU first, then same tool);
+    """Give each task the model's call for its tool (same object first, then same tool);
     tasks the model skipped keep the mapped call; extra reads become tasks of their own, extra
     writes are dropped (a write is only ever what the customer's request decomposed into)."""
     unused = list(calls)
@@ -240,8 +240,9 @@ def _bind(
         chosen = None
         if expected is not None:
             same_tool = [c for c in unused if c.name == expected.name]
+            targets = (packs or default_packs()).request_fields()
             chosen = next(
-                (c for c in same_tool if _same_target(c.args, expected.args)),
+                (c for c in same_tool if _same_target(c.args, expected.args, targets)),
                 same_tool[0] if same_tool else None,
             )
         if chosen is not None:
@@ -255,10 +256,9 @@ def _bind(
         intent, pack_intent = _intent_for_tool(call.name, packs or default_packs())
         task_id = f"{turn_prefix}-{index}"
         base = MatchedIntent(intent=intent, text="", lang="en", capability=pack_intent or "")
+        fields = (packs or default_packs()).request_fields()
         match = replace(
-            base,
-            order_id=call.args.get("order_id"),
-            sku=call.args.get("sku"),
+            base.with_request({f: call.args.get(f) for f in fields}),
             topic=call.args.get("topic"),
         )
         out.append(
@@ -286,9 +286,10 @@ def _intent_for_tool(tool: str, packs: PackSet) -> tuple[Intent, str | None]:
 _BUILTIN_INTENTS = frozenset(i.value for i in Intent) - {Intent.PACK.value}
 
 
-def _same_target(left: Mapping[str, Any], right: Mapping[str, Any]) -> bool:
-    """Both calls are about the same order / SKU (when either names one)."""
-    keys = [k for k in ("order_id", "sku") if left.get(k) or right.get(k)]
+def _same_target(left: Mapping[str, Any], right: Mapping[str, Any], targets: Sequence[str]) -> bool:
+    """Both calls are about the same object (the packs' request fields, when either names
+    one)."""
+    keys = [k for k in targets if left.get(k) or right.get(k)]
     return bool(keys) and all(left.get(k) == right.get(k) for k in keys)
 
 
@@ -300,15 +301,15 @@ def reply_facts_json(
     simplified: bool,
     hotline: str,
     feedback: Sequence[str],
+    packs: PackSet | None = None,
 ) -> str:
-    """What a model may say in its reply, as JSON: requests with their results and the notes."""
+    """What a model may say in its reply, as JSON: requests (with the packs' request fields)
+    with their results, and the notes."""
+    fields = (packs or default_packs()).request_fields()
     requests = []
     for item in items:
-        entry: dict[str, Any] = {
-            "request": item.intent.intent.value,
-            "order_id": item.intent.order_id,
-            "sku": item.intent.sku,
-        }
+        entry: dict[str, Any] = {"request": item.intent.intent.value}
+        entry.update({f: item.intent.request_value(f) for f in fields})
         result = item.result
         if result is not None:
             entry.update(

@@ -1,8 +1,8 @@
 """Reply validation: rules every reply must pass before the customer sees it.
 
 Each rule is a small function over a :class:`ReplyFacts` returning violation messages (empty
-when the rule holds). The rules: identifiers (order ids, tracking numbers, SKUs, ticket and
-refund ids) exist in the turn's context; amounts and dates match tool data; stale data implies
+when the rule holds). The rules: identifiers (of the shapes the loaded packs declare) exist
+in the turn's context; amounts and dates match tool data; stale data implies
 a staleness notice; no phone number but the configured hotline; the reply is in the customer's
 language; no unfilled template field; a failed or unknown write is never claimed as done; a
 failed lookup is never turned into an empty result.
@@ -21,7 +21,7 @@ from helpdesk.degrade.context import DegradeContext
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates
-from helpdesk.tools.packs import PackSet, default_packs
+from helpdesk.tools.packs import Capability, PackSet, default_packs
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["DONE_PHRASES", "RULES", "ReplyFacts", "Rule", "find_violations"]
@@ -32,6 +32,7 @@ _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?Z?)?|\b
 _AMOUNT = re.compile(r"¥\s?(\d[\d,]*(?:\.\d+)?)")
 _NUMBER_IN_TEXT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+
 
 def _done_phrases(packs: PackSet) -> dict[str, re.Pattern[str]]:
     return {
@@ -44,11 +45,6 @@ def _done_phrases(packs: PackSet) -> dict[str, re.Pattern[str]]:
 DONE_PHRASES: dict[str, re.Pattern[str]] = _done_phrases(default_packs())
 """Tool -> "done" wording of its writes (the default packs'), in the sentence naming the
 object; a loaded pack's own are read from :attr:`ReplyFacts.packs`."""
-_NO_ORDERS = re.compile(
-    r"(you )?(have|has|there are) no orders|don't have any orders|do not have any orders"
-    r"|(?<!不代表)(?<!不代表您)没有(任何)?订单",
-    re.IGNORECASE,
-)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？\n])")
 
 
@@ -205,16 +201,17 @@ def rule_no_false_success(r: ReplyFacts) -> list[str]:
         key = cap.done_key if cap is not None else ""
         if not key or key not in templates or result.status is ToolStatus.OK:
             continue
-        order_id = _order_of(r, result)
-        claim = _claim_prefix(templates[key], {"order_id": order_id}, r.lang)
+        subject = _subject_of(r, result, cap.subject if cap is not None else "")
+        values = {cap.subject: subject} if cap is not None and cap.subject else {}
+        claim = _claim_prefix(templates[key], values, r.lang)
         said = bool(claim and claim in r.draft)
         done = phrases.get(result.tool)
-        # A business refusal quotes the order's real state ("已取消" for an order cancelled
-        # before): only its template wording counts as a claim there.
+        # A business refusal quotes the object's real state (an order "已取消" before): only
+        # its template wording counts as a claim there.
         paraphrase_check = result.error_class is not ErrorClass.BUSINESS
-        if not said and done is not None and order_id and paraphrase_check:
+        if not said and done is not None and subject and paraphrase_check:
             said = any(
-                order_id in sentence and done.search(sentence)
+                subject in sentence and done.search(sentence)
                 for sentence in _SENTENCE_SPLIT.split(r.draft)
             )
         if said:
@@ -224,26 +221,64 @@ def rule_no_false_success(r: ReplyFacts) -> list[str]:
     return violations
 
 
-def _order_of(r: ReplyFacts, result: ToolResult) -> str:
+def _subject_of(r: ReplyFacts, result: ToolResult, subject: str) -> str:
+    """The object a write acted on (its capability's :attr:`~Capability.subject` argument)."""
+    if not subject:
+        return ""
     data = result.data if isinstance(result.data, dict) else {}
     args = r.actions.get(result.call_id) or data.get("args") or {}
-    return str(args.get("order_id") or data.get("order_id") or "")
+    return str(args.get(subject) or data.get(subject) or "")
 
 
-_DONE_ANY = re.compile(
-    r"\b(?:is|are|has been|have been|was|were)\s+(?:now\s+|already\s+|successfully\s+)?"
-    r"(?:cancell?ed|refunded|complete[d]?|processed|issued|done|submitted|approved|paid|filed)\b"
-    r"|\b(?:i'?ve|i have|we'?ve|we have)\s+(?:now\s+|already\s+|successfully\s+)?"
-    r"(?:cancell?ed|refunded|processed|issued|submitted|completed|filed)\b"
-    r"|\bsuccessfully\b|\bwent through\b"
-    r"|已(?:经)?(?:为您|帮您)?(?:成功)?(?:取消|退款|完成|处理|提交|办理|退回)|取消成功|退款成功|办理成功|已退",
-    re.IGNORECASE,
-)
-_CLAIM_STEMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"cancel|取消", re.IGNORECASE), '"cancelled"'),
-    (re.compile(r"refund|退款|退回|已退", re.IGNORECASE), '"refund_id"'),
-)
-_ORDER_LIKE = re.compile(r"(?<!\d)\d{6}(?!\d)")
+_DONE_EN = r"complete[d]?|processed|issued|done|submitted|approved|filed"
+_DONE_EN_FIRST_PERSON = r"processed|issued|submitted|completed|filed"
+_DONE_ZH = r"完成|处理|提交|办理"
+
+
+def _done_any(packs: PackSet) -> re.Pattern[str]:
+    """A sentence claiming something was done: the generic verbs plus every write
+    capability's :attr:`~Capability.done_words`."""
+    caps = packs.capabilities()
+    en = "|".join(w for c in caps for w in c.done_words.get("en", ()))
+    zh = "|".join(w for c in caps for w in c.done_words.get("zh", ()))
+    en_all = f"{en}|{_DONE_EN}" if en else _DONE_EN
+    en_mine = f"{en}|{_DONE_EN_FIRST_PERSON}" if en else _DONE_EN_FIRST_PERSON
+    zh_all = f"{zh}|{_DONE_ZH}" if zh else _DONE_ZH
+    zh_success = f"{zh}|办理" if zh else "办理"
+    return re.compile(
+        r"\b(?:is|are|has been|have been|was|were)\s+(?:now\s+|already\s+|successfully\s+)?"
+        rf"(?:{en_all})\b"
+        r"|\b(?:i'?ve|i have|we'?ve|we have)\s+(?:now\s+|already\s+|successfully\s+)?"
+        rf"(?:{en_mine})\b"
+        r"|\bsuccessfully\b|\bwent through\b"
+        rf"|已(?:经)?(?:为您|帮您)?(?:成功)?(?:{zh_all})|(?:{zh_success})成功",
+        re.IGNORECASE,
+    )
+
+
+def _claim_stems(packs: PackSet) -> list[tuple[re.Pattern[str], str]]:
+    return [
+        (re.compile(c.claim_stem, re.IGNORECASE), c.evidence)
+        for c in packs.capabilities()
+        if c.claim_stem and c.evidence
+    ]
+
+
+def _subject_pattern(packs: PackSet) -> re.Pattern[str] | None:
+    """The identifiers write capabilities act on (their :attr:`~Capability.subject` shapes)."""
+    shapes = packs.identifier_shapes()
+    subjects = sorted(
+        {
+            shapes[c.subject]
+            for c in packs.capabilities()
+            if c.kind != "read" and c.subject in shapes
+        }
+    )
+    if not subjects:
+        return None
+    return re.compile(r"(?<!\d)(?:" + "|".join(f"(?:{s})" for s in subjects) + r")(?!\d)")
+
+
 # "I can't confirm yet whether it went through", "没有办理成功": not a claim
 _NOT_A_CLAIM = re.compile(
     r"\b(?:not|never|whether|no)\b|n't|没有|无法|未|不|是否|尚未|还没", re.IGNORECASE
@@ -275,14 +310,19 @@ def rule_no_unconfirmed_done_claim(r: ReplyFacts) -> list[str]:
         for x in r.results
         if x.usable and not x.idempotency_key
     ]
-    violations = []
+    violations: list[str] = []
+    subjects = _subject_pattern(r.packs)
+    if subjects is None:
+        return violations
+    done_any = _done_any(r.packs)
+    claim_stems = _claim_stems(r.packs)
     for sentence in _SENTENCE_SPLIT.split(r.draft):
-        if not _DONE_ANY.search(sentence) or _NOT_A_CLAIM.search(sentence):
+        if not done_any.search(sentence) or _NOT_A_CLAIM.search(sentence):
             continue
-        for ident in sorted(set(_ORDER_LIKE.findall(sentence))):
+        for ident in sorted(set(subjects.findall(sentence))):
             if ident in ok_writes or ident in reconciled:
                 continue
-            stems = [marker for pattern, marker in _CLAIM_STEMS if pattern.search(sentence)]
+            stems = [marker for pattern, marker in claim_stems if pattern.search(sentence)]
             shown = any(ident in data and all(marker in data for marker in stems) for data in reads)
             if stems and shown:
                 continue
@@ -291,7 +331,8 @@ def rule_no_unconfirmed_done_claim(r: ReplyFacts) -> list[str]:
 
 
 def rule_failed_lookup_not_empty(r: ReplyFacts) -> list[str]:
-    """A failed lookup is never turned into "you have no orders", in any wording."""
+    """A failed lookup is never turned into "there are none" (the capability's empty wording or
+    one of its :attr:`~Capability.empty_patterns`)."""
     templates = load_templates("minimal", "generate", r.lang)
     violations = []
     for result in r.results:
@@ -300,9 +341,16 @@ def rule_failed_lookup_not_empty(r: ReplyFacts) -> list[str]:
         if not key or key not in templates or result.usable:
             continue
         claim = _claim_prefix(templates[key], {}, r.lang)
-        if (claim and claim in r.draft) or _NO_ORDERS.search(r.draft):
+        if (claim and claim in r.draft) or _says_empty(cap, r.draft):
             violations.append(f"{result.tool} failed but the reply presents an empty result")
     return violations
+
+
+def _says_empty(cap: Capability | None, draft: str) -> bool:
+    """The draft says "there are none" in one of the capability's paraphrases."""
+    if cap is None or not cap.empty_patterns:
+        return False
+    return re.search("|".join(cap.empty_patterns), draft, re.IGNORECASE) is not None
 
 
 RULES: tuple[Rule, ...] = (

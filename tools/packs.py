@@ -174,6 +174,24 @@ class Capability:
     empty_key: str = ""
     """For list reads: the template key saying "there are none"; never said after a failed
     lookup."""
+    empty_patterns: tuple[str, ...] = ()
+    """For list reads: paraphrases of "there are none" (any tier's wording), never said after a
+    failed lookup."""
+    subject: str = ""
+    """The argument naming the object the request is about (an order number), when it is the
+    pack's :attr:`Pack.subject`: a request that names none inherits the session's last one. For
+    writes, a reply's claim that the write is done is looked for next to it (its shape is the
+    pack's identifier of that name)."""
+    done_words: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
+    """For writes: the verbs (regex pieces) a reply uses to say this action happened (``en``:
+    past participles such as ``"redeemed"``; ``zh``: stems such as ``"兑换"``); with the generic
+    ones ("processed", "已完成") they make the detector of done-claims, which must be backed by a
+    successful write or by data."""
+    claim_stem: str = ""
+    """For writes: a regex naming this action in a sentence; a done-claim naming it is backed
+    by read data only when that data carries :attr:`evidence`."""
+    evidence: str = ""
+    """For writes: text in a read result's JSON showing the action happened (``'"redeemed"'``)."""
     dropped_key: str = ""
     """For confirm-first actions: the notice key saying it was not done because the customer
     asked something else instead of confirming (filled with its arguments); "" = generic."""
@@ -192,6 +210,13 @@ class Capability:
             raise PackError(f"capability {self.name!r}: kind must be read, write or money")
         if self.required and self.extract is None:
             raise PackError(f"capability {self.name!r}: required arguments need an extractor")
+        for pattern in (*self.done_patterns, *self.empty_patterns, self.claim_stem):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise PackError(
+                    f"capability {self.name!r}: bad pattern {pattern!r}: {exc}"
+                ) from exc
         for name, shape in self.identifiers.items():
             try:
                 re.compile(shape)
@@ -262,10 +287,31 @@ class Pack:
     identifiers: Mapping[str, str] = field(default_factory=dict)
     """Pack-wide identifier shapes (name -> regex), like :attr:`Capability.identifiers`, for
     identifiers no single capability owns (order numbers, ticket ids)."""
+    subject: str = ""
+    """The request field naming what a scoped request is about (``"member_id"``): a scoped
+    request that names none inherits the session's last one (the fact ``last_<subject>``), and
+    a changed confirmation ("no, I meant 100904") replaces it. "" = the pack has none."""
+    request_fields: tuple[str, ...] = ()
+    """Fields a model's decomposition may fill for the pack's requests (``("member_id",)``),
+    each an optional string; they reach the capability's planner with the request."""
+    facts: Mapping[str, str] = field(default_factory=dict)
+    """Result field -> session fact key (``{"member_id": "member_ids"}``): identifiers read from
+    tool results that the session remembers (they survive compaction as facts)."""
+    mentions: Mapping[str, str] = field(default_factory=dict)
+    """How customers write the pack's identifiers (name -> regex, matched case-insensitively,
+    usually looser than :attr:`identifiers`: ``"sku 1001"``). The generic money reader blanks
+    them before reading an amount, so an identifier is never taken for an amount."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
             raise PackError(f"pack name {self.name!r} must match {_NAME.pattern}")
+        for name, shape in self.mentions.items():
+            try:
+                re.compile(shape)
+            except re.error as exc:
+                raise PackError(
+                    f"pack {self.name!r}: bad mention shape for {name!r}: {exc}"
+                ) from exc
         names = [c.name for c in self.capabilities]
         if len(set(names)) != len(names):
             raise PackError(f"pack {self.name!r}: duplicate capability names {names}")
@@ -291,6 +337,7 @@ class PackSet:
         self._by_intent: dict[str, _IntentEntry] = {}
         self._pack_of: dict[str, Pack] = {}
         self._identifier_pattern: tuple[re.Pattern[str] | None] | None = None
+        self._mention_pattern: tuple[re.Pattern[str] | None] | None = None
         names: set[str] = set()
         handoff = [p.handoff_tool for p in self.packs if p.handoff_tool]
         if len(handoff) > 1:
@@ -364,9 +411,33 @@ class PackSet:
             return None
         return re.compile(r"\b(?:" + "|".join(f"(?:{s})" for s in shapes) + r")\b")
 
+    def mention_pattern(self) -> re.Pattern[str] | None:
+        """One case-insensitive regex finding any identifier as customers write it (the packs'
+        :attr:`Pack.mentions`); None when no pack declares one."""
+        if self._mention_pattern is None:
+            shapes = [s for p in self.packs for s in p.mentions.values()]
+            joined = "|".join(f"(?:{s})" for s in shapes)
+            self._mention_pattern = (re.compile(joined, re.IGNORECASE) if shapes else None,)
+        return self._mention_pattern[0]
+
     def keep_fields(self) -> frozenset[str]:
         """Result fields that survive compaction, across packs."""
         return frozenset(f for c in self.capabilities() for f in c.keep)
+
+    def request_fields(self) -> tuple[str, ...]:
+        """Every pack's :attr:`Pack.request_fields`, in load order, without repeats."""
+        return tuple(dict.fromkeys(f for p in self.packs for f in p.request_fields))
+
+    def subject(self) -> str:
+        """The first loaded pack's :attr:`Pack.subject` ("" when none declares one)."""
+        return next((p.subject for p in self.packs if p.subject), "")
+
+    def fact_fields(self) -> dict[str, str]:
+        """Result field -> session fact key, across packs (:attr:`Pack.facts`)."""
+        merged: dict[str, str] = {}
+        for pack in self.packs:
+            merged.update(pack.facts)
+        return merged
 
     def amount_fields(self) -> frozenset[str]:
         return frozenset(f for c in self.capabilities() for f in c.amounts)

@@ -45,9 +45,7 @@ def test_model_confirm_intents_are_ignored() -> None:
         PlannedTask(intent="confirm_yes"),
         PlannedTask(intent="order_status", order_id="100998"),
     ]
-    matches = matches_from_plan(
-        planned, text="what about my coupon?", lang=lang, last_order_id=None
-    )
+    matches = matches_from_plan(planned, text="what about my coupon?", lang=lang, last_subject=None)
     assert [m.intent for m in matches] == [Intent.ORDER_STATUS]
 
 
@@ -109,6 +107,7 @@ async def test_an_order_number_given_later_continues_the_request_that_asked_for_
     assert "YT9433239273" in out["reply"]
     # a real new question is not hijacked
     await run_turn(bot, "I want a refund", session="w2", customer="C0001")
-    other = await run_turn(bot, "is order 100683 shipped yet and when will it arrive?",
-                           session="w2", customer="C0001")
+    other = await run_turn(
+        bot, "is order 100683 shipped yet and when will it arrive?", session="w2", customer="C0001"
+    )
     assert "request_refund" not in [t["tool"] for t in other["tasks"]]

@@ -48,13 +48,7 @@ GENERIC = frozenset(
 NOT_YET_MOVED: dict[str, str] = {
     "intents.py": "the shop's template intent matcher (order/SKU/refund patterns)",
     "replies.py": "the shop's reply rendering by tool kind and its status/field names",
-    "planning.py": "a changed confirmation's order number (MatchedIntent.order_id)",
     "nodes.py": "session facts by order/SKU, awaiting an order number or an amount",
-    "tiered.py": "model calls bound to tasks by order/SKU",
-    "compaction.py": "order/SKU facts read from shrunk tool results",
-    "stages.py": "the built-in intent names and order/SKU fields of the decomposition schema",
-    "validation.py": "order-shaped objects in the done-claim rule; 'no orders' wording",
-    "money.py": "SKU numbers never read as amounts",
 }
 """Modules that still name the shop, and what is left in each (see the module docstring)."""
 

@@ -1,4 +1,4 @@
-"""The demo shop as a capability pack: what each built-in tool does for a customer.
+"""The demo shop's capabilities: what each built-in tool does for a customer.
 
 The shop's tools live in :mod:`helpdesk.tools.builtin` (httpx clients of the demo shop API);
 this module declares their capabilities — intents, kinds, identifier shapes, the fields kept by
@@ -16,24 +16,15 @@ from typing import Any
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackError, PlannedCall
 from helpdesk.tools.registry import ToolRegistry
+from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 
 __all__ = [
     "SHOP_CAPABILITIES",
-    "SHOP_IDENTIFIERS",
     "product_query",
     "shop_declarations",
     "shop_pack",
 ]
 
-SHOP_IDENTIFIERS: dict[str, str] = {
-    "order_id": r"\d{6}",
-    "sku": r"SKU-\d{4}",
-    "tracking_number": r"(?:SF|YT)\d{10}",
-    "ticket_id": r"T-\d{6}",
-    "refund_id": r"R-\d{6}",
-    "shipment_id": r"S-\d{6}",
-}
-"""The shop's identifier shapes: any of them in a reply must be in the turn's data."""
 
 _CANCEL_DONE = (
     r"(has been|have been|was|were|I've|I have|we've|we have|successfully)\s+cancell?ed"
@@ -44,6 +35,11 @@ _REFUND_DONE = (
     r"(has been|was|I've|I have|we've|we have|successfully)\s+"
     r"(refunded|submitted|issued|requested|processed)|refund (is|was) on its way"
     r"|已(为您|经)?(提交退款|退款)|退款(申请)?已(提交|受理)"
+)
+
+_NO_ORDERS = (
+    r"(you )?(have|has|there are) no orders|don't have any orders|do not have any orders"
+    r"|(?<!不代表)(?<!不代表您)没有(任何)?订单"
 )
 
 
@@ -145,6 +141,7 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         name="order_status",
         plan=_order_status,
         tool="get_order",
+        subject="order_id",
         intents=_intent("order_status", "has order 100683 shipped?", "订单100683发货了吗"),
         keep=("order_id", "status", "total"),
     ),
@@ -155,11 +152,13 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         intents=_intent("list_orders", "show my orders", "我的订单"),
         keep=("order_id", "status"),
         empty_key="orders_empty",
+        empty_patterns=(_NO_ORDERS,),
     ),
     Capability(
         name="tracking",
         plan=_tracking,
         tool="track_shipment",
+        subject="order_id",
         intents=_intent("tracking", "where is order 100683?", "100683到哪了"),
         keep=("tracking_number", "eta", "status"),
     ),
@@ -187,6 +186,7 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         intents=_intent("create_ticket", "my headphones arrived broken", "耳机坏了"),
         keep=("ticket_id",),
         done_key="ticket_created",
+        subject="order_id",
         receipt_key="reconciled_detail_ticket",
     ),
     Capability(
@@ -198,6 +198,10 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         keep=("order_id", "status"),
         done_key="cancel_done",
         done_patterns=(_CANCEL_DONE,),
+        subject="order_id",
+        done_words={"en": ("cancell?ed",), "zh": ("取消",)},
+        claim_stem=r"cancel|取消",
+        evidence='"cancelled"',
         dropped_key="dropped_cancel",
     ),
     Capability(
@@ -210,6 +214,10 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         amounts=("amount",),
         done_key="refund_done",
         done_patterns=(_REFUND_DONE,),
+        subject="order_id",
+        done_words={"en": ("refunded", "paid"), "zh": ("退款", "退回", "退")},
+        claim_stem=r"refund|退款|退回|已退",
+        evidence='"refund_id"',
         dropped_key="dropped_refund",
         receipt_key="reconciled_detail_refund",
     ),
@@ -241,6 +249,10 @@ def shop_declarations() -> Pack:
         tools=_no_tools,
         handoff_tool="handoff_to_human",
         identifiers=SHOP_IDENTIFIERS,
+        mentions=SHOP_MENTIONS,
+        subject="order_id",
+        request_fields=("order_id", "sku"),
+        facts={"order_id": "order_ids", "sku": "skus"},
     )
 
 

@@ -1,0 +1,30 @@
+"""The demo shop as a capability pack: everything the turn needs to know about the shop.
+
+The shop's tools live in :mod:`helpdesk.tools.builtin` (httpx clients of the demo shop API);
+this package declares what they do for a customer, so that ``helpdesk.graph`` never names the
+shop's tools, statuses or fields:
+
+- :mod:`.declarations` — the capabilities (intents, kinds, planning, compaction fields, the
+  wording that claims a write done) and :func:`shop_pack`;
+- :mod:`.identifiers` — identifier shapes (validation) and how customers write them (the money
+  reader blanks them).
+"""
+
+from __future__ import annotations
+
+from helpdesk.tools.shop_pack.declarations import (
+    SHOP_CAPABILITIES,
+    product_query,
+    shop_declarations,
+    shop_pack,
+)
+from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
+
+__all__ = [
+    "SHOP_CAPABILITIES",
+    "SHOP_IDENTIFIERS",
+    "SHOP_MENTIONS",
+    "product_query",
+    "shop_declarations",
+    "shop_pack",
+]
