@@ -60,11 +60,15 @@ SUMMARY_KEY: Final = "helpdesk_summary"
 """``additional_kwargs`` key of the summary message; its value is the summary body."""
 NOTE_KEY: Final = "helpdesk_note"
 """``additional_kwargs`` key marking a ``SystemMessage`` as a transient note (dropped once old)."""
-TOOL_KEY_FIELDS: Final = frozenset({"status", "amount", "total", "code"}) | (
-    default_packs().keep_fields()
-)
-"""Fields a shrunk tool result keeps, at any depth (``{"error": {"code": ...}}`` keeps the code):
-a few generic ones plus every field the default packs' capabilities declare in ``keep``."""
+TOOL_KEY_FIELDS: Final = frozenset({"status", "amount", "total", "code"})
+"""Fields a shrunk tool result always keeps, at any depth (``{"error": {"code": ...}}`` keeps
+the code); with them, every field the default packs' capabilities declare in ``keep``
+(:func:`_key_fields`)."""
+
+
+def _key_fields() -> frozenset[str]:
+    return TOOL_KEY_FIELDS | default_packs().keep_fields()
+
 
 Summarizer = Callable[[list[BaseMessage]], str]
 """A model tier's summary hook: the messages to fold (led by the previous summary) -> text."""
@@ -282,20 +286,22 @@ class IncrementalTokenTally:
 # --- tool results -------------------------------------------------------------------------------
 
 
-def _shrink_value(value: Any) -> Any:
-    """Only :data:`TOOL_KEY_FIELDS` (at any depth); None when nothing of value remains."""
+def _shrink_value(value: Any, fields: frozenset[str] | None = None) -> Any:
+    """Only the key fields (:func:`_key_fields`, at any depth); None when nothing of value
+    remains."""
+    fields = _key_fields() if fields is None else fields
     if isinstance(value, dict):
         kept: dict[str, Any] = {}
         for key, item in value.items():
             if isinstance(item, dict | list):
-                inner = _shrink_value(item)
+                inner = _shrink_value(item, fields)
                 if inner is not None:
                     kept[key] = inner
-            elif key in TOOL_KEY_FIELDS and item is not None:
+            elif key in fields and item is not None:
                 kept[key] = item
         return kept or None
     if isinstance(value, list):
-        items = [s for s in (_shrink_value(v) for v in value) if s is not None]
+        items = [s for s in (_shrink_value(v, fields) for v in value) if s is not None]
         return items or None
     return None
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.money import chinese_number, read_amount
-from helpdesk.tools.shop_pack import product_query
 
 __all__ = [
     "FAQ_TOPICS",
@@ -32,7 +31,6 @@ __all__ = [
     "match_intents",
     "mentions_refund",
     "normalize_sku",
-    "product_query",
     "split_clauses",
 ]
 

@@ -58,7 +58,7 @@ from helpdesk.graph.tiers import TierRouter
 from helpdesk.graph.validation import ReplyFacts, find_violations
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
-from helpdesk.tools.packs import PackSet
+from helpdesk.tools.packs import Pack, PackSet
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
 __all__ = [
@@ -295,7 +295,7 @@ class TurnNodes:
         lang = _lang(state)
         template = match_intents(
             text,
-            last_order_id=facts.get("last_order_id"),
+            last_order_id=facts.get(f"last_{self.packs.subject()}"),
             awaiting_confirmation=bool(facts.get("pending_actions")),
         )
         is_confirmation = any(m.intent in _ANSWERS for m in template)
@@ -310,9 +310,7 @@ class TurnNodes:
             # Tool selection needs only the customer's words, not the decomposition: ask for
             # both at once and save a model round trip; select_tool checks and binds the calls.
             outcome, selected = await asyncio.gather(
-                decompose_with_tiers(
-                    self.router, text, lang, facts, ctx, self.clock, self.packs
-                ),
+                decompose_with_tiers(self.router, text, lang, facts, ctx, self.clock, self.packs),
                 select_tools_with_tiers(
                     self.router, text, lang, tool_schemas(self.executor), ctx, self.clock
                 ),
@@ -330,7 +328,9 @@ class TurnNodes:
                 tier = outcome.tier
             else:
                 self._fell_to_minimal(ctx, "decompose")
-        matches = _resume_awaiting_amount(_resume_awaiting_order(matches, facts), facts, text)
+        matches = _resume_awaiting_amount(
+            _resume_awaiting_subject(matches, facts, self.packs), facts, text, self.packs
+        )
         tasks = plan_tasks(
             matches,
             turn=state.get("turn", 1),
@@ -428,15 +428,14 @@ class TurnNodes:
             return
         facts = state.get("facts", {})
         summary = "; ".join(f"{r.tool} failed: {r.reason}" for r in failed)
-        order_ids = [str(r.call_id) for r in failed]
+        text = (
+            f"Automatic handoff. Customer asked: "
+            f"{_last_human_text(state.get('messages', []))[:500]}. {summary}"[:2000]
+        )
+        failed_ids = [str(r.call_id) for r in failed]
         call = ToolCall(
             name=handoff,
-            args={
-                "summary": f"Automatic handoff. Customer asked: "
-                f"{_last_human_text(state.get('messages', []))[:500]}. {summary}"[:2000],
-                "order_id": facts.get("last_order_id"),
-                "facts": {"order_ids": facts.get("order_ids", []), "tasks": order_ids},
-            },
+            args=self.packs.handoff_args(text, facts, failed_ids),
             id=f"handoff-{ctx.turn}",
         )
         # The last line gets its own small time slice: the turn's budget may be spent by the
@@ -470,30 +469,33 @@ class TurnNodes:
     async def merge_context(self, state: HelpdeskState) -> dict[str, Any]:
         """Fold what this turn learned into the session facts."""
         facts = dict(state.get("facts", {}))
-        order_ids: list[str] = list(facts.get("order_ids", []))
-        skus: list[str] = list(facts.get("skus", []))
+        fact_fields = self.packs.fact_fields()
+        remembered = {key: list(facts.get(key, [])) for key in fact_fields.values()}
+        subject_pack = self.packs.subject_pack()
+        subject = subject_pack.subject if subject_pack is not None else ""
+        unknown = subject_pack.unknown_codes if subject_pack is not None else ()
         tickets: list[str] = list(facts.get("tickets", []))
         results = {r.call_id: r for r in state.get("results", [])}
         asking: list[dict[str, Any]] = []
         handoff_ticket = facts.get("handoff_ticket")
         lang = _lang(state)
-        last_order = facts.get("last_order_id")
+        last_subject = facts.get(f"last_{subject}") if subject else None
         for task in state.get("tasks", []):
             result = results.get(task.id)
-            oid = task.match.get("order_id")
             not_found = bool(
                 result is not None
                 and result.status is ToolStatus.FAILED
                 and isinstance(result.data, dict)
-                and result.data.get("code") == "order_not_found"
+                and result.data.get("code") in unknown
             )
-            if oid and not not_found:
-                if oid not in order_ids:
-                    order_ids.append(oid)
-                last_order = oid
-            sku = task.match.get("sku")
-            if sku and sku not in skus:
-                skus.append(sku)
+            for name, key in fact_fields.items():
+                value = task.match.get(name)
+                if not value or (name == subject and not_found):
+                    continue
+                if value not in remembered[key]:
+                    remembered[key].append(value)
+                if name == subject:
+                    last_subject = value
             if result is None:
                 continue
             if result.status is ToolStatus.NEEDS_CONFIRMATION and task.call is not None:
@@ -526,14 +528,14 @@ class TurnNodes:
                 tickets.append(str(data["ticket_id"]))
             if result.ticket_id and result.ticket_id not in tickets:
                 tickets.append(result.ticket_id)
+        facts.update({key: values[-20:] for key, values in remembered.items()})
+        if subject:
+            facts[f"last_{subject}"] = last_subject
         facts.update(
-            order_ids=order_ids[-20:],
-            skus=skus[-20:],
             tickets=tickets[-20:],
-            last_order_id=last_order,
             pending_actions=[],
-            awaiting_order=_awaiting_order(state.get("tasks", [])),
-            awaiting_amount=_awaiting_amount(state.get("tasks", []))
+            awaiting_subject=_awaiting_subject(state.get("tasks", []), self.packs),
+            awaiting_amount=_awaiting_amount(state.get("tasks", []), self.packs)
             or (
                 None
                 if any(t.call for t in state.get("tasks", []))
@@ -708,7 +710,6 @@ class TurnNodes:
         return [f"the reply does not answer: {missing}"]
 
 
-_NEEDS_ORDER = frozenset({Intent.TRACKING, Intent.CANCEL_ORDER, Intent.REFUND})
 _ANSWERS = frozenset(
     {Intent.CONFIRM_YES, Intent.CONFIRM_NO, Intent.CONFIRM_CHANGE, Intent.CONFIRM_UNCLEAR}
 )
@@ -751,65 +752,74 @@ def _with_when(result: ToolResult) -> ToolResult:
     return result.model_copy(update={"data": {**data, "previous": {**previous, "when": when}}})
 
 
-def _awaiting_amount(tasks: list[Task]) -> dict[str, Any] | None:
-    """A refund whose amount could not be used: the reply asked how much."""
+def _awaiting_amount(tasks: list[Task], packs: PackSet) -> dict[str, Any] | None:
+    """A money request whose amount could not be used: the reply asked how much."""
+    subject = packs.subject()
     for task in tasks:
-        if task.intent == Intent.REFUND.value and task.match.get("amount_kind") == "invalid":
-            return {"order_id": task.match.get("order_id")}
+        cap = packs.for_intent(task.intent)
+        if cap is None or not cap.amounts or task.match.get("amount_kind") != "invalid":
+            continue
+        return {"intent": task.intent, "subject": task.match.get(subject) if subject else None}
     return None
 
 
 def _resume_awaiting_amount(
-    matches: list[MatchedIntent], facts: dict[str, Any], text: str
+    matches: list[MatchedIntent], facts: dict[str, Any], text: str, packs: PackSet
 ) -> list[MatchedIntent]:
     """ "refund half of 100609" -> "how much?" -> "100": a message that only gives the amount
-    continues the refund that asked for it."""
+    continues the request that asked for it (on the same subject)."""
     waiting = facts.get("awaiting_amount")
-    if not waiting or not waiting.get("order_id") or len(matches) != 1:
+    subject = packs.subject()
+    if not waiting or not subject or not waiting.get("subject") or len(matches) != 1:
         return matches
+    if waiting.get("intent") not in _BUILTIN_INTENTS:
+        return matches
+    intent = Intent(waiting["intent"])
     only = matches[0]
-    if only.intent not in (Intent.UNKNOWN, Intent.THANKS, Intent.REFUND) or only.order_id not in (
-        None,
-        waiting["order_id"],
-    ):
+    if only.intent not in (Intent.UNKNOWN, Intent.THANKS, intent) or only.request_value(
+        subject
+    ) not in (None, waiting["subject"]):
         return matches
-    reading = read_amount(text, money_context=True)
+    reading = read_amount(text, money_context=True, packs=packs)
     if reading.kind == "none":
         return matches
-    return [
-        dataclasses.replace(
-            only,
-            intent=Intent.REFUND,
-            order_id=waiting["order_id"],
-            amount=reading.value,
-            amount_kind=reading.kind,
-            amount_raw=reading.raw,
-            details="",
-        )
-    ]
+    resumed = dataclasses.replace(
+        only,
+        intent=intent,
+        amount=reading.value,
+        amount_kind=reading.kind,
+        amount_raw=reading.raw,
+        details="",
+    )
+    return [resumed.with_request({subject: waiting["subject"]})]
 
 
-def _awaiting_order(tasks: list[Task]) -> dict[str, Any] | None:
-    """A request that could not run for want of an order number (the reply asked for it)."""
+def _awaiting_subject(tasks: list[Task], packs: PackSet) -> dict[str, Any] | None:
+    """A request that could not run for want of its subject (the reply asked for it)."""
+    subject = packs.subject()
     for task in tasks:
-        if task.call is None and task.intent in _NEEDS_ORDER and not task.match.get("order_id"):
+        cap = packs.for_intent(task.intent)
+        scoped = cap is not None and bool(subject) and cap.subject == subject
+        if task.call is None and scoped and not task.match.get(subject):
             return dict(task.match)
     return None
 
 
-def _resume_awaiting_order(
-    matches: list[MatchedIntent], facts: dict[str, Any]
+def _resume_awaiting_subject(
+    matches: list[MatchedIntent], facts: dict[str, Any], packs: PackSet
 ) -> list[MatchedIntent]:
-    """ "我要退款" -> "订单100200": a message that only gives the order number the previous
-    reply asked for continues that request instead of starting a new one."""
-    waiting = facts.get("awaiting_order")
-    if not waiting or len(matches) != 1:
+    """ "我要退款" -> "订单100200": a message that only gives the subject the previous reply
+    asked for continues that request instead of starting a new one."""
+    waiting = facts.get("awaiting_subject")
+    pack = packs.subject_pack()
+    if not waiting or pack is None or len(matches) != 1:
         return matches
     only = matches[0]
-    if only.intent is not Intent.ORDER_STATUS or not only.order_id or only.inferred_order:
+    named = only.request_value(pack.subject)
+    if only.intent.value != pack.subject_intent or not named or only.inferred_order:
         return matches
-    if len(_IDS_ONLY.sub("", only.text).strip()) > 6:
-        return matches  # more than an order number: a new question
+    if len(_only_subject(pack, packs).sub("", only.text).strip()) > 6:
+        return matches  # more than the subject: a new question
     return [
         dataclasses.replace(
             only,
@@ -820,7 +830,20 @@ def _resume_awaiting_order(
     ]
 
 
-_IDS_ONLY = re.compile(r"\d{6}|订单|order|no\.?|number|号|#|[\s,.，。:：]", re.IGNORECASE)
+_BUILTIN_INTENTS = frozenset(i.value for i in Intent)
+_NUMBER_WORDS = r"no\.?|number|号|#|[\s,.，。:：]"
+
+
+def _only_subject(pack: Pack, packs: PackSet) -> re.Pattern[str]:
+    """What a message giving only the subject is made of: its identifier, the words naming its
+    kind, "number" words and punctuation."""
+    parts = [_NUMBER_WORDS]
+    shape = packs.identifier_shapes().get(pack.subject)
+    if shape:
+        parts.insert(0, shape)
+    if pack.subject_words:
+        parts.insert(1, pack.subject_words)
+    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 class _FoldedCaptured(Exception):

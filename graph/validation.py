@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -42,7 +42,24 @@ def _done_phrases(packs: PackSet) -> dict[str, re.Pattern[str]]:
     }
 
 
-DONE_PHRASES: dict[str, re.Pattern[str]] = _done_phrases(default_packs())
+class _DefaultDonePhrases(Mapping[str, re.Pattern[str]]):
+    """The default packs' done phrases, read when first used (not at import: a pack may import
+    the graph's reply types while it is itself being imported)."""
+
+    def _phrases(self) -> dict[str, re.Pattern[str]]:
+        return _done_phrases(default_packs())
+
+    def __getitem__(self, tool: str) -> re.Pattern[str]:
+        return self._phrases()[tool]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._phrases())
+
+    def __len__(self) -> int:
+        return len(self._phrases())
+
+
+DONE_PHRASES: Mapping[str, re.Pattern[str]] = _DefaultDonePhrases()
 """Tool -> "done" wording of its writes (the default packs'), in the sentence naming the
 object; a loaded pack's own are read from :attr:`ReplyFacts.packs`."""
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？\n])")

@@ -27,16 +27,20 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata, resources
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import yaml
 
 from helpdesk.tools.registry import ToolKind, ToolRegistry
 
+if TYPE_CHECKING:
+    from helpdesk.graph.replies import PackReplies
+
 __all__ = [
     "ENTRY_POINT_GROUP",
     "ArgExtractor",
     "Capability",
+    "HandoffArgsFn",
     "IntentSpec",
     "Lang",
     "Pack",
@@ -97,6 +101,10 @@ PlanFn: TypeAlias = Callable[[Mapping[str, Any], Mapping[str, Any]], PlannedCall
 """``plan(request, facts) -> call``: for requests read by a pack's own understanding (the
 request's fields as plain values: ``intent``, ``text``, ``lang`` and what was read), the call
 that serves it, or None when information is missing (the reply asks instead of guessing)."""
+
+
+HandoffArgsFn: TypeAlias = Callable[[str, Mapping[str, Any], Sequence[str]], dict[str, Any]]
+"""``handoff_args(summary, facts, failed_call_ids) -> args`` of the pack's handoff tool."""
 
 
 class PackError(ValueError):
@@ -291,6 +299,21 @@ class Pack:
     """The request field naming what a scoped request is about (``"member_id"``): a scoped
     request that names none inherits the session's last one (the fact ``last_<subject>``), and
     a changed confirmation ("no, I meant 100904") replaces it. "" = the pack has none."""
+    subject_intent: str = ""
+    """The intent a message naming only a subject is read as (a bare order number is an
+    order-status question); when the previous reply asked for the subject, such a message
+    continues the waiting request instead."""
+    subject_words: str = ""
+    """A regex of the words that name the subject's kind (``"会员|member"``): a message that is
+    only these, the identifier and punctuation gives just the subject."""
+    unknown_codes: tuple[str, ...] = ()
+    """Business refusal codes meaning the subject does not exist (it is not remembered)."""
+    replies: PackReplies | None = None
+    """The pack's own wording for its requests and tools' results, where per-outcome templates
+    are not enough (see :class:`helpdesk.graph.replies.PackReplies`); None = the templates."""
+    handoff_args: HandoffArgsFn | None = None
+    """Builds the :attr:`handoff_tool`'s arguments for the ladder's automatic handoff from the
+    summary, the session facts and the failed call ids; None = ``{"summary": summary}``."""
     request_fields: tuple[str, ...] = ()
     """Fields a model's decomposition may fill for the pack's requests (``("member_id",)``),
     each an optional string; they reach the capability's planner with the request."""
@@ -431,6 +454,19 @@ class PackSet:
     def subject(self) -> str:
         """The first loaded pack's :attr:`Pack.subject` ("" when none declares one)."""
         return next((p.subject for p in self.packs if p.subject), "")
+
+    def subject_pack(self) -> Pack | None:
+        """The first loaded pack that declares a :attr:`Pack.subject`."""
+        return next((p for p in self.packs if p.subject), None)
+
+    def handoff_args(
+        self, summary: str, facts: Mapping[str, Any], failed: Sequence[str]
+    ) -> dict[str, Any]:
+        """The automatic handoff's arguments (the handoff pack's :attr:`Pack.handoff_args`)."""
+        pack = next((p for p in self.packs if p.handoff_tool == self.handoff_tool), None)
+        if pack is None or pack.handoff_args is None:
+            return {"summary": summary}
+        return pack.handoff_args(summary, facts, failed)
 
     def fact_fields(self) -> dict[str, str]:
         """Result field -> session fact key, across packs (:attr:`Pack.facts`)."""

@@ -47,8 +47,6 @@ GENERIC = frozenset(
 
 NOT_YET_MOVED: dict[str, str] = {
     "intents.py": "the shop's template intent matcher (order/SKU/refund patterns)",
-    "replies.py": "the shop's reply rendering by tool kind and its status/field names",
-    "nodes.py": "session facts by order/SKU, awaiting an order number or an amount",
 }
 """Modules that still name the shop, and what is left in each (see the module docstring)."""
 

@@ -7,23 +7,23 @@ shop's tools, statuses or fields:
 - :mod:`.declarations` — the capabilities (intents, kinds, planning, compaction fields, the
   wording that claims a write done) and :func:`shop_pack`;
 - :mod:`.identifiers` — identifier shapes (validation) and how customers write them (the money
-  reader blanks them).
+  reader blanks them);
+- :mod:`.replies` and :mod:`.reply_data` — the shop's reply wording (:class:`ShopReplies`);
+- :mod:`.words` — the product words of a stock question.
 """
 
 from __future__ import annotations
 
-from helpdesk.tools.shop_pack.declarations import (
-    SHOP_CAPABILITIES,
-    product_query,
-    shop_declarations,
-    shop_pack,
-)
+from helpdesk.tools.shop_pack.declarations import SHOP_CAPABILITIES, shop_declarations, shop_pack
 from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
+from helpdesk.tools.shop_pack.replies import ShopReplies
+from helpdesk.tools.shop_pack.words import product_query
 
 __all__ = [
     "SHOP_CAPABILITIES",
     "SHOP_IDENTIFIERS",
     "SHOP_MENTIONS",
+    "ShopReplies",
     "product_query",
     "shop_declarations",
     "shop_pack",

@@ -9,18 +9,18 @@ the built-in template matcher (``graph/intents.py``), which is why they carry no
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackError, PlannedCall
 from helpdesk.tools.registry import ToolRegistry
 from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
+from helpdesk.tools.shop_pack.replies import ShopReplies
+from helpdesk.tools.shop_pack.words import product_query
 
 __all__ = [
     "SHOP_CAPABILITIES",
-    "product_query",
     "shop_declarations",
     "shop_pack",
 ]
@@ -48,26 +48,6 @@ def _intent(name: str, en: str, zh: str) -> tuple[IntentSpec, ...]:
 
 
 # --- planning: which call serves a request the built-in matcher read ---------------------------
-
-_STOCK_WORDS = re.compile(
-    r"还有货吗|有没有货|有货吗|有货没|还有吗|库存|有货|现货|缺货|还有|有吗|吗|呢|么|请问|我想买|想要|想买|要买|买|我想|"
-    r"\b(?:is|are|the|a|an|in|stock|available|availability|do|you|have|any|still|of|there|"
-    r"please|check|can|i|buy|get|left|how|many|much)\b|[?？!！.,，。、]",
-    re.IGNORECASE,
-)
-
-
-def product_query(text: str) -> str | None:
-    """The product words of a stock question without a SKU ("耳机有货吗" -> "耳机"), or None."""
-    rest = _STOCK_WORDS.sub(" ", text.lower())
-    rest = re.sub(r"\d+\s*(?:个|件|台|pcs?|units?)?", " ", rest)
-    rest = " ".join(rest.split())
-    if not rest:
-        return None
-    if re.search(r"[\u4e00-\u9fff]", rest):
-        return rest.replace(" ", "") if len(rest.replace(" ", "")) >= 2 else None
-    return rest if len(rest) >= 3 else None
-
 
 Request = Mapping[str, Any]
 
@@ -234,6 +214,15 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
 )
 
 
+def _handoff_args(summary: str, facts: Request, failed: Sequence[str]) -> dict[str, Any]:
+    """The automatic handoff: the session's last order and its order numbers go with it."""
+    return {
+        "summary": summary,
+        "order_id": facts.get("last_order_id"),
+        "facts": {"order_ids": facts.get("order_ids", []), "tasks": list(failed)},
+    }
+
+
 def _no_tools(env: PackEnv) -> ToolRegistry:
     client: Any = env.options.get("shop_client")
     if client is None:
@@ -251,6 +240,11 @@ def shop_declarations() -> Pack:
         identifiers=SHOP_IDENTIFIERS,
         mentions=SHOP_MENTIONS,
         subject="order_id",
+        subject_intent="order_status",
+        subject_words=r"订单|order",
+        unknown_codes=("order_not_found",),
+        handoff_args=_handoff_args,
+        replies=ShopReplies(),
         request_fields=("order_id", "sku"),
         facts={"order_id": "order_ids", "sku": "skus"},
     )

@@ -1,0 +1,435 @@
+"""The demo shop's reply wording: one honest paragraph per shop request, filled with real data.
+
+:class:`ShopReplies` is the shop pack's :class:`~helpdesk.graph.replies.PackReplies`: the generic
+reply frame (:func:`helpdesk.graph.replies.render_reply`) hands it every built-in request and
+every result of a shop tool. Every :class:`~helpdesk.tools.results.ToolStatus` has its own
+wording: live data is shown as is (:mod:`.reply_data`); a tool's fallback is shown as a
+self-service pointer, never as data; a failed lookup says it could not check (never "you have no
+orders"); a business refusal quotes the shop's reason; a write of unknown outcome says so and
+names the follow-up ticket. All wording comes from ``prompts/minimal/generate.<lang>.yaml``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent, mentions_refund
+from helpdesk.graph.prompting import render
+from helpdesk.graph.replies import ReplyItem, Writer
+from helpdesk.tools.results import ToolResult, ToolStatus
+from helpdesk.tools.shop_pack.reply_data import (
+    as_dict,
+    as_str,
+    capitalized,
+    faq_text,
+    known_details,
+    money,
+    need,
+    order_text,
+    orders_text,
+    products_text,
+    status_label,
+    stock_text,
+    tracking_text,
+)
+from helpdesk.tools.shop_pack.words import product_query
+
+__all__ = ["ShopReplies"]
+
+_Kind = Literal[
+    "order", "orders", "tracking", "stock", "faq", "cancel", "refund", "ticket", "handoff", "other"
+]
+
+_READ_KINDS: frozenset[str] = frozenset({"order", "orders", "tracking", "stock", "faq"})
+
+_TOOL_KINDS: dict[str, _Kind] = {
+    "get_order": "order",
+    "list_orders": "orders",
+    "track_shipment": "tracking",
+    "check_stock": "stock",
+    "search_products": "stock",
+    "search_faq": "faq",
+    "cancel_order": "cancel",
+    "request_refund": "refund",
+    "create_ticket": "ticket",
+    "handoff_to_human": "handoff",
+}
+
+_INTENT_KINDS: dict[Intent, _Kind] = {
+    Intent.ORDER_STATUS: "order",
+    Intent.LIST_ORDERS: "orders",
+    Intent.TRACKING: "tracking",
+    Intent.STOCK: "stock",
+    Intent.FAQ: "faq",
+    Intent.CANCEL_ORDER: "cancel",
+    Intent.REFUND: "refund",
+    Intent.CREATE_TICKET: "ticket",
+    Intent.HANDOFF: "handoff",
+}
+
+_BUSINESS_CODES = (
+    "order_not_found",
+    "sku_not_found",
+    "ticket_not_found",
+    "not_cancellable",
+    "not_refundable",
+    "amount_too_large",
+)
+
+_STATUS_IN_TEXT = re.compile(r"\b(pending|paid|shipped|delivered|cancell?ed)\b", re.IGNORECASE)
+
+_CANCEL_PHRASE = re.compile(r"\bbe cancell?ed\b|not_cancellable", re.IGNORECASE)
+
+_ORDER_ID = re.compile(r"^\d{6}$")
+
+_SKU = re.compile(r"^SKU-\d+$", re.IGNORECASE)
+
+
+def _kind_of(item: ReplyItem) -> _Kind:
+    result = item.result
+    if result is not None and result.tool in _TOOL_KINDS:
+        return _TOOL_KINDS[result.tool]
+    return _INTENT_KINDS.get(item.intent.intent, "other")
+
+
+def _ask_refund_amount(w: Writer, match: MatchedIntent, result: ToolResult) -> str:
+    """An amount that cannot be used ("-5", "12.345", "half"): ask, stating what is refundable."""
+    order = as_dict(result.data)
+    order_id = match.order_id or as_str(order.get("order_id"))
+    if not result.usable or order.get("refundable_amount") is None:
+        w.trouble = True
+        return w.say("part_unavailable", what=_what(w, "refund", order_id, None))
+    remaining = float(order["refundable_amount"])
+    if remaining <= 0:
+        return w.say("refund_ask_amount_none", order_id=order_id)
+    return w.say(
+        "refund_ask_amount", order_id=order_id, refundable=money(remaining), raw=match.amount_raw
+    )
+
+
+def _ok(w: Writer, kind: _Kind, match: MatchedIntent, result: ToolResult) -> str:
+    data = result.data
+    if kind == "order":
+        return order_text(w, as_dict(data), about_refund=mentions_refund(match.text))
+    if kind == "orders":
+        return orders_text(w, as_dict(data))
+    if kind == "tracking":
+        return tracking_text(w, as_dict(data), match.order_id)
+    if kind == "stock" and result.tool == "search_products":
+        return products_text(w, as_dict(data), product_query(match.text) or match.text)
+    if kind == "stock":
+        return stock_text(w, as_dict(data), match.quantity)
+    if kind == "faq":
+        return faq_text(w, as_dict(data), match.topic)
+    if kind == "cancel":
+        order = as_dict(data)
+        order_id = as_str(order.get("order_id")) or need(match.order_id)
+        return w.say("cancel_done", order_id=order_id)
+    if kind == "refund":
+        refund = as_dict(data)
+        return w.say(
+            "refund_done",
+            order_id=as_str(refund.get("order_id")) or need(match.order_id),
+            refund_id=need(as_str(refund["refund_id"])),
+            amount=money(refund["amount"]),
+        )
+    if kind == "ticket":
+        ticket_id = need(as_str(as_dict(data).get("ticket_id")) or result.ticket_id)
+        ticket_order = as_str(as_dict(data).get("order_id")) or match.order_id
+        if ticket_order:
+            return w.say("ticket_created_order", ticket_id=ticket_id, order_id=ticket_order)
+        return w.say("ticket_created", ticket_id=ticket_id)
+    if kind == "handoff":
+        ticket_id = need(as_str(as_dict(data).get("ticket_id")) or result.ticket_id)
+        return w.say("handoff_created", ticket_id=ticket_id)
+    raise ValueError(f"no renderer for {kind}")
+
+
+def _degraded(
+    w: Writer,
+    kind: _Kind,
+    match: MatchedIntent,
+    result: ToolResult,
+    order_id: str | None,
+    sku: str | None,
+) -> str:
+    data = as_dict(result.data)
+    if result.fallback or "message_key" in data:
+        w.trouble = True
+        hotline = as_str(data.get("hotline")) or w.hotline
+        what = _what(w, kind, order_id, sku)
+        if data.get("url"):
+            text = render(
+                w.t["self_service_url"], what=what, url=as_str(data["url"]), hotline=hotline
+            )
+        else:
+            text = render(w.t["self_service"], what=what, hotline=hotline)
+        if result.ticket_id:
+            text += "\n" + w.say("handoff_created", ticket_id=result.ticket_id)
+        return text
+    return _ok(w, kind, match, result) + "\n" + w.say("degraded_note")
+
+
+def _confirm(
+    w: Writer,
+    kind: _Kind,
+    match: MatchedIntent,
+    result: ToolResult,
+    order_id: str | None,
+    sku: str | None,
+) -> str:
+    """The exact question a confirm-first action waits on: the action, the object and, for
+    money, the amount. A yes is only ever read as the answer to this text."""
+    data = as_dict(result.data)
+    args = as_dict(data.get("args")) or data
+    order_id = as_str(args.get("order_id")) or order_id
+    if kind == "cancel" and order_id:
+        return w.say("cancel_confirm", order_id=order_id)
+    if kind == "refund" and order_id:
+        amount = args.get("amount")
+        if amount is None:
+            # never ask about an amount that is not stated
+            return w.say("part_unavailable", what=_what(w, kind, order_id, sku))
+        previous = as_dict(data.get("previous"))
+        if previous:
+            return w.say(
+                "refund_confirm_again",
+                order_id=order_id,
+                amount=money(amount),
+                when=as_str(previous.get("when")) or as_str(previous.get("at")),
+            )
+        if data.get("full"):
+            return w.say("refund_confirm_full", order_id=order_id, amount=money(amount))
+        return w.say("refund_confirm", order_id=order_id, amount=money(amount))
+    return w.say("confirm_generic", what=_what(w, kind, order_id, sku))
+
+
+def _failed(
+    w: Writer,
+    kind: _Kind,
+    match: MatchedIntent,
+    result: ToolResult,
+    order_id: str | None,
+    sku: str | None,
+) -> str:
+    cls = result.error_class
+    # FAILED with an unknown_outcome class means reconciliation established that the write did
+    # NOT take effect (only status UNKNOWN is still unknown): say it was not done.
+    if cls is ErrorClass.BUSINESS:
+        return _business(w, kind, result, order_id, sku)
+    if cls is ErrorClass.INPUT:
+        return _input(w, match, result)
+    if kind in _READ_KINDS:
+        return _lookup_failed(w, kind, order_id, sku)
+    w.trouble = True
+    return capitalized(w.say("write_failed", what=_what(w, kind, order_id, sku)))
+
+
+def _lookup_failed(w: Writer, kind: _Kind, order_id: str | None, sku: str | None) -> str:
+    w.trouble = True
+    if kind == "order" and order_id:
+        return w.say("lookup_failed_order", order_id=order_id)
+    if kind == "orders" or (kind == "order" and not order_id):
+        return w.say("lookup_failed_orders")
+    return w.say("lookup_failed", what=_what(w, kind, order_id, sku))
+
+
+def _business(
+    w: Writer, kind: _Kind, result: ToolResult, order_id: str | None, sku: str | None
+) -> str:
+    data = as_dict(result.data)
+    code = as_str(data.get("code")) or next((c for c in _BUSINESS_CODES if c in result.reason), "")
+    if code == "order_not_found" and order_id:
+        return w.say("order_not_found", order_id=order_id)
+    if code == "sku_not_found" and sku:
+        return w.say("sku_not_found", sku=sku)
+    if code == "ticket_not_found":
+        return w.say("ticket_not_found")
+    if code == "not_cancellable" and order_id:
+        said = _CANCEL_PHRASE.sub(" ", f"{data.get('message', '')} {result.reason}")
+        found = _STATUS_IN_TEXT.search(said)
+        if found:
+            status = found.group(1).lower().replace("canceled", "cancelled")
+            line = w.say("not_cancellable", order_id=order_id, status=status_label(w, status))
+        else:
+            line = w.say("not_cancellable_plain", order_id=order_id)
+        if found is None or status in ("shipped", "delivered"):
+            line += ("" if w.lang == "zh" else " ") + w.t["not_cancellable_hint"]
+        return line
+    if code == "not_refundable" and order_id:
+        return w.say(
+            "not_refundable", order_id=order_id, refundable=money(data.get("refundable_amount", 0))
+        )
+    if code == "amount_too_large" and order_id and data.get("refundable_amount") is not None:
+        return w.say(
+            "amount_too_large",
+            order_id=order_id,
+            refundable=money(data["refundable_amount"]),
+        )
+    if code == "amount_too_large" and order_id:
+        return w.say("amount_too_large_plain", order_id=order_id)
+    return w.say("business_other", what=_what(w, kind, order_id, sku))
+
+
+def _input(w: Writer, match: MatchedIntent, result: ToolResult) -> str:
+    issue = result.issues[0] if result.issues else {}
+    path = as_str(issue.get("path")).split(".")[-1].split("/")[-1]
+    message = as_str(issue.get("message")).lower()
+    if not path:
+        if match.intent in ORDER_SCOPED_INTENTS and not match.order_id:
+            return w.say("ask_order_id")
+        if match.intent is Intent.STOCK and not match.sku:
+            return w.say("stock_ask_sku")
+        path = "order_id" if match.order_id else "sku" if match.sku else ""
+    field_key = f"field_{path}" if f"field_{path}" in w.t else "field_other"
+    missing = not message or "missing" in message or "required" in message
+    return capitalized(w.say("input_missing" if missing else "input_invalid", field=w.t[field_key]))
+
+
+def _unknown(
+    w: Writer, kind: _Kind, result: ToolResult, order_id: str | None, sku: str | None
+) -> str:
+    w.trouble = True
+    what = _what(w, kind, order_id, sku)
+    if result.ticket_id:
+        return w.say("write_unknown_ticket", what=what, ticket_id=result.ticket_id)
+    return w.say("write_unknown", what=what)
+
+
+def _pending_what(w: Writer, what: str) -> str:
+    """``"cancel_order 100123"`` -> ``"取消订单 100123"`` (tool or intent name, then subject)."""
+    head, _, rest = what.strip().partition(" ")
+    kind: _Kind = _TOOL_KINDS.get(head) or "other"
+    if kind == "other":
+        try:
+            kind = _INTENT_KINDS.get(Intent(head), "other")
+        except ValueError:
+            kind = "other"
+    subject = rest.strip()
+    order_id = subject if _ORDER_ID.match(subject) else None
+    sku = subject.upper() if _SKU.match(subject) else None
+    return _what(w, kind, order_id, sku)
+
+
+def _order_id(match: MatchedIntent, result: ToolResult) -> str | None:
+    data = as_dict(result.data)
+    args = as_dict(data.get("args"))
+    return match.order_id or as_str(data.get("order_id") or args.get("order_id")) or None
+
+
+def _order_ref(w: Writer, order_id: str | None) -> str:
+    if order_id:
+        return w.say("order_ref", order_id=order_id)
+    return w.say("order_ref_none")
+
+
+def _what(w: Writer, kind: _Kind, order_id: str | None, sku: str | None) -> str:
+    product = w.say("product_ref", sku=sku) if sku else w.say("product_ref_none")
+    key = f"what_{kind}"
+    return w.say(
+        key if key in w.t else "what_other", order=_order_ref(w, order_id), product=product
+    )
+
+
+def _body(w: Writer, item: ReplyItem) -> str:
+    match, result = item.intent, item.result
+    if result is None:
+        return _without_result(w, match)
+    if (
+        match.intent is Intent.REFUND
+        and match.amount_kind == "invalid"
+        and result.tool != "request_refund"
+    ):
+        return _ask_refund_amount(w, match, result)
+    kind = _kind_of(item)
+    order_id = _order_id(match, result)
+    sku = match.sku or as_str(as_dict(result.data).get("sku")) or None
+    status = result.status
+    try:
+        if status is ToolStatus.OK:
+            return _ok(w, kind, match, result)
+        if status is ToolStatus.STALE:
+            w.stale_told = True
+            notice = w.say("stale_notice", age=w.age(result.age_s))
+            return notice + "\n" + _ok(w, kind, match, result)
+        if status is ToolStatus.DEGRADED:
+            return _degraded(w, kind, match, result, order_id, sku)
+        if status is ToolStatus.NEEDS_CONFIRMATION:
+            return _confirm(w, kind, match, result, order_id, sku)
+        if status is ToolStatus.FAILED:
+            return _failed(w, kind, match, result, order_id, sku)
+        if status is ToolStatus.UNKNOWN:
+            return _unknown(w, kind, result, order_id, sku)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        # Data that does not have the documented shape: say we could not check, never guess.
+        if kind in _READ_KINDS:
+            return _lookup_failed(w, kind, order_id, sku)
+        return _unknown(w, kind, result, order_id, sku)
+    w.trouble = True
+    return w.say("part_unavailable", what=_what(w, kind, order_id, sku))
+
+
+def _without_result(w: Writer, match: MatchedIntent) -> str:
+    intent = match.intent
+    if intent is Intent.HANDOFF:
+        return w.say("handoff_no_ticket")
+    if intent is Intent.FAQ:
+        return w.say("faq_not_found")
+    if intent in ORDER_SCOPED_INTENTS and not match.order_id:
+        return w.say("ask_order_id")
+    if intent is Intent.STOCK and not match.sku:
+        return w.say("stock_ask_sku")
+    kind = _INTENT_KINDS.get(intent, "other")
+    w.trouble = True
+    return w.say("part_unavailable", what=_what(w, kind, match.order_id, match.sku))
+
+
+class ShopReplies:
+    """The shop pack's wording (:class:`~helpdesk.graph.replies.PackReplies`)."""
+
+    def owns(self, item: ReplyItem) -> bool:
+        """Built-in requests and results of the shop's tools (not a loaded pack's request)."""
+        if item.intent.intent is Intent.PACK:
+            return False
+        return item.result is None or item.result.tool in _TOOL_KINDS
+
+    def body(self, w: Writer, item: ReplyItem) -> str:
+        return _body(w, item)
+
+    def inferred(self, w: Writer, match: MatchedIntent) -> str:
+        return w.say("inferred_order", order_id=match.order_id) if match.order_id else ""
+
+    def question(self, w: Writer, item: ReplyItem) -> str:
+        match, result = item.intent, item.result
+        if result is None:
+            return ""
+        sku = match.sku or as_str(as_dict(result.data).get("sku")) or None
+        return _confirm(w, _kind_of(item), match, result, _order_id(match, result), sku)
+
+    def describe(self, w: Writer, tool: str, args: Mapping[str, Any]) -> str | None:
+        """ "the refund of ¥100.00 for order 100609"; None for a tool that is not the shop's."""
+        if tool not in _TOOL_KINDS:
+            return None
+        kind = _TOOL_KINDS[tool]
+        order_id = as_str(args.get("order_id")) or None
+        if kind == "refund" and args.get("amount") is not None:
+            return w.say(
+                "what_refund_amount", amount=money(args["amount"]), order=_order_ref(w, order_id)
+            )
+        return _what(w, kind, order_id, as_str(args.get("sku")) or None)
+
+    def fallback_line(self, w: Writer, item: ReplyItem) -> str:
+        """What the structured fallback says about a result: only fields it carries."""
+        match, result = item.intent, item.result
+        order_id = _order_id(match, result) if result is not None else match.order_id
+        what = _what(w, _kind_of(item), order_id, match.sku)
+        details = known_details(w, result) if result is not None else ""
+        if details:
+            return w.say("fallback_known", what=what, details=details)
+        return w.say("fallback_unavailable", what=what)
+
+    def pending_what(self, w: Writer, what: str) -> str | None:
+        return _pending_what(w, what)

@@ -1,0 +1,270 @@
+"""The demo shop's data as reply text: orders, shipments, stock, products, FAQ answers.
+
+Each function turns one shop result (the documented shape of the shop API, see
+``tools/shop/API.md``) into lines of the minimal tier's templates; a missing required field
+raises ``ValueError``/``KeyError`` so the caller says it could not check instead of guessing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpdesk.graph.replies import Writer
+from helpdesk.tools.results import ToolResult, ToolStatus
+
+ORDER_STATUSES = ("pending", "paid", "shipped", "delivered", "cancelled")
+_MAX_EVENTS = 3
+_MAX_ORDERS = 10
+
+
+def products_text(w: Writer, data: dict[str, Any], query: str) -> str:
+    products = as_list(data.get("products"))[:5]
+    if not products:
+        return w.say("products_none", query=query)
+    lines = [w.say("products_header", query=query)]
+    for product in products:
+        key = "product_in_stock" if product.get("in_stock") else "product_out_of_stock"
+        lines.append(
+            w.say(
+                key,
+                name=product_name(w, product),
+                sku=as_str(product.get("sku")),
+                price=money(product.get("price")),
+            )
+        )
+    lines.append(w.say("products_pick", sku=as_str(products[0].get("sku"))))
+    return "\n".join(lines)
+
+
+def order_text(w: Writer, order: dict[str, Any], *, about_refund: bool = False) -> str:
+    order_id = need(as_str(order["order_id"]))
+    status = as_str(order["status"])
+    key = f"order_status_{status}" if status in ORDER_STATUSES else "order_status_other"
+    lines = [w.say(key, order_id=order_id, status=status_label(w, status))]
+    items = [
+        w.say("order_item", name=product_name(w, i), quantity=i.get("quantity", 1))
+        for i in as_list(order.get("items"))
+    ]
+    if items and order.get("total") is not None:
+        lines.append(
+            w.say(
+                "order_items", items=w.t["list_separator"].join(items), total=money(order["total"])
+            )
+        )
+    for shipment in as_list(order.get("shipments")):
+        lines.append(_shipment(w, shipment))
+    for refund in as_list(order.get("refunds")):
+        r_status = as_str(refund.get("status"))
+        lines.append(
+            w.say(
+                "refund_line",
+                refund_id=as_str(refund.get("refund_id")),
+                amount=money(refund.get("amount", 0)),
+                refund_status=w.label(f"refund_status_{r_status}", r_status),
+            )
+        )
+    remaining = order.get("refundable_amount")
+    if (order.get("refunds") or about_refund) and remaining is not None:
+        lines.append(w.say("refundable_line", amount=money(remaining)))
+    return "\n".join(lines)
+
+
+def _shipment(w: Writer, shipment: dict[str, Any]) -> str:
+    values = {
+        "carrier": as_str(shipment.get("carrier")),
+        "tracking_number": need(as_str(shipment.get("tracking_number"))),
+    }
+    status = as_str(shipment.get("status"))
+    if status == "delivered" and shipment.get("delivered_at"):
+        return w.say("shipment_done", delivered_at=_date(shipment["delivered_at"]), **values)
+    label = w.label(f"shipment_{status}", status)
+    if shipment.get("eta"):
+        return w.say("shipment_eta", shipment_status=label, eta=_date(shipment["eta"]), **values)
+    return w.say("shipment_no_eta", shipment_status=label, **values)
+
+
+def orders_text(w: Writer, data: dict[str, Any]) -> str:
+    orders = as_list(data["orders"])
+    if not orders:
+        return w.say("orders_empty")
+    lines = [w.say("orders_header")]
+    for order in orders[:_MAX_ORDERS]:
+        status = as_str(order.get("status"))
+        lines.append(
+            w.say(
+                "orders_line",
+                order_id=need(as_str(order["order_id"])),
+                status=status_label(w, status),
+                total=money(order.get("total", 0)),
+                item_count=order.get("item_count", 0),
+                created=_date(order.get("created_at")),
+            )
+        )
+    return "\n".join(lines)
+
+
+def tracking_text(w: Writer, data: dict[str, Any], fallback_id: str | None) -> str:
+    order_id = need(as_str(data.get("order_id")) or fallback_id)
+    shipments = as_list(data["shipments"])
+    if not shipments:
+        return w.say("tracking_not_shipped", order_id=order_id)
+    lines = [w.say("tracking_header", order_id=order_id)]
+    for shipment in shipments:
+        lines.append(_shipment(w, shipment))
+        events = sorted(
+            as_list(shipment.get("events")), key=lambda e: as_str(e.get("at")), reverse=True
+        )
+        if not events:
+            lines.append(w.say("tracking_no_events"))
+            continue
+        lines.append(w.say("tracking_events_header"))
+        for event in events[:_MAX_EVENTS]:
+            lines.append(
+                w.say(
+                    "tracking_event",
+                    at=_time(event.get("at")),
+                    location=as_str(event.get("location")),
+                    description=_event_text(w, event),
+                )
+            )
+    return "\n".join(lines)
+
+
+def stock_text(w: Writer, data: dict[str, Any], quantity: int | None) -> str:
+    sku = need(as_str(data["sku"]))
+    total = int(data["total_available"])
+    name = product_name(w, data)
+    lines: list[str] = []
+    if total > 0 and (quantity is None or quantity <= total):
+        lines.append(
+            w.say(
+                "stock_available",
+                name=name,
+                sku=sku,
+                total=total,
+                price=money(data.get("price", 0)),
+            )
+        )
+        counts = [
+            w.say("stock_warehouse", warehouse=_warehouse(w, wh), available=wh.get("available"))
+            for wh in as_list(data.get("warehouses"))
+            if int(wh.get("available") or 0) > 0
+        ]
+        if counts:
+            lines.append(w.say("stock_warehouses", warehouses=w.t["list_separator"].join(counts)))
+        if quantity is not None:
+            lines.append(w.say("stock_enough", quantity=quantity))
+        return "\n".join(lines)
+    if total > 0 and quantity is not None:
+        lines.append(w.say("stock_not_enough", name=name, sku=sku, total=total, quantity=quantity))
+    else:
+        lines.append(w.say("stock_out", name=name, sku=sku))
+    if data.get("restock_date"):
+        lines.append(w.say("stock_restock", restock_date=_date(data["restock_date"])))
+    else:
+        lines.append(w.say("stock_no_restock"))
+    return "\n".join(lines)
+
+
+def faq_text(w: Writer, data: dict[str, Any], topic: str | None) -> str:
+    articles = as_list(data["articles"])
+    if not articles:
+        return w.say("faq_not_found")
+    ranked = sorted(
+        articles,
+        key=lambda a: (a.get("topic") != topic, a.get("lang") not in (None, w.lang)),
+    )
+    best = ranked[0]
+    answer = as_str(best.get("answer")).strip()
+    if not answer:
+        return w.say("faq_not_found")
+    topic_key = f"topic_{best.get('topic') or topic}"
+    return w.say("faq_answer", topic=w.label(topic_key, w.t["topic_general"]), answer=answer)
+
+
+def known_details(w: Writer, result: ToolResult) -> str:
+    """Key facts of a usable result, straight from its data; empty when there are none."""
+    if result.status not in (ToolStatus.OK, ToolStatus.STALE) or result.fallback:
+        return ""
+    data = as_dict(result.data)
+    parts: list[str] = []
+    status = as_str(data.get("status"))
+    if status in ORDER_STATUSES:
+        parts.append(w.say("detail_status", status=status_label(w, status)))
+    for shipment in as_list(data.get("shipments"))[:3]:
+        number = as_str(shipment.get("tracking_number"))
+        if number:
+            parts.append(w.say("detail_tracking", tracking_number=number))
+        eta = as_str(shipment.get("eta"))
+        if eta:
+            parts.append(w.say("detail_eta", eta=eta))
+    if "total_available" in data:
+        parts.append(w.say("detail_available", available=data["total_available"]))
+    if data.get("ticket_id"):
+        parts.append(w.say("detail_ticket", ticket_id=data["ticket_id"]))
+    if data.get("refund_id"):
+        parts.append(
+            w.say("detail_refund", refund_id=data["refund_id"], amount=money(data.get("amount")))
+        )
+    return w.t["detail_separator"].join(parts)
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, dict)]
+
+
+def as_str(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def need(value: str | None) -> str:
+    if not value:
+        raise ValueError("a required field is missing")
+    return value
+
+
+def money(value: Any) -> str:
+    return f"{float(value):.2f}"
+
+
+def _date(value: Any) -> str:
+    return as_str(value)[:10]
+
+
+def _time(value: Any) -> str:
+    text = as_str(value).replace("T", " ").rstrip("Z")
+    return text[:16]
+
+
+def status_label(w: Writer, status: str) -> str:
+    return w.label(f"status_{status}", status)
+
+
+def product_name(w: Writer, record: dict[str, Any]) -> str:
+    zh = w.lang == "zh"
+    name = record.get("name_zh") if zh else record.get("name")
+    return as_str(name or record.get("name") or record.get("sku"))
+
+
+def _event_text(w: Writer, event: dict[str, Any]) -> str:
+    zh = w.lang == "zh"
+    text = event.get("description_zh") if zh else event.get("description")
+    return as_str(text or event.get("description"))
+
+
+def _warehouse(w: Writer, record: dict[str, Any]) -> str:
+    code = as_str(record.get("warehouse"))
+    key = f"warehouse_{code}"
+    if key in w.t:
+        return w.t[key]
+    return w.say("warehouse_other", city=as_str(record.get("city")) or code)
+
+
+def capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
