@@ -162,7 +162,7 @@ def _decompose_schema(request_fields: tuple[str, ...]) -> type[DecomposeResult]:
     result: type[DecomposeResult] = create_model(
         "DecomposeResult",
         __base__=DecomposeResult,
-        tasks=(list[task], Field(min_length=1)),  # type: ignore[valid-type]
+        tasks=(list[task], Field(min_length=1)),
     )
     return result
 

@@ -8,7 +8,9 @@ shop's tools, statuses or fields:
   wording that claims a write done) and :func:`shop_pack`;
 - :mod:`.identifiers` — identifier shapes (validation) and how customers write them (the money
   reader blanks them);
-- :mod:`.replies` and :mod:`.reply_data` — the shop's reply wording (:class:`ShopReplies`);
+- :mod:`.replies` — the shop's reply wording (:class:`ShopReplies`), with :mod:`.reply_kinds`
+  (how a request is named), :mod:`.reply_data` (orders, shipments, stock as text) and
+  :mod:`.reply_failures` (refusals, bad input, failed or unknown outcomes);
 - :mod:`.words` — the product words of a stock question.
 """
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
-from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent, mentions_refund
 from helpdesk.graph.prompting import render
 from helpdesk.graph.replies import ReplyItem, Writer
@@ -23,7 +22,6 @@ from helpdesk.tools.results import ToolResult, ToolStatus
 from helpdesk.tools.shop_pack.reply_data import (
     as_dict,
     as_str,
-    capitalized,
     faq_text,
     known_details,
     money,
@@ -31,68 +29,33 @@ from helpdesk.tools.shop_pack.reply_data import (
     order_text,
     orders_text,
     products_text,
-    status_label,
     stock_text,
     tracking_text,
+)
+from helpdesk.tools.shop_pack.reply_failures import failed_text, lookup_failed, unknown_text
+from helpdesk.tools.shop_pack.reply_kinds import (
+    INTENT_KINDS,
+    READ_KINDS,
+    TOOL_KINDS,
+    Kind,
+    order_ref,
+    what_of,
 )
 from helpdesk.tools.shop_pack.words import product_query
 
 __all__ = ["ShopReplies"]
 
-_Kind = Literal[
-    "order", "orders", "tracking", "stock", "faq", "cancel", "refund", "ticket", "handoff", "other"
-]
-
-_READ_KINDS: frozenset[str] = frozenset({"order", "orders", "tracking", "stock", "faq"})
-
-_TOOL_KINDS: dict[str, _Kind] = {
-    "get_order": "order",
-    "list_orders": "orders",
-    "track_shipment": "tracking",
-    "check_stock": "stock",
-    "search_products": "stock",
-    "search_faq": "faq",
-    "cancel_order": "cancel",
-    "request_refund": "refund",
-    "create_ticket": "ticket",
-    "handoff_to_human": "handoff",
-}
-
-_INTENT_KINDS: dict[Intent, _Kind] = {
-    Intent.ORDER_STATUS: "order",
-    Intent.LIST_ORDERS: "orders",
-    Intent.TRACKING: "tracking",
-    Intent.STOCK: "stock",
-    Intent.FAQ: "faq",
-    Intent.CANCEL_ORDER: "cancel",
-    Intent.REFUND: "refund",
-    Intent.CREATE_TICKET: "ticket",
-    Intent.HANDOFF: "handoff",
-}
-
-_BUSINESS_CODES = (
-    "order_not_found",
-    "sku_not_found",
-    "ticket_not_found",
-    "not_cancellable",
-    "not_refundable",
-    "amount_too_large",
-)
-
-_STATUS_IN_TEXT = re.compile(r"\b(pending|paid|shipped|delivered|cancell?ed)\b", re.IGNORECASE)
-
-_CANCEL_PHRASE = re.compile(r"\bbe cancell?ed\b|not_cancellable", re.IGNORECASE)
 
 _ORDER_ID = re.compile(r"^\d{6}$")
 
 _SKU = re.compile(r"^SKU-\d+$", re.IGNORECASE)
 
 
-def _kind_of(item: ReplyItem) -> _Kind:
+def _kind_of(item: ReplyItem) -> Kind:
     result = item.result
-    if result is not None and result.tool in _TOOL_KINDS:
-        return _TOOL_KINDS[result.tool]
-    return _INTENT_KINDS.get(item.intent.intent, "other")
+    if result is not None and result.tool in TOOL_KINDS:
+        return TOOL_KINDS[result.tool]
+    return INTENT_KINDS.get(item.intent.intent, "other")
 
 
 def _ask_refund_amount(w: Writer, match: MatchedIntent, result: ToolResult) -> str:
@@ -101,7 +64,7 @@ def _ask_refund_amount(w: Writer, match: MatchedIntent, result: ToolResult) -> s
     order_id = match.order_id or as_str(order.get("order_id"))
     if not result.usable or order.get("refundable_amount") is None:
         w.trouble = True
-        return w.say("part_unavailable", what=_what(w, "refund", order_id, None))
+        return w.say("part_unavailable", what=what_of(w, "refund", order_id, None))
     remaining = float(order["refundable_amount"])
     if remaining <= 0:
         return w.say("refund_ask_amount_none", order_id=order_id)
@@ -110,7 +73,7 @@ def _ask_refund_amount(w: Writer, match: MatchedIntent, result: ToolResult) -> s
     )
 
 
-def _ok(w: Writer, kind: _Kind, match: MatchedIntent, result: ToolResult) -> str:
+def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
     data = result.data
     if kind == "order":
         return order_text(w, as_dict(data), about_refund=mentions_refund(match.text))
@@ -150,7 +113,7 @@ def _ok(w: Writer, kind: _Kind, match: MatchedIntent, result: ToolResult) -> str
 
 def _degraded(
     w: Writer,
-    kind: _Kind,
+    kind: Kind,
     match: MatchedIntent,
     result: ToolResult,
     order_id: str | None,
@@ -160,7 +123,7 @@ def _degraded(
     if result.fallback or "message_key" in data:
         w.trouble = True
         hotline = as_str(data.get("hotline")) or w.hotline
-        what = _what(w, kind, order_id, sku)
+        what = what_of(w, kind, order_id, sku)
         if data.get("url"):
             text = render(
                 w.t["self_service_url"], what=what, url=as_str(data["url"]), hotline=hotline
@@ -175,7 +138,7 @@ def _degraded(
 
 def _confirm(
     w: Writer,
-    kind: _Kind,
+    kind: Kind,
     match: MatchedIntent,
     result: ToolResult,
     order_id: str | None,
@@ -192,7 +155,7 @@ def _confirm(
         amount = args.get("amount")
         if amount is None:
             # never ask about an amount that is not stated
-            return w.say("part_unavailable", what=_what(w, kind, order_id, sku))
+            return w.say("part_unavailable", what=what_of(w, kind, order_id, sku))
         previous = as_dict(data.get("previous"))
         if previous:
             return w.say(
@@ -204,134 +167,28 @@ def _confirm(
         if data.get("full"):
             return w.say("refund_confirm_full", order_id=order_id, amount=money(amount))
         return w.say("refund_confirm", order_id=order_id, amount=money(amount))
-    return w.say("confirm_generic", what=_what(w, kind, order_id, sku))
-
-
-def _failed(
-    w: Writer,
-    kind: _Kind,
-    match: MatchedIntent,
-    result: ToolResult,
-    order_id: str | None,
-    sku: str | None,
-) -> str:
-    cls = result.error_class
-    # FAILED with an unknown_outcome class means reconciliation established that the write did
-    # NOT take effect (only status UNKNOWN is still unknown): say it was not done.
-    if cls is ErrorClass.BUSINESS:
-        return _business(w, kind, result, order_id, sku)
-    if cls is ErrorClass.INPUT:
-        return _input(w, match, result)
-    if kind in _READ_KINDS:
-        return _lookup_failed(w, kind, order_id, sku)
-    w.trouble = True
-    return capitalized(w.say("write_failed", what=_what(w, kind, order_id, sku)))
-
-
-def _lookup_failed(w: Writer, kind: _Kind, order_id: str | None, sku: str | None) -> str:
-    w.trouble = True
-    if kind == "order" and order_id:
-        return w.say("lookup_failed_order", order_id=order_id)
-    if kind == "orders" or (kind == "order" and not order_id):
-        return w.say("lookup_failed_orders")
-    return w.say("lookup_failed", what=_what(w, kind, order_id, sku))
-
-
-def _business(
-    w: Writer, kind: _Kind, result: ToolResult, order_id: str | None, sku: str | None
-) -> str:
-    data = as_dict(result.data)
-    code = as_str(data.get("code")) or next((c for c in _BUSINESS_CODES if c in result.reason), "")
-    if code == "order_not_found" and order_id:
-        return w.say("order_not_found", order_id=order_id)
-    if code == "sku_not_found" and sku:
-        return w.say("sku_not_found", sku=sku)
-    if code == "ticket_not_found":
-        return w.say("ticket_not_found")
-    if code == "not_cancellable" and order_id:
-        said = _CANCEL_PHRASE.sub(" ", f"{data.get('message', '')} {result.reason}")
-        found = _STATUS_IN_TEXT.search(said)
-        if found:
-            status = found.group(1).lower().replace("canceled", "cancelled")
-            line = w.say("not_cancellable", order_id=order_id, status=status_label(w, status))
-        else:
-            line = w.say("not_cancellable_plain", order_id=order_id)
-        if found is None or status in ("shipped", "delivered"):
-            line += ("" if w.lang == "zh" else " ") + w.t["not_cancellable_hint"]
-        return line
-    if code == "not_refundable" and order_id:
-        return w.say(
-            "not_refundable", order_id=order_id, refundable=money(data.get("refundable_amount", 0))
-        )
-    if code == "amount_too_large" and order_id and data.get("refundable_amount") is not None:
-        return w.say(
-            "amount_too_large",
-            order_id=order_id,
-            refundable=money(data["refundable_amount"]),
-        )
-    if code == "amount_too_large" and order_id:
-        return w.say("amount_too_large_plain", order_id=order_id)
-    return w.say("business_other", what=_what(w, kind, order_id, sku))
-
-
-def _input(w: Writer, match: MatchedIntent, result: ToolResult) -> str:
-    issue = result.issues[0] if result.issues else {}
-    path = as_str(issue.get("path")).split(".")[-1].split("/")[-1]
-    message = as_str(issue.get("message")).lower()
-    if not path:
-        if match.intent in ORDER_SCOPED_INTENTS and not match.order_id:
-            return w.say("ask_order_id")
-        if match.intent is Intent.STOCK and not match.sku:
-            return w.say("stock_ask_sku")
-        path = "order_id" if match.order_id else "sku" if match.sku else ""
-    field_key = f"field_{path}" if f"field_{path}" in w.t else "field_other"
-    missing = not message or "missing" in message or "required" in message
-    return capitalized(w.say("input_missing" if missing else "input_invalid", field=w.t[field_key]))
-
-
-def _unknown(
-    w: Writer, kind: _Kind, result: ToolResult, order_id: str | None, sku: str | None
-) -> str:
-    w.trouble = True
-    what = _what(w, kind, order_id, sku)
-    if result.ticket_id:
-        return w.say("write_unknown_ticket", what=what, ticket_id=result.ticket_id)
-    return w.say("write_unknown", what=what)
+    return w.say("confirm_generic", what=what_of(w, kind, order_id, sku))
 
 
 def _pending_what(w: Writer, what: str) -> str:
     """``"cancel_order 100123"`` -> ``"取消订单 100123"`` (tool or intent name, then subject)."""
     head, _, rest = what.strip().partition(" ")
-    kind: _Kind = _TOOL_KINDS.get(head) or "other"
+    kind: Kind = TOOL_KINDS.get(head) or "other"
     if kind == "other":
         try:
-            kind = _INTENT_KINDS.get(Intent(head), "other")
+            kind = INTENT_KINDS.get(Intent(head), "other")
         except ValueError:
             kind = "other"
     subject = rest.strip()
     order_id = subject if _ORDER_ID.match(subject) else None
     sku = subject.upper() if _SKU.match(subject) else None
-    return _what(w, kind, order_id, sku)
+    return what_of(w, kind, order_id, sku)
 
 
 def _order_id(match: MatchedIntent, result: ToolResult) -> str | None:
     data = as_dict(result.data)
     args = as_dict(data.get("args"))
     return match.order_id or as_str(data.get("order_id") or args.get("order_id")) or None
-
-
-def _order_ref(w: Writer, order_id: str | None) -> str:
-    if order_id:
-        return w.say("order_ref", order_id=order_id)
-    return w.say("order_ref_none")
-
-
-def _what(w: Writer, kind: _Kind, order_id: str | None, sku: str | None) -> str:
-    product = w.say("product_ref", sku=sku) if sku else w.say("product_ref_none")
-    key = f"what_{kind}"
-    return w.say(
-        key if key in w.t else "what_other", order=_order_ref(w, order_id), product=product
-    )
 
 
 def _body(w: Writer, item: ReplyItem) -> str:
@@ -360,16 +217,16 @@ def _body(w: Writer, item: ReplyItem) -> str:
         if status is ToolStatus.NEEDS_CONFIRMATION:
             return _confirm(w, kind, match, result, order_id, sku)
         if status is ToolStatus.FAILED:
-            return _failed(w, kind, match, result, order_id, sku)
+            return failed_text(w, kind, match, result, order_id, sku)
         if status is ToolStatus.UNKNOWN:
-            return _unknown(w, kind, result, order_id, sku)
+            return unknown_text(w, kind, result, order_id, sku)
     except (KeyError, TypeError, ValueError, AttributeError):
         # Data that does not have the documented shape: say we could not check, never guess.
-        if kind in _READ_KINDS:
-            return _lookup_failed(w, kind, order_id, sku)
-        return _unknown(w, kind, result, order_id, sku)
+        if kind in READ_KINDS:
+            return lookup_failed(w, kind, order_id, sku)
+        return unknown_text(w, kind, result, order_id, sku)
     w.trouble = True
-    return w.say("part_unavailable", what=_what(w, kind, order_id, sku))
+    return w.say("part_unavailable", what=what_of(w, kind, order_id, sku))
 
 
 def _without_result(w: Writer, match: MatchedIntent) -> str:
@@ -382,9 +239,9 @@ def _without_result(w: Writer, match: MatchedIntent) -> str:
         return w.say("ask_order_id")
     if intent is Intent.STOCK and not match.sku:
         return w.say("stock_ask_sku")
-    kind = _INTENT_KINDS.get(intent, "other")
+    kind = INTENT_KINDS.get(intent, "other")
     w.trouble = True
-    return w.say("part_unavailable", what=_what(w, kind, match.order_id, match.sku))
+    return w.say("part_unavailable", what=what_of(w, kind, match.order_id, match.sku))
 
 
 class ShopReplies:
@@ -394,7 +251,7 @@ class ShopReplies:
         """Built-in requests and results of the shop's tools (not a loaded pack's request)."""
         if item.intent.intent is Intent.PACK:
             return False
-        return item.result is None or item.result.tool in _TOOL_KINDS
+        return item.result is None or item.result.tool in TOOL_KINDS
 
     def body(self, w: Writer, item: ReplyItem) -> str:
         return _body(w, item)
@@ -411,21 +268,21 @@ class ShopReplies:
 
     def describe(self, w: Writer, tool: str, args: Mapping[str, Any]) -> str | None:
         """ "the refund of ¥100.00 for order 100609"; None for a tool that is not the shop's."""
-        if tool not in _TOOL_KINDS:
+        if tool not in TOOL_KINDS:
             return None
-        kind = _TOOL_KINDS[tool]
+        kind = TOOL_KINDS[tool]
         order_id = as_str(args.get("order_id")) or None
         if kind == "refund" and args.get("amount") is not None:
             return w.say(
-                "what_refund_amount", amount=money(args["amount"]), order=_order_ref(w, order_id)
+                "what_refund_amount", amount=money(args["amount"]), order=order_ref(w, order_id)
             )
-        return _what(w, kind, order_id, as_str(args.get("sku")) or None)
+        return what_of(w, kind, order_id, as_str(args.get("sku")) or None)
 
     def fallback_line(self, w: Writer, item: ReplyItem) -> str:
         """What the structured fallback says about a result: only fields it carries."""
         match, result = item.intent, item.result
         order_id = _order_id(match, result) if result is not None else match.order_id
-        what = _what(w, _kind_of(item), order_id, match.sku)
+        what = what_of(w, _kind_of(item), order_id, match.sku)
         details = known_details(w, result) if result is not None else ""
         if details:
             return w.say("fallback_known", what=what, details=details)

@@ -1,0 +1,126 @@
+"""The demo shop's wording when a request did not go through: refusals, bad input, failures.
+
+A business refusal quotes the shop's reason (an order that cannot be cancelled because it has
+shipped); bad input asks for the field; a failed lookup says it could not check (never "you have
+no orders"); a write of unknown outcome says so and names the follow-up ticket.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent
+from helpdesk.graph.replies import Writer
+from helpdesk.tools.results import ToolResult
+from helpdesk.tools.shop_pack.reply_data import as_dict, as_str, capitalized, money, status_label
+from helpdesk.tools.shop_pack.reply_kinds import READ_KINDS, Kind, what_of
+
+__all__ = ["failed_text", "lookup_failed", "unknown_text"]
+
+_BUSINESS_CODES = (
+    "order_not_found",
+    "sku_not_found",
+    "ticket_not_found",
+    "not_cancellable",
+    "not_refundable",
+    "amount_too_large",
+)
+
+
+_STATUS_IN_TEXT = re.compile(r"\b(pending|paid|shipped|delivered|cancell?ed)\b", re.IGNORECASE)
+
+
+_CANCEL_PHRASE = re.compile(r"\bbe cancell?ed\b|not_cancellable", re.IGNORECASE)
+
+
+def failed_text(
+    w: Writer,
+    kind: Kind,
+    match: MatchedIntent,
+    result: ToolResult,
+    order_id: str | None,
+    sku: str | None,
+) -> str:
+    cls = result.error_class
+    # FAILED with an unknown_outcome class means reconciliation established that the write did
+    # NOT take effect (only status UNKNOWN is still unknown): say it was not done.
+    if cls is ErrorClass.BUSINESS:
+        return _business(w, kind, result, order_id, sku)
+    if cls is ErrorClass.INPUT:
+        return _input(w, match, result)
+    if kind in READ_KINDS:
+        return lookup_failed(w, kind, order_id, sku)
+    w.trouble = True
+    return capitalized(w.say("write_failed", what=what_of(w, kind, order_id, sku)))
+
+
+def lookup_failed(w: Writer, kind: Kind, order_id: str | None, sku: str | None) -> str:
+    w.trouble = True
+    if kind == "order" and order_id:
+        return w.say("lookup_failed_order", order_id=order_id)
+    if kind == "orders" or (kind == "order" and not order_id):
+        return w.say("lookup_failed_orders")
+    return w.say("lookup_failed", what=what_of(w, kind, order_id, sku))
+
+
+def _business(
+    w: Writer, kind: Kind, result: ToolResult, order_id: str | None, sku: str | None
+) -> str:
+    data = as_dict(result.data)
+    code = as_str(data.get("code")) or next((c for c in _BUSINESS_CODES if c in result.reason), "")
+    if code == "order_not_found" and order_id:
+        return w.say("order_not_found", order_id=order_id)
+    if code == "sku_not_found" and sku:
+        return w.say("sku_not_found", sku=sku)
+    if code == "ticket_not_found":
+        return w.say("ticket_not_found")
+    if code == "not_cancellable" and order_id:
+        said = _CANCEL_PHRASE.sub(" ", f"{data.get('message', '')} {result.reason}")
+        found = _STATUS_IN_TEXT.search(said)
+        if found:
+            status = found.group(1).lower().replace("canceled", "cancelled")
+            line = w.say("not_cancellable", order_id=order_id, status=status_label(w, status))
+        else:
+            line = w.say("not_cancellable_plain", order_id=order_id)
+        if found is None or status in ("shipped", "delivered"):
+            line += ("" if w.lang == "zh" else " ") + w.t["not_cancellable_hint"]
+        return line
+    if code == "not_refundable" and order_id:
+        return w.say(
+            "not_refundable", order_id=order_id, refundable=money(data.get("refundable_amount", 0))
+        )
+    if code == "amount_too_large" and order_id and data.get("refundable_amount") is not None:
+        return w.say(
+            "amount_too_large",
+            order_id=order_id,
+            refundable=money(data["refundable_amount"]),
+        )
+    if code == "amount_too_large" and order_id:
+        return w.say("amount_too_large_plain", order_id=order_id)
+    return w.say("business_other", what=what_of(w, kind, order_id, sku))
+
+
+def _input(w: Writer, match: MatchedIntent, result: ToolResult) -> str:
+    issue = result.issues[0] if result.issues else {}
+    path = as_str(issue.get("path")).split(".")[-1].split("/")[-1]
+    message = as_str(issue.get("message")).lower()
+    if not path:
+        if match.intent in ORDER_SCOPED_INTENTS and not match.order_id:
+            return w.say("ask_order_id")
+        if match.intent is Intent.STOCK and not match.sku:
+            return w.say("stock_ask_sku")
+        path = "order_id" if match.order_id else "sku" if match.sku else ""
+    field_key = f"field_{path}" if f"field_{path}" in w.t else "field_other"
+    missing = not message or "missing" in message or "required" in message
+    return capitalized(w.say("input_missing" if missing else "input_invalid", field=w.t[field_key]))
+
+
+def unknown_text(
+    w: Writer, kind: Kind, result: ToolResult, order_id: str | None, sku: str | None
+) -> str:
+    w.trouble = True
+    what = what_of(w, kind, order_id, sku)
+    if result.ticket_id:
+        return w.say("write_unknown_ticket", what=what, ticket_id=result.ticket_id)
+    return w.say("write_unknown", what=what)

@@ -1,0 +1,56 @@
+"""The demo shop's kinds of request, and how a reply names one ("the refund for order 100609")."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from helpdesk.graph.intents import Intent
+from helpdesk.graph.replies import Writer
+
+__all__ = ["INTENT_KINDS", "READ_KINDS", "TOOL_KINDS", "Kind", "order_ref", "what_of"]
+
+Kind = Literal[
+    "order", "orders", "tracking", "stock", "faq", "cancel", "refund", "ticket", "handoff", "other"
+]
+
+
+READ_KINDS: frozenset[str] = frozenset({"order", "orders", "tracking", "stock", "faq"})
+
+
+TOOL_KINDS: dict[str, Kind] = {
+    "get_order": "order",
+    "list_orders": "orders",
+    "track_shipment": "tracking",
+    "check_stock": "stock",
+    "search_products": "stock",
+    "search_faq": "faq",
+    "cancel_order": "cancel",
+    "request_refund": "refund",
+    "create_ticket": "ticket",
+    "handoff_to_human": "handoff",
+}
+
+
+INTENT_KINDS: dict[Intent, Kind] = {
+    Intent.ORDER_STATUS: "order",
+    Intent.LIST_ORDERS: "orders",
+    Intent.TRACKING: "tracking",
+    Intent.STOCK: "stock",
+    Intent.FAQ: "faq",
+    Intent.CANCEL_ORDER: "cancel",
+    Intent.REFUND: "refund",
+    Intent.CREATE_TICKET: "ticket",
+    Intent.HANDOFF: "handoff",
+}
+
+
+def order_ref(w: Writer, order_id: str | None) -> str:
+    if order_id:
+        return w.say("order_ref", order_id=order_id)
+    return w.say("order_ref_none")
+
+
+def what_of(w: Writer, kind: Kind, order_id: str | None, sku: str | None) -> str:
+    product = w.say("product_ref", sku=sku) if sku else w.say("product_ref_none")
+    key = f"what_{kind}"
+    return w.say(key if key in w.t else "what_other", order=order_ref(w, order_id), product=product)
