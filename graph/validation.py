@@ -350,14 +350,14 @@ def rule_no_unconfirmed_done_claim(r: ReplyFacts) -> list[str]:
 def rule_failed_lookup_not_empty(r: ReplyFacts) -> list[str]:
     """A failed lookup is never turned into "there are none" (the capability's empty wording or
     one of its :attr:`~Capability.empty_patterns`)."""
-    templates = load_templates("minimal", "generate", r.lang)
+    templates = {**r.packs.templates(r.lang), **load_templates("minimal", "generate", r.lang)}
     violations = []
     for result in r.results:
         cap = r.packs.for_tool(result.tool)
-        key = cap.empty_key if cap is not None else ""
-        if not key or key not in templates or result.usable:
+        if cap is None or result.usable or not (cap.empty_key or cap.empty_patterns):
             continue
-        claim = _claim_prefix(templates[key], {}, r.lang)
+        key = cap.empty_key
+        claim = _claim_prefix(templates[key], {}, r.lang) if key in templates else ""
         if (claim and claim in r.draft) or _says_empty(cap, r.draft):
             violations.append(f"{result.tool} failed but the reply presents an empty result")
     return violations
