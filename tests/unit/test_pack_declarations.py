@@ -84,7 +84,7 @@ def test_money_reader_blanks_the_identifiers_a_pack_declares() -> None:
 
 
 def test_a_bad_mention_shape_is_refused_with_the_pack_named() -> None:
-    with pytest.raises(PackError, match="hotel.*mention shape"):
+    with pytest.raises(PackError, match=r"hotel.*mention shape"):
         _pack(mentions={"booking": "bk("})
 
 
