@@ -196,10 +196,11 @@ async def _drill(
     overrides: dict[str, Any] | None,
     scripted: bool = False,
 ) -> Any:
-    from helpdesk.app.drill import run_matrix, run_random, scripted_models
+    from helpdesk.app.drill import run_matrix, run_random
+    from helpdesk.app.observe import Observer
+    from helpdesk.testing.drill_models import scripted_models
 
     models = scripted_models if scripted else None
-    from helpdesk.app.observe import Observer
 
     with (
         Observer(events_path=events) as observer,

@@ -23,7 +23,6 @@ from typing import Any, Final, Literal
 
 from langgraph.checkpoint.memory import InMemorySaver
 
-from helpdesk.app.cli import run_turn
 from helpdesk.app.drill_checks import ReplyFacts, ShopTruth, claimed_writes, reply_violations
 from helpdesk.app.drill_matrix import (
     MODEL_PROBE,
@@ -36,14 +35,15 @@ from helpdesk.app.drill_matrix import (
     expected_path,
     matrix_cells,
 )
+from helpdesk.app.drill_packs import CellWorld, cell_world
 from helpdesk.app.observe import Observer
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
-from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan, Fault, FaultRule
 from helpdesk.degrade.clock import FakeClock
 from helpdesk.graph.checkpoint import state_serializer
-from helpdesk.graph.tiers import ModelTier, TierHealth, TierRouter
+from helpdesk.graph.tiers import TierRouter
 from helpdesk.tools.shop.seed import ensure_seeded
 
 __all__ = [
@@ -58,7 +58,6 @@ __all__ = [
     "configured_model_tiers",
     "run_matrix",
     "run_random",
-    "scripted_models",
 ]
 
 CUSTOMER: Final = "C0001"
@@ -175,10 +174,12 @@ def _bot(
     clock: FakeClock,
     observer: Observer,
     models: ModelFactory | None = None,
+    world: CellWorld | None = None,
 ) -> Bot:
     local = settings.model_copy(
         update={"data_dir": db.parent, "shop_url": None, "shop_db_path": db}
     )
+    world = world or CellWorld()
     bot = build_bot(
         local,
         checkpointer=InMemorySaver(serde=state_serializer()),
@@ -186,7 +187,13 @@ def _bot(
         clock=clock,
         observer=observer,
         router=models(clock) if models is not None else None,
+        packs=world.packs,
+        pack_options=world.options,
     )
+    if world.faults_at_call:
+        # an in-process backend has no transport: the plan wraps the tool calls instead (its
+        # rules name only this cell's tool, so the shop's calls pass untouched)
+        bot.executor.chaos = plan
     observer.breakers = bot.executor.breakers
     return bot
 
@@ -204,19 +211,6 @@ async def _turn(
 
 ModelFactory = Callable[[FakeClock], TierRouter]
 """Builds a bot's model tiers on the drill's clock."""
-
-
-def scripted_models(clock: FakeClock) -> TierRouter:
-    """Primary and backup tiers on the deterministic scripted brain (no API key, offline):
-    what ``helpdesk drill --models scripted`` drills the model cells with."""
-    from helpdesk.app.bench.brain import ScriptedBrain
-
-    tiers = [
-        ModelTier("primary", ScriptedBrain(label="primary"), "scripted:primary"),
-        ModelTier("backup", ScriptedBrain(label="backup"), "scripted:backup"),
-    ]
-    quota = RatioLimiter(ratio=0.5, clock=clock)
-    return TierRouter(tiers, TierHealth(clock), backup_quota=quota)
 
 
 def configured_model_tiers(bot: Bot) -> tuple[str, ...]:
@@ -266,7 +260,8 @@ async def _run_tool_cell(
         start_s=WARM_GAP_S / 2 if warm else None,
     )
     plan = ChaosPlan([rule], seed=seed, clock=clock)
-    bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer, models)
+    world = cell_world(probe, plan)
+    bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer, models, world)
     session = "drill-" + cell.id.replace("[", ".").replace("]", "")  # a valid session id
     started = time.perf_counter()
     try:
@@ -285,7 +280,7 @@ async def _run_tool_cell(
         result = results[-1]
         truth = ShopTruth(bot.client, CUSTOMER)
         key = result.get("idempotency_key")
-        executions = await truth.executions(key) if key else None
+        executions = await world.counter(bot.client, CUSTOMER)(key) if key else None
         events = payload["degrade"]["events"]
         outcome.actual = {
             "status": result["status"],
@@ -308,6 +303,7 @@ async def _run_tool_cell(
             executions=executions,
             hotline=bot.settings.hotline,
             known_tickets=frozenset(known),
+            success=world.success,
         )
         outcome.mismatches += reply_violations(checks, facts)
         outcome.mismatches += await truth.false_claims(
@@ -448,8 +444,9 @@ async def run_matrix(
         observer: receives every call and turn (metrics, traces, the run's events file).
         seed: seed of the chaos plans.
         progress: called after each cell.
-        models: builds the model tiers of the model cells' bots (e.g. :func:`scripted_models`);
-            None = the tiers the settings configure. Tool cells always run on the settings'
+        models: builds the model tiers of the model cells' bots (e.g.
+            :func:`helpdesk.testing.drill_models.scripted_models`); None = the tiers the
+            settings configure. Tool cells always run on the settings'
             tiers, so their declared reply properties stay those of the deployment.
     """
     chosen = list(cells) if cells is not None else matrix_cells()

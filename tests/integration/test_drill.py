@@ -139,7 +139,7 @@ async def test_report_command_prints_degrade_report_of_a_run(tmp_path: Path) -> 
 
 
 async def test_drill_model_cells_with_the_scripted_brain(tmp_path: Path) -> None:
-    from helpdesk.app.drill import scripted_models
+    from helpdesk.testing.drill_models import scripted_models
 
     cells = [
         DrillCell(target="model:primary", fault=Fault.UNAVAILABLE),
