@@ -52,7 +52,11 @@ def _progress() -> Progress:
 
 def drill(
     matrix: Annotated[
-        bool, typer.Option("--matrix", help="Every fault x every tool and model tier.")
+        bool,
+        typer.Option(
+            "--matrix",
+            help="Every fault x every tool (the demo shop's, the loyalty pack's) and model tier.",
+        ),
     ] = False,
     random_mode: Annotated[
         bool, typer.Option("--random", help="Seeded random faults over many conversations.")

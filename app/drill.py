@@ -304,6 +304,7 @@ async def _run_tool_cell(
             hotline=bot.settings.hotline,
             known_tickets=frozenset(known),
             success=world.success,
+            unknown=world.unknown,
         )
         outcome.mismatches += reply_violations(checks, facts)
         outcome.mismatches += await truth.false_claims(

@@ -103,11 +103,24 @@ class ReplyFacts:
     """Literal text (:func:`template_fragment`) of the replies saying the write went through,
     for a pack's tool; None: the shop's :data:`SUCCESS_KEYS` of ``tool``."""
 
+    unknown: tuple[str, ...] | None = None
+    """Literal text of the replies saying a write's outcome is unknown, for a pack's tool; None:
+    the shop's ``write_unknown_ticket``."""
+
     def claims_success(self) -> bool:
         if self.success is None:
             return mentions(self.reply, SUCCESS_KEYS.get(self.tool, ()))
-        text = _squash(self.reply)
-        return any(fragment in text for fragment in self.success)
+        return _contains(self.reply, self.success)
+
+    def says_unknown(self) -> bool:
+        if self.unknown is None:
+            return mentions(self.reply, _UNKNOWN_KEYS)
+        return _contains(self.reply, self.unknown)
+
+
+def _contains(reply: str, fragments: Iterable[str]) -> bool:
+    text = _squash(reply)
+    return any(fragment in text for fragment in fragments)
 
 
 def reply_violations(checks: Iterable[ReplyCheck], facts: ReplyFacts) -> list[str]:
@@ -136,10 +149,13 @@ def reply_violations(checks: Iterable[ReplyCheck], facts: ReplyFacts) -> list[st
                 out.append(f"reply: does not say {facts.tool} went through")
             elif not facts.executions:
                 out.append(f"reply: claims {facts.tool} succeeded but the audit log shows no run")
-        elif check is ReplyCheck.UNKNOWN_WITH_TICKET and not (
-            mentions(reply, _UNKNOWN_KEYS) and facts.ticket_id and facts.ticket_id in reply
-        ):
-            out.append("reply: does not say the outcome is unknown with its compensation ticket")
+        elif check is ReplyCheck.UNKNOWN_WITH_TICKET:
+            if not facts.says_unknown():
+                out.append("reply: does not say the outcome is unknown")
+            if not facts.ticket_id:
+                out.append("result: no compensation ticket for the unknown outcome")
+            elif facts.ticket_id not in reply:
+                out.append(f"reply: does not name the compensation ticket {facts.ticket_id}")
         elif check is ReplyCheck.NOT_NO_ORDERS and mentions(reply, _NO_ORDERS_KEYS):
             out.append('reply: a failed lookup was turned into "no orders"')
     return out

@@ -123,7 +123,7 @@ class ToolProbe:
     transport; another pack's around the tool call itself (its backend is in-process), so the
     recorded reasons name the injected fault instead of an HTTP status (:data:`CALL_REASONS`)."""
     fallback: bool = True
-    """The tool has a function fallback (a read's self-service pointer). Without one, the
+    """A read: the tool has a function fallback (a self-service pointer). Without one, the
     ladder's last rung for a failed read is the handoff (a ticket), not the fallback."""
 
 

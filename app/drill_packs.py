@@ -7,7 +7,8 @@ shop's cells inject faults at the shop's HTTP transport and count writes in the 
 per cell; their faults are injected around the tool call itself (the backend is in-process) and,
 for the ``verify_lost`` variant, into the backend's look-up by idempotency key, and their writes
 are counted in the backend's own audit log. The replies that say such a write went through are
-recognised by the pack's own ``<intent>.ok`` templates.
+recognised by the pack's own ``<intent>.ok`` templates, and an unknown outcome by its
+``<intent>.unknown`` (or the generic wording it falls back to).
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from helpdesk.app.drill_checks import ShopTruth, template_fragment
 from helpdesk.app.drill_matrix import ToolProbe
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.examples.loyalty import LoyaltyBackend, loyalty_pack
+from helpdesk.graph.prompting import load_templates
 from helpdesk.tools.packs import Pack, PackSet, load_pack_templates
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = ["DRILLED_PACKS", "CellWorld", "cell_world"]
+
+LANGS = ("zh", "en")
 
 Executions = Callable[[str], Awaitable[int]]
 """Idempotency key -> how many times the write with that key really executed."""
@@ -45,6 +49,8 @@ class CellWorld:
     success: tuple[str, ...] | None = None
     """Literal text of the replies saying the write went through; None: the shop's
     (:data:`~helpdesk.app.drill_checks.SUCCESS_KEYS`)."""
+    unknown: tuple[str, ...] | None = None
+    """Literal text of the replies saying the write's outcome is unknown; None: the shop's."""
 
     def counter(self, client: ShopClient, customer: str) -> Executions:
         return self.executions or ShopTruth(client, customer).executions
@@ -64,11 +70,13 @@ class _DrilledLoyaltyBackend(LoyaltyBackend):
 
 
 @cache
-def _success_fragments(package: str, intent: str) -> tuple[str, ...]:
-    fragments = (
-        template_fragment(load_pack_templates(package, lang).get(f"{intent}.ok", ""))
-        for lang in ("zh", "en")
-    )
+def _fragments(package: str, key: str, generic_key: str | None = None) -> tuple[str, ...]:
+    """The literal text of a pack's template ``key`` in zh and en; with ``generic_key``, also
+    the minimal tier's generic wording a pack without that key is answered in."""
+    templates = [load_pack_templates(package, lang).get(key, "") for lang in LANGS]
+    if generic_key is not None:
+        templates += [load_templates("minimal", "generate", lang)[generic_key] for lang in LANGS]
+    fragments = (template_fragment(t) for t in templates)
     return tuple(f for f in fragments if len(f) >= 4)
 
 
@@ -84,7 +92,8 @@ def _loyalty(probe: ToolProbe, plan: ChaosPlan) -> CellWorld:
         packs=[pack],
         faults_at_call=True,
         executions=executions,
-        success=_success_fragments(pack.templates or "", intent),
+        success=_fragments(pack.templates or "", f"{intent}.ok"),
+        unknown=_fragments(pack.templates or "", f"{intent}.unknown", "generic_unknown"),
     )
 
 
