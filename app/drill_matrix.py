@@ -14,6 +14,9 @@ are the demo shop's and the loyalty pack's (``examples/loyalty``: a read, a writ
 capability), under the same faults and the same table; where a fault is injected (the shop's
 HTTP transport, or around an in-process pack's call) only changes the reason wording and, for a
 500 on a write, whether anything was sent (:func:`expected_path`).
+
+Over 400 lines on purpose: it is one table (probes, the path of every fault per tool kind, the
+model rows) that the drill, the tests and a reader take in as a whole.
 """
 
 from __future__ import annotations
