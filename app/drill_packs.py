@@ -70,12 +70,14 @@ class _DrilledLoyaltyBackend(LoyaltyBackend):
 
 
 @cache
-def _fragments(package: str, key: str, generic_key: str | None = None) -> tuple[str, ...]:
-    """The literal text of a pack's template ``key`` in zh and en; with ``generic_key``, also
-    the minimal tier's generic wording a pack without that key is answered in."""
+def _fragments(package: str, key: str, *generic_keys: str) -> tuple[str, ...]:
+    """The literal text of a pack's template ``key`` in zh and en, and of the minimal tier's
+    ``generic_keys`` (the wording a pack without that key is answered in), where they exist."""
     templates = [load_pack_templates(package, lang).get(key, "") for lang in LANGS]
-    if generic_key is not None:
-        templates += [load_templates("minimal", "generate", lang)[generic_key] for lang in LANGS]
+    for generic in generic_keys:
+        templates += [
+            load_templates("minimal", "generate", lang).get(generic, "") for lang in LANGS
+        ]
     fragments = (template_fragment(t) for t in templates)
     return tuple(f for f in fragments if len(f) >= 4)
 
@@ -93,7 +95,9 @@ def _loyalty(probe: ToolProbe, plan: ChaosPlan) -> CellWorld:
         faults_at_call=True,
         executions=executions,
         success=_fragments(pack.templates or "", f"{intent}.ok"),
-        unknown=_fragments(pack.templates or "", f"{intent}.unknown", "generic_unknown"),
+        unknown=_fragments(
+            pack.templates or "", f"{intent}.unknown", "generic_unknown", "generic_unknown_ticket"
+        ),
     )
 
 
