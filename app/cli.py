@@ -1,4 +1,9 @@
-"""The ``helpdesk`` command: chat with the bot, list its tools, run the demo shop."""
+"""The ``helpdesk`` command: chat with the bot, list its tools, run the demo shop.
+
+The entry point only: nothing in the ``helpdesk`` namespace imports this module. The session API
+(:func:`~helpdesk.app.session.run_turn`, ``Bot.turn``) lives in :mod:`helpdesk.app.session`, below
+this module and below the drills, the bench and the service (``tests/unit/test_import_cycles.py``).
+"""
 
 from __future__ import annotations
 
@@ -21,14 +26,12 @@ from helpdesk.app.packs_cli import PACK_HELP, PackError, capability_rows, packs_
 from helpdesk.app.privacy import checkpoint_key
 from helpdesk.app.service.cli import register as register_service
 from helpdesk.app.session import (
-    MAX_MESSAGE_CHARS,
     TurnError,
     check_customer_id,
     check_session_id,
     new_session_id,
     run_turn,
     turn_failed_reply,
-    turn_payload,
 )
 from helpdesk.app.sessions_cli import register as register_sessions
 from helpdesk.app.settings import (
@@ -42,15 +45,7 @@ from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.graph.tiers import Prober
 
-__all__ = [
-    "MAX_MESSAGE_CHARS",
-    "TurnError",
-    "app",
-    "main",
-    "run_turn",
-    "turn_failed_reply",
-    "turn_payload",
-]
+__all__ = ["app", "main"]
 
 app = typer.Typer(
     help="helpdesk: a customer-service agent that keeps answering, and stays honest, when "

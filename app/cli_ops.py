@@ -52,7 +52,11 @@ def _progress() -> Progress:
 
 def drill(
     matrix: Annotated[
-        bool, typer.Option("--matrix", help="Every fault x every tool and model tier.")
+        bool,
+        typer.Option(
+            "--matrix",
+            help="Every fault x every tool (the demo shop's, the loyalty pack's) and model tier.",
+        ),
     ] = False,
     random_mode: Annotated[
         bool, typer.Option("--random", help="Seeded random faults over many conversations.")
@@ -196,10 +200,11 @@ async def _drill(
     overrides: dict[str, Any] | None,
     scripted: bool = False,
 ) -> Any:
-    from helpdesk.app.drill import run_matrix, run_random, scripted_models
+    from helpdesk.app.drill import run_matrix, run_random
+    from helpdesk.app.observe import Observer
+    from helpdesk.testing.drill_models import scripted_models
 
     models = scripted_models if scripted else None
-    from helpdesk.app.observe import Observer
 
     with (
         Observer(events_path=events) as observer,

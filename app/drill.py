@@ -1,30 +1,39 @@
-"""Fault drills through the whole bot: the matrix of expected paths, and seeded random chaos.
+"""Fault drills through the whole bot: the matrix of expected paths (and, re-exported from
+:mod:`helpdesk.app.drill_random`, seeded random chaos).
 
 ``run_matrix`` runs every :class:`~helpdesk.app.drill_matrix.DrillCell` as real graph turns
 (the customer messages of the tool's :class:`~helpdesk.app.drill_matrix.ToolProbe`) against a
 fresh copy of a seeded demo-shop database, with a :class:`~helpdesk.degrade.chaos.ChaosPlan` at
-the shop transport and a :class:`~helpdesk.degrade.clock.FakeClock`, then compares the path
-taken (status, error class, ladder, recorded reason, audited executions) and the reply's
-properties with the declared expectation. ``run_random`` plays seeded conversations against one
-bot under a seeded random fault schedule and checks the invariants: no write executed twice,
-no claim the shop contradicts, the retry budget held, every turn answered. Both return a
-:class:`DrillReport`; :mod:`helpdesk.app.drill_output` writes it to disk.
+the shop transport (or, for a pack with an in-process backend, around its tool calls; see
+:mod:`helpdesk.app.drill_packs`) and a :class:`~helpdesk.degrade.clock.FakeClock`, then compares
+the path taken (status, error class, ladder, recorded reason, audited executions) and the
+reply's properties with the declared expectation. ``run_random`` plays seeded conversations
+against one bot under a seeded random fault schedule and checks the invariants. Both return a
+:class:`~helpdesk.app.drill_common.DrillReport`; :mod:`helpdesk.app.drill_output` writes it.
 """
 
 from __future__ import annotations
 
-import random
 import shutil
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
-from langgraph.checkpoint.memory import InMemorySaver
-
-from helpdesk.app.cli import run_turn
-from helpdesk.app.drill_checks import ReplyFacts, ShopTruth, claimed_writes, reply_violations
+from helpdesk.app.drill_checks import ReplyFacts, ShopTruth, reply_violations
+from helpdesk.app.drill_common import (
+    CUSTOMER,
+    CellOutcome,
+    DrillReport,
+    Invariant,
+    ModelFactory,
+    Progress,
+    drill_bot,
+    drill_turn,
+    fresh_db,
+    seeded_db,
+)
 from helpdesk.app.drill_matrix import (
     MODEL_PROBE,
     TOOL_PROBES,
@@ -36,15 +45,13 @@ from helpdesk.app.drill_matrix import (
     expected_path,
     matrix_cells,
 )
+from helpdesk.app.drill_packs import cell_world
+from helpdesk.app.drill_random import RANDOM_SCRIPTS, run_random
 from helpdesk.app.observe import Observer
 from helpdesk.app.settings import Settings
-from helpdesk.app.wiring import Bot, build_bot
-from helpdesk.degrade.budget import RatioLimiter
+from helpdesk.app.wiring import Bot
 from helpdesk.degrade.chaos import ChaosPlan, Fault, FaultRule
 from helpdesk.degrade.clock import FakeClock
-from helpdesk.graph.checkpoint import state_serializer
-from helpdesk.graph.tiers import ModelTier, TierHealth, TierRouter
-from helpdesk.tools.shop.seed import ensure_seeded
 
 __all__ = [
     "CUSTOMER",
@@ -58,165 +65,11 @@ __all__ = [
     "configured_model_tiers",
     "run_matrix",
     "run_random",
-    "scripted_models",
 ]
 
-CUSTOMER: Final = "C0001"
-"""The seeded customer every drill talks as (tools/shop/API.md)."""
 WARM_GAP_S: Final = 30.0
 """Seconds between the warming turn and the faulted turn of a ``warm`` cell."""
 NOT_APPLICABLE_NO_TIERS: Final = "not applicable: no model tier configured"
-
-Progress = Callable[[str], None]
-"""Called once per finished cell / turn with a short label (drives a progress bar)."""
-
-
-@dataclass
-class CellOutcome:
-    """One matrix cell: what was expected, what happened, and every difference."""
-
-    cell: DrillCell
-    expected: dict[str, Any] = field(default_factory=dict)
-    actual: dict[str, Any] = field(default_factory=dict)
-    mismatches: list[str] = field(default_factory=list)
-    not_applicable: str | None = None
-    """Why the cell could not run (e.g. no model tier configured); not a failure."""
-    reply: str = ""
-    virtual_s: float = 0.0
-    """Time the faulted turn took on the drill's fake clock (retry waits, injected latency)."""
-    wall_s: float = 0.0
-
-    @property
-    def passed(self) -> bool:
-        return not self.mismatches
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "cell": self.cell.id,
-            "target": self.cell.target,
-            "fault": str(self.cell.fault),
-            "variant": self.cell.variant,
-            "passed": self.passed,
-            "not_applicable": self.not_applicable,
-            "expected": self.expected,
-            "actual": self.actual,
-            "mismatches": self.mismatches,
-            "reply": self.reply,
-            "virtual_s": round(self.virtual_s, 4),
-            "wall_s": round(self.wall_s, 4),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Invariant:
-    """A broken invariant of the random drill."""
-
-    name: Literal["no_duplicate_write", "no_false_claim", "budget_respected", "turn_answered"]
-    session: str
-    detail: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"invariant": self.name, "session": self.session, "detail": self.detail}
-
-
-@dataclass
-class DrillReport:
-    """The result of one drill run (matrix or random)."""
-
-    mode: Literal["matrix", "random"]
-    seed: int
-    cells: list[CellOutcome] = field(default_factory=list)
-    violations: list[Invariant] = field(default_factory=list)
-    turns: list[dict[str, Any]] = field(default_factory=list)
-    """Random mode: one summary per turn (session, faults seen, outcome, latency)."""
-    stats: dict[str, Any] = field(default_factory=dict)
-    wall_s: float = 0.0
-
-    @property
-    def mismatches(self) -> list[CellOutcome]:
-        return [c for c in self.cells if not c.passed]
-
-    @property
-    def ok(self) -> bool:
-        return not self.mismatches and not self.violations
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "mode": self.mode,
-            "seed": self.seed,
-            "ok": self.ok,
-            "wall_s": round(self.wall_s, 3),
-            "stats": self.stats,
-            "cells": [c.as_dict() for c in self.cells],
-            "violations": [v.as_dict() for v in self.violations],
-            "turns": self.turns,
-        }
-
-
-# --------------------------------------------------------------------------- shared plumbing
-
-
-def _seed_db(work_dir: Path) -> Path:
-    """A seeded shop database, made once per drill and copied per cell (closed, so no WAL)."""
-    return ensure_seeded(work_dir / "seed" / "shop.sqlite")
-
-
-def _fresh_db(seed_db: Path, cell_dir: Path) -> Path:
-    cell_dir.mkdir(parents=True, exist_ok=True)
-    target = cell_dir / "shop.sqlite"
-    shutil.copy(seed_db, target)
-    return target
-
-
-def _bot(
-    settings: Settings,
-    db: Path,
-    plan: ChaosPlan,
-    clock: FakeClock,
-    observer: Observer,
-    models: ModelFactory | None = None,
-) -> Bot:
-    local = settings.model_copy(
-        update={"data_dir": db.parent, "shop_url": None, "shop_db_path": db}
-    )
-    bot = build_bot(
-        local,
-        checkpointer=InMemorySaver(serde=state_serializer()),
-        chaos=plan,
-        clock=clock,
-        observer=observer,
-        router=models(clock) if models is not None else None,
-    )
-    observer.breakers = bot.executor.breakers
-    return bot
-
-
-async def _turn(
-    bot: Bot, observer: Observer, clock: FakeClock, text: str, session: str
-) -> tuple[dict[str, Any], float]:
-    started = clock.now()
-    with observer.turn(session=session, customer=CUSTOMER, mode="drill"):
-        payload = await run_turn(bot, text, session=session, customer=CUSTOMER)
-        elapsed = clock.now() - started
-        observer.turn_finished(payload, elapsed)
-    return payload, elapsed
-
-
-ModelFactory = Callable[[FakeClock], TierRouter]
-"""Builds a bot's model tiers on the drill's clock."""
-
-
-def scripted_models(clock: FakeClock) -> TierRouter:
-    """Primary and backup tiers on the deterministic scripted brain (no API key, offline):
-    what ``helpdesk drill --models scripted`` drills the model cells with."""
-    from helpdesk.app.bench.brain import ScriptedBrain
-
-    tiers = [
-        ModelTier("primary", ScriptedBrain(label="primary"), "scripted:primary"),
-        ModelTier("backup", ScriptedBrain(label="backup"), "scripted:backup"),
-    ]
-    quota = RatioLimiter(ratio=0.5, clock=clock)
-    return TierRouter(tiers, TierHealth(clock), backup_quota=quota)
 
 
 def configured_model_tiers(bot: Bot) -> tuple[str, ...]:
@@ -266,17 +119,18 @@ async def _run_tool_cell(
         start_s=WARM_GAP_S / 2 if warm else None,
     )
     plan = ChaosPlan([rule], seed=seed, clock=clock)
-    bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer, models)
+    world = cell_world(probe, plan)
+    bot = drill_bot(settings, fresh_db(seed_db, cell_dir), plan, clock, observer, models, world)
     session = "drill-" + cell.id.replace("[", ".").replace("]", "")  # a valid session id
     started = time.perf_counter()
     try:
         if warm:
             for text in probe.messages:
-                await _turn(bot, observer, clock, text, session)
+                await drill_turn(bot, observer, clock, text, session)
             clock.advance(WARM_GAP_S)
         payload: dict[str, Any] = {}
         for text in probe.messages:
-            payload, outcome.virtual_s = await _turn(bot, observer, clock, text, session)
+            payload, outcome.virtual_s = await drill_turn(bot, observer, clock, text, session)
         outcome.reply = str(payload.get("reply", ""))
         results = [r for r in payload.get("tool_results", []) if r.get("tool") == probe.tool]
         if not results:
@@ -285,7 +139,7 @@ async def _run_tool_cell(
         result = results[-1]
         truth = ShopTruth(bot.client, CUSTOMER)
         key = result.get("idempotency_key")
-        executions = await truth.executions(key) if key else None
+        executions = await world.counter(bot.client, CUSTOMER)(key) if key else None
         events = payload["degrade"]["events"]
         outcome.actual = {
             "status": result["status"],
@@ -308,6 +162,8 @@ async def _run_tool_cell(
             executions=executions,
             hotline=bot.settings.hotline,
             known_tickets=frozenset(known),
+            success=world.success,
+            unknown=world.unknown,
         )
         outcome.mismatches += reply_violations(checks, facts)
         outcome.mismatches += await truth.false_claims(
@@ -372,7 +228,7 @@ async def _run_model_cell(
         # The backup only gets traffic when the primary fails: take the primary down too.
         rules.append(FaultRule(fault=Fault.UNAVAILABLE, rate=1.0, target="model:primary"))
     plan = ChaosPlan(rules, seed=seed, clock=clock)
-    bot = _bot(settings, _fresh_db(seed_db, cell_dir), plan, clock, observer, models)
+    bot = drill_bot(settings, fresh_db(seed_db, cell_dir), plan, clock, observer, models)
     started = time.perf_counter()
     try:
         tiers = configured_model_tiers(bot)
@@ -385,7 +241,9 @@ async def _run_model_cell(
             return outcome
         payload: dict[str, Any] = {}
         for text in MODEL_PROBE:
-            payload, outcome.virtual_s = await _turn(bot, observer, clock, text, f"drill-{cell.id}")
+            payload, outcome.virtual_s = await drill_turn(
+                bot, observer, clock, text, f"drill-{cell.id}"
+            )
         outcome.reply = str(payload.get("reply", ""))
         switches = [
             e
@@ -448,15 +306,16 @@ async def run_matrix(
         observer: receives every call and turn (metrics, traces, the run's events file).
         seed: seed of the chaos plans.
         progress: called after each cell.
-        models: builds the model tiers of the model cells' bots (e.g. :func:`scripted_models`);
-            None = the tiers the settings configure. Tool cells always run on the settings'
+        models: builds the model tiers of the model cells' bots (e.g.
+            :func:`helpdesk.testing.drill_models.scripted_models`); None = the tiers the
+            settings configure. Tool cells always run on the settings'
             tiers, so their declared reply properties stay those of the deployment.
     """
     chosen = list(cells) if cells is not None else matrix_cells()
     observer = observer or Observer()
     report = DrillReport(mode="matrix", seed=seed)
     started = time.perf_counter()
-    seed_db = _seed_db(work_dir)
+    seed_db = seeded_db(work_dir)
     for index, cell in enumerate(chosen):
         cell_dir = work_dir / "cells" / f"{index:03d}"
         if cell.is_model:
@@ -523,205 +382,3 @@ def _coerce(fields: Mapping[str, Any]) -> dict[str, Any]:
             value = frozenset(ReplyCheck(v) for v in value)
         out[name] = value
     return out
-
-
-# --------------------------------------------------------------------------- random
-
-
-RANDOM_SCRIPTS: Final[tuple[tuple[str, ...], ...]] = (
-    ("订单100683现在什么状态", "什么时候能到"),
-    ("我的订单",),
-    ("订单100683物流到哪了",),
-    ("SKU-1001有货吗",),
-    ("SKU-1004还有货吗",),
-    ("退货政策是什么",),
-    ("取消订单100904", "是"),
-    ("取消订单100998", "确认"),
-    ("订单100200退款", "是"),
-    ("订单100609退款", "确认"),
-    ("订单100683的耳机坏了，我要售后",),
-    ("转人工",),
-    ("where is order 100683?", "when will it arrive?"),
-    ("cancel order 100904", "yes"),
-    ("Is SKU-1001 in stock, and where is order 100683?",),
-    ("what about order 100452?",),
-    ("你好",),
-)
-"""Conversation openings the random drill picks from (ids from tools/shop/API.md)."""
-
-_MEAN_GAP_S: Final = 10.0
-"""Mean fake-clock seconds between two turns of the random drill."""
-
-_RANDOM_TARGETS: Final[tuple[str, ...]] = (
-    *TOOL_PROBES,
-    *(f"{t}.verify" for t, p in TOOL_PROBES.items() if p.kind != "read"),
-    "compensation",
-)
-
-
-def random_plan(rng: random.Random, clock: FakeClock, *, seed: int, horizon_s: float) -> ChaosPlan:
-    """A seeded fault schedule over ``horizon_s`` seconds: each target gets one to three faults,
-    half of them only inside a time window (an outage that starts and ends)."""
-    rules: list[FaultRule] = []
-    for target in _RANDOM_TARGETS:
-        for _ in range(rng.randint(1, 3)):
-            windowed = rng.random() < 0.5
-            start = rng.uniform(0, horizon_s) if windowed else None
-            rules.append(
-                FaultRule(
-                    fault=rng.choice(list(Fault)),
-                    rate=round(rng.uniform(0.1, 0.6), 2),
-                    target=target,
-                    start_s=start,
-                    end_s=None if start is None else start + rng.uniform(60, horizon_s / 4 + 60),
-                    latency_s=round(rng.uniform(0.1, 3.0), 2),
-                    retry_after_s=rng.choice([0.5, 1.0, 2.0, 30.0]),
-                )
-            )
-    return ChaosPlan(rules, seed=seed, clock=clock)
-
-
-async def run_random(
-    settings: Settings,
-    *,
-    work_dir: Path,
-    turns: int = 500,
-    seed: int = 7,
-    observer: Observer | None = None,
-    progress: Progress | None = None,
-    models: ModelFactory | None = None,
-) -> DrillReport:
-    """Play ``turns`` turns of seeded conversations under a seeded fault schedule, checking
-    every invariant after every turn (and the audit log at the end)."""
-    rng = random.Random(seed)
-    observer = observer or Observer()
-    clock = FakeClock()
-    plan = random_plan(rng, clock, seed=seed, horizon_s=turns * _MEAN_GAP_S)
-    report = DrillReport(mode="random", seed=seed)
-    started = time.perf_counter()
-    db = _fresh_db(_seed_db(work_dir), work_dir / "random")
-    bot = _bot(settings, db, plan, clock, observer, models)
-    truth = ShopTruth(bot.client, CUSTOMER)
-    keys: set[str] = set()
-    played = 0
-    conversation = 0
-    try:
-        while played < turns:
-            conversation += 1
-            session = f"random-{seed}-{conversation:04d}"
-            script = [m for s in rng.sample(RANDOM_SCRIPTS, rng.randint(1, 3)) for m in s]
-            for text in script[: turns - played]:
-                clock.advance(rng.uniform(0.5, 2 * _MEAN_GAP_S))
-                before = len(plan.injected)
-                try:
-                    payload, elapsed = await _turn(bot, observer, clock, text, session)
-                except Exception as exc:  # a turn must never raise: that is a finding
-                    report.violations.append(
-                        Invariant("turn_answered", session, f"{text!r} raised {exc!r}")
-                    )
-                    played += 1
-                    continue
-                played += 1
-                faults = [f"{t}:{f}" for t, f in plan.injected[before:]]
-                keys |= {
-                    str(r["idempotency_key"])
-                    for r in payload["tool_results"]
-                    if r.get("idempotency_key")
-                }
-                await _check_turn(report, bot, truth, observer, session, text, payload)
-                report.turns.append(
-                    {
-                        "session": session,
-                        "text": text,
-                        "faults": faults,
-                        "virtual_s": round(elapsed, 4),
-                        "level": payload["degrade"]["level"],
-                        "statuses": [r["status"] for r in payload["tool_results"]],
-                        "actions": [e["action"] for e in payload["degrade"]["events"]],
-                    }
-                )
-                if progress is not None:
-                    progress(session)
-        await _check_audit(report, truth, keys)
-    finally:
-        await bot.aclose()
-    report.wall_s = time.perf_counter() - started
-    report.stats = {
-        "turns": played,
-        "conversations": conversation,
-        "faults_injected": len(plan.injected),
-        "writes_keyed": len(keys),
-        "violations": len(report.violations),
-        "p95_turn_latency_s": observer.metrics.turn_latency_quantile(0.95),
-    }
-    return report
-
-
-async def _check_turn(
-    report: DrillReport,
-    bot: Bot,
-    truth: ShopTruth,
-    observer: Observer,
-    session: str,
-    text: str,
-    payload: Mapping[str, Any],
-) -> None:
-    reply = str(payload.get("reply") or "")
-    if not reply.strip() or payload.get("validation", {}).get("ok") is False:
-        detail = payload.get("validation", {}).get("violations") or "empty reply"
-        report.violations.append(Invariant("turn_answered", session, f"{text!r}: {detail}"))
-    request_id = str(payload["degrade"].get("request_id"))
-    limit = bot.settings.request_max_retries
-    granted = observer.retries_by_request.get(request_id, 0)
-    retried = sum(
-        1
-        for e in payload["degrade"]["events"]
-        if e["action"] == "retry" and str(e["reason"]).startswith("retry in")
-    )
-    if granted > limit or retried > limit:
-        report.violations.append(
-            Invariant(
-                "budget_respected",
-                session,
-                f"{text!r}: {max(granted, retried)} retries (limit {limit})",
-            )
-        )
-    results = payload.get("tool_results", [])
-    for tool in claimed_writes(reply):
-        done = [r for r in results if r["tool"] == tool and r["status"] == "ok"]
-        executed = [r for r in done if r.get("idempotency_key")]
-        if not done:
-            if any(r["tool"] == tool for r in results):
-                report.violations.append(
-                    Invariant("no_false_claim", session, f"{text!r}: claims {tool} succeeded")
-                )
-            continue
-        for r in executed:
-            if await truth.executions(str(r["idempotency_key"])) < 1:
-                report.violations.append(
-                    Invariant(
-                        "no_false_claim",
-                        session,
-                        f"{text!r}: claims {tool} succeeded; the audit log has no execution",
-                    )
-                )
-    order_ids = sorted(
-        {str(t["args"].get("order_id")) for t in payload.get("tasks", [])} - {"None"}
-    )
-    for problem in await truth.false_claims(reply, order_ids):
-        report.violations.append(Invariant("no_false_claim", session, f"{text!r}: {problem}"))
-
-
-async def _check_audit(report: DrillReport, truth: ShopTruth, keys: Iterable[str]) -> None:
-    """Every keyed write executed at most once (the shop's audit log is the judge)."""
-    counts: dict[str, int] = {}
-    for entry in await truth.audit():
-        if entry.get("key"):
-            counts[str(entry["key"])] = counts.get(str(entry["key"]), 0) + 1
-    for key in keys:
-        counts.setdefault(key, 0)
-    for key, n in sorted(counts.items()):
-        if n > 1:
-            report.violations.append(
-                Invariant("no_duplicate_write", "*", f"key {key} executed {n} times")
-            )

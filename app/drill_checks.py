@@ -30,6 +30,7 @@ __all__ = [
     "claimed_writes",
     "mentions",
     "reply_violations",
+    "template_fragment",
 ]
 
 SUCCESS_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
@@ -58,12 +59,16 @@ def _squash(text: str) -> str:
     return _SPACE.sub("", text)
 
 
-@cache
-def _fragment(key: str, lang: str) -> str:
+def template_fragment(template: str) -> str:
     """The longest literal piece of a template (whitespace removed), e.g. 'hasbeencancelled.'."""
-    template = load_templates("minimal", "generate", lang).get(key, "")
     pieces = [_squash(p) for p in _FIELD.split(template)]
     return max(pieces, key=len, default="")
+
+
+@cache
+def _fragment(key: str, lang: str) -> str:
+    """:func:`template_fragment` of the minimal tier's template ``key``."""
+    return template_fragment(load_templates("minimal", "generate", lang).get(key, ""))
 
 
 def mentions(reply: str, keys: Iterable[str]) -> bool:
@@ -94,13 +99,34 @@ class ReplyFacts:
     hotline: str = ""
     known_tickets: frozenset[str] = frozenset()
     """Tickets this turn really filed (pending items, automatic handoff)."""
+    success: tuple[str, ...] | None = None
+    """Literal text (:func:`template_fragment`) of the replies saying the write went through,
+    for a pack's tool; None: the shop's :data:`SUCCESS_KEYS` of ``tool``."""
+
+    unknown: tuple[str, ...] | None = None
+    """Literal text of the replies saying a write's outcome is unknown, for a pack's tool; None:
+    the shop's ``write_unknown_ticket``."""
+
+    def claims_success(self) -> bool:
+        if self.success is None:
+            return mentions(self.reply, SUCCESS_KEYS.get(self.tool, ()))
+        return _contains(self.reply, self.success)
+
+    def says_unknown(self) -> bool:
+        if self.unknown is None:
+            return mentions(self.reply, _UNKNOWN_KEYS)
+        return _contains(self.reply, self.unknown)
+
+
+def _contains(reply: str, fragments: Iterable[str]) -> bool:
+    text = _squash(reply)
+    return any(fragment in text for fragment in fragments)
 
 
 def reply_violations(checks: Iterable[ReplyCheck], facts: ReplyFacts) -> list[str]:
     """Every check the reply fails, as a sentence for the report ([] = all good)."""
     out: list[str] = []
     reply = facts.reply
-    success = SUCCESS_KEYS.get(facts.tool, ())
     for check in sorted(checks):
         if check is ReplyCheck.ANSWERED and (not reply.strip() or not facts.validation_ok):
             out.append("reply: empty or failed validation")
@@ -116,17 +142,20 @@ def reply_violations(checks: Iterable[ReplyCheck], facts: ReplyFacts) -> list[st
             if invented or _AMOUNT.search(reply):
                 shown = ", ".join(invented) or "an amount"
                 out.append(f"reply: shows data no live source gave ({shown})")
-        elif check is ReplyCheck.NO_SUCCESS_CLAIM and mentions(reply, success):
+        elif check is ReplyCheck.NO_SUCCESS_CLAIM and facts.claims_success():
             out.append(f"reply: claims {facts.tool} succeeded")
         elif check is ReplyCheck.SUCCESS_CLAIM_TRUE:
-            if not mentions(reply, success):
+            if not facts.claims_success():
                 out.append(f"reply: does not say {facts.tool} went through")
             elif not facts.executions:
                 out.append(f"reply: claims {facts.tool} succeeded but the audit log shows no run")
-        elif check is ReplyCheck.UNKNOWN_WITH_TICKET and not (
-            mentions(reply, _UNKNOWN_KEYS) and facts.ticket_id and facts.ticket_id in reply
-        ):
-            out.append("reply: does not say the outcome is unknown with its compensation ticket")
+        elif check is ReplyCheck.UNKNOWN_WITH_TICKET:
+            if not facts.says_unknown():
+                out.append("reply: does not say the outcome is unknown")
+            if not facts.ticket_id:
+                out.append("result: no compensation ticket for the unknown outcome")
+            elif facts.ticket_id not in reply:
+                out.append(f"reply: does not name the compensation ticket {facts.ticket_id}")
         elif check is ReplyCheck.NOT_NO_ORDERS and mentions(reply, _NO_ORDERS_KEYS):
             out.append('reply: a failed lookup was turned into "no orders"')
     return out

@@ -1,4 +1,4 @@
-"""The expected degrade path of every fault kind against every built-in tool and model tier.
+"""The expected degrade path of every fault kind against every drilled tool and model tier.
 
 One table, shared by ``helpdesk drill --matrix`` and ``tests/integration/test_fault_matrix.py``.
 A cell is a :class:`DrillCell` (target, fault, variant); :func:`expected_path` says what must
@@ -9,7 +9,14 @@ log saw the write execute, and which :class:`ReplyCheck` s the customer's reply 
 the customer messages that make a whole bot turn call it. Variants beyond the plain (``cold``)
 cell: ``warm`` (the read answered once before the fault, so the last-good cache serves it) and
 ``verify_lost`` (a write whose verification read fails too, so its outcome stays unknown).
-Model cells (``model:primary``, ``model:backup``) are rows of the same matrix.
+Model cells (``model:primary``, ``model:backup``) are rows of the same matrix. The drilled tools
+are the demo shop's and the loyalty pack's (``examples/loyalty``: a read, a write and a money
+capability), under the same faults and the same table; where a fault is injected (the shop's
+HTTP transport, or around an in-process pack's call) only changes the reason wording and, for a
+500 on a write, whether anything was sent (:func:`expected_path`).
+
+Over 400 lines on purpose: it is one table (probes, the path of every fault per tool kind, the
+model rows) that the drill, the tests and a reader take in as a whole.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from helpdesk.degrade.errors import ErrorClass
 from helpdesk.tools.results import ToolStatus
 
 __all__ = [
+    "CALL_REASONS",
     "MODEL_PATHS",
     "MODEL_PROBE",
     "MODEL_TARGETS",
@@ -113,6 +121,13 @@ class ToolProbe:
     """Customer messages of a whole-bot cell; the last one makes the bot call ``tool``."""
     order_id: str | None = None
     """The order the call is about (checked against the shop's truth)."""
+    pack: str = "shop"
+    """The capability pack the tool comes from. The shop's faults are injected at its HTTP
+    transport; another pack's around the tool call itself (its backend is in-process), so the
+    recorded reasons name the injected fault instead of an HTTP status (:data:`CALL_REASONS`)."""
+    fallback: bool = True
+    """A read: the tool has a function fallback (a self-service pointer). Without one, the
+    ladder's last rung for a failed read is the handoff (a ticket), not the fallback."""
 
 
 TOOL_PROBES: Final[Mapping[str, ToolProbe]] = {
@@ -172,9 +187,33 @@ TOOL_PROBES: Final[Mapping[str, ToolProbe]] = {
             args={"summary": "Customer wants a person"},
             messages=("转人工",),
         ),
+        # the loyalty pack (examples/loyalty): a read, a write and a money capability
+        ToolProbe(
+            tool="points_balance",
+            kind="read",
+            args={},
+            messages=("我有多少积分",),
+            pack="loyalty",
+            fallback=False,
+        ),
+        ToolProbe(
+            tool="redeem_voucher",
+            kind="write",
+            args={"code": "V-SPRING"},
+            messages=("please redeem voucher V-SPRING",),
+            pack="loyalty",
+        ),
+        ToolProbe(
+            tool="convert_points",
+            kind="money",
+            args={"points": 500},
+            messages=("把500积分换成购物金", "是"),
+            pack="loyalty",
+        ),
     )
 }
-"""Every built-in tool, with its direct-call arguments and its whole-bot messages."""
+"""Every drilled tool — the demo shop's and the loyalty pack's — with its direct-call arguments
+and its whole-bot messages."""
 
 # fault -> path, for every read tool (cold cache)
 READ_PATHS: Final[Mapping[Fault, ExpectedPath]] = {
@@ -300,6 +339,17 @@ _VERIFY_LOST: Final[Mapping[Fault, ExpectedPath]] = {
 }
 
 
+CALL_REASONS: Final[Mapping[Fault, str]] = {
+    Fault.CONNECTION_RESET: "connection reset",
+    Fault.RATE_LIMITED: "429 rate limited",
+    Fault.UNAVAILABLE: "503 service unavailable",
+    Fault.SERVER_ERROR: "500 internal server error",
+    Fault.BUSINESS_ERROR: "rejected by fault injection",
+}
+"""Reason fragments of the faults injected around a tool call (a pack whose backend is
+in-process) where they differ from the shop's HTTP wording; the other faults read the same."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ExpectedModelPath:
     """What must happen when a model tier fails in one cell."""
@@ -360,19 +410,46 @@ def _warm(path: ExpectedPath) -> ExpectedPath:
     return replace(path, status=S.STALE, ladder=ladder)
 
 
-def expected_path(tool: str, fault: Fault, variant: Variant = "cold") -> ExpectedPath | None:
-    """The declared path of a tool cell; None when the variant does not apply to it."""
+def _without_fallback(path: ExpectedPath) -> ExpectedPath:
+    """With no function fallback, a failed read is handed off (a ticket) instead."""
+    if F not in path.ladder:
+        return path
+    ladder = tuple(H if step is F else step for step in path.ladder)
+    return replace(path, status=S.FAILED, ladder=ladder)
+
+
+def _at_call(path: ExpectedPath, fault: Fault, probe: ToolProbe) -> ExpectedPath:
+    """The path when ``fault`` is injected around the tool call instead of at HTTP."""
+    if fault is Fault.SERVER_ERROR and path.error_class is E.UNKNOWN_OUTCOME:
+        # Around a call, the 500 is raised before the call runs (nothing was sent), so there
+        # is nothing to reconcile: the same path as a 503.
+        path = (MONEY_PATHS if probe.kind == "money" else WRITE_PATHS)[Fault.UNAVAILABLE]
+    reason = CALL_REASONS.get(fault)
+    return replace(path, reason=reason) if reason and path.reason else path
+
+
+def _declared(tool: str, fault: Fault, variant: Variant) -> ExpectedPath | None:
     probe = TOOL_PROBES[tool]
     if probe.kind == "read":
         if variant == "verify_lost":
             return None
         path = READ_PATHS[fault]
-        return _warm(path) if variant == "warm" else path
+        path = _warm(path) if variant == "warm" else path
+        return path if probe.fallback else _without_fallback(path)
     if variant == "warm":
         return None
     if variant == "verify_lost":
         return _VERIFY_LOST.get(fault)
     return (MONEY_PATHS if probe.kind == "money" else WRITE_PATHS)[fault]
+
+
+def expected_path(tool: str, fault: Fault, variant: Variant = "cold") -> ExpectedPath | None:
+    """The declared path of a tool cell; None when the variant does not apply to it."""
+    path = _declared(tool, fault, variant)
+    probe = TOOL_PROBES[tool]
+    if path is None or probe.pack == "shop":
+        return path
+    return _at_call(path, fault, probe)
 
 
 def expected_model_path(fault: Fault) -> ExpectedModelPath:

@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from helpdesk.app.drill import DrillReport
+from helpdesk.app.drill_common import DrillReport
 
 __all__ = ["ChartUnavailableError", "degrade_paths", "latencies", "write_report"]
 

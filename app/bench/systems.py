@@ -11,7 +11,7 @@
   triggers (12 messages, keep 6), and a 10 s client timeout on both models.
 * :class:`HelpdeskSystem` — :func:`~helpdesk.app.wiring.build_bot` with a primary + backup
   :class:`~helpdesk.graph.tiers.TierRouter` over the same brains, turns via
-  :func:`~helpdesk.app.cli.run_turn`; a cancel is asked, then confirmed with "yes".
+  :func:`~helpdesk.app.session.run_turn`; a cancel is asked, then confirmed with "yes".
 * :class:`BareHelpdesk` — the same helpdesk graph and nodes, but a :class:`PassThroughExecutor`
   (no breaker, retry, budget, cache, ladder or reconciliation): the happy-path baseline.
 
@@ -47,6 +47,7 @@ from langgraph.prebuilt import ToolNode, tools_condition
 
 from helpdesk.app.bench.brain import ScriptedBrain
 from helpdesk.app.bench.workload import Expectation, Turn
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot, turn_config
 from helpdesk.degrade.budget import RatioLimiter
@@ -327,8 +328,6 @@ class _HelpdeskBase(BenchSystem):
 
     async def turn(self, session: str, customer: str, text: str) -> dict[str, Any]:
         """The whole ``--json`` payload of one turn (tiers, degrade events)."""
-        from helpdesk.app.cli import run_turn
-
         return await run_turn(self.bot, text, session=session, customer=customer)
 
     async def aclose(self) -> None:

@@ -15,7 +15,7 @@ import contextlib
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -45,6 +45,8 @@ from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.prompting import load_templates, render
+from helpdesk.tools.packs import Pack, PackSet
+from helpdesk.tools.shop_pack import shop_declarations
 
 __all__ = ["API_VERSION", "Service", "create_app"]
 
@@ -123,6 +125,8 @@ def create_app(
     bot_factory: BotFactory | None = None,
     directory: SessionDirectory | None = None,
     tracer_provider: TracerProvider | None = None,
+    packs: Sequence[Pack] = (),
+    pack_options: Mapping[str, Any] | None = None,
 ) -> FastAPI:
     """The service app. Refuses to build without a valid token secret and a checkpoint key.
 
@@ -133,10 +137,18 @@ def create_app(
         directory: session ownership store (default: in-process).
         tracer_provider: OpenTelemetry provider of the request, turn and node spans (default:
             the global one, a no-op without an SDK).
+        packs: capability packs served beside the demo shop (``helpdesk serve --pack`` and the
+            ``helpdesk.packs`` entry points; see :mod:`helpdesk.tools.packs`).
+        pack_options: passed to every pack's tool builder as ``PackEnv.options``.
+
+    Raises:
+        ValueError: no valid token secret or checkpoint key; PackError (a ValueError): packs that
+            cannot be served together (two define the same capability, intent or pack name).
     """
     secret = settings.token_secret.get_secret_value() if settings.token_secret else ""
     issuer = TokenIssuer(secret=secret, ttl_s=settings.token_ttl_s)
     key = require_checkpoint_key(settings)  # a service never stores sessions unencrypted
+    PackSet([shop_declarations(), *packs])  # conflicting packs stop start-up, not the first turn
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -159,6 +171,8 @@ def create_app(
                     breakers=replicas.breakers,
                     retry_cap=replicas.retry_cap,
                     session_counters=replicas.counters,
+                    packs=packs,
+                    pack_options=pack_options,
                 )
             observer.registry = bot.executor.registry
             observer.breakers = bot.executor.breakers

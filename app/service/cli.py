@@ -1,4 +1,9 @@
-"""``helpdesk serve`` (the HTTP service) and ``helpdesk token`` (demo customer tokens)."""
+"""``helpdesk serve`` (the HTTP service) and ``helpdesk token`` (demo customer tokens).
+
+``serve`` loads capability packs like ``helpdesk chat``: ``--pack module:attr`` (repeatable) plus
+every pack installed in the ``helpdesk.packs`` entry-point group; a pack that cannot be loaded
+stops start-up with exit code 2 and a message naming it.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from helpdesk.app.packs_cli import PACK_HELP, PackError, packs_or_error
 from helpdesk.app.settings import (
     Settings,
     SettingsError,
@@ -83,6 +89,7 @@ def register(app: typer.Typer) -> None:
         demo: Annotated[
             bool, typer.Option("--demo", help="Let the web page log in as a demo customer.")
         ] = False,
+        pack: Annotated[list[str] | None, typer.Option("--pack", help=PACK_HELP)] = None,
     ) -> None:
         """Run the HTTP service: JSON API (/v1), SSE progress, the web chat page (/)."""
         import uvicorn
@@ -91,14 +98,19 @@ def register(app: typer.Typer) -> None:
 
         settings = _settings(service_demo_login=True) if demo else _settings()
         _issuer(settings)
+        packs, unloadable = packs_or_error(pack)
+        if unloadable is not None:
+            _err.print(f"[red]Cannot load pack:[/red] {escape(unloadable)}")
+            raise typer.Exit(2)
         problem = asyncio.run(_preflight(settings))
         if problem is not None:
             _err.print(f"[red]Invalid configuration:[/red] {escape(problem)}")
             raise typer.Exit(2)
         try:
-            application = create_app(settings)
+            application = create_app(settings, packs=packs)
         except ValueError as exc:
-            _err.print(f"[red]Invalid configuration:[/red] {exc}")
+            what = "pack" if isinstance(exc, PackError) else "configuration"
+            _err.print(f"[red]Invalid {what}:[/red] {escape(str(exc))}")
             raise typer.Exit(2) from exc
         uvicorn.run(
             application,

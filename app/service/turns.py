@@ -1,6 +1,6 @@
 """Running turns: one task per turn, at most one per session on this replica, abortable.
 
-A turn goes through the session API (:func:`helpdesk.app.cli.run_turn`, the same path as
+A turn goes through the session API (:func:`helpdesk.app.session.run_turn`, the same path as
 ``helpdesk chat``) inside a :class:`~helpdesk.app.service.progress.TurnWatch`, so its stage
 progress can be streamed while it runs. :meth:`RunningTurn.abort` (the abort button, a dropped
 connection, the deadline) cancels a turn at once while it reads; while a write or money call may

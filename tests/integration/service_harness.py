@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,12 +65,13 @@ def live_service(
     *,
     chaos: ChaosPlan | None = None,
     tracer_provider: Any = None,
+    packs: Sequence[Any] = (),
     **overrides: Any,
 ) -> Iterator[LiveService]:
     settings = Settings(
         data_dir=tmp_path, token_secret=SECRET, checkpoint_key=CHECKPOINT_KEY, **overrides
     )
-    app = create_app(settings, chaos=chaos, tracer_provider=tracer_provider)
+    app = create_app(settings, chaos=chaos, tracer_provider=tracer_provider, packs=packs)
     with serve_in_thread(app) as base:
         yield LiveService(base, app, settings, TokenIssuer(secret=SECRET))
 
@@ -119,7 +120,12 @@ class SlowShop:
 
 @contextmanager
 def serve_process(
-    tmp_path: Path, name: str, env: dict[str, str], *, port: int | None = None
+    tmp_path: Path,
+    name: str,
+    env: dict[str, str],
+    *,
+    port: int | None = None,
+    args: Sequence[str] = (),
 ) -> Iterator[tuple[str, Any]]:
     """`helpdesk serve` as a subprocess; yields (base URL, Popen); stops it on exit."""
     import os
@@ -137,7 +143,7 @@ def serve_process(
     }
     log = (tmp_path / f"{name}.log").open("w")
     proc = subprocess.Popen(
-        [str(helpdesk), "serve", "--port", str(port)],
+        [str(helpdesk), "serve", "--port", str(port), *args],
         env=full_env,
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -129,7 +129,7 @@ def test_cli_help_explains_each_command(tmp_path: Path) -> None:
 
 def test_cli_chat_uses_the_configured_models(tmp_path: Path) -> None:
     """HELPDESK_PRIMARY_MODEL pointing at an OpenAI-compatible server on 127.0.0.1."""
-    from helpdesk.app.llm_server import Reply, ScriptedLLM, create_llm_app
+    from helpdesk.testing.llm_server import Reply, ScriptedLLM, create_llm_app
 
     script = ScriptedLLM()
     script.add(

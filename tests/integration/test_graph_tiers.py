@@ -12,13 +12,19 @@ import httpx
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from helpdesk.app.cli import run_turn
-from helpdesk.app.llm_server import LLMFault, Reply, ScriptedLLM, create_llm_app, llm_http_client
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.clock import FakeClock
 from helpdesk.graph.checkpoint import state_serializer
 from helpdesk.graph.prompting import load_templates
+from helpdesk.testing.llm_server import (
+    LLMFault,
+    Reply,
+    ScriptedLLM,
+    create_llm_app,
+    llm_http_client,
+)
 from tests.integration.shopworld import seeded_copy
 
 PRIMARY, BACKUP = "primary-model", "backup-model"

@@ -7,7 +7,7 @@ from typing import Any
 
 from langgraph.checkpoint.memory import InMemorySaver
 
-from helpdesk.app.cli import run_turn
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.chaos import ChaosPlan, Fault, FaultRule

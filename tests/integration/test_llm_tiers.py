@@ -1,5 +1,5 @@
 """Model tiers end to end: real ChatOpenAI clients against the scripted OpenAI-compatible server
-(app/llm_server), in-process, offline. Each fault on the primary hands the stage to the backup
+(testing/llm_server), in-process, offline. Each fault on the primary hands the stage to the backup
 with the backup's own prompt; health and probes steer traffic; the request budget bounds calls."""
 
 from __future__ import annotations
@@ -15,13 +15,6 @@ import openai
 import pytest
 from langchain_core.messages import HumanMessage
 
-from helpdesk.app.llm_server import (
-    LLMFault,
-    Reply,
-    ScriptedLLM,
-    create_llm_app,
-    llm_http_client,
-)
 from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.clock import FakeClock
 from helpdesk.degrade.context import LadderStep
@@ -40,6 +33,13 @@ from helpdesk.graph.stages import (
     select_tools_with_tiers,
 )
 from helpdesk.graph.tiers import ModelTier, Prober, TierHealth, TierName, TierRouter
+from helpdesk.testing.llm_server import (
+    LLMFault,
+    Reply,
+    ScriptedLLM,
+    create_llm_app,
+    llm_http_client,
+)
 from helpdesk.tools.context import RequestContext
 
 PRIMARY = "primary-model"

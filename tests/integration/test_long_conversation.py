@@ -7,7 +7,7 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from helpdesk.app.cli import run_turn
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import build_bot
 from helpdesk.graph.checkpoint import state_serializer

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-from helpdesk.app.cli import run_turn
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import build_bot
 from helpdesk.graph.checkpoint import open_checkpointer

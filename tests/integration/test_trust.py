@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from helpdesk.app.cli import run_turn
+from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.clock import FakeClock

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from helpdesk.app.llm_server import Reply, ScriptedLLM
 from helpdesk.app.session import run_turn
+from helpdesk.testing.llm_server import Reply, ScriptedLLM
 from tests.integration.test_graph_tiers import CHECKED, PRIMARY, llm, make_bot, script
 from tests.integration.test_trust import executions
 

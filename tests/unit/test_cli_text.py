@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpdesk.app.cli import turn_failed_reply
+from helpdesk.app.session import turn_failed_reply
 
 
 def test_turn_failed_reply_is_in_the_customers_language_and_gives_the_hotline() -> None:

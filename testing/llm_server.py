@@ -11,6 +11,9 @@ whose queue runs out gets a 500 naming the exhausted script and is listed in
 ``ScriptedLLM.exhausted``, so a test that calls more than it scripted fails loudly. Real
 ``ChatOpenAI`` clients reach it in-process through :func:`llm_http_client`, whose transport
 honours the client's read timeout the way a socket would, so a slow fault is a real timeout.
+
+Over 400 lines on purpose: the scripts, the fault rendering and the plain / streamed responses
+share one recorded state and one wire format, and are read together when a test fails.
 """
 
 from __future__ import annotations
