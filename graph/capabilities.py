@@ -234,6 +234,8 @@ def _generic_key(outcome: str, result: ToolResult, cap: Capability | None) -> st
     if outcome == "ok":
         write = (cap.kind != "read") if cap is not None else result.idempotency_key is not None
         return "generic_write_ok" if write else "generic_ok"
+    if outcome == "unknown" and result.ticket_id:
+        return "generic_unknown_ticket"
     return f"generic_{outcome}"
 
 

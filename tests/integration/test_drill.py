@@ -85,11 +85,6 @@ async def test_drill_matrix_takes_the_loyalty_packs_declared_paths(tmp_path: Pat
     assert by_id["convert_points:rate_limited"].actual["ladder"] == ["handoff"]  # money: no retry
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="graph/: a pack write's unknown outcome is answered with the generic wording, which "
-    "does not name the compensation ticket, and the pending paragraph skips it as told",
-)
 async def test_drill_matrix_loyalty_unknown_outcome_names_its_ticket(tmp_path: Path) -> None:
     cell = DrillCell(target="convert_points", fault=Fault.TIMEOUT, variant="verify_lost")
     report = await run_matrix(Settings(data_dir=tmp_path), work_dir=tmp_path, cells=[cell])
