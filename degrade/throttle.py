@@ -11,11 +11,12 @@ SRE book's client-side throttling ("Handling Overload") remembers only the last 
 
 and, once the window holds ``min_requests``, rejects a new attempt locally with probability
 ``max(0, (requests - k * accepts) / (requests + 1))``. At ``k = 2`` nothing is rejected while
-the dependency accepts at least half of what is asked (noise, a 2x overload), the excess beyond ``k`` times what it serves is shed
-at the client, and a dependency refusing everything is asked ever more rarely (never not at
-all, so its recovery is seen within the window). :meth:`AdaptiveThrottle.serving` tells the
-executor whether refusals are overload (the dependency still serves a share: the throttle's
-job) or an outage (it serves nothing: the breaker's job).
+the dependency accepts at least half of what is asked (noise, a 2x overload), the excess
+beyond ``k`` times what it serves is shed at the client, and a dependency refusing everything
+is asked ever more rarely (never not at all, so its recovery is seen within the window).
+:meth:`AdaptiveThrottle.serving` tells the executor whether refusals are overload (the
+dependency still serves a share: the throttle's job) or an outage (it serves nothing: the
+breaker's job).
 """
 
 from __future__ import annotations
