@@ -50,3 +50,13 @@ def test_capacity_plan_serves_queues_then_sheds(monkeypatch: pytest.MonkeyPatch)
     assert plan.decide("check_stock").fault is Fault.LATENCY
     assert plan.decide("model:primary") is None
     assert plan.requests == 8
+
+
+def test_bench_config_names_unknown_systems() -> None:
+    from helpdesk.app.bench.runner import BenchConfig
+
+    assert BenchConfig(systems=("helpdesk",)).systems == ("helpdesk",)
+    with pytest.raises(ValueError, match="unknown systems: \\['langchian'\\]"):
+        BenchConfig(systems=("helpdesk", "langchian"))
+    with pytest.raises(ValueError, match="unknown systems"):
+        BenchConfig(systems=())
