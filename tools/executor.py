@@ -700,8 +700,10 @@ class ResilientExecutor:
         if failure.error_class is not ErrorClass.TRANSIENT:
             return None
         if isinstance(failure.cause, TimeoutError) or "timed out" in failure.reason:
-            # A read that timed out gets one fast retry, not a backoff ladder.
-            return self.fast_retry_wait if attempt == 1 else None
+            # A read that timed out is retried at once, not after a backoff: its timeout was
+            # the wait. Up to max_attempts, each retry only while the request's budget (time
+            # and retries, shared by the turn's calls) grants it.
+            return self.fast_retry_wait
         return self.backoff.delay(attempt)
 
     def _note(
