@@ -3,17 +3,22 @@
 An overloaded dependency (a shop admitting C concurrent requests, answering 503 beyond) still
 serves C; a circuit breaker that trips on its 503s stops asking for ``open_s`` seconds and then
 ramps, so traffic it could serve after the overload ends goes to fallbacks for half a minute
-(issue 15 measured 23.5% of the turns arriving 10 s after a 2x step fully answered). The Google
-SRE book's client-side throttling ("Handling Overload") remembers only the last ``window_s``:
+(issue 15 measured 23.5% of the turns arriving 10 s after a 2x step fully answered). This is
+client-side admission control (Envoy's ``admission_control`` filter; the SRE book's adaptive
+throttling with one change) over the last ``window_s``:
 
-- ``requests``: attempts the caller wanted to make (rejected here, or sent and answered),
-- ``accepts``: attempts the dependency did not refuse for load (anything but 503/429),
+- ``sent``: attempts sent to the dependency and answered (its verdict is known),
+- ``accepts``: those it did not refuse for load or availability (anything but 503/429),
 
-and, once the window holds ``min_requests``, rejects a new attempt locally with probability
-``max(0, (requests - k * accepts) / (requests + 1))``. At ``k = 2`` nothing is rejected while
-the dependency accepts at least half of what is asked (noise, a 2x overload), the excess
-beyond ``k`` times what it serves is shed at the client, and a dependency refusing everything
-is asked ever more rarely (never not at all, so its recovery is seen within the window).
+and, once ``min_requests`` were sent, a new attempt is rejected locally with probability
+``max(0, (sent - k * accepts) / (sent + 1))``. At ``k = 2`` nothing is rejected while the
+dependency accepts at least half of what reaches it (noise, a 2x overload); beyond, the share
+it refuses is shed at the client. The SRE formula counts the client's own rejections as
+requests too; then the probability feeds itself (above ``1 - 1/k`` each window's rejections
+keep it up) and a throttle decays over several windows after the overload ended — measured
+here, the low-traffic ``check_stock`` stayed throttled 15 s after the shop had recovered.
+Counting only what the dependency answered makes the probability a function of its
+acceptance rate alone: it falls as soon as sent attempts are accepted again.
 :meth:`AdaptiveThrottle.serving` tells the executor whether refusals are overload (the
 dependency still serves a share: the throttle's job) or an outage (it serves nothing: the
 breaker's job).
@@ -31,7 +36,7 @@ from helpdesk.degrade.window import SlidingWindow
 
 __all__ = ["AdaptiveThrottle", "ThrottleBoard", "ThrottlePolicy"]
 
-_REQUESTS, _SENT, _ACCEPTS = "requests", "sent", "accepts"
+_SHED, _SENT, _ACCEPTS = "shed", "sent", "accepts"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -45,8 +50,8 @@ class ThrottlePolicy:
     k: float = 2.0
     """Attempts allowed per accepted attempt before shedding starts (SRE's ``K``)."""
     min_requests: int = 10
-    """Nothing is shed until the window holds this many requests: a quiet dependency's
-    failures are the retry policy's and the breaker's business, not load to shed."""
+    """Nothing is shed until the window holds this many answered attempts: a quiet
+    dependency's failures are the retry policy's and the breaker's business, not load."""
     serving_ratio: float = 0.1
     """The dependency is *serving* (its refusals are overload) while it accepted something in
     the window and at least this share of the attempts sent to it; otherwise its refusals are
@@ -91,26 +96,26 @@ class AdaptiveThrottle:
         self.window = SlidingWindow(self.policy.window_s, self.policy.buckets)
 
     def reject_probability(self) -> float:
-        """The chance the next attempt is rejected here: ``(requests - k*accepts)/(requests+1)``."""
+        """The chance the next attempt is rejected here: ``(sent - k*accepts)/(sent+1)``."""
         with self._lock:
             return self._probability()
 
     def _probability(self) -> float:
         totals = self.window.totals(self._clock.now())
-        requests, accepts = totals[_REQUESTS], totals[_ACCEPTS]
-        if requests < self.policy.min_requests:
+        sent, accepts = totals[_SENT], totals[_ACCEPTS]
+        if sent < self.policy.min_requests:
             return 0.0
-        return max(0.0, (requests - self.policy.k * accepts) / (requests + 1))
+        return max(0.0, (sent - self.policy.k * accepts) / (sent + 1))
 
     def admit(self) -> bool:
-        """Whether to send the next attempt. A rejected one counts as a request now; an
-        admitted one when its outcome is given to :meth:`record` (which it must be), so calls
-        in flight — a burst sent in parallel — do not count against each other."""
+        """Whether to send the next attempt. An admitted one counts when its outcome is given
+        to :meth:`record` (which it must be), so calls in flight — a burst sent in parallel —
+        do not count against each other; a rejected one is only tallied (``shed``)."""
         with self._lock:
             probability = self._probability()
-            now = self._clock.now()
             admitted = probability <= 0.0 or self._rng.random() >= probability
-            self.window.add(now, _SENT if admitted else _REQUESTS)
+            if not admitted:
+                self.window.add(self._clock.now(), _SHED)
             return admitted
 
     def record(self, *, accepted: bool) -> None:
@@ -118,7 +123,7 @@ class AdaptiveThrottle:
         or availability (503, 429)."""
         with self._lock:
             now = self._clock.now()
-            self.window.add(now, _REQUESTS)
+            self.window.add(now, _SENT)
             if accepted:
                 self.window.add(now, _ACCEPTS)
 
@@ -136,8 +141,8 @@ class AdaptiveThrottle:
             totals = self.window.totals(self._clock.now())
             probability = self._probability()
         return {
-            _REQUESTS: totals[_REQUESTS],
             _SENT: totals[_SENT],
+            _SHED: totals[_SHED],
             _ACCEPTS: totals[_ACCEPTS],
             "reject_probability": round(probability, 4),
         }
