@@ -174,7 +174,8 @@ class ResilientExecutor:
         self.fallback_quota = fallback_quota or RatioLimiter(ratio=0.5, clock=self.clock)
         self.chaos = chaos
         self.backoff = FullJitterBackoff(rng=rng or random.Random())
-        # its own draws (a seeded caller's backoff sequence stays as it was), seeded with it
+        # The throttle draws from its own generator (a seeded caller's backoff sequence stays
+        # as it was), seeded too when the caller seeds.
         throttle_rng = random.Random(0) if rng is not None else random.Random()
         self.throttles = throttles or ThrottleBoard(clock=self.clock, rng=throttle_rng)
         self.compensation = compensation
@@ -516,8 +517,8 @@ class ResilientExecutor:
             breaker.record_ignored()
             ctx.rate_limited_seen += 1  # shed for the shop's load: the batch counts as limited
             raise UnavailableError(
-                f"{spec.name}: shed by client-side throttling (the shop refused"
-                f" {throttle.reject_probability():.0%} more than it served in the last"
+                f"{spec.name}: shed by client-side throttling ({throttle.reject_probability():.0%}"
+                f" of attempts: it refused most of what it got in the last"
                 f" {throttle.policy.window_s:g}s)"
             )
         kwargs = {**args, **self._injected(spec, key, ctx)}
