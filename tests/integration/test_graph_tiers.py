@@ -29,6 +29,8 @@ SELECT = Reply.calls(("track_shipment", {"order_id": "100683"}))
 ANSWER = Reply.text(
     "Order 100683 is on its way: YTO tracking number YT9433239273, expected 2026-10-31."
 )
+CHECKED = Reply.calls(("CheckResult", {"answered_all": True, "missing": []}))
+"""The semantic check's answer, for turns whose coverage the rules cannot see."""
 TURN = (DECOMPOSE, SELECT, ANSWER)
 """A turn's model calls: the reply quotes the order it answers about, so the rules can see it
 answers everything and no model is asked to check it (graph/coverage.py)."""
