@@ -218,11 +218,12 @@ and its whole-bot messages."""
 # fault -> path, for every read tool (cold cache)
 READ_PATHS: Final[Mapping[Fault, ExpectedPath]] = {
     Fault.LATENCY: ExpectedPath(status=S.OK, error_class=None, ladder=(), reason=""),
+    # a timed-out read is retried at once up to 3 attempts while the budget grants it
     Fault.TIMEOUT: ExpectedPath(
-        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(R, F), reason="timed out"
+        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(R, R, F), reason="timed out"
     ),
     Fault.RESPONSE_LOST: ExpectedPath(
-        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(R, F), reason="timed out"
+        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(R, R, F), reason="timed out"
     ),
     Fault.CONNECTION_RESET: ExpectedPath(
         status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(R, R, F), reason="cannot connect"

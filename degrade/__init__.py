@@ -1,4 +1,5 @@
-"""Resilience core: failure taxonomy, retry budget, breakers, last-good cache, ladder, chaos.
+"""Resilience core: failure taxonomy, retry budget, breakers, throttling, last-good cache,
+ladder, chaos.
 
 Pure and fast: no LangGraph or LangChain import. Time and randomness are injected.
 """
@@ -40,8 +41,10 @@ from helpdesk.degrade.errors import (
     parse_retry_after,
 )
 from helpdesk.degrade.ladder import LadderGuard, LadderOptions, plan_ladder
+from helpdesk.degrade.throttle import AdaptiveThrottle, ThrottleBoard, ThrottlePolicy
 
 __all__ = [
+    "AdaptiveThrottle",
     "AuthError",
     "BreakerBoard",
     "BreakerPolicy",
@@ -72,6 +75,8 @@ __all__ = [
     "RetryBudget",
     "SchemaError",
     "SystemClock",
+    "ThrottleBoard",
+    "ThrottlePolicy",
     "ToolError",
     "ToolInputError",
     "TransientError",

@@ -15,6 +15,7 @@ caller can tell the customer. Apply a result to LangGraph state with
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -49,6 +50,7 @@ __all__ = [
     "Summarizer",
     "compact",
     "count_messages",
+    "count_messages_near",
     "message_tokens",
     "needs_compaction",
     "shrink_tool_content",
@@ -225,6 +227,31 @@ def message_tokens(message: BaseMessage) -> int:
 def count_messages(messages: Iterable[BaseMessage]) -> int:
     """Tokens of a history as a chat model sees it (see :func:`message_tokens`)."""
     return sum(message_tokens(m) for m in messages)
+
+
+def utf8_bound(messages: Iterable[BaseMessage]) -> int:
+    """An upper bound on :func:`count_messages` without the tokenizer: a ``cl100k_base`` token
+    is at least one UTF-8 byte (byte-level BPE), so a text has no more tokens than bytes."""
+    total = 0
+    for message in messages:
+        calls = _tool_calls_text(message)
+        total += len(_content_text(message).encode()) + MESSAGE_OVERHEAD
+        total += len(calls.encode())
+    return total
+
+
+async def count_messages_near(messages: Sequence[BaseMessage], threshold: int) -> int:
+    """:func:`count_messages` when it could reach ``threshold``; below it, the UTF-8 bound.
+
+    The result compares with ``threshold`` exactly as the exact count would (the bound is never
+    below the count), but a short history never loads the tokenizer's BPE table (about a second
+    of CPU at process start); when it must, the table is read in a worker thread, off the event
+    loop (``langgraph dev`` forbids blocking calls in a node)."""
+    bound = utf8_bound(messages)
+    if bound < threshold:
+        return bound
+    await asyncio.to_thread(get_encoding)
+    return count_messages(messages)
 
 
 def needs_compaction(messages: Iterable[BaseMessage], policy: CompactionPolicy) -> bool:

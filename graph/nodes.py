@@ -25,7 +25,8 @@ from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
 from helpdesk.degrade.failpoints import failpoint
 from helpdesk.graph.capabilities import match_packs, merge_matches
-from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages
+from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages_near
+from helpdesk.graph.coverage import Asked, semantic_check_needed
 from helpdesk.graph.facts import extract_facts
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
 from helpdesk.graph.language import Lang, detect_language
@@ -149,8 +150,8 @@ class TurnNodes:
         policy = CompactionPolicy(
             window_tokens=self.config.context_window, watermark=self.config.context_watermark
         )
-        tokens = count_messages(messages)
-        update["tokens"] = tokens
+        tokens = await count_messages_near(messages, policy.threshold_tokens)
+        update["tokens"] = tokens  # below the watermark: an upper bound (UTF-8 bytes)
         if tokens < policy.threshold_tokens:
             return update
         previous = state.get("summary", "")
@@ -636,7 +637,14 @@ class TurnNodes:
         )
         violations = find_violations(facts)
         ctx = self._ctx(state)
-        if not violations and state.get("tiers", {}).get("generate", "minimal") != "minimal":
+        asked = [Asked(t.intent, t.match) for t in state.get("tasks", [])]
+        if not violations and semantic_check_needed(
+            asked,
+            draft,
+            facts.customer_text,
+            self.packs,
+            model_written=state.get("tiers", {}).get("generate", "minimal") != "minimal",
+        ):
             violations = await self._semantic_check(state, draft, lang, ctx)
         previous = state.get("validation", {})
         regenerations = int(previous.get("regenerations", 0))

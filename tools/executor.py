@@ -44,6 +44,7 @@ from helpdesk.degrade.errors import (
 )
 from helpdesk.degrade.failpoints import failpoint
 from helpdesk.degrade.ladder import LadderOptions, plan_ladder
+from helpdesk.degrade.throttle import ThrottleBoard
 from helpdesk.tools.context import RequestContext, derive_idempotency_key
 from helpdesk.tools.journal import (
     UNSETTLED,
@@ -71,6 +72,9 @@ CompensationFn = Callable[[ToolCall, str, str, RequestContext], Awaitable[str | 
 """``(call, idempotency_key, reason, ctx) -> ticket_id``: files a compensation ticket."""
 
 _STAGE = "execute"
+_LOAD_REFUSALS = frozenset({ErrorClass.UNAVAILABLE, ErrorClass.RATE_LIMITED})
+"""Refusals that say the dependency would not take the request (503, 429): the throttle's
+input, and an outage for the breaker only when the dependency serves nothing at all."""
 BUDGET_EXHAUSTED = "budget_exhausted"
 """Failure code of a call that was never sent because the request's time was used up."""
 COMPENSATION_TIMEOUT_S = 3.0
@@ -159,6 +163,7 @@ class ResilientExecutor:
         observer: CallObserver | None = None,
         journal: WriteJournal | None = None,
         session_counters: MutableMapping[str, int] | None = None,
+        throttles: ThrottleBoard | None = None,
     ) -> None:
         self.registry = registry
         self.journal: WriteJournal = journal or MemoryWriteJournal()
@@ -169,6 +174,10 @@ class ResilientExecutor:
         self.fallback_quota = fallback_quota or RatioLimiter(ratio=0.5, clock=self.clock)
         self.chaos = chaos
         self.backoff = FullJitterBackoff(rng=rng or random.Random())
+        # The throttle draws from its own generator (a seeded caller's backoff sequence stays
+        # as it was), seeded too when the caller seeds.
+        throttle_rng = random.Random(0) if rng is not None else random.Random()
+        self.throttles = throttles or ThrottleBoard(clock=self.clock, rng=throttle_rng)
         self.compensation = compensation
         self.max_attempts = max_attempts
         self.fast_retry_wait = fast_retry_wait
@@ -503,6 +512,15 @@ class ResilientExecutor:
             raise UnavailableError(
                 f"{spec.name}: circuit open (retry in {breaker.retry_after():.0f}s)"
             )
+        throttle = self.throttles.get(spec.name)
+        if not throttle.admit():
+            breaker.record_ignored()
+            ctx.rate_limited_seen += 1  # shed for the shop's load: the batch counts as limited
+            raise UnavailableError(
+                f"{spec.name}: shed by client-side throttling ({throttle.reject_probability():.0%}"
+                f" of attempts: it refused most of what it got in the last"
+                f" {throttle.policy.window_s:g}s)"
+            )
         kwargs = {**args, **self._injected(spec, key, ctx)}
         started = self.clock.now()
         try:
@@ -515,7 +533,13 @@ class ResilientExecutor:
             data = self._validate_output(spec, data)
         except Exception as exc:
             failure = self._classify(spec, exc)
+            refused_for_load = failure.error_class in _LOAD_REFUSALS
+            throttle.record(accepted=not refused_for_load)
             if failure.error_class in (ErrorClass.INPUT, ErrorClass.BUSINESS):
+                breaker.record_ignored()
+            elif refused_for_load and throttle.serving():
+                # Overload, not an outage: the shop still serves a share of what is sent. The
+                # throttle sheds the excess; a breaker trip would refuse everything for open_s.
                 breaker.record_ignored()
             elif book is not None:
                 # Settled by the retry decision: a failure the retry recovers from is noise,
@@ -533,6 +557,7 @@ class ResilientExecutor:
                     ctx=ctx,
                 )
             raise
+        throttle.record(accepted=True)
         breaker.record_success()
         if self.observer is not None:
             self.observer.attempt_finished(
@@ -676,8 +701,10 @@ class ResilientExecutor:
         if failure.error_class is not ErrorClass.TRANSIENT:
             return None
         if isinstance(failure.cause, TimeoutError) or "timed out" in failure.reason:
-            # A read that timed out gets one fast retry, not a backoff ladder.
-            return self.fast_retry_wait if attempt == 1 else None
+            # A read that timed out is retried at once, not after a backoff: its timeout was
+            # the wait. Up to max_attempts, each retry only while the request's budget (time
+            # and retries, shared by the turn's calls) grants it.
+            return self.fast_retry_wait
         return self.backoff.delay(attempt)
 
     def _note(

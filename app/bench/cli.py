@@ -61,6 +61,10 @@ def bench(
         str | None,
         typer.Option("--scenarios", help="Comma-separated scenario names (default: all)."),
     ] = None,
+    systems: Annotated[
+        str | None,
+        typer.Option("--systems", help="Comma-separated system names (default: all)."),
+    ] = None,
     parallel: Annotated[
         int, typer.Option("--parallel", min=1, help="Worker processes (runs at once).")
     ] = 12,
@@ -87,6 +91,8 @@ def bench(
             )
         if chosen:
             config = replace(config, scenarios=chosen)
+        if systems:
+            config = replace(config, systems=tuple(s.strip() for s in systems.split(",")))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
 

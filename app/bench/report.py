@@ -463,6 +463,8 @@ def _chart(report: Mapping[str, Any], path: Path) -> bool:
     except ImportError:
         return False
     rows = aggregate(report["results"])
+    if not rows:
+        return False  # an overload-only run: no turn scenario to draw
     scenarios = list(dict.fromkeys(r["scenario"] for r in rows))
     systems = list(dict.fromkeys(r["system"] for r in rows))
     by_key = {(r["scenario"], r["system"]): r for r in rows}

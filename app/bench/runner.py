@@ -98,6 +98,11 @@ class BenchConfig:
         unknown = set(self.scenarios) - {s.name for s in SCENARIOS}
         if unknown:
             raise ValueError(f"unknown scenarios: {sorted(unknown)}")
+        strangers = set(self.systems) - set(SYSTEM_NAMES)
+        if strangers or not self.systems:
+            raise ValueError(
+                f"unknown systems: {sorted(strangers)} (known: {', '.join(SYSTEM_NAMES)})"
+            )
 
 
 OVERHEAD_MODEL_LATENCY_S: Final = 0.02

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +51,22 @@ def test_capacity_plan_serves_queues_then_sheds(monkeypatch: pytest.MonkeyPatch)
     assert plan.decide("check_stock").fault is Fault.LATENCY
     assert plan.decide("model:primary") is None
     assert plan.requests == 8
+
+
+def test_bench_config_names_unknown_systems() -> None:
+    from helpdesk.app.bench.runner import BenchConfig
+
+    assert BenchConfig(systems=("helpdesk",)).systems == ("helpdesk",)
+    with pytest.raises(ValueError, match="unknown systems: \\['langchian'\\]"):
+        BenchConfig(systems=("helpdesk", "langchian"))
+    with pytest.raises(ValueError, match="unknown systems"):
+        BenchConfig(systems=())
+
+
+def test_an_overload_only_run_draws_no_turn_chart(tmp_path: Path) -> None:
+    # `helpdesk bench --scenarios overload` has no turn scenario: the chart is skipped (it
+    # crashed in matplotlib before), the markdown still carries the overload table
+    from helpdesk.app.bench.report import _chart
+
+    assert _chart({"results": []}, tmp_path / "report.png") is False
+    assert not (tmp_path / "report.png").exists()

@@ -547,3 +547,30 @@ def test_incremental_tally_follows_a_compaction() -> None:
     result = compact(history, {}, policy_for(history, 0.8))
 
     assert tally.sync(result.messages) == result.report.tokens_after
+
+
+async def test_short_history_is_bounded_without_the_tokenizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from helpdesk.graph import compaction
+
+    history = [HumanMessage(content="where is order 100683? 我的订单", id="h1")]
+
+    def no_tokenizer() -> None:
+        raise AssertionError("the BPE table was loaded for a short history")
+
+    monkeypatch.setattr(compaction, "get_encoding", no_tokenizer)
+    monkeypatch.setattr(compaction, "count_messages", lambda _m: no_tokenizer())
+    bound = await compaction.count_messages_near(history, threshold=1000)
+    assert bound == compaction.utf8_bound(history) < 1000
+
+
+async def test_history_near_the_watermark_is_counted_exactly() -> None:
+    from helpdesk.graph import compaction
+
+    history = [HumanMessage(content="where is order 100683? " * 40, id="h1")]
+    bound = compaction.utf8_bound(history)
+    exact = compaction.count_messages(history)
+    assert exact <= bound  # a cl100k token is at least one byte
+    assert await compaction.count_messages_near(history, threshold=bound) == exact
+    assert await compaction.count_messages_near(history, threshold=bound + 1) == bound

@@ -77,7 +77,7 @@ async def test_executor_transient_read_retries_with_full_jitter_backoff() -> Non
     assert ctx.budget.retries_used == 1
 
 
-async def test_executor_read_timeout_gets_one_fast_retry_only() -> None:
+async def test_executor_read_timeout_gets_fast_retries_while_the_budget_allows() -> None:
     tool = ScriptedTool([], clock=None)
 
     async def slow(order_id: str, customer: str | None = None) -> Any:
@@ -93,9 +93,31 @@ async def test_executor_read_timeout_gets_one_fast_retry_only() -> None:
     result = await executor.run(call(), ctx)
     assert result.status is ToolStatus.FAILED
     assert result.error_class is ErrorClass.TRANSIENT
-    assert len(tool.calls) == 2
-    assert clock.sleeps == [10, 0.05, 10]
+    # three attempts of 2 s (max_attempts) fit the 8 s budget; no backoff between them
+    assert len(tool.calls) == 3
+    assert clock.sleeps == [10, 0.05, 10, 0.05, 10]
     assert "timed out" in result.reason
+
+
+async def test_executor_read_timeout_is_not_retried_past_the_request_budget() -> None:
+    clock = FakeClock()
+    attempts: list[int] = []
+
+    async def slow(order_id: str, customer: str | None = None) -> Any:
+        attempts.append(1)
+        await clock.sleep(10)
+        return ORDER
+
+    registry = ToolRegistry()
+    registry.register(slow, name="get_order", timeout=3.0)
+    executor = ResilientExecutor(registry, clock=clock, rng=random.Random(1))
+    ctx = new_ctx(clock)
+    clock.advance(4.0)  # half the 8 s budget already spent by the turn
+    result = await executor.run(call(), ctx)
+    assert result.status is ToolStatus.FAILED
+    # 3 s, a fast retry cut to what is left (~1 s); then the budget has no time for another
+    assert len(attempts) == 2
+    assert ctx.budget.remaining() == 0.0
 
 
 async def test_executor_rate_limited_waits_retry_after_when_it_fits() -> None:

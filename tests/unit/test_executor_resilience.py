@@ -135,3 +135,45 @@ async def test_executor_breaker_counts_one_failure_per_failed_call() -> None:
     assert result.attempts == 3
     snap = executor.breakers.get("get_order").snapshot()
     assert (snap["calls"], snap["failures"]) == (1, {"transient": 1})
+
+
+async def _overloaded_run(executor: ResilientExecutor, clock: FakeClock, serve_every: int) -> None:
+    """40 calls at 20/s against a dependency that serves one in ``serve_every`` (0: none)."""
+    for i in range(40):
+        ctx = RequestContext.new(session=f"s{i}", turn=1, customer="C0001", clock=clock)
+        await executor.run(ToolCall(name="get_order", args={"order_id": str(i)}, id=f"c{i}"), ctx)
+        clock.advance(0.05)
+
+
+def _load_setup(serve_every: int) -> tuple[ResilientExecutor, FakeClock, list[int]]:
+    from helpdesk.degrade.errors import UnavailableError
+
+    clock = FakeClock()
+    registry = ToolRegistry()
+    sent: list[int] = []
+
+    async def get_order(order_id: str) -> Any:
+        sent.append(1)
+        if serve_every and len(sent) % serve_every == 0:
+            return {"order_id": order_id, "status": "shipped"}
+        raise UnavailableError("get_order: HTTP 503")  # shed by the shop, no Retry-After
+
+    registry.register(get_order)
+    return ResilientExecutor(registry, clock=clock, rng=random.Random(1)), clock, sent
+
+
+async def test_overload_503s_are_shed_by_the_throttle_and_never_trip_the_breaker() -> None:
+    # Before: 503s from an overloaded shop tripped the breaker (>= 50% and >= 10 in 60 s), which
+    # then refused every call for 30 s and ramped — long after the overload ended.
+    executor, clock, sent = _load_setup(serve_every=3)  # a 3x overload
+    await _overloaded_run(executor, clock, 3)
+    assert executor.breakers.get("get_order").state.value == "closed"
+    assert len(sent) < 40  # the excess beyond 2x what it served was shed here
+    clock.advance(10.0)  # the overload ended: nothing remembers it
+    assert executor.throttles.get("get_order").reject_probability() == 0.0
+
+
+async def test_a_dependency_serving_nothing_still_trips_the_breaker() -> None:
+    executor, clock, _ = _load_setup(serve_every=0)
+    await _overloaded_run(executor, clock, 0)
+    assert executor.breakers.get("get_order").state.value == "open"
