@@ -16,6 +16,7 @@ from langchain_core.messages import HumanMessage
 
 from helpdesk.app.turn_guard import busy_reply, guarded_turn, received
 from helpdesk.degrade.context import DegradeContext
+from helpdesk.graph.checkpoint import read_session
 from helpdesk.graph.identity import (
     IdentityError,
     MissingCustomerError,
@@ -139,20 +140,20 @@ async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict
     config = {"configurable": {"thread_id": session}}
     try:
         async with guarded_turn(bot, session=session, customer=customer):  # one turn at a time
-            snapshot = await bot.graph.aget_state(config)
-            values = snapshot.values if snapshot and snapshot.values else {}
-            # The graph enforces the owner itself; checking here first keeps a refused turn from
-            # writing even a checkpoint, and covers sessions stored before ``owner`` existed.
-            owner = values.get("owner") or values.get("customer")
-            refusal = check_identity(owner=owner, customer=customer, session=session)
-            if refusal is not None:
-                raise refusal_error(refusal.as_state())
-            message = HumanMessage(content=text)
-            state = await bot.graph.ainvoke(
-                {"messages": [message], "customer": customer, "session": session},
-                config,
-                durability=bot.settings.checkpoint_durability,
-            )
+            # One read of the session per turn: the graph's own load reuses this one.
+            async with read_session(bot.graph.checkpointer, session) as values:
+                # The graph enforces the owner itself; checking here first keeps a refused turn
+                # from writing even a checkpoint, and covers sessions stored before ``owner``.
+                owner = values.get("owner") or values.get("customer")
+                refusal = check_identity(owner=owner, customer=customer, session=session)
+                if refusal is not None:
+                    raise refusal_error(refusal.as_state())
+                message = HumanMessage(content=text)
+                state = await bot.graph.ainvoke(
+                    {"messages": [message], "customer": customer, "session": session},
+                    config,
+                    durability=bot.settings.checkpoint_durability,
+                )
     except SessionBusyError:
         return busy_reply(text, session)
     return turn_payload(state, session)
