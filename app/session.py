@@ -139,21 +139,23 @@ async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict
     text = received(text)  # card, ID-card and bank numbers go no further than this line
     config = {"configurable": {"thread_id": session}}
     try:
-        async with guarded_turn(bot, session=session, customer=customer):  # one turn at a time
+        async with (
+            guarded_turn(bot, session=session, customer=customer),  # one turn at a time
             # One read of the session per turn: the graph's own load reuses this one.
-            async with read_session(bot.graph.checkpointer, session) as values:
-                # The graph enforces the owner itself; checking here first keeps a refused turn
-                # from writing even a checkpoint, and covers sessions stored before ``owner``.
-                owner = values.get("owner") or values.get("customer")
-                refusal = check_identity(owner=owner, customer=customer, session=session)
-                if refusal is not None:
-                    raise refusal_error(refusal.as_state())
-                message = HumanMessage(content=text)
-                state = await bot.graph.ainvoke(
-                    {"messages": [message], "customer": customer, "session": session},
-                    config,
-                    durability=bot.settings.checkpoint_durability,
-                )
+            read_session(bot.graph.checkpointer, session) as values,
+        ):
+            # The graph enforces the owner itself; checking here first keeps a refused turn from
+            # writing even a checkpoint, and covers sessions stored before ``owner`` existed.
+            owner = values.get("owner") or values.get("customer")
+            refusal = check_identity(owner=owner, customer=customer, session=session)
+            if refusal is not None:
+                raise refusal_error(refusal.as_state())
+            message = HumanMessage(content=text)
+            state = await bot.graph.ainvoke(
+                {"messages": [message], "customer": customer, "session": session},
+                config,
+                durability=bot.settings.checkpoint_durability,
+            )
     except SessionBusyError:
         return busy_reply(text, session)
     return turn_payload(state, session)

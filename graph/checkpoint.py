@@ -30,9 +30,9 @@ import binascii
 import contextlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -321,7 +321,7 @@ def _serve_prefetched(saver: BaseCheckpointSaver[Any]) -> None:
         return await load(config)
 
     setattr(saver, "aget_tuple", aget_tuple)  # noqa: B010 - an instance-level override
-    setattr(saver, _SERVES_PREFETCHED, True)  # noqa: B010
+    setattr(saver, _SERVES_PREFETCHED, True)
 
 
 @asynccontextmanager

@@ -51,12 +51,16 @@ class _Stages:
 async def test_a_turn_runs_every_stage_in_order_in_one_graph_step(bot: Bot) -> None:
     stages = _Stages()
     graph = build_graph(
-        executor=bot.executor, checkpointer=InMemorySaver(serde=state_serializer()),
+        executor=bot.executor,
+        checkpointer=InMemorySaver(serde=state_serializer()),
         observer=stages,
     )
     config = {"configurable": {"thread_id": "one-step"}}
-    turn = {"messages": [HumanMessage("where is order 100683?")], "customer": "C0001",
-            "session": "one-step"}
+    turn = {
+        "messages": [HumanMessage("where is order 100683?")],
+        "customer": "C0001",
+        "session": "one-step",
+    }
     steps = [chunk async for chunk in graph.astream(turn, config, stream_mode="updates")]
     assert [list(step) for step in steps] == [["turn"]]
     assert [name for name, _ in stages.seen] == list(NODE_ORDER)
