@@ -222,8 +222,13 @@ async def growth(name: str, turns: int, seed_db: Path) -> dict[str, float]:
     }
 
 
-async def throughput(name: str, sessions: int, turns_each: int, seed_db: Path) -> dict[str, float]:
-    """Turns per second: ``sessions`` sessions one after the other, then all at once."""
+async def throughput(
+    name: str, sessions: int, turns_each: int, seed_db: Path, rounds: int = 2
+) -> dict[str, float]:
+    """Turns per second: ``sessions`` sessions one after the other, then all at once, ``rounds``
+    times alternately (a machine whose load changes during the run biases both alike)."""
+    seq_wall = seq_cpu = con_wall = 0.0
+    turns = sessions * turns_each
     with tempfile.TemporaryDirectory() as d:
         async with system(name, Path(d), seed_db) as turn:
             await turn("warm", MESSAGES[0])
@@ -232,22 +237,22 @@ async def throughput(name: str, sessions: int, turns_each: int, seed_db: Path) -
                 for i in range(turns_each):
                     await turn(session, MESSAGES[i % len(MESSAGES)])
 
-            turns = sessions * turns_each
-            started, cpu_started = time.perf_counter(), time.process_time()
-            for s in range(sessions):
-                await conversation(f"seq-{s}")
-            wall = time.perf_counter() - started
-            cpu = time.process_time() - cpu_started
-            started = time.perf_counter()
-            await asyncio.gather(*(conversation(f"con-{s}") for s in range(sessions)))
-            concurrent = turns / (time.perf_counter() - started)
+            for r in range(rounds):
+                started, cpu_started = time.perf_counter(), time.process_time()
+                for s in range(sessions):
+                    await conversation(f"seq-{r}-{s}")
+                seq_wall += time.perf_counter() - started
+                seq_cpu += time.process_time() - cpu_started
+                started = time.perf_counter()
+                await asyncio.gather(*(conversation(f"con-{r}-{s}") for s in range(sessions)))
+                con_wall += time.perf_counter() - started
     return {
-        "sequential_tps": turns / wall,
-        "concurrent_tps": concurrent,
-        "speedup": concurrent / (turns / wall),
-        "sequential_ms_per_turn": wall / turns * 1000,
-        "cpu_ms_per_turn": cpu / turns * 1000,
-        "speedup_bound": wall / cpu,
+        "sequential_tps": rounds * turns / seq_wall,
+        "concurrent_tps": rounds * turns / con_wall,
+        "speedup": seq_wall / con_wall,
+        "sequential_ms_per_turn": seq_wall / (rounds * turns) * 1000,
+        "cpu_ms_per_turn": seq_cpu / (rounds * turns) * 1000,
+        "speedup_bound": seq_wall / seq_cpu,
     }
 
 
@@ -270,6 +275,7 @@ async def main() -> None:
     parser.add_argument(
         "--throughput-systems", default="before,after", help="systems of the throughput part"
     )
+    parser.add_argument("--rounds", type=int, default=2, help="throughput: sequential+concurrent")
     args = parser.parse_args()
     global SHOP_URL, SHOP_LATENCY_S
     SHOP_URL = args.shop_url
@@ -300,7 +306,7 @@ async def main() -> None:
         systems = args.throughput_systems.split(",")
         for name in systems if args.only in (None, "throughput") else ():
             report["throughput"][name] = await throughput(
-                name, args.sessions, args.turns_each, seed_db
+                name, args.sessions, args.turns_each, seed_db, args.rounds
             )
             print(f"throughput {name}: {report['throughput'][name]}", flush=True)
     print(json.dumps(report, indent=2))
