@@ -16,11 +16,12 @@ greeting), a fresh data dir per measurement. Compares
 
 Measures per-turn mean latency (and the process's CPU time per turn), bytes stored per turn over
 one long session (database + WAL files on disk), and turns per second for N sessions run
-concurrently in one process vs one after the other — with the CPU time per turn, which bounds what
-concurrency can gain in one process (``wall / cpu`` of a sequential turn: Python holds the GIL for
-all of a turn's CPU work). ``--shop-latency-ms`` adds a delay to every shop call (LangGraph-free
-fault injection at the HTTP transport, ``Fault.LATENCY``) to measure turns that wait on a remote
-backend. Run: ``python benchmarks/sessions.py [--turns 60] [--long 300] [--sessions 50] [--out F]``.
+concurrently in one process vs one after the other — with the process's CPU time per turn in
+both modes and its CPU share while concurrent (``cpu_share_concurrent``: 1.0 = one core busy all
+the time, the most one process's GIL-holding Python work can use). ``--shop-latency-ms`` adds a
+delay to every shop call (fault injection at the HTTP transport, ``Fault.LATENCY``) to measure
+turns that wait on a remote backend.
+Run: ``python benchmarks/sessions.py [--turns 60] [--long 300] [--sessions 50] [--out F]``.
 """
 
 from __future__ import annotations
@@ -227,7 +228,7 @@ async def throughput(
 ) -> dict[str, float]:
     """Turns per second: ``sessions`` sessions one after the other, then all at once, ``rounds``
     times alternately (a machine whose load changes during the run biases both alike)."""
-    seq_wall = seq_cpu = con_wall = 0.0
+    seq_wall = seq_cpu = con_wall = con_cpu = 0.0
     turns = sessions * turns_each
     with tempfile.TemporaryDirectory() as d:
         async with system(name, Path(d), seed_db) as turn:
@@ -243,16 +244,18 @@ async def throughput(
                     await conversation(f"seq-{r}-{s}")
                 seq_wall += time.perf_counter() - started
                 seq_cpu += time.process_time() - cpu_started
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 await asyncio.gather(*(conversation(f"con-{r}-{s}") for s in range(sessions)))
                 con_wall += time.perf_counter() - started
+                con_cpu += time.process_time() - cpu_started
     return {
         "sequential_tps": rounds * turns / seq_wall,
         "concurrent_tps": rounds * turns / con_wall,
         "speedup": seq_wall / con_wall,
         "sequential_ms_per_turn": seq_wall / (rounds * turns) * 1000,
         "cpu_ms_per_turn": seq_cpu / (rounds * turns) * 1000,
-        "speedup_bound": seq_wall / seq_cpu,
+        "concurrent_cpu_ms_per_turn": con_cpu / (rounds * turns) * 1000,
+        "cpu_share_concurrent": con_cpu / con_wall,
     }
 
 
