@@ -16,6 +16,7 @@ from langchain_core.messages import HumanMessage
 
 from helpdesk.app.turn_guard import busy_reply, guarded_turn, received
 from helpdesk.degrade.context import DegradeContext
+from helpdesk.graph.checkpoint import read_session
 from helpdesk.graph.identity import (
     IdentityError,
     MissingCustomerError,
@@ -138,9 +139,11 @@ async def _run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict
     text = received(text)  # card, ID-card and bank numbers go no further than this line
     config = {"configurable": {"thread_id": session}}
     try:
-        async with guarded_turn(bot, session=session, customer=customer):  # one turn at a time
-            snapshot = await bot.graph.aget_state(config)
-            values = snapshot.values if snapshot and snapshot.values else {}
+        async with (
+            guarded_turn(bot, session=session, customer=customer),  # one turn at a time
+            # One read of the session per turn: the graph's own load reuses this one.
+            read_session(bot.graph.checkpointer, session) as values,
+        ):
             # The graph enforces the owner itself; checking here first keeps a refused turn from
             # writing even a checkpoint, and covers sessions stored before ``owner`` existed.
             owner = values.get("owner") or values.get("customer")

@@ -1,8 +1,13 @@
-"""build_graph: the compiled turn graph, with every dependency passed in."""
+"""build_graph: the compiled turn graph, with every dependency passed in.
+
+The graph is two nodes: ``turn`` runs the turn's stages (:data:`NODE_ORDER`, from guard_context to
+validate) as one LangGraph step (see :mod:`helpdesk.graph.fused_turn` for why and how), and
+``refuse_turn`` raises the refusal the identity gate recorded. Each stage is still its own span
+for the observer (``NodeObserver.node(stage, state)``), with the state as the stage sees it.
+"""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, cast
@@ -11,7 +16,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 
 from helpdesk.degrade.clock import Clock
-from helpdesk.graph.identity import CustomerCheck, identity_gate, refuse_turn, route_after_guard
+from helpdesk.graph.fused_turn import STAGE_ORDER, fused_turn
+from helpdesk.graph.identity import CustomerCheck, identity_gate, refuse_turn
 from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after_validate
 from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
@@ -19,7 +25,7 @@ from helpdesk.graph.warmup import warm_up
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.packs import Pack, PackSet, check_capabilities, default_packs
 
-__all__ = ["NODE_ORDER", "NodeObserver", "build_graph"]
+__all__ = ["GRAPH_NODES", "NODE_ORDER", "NodeObserver", "build_graph"]
 
 
 class NodeObserver(Protocol):
@@ -42,15 +48,15 @@ def _observed(name: str, fn: NodeFn, observer: NodeObserver) -> NodeFn:
     return run
 
 
-NODE_ORDER = (
-    "guard_context",
-    "decompose",
-    "select_tool",
-    "execute",
-    "merge_context",
-    "generate",
-    "validate",
-)
+NODE_ORDER = STAGE_ORDER
+"""The stages of a turn in the order they run (each one a span for the observer)."""
+
+GRAPH_NODES = ("turn", "refuse_turn")
+"""The compiled graph's nodes: the whole turn in one step, and the refusal."""
+
+
+def _after_turn(state: HelpdeskState) -> str:
+    return "refuse_turn" if state.get("refused") else END
 
 
 def build_graph(
@@ -97,19 +103,15 @@ def build_graph(
         router=router,
         packs=loaded,
     )
-    builder = StateGraph(HelpdeskState, input_schema=TurnInput)
+    stages: dict[str, NodeFn] = {}
     for name in NODE_ORDER:
         fn: NodeFn = getattr(nodes, name)
         if name == "guard_context":
             fn = identity_gate(fn, check_customer)
-        action = _observed(name, fn, observer) if observer else fn
-        builder.add_node(name, cast(Any, action))
-        if name == "guard_context":
-            builder.add_node("refuse_turn", cast(Any, refuse_turn))
-    builder.add_edge(START, NODE_ORDER[0])
-    for left, right in itertools.pairwise(NODE_ORDER):
-        if left != "guard_context":
-            builder.add_edge(left, right)
-    builder.add_conditional_edges("guard_context", route_after_guard, ["decompose", "refuse_turn"])
-    builder.add_conditional_edges("validate", route_after_validate, ["generate", END])
+        stages[name] = _observed(name, fn, observer) if observer else fn
+    builder = StateGraph(HelpdeskState, input_schema=TurnInput)
+    builder.add_node("turn", cast(Any, fused_turn(stages, regenerate=route_after_validate)))
+    builder.add_node("refuse_turn", cast(Any, refuse_turn))
+    builder.add_edge(START, "turn")
+    builder.add_conditional_edges("turn", _after_turn, ["refuse_turn", END])
     return builder.compile(checkpointer=checkpointer, name="helpdesk")

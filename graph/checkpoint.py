@@ -15,6 +15,11 @@ writes, and on PostgreSQL also the plain strings the saver would otherwise keep 
 JSONB column — is encrypted with LangGraph's :class:`EncryptedSerializer` (AES-EAX, authenticated).
 Without a key values are stored plain, and a store that holds encrypted values refuses to open
 them with :class:`CheckpointKeyError` instead of failing somewhere inside a turn.
+
+One read per turn: the session API reads a session's latest checkpoint before the turn (the owner
+check) with :func:`read_session`; inside that block the graph's own load of the same thread is
+served from that read instead of reading and deserializing the session a second time. The
+per-session lock held around the turn guarantees nothing wrote the thread in between.
 """
 
 from __future__ import annotations
@@ -24,14 +29,21 @@ import base64
 import binascii
 import contextlib
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver, ChannelVersions, Checkpoint
+from langgraph.checkpoint.base import (
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointTuple,
+)
 from langgraph.checkpoint.base import CheckpointMetadata as _Metadata
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
@@ -52,6 +64,7 @@ __all__ = [
     "open_postgres_checkpointer",
     "open_sqlite_checkpointer",
     "parse_checkpoint_key",
+    "read_session",
     "state_serializer",
 ]
 
@@ -265,3 +278,69 @@ def open_checkpointer(
     if url:
         raise ValueError(f"unsupported checkpoint URL {url!r}: use postgresql://...")
     return open_sqlite_checkpointer(path, key=key)
+
+
+@dataclass
+class _Prefetched:
+    saver: BaseCheckpointSaver[Any]
+    thread_id: str
+    value: CheckpointTuple | None
+    served: bool = False
+
+
+_PREFETCHED: ContextVar[_Prefetched | None] = ContextVar("helpdesk_prefetched", default=None)
+_SERVES_PREFETCHED = "_helpdesk_serves_prefetched"
+
+
+def _latest_of(config: RunnableConfig) -> str | None:
+    """The thread id when ``config`` asks for a thread's latest top-level checkpoint."""
+    conf = config.get("configurable") or {}
+    if conf.get("checkpoint_id") or conf.get("checkpoint_ns"):
+        return None
+    thread = conf.get("thread_id")
+    return str(thread) if thread is not None else None
+
+
+def _serve_prefetched(saver: BaseCheckpointSaver[Any]) -> None:
+    """Make ``saver.aget_tuple`` answer a turn's first load from the turn's :func:`read_session`
+    (once; every other read goes to the store). Idempotent."""
+    if getattr(saver, _SERVES_PREFETCHED, False):
+        return
+    load: Callable[[RunnableConfig], Awaitable[CheckpointTuple | None]] = saver.aget_tuple
+
+    async def aget_tuple(config: RunnableConfig) -> CheckpointTuple | None:
+        held = _PREFETCHED.get()
+        if (
+            held is not None
+            and not held.served
+            and held.saver is saver
+            and _latest_of(config) == held.thread_id
+        ):
+            held.served = True
+            return held.value
+        return await load(config)
+
+    setattr(saver, "aget_tuple", aget_tuple)  # noqa: B010 - an instance-level override
+    setattr(saver, _SERVES_PREFETCHED, True)
+
+
+@asynccontextmanager
+async def read_session(
+    saver: BaseCheckpointSaver[Any] | None, thread_id: str
+) -> AsyncIterator[dict[str, Any]]:
+    """The channel values of ``thread_id``'s latest checkpoint ({} for a new session or without a
+    saver); the graph's load of that thread inside the block reuses this read.
+
+    Hold the session's lock around the block: the reuse is right only if nothing writes the
+    thread between this read and the graph's load.
+    """
+    if saver is None:
+        yield {}
+        return
+    _serve_prefetched(saver)
+    value = await saver.aget_tuple({"configurable": {"thread_id": thread_id}})
+    token = _PREFETCHED.set(_Prefetched(saver, thread_id, value))
+    try:
+        yield dict(value.checkpoint["channel_values"]) if value is not None else {}
+    finally:
+        _PREFETCHED.reset(token)

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from helpdesk.app.session import TurnError, run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
-from helpdesk.graph.builder import NODE_ORDER
+from helpdesk.graph.builder import GRAPH_NODES, NODE_ORDER, build_graph
 from helpdesk.graph.checkpoint import state_serializer
 from tests.integration.shopworld import seeded_copy
 
@@ -28,9 +31,46 @@ async def say(bot: Bot, text: str, session: str = "s1", customer: str = "C0001")
     return await run_turn(bot, text, session=session, customer=customer)
 
 
-def test_graph_has_the_designed_nodes_in_order(bot: Bot) -> None:
+def test_graph_has_the_designed_nodes(bot: Bot) -> None:
     nodes = [n for n in bot.graph.get_graph().nodes if not n.startswith("__")]
-    assert [n for n in nodes if n != "refuse_turn"] == list(NODE_ORDER)
+    assert nodes == list(GRAPH_NODES)
+
+
+class _Stages:
+    """A NodeObserver recording the stage names it wraps, and the state each one saw."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, dict[str, Any]]] = []
+
+    @contextlib.contextmanager
+    def node(self, name: str, state: Mapping[str, Any]) -> Iterator[None]:
+        self.seen.append((name, dict(state)))
+        yield
+
+
+async def test_a_turn_runs_every_stage_in_order_in_one_graph_step(bot: Bot) -> None:
+    stages = _Stages()
+    graph = build_graph(
+        executor=bot.executor,
+        checkpointer=InMemorySaver(serde=state_serializer()),
+        observer=stages,
+    )
+    config = {"configurable": {"thread_id": "one-step"}}
+    turn = {
+        "messages": [HumanMessage("where is order 100683?")],
+        "customer": "C0001",
+        "session": "one-step",
+    }
+    steps = [chunk async for chunk in graph.astream(turn, config, stream_mode="updates")]
+    assert [list(step) for step in steps] == [["turn"]]
+    assert [name for name, _ in stages.seen] == list(NODE_ORDER)
+    # each stage sees the earlier stages' updates applied, as separate graph nodes would
+    seen = dict(stages.seen)
+    assert seen["execute"]["tasks"] and seen["generate"]["results"]
+    assert seen["validate"]["draft"]
+    state = (await graph.aget_state(config)).values
+    assert [m.type for m in state["messages"]] == ["human", "ai"]
+    assert state["owner"] == "C0001" and state["refused"] is None
 
 
 async def test_chinese_shipping_question_answers_with_real_order_data(bot: Bot) -> None:

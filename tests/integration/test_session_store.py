@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from helpdesk.app.session import run_turn
+from helpdesk.app.session import SessionOwnerError, run_turn
 from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.degrade.clock import FakeClock
@@ -87,6 +87,29 @@ async def test_session_store_keeps_only_the_latest_checkpoint(
     assert rows["checkpoints"] == 1
     assert rows.get("writes", 0) == 0 and rows.get("checkpoint_writes", 0) == 0
     assert info is not None and (info.customer, info.turns, info.checkpoints) == ("C0001", 3, 1)
+
+
+@pytest.mark.parametrize("url", BACKENDS)
+async def test_a_turn_reads_its_session_from_the_store_once(
+    tmp_path: Path, url: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _sid()
+    async with opened(tmp_path, url, FakeClock(wall_start=time.time())) as bot:
+        saver = bot.graph.checkpointer
+        load = type(saver).aget_tuple
+        reads: list[Any] = []
+
+        async def counted(self: Any, config: Any) -> Any:
+            reads.append(config["configurable"]["thread_id"])
+            return await load(self, config)
+
+        monkeypatch.setattr(type(saver), "aget_tuple", counted)
+        await run_turn(bot, "where is order 100683?", session=session, customer="C0001")
+        later = await run_turn(bot, "when will it arrive?", session=session, customer="C0001")
+        with pytest.raises(SessionOwnerError):
+            await run_turn(bot, "hello", session=session, customer="C0002")
+    assert reads == [session] * 3  # the owner check's read; the graph reuses it
+    assert later["tasks"][0]["args"] == {"order_id": "100683"}  # and sees the stored session
 
 
 @pytest.mark.parametrize("url", BACKENDS)

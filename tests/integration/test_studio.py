@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from helpdesk.graph.builder import GRAPH_NODES
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -21,4 +23,4 @@ def test_langgraph_json_points_at_the_module_level_graph(
     module = importlib.import_module("helpdesk.app.studio")
     graph = getattr(module, attr)
     nodes = [n for n in graph.get_graph().nodes if not n.startswith("__")]
-    assert nodes[0] == "guard_context" and nodes[-1] == "validate"
+    assert nodes == list(GRAPH_NODES)  # the whole turn in one step, and the refusal
