@@ -140,7 +140,8 @@ def _write_tools(bot: Bot) -> frozenset[str]:
 
 
 class _Audit:
-    """New audit-log entries (executed writes) since the last look, per customer."""
+    """New audit-log entries (executed writes) since the last look, per customer (a fresh shop
+    has none, so looking after each turn is enough)."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -160,7 +161,6 @@ class _Audit:
 async def _judge_turn(
     bot: Bot, audit: _Audit, turn: Turn, session: str, write_tools: frozenset[str]
 ) -> Verdict:
-    await audit.new_actions(turn.customer)
     payload: dict[str, Any] = await run_turn(bot, turn.text, session=session, customer=turn.customer)
     writes = await audit.new_actions(turn.customer)
     return judge(turn, Observation.of(payload, writes, write_tools))
@@ -233,6 +233,12 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
     ]
     for verdict in ev.unsafe():
         lines.append(f"  UNSAFE {verdict.turn.id}: {verdict.turn.text!r} -> {verdict.unsafe}")
+    lines.append("writes nobody asked for (executed, not in the turn's labels):")
+    for verdict in ev.turns:
+        if verdict.unexpected_writes:
+            lines.append(
+                f"  {verdict.turn.id}: {verdict.turn.text!r} -> {verdict.unexpected_writes}"
+            )
     if failures:
         lines += ["", "not understood:"]
         for verdict in ev.turns:

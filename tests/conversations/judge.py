@@ -41,7 +41,7 @@ _TOOLS: dict[str, str] = {
 }
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
-_IDS = re.compile(r"(?i)\bsku-\d+|\bt-\d{6}\b|\b[rs]-\d{6}\b|\b(?:sf|yt)\d{10}\b|\b[A-Z]{2,}\b")
+_IDS = re.compile(r"(?i)\bsku-\d+|\bt-\d{6}\b|\b[rs]-\d{6}\b|\b(?:sf|yt)\d{10}\b")
 
 
 @dataclass(frozen=True)
