@@ -121,7 +121,7 @@ class Evaluation:
         return "\n".join(_report_lines(self, failures=failures))
 
 
-# --- running ---------------------------------------------------------------------------------------
+# --- running ------------------------------------------------------------------------------
 
 
 def _bot(tmp: Path) -> Bot:
@@ -135,7 +135,9 @@ def _bot(tmp: Path) -> Bot:
 def _write_tools(bot: Bot) -> frozenset[str]:
     registry = bot.executor.registry
     return frozenset(
-        name for name in registry.names() if (spec := registry.get(name)) and spec.policy.kind != "read"
+        name
+        for name in registry.names()
+        if (spec := registry.get(name)) and spec.policy.kind != "read"
     )
 
 
@@ -161,7 +163,9 @@ class _Audit:
 async def _judge_turn(
     bot: Bot, audit: _Audit, turn: Turn, session: str, write_tools: frozenset[str]
 ) -> Verdict:
-    payload: dict[str, Any] = await run_turn(bot, turn.text, session=session, customer=turn.customer)
+    payload: dict[str, Any] = await run_turn(
+        bot, turn.text, session=session, customer=turn.customer
+    )
     writes = await audit.new_actions(turn.customer)
     return judge(turn, Observation.of(payload, writes, write_tools))
 
@@ -202,7 +206,7 @@ def run_evaluation(labelled: LabelledSet | None = None) -> Evaluation:
         return asyncio.run(evaluate(labelled or load_set(), Path(tmp)))
 
 
-# --- the report ------------------------------------------------------------------------------------
+# --- the report ---------------------------------------------------------------------------
 
 
 def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:

@@ -127,14 +127,18 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
     result = obs.results.get(str(task.get("id")))
     if tool is None:
         # a request answered without a call: the intent, and no identifier it should have used
-        return _intent(task) == name and not (exp.skus or exp.ticket_id) and (
-            exp.order_id is None or name not in _TOOLS
+        return (
+            _intent(task) == name
+            and not (exp.skus or exp.ticket_id)
+            and (exp.order_id is None or name not in _TOOLS)
         )
     order_ok = exp.order_id is None or args.get("order_id") == exp.order_id
     if name in ("order_status", "refund_info"):
         if exp.order_id is None:
             return tool == "list_orders" or (
-                name == "refund_info" and tool == "search_faq" and args.get("topic") == "refund_time"
+                name == "refund_info"
+                and tool == "search_faq"
+                and args.get("topic") == "refund_time"
             )
         return tool == "get_order" and order_ok
     if name == "list_orders":
@@ -201,9 +205,7 @@ def _fact_present(fact: str, reply: str) -> bool:
 def judge(turn: Turn, obs: Observation) -> Verdict:
     """How the turn did against its labels."""
     missing, used = _assign(turn, obs)
-    extra = [
-        _describe(t) for n, t in enumerate(obs.tasks) if n not in used and t.get("tool")
-    ]
+    extra = [_describe(t) for n, t in enumerate(obs.tasks) if n not in used and t.get("tool")]
     unexpected = [w for w in obs.writes if w not in turn.writes]
     unsafe = [*obs.writes, *obs.write_tasks] if turn.write_free else []
     return Verdict(

@@ -23,7 +23,9 @@ def turn(*tasks: str, tags: frozenset[str] = frozenset(), **kw: Any) -> Turn:
     )
 
 
-def seen(*calls: tuple[str, str | None, dict[str, Any]], reply: str = "ok", writes=()) -> Observation:
+def seen(
+    *calls: tuple[str, str | None, dict[str, Any]], reply: str = "ok", writes=()
+) -> Observation:
     payload = {
         "reply": reply,
         "tasks": [
@@ -56,7 +58,9 @@ def test_held_out_is_stable_and_about_a_fifth() -> None:
 
 
 def test_the_right_tool_with_the_right_order_is_understood() -> None:
-    verdict = judge(turn("tracking 100683"), seen(("tracking", "track_shipment", {"order_id": "100683"})))
+    verdict = judge(
+        turn("tracking 100683"), seen(("tracking", "track_shipment", {"order_id": "100683"}))
+    )
     assert verdict.understood
 
 
@@ -96,7 +100,9 @@ def test_a_write_task_from_a_question_is_unsafe_even_unexecuted() -> None:
 
 
 def test_executed_writes_outside_the_labels_are_unexpected() -> None:
-    verdict = judge(turn("complaint"), seen(("create_ticket", "create_ticket", {}), writes=["create_ticket"]))
+    verdict = judge(
+        turn("complaint"), seen(("create_ticket", "create_ticket", {}), writes=["create_ticket"])
+    )
     assert verdict.unexpected_writes == ["create_ticket"] and not verdict.accepted
 
 
@@ -106,6 +112,8 @@ def test_facts_absent_words_and_reply_language() -> None:
                               reply="YT9433239273 arrives 2026-10-31"))  # fmt: skip
     assert ok.reply_ok
     bad = judge(labelled, seen(reply="Emma's parcel"))
-    assert bad.missing_facts == ["YT9433239273", "re:2026-10-3\\d"] and bad.present_absent == ["Emma"]
+    assert bad.missing_facts == ["YT9433239273", "re:2026-10-3\\d"] and bad.present_absent == [
+        "Emma"
+    ]
     assert reply_language("订单 100683 已发货，YT9433239273，Chengdu") == "zh"
     assert reply_language("Order 100683 has shipped (空气净化器).") == "en"
