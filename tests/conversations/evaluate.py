@@ -97,6 +97,14 @@ class Evaluation:
             groups.setdefault(verdict.turn.lang, []).append(verdict)
         return dict(sorted(groups.items()))
 
+    def by_tag(self) -> dict[str, list[Verdict]]:
+        """Turns grouped by each kind they are tagged with (typo, mixed, multi, ...)."""
+        groups: dict[str, list[Verdict]] = {}
+        for verdict in self.turns:
+            for tag in verdict.turn.tags:
+                groups.setdefault(tag, []).append(verdict)
+        return dict(sorted(groups.items()))
+
     def split(self) -> tuple[list[Verdict], list[Verdict]]:
         """(tuned, held out)."""
         tuned = [v for v in self.turns if not self.is_held_out(v)]
@@ -228,6 +236,9 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
         "",
         "per intent:",
         *(_row(f"  {name}", ev, vs) for name, vs in ev.by_intent().items()),
+        "",
+        "per kind of message:",
+        *(_row(f"  {tag}", ev, vs) for tag, vs in ev.by_tag().items()),
         "",
         f"conversations with every turn understood: {ev.conversations_understood()}",
         f"multi-request turns: requests served {served}; every request served {whole}",

@@ -16,11 +16,11 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (538 judged turns); see README "The labelled
-# conversation set". Ratchet: raise, never lower.
-FLOOR_UNDERSTOOD = 0.711  # 383/538
-FLOOR_ACCEPTED = 0.674  # 363/538
-FLOOR_MULTI_REQUESTS_SERVED = 0.702  # 59/84
+# Measured 2026-12-01 on the embedded default (550 judged turns); see README "Understanding:
+# the labelled conversation set". Ratchet: raise, never lower.
+FLOOR_UNDERSTOOD = 0.709  # 390/550
+FLOOR_ACCEPTED = 0.672  # 370/550
+FLOOR_MULTI_REQUESTS_SERVED = 0.681  # 60/88
 
 # Questions and negations that produce a write or a write/money task today (issue 12's
 # "0 on the whole set" is not met). This list may only shrink; the strict xfail below flips
