@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -31,9 +32,9 @@ from helpdesk.app.settings import Settings
 from helpdesk.app.wiring import Bot, build_bot
 from helpdesk.graph.checkpoint import state_serializer
 from helpdesk.tools.journal import MemoryWriteJournal
+from helpdesk.tools.shop import ensure_seeded
 from tests.conversations.judge import Observation, Verdict, judge
 from tests.conversations.labels import LabelledSet, Turn, held_out, load_set
-from tests.integration.shopworld import seeded_copy
 
 __all__ = ["Evaluation", "Rate", "evaluate", "main", "run_evaluation"]
 
@@ -133,8 +134,14 @@ class Evaluation:
 
 
 def _bot(tmp: Path) -> Bot:
+    """A bot on its own copy of the seeded shop in ``tmp`` (seeded once, in ``tmp``'s parent;
+    not tests.integration.shopworld's process-wide copy, which must outlive this run)."""
+    base = tmp.parent / "seeded-shop.sqlite"
+    if not base.exists():
+        ensure_seeded(base)
     tmp.mkdir(parents=True, exist_ok=True)
-    settings = Settings(data_dir=tmp, shop_db_path=seeded_copy(tmp))
+    shutil.copy(base, tmp / "shop.sqlite")
+    settings = Settings(data_dir=tmp, shop_db_path=tmp / "shop.sqlite")
     return build_bot(
         settings, checkpointer=InMemorySaver(serde=state_serializer()), journal=MemoryWriteJournal()
     )

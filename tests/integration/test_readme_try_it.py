@@ -49,10 +49,12 @@ def readme_commands() -> list[list[str]]:
 def prose_examples() -> list[str]:
     """Quoted customer messages in "What the minimal tier understands" that name a product."""
     section = try_it_section()
-    paragraph = section[section.index("### What the minimal tier understands") :]
-    return re.findall(r"\(or of products found by name: \"([^\"]+)\",\s*\"([^\"]+)\"\)", paragraph)[
-        0
-    ]
+    heading = "### What the minimal tier understands"
+    assert heading in section, f"README Try it has no {heading!r}"
+    paragraph = section[section.index(heading) :]
+    found = re.search(r"\(or of products found by name: ([^)]*)\)", paragraph)
+    assert found is not None, "README no longer quotes products found by name: update PROMISES"
+    return re.findall(r'"([^"]+)"', found.group(1))
 
 
 # --- running -------------------------------------------------------------------------------------
