@@ -122,7 +122,7 @@ def _result_skus(result: Mapping[str, Any] | None) -> set[str]:
 
 
 def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observation) -> bool:
-    tool = task.get("tool")
+    tool: str | None = str(task["tool"]) if task.get("tool") else None
     args: Mapping[str, Any] = task.get("args") or {}
     result = obs.results.get(str(task.get("id")))
     if tool is None:
