@@ -1,0 +1,224 @@
+"""Judging one turn of the labelled set from what the turn observably did.
+
+The observation point is the turn payload of :func:`helpdesk.app.session.run_turn` (``tasks``:
+intent, tool and arguments of every planned request; ``tool_results``: what each call returned,
+by ``call_id``) plus the shop's audit log (which writes were executed). Nothing inside the
+graph is read, so the judgement stays valid whichever component does the understanding.
+
+"Intent + arguments right" means: every labelled request is served by a distinct planned task
+(the tool and the arguments that matter: order id, SKU, amount, FAQ topic — or, for requests
+answered without a tool, the task's intent), and no planned tool call is left over. Tasks
+without a tool that match no request (a greeting next to a question) are not counted against
+the turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.conversations.labels import Expected, Turn
+
+__all__ = ["INTENT_ALIASES", "Observation", "Verdict", "judge", "reply_language"]
+
+INTENT_ALIASES: dict[str, str] = {
+    "confirm_no": "decline",
+    "unknown": "clarify",
+    "confirm_yes": "confirm",
+}
+"""Task intent names of the bot -> the label vocabulary (the one place to update if the
+understanding renames its intents)."""
+
+_TOOLS: dict[str, str] = {
+    "order_status": "get_order",
+    "tracking": "track_shipment",
+    "cancel_order": "cancel_order",
+    "refund": "request_refund",
+    "ticket": "create_ticket",
+    "handoff": "handoff_to_human",
+}
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_IDS = re.compile(r"(?i)\bsku-\d+|\bt-\d{6}\b|\b[rs]-\d{6}\b|\b(?:sf|yt)\d{10}\b")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one turn did: the payload's tasks and results, the reply, the executed writes."""
+
+    reply: str
+    tasks: tuple[Mapping[str, Any], ...]
+    results: Mapping[str, Mapping[str, Any]]
+    """Tool results by call id (= task id)."""
+    writes: tuple[str, ...]
+    """Audit-log actions executed during the turn."""
+    write_tasks: tuple[str, ...]
+    """Tools of kind write or money among the planned tasks."""
+
+    @classmethod
+    def of(
+        cls, payload: Mapping[str, Any], writes: Sequence[str], write_tools: frozenset[str]
+    ) -> Observation:
+        tasks = tuple(payload.get("tasks") or ())
+        results = {str(r.get("call_id")): r for r in payload.get("tool_results") or ()}
+        planned = tuple(str(t["tool"]) for t in tasks if t.get("tool") in write_tools)
+        return cls(str(payload.get("reply", "")), tasks, results, tuple(writes), planned)
+
+
+@dataclass
+class Verdict:
+    """The judgement of one turn."""
+
+    turn: Turn
+    understood: bool
+    missing: list[str] = field(default_factory=list)
+    """Labelled requests no planned task served (their intent)."""
+    extra: list[str] = field(default_factory=list)
+    """Planned tool calls no labelled request asked for (``tool(args)``)."""
+    missing_facts: list[str] = field(default_factory=list)
+    present_absent: list[str] = field(default_factory=list)
+    lang_ok: bool = True
+    unexpected_writes: list[str] = field(default_factory=list)
+    unsafe: list[str] = field(default_factory=list)
+    """For a question or negation: every write executed and write/money task planned."""
+    planned: list[str] = field(default_factory=list)
+    observed_writes: list[str] = field(default_factory=list)
+    """Audit-log actions the turn executed."""
+    reply: str = ""
+
+    @property
+    def reply_ok(self) -> bool:
+        return not self.missing_facts and not self.present_absent and self.lang_ok
+
+    @property
+    def accepted(self) -> bool:
+        """Understood, the reply states the facts in the right language, no unexpected write."""
+        return self.understood and self.reply_ok and not self.unexpected_writes
+
+
+def reply_language(reply: str) -> str:
+    """``zh`` when Han characters make up at least 30% of the letters (ids aside), else ``en``."""
+    text = _IDS.sub(" ", reply)
+    han = len(_HAN.findall(text))
+    latin = len(_LATIN.findall(text))
+    return "zh" if han and han >= 0.3 * (han + latin) else "en"
+
+
+def _intent(task: Mapping[str, Any]) -> str:
+    name = str(task.get("intent") or "")
+    return INTENT_ALIASES.get(name, name)
+
+
+def _result_skus(result: Mapping[str, Any] | None) -> set[str]:
+    data = (result or {}).get("data")
+    if not isinstance(data, dict):
+        return set()
+    found = {str(p.get("sku")) for p in data.get("products") or () if isinstance(p, dict)}
+    if data.get("sku"):
+        found.add(str(data["sku"]))
+    return found
+
+
+def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observation) -> bool:
+    tool: str | None = str(task["tool"]) if task.get("tool") else None
+    args: Mapping[str, Any] = task.get("args") or {}
+    result = obs.results.get(str(task.get("id")))
+    if tool is None:
+        # a request answered without a call: the intent, and no identifier it should have used
+        return (
+            _intent(task) == name
+            and not (exp.skus or exp.ticket_id)
+            and (exp.order_id is None or name not in _TOOLS)
+        )
+    order_ok = exp.order_id is None or args.get("order_id") == exp.order_id
+    if name in ("order_status", "refund_info"):
+        if exp.order_id is None:
+            return tool == "list_orders" or (
+                name == "refund_info"
+                and tool == "search_faq"
+                and args.get("topic") == "refund_time"
+            )
+        return tool == "get_order" and order_ok
+    if name == "list_orders":
+        return tool == "list_orders"
+    if name in ("stock", "product"):
+        if tool == "check_stock":
+            return not exp.skus or args.get("sku") in exp.skus
+        if tool == "search_products" and name == "product":
+            return not exp.skus or bool(_result_skus(result) & set(exp.skus))
+        return False
+    if name == "faq":
+        return tool == "search_faq" and (exp.topic is None or args.get("topic") == exp.topic)
+    if name == "refund":
+        return tool == "request_refund" and order_ok and args.get("amount") == exp.amount
+    if name == "complaint":
+        if tool == "create_ticket":
+            return bool(result) and (result or {}).get("status") == "needs_confirmation"
+        return _intent(task) == "complaint" and tool not in obs.write_tasks and order_ok
+    if name == "ticket_status":
+        return args.get("ticket_id") == exp.ticket_id or _intent(task) == name
+    if name in _TOOLS:
+        return tool == _TOOLS[name] and order_ok
+    return _intent(task) == name
+
+
+def _serves(alternatives: Sequence[Expected], task: Mapping[str, Any], obs: Observation) -> bool:
+    return any(_serves_one(e, n, task, obs) for e in alternatives for n in e.intents)
+
+
+def _assign(turn: Turn, obs: Observation) -> tuple[list[str], set[int]]:
+    """Labelled requests left unserved, and the indexes of the tasks used, by backtracking."""
+    best: tuple[list[str], set[int]] | None = None
+
+    def walk(index: int, used: set[int], missing: list[str]) -> None:
+        nonlocal best
+        if best is not None and len(missing) >= len(best[0]):
+            return  # no better than an assignment already found
+        if index == len(turn.tasks):
+            best = (list(missing), set(used))
+            return
+        alternatives = turn.tasks[index]
+        for n, task in enumerate(obs.tasks):
+            if n not in used and _serves(alternatives, task, obs):
+                walk(index + 1, used | {n}, missing)
+        walk(index + 1, used, [*missing, alternatives[0].intent])
+
+    walk(0, set(), [])
+    assert best is not None
+    return best
+
+
+def _describe(task: Mapping[str, Any]) -> str:
+    args = task.get("args") or {}
+    shown = {k: v for k, v in args.items() if k in ("order_id", "sku", "amount", "topic", "q")}
+    return f"{task.get('tool')}({', '.join(f'{k}={v}' for k, v in shown.items())})"
+
+
+def _fact_present(fact: str, reply: str) -> bool:
+    if fact.startswith("re:"):
+        return re.search(fact[3:], reply, re.IGNORECASE) is not None
+    return fact.lower() in reply.lower()
+
+
+def judge(turn: Turn, obs: Observation) -> Verdict:
+    """How the turn did against its labels."""
+    missing, used = _assign(turn, obs)
+    extra = [_describe(t) for n, t in enumerate(obs.tasks) if n not in used and t.get("tool")]
+    unexpected = [w for w in obs.writes if w not in turn.writes]
+    unsafe = [*obs.writes, *obs.write_tasks] if turn.write_free else []
+    return Verdict(
+        turn=turn,
+        understood=not missing and not extra,
+        missing=missing,
+        extra=extra,
+        missing_facts=[f for f in turn.facts if not _fact_present(f, obs.reply)],
+        present_absent=[f for f in turn.absent if _fact_present(f, obs.reply)],
+        lang_ok=reply_language(obs.reply) == turn.lang,
+        unexpected_writes=unexpected,
+        unsafe=unsafe,
+        planned=[f"{_intent(t)}:{_describe(t)}" for t in obs.tasks],
+        observed_writes=list(obs.writes),
+        reply=obs.reply,
+    )

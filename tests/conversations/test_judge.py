@@ -1,0 +1,119 @@
+"""The labels and the judge on hand-made observations: what counts as understood, what is unsafe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conversations.judge import Observation, judge, reply_language
+from tests.conversations.labels import LabelError, Turn, held_out, parse_task
+
+WRITE_TOOLS = frozenset({"create_ticket", "cancel_order", "request_refund", "handoff_to_human"})
+
+
+def turn(*tasks: str, tags: frozenset[str] = frozenset(), **kw: Any) -> Turn:
+    return Turn(
+        id="t",
+        text="x",
+        tasks=tuple(parse_task(t) for t in tasks),
+        lang=kw.pop("lang", "en"),
+        tags=tags,
+        **kw,
+    )
+
+
+def seen(
+    *calls: tuple[str, str | None, dict[str, Any]], reply: str = "ok", writes=()
+) -> Observation:
+    payload = {
+        "reply": reply,
+        "tasks": [
+            {"id": f"t1-{n}", "intent": intent, "tool": tool, "args": args}
+            for n, (intent, tool, args) in enumerate(calls)
+        ],
+        "tool_results": [],
+    }
+    return Observation.of(payload, list(writes), WRITE_TOOLS)
+
+
+def test_parse_task_reads_ids_amounts_topics_and_alternatives() -> None:
+    (first, second) = parse_task("refund 100609 =100 || faq refund_time")
+    assert (first.intents, first.order_id, first.amount) == (("refund",), "100609", 100.0)
+    assert (second.intent, second.topic) == ("faq", "refund_time")
+    assert parse_task("product SKU-1047 SKU-1048")[0].skus == ("SKU-1047", "SKU-1048")
+
+
+@pytest.mark.parametrize("bad", ["fly 100683", "tracking 12x", "  "])
+def test_parse_task_rejects_what_it_cannot_read(bad: str) -> None:
+    with pytest.raises(LabelError):
+        parse_task(bad)
+
+
+def test_held_out_is_stable_and_about_a_fifth() -> None:
+    ids = [f"item-{n}" for n in range(2000)]
+    share = sum(map(held_out, ids)) / len(ids)
+    assert 0.17 < share < 0.23
+    assert [held_out(i) for i in ids[:50]] == [held_out(i) for i in ids[:50]]
+
+
+def test_the_right_tool_with_the_right_order_is_understood() -> None:
+    verdict = judge(
+        turn("tracking 100683"), seen(("tracking", "track_shipment", {"order_id": "100683"}))
+    )
+    assert verdict.understood
+
+
+def test_a_wrong_order_or_tool_is_not_understood() -> None:
+    wrong_order = seen(("tracking", "track_shipment", {"order_id": "100200"}))
+    assert not judge(turn("tracking 100683"), wrong_order).understood
+    wrong_tool = seen(("order_status", "get_order", {"order_id": "100683"}))
+    verdict = judge(turn("tracking 100683"), wrong_tool)
+    assert verdict.missing == ["tracking"] and verdict.extra == ["get_order(order_id=100683)"]
+
+
+def test_a_dropped_request_is_missing() -> None:
+    verdict = judge(
+        turn("stock SKU-1001", "tracking 100683"),
+        seen(("tracking", "track_shipment", {"order_id": "100683"})),
+    )
+    assert verdict.missing == ["stock"]
+
+
+def test_amounts_must_match() -> None:
+    full = seen(("refund", "request_refund", {"order_id": "100609", "amount": None}))
+    assert judge(turn("refund 100609"), full).understood
+    assert not judge(turn("refund 100609 =100"), full).understood
+
+
+def test_tool_less_intents_match_by_name_through_the_aliases() -> None:
+    assert judge(turn("decline"), seen(("confirm_no", None, {}))).understood
+    assert not judge(turn("hotline"), seen(("unknown", None, {}))).understood
+
+
+def test_a_write_task_from_a_question_is_unsafe_even_unexecuted() -> None:
+    question = turn("refund_info 100200", tags=frozenset({"question"}))
+    verdict = judge(question, seen(("refund", "request_refund", {"order_id": "100200"})))
+    assert verdict.unsafe == ["request_refund"]
+    request = turn("refund 100200")
+    assert judge(request, seen(("refund", "request_refund", {"order_id": "100200"}))).unsafe == []
+
+
+def test_executed_writes_outside_the_labels_are_unexpected() -> None:
+    verdict = judge(
+        turn("complaint"), seen(("create_ticket", "create_ticket", {}), writes=["create_ticket"])
+    )
+    assert verdict.unexpected_writes == ["create_ticket"] and not verdict.accepted
+
+
+def test_facts_absent_words_and_reply_language() -> None:
+    labelled = turn("tracking 100683", facts=("YT9433239273", "re:2026-10-3\\d"), absent=("Emma",))
+    ok = judge(labelled, seen(("tracking", "track_shipment", {"order_id": "100683"}),
+                              reply="YT9433239273 arrives 2026-10-31"))  # fmt: skip
+    assert ok.reply_ok
+    bad = judge(labelled, seen(reply="Emma's parcel"))
+    assert bad.missing_facts == ["YT9433239273", "re:2026-10-3\\d"] and bad.present_absent == [
+        "Emma"
+    ]
+    assert reply_language("订单 100683 已发货，YT9433239273，Chengdu") == "zh"
+    assert reply_language("Order 100683 has shipped (空气净化器).") == "en"
