@@ -167,7 +167,7 @@ def _normalize(text: str) -> str:
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+    return re.compile(pattern, re.IGNORECASE | re.ASCII)
 
 
 # --- entities -----------------------------------------------------------------------------------
@@ -264,7 +264,8 @@ _REFUND_NEGATED = _rx(
 # A question about refunds (how much is left, how it works), not a request to refund.
 _REFUND_QUESTION = _rx(
     r"\bhow much\b|\bwhat(?:'s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
-    r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗"
+    r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
+    r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
 )
 _REFUND_WHEN = _rx(
     r"\bwhere(?:'s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
@@ -401,7 +402,25 @@ _CANCEL_QUERY = _rx(
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
 )
 _CANCEL_NEGATED = _rx(
-    r"\b(?:don'?t|do not|no need to|not) cancel|不要取消|别取消|不用取消|不取消|先不取消"
+    r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
+    r"|need\s+(?:to\s+)?)?cancel"
+    r"|不要取消|别取消|不用取消|不取消|先不取消|不想取消|没说要取消|没说取消|没让你取消|没要取消"
+)
+# "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
+_AFTER_CANCEL = _rx(r"取消(?:后|之后|以后|了的话)|\bafter (?:i |you |it'?s? |it is )?cancel")
+_MONEY_WORDS = _rx(r"钱|退|\brefund|\bmoney\b")
+# "你是真人还是AI" / "are you a bot?": a question about the bot, not a request for a person
+_ARE_YOU_HUMAN = _rx(
+    r"\bare you (?:a |an )?(?:real |actual )?(?:human|person|bot|robot|ai|machine)\b"
+    r"|真人还是|是不是真人|是真人吗|是机器人|是不是机器人|机器人吗|是ai|是不是ai|人工智能吗"
+)
+# a question about after-sales (policy, cost, warranty), not a report of a problem to file
+_AFTER_SALES_QUESTION = _rx(
+    r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何|能不能|可不可以"
+    r"|\bhow (?:do|does|can|to)\b|\bwhat(?:'s| is| are)\b|\bwho pays\b|\bis there\b"
+)
+_PROBLEM_REPORT = _rx(
+    r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手"
 )
 _ORDER_WORD = _rx(r"\border\b|订单|单子")
 _RETURN_ACTION = _rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
@@ -531,8 +550,12 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(Intent.THANKS, ack=True)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         return _Match(Intent.CONFIRM_NO)
-    if _HANDOFF.search(norm):
+    if _HANDOFF.search(norm) and not _ARE_YOU_HUMAN.search(norm):
         return _Match(Intent.HANDOFF)
+    if _ARE_YOU_HUMAN.search(norm):
+        return _Match(Intent.GREETING)
+    if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
+        return _Match(Intent.FAQ, topic="refund_time")
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
@@ -553,6 +576,14 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if _RETURN_ACTION.search(norm) and _HOW_TO.search(norm) and not ents.order_ids:
         # "退货怎么弄" / "how does a return work": explain the policy, open nothing
         return _Match(Intent.FAQ, topic="returns")
+    if (
+        (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
+        and not ents.order_ids
+        and _AFTER_SALES_QUESTION.search(norm)
+        and not _PROBLEM_REPORT.search(norm)
+    ):
+        # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
+        return _Match(Intent.FAQ, topic=ents.faq_topic or "returns")
     if (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm):
         return _Match(Intent.CREATE_TICKET)
     if ents.skus and not ents.order_ids:
@@ -724,6 +755,9 @@ def _read_confirmation(text: str, norm: str, lang: Lang) -> MatchedIntent | None
     if rest and _classify(rest, extract_entities(rest), has_order_ctx=True, awaiting=False):
         return None  # "对，退款吧": a new request; what was pending is not done
     reading = read_amount(rest, money_context=True)
+    asks_more = _QUESTION_MARK.sub("", rest).strip(_STRIP)
+    if asks_more and reading.kind == "none" and questioning and not _CORRECTION.search(norm):
+        return None  # "yes, and where is 100683?": a new question; what was pending is not done
     if reading.kind != "none" or ents.order_ids:
         return MatchedIntent(
             intent=Intent.CONFIRM_CHANGE,

@@ -273,6 +273,18 @@ def _done_any(packs: PackSet) -> re.Pattern[str]:
     )
 
 
+def _state_read(sentence: str, ident: str, reads: list[str], packs: PackSet) -> bool:
+    """The sentence states what live data shows: a done word of the sentence ("is paid") is the
+    value a read of this object returned (``"status": "paid"``) — a state, not a claimed action."""
+    words = {
+        w.lower()
+        for c in packs.capabilities()
+        for w in c.done_words.get("en", ())
+        if re.search(rf"\b{re.escape(w)}\b", sentence, re.IGNORECASE)
+    }
+    return any(ident in data and any(f'"{w}"' in data for w in words) for data in reads)
+
+
 def _claim_stems(packs: PackSet) -> list[tuple[re.Pattern[str], str]]:
     return [
         (re.compile(c.claim_stem, re.IGNORECASE), c.evidence)
@@ -342,6 +354,8 @@ def rule_no_unconfirmed_done_claim(r: ReplyFacts) -> list[str]:
             stems = [marker for pattern, marker in claim_stems if pattern.search(sentence)]
             shown = any(ident in data and all(marker in data for marker in stems) for data in reads)
             if stems and shown:
+                continue
+            if not stems and _state_read(sentence, ident, reads, r.packs):
                 continue
             violations.append(f"the reply says an action on {ident} is done; nothing shows that")
     return violations

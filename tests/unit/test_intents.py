@@ -464,3 +464,45 @@ def test_match_intents_reads_refund_amounts_without_guessing(text, kind, amount)
     assert [(m.intent, m.order_id, m.amount_kind, m.amount) for m in got] == [
         (Intent.REFUND, "100609", kind, amount)
     ]
+
+
+# Questions and negations that the labelled set (tests/conversations) found turned into writes:
+# a question about a write or a refusal of one never becomes that write, and a policy question
+# never files a ticket.
+WRITES = {IN.REFUND, IN.CANCEL_ORDER, IN.CREATE_TICKET, IN.HANDOFF}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("is there any refund on 100200?", IN.ORDER_STATUS),
+        ("100200可以退款吗", IN.ORDER_STATUS),
+        ("I changed my mind, I don't want to cancel 100998 anymore", IN.CONFIRM_NO),
+        ("我没说要取消100998啊", IN.CONFIRM_NO),
+        ("100998取消后钱多久退回来", IN.FAQ),
+        ("how do i exchange for a bigger size", IN.FAQ),
+        ("退货的话运费谁出", IN.FAQ),
+        ("电器坏了保修吗", IN.FAQ),
+        ("return policy是啥", IN.FAQ),
+        ("你是真人还是AI", IN.GREETING),
+        ("are you a bot?", IN.GREETING),
+    ],
+)
+def test_a_question_or_refusal_is_never_a_write(text: str, expected: Intent) -> None:
+    got = [m.intent for m in match_intents(text)]
+    assert not WRITES & set(got), got
+    assert got[0] is expected
+
+
+@pytest.mark.parametrize(
+    "text", ["my headphones are broken, can you help?", "I want to talk to a human", "转人工"]
+)
+def test_a_problem_report_or_handoff_request_still_acts(text: str) -> None:
+    assert WRITES & {m.intent for m in match_intents(text)}
+
+
+def test_yes_with_a_new_question_is_a_new_request_not_a_changed_confirmation() -> None:
+    got = match_intents("yes, and where is 100683?", awaiting_confirmation=True)
+    assert [m.intent for m in got] != [IN.CONFIRM_CHANGE]
+    assert IN.CONFIRM_YES not in {m.intent for m in got}
+    assert IN.CANCEL_ORDER not in {m.intent for m in got}

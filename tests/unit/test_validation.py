@@ -140,6 +140,24 @@ def test_validation_done_claim_passes_when_live_data_shows_it() -> None:
     ]
 
 
+def test_validation_a_state_read_from_live_data_is_not_a_done_claim() -> None:
+    order = ToolResult(
+        call_id="c1",
+        tool="get_order",
+        status=ToolStatus.OK,
+        data={"order_id": "100998", "status": "paid"},
+    )
+    assert find_violations(facts("Order 100998 is paid and waiting to ship.", order)) == []
+    # the order being paid is no evidence that a refund on it was paid
+    assert find_violations(facts("The refund for order 100998 has been paid.", order)) == [
+        "the reply says an action on 100998 is done; nothing shows that"
+    ]
+    # nor is a paid order evidence for another order
+    assert "the reply says an action on 100200 is done; nothing shows that" in find_violations(
+        facts("Order 100200 is paid.", order)
+    )
+
+
 def test_validation_failed_lookup_is_never_an_empty_result() -> None:
     failed = ToolResult(
         call_id="c",
