@@ -507,6 +507,11 @@ _CORRECTION = _rx(
     r"\bi mean|\bi meant|\bi said|\bshould be\b|\binstead\b"
     r"|我是说|我说的是|应该是|是指|我指的是|换成|改成"
 )
+# "not all of it": the customer wants part of the amount, not nothing
+_NOT_ALL = _rx(
+    r"\bnot (?:all|the (?:whole|full|entire))\b|\bnot everything\b"
+    r"|不要全部|不用全部|不全退|不用全退|不要全退|别全退|不要全额|不用全额|不全部"
+)
 _BUT = _rx(r"^(?:but|however|though|just|only|although|and|,|，|但是?|不过|只|就)\s*")
 _ACK_WHOLE = _rx(
     r"^(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
@@ -737,6 +742,18 @@ def _read_confirmation(text: str, norm: str, lang: Lang) -> MatchedIntent | None
     ents = extract_entities(norm)
     negative = bool(_NO_WHOLE.match(bare) or _NO_ANY.search(bare)) and not _AFTER_ALL.search(bare)
     yes = _YES_START.match(bare)
+    if _NOT_ALL.search(bare) and not ents.order_ids:
+        # "不要全部，退50就行" / "not all of it, just 50": the amount changes, asked again
+        partial = read_amount(bare, money_context=True)
+        if partial.kind != "none":
+            return MatchedIntent(
+                intent=Intent.CONFIRM_CHANGE,
+                text=stripped,
+                lang=lang,
+                amount=partial.value,
+                amount_kind=partial.kind,
+                amount_raw=partial.raw,
+            )
     if negative and not (yes and not _NO_ANY.match(bare)):
         if ents.order_ids and (_CORRECTION.search(norm) or len(_bare(_blank(norm, _ORDER))) <= 12):
             return MatchedIntent(

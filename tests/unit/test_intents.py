@@ -506,3 +506,17 @@ def test_yes_with_a_new_question_is_a_new_request_not_a_changed_confirmation() -
     assert [m.intent for m in got] != [IN.CONFIRM_CHANGE]
     assert IN.CONFIRM_YES not in {m.intent for m in got}
     assert IN.CANCEL_ORDER not in {m.intent for m in got}
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"), [("不要全部，退50就行", 50.0), ("not all of it, just 100", 100.0)]
+)
+def test_not_all_with_an_amount_changes_the_amount_and_asks_again(text: str, amount: float) -> None:
+    got = match_intents(text, awaiting_confirmation=True)
+    assert [m.intent for m in got] == [IN.CONFIRM_CHANGE]
+    assert got[0].amount == amount
+
+
+def test_not_all_without_an_amount_is_still_no() -> None:
+    got = match_intents("不要全部退了", awaiting_confirmation=True)
+    assert IN.CONFIRM_YES not in {m.intent for m in got}
