@@ -520,6 +520,10 @@ _ACK_WHOLE = _rx(
     r"|确认|确定|没问题|不|否|不要|不要了|不用取消|不要取消|别取消"
     r"|不用了?|不需要了?|没有了?|算了吧?|没事了?|不了)$"
 )
+_CONFIRM_WORD = _rx(
+    r"^(?:confirm(?:ed)?|i confirm|go ahead|do it|proceed"
+    r"|确认|确定|确认取消|确认退款|办吧|就这么办)$"
+)
 _HOW_TO = _rx(r"怎么|怎样|如何|流程|\bhow (?:do|does|can|to)\b|\bprocess\b")
 _QUESTIONISH = _rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
 _PARTICLES = _rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|吧|啊|呀|哦|哈)$")
@@ -550,6 +554,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     negative = _NO_WHOLE.match(bare) or _NO_ANY.search(bare) or _CANCEL_NEGATED.search(bare)
     if awaiting and not has_ids and len(bare) <= 40 and not _AFTER_ALL.search(bare) and negative:
         return _Match(Intent.CONFIRM_NO)
+    if not has_ids and not awaiting and _CONFIRM_WORD.match(bare):
+        # "确认" with no question open: say nothing waits for a confirmation, not "all right"
+        return _Match(Intent.CONFIRM_YES)
     if not has_ids and _ACK_WHOLE.match(bare):
         # a yes is read for the whole message (match_intents), never clause by clause
         return _Match(Intent.THANKS, ack=True)

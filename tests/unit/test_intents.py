@@ -143,7 +143,7 @@ def test_match_intents_confirmation_when_awaiting(text: str, intent: Intent):
     assert [m.intent for m in match_intents(text, awaiting_confirmation=True)] == [intent]
 
 
-@pytest.mark.parametrize("text", ["yes", "确认", "好的", "no", "不用了", "算了"])
+@pytest.mark.parametrize("text", ["yes", "好的", "no", "不用了", "算了"])
 def test_match_intents_bare_yes_no_is_acknowledgement_when_not_awaiting(text: str):
     assert [(m.intent, m.details) for m in match_intents(text)] == [(Intent.THANKS, "ack")]
 
@@ -520,3 +520,14 @@ def test_not_all_with_an_amount_changes_the_amount_and_asks_again(text: str, amo
 def test_not_all_without_an_amount_is_still_no() -> None:
     got = match_intents("不要全部退了", awaiting_confirmation=True)
     assert IN.CONFIRM_YES not in {m.intent for m in got}
+
+
+@pytest.mark.parametrize("text", ["确认", "confirm", "go ahead"])
+def test_an_explicit_confirmation_with_nothing_asked_is_not_an_ack(text: str) -> None:
+    # the reply then says nothing waits for a confirmation (never a bare "all right")
+    assert [m.intent for m in match_intents(text)] == [IN.CONFIRM_YES]
+
+
+@pytest.mark.parametrize("text", ["好的", "ok", "thanks"])
+def test_a_plain_acknowledgement_stays_an_acknowledgement(text: str) -> None:
+    assert [m.intent for m in match_intents(text)] == [IN.THANKS]
