@@ -249,7 +249,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
 _REFUND = _rx(
     r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
-    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退吧|还是退|给我退|帮我退|退了吧"
+    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = _rx(
@@ -395,7 +395,7 @@ _HANDOFF = _rx(
     r"talk (?:to|with) (?:someone|somebody|a person))\b"
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服"
 )
-_CANCEL = _rx(r"\bcancel(?:l?ing|lation)?\b|取消|撤销|撤单|退订")
+_CANCEL = _rx(r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b|取消|撤销|撤单|退订")
 _CANCEL_WEAK = _rx(r"不想要了|不要了|不买了")
 _CANCEL_QUERY = _rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
@@ -464,9 +464,11 @@ _ORDER_STATUS = _rx(
 )
 _STOCK = _rx(
     r"\b(?:in stock|stock|available|availability|have any|restock(?:ed|ing)?|back in stock|"
-    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|cost)\b"
+    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|prices|cost|"
+    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)|got any|"
+    r"how much (?:is|are|does|do|for)|(?:you|u) sell|coming back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
-    r"|还剩|多少钱|价格|有卖"
+    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|有没有(?!人)"
 )
 _LIST_ORDERS = _rx(
     r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
@@ -834,7 +836,8 @@ def _with_entities(
     intent = base.intent
     if intent is Intent.STOCK:
         if not ents.skus:
-            return [base]
+            # "do you have USB-C cables and a 65W charger?": one search per product named
+            return [replace(base, text=part) for part in _product_parts(base.text)]
         return [replace(base, sku=sku) for sku in ents.skus]
     if intent in ORDER_SCOPED_INTENTS:
         sku = ents.skus[0] if intent is Intent.CREATE_TICKET and ents.skus else None
@@ -853,11 +856,22 @@ def _with_entities(
     return [base]
 
 
+# "A and B", "A和B", "A、B": two things asked about in one product question
+_PRODUCT_AND = _rx(r"\s+(?:and|&|or)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者")
+
+
+def _product_parts(text: str) -> list[str]:
+    parts = [p.strip(_STRIP) for p in _PRODUCT_AND.split(text)]
+    parts = [p for p in parts if len(p) >= 2]
+    return parts if len(parts) > 1 else [text]
+
+
 def _dedupe(items: list[MatchedIntent]) -> list[MatchedIntent]:
-    seen: set[tuple[Intent, str | None, str | None, str | None]] = set()
+    seen: set[tuple[Intent, str | None, str | None, str | None, str]] = set()
     out: list[MatchedIntent] = []
     for item in items:
-        key = (item.intent, item.order_id, item.sku, item.topic)
+        searched = item.text if item.intent is Intent.STOCK and item.sku is None else ""
+        key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             continue
         seen.add(key)

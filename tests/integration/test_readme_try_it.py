@@ -171,11 +171,8 @@ PROMISES: dict[str, Callable[[Path, list[dict[str, Any]]], None]] = {
     # SKU-1047 (men's) is sold out until 2026-11-10, SKU-1048 (women's) is in stock
     'chat -m "do you have a down jacket?"': product_by_name(r"SKU-104[78]", "Down Jacket"),
 }
-BROKEN: dict[str, str] = {
-    'chat -m "do you have a down jacket?"': (
-        "issue 12: the minimal tier answers the help menu (intent unknown), no product search"
-    ),
-}
+BROKEN: dict[str, str] = {}
+"""README examples that do not keep their promise yet, with the reason (none today)."""
 
 
 @dataclass(frozen=True)

@@ -226,9 +226,7 @@ def test_match_intents_language_per_message():
 
 
 def test_match_intents_greeting_dropped_when_other_requests():
-    assert [m.intent for m in match_intents("你好，帮我查一下订单100123")] == [
-        Intent.ORDER_STATUS
-    ]
+    assert [m.intent for m in match_intents("你好，帮我查一下订单100123")] == [Intent.ORDER_STATUS]
 
 
 def test_match_intents_dedupes_same_intent_same_order():
@@ -339,8 +337,9 @@ def test_extract_entities_faq_topic():
     assert extract_entities("where is order 100123").faq_topic is None
 
 
-@pytest.mark.parametrize(("raw", "sku"), [("sku 1001", "SKU-1001"), ("SKU-1001", "SKU-1001"),
-                                          ("hello", None)])
+@pytest.mark.parametrize(
+    ("raw", "sku"), [("sku 1001", "SKU-1001"), ("SKU-1001", "SKU-1001"), ("hello", None)]
+)
 def test_normalize_sku(raw: str, sku: str | None):
     assert normalize_sku(raw) == sku
 
@@ -421,8 +420,13 @@ def test_match_intents_correction_names_the_new_order(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["don't refund order 100683", "不用退了", "算了不退了", "不要退款",
-     "don't cancel order 100904"],
+    [
+        "don't refund order 100683",
+        "不用退了",
+        "算了不退了",
+        "不要退款",
+        "don't cancel order 100904",
+    ],
 )
 def test_match_intents_negated_request_never_asks_for_it(text):
     for awaiting in (False, True):
@@ -531,3 +535,43 @@ def test_an_explicit_confirmation_with_nothing_asked_is_not_an_ack(text: str) ->
 @pytest.mark.parametrize("text", ["好的", "ok", "thanks"])
 def test_a_plain_acknowledgement_stays_an_acknowledgement(text: str) -> None:
     assert [m.intent for m in match_intents(text)] == [IN.THANKS]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "do you have a down jacket?",
+        "how much are the noise cancelling headphones?",
+        "do you sell air fryers",
+        "got any wireless headphones",
+        "有没有65W的充电器",
+        "你们卖空气炸锅吗",
+        "空气净化器还卖吗",
+    ],
+)
+def test_match_intents_product_questions_are_stock_questions(text: str):
+    assert [m.intent for m in match_intents(text)] == [Intent.STOCK]
+
+
+def test_match_intents_noise_cancelling_is_not_a_cancellation():
+    assert Intent.CANCEL_ORDER not in {
+        m.intent for m in match_intents("noise-cancelling headphones price?")
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("Do you have USB-C cables? And a 65W charger?", 2),
+        ("有没有数据线和65W充电器", 2),
+        ("do you have a down jacket?", 1),
+    ],
+)
+def test_match_intents_one_product_question_per_product_named(text: str, parts: int):
+    found = match_intents(text)
+    assert [m.intent for m in found] == [Intent.STOCK] * parts
+    assert len({m.text for m in found}) == parts
+
+
+def test_match_intents_someone_there_is_not_a_product_question():
+    assert Intent.STOCK not in {m.intent for m in match_intents("有没有人在")}

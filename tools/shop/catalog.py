@@ -16,6 +16,7 @@ __all__ = [
     "EN_LAST_NAMES",
     "FAQ",
     "PRODUCTS",
+    "SEARCH_ALIASES",
     "TIER1_CITIES",
     "WAREHOUSES",
     "ZH_GIVEN_NAMES",
@@ -35,6 +36,35 @@ class Product(NamedTuple):
     name_zh: str
     category: str
     price_yuan: int
+
+
+#: Words customers search with that a product's names lack, by English product name.
+SEARCH_ALIASES: dict[str, tuple[str, ...]] = {
+    "Wireless Noise-Cancelling Headphones": ("headphone", "headset", "earphone", "耳麦"),
+    "True Wireless Earbuds": ("earphone", "earbud", "tws", "耳塞"),
+    "Mini Bluetooth Speaker": ("音响", "喇叭"),
+    "65W GaN Charger": ("charging", "adapter", "充电头", "快充"),
+    "20000mAh Power Bank": ("powerbank", "battery", "充电宝"),
+    "USB-C Cable 2m": ("type-c", "typec", "charging cable", "充电线"),
+    "Smart Watch S3": ("smartwatch", "手表"),
+    "Fitness Band 7": ("tracker", "手环"),
+    "Smartphone X12 128GB": ("phone", "mobile", "手机"),
+    "11-inch Tablet 256GB": ("ipad", "pad", "平板"),
+    "E-book Reader": ("ebook", "kindle", "阅读器"),
+    "Clear Phone Case": ("cover", "手机套"),
+    "Tempered Glass Screen Protector": ("screen protector", "钢化膜", "贴膜", "手机膜"),
+    "Robot Vacuum Cleaner": ("hoover", "扫地机", "吸尘器"),
+    "Non-stick Frying Pan 28cm": ("nonstick", "pan", "不粘锅", "平底锅"),
+    "Stainless Steel Thermos 500ml": ("flask", "water bottle", "水杯"),
+    "Cotton T-shirt (3-pack)": ("tshirt", "tee", "t恤", "短袖"),
+    "Slim Fit Jeans": ("denim", "pants", "裤子"),
+    "Running Shoes": ("sneakers", "trainers", "运动鞋"),
+    "Canvas Sneakers": ("shoes", "trainers", "球鞋"),
+    "Waterproof Hiking Jacket": ("raincoat", "outdoor jacket", "户外外套"),
+    "Men's Down Jacket": ("puffer", "parka", "coat", "棉服"),
+    "Women's Down Jacket": ("puffer", "parka", "coat", "棉服"),
+    "Cashmere Sweater": ("jumper", "pullover", "毛衣"),
+}
 
 
 class Warehouse(NamedTuple):

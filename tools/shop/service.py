@@ -15,7 +15,8 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
-from helpdesk.tools.shop.catalog import city_zh
+from helpdesk.tools.shop.catalog import SEARCH_ALIASES, city_zh
+from helpdesk.tools.shop.product_search import product_text, rank_products
 from helpdesk.tools.shop.seed import iso
 
 __all__ = [
@@ -265,39 +266,40 @@ def get_inventory(conn: sqlite3.Connection, sku: str) -> dict[str, Any]:
 
 
 def search_products(conn: sqlite3.Connection, query: str | None, limit: int) -> dict[str, Any]:
-    """Products whose English name, Chinese name, SKU or category contain every query word."""
-    sql = (
-        "SELECT p.sku, p.name, p.name_zh, p.category, p.price_cents,"
+    """Products matching the query, best first (:mod:`~helpdesk.tools.shop.product_search`).
+
+    Each carries its price, whether any warehouse has it and, when none has, the restock date.
+    """
+    rows = conn.execute(
+        "SELECT p.sku, p.name, p.name_zh, p.category, p.price_cents, p.restock_date,"
         " (SELECT COALESCE(SUM(available), 0) FROM inventory i WHERE i.sku = p.sku) AS stock"
-        " FROM products p"
-    )
-    words = (query or "").split()
-    params: list[Any] = []
-    if words:
-        haystack = "(p.name || ' ' || p.name_zh || ' ' || p.sku || ' ' || p.category)"
-        clause = f"{haystack} LIKE ? ESCAPE '\\'"
-        sql += " WHERE " + " AND ".join([clause] * len(words))
-        params.extend(f"%{_escape_like(w)}%" for w in words)
-    sql += " ORDER BY p.sku LIMIT ?"
-    params.append(limit)
+        " FROM products p ORDER BY p.sku"
+    ).fetchall()
+    by_sku = {row["sku"]: row for row in rows}
+    texts = [
+        product_text(
+            row["sku"],
+            (row["name"], row["name_zh"], row["sku"], row["category"],
+             *SEARCH_ALIASES.get(row["name"], ())),
+        )
+        for row in rows
+    ]  # fmt: skip
+    ranked = rank_products(query or "", texts)[:limit]
+    return {"products": [_product_hit(by_sku[sku]) for sku in ranked]}
+
+
+def _product_hit(row: sqlite3.Row) -> dict[str, Any]:
+    in_stock = row["stock"] > 0
     return {
-        "products": [
-            {
-                "sku": row["sku"],
-                "name": row["name"],
-                "name_zh": row["name_zh"],
-                "category": row["category"],
-                "price": money(row["price_cents"]),
-                "currency": "CNY",
-                "in_stock": row["stock"] > 0,
-            }
-            for row in conn.execute(sql, params)
-        ]
+        "sku": row["sku"],
+        "name": row["name"],
+        "name_zh": row["name_zh"],
+        "category": row["category"],
+        "price": money(row["price_cents"]),
+        "currency": "CNY",
+        "in_stock": in_stock,
+        "restock_date": None if in_stock else row["restock_date"],
     }
-
-
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 _WORD = re.compile(r"[a-z0-9]+")

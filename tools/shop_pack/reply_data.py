@@ -23,13 +23,17 @@ def products_text(w: Writer, data: dict[str, Any], query: str) -> str:
         return w.say("products_none", query=query)
     lines = [w.say("products_header", query=query)]
     for product in products:
+        restock = as_str(product.get("restock_date"))
         key = "product_in_stock" if product.get("in_stock") else "product_out_of_stock"
+        if not product.get("in_stock") and restock:
+            key = "product_restock"
         lines.append(
             w.say(
                 key,
                 name=product_name(w, product),
                 sku=as_str(product.get("sku")),
                 price=money(product.get("price")),
+                date=restock,
             )
         )
     lines.append(w.say("products_pick", sku=as_str(products[0].get("sku"))))

@@ -1,0 +1,88 @@
+"""The demo shop's product search ranks like a shop's search box, and the shop pack reads the
+product words out of a customer's question."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.tools.shop.catalog import PRODUCTS, SEARCH_ALIASES
+from helpdesk.tools.shop.product_search import product_text, rank_products, search_terms
+from helpdesk.tools.shop_pack.words import product_query
+
+CATALOG = [
+    product_text(
+        f"SKU-{1001 + i}", (p.name, p.name_zh, p.category, *SEARCH_ALIASES.get(p.name, ()))
+    )
+    for i, p in enumerate(PRODUCTS)
+]
+
+
+def sku_of(name: str) -> str:
+    return next(f"SKU-{1001 + i}" for i, p in enumerate(PRODUCTS) if p.name == name)
+
+
+def test_every_alias_names_a_catalog_product() -> None:
+    names = {p.name for p in PRODUCTS}
+    assert set(SEARCH_ALIASES) <= names
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("smart watches", "Smart Watch S3"),  # plural
+        ("air fryers", "Air Fryer 5L"),
+        ("usb-c cables", "USB-C Cable 2m"),
+        ("mens down jacket", "Men's Down Jacket"),  # apostrophe, and not Women's
+        ("充电宝", "20000mAh Power Bank"),  # an alias
+        ("27 寸 4k 显示器", "27-inch 4K Monitor"),
+        ("smart watch s3 chengdu", "Smart Watch S3"),  # no product has every word: best wins
+        ("不粘锅", "Non-stick Frying Pan 28cm"),
+    ],
+)
+def test_a_query_finds_the_product_first(query: str, name: str) -> None:
+    assert rank_products(query, CATALOG)[0] == sku_of(name)
+
+
+def test_mens_does_not_match_womens() -> None:
+    assert rank_products("mens down jacket", CATALOG) == [sku_of("Men's Down Jacket")]
+
+
+def test_products_holding_every_word_come_before_partial_matches() -> None:
+    found = rank_products("down jacket", CATALOG)
+    assert found == [sku_of("Men's Down Jacket"), sku_of("Women's Down Jacket")]
+
+
+def test_nothing_matching_finds_nothing() -> None:
+    assert rank_products("iphone", CATALOG) == []
+    assert rank_products("量子计算机", CATALOG) == []
+
+
+def test_an_empty_query_lists_everything() -> None:
+    assert len(rank_products("", CATALOG)) == len(PRODUCTS)
+
+
+def test_search_terms_split_chinese_from_english() -> None:
+    assert search_terms("Men's 羽绒服 XL") == ["mens", "羽绒服", "xl"]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("do you have a down jacket?", "down jacket"),
+        ("how much are the noise cancelling headphones?", "noise cancelling headphones"),
+        ("Is the smart watch S3 available in Chengdu?", "smart watch s3"),
+        ("robot vacuum price?", "robot vacuum"),
+        ("I want to buy 3 of the wireless mouse", "wireless mouse"),
+        ("有没有65W的充电器", "65w 充电器"),
+        ("耳机多少钱", "耳机"),
+        ("男士羽绒服啥时候有货", "男士羽绒服"),
+        ("你们卖空气炸锅吗", "空气炸锅"),
+    ],
+)
+def test_product_query_keeps_the_product_words(text: str, query: str) -> None:
+    assert product_query(text) == query
+
+
+@pytest.mark.parametrize("text", ["do you have any?", "有吗", "多少钱", "in stock?"])
+def test_a_question_without_product_words_has_no_query(text: str) -> None:
+    assert product_query(text) is None

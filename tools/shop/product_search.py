@@ -1,0 +1,99 @@
+"""How the demo shop ranks products for a search, the way a shop's search box does.
+
+A product whose text holds every query word ranks first; when none does, products are ranked by
+how many query words they hold, so "smart watch s3 chengdu" still finds the watch and "不粘锅"
+finds "不粘煎锅". English words match at a word start, singular or plural ("watches" finds
+"Smart Watch", "mens" finds "Men's" but not "Women's"); Chinese words match as a whole or by
+their two-character pieces. Aliases (:data:`helpdesk.tools.shop.catalog.SEARCH_ALIASES`) are the
+words customers use that the catalog name lacks ("充电宝" for a power bank).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["ProductText", "product_text", "rank_products", "search_terms"]
+
+_TERM = re.compile(r"[a-z0-9][a-z0-9+.-]*|[\u3400-\u9fff]+")
+_APOSTROPHES = re.compile(r"['’`]")
+#: How much of a Chinese word's two-character pieces must be found for it to count as half a hit.
+_PARTIAL_HAN = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ProductText:
+    """The searchable text of one product."""
+
+    sku: str
+    text: str
+    """Name, Chinese name, SKU, category and aliases, lower-cased, apostrophes removed."""
+
+
+def _clean(text: str) -> str:
+    return _APOSTROPHES.sub("", text.lower())
+
+
+def search_terms(query: str) -> list[str]:
+    """The words of a query: English/number tokens and runs of Chinese characters."""
+    return list(dict.fromkeys(_TERM.findall(_clean(query))))
+
+
+def product_text(sku: str, parts: Iterable[str]) -> ProductText:
+    return ProductText(sku=sku, text=" ".join(_clean(p) for p in parts if p))
+
+
+def _singular(word: str) -> str | None:
+    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
+        return None
+    for suffix in ("ches", "shes", "xes", "ses"):
+        if word.endswith(suffix):
+            return word[:-2]
+    return word[:-1]
+
+
+def _ascii_hit(term: str, text: str) -> bool:
+    for form in filter(None, (term, _singular(term))):
+        if re.search(r"(?<![a-z0-9])" + re.escape(form), text):
+            return True
+    return False
+
+
+def _han_hit(term: str, text: str) -> float:
+    if term in text:
+        return 1.0
+    pieces = [term[i : i + 2] for i in range(len(term) - 1)]
+    if not pieces:
+        return 0.0
+    found = sum(1 for piece in pieces if piece in text) / len(pieces)
+    return 0.5 if found >= _PARTIAL_HAN else 0.0
+
+
+def _score(terms: Sequence[str], product: ProductText) -> float:
+    total = 0.0
+    for term in terms:
+        if term[0].isascii():
+            total += 1.0 if _ascii_hit(term, product.text) else 0.0
+        else:
+            total += _han_hit(term, product.text)
+    return total
+
+
+def rank_products(query: str, products: Sequence[ProductText]) -> list[str]:
+    """SKUs matching ``query``, best first; every product when the query has no words.
+
+    Products holding every word come first (in catalog order); if there are none, the products
+    holding the most words (at least half of one Chinese word), best first.
+    """
+    terms = search_terms(query)
+    if not terms:
+        return [p.sku for p in products]
+    scored = [(_score(terms, p), index, p.sku) for index, p in enumerate(products)]
+    whole = [sku for score, _, sku in scored if score >= len(terms)]
+    if whole:
+        return whole
+    best = max((score for score, _, _ in scored), default=0.0)
+    if best < _PARTIAL_HAN:
+        return []
+    return [sku for score, _, sku in sorted(scored, key=lambda s: (-s[0], s[1])) if score >= best]
