@@ -133,7 +133,11 @@ def pack_call(
     if cap.plan is not None:
         request = {"intent": match.capability, "text": match.text, "lang": match.lang}
         planned = cap.plan({**request, **match.args}, facts)
-        return ToolCall(name=planned.tool, args=planned.args, id=task_id) if planned else None
+        if planned is None:
+            return None
+        return ToolCall(
+            name=planned.tool, args=planned.args, id=task_id, ask_first=planned.ask_first
+        )
     args = pack_args(match, cap, facts)
     if missing_args(cap, args):
         return None

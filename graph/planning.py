@@ -38,7 +38,9 @@ def call_for(
     planned = cap.plan(plain_match(match), facts)
     if planned is None:
         return None
-    return ToolCall(name=planned.tool, args=dict(planned.args), id=task_id)
+    return ToolCall(
+        name=planned.tool, args=dict(planned.args), id=task_id, ask_first=planned.ask_first
+    )
 
 
 def plan_tasks(

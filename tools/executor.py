@@ -226,7 +226,7 @@ class ResilientExecutor:
             args = self._validate_args(spec, call.args)
         except ToolInputError as exc:
             return _input_failure(call, spec, exc)
-        if spec.policy.needs_confirmation and not call.confirmed:
+        if (spec.policy.needs_confirmation or call.ask_first) and not call.confirmed:
             return await self._ask_first(spec, call, args, ctx)
         key = self._idempotency_key(spec, call, args, ctx)
         if key is not None:

@@ -95,6 +95,9 @@ class PlannedCall:
     list instead of one item when no id was given)."""
     args: dict[str, Any]
     """Its model-visible arguments."""
+    ask_first: bool = False
+    """The customer's words ask to consider this write, not to do it ("我要投诉": acknowledge,
+    then offer to file): the executor asks for a yes first, as for a confirm-first tool."""
 
 
 PlanFn: TypeAlias = Callable[[Mapping[str, Any], Mapping[str, Any]], PlannedCall | None]

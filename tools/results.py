@@ -48,6 +48,9 @@ class ToolCall(BaseModel):
     action_id: str | None = None
     """The business action this call performs: the confirmation id that authorised it, or another
     id stable across retries, resumes and crashes. When set, it (not the turn) keys the write."""
+    ask_first: bool = False
+    """Run only after the customer's explicit yes, even if the tool's policy does not require
+    one (the planner read an offer to consider, not a request: a complaint before a ticket)."""
 
 
 class ToolResult(BaseModel):

@@ -325,3 +325,42 @@ async def test_crash_after_the_write_before_the_reply_is_told_truly(tmp_path: Pa
     again = await say(bot, "yes")
     assert "has not been cancelled" not in again["reply"]
     assert len(await executions(bot, "cancel_order")) == 1
+
+
+# --- complaints: acknowledged, then a ticket only on a yes ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("complaint", "asked", "yes"),
+    [
+        ("我要投诉，快递太慢了", "投诉工单", "是"),
+        ("I want to file a complaint about the delivery of 100683", "complaint ticket", "yes"),
+    ],
+)
+async def test_a_complaint_is_acknowledged_and_a_ticket_filed_only_after_a_yes(
+    tmp_path: Path, complaint: str, asked: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, complaint)
+    assert asked in out["reply"]
+    assert await executions(bot, "create_ticket") == []
+    done = await say(bot, yes)
+    assert len(await executions(bot, "create_ticket")) == 1
+    assert "T-" in done["reply"]
+    await say(bot, yes)
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+async def test_a_complaint_answered_no_files_nothing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "this is ridiculous, worst service ever, I want to complain")
+    await say(bot, "no thanks")
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_reported_fault_is_still_filed_as_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "my headphones from order 100200 arrived broken")
+    assert len(await executions(bot, "create_ticket")) == 1
+    assert "T-" in out["reply"]

@@ -17,7 +17,7 @@ from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackErro
 from helpdesk.tools.registry import ToolRegistry
 from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.tools.shop_pack.replies import ShopReplies
-from helpdesk.tools.shop_pack.words import product_query
+from helpdesk.tools.shop_pack.words import is_complaint, product_query
 
 __all__ = [
     "SHOP_CAPABILITIES",
@@ -89,6 +89,7 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     return PlannedCall(
         "create_ticket",
         {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")},
+        ask_first=is_complaint(text),
     )
 
 

@@ -151,6 +151,11 @@ def _confirm(
     order_id = as_str(args.get("order_id")) or order_id
     if kind == "cancel" and order_id:
         return w.say("cancel_confirm", order_id=order_id)
+    if kind == "ticket":
+        # a complaint: acknowledged, and a ticket only if the customer says yes
+        if order_id:
+            return w.say("complaint_confirm_order", order_id=order_id)
+        return w.say("complaint_confirm")
     if kind == "refund" and order_id:
         amount = args.get("amount")
         if amount is None:

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["product_query"]
+__all__ = ["is_complaint", "product_query"]
+
+# "我要投诉" / "I want to complain": acknowledge and offer a ticket; an explicit ticket request
+# ("open a ticket", "提交工单") or a concrete fault ("broken") is filed as asked.
+_COMPLAINT = re.compile(r"\bcomplain(?:t|ts|ing|ed)?\b|投诉", re.IGNORECASE)
+_TICKET_ASKED = re.compile(
+    r"\b(?:open|file|create|raise|submit|log) (?:a |an )?(?:support |complaint )?ticket\b"
+    r"|工单|提交|登记",
+    re.IGNORECASE,
+)
+
+
+def is_complaint(text: str) -> bool:
+    """Whether a ticket request is a complaint to acknowledge and ask about before filing."""
+    return bool(_COMPLAINT.search(text)) and not _TICKET_ASKED.search(text)
 
 # Question scaffolding around a product: "do you have ... in stock?", "...多少钱", "有没有...的".
 _ZH_FRAME = re.compile(
