@@ -173,11 +173,13 @@ def _say(text: str, key: str, **values: Any) -> str:
 
 
 def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
-    """The JSON shape of one turn: reply, session, tier, tasks, tool_results, degrade."""
+    """The JSON shape of one turn: reply, its language, session, tier, tasks, tool_results,
+    degrade."""
     degrade: DegradeContext = state.get("degrade") or DegradeContext()
     results = state.get("results", [])
     return {
         "reply": state["messages"][-1].content,
+        "lang": state.get("lang", "en"),
         "session": session,
         "tier": state.get("tier", "minimal"),
         "tiers": state.get("tiers", {}),

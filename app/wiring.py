@@ -15,7 +15,7 @@ from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.graph.builder import build_graph
-from helpdesk.graph.identity import CustomerCheck
+from helpdesk.graph.identity import CustomerCheck, KnownCustomer
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.session_lock import FileSessionLock, SessionLock, session_lock_for
@@ -118,14 +118,15 @@ def default_journal(settings: Settings, *, persistent: bool) -> WriteJournal:
 def shop_customer_check(client: ShopClient) -> CustomerCheck:
     """Whether the shop knows a customer: its ``401 unknown_customer`` is a no, an outage None."""
 
-    async def known(customer: str) -> bool | None:
+    async def known(customer: str) -> KnownCustomer | bool | None:
         try:
-            await client.call("GET", "/customers/me", tool="identify", customer=customer)
+            profile = await client.call("GET", "/customers/me", tool="identify", customer=customer)
         except httpx.HTTPStatusError as exc:
             return False if _error_code(exc.response) == "unknown_customer" else None
         except (httpx.HTTPError, ValueError):
             return None
-        return True
+        lang = profile.get("language") if isinstance(profile, dict) else None
+        return KnownCustomer(lang=lang if lang in ("en", "zh") else None)
 
     return known
 

@@ -34,6 +34,7 @@ from helpdesk.degrade.failpoints import failpoint
 __all__ = [
     "CustomerCheck",
     "IdentityError",
+    "KnownCustomer",
     "MissingCustomerError",
     "Refusal",
     "SessionOwnerError",
@@ -49,9 +50,19 @@ __all__ = [
 
 RefusalReason = Literal["missing_customer", "session_owner", "unknown_customer"]
 
-CustomerCheck = Callable[[str], Awaitable[bool | None]]
-"""Asks the backend whether a customer exists: True yes, False no such customer, None cannot
-tell (an outage: the turn goes on, and its tools report the outage truthfully)."""
+@dataclass(frozen=True, slots=True)
+class KnownCustomer:
+    """A yes from a :data:`CustomerCheck`, with what the backend's profile says."""
+
+    lang: str | None = None
+    """The customer's profile language (``"zh"`` / ``"en"``), if the backend has one: replies
+    to messages without a language of their own (ids, emoji) use it."""
+
+
+CustomerCheck = Callable[[str], Awaitable["bool | KnownCustomer | None"]]
+"""Asks the backend whether a customer exists: True (or a :class:`KnownCustomer`) yes, False no
+such customer, None cannot tell (an outage: the turn goes on, and its tools report the outage
+truthfully)."""
 
 NodeFn = Callable[[Any], Awaitable[dict[str, Any]]]
 
@@ -156,15 +167,19 @@ def identity_gate(guard: NodeFn, check_customer: CustomerCheck | None = None) ->
         owner = state.get("owner")
         session = str(state.get("session") or "")
         refusal = check_identity(owner=owner, customer=customer, session=session)
+        profile: dict[str, Any] = {}
         if refusal is None and not owner and check_customer is not None:
             assert customer is not None  # check_identity refused an empty one
-            if await check_customer(customer) is False:
+            found = await check_customer(customer)
+            if found is False:
                 refusal = Refusal(reason="unknown_customer", session=session, customer=customer)
+            elif isinstance(found, KnownCustomer) and found.lang:
+                profile = {"profile_lang": found.lang}
         if refusal is not None:
             return refusal_update(state, refusal)
         failpoint("turn.start")  # crash drills
-        update = await guard(state)
-        return {**update, "owner": owner or customer, "refused": None}
+        update = await guard({**state, **profile})
+        return {**update, **profile, "owner": owner or customer, "refused": None}
 
     guard_context.__name__ = getattr(guard, "__name__", "guard_context")
     return guard_context

@@ -18,7 +18,12 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from helpdesk.graph.language import Lang, detect_language
+from helpdesk.graph.language import (
+    Lang,
+    detect_language,
+    requested_language,
+    unsupported_language,
+)
 from helpdesk.graph.money import chinese_number, read_amount
 
 __all__ = [
@@ -49,6 +54,14 @@ class Intent(StrEnum):
     FAQ = "faq"
     GREETING = "greeting"
     THANKS = "thanks"
+    GOODBYE = "goodbye"
+    IDENTITY = "identity"
+    """A question about the bot itself ("are you a bot?", "你是真人还是AI")."""
+    HOTLINE = "hotline"
+    """A question for the phone number ("客服电话多少"): answered with the configured hotline."""
+    LANGUAGE = "language"
+    """A request to change the reply language ("reply in English", "说中文"), or a message in a
+    language the bot does not answer in (:attr:`MatchedIntent.details` ``"unsupported"``)."""
     CONFIRM_YES = "confirm_yes"
     """An unqualified yes to the question the bot asked (the only thing that runs an action)."""
     CONFIRM_NO = "confirm_no"
@@ -412,16 +425,28 @@ _MONEY_WORDS = _rx(r"钱|退|\brefund|\bmoney\b")
 # "你是真人还是AI" / "are you a bot?": a question about the bot, not a request for a person
 _ARE_YOU_HUMAN = _rx(
     r"\bare you (?:a |an )?(?:real |actual )?(?:human|person|bot|robot|ai|machine)\b"
+    r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:a |an )?(?:real )?"
+    r"(?:human|person|bot|robot|ai|machine)\b"
+    r"|\bwho (?:are|r) (?:you|u)\b|\bwhat(?:'s| is) your name\b"
     r"|真人还是|是不是真人|是真人吗|是机器人|是不是机器人|机器人吗|是ai|是不是ai|人工智能吗"
+    r"|你是谁|你叫什么|你们是人|你是人吗"
+)
+_HOTLINE = _rx(
+    r"\b(?:hotline|phone number|telephone|contact number|call (?:you|u|your|the)\b(?! back)"
+    r"|customer (?:service|support) (?:number|line))"
+    r"|电话|热线|客服号码|联系方式"
+)
+_GOODBYE = _rx(
+    r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
+    r"|\bhave a (?:nice|good|great) (?:day|one|evening)\b"
+    r"|再见|拜拜|^\W*88\W*$|回头见|下次见|先这样"
 )
 # a question about after-sales (policy, cost, warranty), not a report of a problem to file
 _AFTER_SALES_QUESTION = _rx(
     r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何|能不能|可不可以"
     r"|\bhow (?:do|does|can|to)\b|\bwhat(?:'s| is| are)\b|\bwho pays\b|\bis there\b"
 )
-_PROBLEM_REPORT = _rx(
-    r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手"
-)
+_PROBLEM_REPORT = _rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 _ORDER_WORD = _rx(r"\border\b|订单|单子")
 _RETURN_ACTION = _rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
 _TICKET = _rx(
@@ -439,6 +464,7 @@ _TRACKING = _rx(
     r"in transit|out for delivery|waybill|eta)\b"
     r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
+    r"|\bwhere(?:'s| is)\s+(?:order\s+|#)?\d{6}\b"
     r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
 )
 _ARRIVE = _rx(
@@ -564,10 +590,14 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(Intent.THANKS, ack=True)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         return _Match(Intent.CONFIRM_NO)
+    if requested_language(norm) is not None:
+        return _Match(Intent.LANGUAGE)
     if _HANDOFF.search(norm) and not _ARE_YOU_HUMAN.search(norm):
         return _Match(Intent.HANDOFF)
     if _ARE_YOU_HUMAN.search(norm):
-        return _Match(Intent.GREETING)
+        return _Match(Intent.IDENTITY)
+    if _HOTLINE.search(norm) and not has_ids:
+        return _Match(Intent.HOTLINE)
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
         return _Match(Intent.FAQ, topic="refund_time")
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
@@ -625,6 +655,8 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if _GREETING.search(norm) and ents.order_ids:
         # "hi, where's 100200?": an order id is a request, whatever greeting comes with it
         return _Match(Intent.ORDER_STATUS)
+    if _GOODBYE.search(norm):
+        return _Match(Intent.GOODBYE)
     if _GREETING.search(norm):
         return _Match(Intent.GREETING)
     if _THANKS.search(norm):
@@ -684,6 +716,12 @@ def match_intents(
     """
     message_lang = detect_language(text)
     norm = _normalize(text)
+    if unsupported_language(text):
+        return [
+            MatchedIntent(
+                Intent.LANGUAGE, text=text.strip(), lang=message_lang, details="unsupported"
+            )
+        ]
     if awaiting_confirmation:
         answer = _read_confirmation(text, norm, message_lang)
         if answer is not None:
@@ -729,12 +767,16 @@ def match_intents(
         )
 
     matched = _dedupe(matched)
-    substantive = [m for m in matched if m.intent is not Intent.GREETING and m.details != "ack"]
+    substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     if substantive:
-        matched = [m for m in matched if m.intent is not Intent.GREETING]
+        matched = [m for m in matched if m.intent not in _SMALL_TALK]
         if any(m.intent is not Intent.THANKS for m in substantive):
             matched = [m for m in matched if m.details != "ack"]
     return matched or [_unknown(text, message_lang)]
+
+
+#: Said around a request, not one: dropped when the message asks for something else.
+_SMALL_TALK = frozenset({Intent.GREETING, Intent.GOODBYE})
 
 
 def _read_confirmation(text: str, norm: str, lang: Lang) -> MatchedIntent | None:

@@ -29,7 +29,7 @@ from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages_
 from helpdesk.graph.coverage import Asked, semantic_check_needed
 from helpdesk.graph.facts import extract_facts
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
-from helpdesk.graph.language import Lang, detect_language
+from helpdesk.graph.language import Lang, reply_language, requested_language
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
 from helpdesk.graph.prompting import load_templates, render
@@ -132,8 +132,15 @@ class TurnNodes:
         """Start a turn: note the customer's facts, count tokens, compact at the watermark."""
         messages = list(state.get("messages", []))
         text = _last_human_text(messages)
-        lang = detect_language(text, default=state.get("lang", "en"))  # type: ignore[arg-type]
         facts = extract_facts(text, state.get("facts", {}))
+        lang = reply_language(
+            text,
+            chosen=facts.get("reply_lang"),
+            session=state.get("lang"),
+            profile=state.get("profile_lang"),
+        )
+        if requested_language(text) is not None:
+            facts = {**facts, "reply_lang": lang}  # "reply in English": kept for the session
         facts, settled = await self._settle_earlier_writes(state, facts, lang)
         update: dict[str, Any] = {
             "turn": state.get("turn", 0) + 1,

@@ -216,6 +216,15 @@ def _without_result(w: Writer, match: MatchedIntent) -> str:
         return w.say("greeting")
     if intent is Intent.THANKS:
         return w.say("acknowledge" if match.details == "ack" else "thanks")
+    if intent is Intent.GOODBYE:
+        return w.say("goodbye")
+    if intent is Intent.IDENTITY:
+        return w.say("identity")
+    if intent is Intent.HOTLINE:
+        return w.say("hotline")
+    if intent is Intent.LANGUAGE:
+        # the turn's language already follows the request (graph/language.py)
+        return w.say("unsupported_language" if match.details == "unsupported" else "language_set")
     if intent in _CONFIRM_ANSWERS:
         return w.say("nothing_to_confirm")
     if intent is Intent.UNKNOWN:

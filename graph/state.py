@@ -43,6 +43,9 @@ class HelpdeskState(TypedDict, total=False):
     """Why this run's turn was refused (graph/identity.py), None when it ran."""
     turn: int
     lang: str
+    """The language of this turn's reply (graph/language.py's policy)."""
+    profile_lang: str | None
+    """The customer's profile language, from the customer check of the session's first turn."""
     tasks: list[Task]
     results: list[ToolResult]
     degrade: Annotated[DegradeContext, merge_degrade]

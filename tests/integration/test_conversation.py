@@ -219,3 +219,36 @@ async def test_stock_question_by_product_name_finds_the_products(bot: Bot) -> No
     assert "SKU-1001" in out["reply"] and "有货" in out["reply"]
     none = await say(bot, "is the unicorn blanket available?")
     assert 'matching "unicorn blanket"' in none["reply"]
+
+
+# --- the language policy, whole turns -------------------------------------------------------------
+
+
+async def test_a_message_without_language_is_answered_in_the_profile_language(bot: Bot) -> None:
+    # C0001's profile says zh; C0002's says en
+    zh = await say(bot, "100683", session="profile-zh", customer="C0001")
+    assert zh["lang"] == "zh" and "100683" in zh["reply"]
+    en = await say(bot, "😡😡😡", session="profile-en", customer="C0002")
+    assert en["lang"] == "en"
+
+
+async def test_asking_for_english_switches_the_session_until_asked_again(bot: Bot) -> None:
+    await say(bot, "你好")
+    switched = await say(bot, "可以用英文回复吗")
+    assert switched["lang"] == "en" and "English" in switched["reply"]
+    still = await say(bot, "100683到哪了")
+    assert still["lang"] == "en"
+    back = await say(bot, "说中文")
+    assert back["lang"] == "zh"
+    assert (await say(bot, "100683"))["lang"] == "zh"
+
+
+async def test_another_language_gets_a_short_answer_in_a_supported_one(bot: Bot) -> None:
+    out = await say(bot, "注文はどこですか", session="ja", customer="C0001")
+    assert out["lang"] == "zh" and "中文和英文" in out["reply"]
+
+
+async def test_hotline_and_goodbye(bot: Bot) -> None:
+    hotline = await say(bot, "你们客服电话多少")
+    assert bot.settings.hotline in hotline["reply"]
+    assert "再见" in (await say(bot, "拜拜"))["reply"]

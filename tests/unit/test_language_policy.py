@@ -1,0 +1,85 @@
+"""The language policy: the reply follows the message; a message without a language follows the
+session, then the profile; an explicit request switches the session; other languages get a
+short answer in a supported one."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.graph.intents import Intent, match_intents
+from helpdesk.graph.language import reply_language, requested_language, unsupported_language
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("can you reply in English please?", "en"),
+        ("English please", "en"),
+        ("可以用英文回复吗", "en"),
+        ("说中文", "zh"),
+        ("please answer in Chinese", "zh"),
+        ("用中文回答", "zh"),
+        ("where is my order", None),
+        ("我的订单到哪了", None),
+        ("is the english manual included?", None),
+    ],
+)
+def test_requested_language(text: str, lang: str | None) -> None:
+    assert requested_language(text) == lang
+
+
+@pytest.mark.parametrize(
+    ("text", "chosen", "session", "profile", "lang"),
+    [
+        ("where is 100683?", None, "zh", "zh", "en"),  # the message's own language first
+        ("100683到哪了", None, "en", "en", "zh"),
+        ("100683", None, "en", "zh", "en"),  # no language: the session
+        ("100683", None, None, "zh", "zh"),  # no session yet: the profile
+        ("😡😡😡", None, None, "zh", "zh"),
+        ("100683", None, None, None, "en"),
+        ("can you reply in English please?", None, "zh", "zh", "en"),  # a request wins
+        ("100683到哪了", "en", "en", "zh", "en"),  # and stays for the session
+        ("说中文", "en", "en", "en", "zh"),  # until the customer asks again
+        ("注文はどこですか", None, "en", "zh", "en"),  # Japanese: the session's language
+        ("Где мой заказ?", None, None, "zh", "zh"),  # Russian: the profile's
+    ],
+)
+def test_reply_language(
+    text: str, chosen: str | None, session: str | None, profile: str | None, lang: str
+) -> None:
+    assert reply_language(text, chosen=chosen, session=session, profile=profile) == lang
+
+
+@pytest.mark.parametrize("text", ["注文はどこですか", "주문 어디 있어요?", "Где мой заказ?"])
+def test_another_language_is_told_which_languages_are_supported(text: str) -> None:
+    assert unsupported_language(text)
+    found = match_intents(text)
+    assert [(m.intent, m.details) for m in found] == [(Intent.LANGUAGE, "unsupported")]
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("can you reply in English please?", Intent.LANGUAGE),
+        ("说中文", Intent.LANGUAGE),
+        ("你们客服电话多少", Intent.HOTLINE),
+        ("有没有电话可以打", Intent.HOTLINE),
+        ("what's your customer service phone number?", Intent.HOTLINE),
+        ("can I call you guys", Intent.HOTLINE),
+        ("bye", Intent.GOODBYE),
+        ("拜拜", Intent.GOODBYE),
+        ("am I talking to a robot", Intent.IDENTITY),
+        ("你们是机器人吗", Intent.IDENTITY),
+        ("who are you", Intent.IDENTITY),
+    ],
+)
+def test_conversation_intents(text: str, intent: Intent) -> None:
+    assert [m.intent for m in match_intents(text)] == [intent]
+
+
+def test_a_phone_product_is_not_a_hotline_question() -> None:
+    assert [m.intent for m in match_intents("do you have a phone case?")] == [Intent.STOCK]
+
+
+def test_a_goodbye_with_a_request_answers_the_request() -> None:
+    assert [m.intent for m in match_intents("where is 100683? bye")] == [Intent.TRACKING]
