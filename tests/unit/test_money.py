@@ -54,3 +54,8 @@ def test_read_amount_reads_a_bare_number_only_in_a_money_context() -> None:
     assert read_amount("yes but only 100").kind == "exact"
     assert read_amount("I have 2 questions").kind == "none"
     assert read_amount("只要三百五", money_context=True).amount == Decimal("350.00")
+
+
+@pytest.mark.parametrize("text", ["100609 refund一下", "帮我退一下", "两个都看一下", "万一退不了呢", "三天了还没退"])
+def test_chinese_words_with_numerals_are_not_amounts(text: str) -> None:
+    assert read_amount(text, money_context=True).kind in ("none", "full")
