@@ -31,8 +31,21 @@ def test_read_amount_reads_exact_amounts(text: str, amount: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["-5", "refund -5", "12.345", "1e3", "refund 1e308", "50%", "half of it", "退一半",
-             "退款0元", "Infinity", "负50元", "百分之五十"]
+    "text",
+    [
+        "-5",
+        "refund -5",
+        "12.345",
+        "1e3",
+        "refund 1e308",
+        "50%",
+        "half of it",
+        "退一半",
+        "退款0元",
+        "Infinity",
+        "负50元",
+        "百分之五十",
+    ],
 )
 def test_read_amount_flags_invalid_amounts_instead_of_guessing(text: str) -> None:
     assert read_amount(text, money_context=True).kind == "invalid"
@@ -56,6 +69,8 @@ def test_read_amount_reads_a_bare_number_only_in_a_money_context() -> None:
     assert read_amount("只要三百五", money_context=True).amount == Decimal("350.00")
 
 
-@pytest.mark.parametrize("text", ["100609 refund一下", "帮我退一下", "两个都看一下", "万一退不了呢", "三天了还没退"])
+@pytest.mark.parametrize(
+    "text", ["100609 refund一下", "帮我退一下", "两个都看一下", "万一退不了呢", "三天了还没退"]
+)
 def test_chinese_words_with_numerals_are_not_amounts(text: str) -> None:
     assert read_amount(text, money_context=True).kind in ("none", "full")
