@@ -93,6 +93,9 @@ ORDER_SCOPED_INTENTS: frozenset[Intent] = frozenset(
 FAQ_TOPICS: tuple[str, ...] = (
     "refund_time",
     "returns",
+    "exchange",
+    "cancel_order",
+    "shipping_fee",
     "delivery_times",
     "invoice",
     "warranty",
@@ -237,12 +240,37 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "returns": _rx(
         r"\breturn(?:s|ing)? (?:polic(?:y|ies)|window|rules?|period)\b|\brefund polic(?:y|ies)\b"
         r"|\b(?:how|can|could|may) (?:do |can )?i return\b|\bhow (?:do|to) (?:i )?returns?\b"
-        r"|\bcan (?:i|it|this|items?|products?) be returned\b"
+        r"|\bcan (?:i|it|this|items?|products?) be returned\b|\breturn (?:shipping|postage)\b"
+        r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
         r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
         r"|可以退货吗|能不能退货|可不可以退货|可以退吗|能退吗|退货流程|怎么退换|如何退换"
     ),
+    "exchange": _rx(
+        r"\bexchange (?:it |them |this )?for (?:a |an )?(?:bigger|smaller|larger|different|other)\b"
+        r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
+        r"|\b(?:bigger|smaller|larger|different) size\b"
+        r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"
+        r"|可以换货吗|能(?:不能)?换"
+    ),
+    "cancel_order": _rx(
+        r"\bhow (?:do|can|to) (?:i )?cancel (?:an? |my )?orders?\b"
+        r"|\bcan (?:orders?|it|i|you) (?:still )?(?:be )?cancel+(?:ed)? .*\b(?:after|once)\b"
+        r"|\bcancel+ation policy\b"
+        r"|(?:发货|付款|支付)(?:了|后|之后)(?:还)?(?:能|可以)取消|怎么取消订单|如何取消订单|取消订单(?:的)?流程"
+    ),
+    "shipping_fee": _rx(
+        r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
+        r"|\bfree (?:shipping|delivery)\b|\bshipping (?:fees?|costs?|charges?|price)\b"
+        r"|\bdelivery (?:fees?|costs?|charges?)\b"
+        r"|运费|邮费|包邮|免运费|配送费|快递费"
+    ),
     "delivery_times": _rx(
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
+        r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
+        r"|\bdo you (?:ship|deliver) to\b|\b(?:can|could) (?:it|you) (?:ship|deliver) to\b"
+        r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
+        r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
+        r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
         r"|\bhow (?:long|many days) (?:does|will|do|is)?\s*(?:it )?(?:take )?(?:for )?(?:the )?"
         r"(?:delivery|shipping|deliver|ship|arrive)"
         r"|\bhow long .*\b(?:delivery|shipping|to arrive|to deliver)\b"
@@ -278,8 +306,10 @@ _REFUND_NEGATED = _rx(
 _REFUND_QUESTION = _rx(
     r"\bhow much\b|\bwhat(?:'s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
+    r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
 )
+_HOW_MUCH = _rx(r"\bhow much\b|多少")
 _REFUND_WHEN = _rx(
     r"\bwhere(?:'s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     r"|\b(?:go|gone|went) through\b|\barrived?\b|\breceived?\b"
@@ -374,7 +404,9 @@ def extract_entities(text: str) -> Entities:
 
 # Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
 _SPLIT = _rx(
-    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,\s*then\b"
+    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
+    r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
+    r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
     r"|[?;!。\n]|\.(?=\s|$)"
     r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|然后|同时)"
     r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再)\s*"
@@ -391,7 +423,26 @@ def _clause_spans(norm: str) -> list[tuple[int, int]]:
         start = m.end()
     if start < len(norm):
         spans.append((start, len(norm)))
+    spans = [piece for s, e in spans for piece in _split_at_han_spaces(norm, s, e)]
     return [(s, e) for s, e in spans if norm[s:e].strip(_STRIP)]
+
+
+# "SKU-1001有货吗 100683到哪了", "100683什么时候到 我要投诉快递": Chinese requests separated by a
+# space. A space ends a request only when what precedes it is one: it names an order or SKU, or
+# ends with a question particle ("我的订单 100123 为什么..." is one request).
+_HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|sku)")
+_COMPLETE = re.compile(r"\d{4,}|[吗呢了么吧]$")
+
+
+def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
+    pieces: list[tuple[int, int]] = []
+    begin = start
+    for m in _HAN_SPACE.finditer(norm, start, end):
+        if _COMPLETE.search(norm[begin : m.start()]):
+            pieces.append((begin, m.start()))
+            begin = m.end()
+    pieces.append((begin, end))
+    return pieces
 
 
 def split_clauses(text: str) -> list[str]:
@@ -420,7 +471,10 @@ _CANCEL_NEGATED = _rx(
     r"|不要取消|别取消|不用取消|不取消|先不取消|不想取消|没说要取消|没说取消|没让你取消|没要取消"
 )
 # "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
-_AFTER_CANCEL = _rx(r"取消(?:后|之后|以后|了的话)|\bafter (?:i |you |it'?s? |it is )?cancel")
+_AFTER_CANCEL = _rx(
+    r"取消(?:后|之后|以后|了的话)|取消.{0,4}的话|\bafter (?:i |you |it'?s? |it is )?cancel"
+    r"|\bif (?:i |you )?cancel"
+)
 _MONEY_WORDS = _rx(r"钱|退|\brefund|\bmoney\b")
 # "你是真人还是AI" / "are you a bot?": a question about the bot, not a request for a person
 _ARE_YOU_HUMAN = _rx(
@@ -447,6 +501,11 @@ _AFTER_SALES_QUESTION = _rx(
     r"|\bhow (?:do|does|can|to)\b|\bwhat(?:'s| is| are)\b|\bwho pays\b|\bis there\b"
 )
 _PROBLEM_REPORT = _rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
+# "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
+_COURIER_QUESTION = _rx(
+    r"\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
+    r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
+)
 _ORDER_WORD = _rx(r"\border\b|订单|单子")
 _RETURN_ACTION = _rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
 _TICKET = _rx(
@@ -603,11 +662,18 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
-        if ents.order_ids or (has_order_ctx and _REFUND_WHERE.search(norm)):
+        if ents.order_ids or (
+            has_order_ctx and (_REFUND_WHERE.search(norm) or _HOW_MUCH.search(norm))
+        ):
             return _Match(Intent.ORDER_STATUS)
         return _Match(Intent.FAQ, topic="refund_time")
     if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
         return _Match(Intent.FAQ, topic="returns")
+    if _COURIER_QUESTION.search(norm) and not ents.order_ids:
+        return _Match(Intent.FAQ, topic="delivery_times")
+    if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
+        # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
+        return _Match(Intent.FAQ, topic=ents.faq_topic)
     if _CANCEL_QUERY.search(norm):
         return _Match(Intent.ORDER_STATUS)
     if not _CANCEL_NEGATED.search(norm) and (

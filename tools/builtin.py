@@ -22,7 +22,17 @@ __all__ = ["build_shop_registry", "make_compensation"]
 OrderStatus = Literal["pending", "paid", "shipped", "delivered", "cancelled"]
 TicketCategory = Literal["after_sales", "handoff", "compensation", "complaint", "other"]
 Priority = Literal["low", "normal", "high"]
-FaqTopic = Literal["returns", "delivery_times", "refund_time", "invoice", "warranty", "payment"]
+FaqTopic = Literal[
+    "returns",
+    "exchange",
+    "cancel_order",
+    "shipping_fee",
+    "delivery_times",
+    "refund_time",
+    "invoice",
+    "warranty",
+    "payment",
+]
 
 
 class _Loose(BaseModel):

@@ -108,6 +108,10 @@ class LabelError(ValueError):
     """A label the evaluator cannot use (names the item and what is wrong)."""
 
 
+#: Label intents that are actions (a write or money task may serve them).
+ACTION_INTENTS = frozenset({"refund", "cancel_order", "ticket", "handoff"})
+
+
 @dataclass(frozen=True)
 class Expected:
     """One request of a turn: which intents may serve it and with which arguments."""
@@ -142,8 +146,17 @@ class Turn:
 
     @property
     def write_free(self) -> bool:
-        """A question or a negation: it must produce no write and no write or money task."""
-        return bool(self.tags & {"question", "negation"})
+        """A question or a negation that asks for no action ("don't refund", "how do refunds
+        work?"): it must produce no write and no write or money task. A message that also asks
+        for one ("refund 100609 but don't cancel 100998") may plan that one (its other writes
+        are still caught as unexpected)."""
+        asks_action = any(
+            intent in ACTION_INTENTS
+            for request in self.tasks
+            for e in request
+            for intent in e.intents
+        )
+        return bool(self.tags & {"question", "negation"}) and not asks_action
 
 
 @dataclass(frozen=True)

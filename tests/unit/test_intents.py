@@ -575,3 +575,37 @@ def test_match_intents_one_product_question_per_product_named(text: str, parts: 
 
 def test_match_intents_someone_there_is_not_a_product_question():
     assert Intent.STOCK not in {m.intent for m in match_intents("有没有人在")}
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("how much is shipping", "shipping_fee"),
+        ("满多少包邮", "shipping_fee"),
+        ("how do i exchange for a bigger size", "exchange"),
+        ("衣服小了能换大一码吗", "exchange"),
+        ("how do I cancel an order?", "cancel_order"),
+        ("发货了还能取消吗", "cancel_order"),
+        ("which couriers do you use?", "delivery_times"),
+        ("你们发什么快递", "delivery_times"),
+        ("寄到天津要几天", "delivery_times"),
+        ("退货的话运费谁出", "returns"),
+    ],
+)
+def test_policy_questions_are_answered_from_the_faq_never_acted_on(text: str, topic: str):
+    found = match_intents(text)
+    assert [(m.intent, m.topic) for m in found] == [(Intent.FAQ, topic)]
+
+
+@pytest.mark.parametrize(
+    ("text", "intents"),
+    [
+        ("SKU-1001有货吗 100683到哪了", [Intent.STOCK, Intent.TRACKING]),
+        ("寄新疆要几天，能开发票吗", [Intent.FAQ, Intent.FAQ]),
+        ("track 100683 then tell me how long refunds take", [Intent.TRACKING, Intent.FAQ]),
+        ("我的订单 100123 为什么还没发货？", [Intent.ORDER_STATUS]),
+        ("还能退多少 100609", [Intent.ORDER_STATUS]),
+    ],
+)
+def test_requests_separated_by_spaces_commas_or_then(text: str, intents: list[Intent]):
+    assert [m.intent for m in match_intents(text)] == intents
