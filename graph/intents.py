@@ -177,9 +177,22 @@ _FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _FULLWIDTH[0x3000] = 0x20  # ideographic space
 
 
+# Common typos, each replaced by a word of the same length (spans stay aligned).
+_TYPOS = (
+    ("cancle", "cancel"),
+    ("取小订单", "取消订单"),
+    ("退宽", "退款"),
+    ("定单", "订单"),
+    ("到那了", "到哪了"),
+)
+
+
 def _normalize(text: str) -> str:
-    """Lower-case, full-width to ASCII; same length as ``text``."""
-    return text.translate(_FULLWIDTH).lower()
+    """Lower-case, full-width to ASCII, common typos fixed; same length as ``text``."""
+    norm = text.translate(_FULLWIDTH).lower()
+    for typo, word in _TYPOS:
+        norm = norm.replace(typo, word)
+    return norm
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -288,9 +301,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
 }
 _REFUND = _rx(
-    r"\brefund(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
+    r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
-    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
+    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧|退我|退给我"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = _rx(
@@ -300,7 +313,8 @@ _REFUND_WHERE = _rx(
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
 _REFUND_NEGATED = _rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
-    r"|\bno refund(?!\s*polic)|不用退|不退了|不要退|别退|不退款|不需要退|先不退|不想退|不必退"
+    r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
+    r"|不用退|不退了|不要退|别退|不退款|不需要退|先不退|不想退|不必退|退款不用了|退款不要了|退款算了"
 )
 # A question about refunds (how much is left, how it works), not a request to refund.
 _REFUND_QUESTION = _rx(
@@ -459,8 +473,15 @@ _HANDOFF = _rx(
     r"talk (?:to|with) (?:someone|somebody|a person))\b"
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服"
 )
-_CANCEL = _rx(r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b|取消|撤销|撤单|退订")
-_CANCEL_WEAK = _rx(r"不想要了|不要了|不买了")
+_CANCEL = _rx(
+    r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b"
+    r"|取消|撤销|撤单|退订|(?:把|将).{0,12}撤(?:了|掉|回)"
+)
+_CANCEL_WEAK = _rx(
+    r"不想要了|不要了|不买了"
+    r"|\b(?:don'?t|do not) want (?:it|this|that|order|\d{6}).{0,20}\banymore\b"
+    r"|\bno longer (?:want|need)\b"
+)
 _CANCEL_QUERY = _rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
@@ -506,7 +527,7 @@ _COURIER_QUESTION = _rx(
     r"\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
     r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
 )
-_ORDER_WORD = _rx(r"\border\b|订单|单子")
+_ORDER_WORD = _rx(r"\bor?de?r\b|订单|单子")
 _RETURN_ACTION = _rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
 _TICKET = _rx(
     r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
@@ -519,7 +540,8 @@ _TICKET = _rx(
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
 )
 _TRACKING = _rx(
-    r"\b(?:track(?:ing)?|courier|carrier|shipping status|delivery status|shipment status|"
+    r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
+    r"shipping status|delivery status|shipment status|"
     r"in transit|out for delivery|waybill|eta)\b"
     r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
@@ -605,7 +627,7 @@ _ACK_WHOLE = _rx(
     r"no thanks|not now|好|好的|好吧|行|嗯+|哦+|噢|知道了|明白了|了解|收到|ok的|可以"
     r"|是|是的|对|对的"
     r"|确认|确定|没问题|不|否|不要|不要了|不用取消|不要取消|别取消"
-    r"|不用了?|不需要了?|没有了?|算了吧?|没事了?|不了)$"
+    r"|不用了?|不需要了?|没有了?|(?:那|那就)?算了吧?|没事了?|不了)$"
 )
 _CONFIRM_WORD = _rx(
     r"^(?:confirm(?:ed)?|i confirm|go ahead|do it|proceed"
@@ -616,8 +638,11 @@ _QUESTIONISH = _rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b"
 _PARTICLES = _rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|吧|啊|呀|哦|哈)$")
 
 
+_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]")
+
+
 def _bare(norm_clause: str) -> str:
-    text = norm_clause.strip(_STRIP)
+    text = _EMOJI.sub("", norm_clause).strip(_STRIP)
     previous = None
     while previous != text:
         previous = text

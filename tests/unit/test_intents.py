@@ -609,3 +609,26 @@ def test_policy_questions_are_answered_from_the_faq_never_acted_on(text: str, to
 )
 def test_requests_separated_by_spaces_commas_or_then(text: str, intents: list[Intent]):
     assert [m.intent for m in match_intents(text)] == intents
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("cancle 100998 plz", Intent.CANCEL_ORDER),
+        ("取小订单100998", Intent.CANCEL_ORDER),
+        ("帮我把100998撤了", Intent.CANCEL_ORDER),
+        ("i dont want 100904 anymore", Intent.CANCEL_ORDER),
+        ("refnd order 100609 pls", Intent.REFUND),
+        ("100609退宽", Intent.REFUND),
+        ("定单100683到那了", Intent.TRACKING),
+        ("forget the refund, I'll keep it", Intent.CONFIRM_NO),
+        ("那个退款不用了", Intent.CONFIRM_NO),
+    ],
+)
+def test_typos_and_everyday_words(text: str, intent: Intent):
+    assert match_intents(text)[0].intent is intent
+
+
+def test_an_emoji_ok_is_an_acknowledgement():
+    found = match_intents("好的👌")
+    assert [(m.intent, m.details) for m in found] == [(Intent.THANKS, "ack")]
