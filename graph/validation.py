@@ -21,6 +21,7 @@ from helpdesk.degrade.context import DegradeContext
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates
+from helpdesk.tools.local_time import local_renderings
 from helpdesk.tools.packs import Capability, PackSet, default_packs
 from helpdesk.tools.results import ToolResult, ToolStatus
 
@@ -92,6 +93,8 @@ class ReplyFacts:
             ),
             json.dumps(self.actions, ensure_ascii=False, default=str),
         ]
+        # the data's UTC timestamps as the packs show them (local date and minute)
+        parts.extend(local_renderings(parts[0], self.packs.time_zones()))
         return "\n".join(parts)
 
     def known_numbers(self) -> set[float]:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import yaml
 
+from helpdesk.tools.local_time import zone
 from helpdesk.tools.registry import ToolKind, ToolRegistry
 
 if TYPE_CHECKING:
@@ -327,10 +328,18 @@ class Pack:
     """How customers write the pack's identifiers (name -> regex, matched case-insensitively,
     usually looser than :attr:`identifiers`: ``"sku 1001"``). The generic money reader blanks
     them before reading an amount, so an identifier is never taken for an amount."""
+    time_zone: str | None = None
+    """The IANA time zone the pack's replies show times in (``"Asia/Shanghai"``); validation
+    accepts a UTC timestamp of the data quoted in it. None = times as the data gives them."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
             raise PackError(f"pack name {self.name!r} must match {_NAME.pattern}")
+        if self.time_zone is not None:
+            try:
+                zone(self.time_zone)
+            except ValueError as exc:
+                raise PackError(f"pack {self.name!r}: {exc}") from exc
         for name, shape in self.mentions.items():
             try:
                 re.compile(shape)
@@ -424,6 +433,10 @@ class PackSet:
         for cap in self.capabilities():
             shapes.update(cap.identifiers)
         return shapes
+
+    def time_zones(self) -> list[str]:
+        """The time zones the loaded packs show times in."""
+        return sorted({p.time_zone for p in self.packs if p.time_zone})
 
     def identifier_pattern(self) -> re.Pattern[str] | None:
         """One regex finding any declared identifier in text (None: no pack declares one)."""

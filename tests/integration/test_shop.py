@@ -225,7 +225,7 @@ async def test_tracking_shape(client: httpx.AsyncClient) -> None:
 
 async def test_tracking_empty_before_shipping(client: httpx.AsyncClient) -> None:
     body = (await client.get(f"/orders/{C0001_ORDERS['paid']}/tracking")).json()
-    assert body == {"order_id": C0001_ORDERS["paid"], "shipments": []}
+    assert body == {"order_id": C0001_ORDERS["paid"], "shipments": [], "open_tickets": []}
 
 
 async def test_inventory_in_stock(client: httpx.AsyncClient) -> None:
@@ -586,3 +586,15 @@ async def test_invalid_query_enum_lists_allowed_values(client: httpx.AsyncClient
             "allowed": ["pending", "paid", "shipped", "delivered", "cancelled"],
         }
     ]
+
+
+async def test_an_overdue_shipment_and_the_orders_open_ticket_are_shown(
+    client: httpx.AsyncClient,
+) -> None:
+    # 100683 (C0001, shipped, eta 2026-10-31, never delivered) has ticket T-000031 open
+    for path in ("/orders/100683", "/orders/100683/tracking"):
+        body = (await client.get(path)).json()
+        assert [s["overdue"] for s in body["shipments"]] == [True], path
+        assert [t["ticket_id"] for t in body["open_tickets"]] == ["T-000031"], path
+    delivered = (await client.get("/orders/100200")).json()
+    assert not any(s["overdue"] for s in delivered["shipments"])

@@ -261,7 +261,7 @@ def test_render_reply_tracking_ok_shows_events_newest_first(lang: Lang):
     assert "SF1234567890" in text and "2026-11-05" in text
     newest, oldest = ("到达转运中心", "已揽收") if lang == "zh" else ("Arrived at hub", "Picked up")
     assert text.index(newest) < text.index(oldest)
-    assert "2026-11-03 09:15" in text
+    assert "2026-11-03 17:15" in text  # 09:15 UTC, shown in China time
 
 
 def test_render_reply_tracking_not_shipped():

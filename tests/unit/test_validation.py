@@ -234,3 +234,14 @@ def test_validation_amounts_quoted_in_tool_text_are_known() -> None:
     faq = {"articles": [{"question": "分期", "answer": "单笔满¥600可分期，最多12期。"}]}
     draft = "单笔满 ¥600 即可分期付款。"
     assert find_violations(facts(draft, ok("search_faq", faq), lang="zh")) == []
+
+
+def test_validation_accepts_a_data_time_shown_in_the_packs_time_zone() -> None:
+    # 2026-10-31T20:14Z is 2026-11-01 04:14 in China, where the shop pack shows times
+    data = {"events": [{"at": "2026-10-31T20:14:00Z"}]}
+    shown = "· 2026-11-01 04:14  Chengdu: departed"
+    assert find_violations(facts(shown, ok("track_shipment", data))) == []
+    invented = "· 2026-11-02 04:14  Chengdu: departed"
+    assert find_violations(facts(invented, ok("track_shipment", data))) == [
+        "date 2026-11-02 does not match any tool data"
+    ]

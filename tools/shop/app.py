@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -216,6 +216,11 @@ Limit = Annotated[int, Query(ge=1, le=100)]
 router = APIRouter()
 
 
+def _today(shop: ShopContext) -> date:
+    """The shop's date (China time), for "is this delivery overdue"."""
+    return (shop.clock() + timedelta(hours=8)).date()
+
+
 def _read(shop: ShopContext, fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
     with shop.db.lock:
         return fn(shop.db.conn, *args)
@@ -244,12 +249,12 @@ def list_orders(
 
 @router.get("/orders/{order_id}")
 def get_order(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, Any]:
-    return _read(shop, service.get_order, customer_id, order_id)
+    return _read(shop, service.get_order, customer_id, order_id, _today(shop))
 
 
 @router.get("/orders/{order_id}/tracking")
 def get_tracking(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, Any]:
-    return _read(shop, service.get_tracking, customer_id, order_id)
+    return _read(shop, service.get_tracking, customer_id, order_id, _today(shop))
 
 
 @router.get("/inventory/{sku}")

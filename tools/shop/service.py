@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from helpdesk.tools.shop.catalog import SEARCH_ALIASES, city_zh
@@ -136,8 +136,12 @@ def _refunded_cents(conn: sqlite3.Connection, order_id: str) -> int:
     return int(row[0])
 
 
-def _shipments(conn: sqlite3.Connection, order_id: str) -> list[dict[str, Any]]:
-    return [
+def _shipments(
+    conn: sqlite3.Connection, order_id: str, today: date | None = None
+) -> list[dict[str, Any]]:
+    """The order's shipments; with ``today``, each says whether it is ``overdue`` (its delivery
+    estimate has passed and it has not been delivered)."""
+    shipments = [
         {
             "shipment_id": row["shipment_id"],
             "carrier": row["carrier"],
@@ -154,6 +158,33 @@ def _shipments(conn: sqlite3.Connection, order_id: str) -> list[dict[str, Any]]:
             "SELECT * FROM shipments WHERE order_id = ? ORDER BY shipment_id", (order_id,)
         )
     ]
+    if today is not None:
+        for shipment in shipments:
+            eta = shipment["eta"]
+            shipment["overdue"] = bool(
+                eta and shipment["status"] != "delivered" and eta < today.isoformat()
+            )
+    return shipments
+
+
+#: Ticket statuses that are still being worked on.
+OPEN_TICKET_STATUSES = ("open", "pending")
+
+
+def _open_tickets(conn: sqlite3.Connection, order_id: str) -> list[dict[str, Any]]:
+    """The order's tickets still being worked on (id, category, status, when opened)."""
+    return [
+        {
+            "ticket_id": row["ticket_id"],
+            "category": row["category"],
+            "status": row["status"],
+            "created_at": row["created_at"],
+        }
+        for row in conn.execute(
+            "SELECT * FROM tickets WHERE order_id = ? AND status IN (?, ?) ORDER BY ticket_id",
+            (order_id, *OPEN_TICKET_STATUSES),
+        )
+    ]
 
 
 def _refund_dict(row: sqlite3.Row) -> dict[str, Any]:
@@ -168,7 +199,9 @@ def _refund_dict(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def _order_dict(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
+def _order_dict(
+    conn: sqlite3.Connection, row: sqlite3.Row, today: date | None = None
+) -> dict[str, Any]:
     order_id = row["order_id"]
     remaining = row["total_cents"] - _refunded_cents(conn, order_id)
     refundable = row["status"] in REFUNDABLE_STATUSES and remaining > 0
@@ -196,7 +229,8 @@ def _order_dict(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
         "currency": row["currency"],
         "shipping_city": row["shipping_city"],
         "shipping_city_zh": row["shipping_city_zh"],
-        "shipments": _shipments(conn, order_id),
+        "shipments": _shipments(conn, order_id, today),
+        "open_tickets": _open_tickets(conn, order_id),
         "refunds": [
             _refund_dict(r)
             for r in conn.execute(
@@ -209,15 +243,20 @@ def _order_dict(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def get_order(conn: sqlite3.Connection, customer_id: str, order_id: str) -> dict[str, Any]:
+def get_order(
+    conn: sqlite3.Connection, customer_id: str, order_id: str, today: date | None = None
+) -> dict[str, Any]:
     """One of the customer's orders in full (404 ``order_not_found`` otherwise)."""
-    return _order_dict(conn, _owned_order(conn, customer_id, order_id))
+    return _order_dict(conn, _owned_order(conn, customer_id, order_id), today)
 
 
-def get_tracking(conn: sqlite3.Connection, customer_id: str, order_id: str) -> dict[str, Any]:
-    """The order's shipments with their tracking events, oldest event first."""
+def get_tracking(
+    conn: sqlite3.Connection, customer_id: str, order_id: str, today: date | None = None
+) -> dict[str, Any]:
+    """The order's shipments with their tracking events, oldest event first, and the order's
+    open tickets."""
     _owned_order(conn, customer_id, order_id)
-    shipments = _shipments(conn, order_id)
+    shipments = _shipments(conn, order_id, today)
     for shipment in shipments:
         shipment["events"] = [
             {
@@ -232,7 +271,11 @@ def get_tracking(conn: sqlite3.Connection, customer_id: str, order_id: str) -> d
                 (shipment["shipment_id"],),
             )
         ]
-    return {"order_id": order_id, "shipments": shipments}
+    return {
+        "order_id": order_id,
+        "shipments": shipments,
+        "open_tickets": _open_tickets(conn, order_id),
+    }
 
 
 def get_inventory(conn: sqlite3.Connection, sku: str) -> dict[str, Any]:

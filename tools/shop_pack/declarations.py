@@ -17,6 +17,7 @@ from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackErro
 from helpdesk.tools.registry import ToolRegistry
 from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.tools.shop_pack.replies import ShopReplies
+from helpdesk.tools.shop_pack.reply_data import SHOP_TIME_ZONE
 from helpdesk.tools.shop_pack.words import is_complaint, product_query
 
 __all__ = [
@@ -235,6 +236,7 @@ def shop_declarations() -> Pack:
     """The shop pack's declarations; its tools are built from ``options["shop_client"]``."""
     return Pack(
         name="shop",
+        time_zone=SHOP_TIME_ZONE,
         capabilities=SHOP_CAPABILITIES,
         tools=_no_tools,
         handoff_tool="handoff_to_human",

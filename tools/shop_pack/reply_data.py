@@ -10,9 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from helpdesk.graph.replies import Writer
+from helpdesk.tools.local_time import local_datetime
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 ORDER_STATUSES = ("pending", "paid", "shipped", "delivered", "cancelled")
+SHOP_TIME_ZONE = "Asia/Shanghai"
+"""The demo shop's customers are in China: replies show its UTC times in China time."""
 _MAX_EVENTS = 3
 _MAX_ORDERS = 10
 
@@ -57,6 +60,7 @@ def order_text(w: Writer, order: dict[str, Any], *, about_refund: bool = False) 
         )
     for shipment in as_list(order.get("shipments")):
         lines.append(_shipment(w, shipment))
+    lines = _with_delay(w, order, order_id, lines)
     for refund in as_list(order.get("refunds")):
         r_status = as_str(refund.get("status"))
         lines.append(
@@ -73,9 +77,37 @@ def order_text(w: Writer, order: dict[str, Any], *, about_refund: bool = False) 
     return "\n".join(lines)
 
 
+def _with_delay(w: Writer, data: dict[str, Any], order_id: str, lines: list[str]) -> list[str]:
+    """A late delivery: an apology first, then the real state, the open ticket if there is one
+    and an offer to escalate."""
+    late = [s for s in as_list(data.get("shipments")) if s.get("overdue")]
+    if not late:
+        return lines
+    first = late[0]
+    status = as_str(first.get("status"))
+    apology = w.say(
+        "late_apology",
+        order_id=order_id,
+        eta=_date(first.get("eta")),
+        shipment_status=w.label(f"shipment_{status}", status),
+    )
+    tail = [
+        w.say("open_ticket", ticket_id=as_str(t.get("ticket_id")))
+        for t in as_list(data.get("open_tickets"))
+        if t.get("ticket_id")
+    ]
+    tail.append(w.say("late_escalate"))
+    return [apology, *lines, *tail]
+
+
+def _carrier(w: Writer, shipment: dict[str, Any]) -> str:
+    name = shipment.get("carrier_name_zh") if w.lang == "zh" else shipment.get("carrier_name")
+    return as_str(name or shipment.get("carrier_name") or shipment.get("carrier"))
+
+
 def _shipment(w: Writer, shipment: dict[str, Any]) -> str:
     values = {
-        "carrier": as_str(shipment.get("carrier")),
+        "carrier": _carrier(w, shipment),
         "tracking_number": need(as_str(shipment.get("tracking_number"))),
     }
     status = as_str(shipment.get("status"))
@@ -127,11 +159,11 @@ def tracking_text(w: Writer, data: dict[str, Any], fallback_id: str | None) -> s
                 w.say(
                     "tracking_event",
                     at=_time(event.get("at")),
-                    location=as_str(event.get("location")),
+                    location=_location(w, event),
                     description=_event_text(w, event),
                 )
             )
-    return "\n".join(lines)
+    return "\n".join(_with_delay(w, data, order_id, lines))
 
 
 def stock_text(w: Writer, data: dict[str, Any], quantity: int | None) -> str:
@@ -238,12 +270,22 @@ def money(value: Any) -> str:
 
 
 def _date(value: Any) -> str:
-    return as_str(value)[:10]
+    """A date as the customer reads it: a timestamp's date in China time, a date as it is."""
+    local = local_datetime(as_str(value), SHOP_TIME_ZONE) if "T" in as_str(value) else None
+    return local.strftime("%Y-%m-%d") if local is not None else as_str(value)[:10]
 
 
 def _time(value: Any) -> str:
-    text = as_str(value).replace("T", " ").rstrip("Z")
-    return text[:16]
+    """A timestamp in China time, to the minute (the data's text when it is not one)."""
+    local = local_datetime(as_str(value), SHOP_TIME_ZONE)
+    if local is None:
+        return as_str(value).replace("T", " ").rstrip("Z")[:16]
+    return local.strftime("%Y-%m-%d %H:%M")
+
+
+def _location(w: Writer, event: dict[str, Any]) -> str:
+    name = event.get("location_zh") if w.lang == "zh" else event.get("location")
+    return as_str(name or event.get("location"))
 
 
 def status_label(w: Writer, status: str) -> str:
