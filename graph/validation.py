@@ -33,6 +33,7 @@ _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?Z?)?|\b
 _AMOUNT = re.compile(r"¥\s?(\d[\d,]*(?:\.\d+)?)")
 _NUMBER_IN_TEXT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _done_phrases(packs: PackSet) -> dict[str, re.Pattern[str]]:
@@ -206,7 +207,11 @@ def rule_language_matches(r: ReplyFacts) -> list[str]:
     if r.lang == "zh" and not has_cjk:
         return ["the customer wrote Chinese but the reply is not in Chinese"]
     if r.lang == "en" and has_cjk:
-        return ["the customer wrote English but the reply contains Chinese"]
+        # Chinese quoted word for word from the data (a ticket's subject) is the data's, not
+        # the reply's language; anything else is
+        data = json.dumps([x.model_dump(mode="json") for x in r.results], ensure_ascii=False)
+        if any(run not in data for run in _CJK_RUN.findall(r.draft)):
+            return ["the customer wrote English but the reply contains Chinese"]
     return []
 
 

@@ -8,6 +8,7 @@ the refund tool moves money and so always needs the customer's confirmation.
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict
 
@@ -267,6 +268,19 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         return await client.call(
             "GET", f"/orders/{order_id}/tracking", tool="track_shipment", customer=customer
         )
+
+    @registry.tool(
+        kind="read",
+        timeout=READ_TIMEOUT_S,
+        cache_ttl=60.0,
+        output=TicketOut,
+        core=False,
+        fallback=_self_service(hotline, "ticket_status"),
+    )
+    async def get_ticket(ticket_id: str, customer: str | None = None) -> Any:
+        """One of the customer's support tickets (T-000123): subject, order, status, when opened."""
+        path = f"/tickets/{quote(ticket_id.strip().upper(), safe='')}"
+        return await client.call("GET", path, tool="get_ticket", customer=customer)
 
     @registry.tool(
         kind="read",

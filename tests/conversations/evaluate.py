@@ -262,15 +262,22 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
                 f"  {verdict.turn.id}: {verdict.turn.text!r} -> {verdict.unexpected_writes}"
             )
     if failures:
-        lines += ["", "not understood:"]
-        for verdict in ev.turns:
+        hidden = sum(1 for v in ev.turns if ev.is_held_out(v) and not v.accepted)
+        lines += [
+            "",
+            f"(failures of the held-out part are not listed: {hidden} turns; tuning must not see"
+            " them)",
+            "",
+            "not understood:",
+        ]
+        for verdict in (v for v in ev.turns if not ev.is_held_out(v)):
             if not verdict.understood:
                 lines.append(
                     f"  {verdict.turn.id}: {verdict.turn.text!r} missing={verdict.missing} "
                     f"extra={verdict.extra} planned={verdict.planned}"
                 )
         lines += ["", "understood, but the reply misses facts / language:"]
-        for verdict in ev.turns:
+        for verdict in (v for v in ev.turns if not ev.is_held_out(v)):
             if verdict.understood and not verdict.reply_ok:
                 lines.append(
                     f"  {verdict.turn.id}: {verdict.turn.text!r} missing={verdict.missing_facts} "
@@ -288,7 +295,9 @@ def _row(label: str, ev: Evaluation, verdicts: list[Verdict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--failures", action="store_true", help="list every failing turn")
+    parser.add_argument(
+        "--failures", action="store_true", help="list the failing turns (the tuned part only)"
+    )
     parser.add_argument("--json", action="store_true", help="figures as JSON")
     args = parser.parse_args(argv)
     ev = run_evaluation()

@@ -78,6 +78,7 @@ def test_cli_tools_lists_policies(tmp_path: Path) -> None:
         "check_stock",
         "search_faq",
         "search_products",
+        "get_ticket",
         "create_ticket",
         "cancel_order",
         "request_refund",

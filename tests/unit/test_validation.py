@@ -245,3 +245,13 @@ def test_validation_accepts_a_data_time_shown_in_the_packs_time_zone() -> None:
     assert find_violations(facts(invented, ok("track_shipment", data))) == [
         "date 2026-11-02 does not match any tool data"
     ]
+
+
+def test_validation_english_reply_may_quote_chinese_data_word_for_word() -> None:
+    data = {"ticket_id": "T-000031", "subject": "物流太慢", "status": "open"}
+    quoted = 'Ticket T-000031 ("物流太慢") is open.'
+    assert find_violations(facts(quoted, ok("get_ticket", data))) == []
+    added = 'Ticket T-000031 ("物流太慢") is open. 谢谢'
+    assert find_violations(facts(added, ok("get_ticket", data))) == [
+        "the customer wrote English but the reply contains Chinese"
+    ]

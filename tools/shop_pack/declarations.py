@@ -13,7 +13,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from helpdesk.tools.builtin import build_shop_registry
-from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackError, PlannedCall
+from helpdesk.tools.packs import (
+    Capability,
+    IntentSpec,
+    Pack,
+    PackEnv,
+    PackError,
+    PlannedCall,
+    regex_args,
+)
 from helpdesk.tools.registry import ToolRegistry
 from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.tools.shop_pack.replies import ShopReplies
@@ -153,6 +161,24 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         core=False,
     ),
     Capability(name="product_search", tool="search_products", keep=("sku",), core=False),
+    Capability(
+        name="ticket_status",
+        tool="get_ticket",
+        intents=(
+            IntentSpec(
+                name="ticket_status",
+                examples={
+                    "en": ("what's the status of ticket T-000123?", "T-000123 any update?"),
+                    "zh": ("工单T-000123进度怎么样", "帮我看看T-000123"),
+                },
+                patterns=(r"(?<![a-z0-9])t-?\d{6}(?!\d)",),
+            ),
+        ),
+        extract=regex_args(ticket_id=(r"(?<![a-z0-9])t-?(\d{6})(?!\d)", lambda n: f"T-{n}")),
+        required=("ticket_id",),
+        keep=("ticket_id", "status"),
+        core=False,
+    ),
     Capability(
         name="faq",
         plan=_faq,

@@ -30,6 +30,7 @@ from helpdesk.tools.shop_pack.reply_data import (
     orders_text,
     products_text,
     stock_text,
+    ticket_text,
     tracking_text,
 )
 from helpdesk.tools.shop_pack.reply_failures import failed_text, lookup_failed, unknown_text
@@ -87,6 +88,8 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
         return stock_text(w, as_dict(data), match.quantity)
     if kind == "faq":
         return faq_text(w, as_dict(data), match.topic)
+    if kind == "ticket_status":
+        return ticket_text(w, as_dict(data))
     if kind == "cancel":
         order = as_dict(data)
         order_id = as_str(order.get("order_id")) or need(match.order_id)
@@ -253,9 +256,10 @@ class ShopReplies:
     """The shop pack's wording (:class:`~helpdesk.graph.replies.PackReplies`)."""
 
     def owns(self, item: ReplyItem) -> bool:
-        """Built-in requests and results of the shop's tools (not a loaded pack's request)."""
+        """Built-in requests and results of the shop's tools (a pack-matched request too, once
+        a shop tool answered it: the ticket status is matched by its pattern)."""
         if item.intent.intent is Intent.PACK:
-            return False
+            return item.result is not None and item.result.tool in TOOL_KINDS
         return item.result is None or item.result.tool in TOOL_KINDS
 
     def body(self, w: Writer, item: ReplyItem) -> str:

@@ -166,6 +166,27 @@ def tracking_text(w: Writer, data: dict[str, Any], fallback_id: str | None) -> s
     return "\n".join(_with_delay(w, data, order_id, lines))
 
 
+def ticket_text(w: Writer, ticket: dict[str, Any]) -> str:
+    """A ticket's status, what it is about and when it was opened."""
+    ticket_id = need(as_str(ticket["ticket_id"]))
+    status = as_str(ticket["status"])
+    lines = [
+        w.say(
+            "ticket_status_line",
+            ticket_id=ticket_id,
+            subject=as_str(ticket.get("subject")),
+            status=w.label(f"ticket_status_{status}", status),
+            created=_date(ticket.get("created_at")),
+        )
+    ]
+    if ticket.get("order_id"):
+        lines.append(w.say("ticket_order_line", order_id=as_str(ticket["order_id"])))
+    key = f"ticket_next_{status}"
+    if key in w.t:
+        lines.append(w.say(key))
+    return "\n".join(lines)
+
+
 def stock_text(w: Writer, data: dict[str, Any], quantity: int | None) -> str:
     sku = need(as_str(data["sku"]))
     total = int(data["total_available"])

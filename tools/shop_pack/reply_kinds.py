@@ -10,11 +10,23 @@ from helpdesk.graph.replies import Writer
 __all__ = ["INTENT_KINDS", "READ_KINDS", "TOOL_KINDS", "Kind", "order_ref", "what_of"]
 
 Kind = Literal[
-    "order", "orders", "tracking", "stock", "faq", "cancel", "refund", "ticket", "handoff", "other"
+    "order",
+    "orders",
+    "tracking",
+    "stock",
+    "faq",
+    "ticket_status",
+    "cancel",
+    "refund",
+    "ticket",
+    "handoff",
+    "other",
 ]
 
 
-READ_KINDS: frozenset[str] = frozenset({"order", "orders", "tracking", "stock", "faq"})
+READ_KINDS: frozenset[str] = frozenset(
+    {"order", "orders", "tracking", "stock", "faq", "ticket_status"}
+)
 
 
 TOOL_KINDS: dict[str, Kind] = {
@@ -24,6 +36,7 @@ TOOL_KINDS: dict[str, Kind] = {
     "check_stock": "stock",
     "search_products": "stock",
     "search_faq": "faq",
+    "get_ticket": "ticket_status",
     "cancel_order": "cancel",
     "request_refund": "refund",
     "create_ticket": "ticket",
