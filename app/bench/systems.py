@@ -60,6 +60,7 @@ from helpdesk.graph.tiers import ModelTier, TierHealth, TierRouter
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.packs import default_packs
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 from helpdesk.tools.shop_client import ShopClient
 
@@ -418,6 +419,7 @@ class BareHelpdesk(_HelpdeskBase):
         self.conn = saver.conn
         graph = build_graph(
             executor=executor,
+            packs=default_packs(),
             config=turn_config(settings),
             checkpointer=saver,
             router=router,
