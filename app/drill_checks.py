@@ -21,7 +21,7 @@ import httpx
 from helpdesk.app.drill_matrix import ReplyCheck
 from helpdesk.graph.prompting import load_templates
 from helpdesk.graph.validation import done_phrases
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = [

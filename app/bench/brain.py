@@ -42,7 +42,7 @@ from pydantic import ConfigDict, Field
 
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
 from helpdesk.graph.planning import call_for
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 
 __all__ = [
     "BrainStats",

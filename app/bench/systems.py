@@ -57,10 +57,10 @@ from helpdesk.degrade.errors import ErrorClass, classify_failure
 from helpdesk.graph.builder import build_graph
 from helpdesk.graph.checkpoint import state_serializer
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierRouter
+from helpdesk.packs import default_packs
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
-from helpdesk.tools.packs import default_packs
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 from helpdesk.tools.shop_client import ShopClient
 

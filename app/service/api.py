@@ -45,8 +45,8 @@ from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.prompting import load_templates, render
+from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools.packs import Pack, PackSet
-from helpdesk.tools.shop_pack import shop_declarations
 
 __all__ = ["API_VERSION", "Service", "create_app"]
 

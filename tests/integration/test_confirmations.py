@@ -16,7 +16,7 @@ from helpdesk.graph.language import Lang
 from helpdesk.graph.planning import plan_tasks
 from helpdesk.graph.stages import PlannedTask
 from helpdesk.graph.tiered import matches_from_plan
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 from tests.integration.shopworld import seeded_copy
 
 

@@ -33,6 +33,7 @@ from helpdesk.graph.stages import (
     select_tools_with_tiers,
 )
 from helpdesk.graph.tiers import ModelTier, Prober, TierHealth, TierName, TierRouter
+from helpdesk.packs import default_packs
 from helpdesk.testing.llm_server import (
     LLMFault,
     Reply,
@@ -41,7 +42,6 @@ from helpdesk.testing.llm_server import (
     llm_http_client,
 )
 from helpdesk.tools.context import RequestContext
-from helpdesk.tools.packs import default_packs
 
 SHOP = default_packs()
 

@@ -32,7 +32,7 @@ from helpdesk.graph.compaction import (
 )
 from helpdesk.graph.compaction import compact as compact_with_packs
 from helpdesk.graph.tokens import MESSAGE_OVERHEAD, count_tokens, get_encoding
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 
 SHOP = default_packs()
 

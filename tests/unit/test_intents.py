@@ -15,7 +15,7 @@ from helpdesk.graph.intents import (
 )
 from helpdesk.graph.intents import match_intents as match_with_packs
 from helpdesk.graph.language import detect_language
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 
 IN = Intent
 SHOP = default_packs()

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from helpdesk.graph.money import read_amount
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 
 SHOP = default_packs()
 

@@ -17,15 +17,8 @@ from helpdesk.graph.money import read_amount
 from helpdesk.graph.stages import PlannedTask, decompose_schema
 from helpdesk.graph.tiered import matches_from_plan
 from helpdesk.graph.validation import ReplyFacts, find_violations
-from helpdesk.tools.packs import (
-    Capability,
-    IntentSpec,
-    Pack,
-    PackEnv,
-    PackError,
-    PackSet,
-    default_packs,
-)
+from helpdesk.packs import default_packs
+from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackError, PackSet
 from helpdesk.tools.registry import ToolRegistry
 from helpdesk.tools.results import ToolResult, ToolStatus
 

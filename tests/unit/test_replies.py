@@ -17,7 +17,7 @@ from helpdesk.graph.prompting import (
     template_fields,
 )
 from helpdesk.graph.replies import ReplyItem, humanize_age, render_reply
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 LANGS: tuple[Lang, ...] = ("zh", "en")

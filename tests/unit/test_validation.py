@@ -9,7 +9,7 @@ import pytest
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.validation import ReplyFacts, find_violations
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 SHOP = default_packs()

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
+from helpdesk.packs.shop.replies import ShopReplies
+from helpdesk.packs.shop.words import product_query
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackError, PlannedCall
 from helpdesk.tools.registry import ToolRegistry
-from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
-from helpdesk.tools.shop_pack.replies import ShopReplies
-from helpdesk.tools.shop_pack.words import product_query
 
 __all__ = [
     "SHOP_CAPABILITIES",
