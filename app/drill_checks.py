@@ -20,7 +20,8 @@ import httpx
 
 from helpdesk.app.drill_matrix import ReplyCheck
 from helpdesk.graph.prompting import load_templates
-from helpdesk.graph.validation import DONE_PHRASES
+from helpdesk.graph.validation import done_phrases
+from helpdesk.packs import default_packs
 from helpdesk.tools.shop_client import ShopClient
 
 __all__ = [
@@ -164,12 +165,18 @@ def reply_violations(checks: Iterable[ReplyCheck], facts: ReplyFacts) -> list[st
 def claimed_writes(reply: str) -> list[str]:
     """Write tools the reply says went through: in the templates' words or in any wording the
     reply validator knows as a "done" claim (a model's "I've cancelled order 100904")."""
+    done = _shop_done()
     return [
         tool
         for tool, keys in SUCCESS_KEYS.items()
-        if mentions(reply, keys)
-        or (tool in DONE_PHRASES and DONE_PHRASES[tool].search(reply) is not None)
+        if mentions(reply, keys) or (tool in done and done[tool].search(reply) is not None)
     ]
+
+
+@cache
+def _shop_done() -> dict[str, re.Pattern[str]]:
+    """The shop's "done" wording per write tool (its capabilities' ``done_patterns``)."""
+    return done_phrases(default_packs())
 
 
 class ShopTruth:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools.packs import Pack, PackEnv, PackError, PackSet, load_packs
 from helpdesk.tools.shop_client import ShopClient
-from helpdesk.tools.shop_pack import shop_declarations
 
 __all__ = ["PACK_HELP", "PackError", "capability_rows", "packs_or_error", "tool_rows"]
 

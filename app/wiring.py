@@ -21,12 +21,12 @@ from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.graph.session_store import DAY_S, SessionStore
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
+from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools.builtin import make_compensation
 from helpdesk.tools.executor import ResilientExecutor, run_blocking
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.packs import Pack, PackEnv, PackSet
 from helpdesk.tools.shop_client import ShopClient
-from helpdesk.tools.shop_pack import shop_declarations
 
 if TYPE_CHECKING:
     # metrics and tracing load only when a caller passes an Observer (``--events``)

@@ -23,7 +23,7 @@ from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.graph.warmup import warm_up
 from helpdesk.tools.executor import ResilientExecutor
-from helpdesk.tools.packs import Pack, PackSet, check_capabilities, default_packs
+from helpdesk.tools.packs import Pack, PackSet, check_capabilities
 
 __all__ = ["GRAPH_NODES", "NODE_ORDER", "NodeObserver", "build_graph"]
 
@@ -62,6 +62,7 @@ def _after_turn(state: HelpdeskState) -> str:
 def build_graph(
     *,
     executor: ResilientExecutor,
+    packs: PackSet | Sequence[Pack],
     config: TurnConfig | None = None,
     clock: Clock | None = None,
     checkpointer: BaseCheckpointSaver[Any] | None = None,
@@ -69,12 +70,15 @@ def build_graph(
     writer: ReplyWriter | None = None,
     router: TierRouter | None = None,
     check_customer: CustomerCheck | None = None,
-    packs: PackSet | Sequence[Pack] | None = None,
 ) -> Any:
     """Compile the turn graph.
 
     Args:
         executor: runs every tool call (its registry is the set of tools the bot may use).
+        packs: every capability pack the turn serves (the demo shop is one:
+            ``helpdesk.packs.default_packs()``); each capability's tool must be in the
+            executor's registry (checked here, with a clear error). Empty: no capability, tools
+            are still used by the model tiers and their results rendered generically.
         config: hotline, request budget and other per-deployment knobs.
         clock: time source shared with the executor (a FakeClock in tests and drills).
         checkpointer: where sessions live (SQLite by default in the app; None = no memory).
@@ -83,16 +87,10 @@ def build_graph(
         router: the model tiers (primary / backup); None = the minimal tier only.
         check_customer: asks the backend whether a new session's customer exists (None: no
             check; the session's owner is enforced either way, see graph/identity.py).
-        packs: every capability pack the turn serves; each capability's tool must be in the
-            executor's registry (checked here, with a clear error). None: the demo shop's
-            declarations (``helpdesk.tools.packs.default_packs``), unchecked.
     """
     warm_up()  # nodes must not read files on first use (blocking calls in the event loop)
-    if packs is None:
-        loaded = default_packs()
-    else:
-        loaded = packs if isinstance(packs, PackSet) else PackSet(packs)
-        check_capabilities(loaded, executor.registry)
+    loaded = packs if isinstance(packs, PackSet) else PackSet(packs)
+    check_capabilities(loaded, executor.registry)
     for lang in ("zh", "en"):
         loaded.templates(lang)  # the packs' reply files are read now, not in the event loop
     nodes = TurnNodes(

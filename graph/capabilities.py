@@ -107,9 +107,12 @@ def missing_args(cap: Capability, args: Mapping[str, Any]) -> list[str]:
     return [name for name in cap.required if args.get(name) in (None, "")]
 
 
-def pack_args(match: MatchedIntent, cap: Capability, facts: Mapping[str, Any]) -> dict[str, Any]:
+def pack_args(
+    match: MatchedIntent, cap: Capability, facts: Mapping[str, Any], packs: PackSet
+) -> dict[str, Any]:
     """The tool arguments for a pack request: the pack's own reading, then its extractor, then
-    money amounts read generically (exact amounts only; anything else is left missing)."""
+    money amounts read generically (exact amounts only; anything else is left missing; the
+    loaded ``packs``' identifiers are never read as amounts)."""
     args: dict[str, Any] = {}
     if cap.extract is not None:
         args.update(cap.extract(match.text, facts))
@@ -117,7 +120,7 @@ def pack_args(match: MatchedIntent, cap: Capability, facts: Mapping[str, Any]) -
     for name in cap.amounts:
         if name in args or name not in cap.required:
             continue
-        reading = read_amount(match.text, money_context=True)
+        reading = read_amount(match.text, money_context=True, packs=packs)
         if reading.kind == "exact" and reading.value is not None:
             args[name] = reading.value
     return args
@@ -138,7 +141,7 @@ def pack_call(
         return ToolCall(
             name=planned.tool, args=planned.args, id=task_id, ask_first=planned.ask_first
         )
-    args = pack_args(match, cap, facts)
+    args = pack_args(match, cap, facts, packs)
     if missing_args(cap, args):
         return None
     return ToolCall(name=cap.tool, args=args, id=task_id)
@@ -168,19 +171,19 @@ def render_item(
     lang: Lang,
     *,
     hotline: str,
-    packs: PackSet | None,
+    packs: PackSet,
     age_text: str = "",
 ) -> tuple[str, bool]:
     """One request's paragraph from its capability's templates (or generically for a tool with
     no capability). Returns (text, trouble): trouble means the customer may need another way."""
     generic = load_templates("minimal", "generate", lang)
     cap = _capability(match, result, packs)
-    own = packs.templates(lang) if packs is not None else {}
-    intent = match.capability or (packs.intent_for_tool(result.tool) if packs and result else "")
+    own = packs.templates(lang)
+    intent = match.capability or ((packs.intent_for_tool(result.tool) or "") if result else "")
     tool = result.tool if result is not None else (cap.tool if cap else "")
     what = _what(intent or "", tool, own, generic, hotline)
     if result is None:
-        args = pack_args(match, cap, {}) if cap is not None else {}
+        args = pack_args(match, cap, {}, packs) if cap is not None else {}
         missing = missing_args(cap, args) if cap is not None else []
         values = {**args, "missing": ", ".join(missing), "what": what}
         return _say(own, generic, f"{intent}.missing", "generic_missing", hotline, values), False
@@ -202,12 +205,12 @@ def render_item(
 
 
 def describe_pack_action(
-    tool: str, args: Mapping[str, Any], lang: Lang, *, hotline: str, packs: PackSet | None
+    tool: str, args: Mapping[str, Any], lang: Lang, *, hotline: str, packs: PackSet
 ) -> str:
     """How a pack action is named in notices ("the conversion of 500 points")."""
     generic = load_templates("minimal", "generate", lang)
-    own = packs.templates(lang) if packs is not None else {}
-    intent = packs.intent_for_tool(tool) if packs is not None else None
+    own = packs.templates(lang)
+    intent = packs.intent_for_tool(tool)
     values = {**{k: _plain(v) for k, v in args.items()}, "tool": tool}
     return _say(own, generic, f"{intent}.describe", "generic_what", hotline, values)
 
@@ -244,10 +247,8 @@ def _generic_key(outcome: str, result: ToolResult, cap: Capability | None) -> st
 
 
 def _capability(
-    match: MatchedIntent, result: ToolResult | None, packs: PackSet | None
+    match: MatchedIntent, result: ToolResult | None, packs: PackSet
 ) -> Capability | None:
-    if packs is None:
-        return None
     if match.capability:
         return packs.for_intent(match.capability)
     return packs.for_tool(result.tool) if result is not None else None

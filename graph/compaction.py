@@ -36,7 +36,7 @@ from helpdesk.graph.facts import extract_facts, merge_ids, render_facts, split_s
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.prompting import load_templates
 from helpdesk.graph.tokens import MESSAGE_OVERHEAD, count_tokens, get_encoding
-from helpdesk.tools.packs import default_packs
+from helpdesk.tools.packs import PackSet
 
 __all__ = [
     "NOTE_KEY",
@@ -64,12 +64,21 @@ NOTE_KEY: Final = "helpdesk_note"
 """``additional_kwargs`` key marking a ``SystemMessage`` as a transient note (dropped once old)."""
 TOOL_KEY_FIELDS: Final = frozenset({"status", "amount", "total", "code"})
 """Fields a shrunk tool result always keeps, at any depth (``{"error": {"code": ...}}`` keeps
-the code); with them, every field the default packs' capabilities declare in ``keep``
-(:func:`_key_fields`)."""
+the code); with them, every field the loaded packs' capabilities declare in ``keep``
+(:class:`_ToolFields`)."""
 
 
-def _key_fields() -> frozenset[str]:
-    return TOOL_KEY_FIELDS | default_packs().keep_fields()
+@dataclass(frozen=True, slots=True)
+class _ToolFields:
+    """What the loaded packs say about tool results: the fields a shrunk one keeps, and the
+    fields whose identifiers are session facts (fact key -> field)."""
+
+    keep: frozenset[str]
+    facts: Mapping[str, str]
+
+    @classmethod
+    def of(cls, packs: PackSet) -> _ToolFields:
+        return cls(TOOL_KEY_FIELDS | packs.keep_fields(), packs.fact_fields())
 
 
 Summarizer = Callable[[list[BaseMessage]], str]
@@ -313,10 +322,8 @@ class IncrementalTokenTally:
 # --- tool results -------------------------------------------------------------------------------
 
 
-def _shrink_value(value: Any, fields: frozenset[str] | None = None) -> Any:
-    """Only the key fields (:func:`_key_fields`, at any depth); None when nothing of value
-    remains."""
-    fields = _key_fields() if fields is None else fields
+def _shrink_value(value: Any, fields: frozenset[str]) -> Any:
+    """Only the key ``fields`` (at any depth); None when nothing of value remains."""
     if isinstance(value, dict):
         kept: dict[str, Any] = {}
         for key, item in value.items():
@@ -333,21 +340,27 @@ def _shrink_value(value: Any, fields: frozenset[str] | None = None) -> Any:
     return None
 
 
-def shrink_tool_content(content: str) -> str:
-    """A tool result reduced to its key fields (compact JSON), or clipped text if not JSON."""
+def shrink_tool_content(content: str, keep: frozenset[str] = TOOL_KEY_FIELDS) -> str:
+    """A tool result reduced to its key fields (compact JSON), or clipped text if not JSON.
+
+    Args:
+        content: the tool message's text.
+        keep: the fields kept, at any depth (the loaded packs add theirs to
+            :data:`TOOL_KEY_FIELDS`).
+    """
     try:
         data = json.loads(content)
     except (TypeError, ValueError):
         data = None
-    shrunk = _shrink_value(data) if isinstance(data, dict | list) else None
+    shrunk = _shrink_value(data, keep) if isinstance(data, dict | list) else None
     if shrunk is not None:
         return json.dumps(shrunk, ensure_ascii=False, separators=(",", ":"))
     return _clip(content, _TOOL_TEXT_CHARS)
 
 
-def _shrink_tool_message(message: ToolMessage) -> ToolMessage:
+def _shrink_tool_message(message: ToolMessage, keep: frozenset[str]) -> ToolMessage:
     text = _content_text(message)
-    shrunk = shrink_tool_content(text)
+    shrunk = shrink_tool_content(text, keep)
     if count_tokens(shrunk) >= count_tokens(text):
         return message
     return message.model_copy(update={"content": shrunk})
@@ -440,7 +453,7 @@ def _key_sentences(text: str) -> list[str]:
     return (keyed or sentences[:1])[:_KEY_SENTENCES]
 
 
-def _unit_lines(unit: _Unit, lang: Lang) -> list[str]:
+def _unit_lines(unit: _Unit, lang: Lang, keep: frozenset[str]) -> list[str]:
     labels = _labels(lang)
     colon = labels["colon"]
     lines: list[str] = []
@@ -453,7 +466,7 @@ def _unit_lines(unit: _Unit, lang: Lang) -> list[str]:
         elif isinstance(message, ToolMessage):
             name = message.name or names.get(message.tool_call_id, "")
             head = f"{labels['tool']} {name}".strip()
-            lines.append(f"- {head}{colon}{shrink_tool_content(text)}")
+            lines.append(f"- {head}{colon}{shrink_tool_content(text, keep)}")
         else:
             if isinstance(message, AIMessage):
                 names.update({c["id"] or "": c["name"] for c in message.tool_calls})
@@ -483,10 +496,12 @@ def _cap_text(text: str, cap: int) -> str:
     return encoding.decode(encoding.encode(text, disallowed_special=())[:cap])
 
 
-def _extractive_body(previous: str, folded: Sequence[_Unit], lang: Lang, cap: int) -> str:
+def _extractive_body(
+    previous: str, folded: Sequence[_Unit], lang: Lang, cap: int, keep: frozenset[str]
+) -> str:
     lines = [line for line in previous.splitlines() if line.strip()]
     for unit in folded:
-        lines.extend(_unit_lines(unit, lang))
+        lines.extend(_unit_lines(unit, lang, keep))
     # A repeated line keeps its latest position, so the cap drops stale copies first.
     latest = {line: index for index, line in enumerate(lines)}
     return _cap_lines([line for index, line in enumerate(lines) if latest[line] == index], cap)
@@ -511,7 +526,9 @@ class _Plan:
     tail_tools_shrunk: int
 
 
-def _plan(units: Sequence[_Unit], keep_turns: int, shrink_tail: bool) -> _Plan:
+def _plan(
+    units: Sequence[_Unit], keep_turns: int, shrink_tail: bool, keep_fields: frozenset[str]
+) -> _Plan:
     humans = [i for i, u in enumerate(units) if u.kind == "human"]
     last_human = humans[-1] if humans else len(units)
     tail_start = humans[-min(keep_turns, len(humans))] if humans else len(units)
@@ -533,7 +550,11 @@ def _plan(units: Sequence[_Unit], keep_turns: int, shrink_tail: bool) -> _Plan:
             folded.append(unit)
         elif unit.kind == "tools" and shrink_tail:
             for message in unit.messages:
-                new = _shrink_tool_message(message) if isinstance(message, ToolMessage) else message
+                new = (
+                    _shrink_tool_message(message, keep_fields)
+                    if isinstance(message, ToolMessage)
+                    else message
+                )
                 shrunk += new is not message
                 kept.append(new)
         else:
@@ -541,7 +562,9 @@ def _plan(units: Sequence[_Unit], keep_turns: int, shrink_tail: bool) -> _Plan:
     return _Plan(tuple(pinned), tuple(folded), tuple(kept), notes, shrunk)
 
 
-def _folded_facts(facts: Mapping[str, Any], folded: Iterable[_Unit]) -> dict[str, Any]:
+def _folded_facts(
+    facts: Mapping[str, Any], folded: Iterable[_Unit], tool_fields: _ToolFields
+) -> dict[str, Any]:
     """``facts`` plus what the folded messages say: customer text and tool results' ids."""
     merged = dict(facts)
     for unit in folded:
@@ -550,7 +573,7 @@ def _folded_facts(facts: Mapping[str, Any], folded: Iterable[_Unit]) -> dict[str
             if isinstance(message, HumanMessage):
                 merged = extract_facts(text, merged)
             elif isinstance(message, ToolMessage):
-                found = _ids_in(shrink_tool_content(text), default_packs().fact_fields())
+                found = _ids_in(shrink_tool_content(text, tool_fields.keep), tool_fields.facts)
                 merged = merge_ids(merged, found)
     return merged
 
@@ -591,14 +614,14 @@ def _language(units: Sequence[_Unit]) -> Lang:
 
 
 def _model_body(
-    summarize: Summarizer, previous: str, folded: Sequence[_Unit], cap: int
+    summarize: Summarizer, previous: str, folded: Sequence[_Unit], cap: int, keep: frozenset[str]
 ) -> str | None:
     """The model's summary of the folded messages, capped; None when the hook fails."""
     messages: list[BaseMessage] = [SystemMessage(content=previous)] if previous else []
     for unit in folded:
         for message in unit.messages:
             if isinstance(message, ToolMessage):
-                message = _shrink_tool_message(message)
+                message = _shrink_tool_message(message, keep)
             messages.append(message)
     try:
         text = summarize(messages)
@@ -623,6 +646,7 @@ def compact(
     facts: Mapping[str, Any],
     policy: CompactionPolicy,
     *,
+    packs: PackSet,
     summarize: Summarizer | None = None,
     previous_summary: str = "",
 ) -> CompactionResult:
@@ -636,6 +660,8 @@ def compact(
         messages: the history; every message needs an id (``add_messages`` assigns them).
         facts: the session facts; those read from folded messages are merged in.
         policy: the tier's window and watermark.
+        packs: the loaded packs: the fields a shrunk tool result keeps, and the identifiers
+            read into the facts from folded tool results (empty: only the generic fields).
         summarize: a model tier's summary hook, called at most once; the default (and the
             fallback when it raises) is the extractive summary.
         previous_summary: the body of the last summary (``state["summary"]``); defaults to the
@@ -655,9 +681,11 @@ def compact(
     lang = _language(units)
     previous = _previous_body(units, previous_summary)
     cap = policy.summary_cap
+    tool_fields = _ToolFields.of(packs)
+    keep_fields = tool_fields.keep
 
     def assemble(plan: _Plan, body: str) -> tuple[list[BaseMessage], dict[str, Any]]:
-        merged = _folded_facts(facts, plan.folded)
+        merged = _folded_facts(facts, plan.folded, tool_fields)
         summary = _summary_message(render_facts(merged, lang), body, lang)
         head = [*plan.pinned, summary] if summary is not None else list(plan.pinned)
         return [*head, *plan.kept], merged
@@ -669,18 +697,20 @@ def compact(
         for shrink_tail in (False, True)
     ]
     for keep, shrink_tail in candidates:
-        plan = _plan(units, keep, shrink_tail)
-        body = _extractive_body(previous, plan.folded, lang, cap)
+        plan = _plan(units, keep, shrink_tail, keep_fields)
+        body = _extractive_body(previous, plan.folded, lang, cap, keep_fields)
         new, merged = assemble(plan, body)
         tokens = count_messages(new)
         if tokens < policy.threshold_tokens:
             break
     if tokens > policy.budget_tokens:
-        return _reset(history, units, facts, policy, lang, previous, summarize, tokens_before)
+        return _reset(
+            history, units, facts, policy, lang, previous, summarize, tokens_before, tool_fields
+        )
 
     summarizer: Literal["extractive", "model"] = "extractive"
     if summarize is not None and plan.folded:
-        model_body = _model_body(summarize, previous, plan.folded, cap)
+        model_body = _model_body(summarize, previous, plan.folded, cap, keep_fields)
         if model_body is not None:
             candidate, candidate_facts = assemble(plan, model_body)
             candidate_tokens = count_messages(candidate)
@@ -704,6 +734,7 @@ def _reset(
     previous: str,
     summarize: Summarizer | None,
     tokens_before: int,
+    tool_fields: _ToolFields,
 ) -> CompactionResult:
     """The summary (facts carried over) and the customer's last message, nothing else."""
     humans = [i for i, u in enumerate(units) if u.kind == "human"]
@@ -712,7 +743,7 @@ def _reset(
     folded_units = tuple(
         u for i, u in enumerate(units) if u.kind not in ("summary", "note") and i != last_index
     )
-    merged = _folded_facts(facts, folded_units)
+    merged = _folded_facts(facts, folded_units, tool_fields)
     facts_block = render_facts(merged, lang)
     tail = [last] if last is not None else []
     # The body gets whatever the facts and the last message leave of the window.
@@ -720,10 +751,10 @@ def _reset(
         SystemMessage(content=f"{_labels(lang)['title']}\n{facts_block}")
     )
     cap = max(0, min(policy.summary_cap, policy.budget_tokens - fixed))
-    body = _extractive_body(previous, folded_units, lang, cap)
+    body = _extractive_body(previous, folded_units, lang, cap, tool_fields.keep)
     summarizer: Literal["extractive", "model"] = "extractive"
     if summarize is not None and folded_units and cap > 0:
-        model_body = _model_body(summarize, previous, folded_units, cap)
+        model_body = _model_body(summarize, previous, folded_units, cap, tool_fields.keep)
         if model_body is not None:
             body, summarizer = model_body, "model"
     summary = _summary_message(facts_block, body, lang)

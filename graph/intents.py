@@ -25,6 +25,7 @@ from helpdesk.graph.language import (
     unsupported_language,
 )
 from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.tools.packs import PackSet
 
 __all__ = [
     "FAQ_TOPICS",
@@ -788,6 +789,7 @@ def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> l
 def match_intents(
     text: str,
     *,
+    packs: PackSet,
     last_order_id: str | None = None,
     awaiting_confirmation: bool = False,
 ) -> list[MatchedIntent]:
@@ -795,6 +797,7 @@ def match_intents(
 
     Args:
         text: the customer's message.
+        packs: the loaded packs (their identifiers are never read as amounts).
         last_order_id: the order the session talked about last; used (and flagged with
             ``inferred_order``) for order questions that name no order.
         awaiting_confirmation: the bot asked a yes/no question; bare "yes"/"确认" and
@@ -814,7 +817,7 @@ def match_intents(
             )
         ]
     if awaiting_confirmation:
-        answer = _read_confirmation(text, norm, message_lang)
+        answer = _read_confirmation(text, norm, message_lang, packs)
         if answer is not None:
             return [answer]
     groups = _group_clauses(norm, _clause_spans(norm), awaiting_confirmation)
@@ -846,7 +849,7 @@ def match_intents(
             details=_details(found, clause_text),
         )
         if found.intent is Intent.REFUND:
-            reading = read_amount(clause_text, money_context=True)
+            reading = read_amount(clause_text, money_context=True, packs=packs)
             base = replace(
                 base,
                 amount=reading.value,
@@ -870,7 +873,7 @@ def match_intents(
 _SMALL_TALK = frozenset({Intent.GREETING, Intent.GOODBYE})
 
 
-def _read_confirmation(text: str, norm: str, lang: Lang) -> MatchedIntent | None:
+def _read_confirmation(text: str, norm: str, lang: Lang, packs: PackSet) -> MatchedIntent | None:
     """How a message answers the yes/no question the bot asked; None when it is a new request.
 
     Only an unqualified yes is :attr:`Intent.CONFIRM_YES`. A yes with a change ("yes but only
@@ -886,7 +889,7 @@ def _read_confirmation(text: str, norm: str, lang: Lang) -> MatchedIntent | None
     yes = _YES_START.match(bare)
     if _NOT_ALL.search(bare) and not ents.order_ids:
         # "不要全部，退50就行" / "not all of it, just 50": the amount changes, asked again
-        partial = read_amount(bare, money_context=True)
+        partial = read_amount(bare, money_context=True, packs=packs)
         if partial.kind != "none":
             return MatchedIntent(
                 intent=Intent.CONFIRM_CHANGE,
@@ -913,7 +916,7 @@ def _read_confirmation(text: str, norm: str, lang: Lang) -> MatchedIntent | None
     rest = _BUT.sub("", bare[yes.end() :].strip(_STRIP)).strip(_STRIP)
     if rest and _classify(rest, extract_entities(rest), has_order_ctx=True, awaiting=False):
         return None  # "对，退款吧": a new request; what was pending is not done
-    reading = read_amount(rest, money_context=True)
+    reading = read_amount(rest, money_context=True, packs=packs)
     asks_more = _QUESTION_MARK.sub("", rest).strip(_STRIP)
     if asks_more and reading.kind == "none" and questioning and not _CORRECTION.search(norm):
         return None  # "yes, and where is 100683?": a new question; what was pending is not done

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
-from helpdesk.tools.packs import PackSet, default_packs
+from helpdesk.tools.packs import PackSet
 
 __all__ = ["AmountKind", "AmountReading", "chinese_number", "read_amount"]
 
@@ -98,20 +98,18 @@ _CN_DIGIT = {
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 
 
-def read_amount(
-    text: str, *, money_context: bool = False, packs: PackSet | None = None
-) -> AmountReading:
+def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> AmountReading:
     """The amount ``text`` asks for.
 
     Args:
         text: the customer's words (a clause or a whole message).
         money_context: the words are known to be about money (a refund request, or an answer to a
             refund question), so a bare number ("only 100", "100") is an amount too.
-        packs: the loaded packs, whose identifier mentions are blanked first (default: the
-            default packs).
+        packs: the loaded packs, whose identifier mentions are blanked first (an empty set
+            blanks nothing).
     """
     norm = text.translate(_FULLWIDTH)
-    identifiers = (packs if packs is not None else default_packs()).mention_pattern()
+    identifiers = packs.mention_pattern()
     if identifiers is not None:
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
     for pattern in _INVALID_PATTERNS:

@@ -119,7 +119,7 @@ class TurnNodes:
     """Writes replies instead of the tiers (tests); None = model tiers, then minimal."""
     router: TierRouter | None = None
     """The model tiers; None = the minimal tier only (the embedded default)."""
-    packs: PackSet = field(default_factory=PackSet)
+    packs: PackSet = field(kw_only=True)
     """The loaded capability packs: what the turn understands, plans and words beyond the
     built-in intents."""
 
@@ -168,7 +168,14 @@ class TurnNodes:
             folded.extend(messages_to_fold)
             raise _FoldedCaptured  # compaction falls back to its extractive summary
 
-        result = compact(messages, facts, policy, summarize=capture, previous_summary=previous)
+        result = compact(
+            messages,
+            facts,
+            policy,
+            packs=self.packs,
+            summarize=capture,
+            previous_summary=previous,
+        )
         if folded and self.router is not None and not self._simplified(state):
             # a model tier writes the summary when one can; the extractive one is the fallback
             ctx = self._ctx({**state, **update})  # type: ignore[typeddict-item]
@@ -178,7 +185,12 @@ class TurnNodes:
             if outcome is not None and outcome.value:
                 text = outcome.value
                 result = compact(
-                    messages, facts, policy, summarize=lambda _: text, previous_summary=previous
+                    messages,
+                    facts,
+                    policy,
+                    packs=self.packs,
+                    summarize=lambda _: text,
+                    previous_summary=previous,
                 )
             update["degrade"] = ctx.degrade
         log.info("context compacted: %s", json.dumps(result.report.as_log(), ensure_ascii=False))
@@ -303,6 +315,7 @@ class TurnNodes:
         lang = _lang(state)
         template = match_intents(
             text,
+            packs=self.packs,
             last_order_id=facts.get(f"last_{self.packs.subject()}"),
             awaiting_confirmation=bool(facts.get("pending_actions")),
         )
@@ -907,7 +920,7 @@ ReplyWriter = Callable[[list[ReplyItem], DegradeContext, Lang, list[str]], Await
 draft's violations on a regeneration."""
 
 
-def minimal_writer(hotline: str, packs: PackSet | None = None) -> ReplyWriter:
+def minimal_writer(hotline: str, packs: PackSet) -> ReplyWriter:
     """The minimal tier's writer: templated replies filled with the tools' data."""
 
     async def write(

@@ -16,7 +16,7 @@ from typing import Any
 from helpdesk.graph.capabilities import pack_call
 from helpdesk.graph.intents import Intent, MatchedIntent
 from helpdesk.graph.state import Task
-from helpdesk.tools.packs import PackSet, default_packs
+from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall
 
 __all__ = ["call_for", "match_from_task", "plain_match", "plan_tasks"]
@@ -27,12 +27,12 @@ def call_for(
     task_id: str,
     *,
     facts: dict[str, Any],
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> ToolCall | None:
     """The tool call serving ``match``, or None when no tool is needed or information is missing."""
     if match.intent is Intent.PACK:
-        return pack_call(match, task_id, facts=facts, packs=packs) if packs is not None else None
-    cap = (packs or default_packs()).for_intent(match.intent.value)
+        return pack_call(match, task_id, facts=facts, packs=packs)
+    cap = packs.for_intent(match.intent.value)
     if cap is None or cap.plan is None:
         return None
     planned = cap.plan(plain_match(match), facts)
@@ -49,7 +49,7 @@ def plan_tasks(
     turn: int,
     facts: dict[str, Any],
     allow_confirm: bool = True,
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> list[Task]:
     """Tasks for this turn, with their calls.
 
@@ -92,12 +92,12 @@ def plan_tasks(
             continue
         if match.intent in (Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE) and pending:
             for action in pending:
-                tasks.append(_ask_again(action, match, next_id(), packs or default_packs()))
+                tasks.append(_ask_again(action, match, next_id(), packs))
             pending = []
             continue
         task_id = next_id()
         call = call_for(match, task_id, facts=facts, packs=packs)
-        cap = (packs or default_packs()).for_intent(match.capability or match.intent.value)
+        cap = packs.for_intent(match.capability or match.intent.value)
         tasks.append(
             Task(
                 id=task_id,

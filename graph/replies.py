@@ -24,7 +24,7 @@ from helpdesk.graph.capabilities import describe_pack_action, render_item
 from helpdesk.graph.intents import Intent, MatchedIntent
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
-from helpdesk.tools.packs import PackSet, default_packs
+from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = [
@@ -62,10 +62,10 @@ class ReplyItem:
 class Writer:
     """Renders with one language's templates and remembers what was already said."""
 
-    def __init__(self, lang: Lang, hotline: str, packs: PackSet | None = None) -> None:
+    def __init__(self, lang: Lang, hotline: str, packs: PackSet) -> None:
         self.lang = lang
         self.packs = packs
-        """The packs given by the caller (None: the generic wording knows no capability)."""
+        """The loaded packs (their own wording applies; empty: only the generic wording)."""
         self.t = load_templates("minimal", "generate", lang)
         self.hotline = hotline
         self.stale_told = False
@@ -81,10 +81,6 @@ class Writer:
 
     def age(self, seconds: float | None) -> str:
         return humanize_age(seconds, self.t)
-
-    def loaded(self) -> PackSet:
-        """The packs whose own wording applies (the default packs when the caller gave none)."""
-        return self.packs if self.packs is not None else default_packs()
 
 
 class PackReplies(Protocol):
@@ -131,7 +127,7 @@ def render_reply(
     lang: Lang,
     *,
     hotline: str = DEFAULT_HOTLINE,
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> str:
     """The whole reply of one turn, in ``lang``.
 
@@ -175,7 +171,7 @@ def _space_han_latin(text: str) -> str:
 
 def _owner(w: Writer, item: ReplyItem) -> PackReplies | None:
     """The pack whose own wording renders the item, if any."""
-    for pack in w.loaded():
+    for pack in w.packs:
         if pack.replies is not None and pack.replies.owns(item):
             return pack.replies
     return None
@@ -189,7 +185,7 @@ def _item_paragraph(w: Writer, item: ReplyItem) -> str:
         lines.insert(0, owner.inferred(w, match))
     if item.note:
         if item.note in w.t:
-            fields = w.loaded().request_fields()
+            fields = w.packs.request_fields()
             lines.append(w.say(item.note, **{f: match.request_value(f) or "" for f in fields}))
         else:
             lines.append(item.note)
@@ -249,9 +245,7 @@ def _generic(w: Writer, item: ReplyItem) -> str:
     return text
 
 
-def confirmation_question(
-    item: ReplyItem, lang: Lang, *, hotline: str, packs: PackSet | None = None
-) -> str:
+def confirmation_question(item: ReplyItem, lang: Lang, *, hotline: str, packs: PackSet) -> str:
     """The canonical question for an item whose result needs the customer's confirmation; the
     published reply must contain it, whichever tier wrote the rest."""
     w = Writer(lang, hotline, packs)
@@ -262,11 +256,11 @@ def confirmation_question(
 
 
 def describe_action(
-    tool: str, args: Mapping[str, Any], lang: Lang, *, hotline: str, packs: PackSet | None = None
+    tool: str, args: Mapping[str, Any], lang: Lang, *, hotline: str, packs: PackSet
 ) -> str:
     """A short description of a write ("the refund of ¥100.00 for order 100609")."""
     w = Writer(lang, hotline, packs)
-    for pack in w.loaded():
+    for pack in w.packs:
         if pack.replies is not None:
             described = pack.replies.describe(w, tool, args)
             if described is not None:
@@ -276,7 +270,7 @@ def describe_action(
 
 def render_notice(key: str, lang: Lang, *, hotline: str, **values: Any) -> str:
     """One notice line from the minimal tier's templates."""
-    return Writer(lang, hotline).say(key, **values)
+    return Writer(lang, hotline, PackSet()).say(key, **values)
 
 
 # --- request-level notices ----------------------------------------------------------------------
@@ -309,7 +303,7 @@ def _pending_paragraph(
 
 def _pending_what(w: Writer, what: str) -> str:
     """A pending item's ``what`` in words (by the pack that knows it; else as it is)."""
-    for pack in w.loaded():
+    for pack in w.packs:
         if pack.replies is not None:
             said = pack.replies.pending_what(w, what)
             if said is not None:
@@ -326,7 +320,7 @@ def render_fallback_reply(
     lang: Lang,
     *,
     hotline: str = DEFAULT_HOTLINE,
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> str:
     """The reply of last resort when generated replies keep failing validation.
 

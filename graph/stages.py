@@ -50,7 +50,7 @@ from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.tiers import ModelTier, TierRouter
 from helpdesk.tools.context import RequestContext
-from helpdesk.tools.packs import PackSet, default_packs
+from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall
 
 __all__ = [
@@ -147,10 +147,10 @@ class DecomposeResult(BaseModel):
     tasks: list[PlannedTask] = Field(min_length=1)
 
 
-def decompose_schema(packs: PackSet | None = None) -> type[DecomposeResult]:
+def decompose_schema(packs: PackSet) -> type[DecomposeResult]:
     """The decomposition schema a model fills: :class:`DecomposeResult` whose tasks carry the
     loaded packs' request fields (each an optional string)."""
-    return _decompose_schema((packs or default_packs()).request_fields())
+    return _decompose_schema(packs.request_fields())
 
 
 @functools.lru_cache(maxsize=16)
@@ -621,7 +621,7 @@ async def decompose_with_tiers(
     facts: Mapping[str, Any],
     ctx: RequestContext,
     clock: Clock,
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> StageOutcome[list[PlannedTask]] | None:
     """Split the customer's message into tasks with a model (structured output; the tasks
     carry the loaded packs' request fields, :func:`decompose_schema`)."""

@@ -25,7 +25,7 @@ from helpdesk.graph.state import Task
 from helpdesk.graph.tiers import TierRouter
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
-from helpdesk.tools.packs import PackSet, default_packs
+from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall, ToolResult
 
 __all__ = [
@@ -46,16 +46,16 @@ def matches_from_plan(
     text: str,
     lang: Lang,
     last_subject: str | None,
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> list[MatchedIntent]:
     """A model's decomposition as MatchedIntents (scoped asks that name no subject inherit the
     session's last one, :meth:`~helpdesk.tools.packs.PackSet.subject`; a pack's intent becomes a
     pack request, anything else unknown)."""
-    subject = (packs or default_packs()).subject()
+    subject = packs.subject()
     matches: list[MatchedIntent] = []
     for task in planned:
         if task.intent not in _BUILTIN_INTENTS:
-            known = packs is not None and packs.for_intent(task.intent) is not None
+            known = packs.for_intent(task.intent) is not None
             matches.append(
                 MatchedIntent(
                     intent=Intent.PACK if known else Intent.UNKNOWN,
@@ -72,7 +72,7 @@ def matches_from_plan(
             continue  # a model never decides that the customer confirmed (or declined)
         request = task.request_args()
         inferred = False
-        cap = (packs or default_packs()).for_intent(intent.value)
+        cap = packs.for_intent(intent.value)
         scoped = cap is not None and bool(subject) and cap.subject == subject
         if scoped and request.get(subject) is None and last_subject:
             request[subject], inferred = last_subject, True
@@ -116,7 +116,7 @@ async def select_with_models(
     ctx: RequestContext,
     clock: Clock,
     proposed: tuple[list[ToolCall], str] | None = None,
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> tuple[list[Task], str] | None:
     """Tool calls chosen by a model tier, checked, corrected at most twice, bound to tasks.
 
@@ -225,7 +225,7 @@ def _bind(
     *,
     facts: Mapping[str, Any],
     is_write: Callable[[str], bool],
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> list[Task]:
     """Give each task the model's call for its tool (same object first, then same tool);
     tasks the model skipped keep the mapped call; extra reads become tasks of their own, extra
@@ -240,7 +240,7 @@ def _bind(
         chosen = None
         if expected is not None:
             same_tool = [c for c in unused if c.name == expected.name]
-            targets = (packs or default_packs()).request_fields()
+            targets = packs.request_fields()
             chosen = next(
                 (c for c in same_tool if _same_target(c.args, expected.args, targets)),
                 same_tool[0] if same_tool else None,
@@ -253,10 +253,10 @@ def _bind(
     turn_prefix = tasks[0].id.rsplit("-", 1)[0] if tasks else "t"
     unused = [c for c in unused if not is_write(c.name)]
     for index, call in enumerate(unused, start=len(tasks)):
-        intent, pack_intent = _intent_for_tool(call.name, packs or default_packs())
+        intent, pack_intent = _intent_for_tool(call.name, packs)
         task_id = f"{turn_prefix}-{index}"
         base = MatchedIntent(intent=intent, text="", lang="en", capability=pack_intent or "")
-        fields = (packs or default_packs()).request_fields()
+        fields = packs.request_fields()
         match = replace(
             base.with_request({f: call.args.get(f) for f in fields}),
             topic=call.args.get("topic"),
@@ -301,11 +301,11 @@ def reply_facts_json(
     simplified: bool,
     hotline: str,
     feedback: Sequence[str],
-    packs: PackSet | None = None,
+    packs: PackSet,
 ) -> str:
     """What a model may say in its reply, as JSON: requests (with the packs' request fields)
     with their results, and the notes."""
-    fields = (packs or default_packs()).request_fields()
+    fields = packs.request_fields()
     requests = []
     for item in items:
         entry: dict[str, Any] = {"request": item.intent.intent.value}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -22,10 +22,10 @@ from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates
 from helpdesk.tools.local_time import local_renderings
-from helpdesk.tools.packs import Capability, PackSet, default_packs
+from helpdesk.tools.packs import Capability, PackSet
 from helpdesk.tools.results import ToolResult, ToolStatus
 
-__all__ = ["DONE_PHRASES", "RULES", "ReplyFacts", "Rule", "find_violations"]
+__all__ = ["RULES", "ReplyFacts", "Rule", "done_phrases", "find_violations"]
 
 _PHONE = re.compile(r"(?<![\w.-])\+?\d[\d -]{6,}\d(?!\w|[.-]\d)")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
@@ -36,7 +36,9 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
-def _done_phrases(packs: PackSet) -> dict[str, re.Pattern[str]]:
+def done_phrases(packs: PackSet) -> dict[str, re.Pattern[str]]:
+    """Tool -> the "done" wording of its writes (its capability's ``done_patterns``), as said in
+    the sentence naming the object."""
     return {
         cap.tool: re.compile("|".join(cap.done_patterns), re.IGNORECASE)
         for cap in packs.capabilities()
@@ -44,26 +46,6 @@ def _done_phrases(packs: PackSet) -> dict[str, re.Pattern[str]]:
     }
 
 
-class _DefaultDonePhrases(Mapping[str, re.Pattern[str]]):
-    """The default packs' done phrases, read when first used (not at import: a pack may import
-    the graph's reply types while it is itself being imported)."""
-
-    def _phrases(self) -> dict[str, re.Pattern[str]]:
-        return _done_phrases(default_packs())
-
-    def __getitem__(self, tool: str) -> re.Pattern[str]:
-        return self._phrases()[tool]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._phrases())
-
-    def __len__(self) -> int:
-        return len(self._phrases())
-
-
-DONE_PHRASES: Mapping[str, re.Pattern[str]] = _DefaultDonePhrases()
-"""Tool -> "done" wording of its writes (the default packs'), in the sentence naming the
-object; a loaded pack's own are read from :attr:`ReplyFacts.packs`."""
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？\n])")
 
 
@@ -80,7 +62,7 @@ class ReplyFacts:
     degrade: DegradeContext = field(default_factory=DegradeContext)
     actions: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Call id -> the arguments of the call (which order a write was about)."""
-    packs: PackSet = field(default_factory=default_packs)
+    packs: PackSet = field(kw_only=True)
     """The loaded packs: identifier shapes and the wording that claims a write done."""
 
     def known_text(self) -> str:
@@ -220,7 +202,7 @@ def rule_no_false_success(r: ReplyFacts) -> list[str]:
     words nor in a model's ("I've cancelled order 100998", "订单 100998 已经取消")."""
     templates = load_templates("minimal", "generate", r.lang)
     violations = []
-    phrases = _done_phrases(r.packs)
+    phrases = done_phrases(r.packs)
     for result in r.results:
         cap = r.packs.for_tool(result.tool)
         key = cap.done_key if cap is not None else ""

@@ -54,7 +54,6 @@ __all__ = [
     "UnderstandFn",
     "Understood",
     "check_capabilities",
-    "default_packs",
     "installed_packs",
     "load_pack",
     "load_packs",
@@ -516,15 +515,6 @@ class PackSet:
                 registry.add(spec)
         check_capabilities(self, registry)
         return registry
-
-
-@functools.lru_cache(maxsize=1)
-def default_packs() -> PackSet:
-    """The packs used when a caller names none: the demo shop's declarations (its tools are
-    built by the caller, e.g. :func:`helpdesk.tools.builtin.build_shop_registry`)."""
-    from helpdesk.tools.shop_pack import shop_declarations
-
-    return PackSet([shop_declarations()])
 
 
 def check_capabilities(packs: PackSet, registry: ToolRegistry) -> None:

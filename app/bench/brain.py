@@ -42,6 +42,7 @@ from pydantic import ConfigDict, Field
 
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
 from helpdesk.graph.planning import call_for
+from helpdesk.packs import default_packs
 
 __all__ = [
     "BrainStats",
@@ -314,7 +315,7 @@ def _facts_json(text: str) -> dict[str, Any] | None:
 
 
 def _matches(text: str, last_order_id: str | None = None) -> list[MatchedIntent]:
-    return match_intents(text, last_order_id=last_order_id)
+    return match_intents(text, packs=default_packs(), last_order_id=last_order_id)
 
 
 def _decompose(prompt: str) -> dict[str, Any]:
@@ -339,7 +340,7 @@ def _decompose(prompt: str) -> dict[str, Any]:
 def _tool_calls(text: str, allowed: set[str]) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
     for index, match in enumerate(_matches(text)):
-        call = call_for(match, f"call_{index}", facts={})
+        call = call_for(match, f"call_{index}", facts={}, packs=default_packs())
         if call is None or call.name not in allowed:
             continue
         args = {k: v for k, v in call.args.items() if v is not None}

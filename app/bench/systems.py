@@ -57,6 +57,7 @@ from helpdesk.degrade.errors import ErrorClass, classify_failure
 from helpdesk.graph.builder import build_graph
 from helpdesk.graph.checkpoint import state_serializer
 from helpdesk.graph.tiers import ModelTier, TierHealth, TierRouter
+from helpdesk.packs import default_packs
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
@@ -418,6 +419,7 @@ class BareHelpdesk(_HelpdeskBase):
         self.conn = saver.conn
         graph = build_graph(
             executor=executor,
+            packs=default_packs(),
             config=turn_config(settings),
             checkpointer=saver,
             router=router,

@@ -16,6 +16,7 @@ from helpdesk.graph.language import Lang
 from helpdesk.graph.planning import plan_tasks
 from helpdesk.graph.stages import PlannedTask
 from helpdesk.graph.tiered import matches_from_plan
+from helpdesk.packs import default_packs
 from tests.integration.shopworld import seeded_copy
 
 
@@ -45,7 +46,9 @@ def test_model_confirm_intents_are_ignored() -> None:
         PlannedTask(intent="confirm_yes"),
         PlannedTask(intent="order_status", order_id="100998"),
     ]
-    matches = matches_from_plan(planned, text="what about my coupon?", lang=lang, last_subject=None)
+    matches = matches_from_plan(
+        planned, text="what about my coupon?", lang=lang, last_subject=None, packs=default_packs()
+    )
     assert [m.intent for m in matches] == [Intent.ORDER_STATUS]
 
 
@@ -64,8 +67,9 @@ def test_plan_tasks_resumes_only_from_the_template_matcher() -> None:
         ]
     }
     yes = [MatchedIntent(intent=Intent.CONFIRM_YES, text="yes", lang="en")]
-    assert plan_tasks(yes, turn=4, facts=facts, allow_confirm=False) == []
-    resumed = plan_tasks(yes, turn=4, facts=facts)
+    packs = default_packs()
+    assert plan_tasks(yes, turn=4, facts=facts, allow_confirm=False, packs=packs) == []
+    resumed = plan_tasks(yes, turn=4, facts=facts, packs=packs)
     assert resumed[0].call is not None and resumed[0].call.confirmed
     assert resumed[0].call.action_id == "c-1"
 

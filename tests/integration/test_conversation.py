@@ -52,6 +52,7 @@ async def test_a_turn_runs_every_stage_in_order_in_one_graph_step(bot: Bot) -> N
     stages = _Stages()
     graph = build_graph(
         executor=bot.executor,
+        packs=bot.packs,
         checkpointer=InMemorySaver(serde=state_serializer()),
         observer=stages,
     )

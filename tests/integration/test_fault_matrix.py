@@ -21,12 +21,12 @@ from helpdesk.degrade.chaos import ChaosPlan, Fault, FaultRule
 from helpdesk.degrade.clock import FakeClock
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.examples.loyalty import LoyaltyBackend, loyalty_pack
+from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools.builtin import make_compensation
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.packs import PackEnv, PackSet
 from helpdesk.tools.results import ToolCall, ToolStatus
 from helpdesk.tools.shop_client import ShopClient
-from helpdesk.tools.shop_pack import shop_declarations
 from tests.integration.shopworld import ShopWorld, make_world, seeded_copy
 
 SHOP = {t: probe for t, probe in TOOL_PROBES.items() if probe.pack == "shop"}

@@ -287,6 +287,7 @@ async def test_compaction_summary_is_written_by_a_model_tier_when_one_is_up(
         config=TurnConfig(context_window=400),
         clock=FakeClock(),
         router=bot.router,
+        packs=bot.packs,
     )
     history: list[Any] = []
     for i in range(12):

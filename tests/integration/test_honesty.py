@@ -94,7 +94,10 @@ class ScriptedWriter:
 def writer_bot(tmp: Path, writer: ScriptedWriter) -> Any:
     bot = build_bot(Settings(data_dir=tmp, shop_db_path=seeded_copy(tmp)))
     bot.graph = build_graph(
-        executor=bot.executor, writer=writer, checkpointer=InMemorySaver(serde=state_serializer())
+        executor=bot.executor,
+        packs=bot.packs,
+        writer=writer,
+        checkpointer=InMemorySaver(serde=state_serializer()),
     )
     return bot
 

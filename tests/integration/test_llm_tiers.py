@@ -33,6 +33,7 @@ from helpdesk.graph.stages import (
     select_tools_with_tiers,
 )
 from helpdesk.graph.tiers import ModelTier, Prober, TierHealth, TierName, TierRouter
+from helpdesk.packs import default_packs
 from helpdesk.testing.llm_server import (
     LLMFault,
     Reply,
@@ -41,6 +42,8 @@ from helpdesk.testing.llm_server import (
     llm_http_client,
 )
 from helpdesk.tools.context import RequestContext
+
+SHOP = default_packs()
 
 PRIMARY = "primary-model"
 BACKUP = "backup-model"
@@ -348,7 +351,13 @@ async def test_decompose_primary_structured_output(world: World) -> None:
     world.script.add(PRIMARY, Reply.json(TASKS))
 
     outcome = await decompose_with_tiers(
-        world.router, "Where is 100123? Is SKU-1001 in stock?", "en", {}, world.ctx(), world.clock
+        world.router,
+        "Where is 100123? Is SKU-1001 in stock?",
+        "en",
+        {},
+        world.ctx(),
+        world.clock,
+        SHOP,
     )
 
     assert outcome is not None
@@ -368,7 +377,7 @@ async def test_decompose_parse_failure_retries_once_with_simplified_instruction(
     ctx = world.ctx()
 
     outcome = await decompose_with_tiers(
-        world.router, "Where is 100123?", "en", {"last_order_id": "100123"}, ctx, world.clock
+        world.router, "Where is 100123?", "en", {"last_order_id": "100123"}, ctx, world.clock, SHOP
     )
 
     assert outcome is not None and outcome.tier == "primary"
@@ -391,7 +400,7 @@ async def test_decompose_without_retry_budget_goes_to_backup(world: World) -> No
     world.script.add(PRIMARY, Reply.text("not json")).add(BACKUP, Reply.json(TASKS))
     ctx = world.ctx(max_retries=0)
 
-    outcome = await decompose_with_tiers(world.router, "hi", "zh", {}, ctx, world.clock)
+    outcome = await decompose_with_tiers(world.router, "hi", "zh", {}, ctx, world.clock, SHOP)
 
     assert outcome is not None and outcome.tier == "backup"
     assert (world.count(PRIMARY), world.count(BACKUP)) == (1, 1)
@@ -403,7 +412,7 @@ async def test_decompose_calls_never_exceed_request_budget(world: World) -> None
     world.script.always(PRIMARY, Reply.text("nope")).always(BACKUP, Reply.text("nope"))
     ctx = world.ctx(max_retries=1)
 
-    outcome = await decompose_with_tiers(world.router, "hi", "en", {}, ctx, world.clock)
+    outcome = await decompose_with_tiers(world.router, "hi", "en", {}, ctx, world.clock, SHOP)
 
     assert outcome is None
     # One call per tier plus the single retry the budget grants.

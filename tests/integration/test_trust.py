@@ -290,6 +290,7 @@ async def test_model_reply_claiming_unconfirmed_actions_done_is_rejected(tmp_pat
 
     bot.graph = build_graph(
         executor=bot.executor,
+        packs=bot.packs,
         checkpointer=InMemorySaver(serde=state_serializer()),
         writer=lying_writer,
     )
@@ -313,7 +314,10 @@ async def test_crash_after_the_write_before_the_reply_is_told_truly(tmp_path: Pa
         raise _Crash
 
     bot.graph = build_graph(
-        executor=bot.executor, checkpointer=saver, writer=crash_while_writing_the_reply
+        executor=bot.executor,
+        packs=bot.packs,
+        checkpointer=saver,
+        writer=crash_while_writing_the_reply,
     )
     with pytest.raises(_Crash):
         await say(bot, "yes")

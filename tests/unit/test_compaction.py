@@ -26,12 +26,22 @@ from helpdesk.graph.compaction import (
     CompactionPolicy,
     CompactionResult,
     IncrementalTokenTally,
-    compact,
     count_messages,
     needs_compaction,
     shrink_tool_content,
 )
+from helpdesk.graph.compaction import compact as compact_with_packs
 from helpdesk.graph.tokens import MESSAGE_OVERHEAD, count_tokens, get_encoding
+from helpdesk.packs import default_packs
+
+SHOP = default_packs()
+
+
+def compact(
+    messages: Sequence[BaseMessage], facts: dict[str, Any], policy: CompactionPolicy, **kw: Any
+) -> CompactionResult:
+    """Compaction with the demo shop loaded (its key and fact fields)."""
+    return compact_with_packs(messages, facts, policy, packs=SHOP, **kw)
 
 ORDERS = [str(100101 + 7 * k) for k in range(10)]
 PREFERENCES = ["先发两件，剩下的以后再发", "请不要打电话，有事发短信", "送到公司", "周末送货"]

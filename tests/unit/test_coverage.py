@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from helpdesk.graph.coverage import Asked, semantic_check_needed, uncovered_requests
-from helpdesk.tools.packs import default_packs
+from helpdesk.packs import default_packs
 
 PACKS = default_packs()
 TRACK = Asked("tracking", {"order_id": "100683", "text": "where is 100683"})

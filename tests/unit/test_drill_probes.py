@@ -8,9 +8,9 @@ from helpdesk.app.drill_matrix import TOOL_PROBES, expected_path
 from helpdesk.degrade.chaos import Fault
 from helpdesk.degrade.context import LadderStep
 from helpdesk.examples.loyalty import LoyaltyBackend, loyalty_pack
+from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools.packs import PackEnv, PackSet
 from helpdesk.tools.shop_client import ShopClient
-from helpdesk.tools.shop_pack import shop_declarations
 
 
 def _registry():

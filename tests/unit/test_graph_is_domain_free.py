@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
+from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools import builtin
 from helpdesk.tools.packs import PackEnv
 from helpdesk.tools.shop_client import ShopClient
-from helpdesk.tools.shop_pack import shop_declarations
 
 GRAPH = Path(__file__).resolve().parents[2] / "graph"
 

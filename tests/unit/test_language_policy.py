@@ -6,8 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from helpdesk.graph.intents import Intent, match_intents
+from typing import Any
+
+from helpdesk.graph.intents import Intent, MatchedIntent
+from helpdesk.graph.intents import match_intents as match_with_packs
 from helpdesk.graph.language import reply_language, requested_language, unsupported_language
+from helpdesk.packs import default_packs
+
+SHOP = default_packs()
+
+
+def match_intents(text: str, **kw: Any) -> list[MatchedIntent]:
+    return match_with_packs(text, packs=SHOP, **kw)
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from helpdesk.graph.money import read_amount
 from helpdesk.graph.stages import PlannedTask, decompose_schema
 from helpdesk.graph.tiered import matches_from_plan
 from helpdesk.graph.validation import ReplyFacts, find_violations
+from helpdesk.packs import default_packs
 from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackError, PackSet
 from helpdesk.tools.registry import ToolRegistry
 from helpdesk.tools.results import ToolResult, ToolStatus
@@ -109,7 +110,9 @@ def test_a_scoped_request_inherits_the_session_subject() -> None:
 
 def test_the_shop_pack_declares_its_order_as_the_subject_scoped_requests_inherit() -> None:
     planned = [PlannedTask(intent="tracking"), PlannedTask(intent="faq")]
-    got = matches_from_plan(planned, text="where is it?", lang="en", last_subject="100683")
+    got = matches_from_plan(
+        planned, text="where is it?", lang="en", last_subject="100683", packs=default_packs()
+    )
     assert [(m.intent, m.request_value("order_id"), m.inferred_order) for m in got] == [
         (Intent.TRACKING, "100683", True),
         (Intent.FAQ, None, False),

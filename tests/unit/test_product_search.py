@@ -7,7 +7,7 @@ import pytest
 
 from helpdesk.tools.shop.catalog import PRODUCTS, SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import product_text, rank_products, search_terms
-from helpdesk.tools.shop_pack.words import product_query
+from helpdesk.packs.shop.words import product_query
 
 CATALOG = [
     product_text(

@@ -17,10 +17,12 @@ from helpdesk.graph.prompting import (
     template_fields,
 )
 from helpdesk.graph.replies import ReplyItem, humanize_age, render_reply
+from helpdesk.packs import default_packs
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
 HOTLINE = "400-820-8820"
+SHOP = default_packs()
 
 SHIPMENT = {
     "shipment_id": "S-000001",
@@ -132,7 +134,7 @@ def result(intent: Intent, status: ToolStatus, data: Any = None, **kw: Any) -> T
 def reply(intent: Intent, res: ToolResult | None, lang: Lang, *,
           degrade: DegradeContext | None = None, **kw: Any) -> str:
     text = render_reply([ReplyItem(match(intent, lang, **kw), res)], degrade or DegradeContext(),
-                        lang, hotline=HOTLINE)
+                        lang, hotline=HOTLINE, packs=SHOP)
     assert_clean(text)
     return text
 
@@ -670,7 +672,7 @@ def test_render_reply_multiple_items_in_order_one_paragraph_each():
         ReplyItem(match(Intent.TRACKING, "en"),
                   result(Intent.TRACKING, ToolStatus.FAILED, error_class=ErrorClass.TRANSIENT)),
     ]
-    text = render_reply(items, DegradeContext(), "en")
+    text = render_reply(items, DegradeContext(), "en", packs=SHOP)
     paragraphs = text.split("\n\n")
     assert paragraphs[0].startswith("Wireless Headphones (SKU-1001) is in stock")
     assert paragraphs[1].startswith("I can't check the tracking details for order 100123")
@@ -686,14 +688,15 @@ def test_render_reply_malformed_data_is_could_not_check():
 
 def test_render_reply_note_key_and_text():
     item = ReplyItem(match(Intent.GREETING), None, note="handoff_last_resort")
-    text = render_reply([item], DegradeContext(), "en")
+    text = render_reply([item], DegradeContext(), "en", packs=SHOP)
     assert text.endswith("call our hotline at 400-820-8820.")
     item = ReplyItem(match(Intent.GREETING), None, note="Extra line.")
-    assert render_reply([item], DegradeContext(), "en").endswith("\nExtra line.")
+    assert render_reply([item], DegradeContext(), "en", packs=SHOP).endswith("\nExtra line.")
 
 
 def test_render_reply_no_items_asks_to_clarify():
-    assert render_reply([], DegradeContext(), "zh").startswith("抱歉，我没太明白您的意思。")
+    reply = render_reply([], DegradeContext(), "zh", packs=SHOP)
+    assert reply.startswith("抱歉，我没太明白您的意思。")
 
 
 def test_render_fallback_reply_still_asks_the_pending_confirmation():
@@ -703,7 +706,9 @@ def test_render_fallback_reply_still_asks_the_pending_confirmation():
                           order_id="100998")
     pending = ToolResult(call_id="c", tool="cancel_order", status=ToolStatus.NEEDS_CONFIRMATION,
                          data={"args": {"order_id": "100998"}})
-    text = render_fallback_reply([ReplyItem(intent=match, result=pending)], DegradeContext(), "en")
+    text = render_fallback_reply(
+        [ReplyItem(intent=match, result=pending)], DegradeContext(), "en", packs=SHOP
+    )
     assert text.startswith("Do you want me to cancel order 100998?")
 
 
@@ -714,7 +719,7 @@ def test_render_reply_tool_without_capability_ok_is_its_data_not_a_failed_write(
             call_id="t1-1", tool="loyalty_points", status=ToolStatus.OK, data={"balance": 420}
         ),
     )
-    reply = render_reply([item], DegradeContext(), "en")
+    reply = render_reply([item], DegradeContext(), "en", packs=SHOP)
     assert reply == "Here is what that request (loyalty_points) returned: balance: 420"
 
 
@@ -728,5 +733,5 @@ def test_render_reply_tool_without_capability_failure_is_not_claimed_done() -> N
             error_class=ErrorClass.UNAVAILABLE,
         ),
     )
-    reply = render_reply([item], DegradeContext(), "zh")
+    reply = render_reply([item], DegradeContext(), "zh", packs=SHOP)
     assert reply.startswith("抱歉，暂时无法提供该请求（loyalty_points），请稍后再试。")

@@ -9,7 +9,10 @@ import pytest
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.validation import ReplyFacts, find_violations
+from helpdesk.packs import default_packs
 from helpdesk.tools.results import ToolResult, ToolStatus
+
+SHOP = default_packs()
 
 ORDER = {
     "order_id": "100683",
@@ -30,6 +33,7 @@ def facts(draft: str, *results: ToolResult, lang: str = "en", **kw: Any) -> Repl
         hotline="400-820-8820",  # type: ignore[arg-type]
         customer_text=kw.pop("text", ""),
         results=results,
+        packs=SHOP,
         **kw,
     )
 

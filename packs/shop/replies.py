@@ -18,8 +18,7 @@ from typing import Any
 from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent, mentions_refund
 from helpdesk.graph.prompting import render
 from helpdesk.graph.replies import ReplyItem, Writer
-from helpdesk.tools.results import ToolResult, ToolStatus
-from helpdesk.tools.shop_pack.reply_data import (
+from helpdesk.packs.shop.reply_data import (
     as_dict,
     as_str,
     faq_text,
@@ -33,8 +32,8 @@ from helpdesk.tools.shop_pack.reply_data import (
     ticket_text,
     tracking_text,
 )
-from helpdesk.tools.shop_pack.reply_failures import failed_text, lookup_failed, unknown_text
-from helpdesk.tools.shop_pack.reply_kinds import (
+from helpdesk.packs.shop.reply_failures import failed_text, lookup_failed, unknown_text
+from helpdesk.packs.shop.reply_kinds import (
     INTENT_KINDS,
     READ_KINDS,
     TOOL_KINDS,
@@ -42,7 +41,8 @@ from helpdesk.tools.shop_pack.reply_kinds import (
     order_ref,
     what_of,
 )
-from helpdesk.tools.shop_pack.words import product_query
+from helpdesk.packs.shop.words import product_query
+from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["ShopReplies"]
 

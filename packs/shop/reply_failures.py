@@ -12,9 +12,9 @@ import re
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent
 from helpdesk.graph.replies import Writer
+from helpdesk.packs.shop.reply_data import as_dict, as_str, capitalized, money, status_label
+from helpdesk.packs.shop.reply_kinds import READ_KINDS, Kind, what_of
 from helpdesk.tools.results import ToolResult
-from helpdesk.tools.shop_pack.reply_data import as_dict, as_str, capitalized, money, status_label
-from helpdesk.tools.shop_pack.reply_kinds import READ_KINDS, Kind, what_of
 
 __all__ = ["failed_text", "lookup_failed", "unknown_text"]
 

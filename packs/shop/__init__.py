@@ -16,10 +16,10 @@ shop's tools, statuses or fields:
 
 from __future__ import annotations
 
-from helpdesk.tools.shop_pack.declarations import SHOP_CAPABILITIES, shop_declarations, shop_pack
-from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
-from helpdesk.tools.shop_pack.replies import ShopReplies
-from helpdesk.tools.shop_pack.words import product_query
+from helpdesk.packs.shop.declarations import SHOP_CAPABILITIES, shop_declarations, shop_pack
+from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
+from helpdesk.packs.shop.replies import ShopReplies
+from helpdesk.packs.shop.words import product_query
 
 __all__ = [
     "SHOP_CAPABILITIES",

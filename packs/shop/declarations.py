@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
+from helpdesk.packs.shop.replies import ShopReplies
+from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
+from helpdesk.packs.shop.words import is_complaint, product_query
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.packs import (
     Capability,
@@ -23,10 +27,6 @@ from helpdesk.tools.packs import (
     regex_args,
 )
 from helpdesk.tools.registry import ToolRegistry
-from helpdesk.tools.shop_pack.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
-from helpdesk.tools.shop_pack.replies import ShopReplies
-from helpdesk.tools.shop_pack.reply_data import SHOP_TIME_ZONE
-from helpdesk.tools.shop_pack.words import is_complaint, product_query
 
 __all__ = [
     "SHOP_CAPABILITIES",
