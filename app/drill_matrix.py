@@ -155,6 +155,12 @@ TOOL_PROBES: Final[Mapping[str, ToolProbe]] = {
             tool="search_products", kind="read", args={"q": "耳机"}, messages=("耳机有货吗",)
         ),
         ToolProbe(
+            tool="get_ticket",
+            kind="read",
+            args={"ticket_id": "T-000031"},
+            messages=("T-000031处理得怎么样了",),
+        ),
+        ToolProbe(
             tool="search_faq",
             kind="read",
             args={"topic": "returns", "lang": "en"},

@@ -305,6 +305,7 @@ _REFUND = _rx(
     r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧|退我|退给我"
+    r"|退到哪|退哪(?:了|去了)|钱到哪"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = _rx(
@@ -420,6 +421,7 @@ def extract_entities(text: str) -> Entities:
 # Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
 _SPLIT = _rx(
     r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
+    r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
     r"|[?;!。\n]|\.(?=\s|$)"
@@ -581,7 +583,9 @@ _STOCK = _rx(
 _LIST_ORDERS = _rx(
     r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
     r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
+    r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
     r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
+    r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
     r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单\W*$"
 )
 _GREETING = _rx(
@@ -835,6 +839,8 @@ def match_intents(
         later = group_ents[index + 1].order_ids[:1] if index + 1 < len(group_ents) else ()
         has_ctx = bool(ents.order_ids or earlier or later or last_order_id)
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
+        if found is None and _continues_decline(ents, previous):
+            continue
         if found is None:
             found = _from_entities(ents, previous)
         if found is None:
@@ -953,6 +959,11 @@ def _from_entities(ents: Entities, previous: Intent | None) -> _Match | None:
     if ents.skus:
         return _Match(Intent.STOCK)
     return None
+
+
+def _continues_decline(ents: Entities, previous: Intent | None) -> bool:
+    """"算了不退了 100609": the order of a refusal belongs to the refusal, not a new request."""
+    return previous is Intent.CONFIRM_NO and bool(ents.order_ids) and not ents.skus
 
 
 def _details(found: _Match, clause_text: str) -> str:

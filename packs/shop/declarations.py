@@ -9,6 +9,7 @@ the built-in template matcher (``graph/intents.py``), which is why they carry no
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -118,6 +119,16 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
 
 
+_ORDER_ID = re.compile(r"(?<![\d.])(\d{6})(?![\d.])")
+
+
+def _order_or_last(text: str, facts: Request) -> dict[str, Any]:
+    """The order named in the words, else the one the session talked about last."""
+    m = _ORDER_ID.search(text)
+    order_id = m.group(1) if m else facts.get("last_order_id")
+    return {"order_id": order_id} if order_id else {}
+
+
 def _handoff(m: Request, facts: Request) -> PlannedCall | None:
     kept = {k: facts[k] for k in ("order_ids", "skus", "preferences") if facts.get(k)}
     return PlannedCall(
@@ -161,6 +172,28 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         core=False,
     ),
     Capability(name="product_search", tool="search_products", keep=("sku",), core=False),
+    Capability(
+        name="change_address",
+        tool="get_order",
+        intents=(
+            IntentSpec(
+                name="change_address",
+                examples={
+                    "en": ("can I change the address of order 100123?", "wrong address on 100123"),
+                    "zh": ("订单100123能改地址吗", "100123的收货地址写错了"),
+                },
+                patterns=(
+                    r"\b(?:change|update|correct|edit|modify|fix)\b[^.?!]{0,40}\baddress\b",
+                    r"\baddress\b[^.?!]{0,20}\b(?:wrong|incorrect|changed?)\b",
+                    r"(?:改|换|修改|更改|更换)[^。？！?!]{0,6}地址",
+                    r"地址[^。？！?!]{0,8}(?:填错|写错|错了|有误|改|换)",
+                ),
+            ),
+        ),
+        extract=_order_or_last,
+        required=("order_id",),
+        core=False,
+    ),
     Capability(
         name="ticket_status",
         tool="get_ticket",

@@ -19,6 +19,7 @@ from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent, 
 from helpdesk.graph.prompting import render
 from helpdesk.graph.replies import ReplyItem, Writer
 from helpdesk.packs.shop.reply_data import (
+    address_change_text,
     as_dict,
     as_str,
     faq_text,
@@ -76,6 +77,8 @@ def _ask_refund_amount(w: Writer, match: MatchedIntent, result: ToolResult) -> s
 
 def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
     data = result.data
+    if match.capability == "change_address":
+        return address_change_text(w, as_dict(data))
     if kind == "order":
         return order_text(w, as_dict(data), about_refund=mentions_refund(match.text))
     if kind == "orders":

@@ -166,6 +166,26 @@ def tracking_text(w: Writer, data: dict[str, Any], fallback_id: str | None) -> s
     return "\n".join(_with_delay(w, data, order_id, lines))
 
 
+def address_change_text(w: Writer, order: dict[str, Any]) -> str:
+    """What can be done about a delivery address: the bot cannot change it; before shipping the
+    team can, after shipping only the carrier can redirect the parcel."""
+    order_id = need(as_str(order["order_id"]))
+    status = as_str(order["status"])
+    label = status_label(w, status)
+    if status in ("pending", "paid"):
+        return w.say("address_change_unshipped", order_id=order_id, status=label)
+    shipments = [s for s in as_list(order.get("shipments")) if s.get("status") != "delivered"]
+    if status == "shipped" and shipments:
+        first = shipments[0]
+        return w.say(
+            "address_change_shipped",
+            order_id=order_id,
+            carrier=_carrier(w, first),
+            tracking_number=need(as_str(first.get("tracking_number"))),
+        )
+    return w.say("address_change_closed", order_id=order_id, status=label)
+
+
 def ticket_text(w: Writer, ticket: dict[str, Any]) -> str:
     """A ticket's status, what it is about and when it was opened."""
     ticket_id = need(as_str(ticket["ticket_id"]))

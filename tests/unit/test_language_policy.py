@@ -4,9 +4,9 @@ short answer in a supported one."""
 
 from __future__ import annotations
 
-import pytest
-
 from typing import Any
+
+import pytest
 
 from helpdesk.graph.intents import Intent, MatchedIntent
 from helpdesk.graph.intents import match_intents as match_with_packs

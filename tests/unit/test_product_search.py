@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from helpdesk.packs.shop.words import product_query
 from helpdesk.tools.shop.catalog import PRODUCTS, SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import product_text, rank_products, search_terms
-from helpdesk.packs.shop.words import product_query
 
 CATALOG = [
     product_text(
