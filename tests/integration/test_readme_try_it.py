@@ -52,7 +52,7 @@ def prose_examples() -> list[str]:
     heading = "### What the minimal tier understands"
     assert heading in section, f"README Try it has no {heading!r}"
     paragraph = section[section.index(heading) :]
-    found = re.search(r"\(or of products found by name: ([^)]*)\)", paragraph)
+    found = re.search(r"\(or of products found by name,?\s[^:]*: ([^)]*)\)", paragraph)
     assert found is not None, "README no longer quotes products found by name: update PROMISES"
     return re.findall(r'"([^"]+)"', found.group(1))
 
@@ -170,6 +170,8 @@ PROMISES: dict[str, Callable[[Path, list[dict[str, Any]]], None]] = {
     'chat -m "耳机有货吗"': product_by_name(r"SKU-100[12]", "有货"),
     # SKU-1047 (men's) is sold out until 2026-11-10, SKU-1048 (women's) is in stock
     'chat -m "do you have a down jacket?"': product_by_name(r"SKU-104[78]", "Down Jacket"),
+    'chat -m "耳机多少钱"': product_by_name(r"SKU-100[12]", "¥899.00"),
+    'chat -m "有没有65W的充电器"': product_by_name(r"SKU-1004", "65W"),
 }
 BROKEN: dict[str, str] = {}
 """README examples that do not keep their promise yet, with the reason (none today)."""

@@ -1,0 +1,66 @@
+"""Requests the minimal tier reads since the labelled set was built: change of address, list of
+orders, refusals followed by an order number, "X but don't Y"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from helpdesk.graph.capabilities import match_packs, merge_matches
+from helpdesk.graph.intents import Intent, MatchedIntent
+from helpdesk.graph.intents import match_intents as match_with_packs
+from helpdesk.packs import default_packs
+
+SHOP = default_packs()
+
+
+def match_intents(text: str, **kw: Any) -> list[MatchedIntent]:
+    return match_with_packs(text, packs=SHOP, **kw)
+
+
+def understood(text: str) -> list[str]:
+    """What the turn plans for: built-in intents merged with the packs' pattern matches."""
+    builtin = match_intents(text)
+    merged = merge_matches(builtin, match_packs(text, "en", {}, SHOP))
+    return [m.capability or m.intent.value for m in merged]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can I change my shipping address for order 100904?",
+        "I need to change the delivery address of 100998 to Beijing",
+        "100904能改收货地址吗",
+        "100998地址填错了，要改成北京",
+    ],
+)
+def test_a_change_of_address_is_its_own_request(text: str) -> None:
+    assert understood(text) == ["change_address"]
+
+
+@pytest.mark.parametrize(
+    "text", ["what did I order recently", "看看我最近买了啥", "我所有的订单都列一下"]
+)
+def test_list_orders_wording(text: str) -> None:
+    assert [m.intent for m in match_intents(text)] == [Intent.LIST_ORDERS]
+
+
+def test_a_refusal_keeps_its_order_number() -> None:
+    assert [m.intent for m in match_intents("算了不退了 100609")] == [Intent.CONFIRM_NO]
+
+
+def test_a_request_and_a_refusal_in_one_message() -> None:
+    found = match_intents("refund 100609 but don't cancel 100998")
+    assert [(m.intent, m.order_id) for m in found] == [
+        (Intent.REFUND, "100609"),
+        (Intent.CONFIRM_NO, None),
+    ]
+
+
+def test_a_story_with_but_is_not_split_into_a_ticket() -> None:
+    text = (
+        "you already gave me 433 back for 100609 because it arrived damaged, but I'd like to "
+        "know how much more I could get back"
+    )
+    assert Intent.CREATE_TICKET not in {m.intent for m in match_intents(text)}
