@@ -116,6 +116,8 @@ class Entities:
     """Requested quantity ("2件", "两个", "3 pcs", "x2", "two")."""
     ticket_ids: tuple[str, ...] = ()
     """Tickets normalized to ``T-000123``."""
+    tracking_numbers: tuple[str, ...] = ()
+    """Parcel tracking numbers, upper-cased (``YT9433239273``)."""
     faq_topic: str | None = None
     """One of :data:`FAQ_TOPICS` when the text asks a policy question."""
     amount: float | None = None
@@ -388,6 +390,7 @@ def extract_entities(text: str) -> Entities:
     skus = _unique(f"SKU-{m.group(1)}" for m in _SKU.finditer(norm))
     rest = _blank(norm, _SKU)
     tickets = _unique(f"T-{m.group(1)}" for m in _TICKET_ID.finditer(rest))
+    parcels = _unique(m.group(0).upper() for m in _TRACKING_NO.finditer(rest))
     rest = _blank(_blank(rest, _TICKET_ID), _TRACKING_NO)
     orders = _unique(m.group(1) for m in _ORDER.finditer(rest))
     rest = _blank(rest, _ORDER)
@@ -411,6 +414,7 @@ def extract_entities(text: str) -> Entities:
         skus=skus,
         quantity=quantity,
         ticket_ids=tickets,
+        tracking_numbers=parcels,
         faq_topic=faq_topic_of(norm),
         amount=amount,
     )
@@ -728,6 +732,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(Intent.CREATE_TICKET)
     if ents.skus and not ents.order_ids:
         return _Match(Intent.STOCK)
+    if ents.tracking_numbers and not ents.order_ids:
+        # "YT9433239273到哪了", "where is YT9433239273": the parcel of that number
+        return _Match(Intent.TRACKING)
     if _TRACKING.search(norm):
         return _Match(Intent.TRACKING)
     if _ARRIVE.search(norm):
@@ -986,6 +993,8 @@ def _with_entities(
             # "do you have USB-C cables and a 65W charger?": one search per product named
             return [replace(base, text=part) for part in _product_parts(base.text)]
         return [replace(base, sku=sku) for sku in ents.skus]
+    if intent is Intent.TRACKING and ents.tracking_numbers and not ents.order_ids:
+        return [replace(base, args={"tracking_number": n}) for n in ents.tracking_numbers]
     if intent in ORDER_SCOPED_INTENTS:
         sku = ents.skus[0] if intent is Intent.CREATE_TICKET and ents.skus else None
         if ents.order_ids:
@@ -1018,6 +1027,7 @@ def _dedupe(items: list[MatchedIntent]) -> list[MatchedIntent]:
     out: list[MatchedIntent] = []
     for item in items:
         searched = item.text if item.intent is Intent.STOCK and item.sku is None else ""
+        searched = searched or str(item.args.get("tracking_number") or "")
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             continue

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict
 
-from helpdesk.degrade.errors import ErrorClass, Failure
+from helpdesk.degrade.errors import ErrorClass, Failure, FieldIssue, ToolInputError
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.registry import LookupFn, PrecheckOutcome, ToolRegistry, VerifyOutcome
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
@@ -263,11 +263,25 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         output=TrackingOut,
         fallback=_self_service(hotline, "tracking"),
     )
-    async def track_shipment(order_id: str, customer: str | None = None) -> Any:
-        """Shipments of an order with carrier, tracking number, ETA and tracking events."""
-        return await client.call(
-            "GET", f"/orders/{order_id}/tracking", tool="track_shipment", customer=customer
-        )
+    async def track_shipment(
+        order_id: str | None = None,
+        tracking_number: str | None = None,
+        customer: str | None = None,
+    ) -> Any:
+        """Shipments of an order with carrier, tracking number, ETA and tracking events: by the
+        order id, or by one of its tracking numbers (SF/YT + 10 digits)."""
+        if order_id:
+            path = f"/orders/{quote(order_id.strip(), safe='')}/tracking"
+        elif tracking_number:
+            path = f"/tracking/{quote(tracking_number.strip().upper(), safe='')}"
+        else:
+            raise ToolInputError(
+                "track_shipment needs an order_id or a tracking_number",
+                issues=(
+                    FieldIssue(path="order_id", message="give an order id or a tracking number"),
+                ),
+            )
+        return await client.call("GET", path, tool="track_shipment", customer=customer)
 
     @registry.tool(
         kind="read",

@@ -74,7 +74,10 @@ def _list_orders(m: Request, facts: Request) -> PlannedCall | None:
 
 def _tracking(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
-    return PlannedCall("track_shipment", {"order_id": oid}) if oid else None
+    if oid:
+        return PlannedCall("track_shipment", {"order_id": oid})
+    number = (m.get("args") or {}).get("tracking_number")
+    return PlannedCall("track_shipment", {"tracking_number": number}) if number else None
 
 
 def _stock(m: Request, facts: Request) -> PlannedCall | None:

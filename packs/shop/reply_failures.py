@@ -18,10 +18,12 @@ from helpdesk.tools.results import ToolResult
 
 __all__ = ["failed_text", "lookup_failed", "unknown_text"]
 
+_TRACKING_NUMBER = re.compile(r"\b(?:SF|YT)\d{10}\b")
 _BUSINESS_CODES = (
     "order_not_found",
     "sku_not_found",
     "ticket_not_found",
+    "tracking_not_found",
     "not_cancellable",
     "not_refundable",
     "amount_too_large",
@@ -75,6 +77,10 @@ def _business(
         return w.say("sku_not_found", sku=sku)
     if code == "ticket_not_found":
         return w.say("ticket_not_found")
+    if code == "tracking_not_found":
+        number = _TRACKING_NUMBER.search(f"{data.get('message', '')} {result.reason}")
+        if number:
+            return w.say("tracking_not_found", tracking_number=number.group(0))
     if code == "not_cancellable" and order_id:
         said = _CANCEL_PHRASE.sub(" ", f"{data.get('message', '')} {result.reason}")
         found = _STATUS_IN_TEXT.search(said)

@@ -598,3 +598,17 @@ async def test_an_overdue_shipment_and_the_orders_open_ticket_are_shown(
         assert [t["ticket_id"] for t in body["open_tickets"]] == ["T-000031"], path
     delivered = (await client.get("/orders/100200")).json()
     assert not any(s["overdue"] for s in delivered["shipments"])
+
+
+async def test_tracking_by_number_finds_only_the_customers_own_parcel(
+    client: httpx.AsyncClient,
+) -> None:
+    mine = (await client.get("/tracking/yt9433239273")).json()
+    assert mine["order_id"] == "100683"
+    assert [s["tracking_number"] for s in mine["shipments"]] == ["YT9433239273"]
+    # YT8418224117 is order 100452's, another customer's: reported exactly like a missing one
+    for number in ("YT8418224117", "YT0000000000"):
+        response = await client.get(f"/tracking/{number}")
+        assert response.status_code == 404
+        assert response.json()["error"]["code"] == "tracking_not_found"
+        assert "100452" not in response.text

@@ -332,6 +332,7 @@ def test_extract_entities_everything_at_once():
         skus=("SKU-1001",),
         quantity=2,
         ticket_ids=("T-000123",),
+        tracking_numbers=("SF1234567890",),
         faq_topic=None,
         amount=50.0,
     )

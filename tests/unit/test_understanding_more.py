@@ -64,3 +64,18 @@ def test_a_story_with_but_is_not_split_into_a_ticket() -> None:
         "know how much more I could get back"
     )
     assert Intent.CREATE_TICKET not in {m.intent for m in match_intents(text)}
+
+
+@pytest.mark.parametrize(
+    "text", ["where is YT9433239273", "物流单号YT9433239273到哪了", "查一下 yt9433239273"]
+)
+def test_a_tracking_number_is_tracked_by_its_number(text: str) -> None:
+    found = match_intents(text)
+    assert [(m.intent, m.args.get("tracking_number")) for m in found] == [
+        (Intent.TRACKING, "YT9433239273")
+    ]
+
+
+def test_an_order_id_wins_over_a_tracking_number() -> None:
+    found = match_intents("100683 YT9433239273到哪了")
+    assert [(m.intent, m.order_id) for m in found] == [(Intent.TRACKING, "100683")]

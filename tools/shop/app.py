@@ -257,6 +257,15 @@ def get_tracking(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, 
     return _read(shop, service.get_tracking, customer_id, order_id, _today(shop))
 
 
+@router.get("/tracking/{tracking_number}")
+def get_tracking_by_number(
+    shop: Shop, customer_id: Customer, tracking_number: str
+) -> dict[str, Any]:
+    return _read(
+        shop, service.get_tracking_by_number, customer_id, tracking_number, _today(shop)
+    )
+
+
 @router.get("/inventory/{sku}")
 def get_inventory(shop: Shop, _: Customer, sku: str) -> dict[str, Any]:
     return _read(shop, service.get_inventory, sku)

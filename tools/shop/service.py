@@ -32,6 +32,7 @@ __all__ = [
     "get_refund",
     "get_ticket",
     "get_tracking",
+    "get_tracking_by_number",
     "list_orders",
     "list_tickets",
     "money",
@@ -276,6 +277,22 @@ def get_tracking(
         "shipments": shipments,
         "open_tickets": _open_tickets(conn, order_id),
     }
+
+
+def get_tracking_by_number(
+    conn: sqlite3.Connection, customer_id: str, tracking_number: str, today: date | None = None
+) -> dict[str, Any]:
+    """The tracking of the customer's order that has this tracking number (404
+    ``tracking_not_found`` when no shipment of theirs has it)."""
+    number = tracking_number.strip().upper()
+    row = conn.execute(
+        "SELECT s.order_id FROM shipments s JOIN orders o ON o.order_id = s.order_id"
+        " WHERE s.tracking_number = ? AND o.customer_id = ?",
+        (number, customer_id),
+    ).fetchone()
+    if row is None:
+        raise ShopError(404, "tracking_not_found", f"Tracking number {number} was not found.")
+    return get_tracking(conn, customer_id, row["order_id"], today)
 
 
 def get_inventory(conn: sqlite3.Connection, sku: str) -> dict[str, Any]:
