@@ -477,7 +477,8 @@ def split_clauses(text: str) -> list[str]:
 _HANDOFF = _rx(
     r"\b(?:human|real person|live (?:agent|person|chat)|agent|representative|operator|"
     r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
-    r"talk (?:to|with) (?:someone|somebody|a person))\b"
+    r"talk (?:to|with) (?:someone|somebody|a person)|"
+    r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back)\b"
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服"
 )
 _CANCEL = _rx(
@@ -572,15 +573,18 @@ _ORDER_STATUS = _rx(
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
-    r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed)\b"
+    r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
+    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order)|"
+    r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
+    r"|帮我催|催一下|催催|催单|催促"
     r"|查订单|查询订单"
 )
 _STOCK = _rx(
     r"\b(?:in stock|stock|available|availability|have any|restock(?:ed|ing)?|back in stock|"
     r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|prices|cost|"
     r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)|got any|"
-    r"how much (?:is|are|does|do|for)|(?:you|u) sell|coming back)\b"
+    r"how much (?:is|are|does|do|for)|(?:you|u) sell|coming back|(?:be|come) back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
     r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|有没有(?!人)"
 )
@@ -664,6 +668,8 @@ class _Match:
     intent: Intent
     topic: str | None = None
     ack: bool = False
+    verb: str = ""
+    """For a confirmation with nothing pending: the action it names ("确认取消": ``cancel``)."""
 
 
 def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
@@ -676,8 +682,10 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if awaiting and not has_ids and len(bare) <= 40 and not _AFTER_ALL.search(bare) and negative:
         return _Match(Intent.CONFIRM_NO)
     if not has_ids and not awaiting and _CONFIRM_WORD.match(bare):
-        # "确认" with no question open: say nothing waits for a confirmation, not "all right"
-        return _Match(Intent.CONFIRM_YES)
+        # "确认" / "确认取消" with no question open: an action the customer moved on from is
+        # asked about again (planning); otherwise the reply says nothing waits for a yes
+        verb = "cancel" if _CANCEL.search(bare) else "refund" if _REFUND.search(bare) else ""
+        return _Match(Intent.CONFIRM_YES, verb=verb)
     if not has_ids and _ACK_WHOLE.match(bare):
         # a yes is read for the whole message (match_intents), never clause by clause
         return _Match(Intent.THANKS, ack=True)
@@ -802,6 +810,7 @@ def match_intents(
     *,
     packs: PackSet,
     last_order_id: str | None = None,
+    last_sku: str | None = None,
     awaiting_confirmation: bool = False,
 ) -> list[MatchedIntent]:
     """Read every request in a customer message, in order.
@@ -811,6 +820,8 @@ def match_intents(
         packs: the loaded packs (their identifiers are never read as amounts).
         last_order_id: the order the session talked about last; used (and flagged with
             ``inferred_order``) for order questions that name no order.
+        last_sku: the product (SKU) the session talked about last; a stock question that
+            refers to it ("when will it be back?", "那什么时候补货") asks about it.
         awaiting_confirmation: the bot asked a yes/no question; bare "yes"/"确认" and
             "no"/"算了" are then :attr:`Intent.CONFIRM_YES` / :attr:`Intent.CONFIRM_NO`.
             Otherwise they are acknowledgements (:attr:`Intent.THANKS` with ``details="ack"``).
@@ -870,7 +881,9 @@ def match_intents(
                 amount_raw=reading.raw,
             )
         matched.extend(
-            _with_entities(base, ents, earlier or (later[0] if later else None), last_order_id)
+            _with_entities(
+                base, ents, earlier or (later[0] if later else None), last_order_id, last_sku
+            )
         )
 
     matched = _dedupe(matched)
@@ -976,9 +989,19 @@ def _continues_decline(ents: Entities, previous: Intent | None) -> bool:
 def _details(found: _Match, clause_text: str) -> str:
     if found.ack:
         return "ack"
+    if found.verb:
+        return found.verb
     if found.intent in (Intent.CREATE_TICKET, Intent.HANDOFF):
         return clause_text
     return ""
+
+
+# "when will it be back?", "那什么时候补货": the product talked about, not a new one
+_REFERS_BACK = _rx(
+    r"^\W*(?:and |so )?(?:when|what about|how about)\b[^a-z]*\b(?:it|that|this|they|them)\b"
+    r"|^\W*(?:when|will) (?:will |is |are )?(?:it|that|this one|they)\b"
+    r"|^\W*(?:那|这|它)(?:个|款)?(?:什么时候|啥时候|何时|多少钱|有货|还有)"
+)
 
 
 def _with_entities(
@@ -986,9 +1009,12 @@ def _with_entities(
     ents: Entities,
     message_order: str | None,
     last_order_id: str | None,
+    last_sku: str | None = None,
 ) -> list[MatchedIntent]:
     intent = base.intent
     if intent is Intent.STOCK:
+        if not ents.skus and last_sku and _REFERS_BACK.search(_normalize(base.text)):
+            return [replace(base, sku=last_sku)]
         if not ents.skus:
             # "do you have USB-C cables and a 65W charger?": one search per product named
             return [replace(base, text=part) for part in _product_parts(base.text)]
@@ -1007,8 +1033,12 @@ def _with_entities(
             return [replace(base, intent=Intent.LIST_ORDERS)]
         return [replace(base, sku=sku)]
     if intent is Intent.HANDOFF:
-        order = ents.order_ids[0] if ents.order_ids else message_order
-        return [replace(base, order_id=order)]
+        if ents.order_ids or message_order:
+            return [replace(base, order_id=ents.order_ids[0] if ents.order_ids else message_order)]
+        if last_order_id is not None:
+            # "can someone call me about it": the order the conversation is about goes along
+            return [replace(base, order_id=last_order_id, inferred_order=True)]
+        return [base]
     return [base]
 
 

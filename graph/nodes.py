@@ -317,6 +317,7 @@ class TurnNodes:
             text,
             packs=self.packs,
             last_order_id=facts.get(f"last_{self.packs.subject()}"),
+            last_sku=_last(facts.get("skus")),
             awaiting_confirmation=bool(facts.get("pending_actions")),
         )
         is_confirmation = any(m.intent in _ANSWERS for m in template)
@@ -568,12 +569,32 @@ class TurnNodes:
         degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
         notices = list(state.get("notices", []))
         notices += _dropped_confirmations(state, self.packs)
+        facts["dropped_actions"] = self._recently_dropped(state, facts)
         return {
             "facts": facts,
             "degraded_turns": degraded_turns,
             "notices": notices,
             "asking": asking,
         }
+
+    def _recently_dropped(
+        self, state: HelpdeskState, facts: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Actions the customer moved on from without answering (at most 3, within the
+        confirmation TTL): a later "确认取消" asks about the cancel again instead of "nothing is
+        waiting". Cleared once an action is asked again or runs."""
+        tasks = state.get("tasks", [])
+        if any(t.match.get("reasked") or (t.call is not None and t.call.confirmed) for t in tasks):
+            return []
+        now = self.clock.wall()
+        kept = [
+            a
+            for a in facts.get("dropped_actions") or []
+            if now - float(a.get("dropped_at", now)) <= self.config.confirmation_ttl_s
+        ]
+        moved_on = _moved_on_from(state)
+        kept += [{**a, "dropped_at": now} for a in moved_on]
+        return kept[-3:]
 
     # ----------------------------------------------------------------- generate
     async def generate(self, state: HelpdeskState) -> dict[str, Any]:
@@ -886,9 +907,8 @@ def _transcript(messages: list[BaseMessage]) -> str:
     return "\n".join(lines)
 
 
-def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[str, Any]]:
-    """Actions that waited for a yes the customer did not give (they asked something else):
-    the reply says they were not done, instead of dropping them silently."""
+def _moved_on_from(state: HelpdeskState) -> list[dict[str, Any]]:
+    """Actions that waited for a yes the customer did not give: they asked something else."""
     previous = state.get("facts", {}).get("pending_actions") or []
     tasks = state.get("tasks", [])
     answered = (
@@ -896,10 +916,14 @@ def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[st
         or any(t.intent == "confirm_no" for t in tasks)
         or any(t.match.get("reasked") for t in tasks)
     )
-    if not previous or answered:
-        return []
+    return [] if answered else list(previous)
+
+
+def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[str, Any]]:
+    """Actions that waited for a yes the customer did not give (they asked something else):
+    the reply says they were not done, instead of dropping them silently."""
     notices = []
-    for action in previous:
+    for action in _moved_on_from(state):
         cap = packs.for_tool(str(action.get("tool")))
         key = cap.dropped_key if cap is not None and cap.dropped_key else "dropped_action"
         args = {k: str(v) for k, v in (action.get("args") or {}).items() if v is not None}
@@ -953,3 +977,8 @@ def _last_human_text(messages: list[AnyMessage]) -> str:
         if isinstance(message, HumanMessage):
             return _content(message)
     return ""
+
+
+def _last(values: Any) -> str | None:
+    """The last of a remembered list of identifiers (None when there is none)."""
+    return str(values[-1]) if isinstance(values, list) and values else None

@@ -90,6 +90,13 @@ def plan_tasks(
                 )
             pending = []
             continue
+        if match.intent is Intent.CONFIRM_YES and not pending:
+            # "确认取消" after the customer moved on from the cancel question: asked again,
+            # never run on this message (the yes did not answer a published question)
+            again = [a for a in facts.get("dropped_actions") or [] if _names(a, match.details)]
+            if again:
+                tasks.append(_ask_again(again[-1], match, next_id(), packs))
+                continue
         if match.intent in (Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE) and pending:
             for action in pending:
                 tasks.append(_ask_again(action, match, next_id(), packs))
@@ -113,6 +120,13 @@ def plan_tasks(
 _ANSWERS = frozenset(
     {Intent.CONFIRM_YES, Intent.CONFIRM_NO, Intent.CONFIRM_CHANGE, Intent.CONFIRM_UNCLEAR}
 )
+
+
+def _names(action: dict[str, Any], verb: str) -> bool:
+    """Whether a confirmation naming ``verb`` ("cancel", "refund"; "" names any) is about
+    ``action``."""
+    intent = str((action.get("match") or {}).get("intent", ""))
+    return not verb or verb in intent or verb in str(action.get("tool", ""))
 
 
 def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, packs: PackSet) -> Task:

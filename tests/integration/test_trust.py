@@ -368,3 +368,20 @@ async def test_a_reported_fault_is_still_filed_as_asked(tmp_path: Path) -> None:
     out = await say(bot, "my headphones from order 100200 arrived broken")
     assert len(await executions(bot, "create_ticket")) == 1
     assert "T-" in out["reply"]
+
+
+async def test_confirming_an_action_the_customer_moved_on_from_asks_again_first(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消订单100998")
+    moved_on = await say(bot, "好的，另外100683到哪了")
+    assert "100998" in moved_on["reply"]  # said not done
+    again = await say(bot, "确认取消")
+    assert "100998" in again["reply"]
+    assert await executions(bot, "cancel_order") == []  # asked again, never run on that message
+    await say(bot, "确认")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+    nothing = await say(bot, "确认取消")
+    assert len(await executions(bot, "cancel_order")) == 1
+    assert "目前没有需要您确认的操作" in nothing["reply"]

@@ -79,3 +79,26 @@ def test_a_tracking_number_is_tracked_by_its_number(text: str) -> None:
 def test_an_order_id_wins_over_a_tracking_number() -> None:
     found = match_intents("100683 YT9433239273到哪了")
     assert [(m.intent, m.order_id) for m in found] == [(Intent.TRACKING, "100683")]
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("帮我催一下", Intent.ORDER_STATUS),
+        ("can someone call me about it", Intent.HANDOFF),
+        ("what was in it?", Intent.ORDER_STATUS),
+        ("when will it be back?", Intent.STOCK),
+    ],
+)
+def test_references_to_the_conversation(text: str, intent: Intent) -> None:
+    found = match_intents(text, last_order_id="100683", last_sku="SKU-1004")
+    assert [m.intent for m in found] == [intent]
+    if intent is Intent.STOCK:
+        assert found[0].sku == "SKU-1004"
+    else:
+        assert found[0].order_id == "100683"
+
+
+def test_a_new_product_is_not_the_last_one() -> None:
+    found = match_intents("do you have a down jacket?", last_sku="SKU-1004")
+    assert [m.sku for m in found] == [None]
