@@ -328,6 +328,7 @@ _REFUND_QUESTION = _rx(
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
 )
 _HOW_MUCH = _rx(r"\bhow much\b|多少")
+_HOW_LONG = _rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 _REFUND_WHEN = _rx(
     r"\bwhere(?:'s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     r"|\b(?:go|gone|went) through\b|\barrived?\b|\breceived?\b"
@@ -705,8 +706,11 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
         if ents.order_ids or (
-            has_order_ctx and (_REFUND_WHERE.search(norm) or _HOW_MUCH.search(norm))
+            has_order_ctx
+            and (_REFUND_WHERE.search(norm) or _HOW_MUCH.search(norm))
+            and not _HOW_LONG.search(norm)
         ):
+            # a refund question naming no order asks how long refunds take, not where one is
             return _Match(Intent.ORDER_STATUS)
         return _Match(Intent.FAQ, topic="refund_time")
     if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):

@@ -18,9 +18,9 @@ from tests.conversations.labels import held_out, load_set
 
 # Measured 2026-12-01 on the embedded default (550 judged turns); see README "Understanding:
 # the labelled conversation set". Ratchet: raise, never lower.
-FLOOR_UNDERSTOOD = 0.947  # 521/550
-FLOOR_ACCEPTED = 0.943  # 519/550
-FLOOR_MULTI_REQUESTS_SERVED = 0.943  # 83/88
+FLOOR_UNDERSTOOD = 0.972  # 535/550
+FLOOR_ACCEPTED = 0.969  # 533/550
+FLOOR_MULTI_REQUESTS_SERVED = 0.977  # 86/88
 
 @pytest.fixture(scope="module")
 def evaluation() -> Evaluation:
