@@ -788,6 +788,37 @@ class _Group:
     end: int
 
 
+# A clause that asks something: a question mark or a question word, and enough words to be one.
+_ASKS = _rx(
+    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以"
+    r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
+)
+_WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
+
+
+def _asks_something(clause: str) -> bool:
+    """Whether a clause nothing could read is a request of its own (to say it was not read)."""
+    text = clause.strip(_STRIP)
+    return bool(_ASKS.search(text)) and len(_WORD.findall(text)) >= 4
+
+
+def _unread_clauses(
+    norm: str, spans: list[tuple[int, int]], awaiting: bool
+) -> list[tuple[int, int]]:
+    """The question-like clauses no template reads (their words still go to a neighbour)."""
+    unread = []
+    for start, end in spans:
+        clause = norm[start:end]
+        ents = extract_entities(clause)
+        if ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers:
+            continue
+        if _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is None and (
+            _asks_something(clause)
+        ):
+            unread.append((start, end))
+    return unread
+
+
 def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> list[_Group]:
     """Fold clauses that match nothing and name nothing into the previous (or next) clause."""
     groups: list[_Group] = []
@@ -846,7 +877,8 @@ def match_intents(
         answer = _read_confirmation(text, norm, message_lang, packs)
         if answer is not None:
             return [answer]
-    groups = _group_clauses(norm, _clause_spans(norm), awaiting_confirmation)
+    spans = _clause_spans(norm)
+    groups = _group_clauses(norm, spans, awaiting_confirmation)
     if not groups:
         return [_unknown(text, message_lang)]
 
@@ -896,6 +928,11 @@ def match_intents(
         matched = [m for m in matched if m.intent not in _SMALL_TALK]
         if any(m.intent is not Intent.THANKS for m in substantive):
             matched = [m for m in matched if m.details != "ack"]
+        # a question in the message that nothing read is said to be unread, not dropped
+        for start, end in _unread_clauses(norm, spans, awaiting_confirmation):
+            part = text[start:end].strip(_STRIP)
+            lang = detect_language(part, default=message_lang)
+            matched.append(MatchedIntent(Intent.UNKNOWN, text=part, lang=lang, details="part"))
     return matched or [_unknown(text, message_lang)]
 
 

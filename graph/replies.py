@@ -224,6 +224,9 @@ def _without_result(w: Writer, match: MatchedIntent) -> str:
     if intent in _CONFIRM_ANSWERS:
         return w.say("nothing_to_confirm")
     if intent is Intent.UNKNOWN:
+        if match.details == "part":
+            # one question of a message whose other requests were answered
+            return w.say("unread_part", text=match.text)
         return w.say("clarify")
     return ""
 

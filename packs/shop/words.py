@@ -32,7 +32,7 @@ _EN_FRAME = re.compile(
     r"\b(?:is|are|the|a|an|in|stock|available|availability|do|does|you|u|ya|have|has|any|anything|"
     r"still|of|there|please|check|can|could|i|buy|get|got|left|how|many|much|sell|selling|sold|"
     r"carry|out|price|prices|priced|cost|costs|when|will|be|coming|back|restock|restocked|again|"
-    r"need|want|looking|for|like|one|ones|some|what|which|it|they|them|your|my|me|we|to|"
+    r"need|want|looking|for|like|one|ones|some|what|which|it|they|them|your|my|me|we|to|guys|"
     r"hey|hi|hello|thanks|pls|plz|right|now|today|enough|stock|instock)\b|[?？!！.,，。、~]",
     re.IGNORECASE,
 )

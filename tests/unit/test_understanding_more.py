@@ -102,3 +102,19 @@ def test_references_to_the_conversation(text: str, intent: Intent) -> None:
 def test_a_new_product_is_not_the_last_one() -> None:
     found = match_intents("do you have a down jacket?", last_sku="SKU-1004")
     assert [m.sku for m in found] == [None]
+
+
+def test_a_question_nothing_reads_is_said_to_be_unread() -> None:
+    found = match_intents("100683到哪了？你们周末上班吗？")
+    assert [(m.intent, m.details) for m in found] == [
+        (Intent.TRACKING, ""),
+        (Intent.UNKNOWN, "part"),
+    ]
+    assert found[1].text == "你们周末上班吗"
+
+
+@pytest.mark.parametrize(
+    "text", ["Do you have earbuds? like true wireless ones", "where is 100683? thanks a lot"]
+)
+def test_context_and_small_talk_are_not_unread_parts(text: str) -> None:
+    assert Intent.UNKNOWN not in {m.intent for m in match_intents(text)}
