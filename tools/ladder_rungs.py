@@ -36,12 +36,15 @@ class LadderEnv:
     """What the rungs use besides the call: the executor's collaborators."""
 
     clock: Clock
+    """Stamps every step noted in the request's DegradeContext."""
     breakers: BreakerBoard
+    """The tool's breaker (is it open?) and each fallback's own breaker."""
     retry_cap: RatioLimiter
     """A simplified retry is one more call to the dependency: it draws from the retry cap."""
     fallback_quota: RatioLimiter
     """The degrade path's rate quota (a fraction of the main path)."""
     attempt: AttemptFn
+    """One attempt behind the breaker (the executor's, with its chaos and observer)."""
 
 
 Rung = Callable[[CallRun, Failure, CachedValue | None, LadderEnv], Awaitable[ToolResult | None]]
