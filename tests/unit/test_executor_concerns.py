@@ -1,0 +1,80 @@
+"""The executor's concerns as separate units: the retry decision is a pure function, and every
+rung the ladder can plan has a function in the rung table."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from helpdesk.degrade.backoff import FullJitterBackoff
+from helpdesk.degrade.context import LadderStep
+from helpdesk.degrade.errors import TRUNCATED_JSON, ErrorClass, Failure
+from helpdesk.degrade.ladder import LadderOptions, plan_ladder
+from helpdesk.tools.ladder_rungs import RUNGS
+from helpdesk.tools.registry import ToolPolicy
+from helpdesk.tools.retry_policy import retry_wait
+
+
+def _wait(
+    policy: ToolPolicy, failure: Failure, *, key: str | None = None, attempt: int = 1
+) -> float | None:
+    return retry_wait(
+        policy,
+        failure,
+        key,
+        attempt,
+        max_attempts=3,
+        fast_retry_wait=0.05,
+        backoff=FullJitterBackoff(rng=random.Random(7)),
+    )
+
+
+def test_retry_wait_timed_out_read_is_retried_at_once() -> None:
+    failure = Failure(ErrorClass.TRANSIENT, "get_order: timed out after 1.5s")
+    assert _wait(ToolPolicy(), failure) == 0.05
+
+
+def test_retry_wait_connect_error_backs_off_with_the_injected_jitter() -> None:
+    failure = Failure(ErrorClass.TRANSIENT, "get_order: connection reset")
+    expected = FullJitterBackoff(rng=random.Random(7)).delay(1)
+    assert _wait(ToolPolicy(), failure) == expected
+
+
+def test_retry_wait_rate_limited_waits_its_retry_after() -> None:
+    failure = Failure(ErrorClass.RATE_LIMITED, "get_order: 429", retry_after=1.25)
+    assert _wait(ToolPolicy(), failure) == 1.25
+
+
+def test_retry_wait_truncated_json_read_is_retried_once() -> None:
+    failure = Failure(ErrorClass.SCHEMA, "get_order: cut off", code=TRUNCATED_JSON)
+    assert (_wait(ToolPolicy(), failure, attempt=1), _wait(ToolPolicy(), failure, attempt=2)) == (
+        0.05,
+        None,
+    )
+
+
+def test_retry_wait_never_for_money_nor_a_write_without_key() -> None:
+    failure = Failure(ErrorClass.TRANSIENT, "refund: connection reset")
+    assert _wait(ToolPolicy(kind="money", idempotent=True), failure, key="hd-1") is None
+    assert _wait(ToolPolicy(kind="write", idempotent=True), failure, key=None) is None
+
+
+def test_retry_wait_none_after_max_attempts() -> None:
+    failure = Failure(ErrorClass.TRANSIENT, "get_order: timed out")
+    assert _wait(ToolPolicy(), failure, attempt=3) is None
+
+
+def test_rungs_cover_every_step_plan_ladder_returns() -> None:
+    planned: set[LadderStep] = set()
+    for error_class in ErrorClass:
+        for flags in itertools.product((False, True), repeat=6):
+            options = LadderOptions(
+                can_simplify=flags[0],
+                breaker_open=flags[1],
+                has_cached=flags[2],
+                has_fallback=flags[3],
+                core=flags[4],
+                is_write=flags[5],
+            )
+            planned.update(plan_ladder(error_class, options))
+    assert planned == set(RUNGS)

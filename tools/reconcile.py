@@ -1,0 +1,290 @@
+"""Write reconciliation: what became of a write whose response was lost, and of the writes
+a session sent but never recorded the outcome of.
+
+A lost write (:func:`reconcile_write`) is verified by its idempotency key (the tool's ``verify``)
+in its own time slice; if it did not take effect and replaying is safe it is replayed once with
+the same key; what cannot be established is reported as unknown with a compensation ticket.
+The write journal records every write's outcome (:func:`settle_journal`), and the start of a
+turn verifies the session's unsettled writes (:func:`reconcile_session`) before anything else.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from helpdesk.degrade.budget import RatioLimiter
+from helpdesk.degrade.clock import Clock
+from helpdesk.degrade.context import LadderStep
+from helpdesk.degrade.errors import ErrorClass, Failure
+from helpdesk.tools.attempt import classify
+from helpdesk.tools.call_run import AttemptFn, CallRun, add_pending, note
+from helpdesk.tools.context import RequestContext
+from helpdesk.tools.journal import (
+    UNSETTLED,
+    JournalEntry,
+    JournalState,
+    WriteJournal,
+    journal_result,
+)
+from helpdesk.tools.registry import ToolRegistry, ToolSpec, VerifyOutcome
+from helpdesk.tools.result_builder import business_failure, run_result
+from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
+from helpdesk.tools.retry_policy import grant_retry
+
+__all__ = [
+    "COMPENSATION_TIMEOUT_S",
+    "RECONCILE_TIMEOUT_S",
+    "VERIFY_TIMEOUT_S",
+    "CompensationFn",
+    "Reconciled",
+    "reconcile_session",
+    "reconcile_write",
+    "settle_journal",
+]
+
+log = logging.getLogger("helpdesk.tools")
+
+CompensationFn = Callable[[ToolCall, str, str, RequestContext], Awaitable[str | None]]
+"""``(call, idempotency_key, reason, ctx) -> ticket_id``: files a compensation ticket."""
+
+COMPENSATION_TIMEOUT_S = 3.0
+"""Seconds a compensation ticket may take (outside the spent request budget)."""
+VERIFY_TIMEOUT_S = 3.0
+"""Most seconds a lost write's verification may take (its own slice, outside the budget)."""
+RECONCILE_TIMEOUT_S = 3.0
+"""Seconds the start-of-turn reconciliation may spend verifying one earlier write."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciled:
+    """An earlier write whose outcome the start of a turn established (or still could not)."""
+
+    entry: JournalEntry
+    state: JournalState
+    """``executed``, ``not_executed``, ``refused`` or ``unknown``."""
+    data: Any = None
+
+
+async def reconcile_write(
+    run: CallRun,
+    failure: Failure,
+    *,
+    clock: Clock,
+    retry_cap: RatioLimiter,
+    compensation: CompensationFn | None,
+    attempt: AttemptFn,
+) -> ToolResult:
+    """A write's outcome is unknown: find out what happened before saying anything.
+
+    Verify by the idempotency key; if it did not take effect and replaying is safe (an
+    idempotent, non-money write with its key), replay once with the same key and verify
+    again. What still cannot be established is reported as unknown with a compensation
+    ticket.
+    """
+    spec, args, key, ctx, book = run.spec, run.args, run.key, run.ctx, run.book
+    book.ladder.append(LadderStep.RECONCILE)
+    replayed = False
+    while True:
+        outcome = await _verify(spec, args, key, ctx, clock=clock)
+        if outcome.executed is None:
+            return await _unknown(run, failure, clock=clock, compensation=compensation)
+        if outcome.refused:
+            refusal = outcome.data if isinstance(outcome.data, dict) else {}
+            note(
+                ctx,
+                spec.name,
+                failure,
+                LadderStep.RECONCILE,
+                f"verified it arrived and was refused (key {key}): never replayed",
+                clock=clock,
+            )
+            return run_result(
+                run,
+                ToolStatus.FAILED,
+                error_class=ErrorClass.BUSINESS,
+                reason=str(refusal.get("message") or f"{spec.name} was refused"),
+                data={"code": refusal.get("code", "refused"), **refusal},
+            )
+        if outcome.executed:
+            note(
+                ctx,
+                spec.name,
+                failure,
+                LadderStep.RECONCILE,
+                f"verified it took effect (key {key}) after: {failure.reason}",
+                clock=clock,
+            )
+            return run_result(run, ToolStatus.OK, data=outcome.data)
+        can_replay = (
+            not replayed
+            and spec.policy.kind != "money"
+            and spec.policy.is_idempotent
+            and key is not None
+            and grant_retry(ctx, 0.0, retry_cap) is None
+        )
+        if not can_replay:
+            note(
+                ctx,
+                spec.name,
+                failure,
+                LadderStep.RECONCILE,
+                f"verified it did not take effect: {failure.reason}",
+                clock=clock,
+            )
+            return _write_failed(run, failure)
+        note(
+            ctx,
+            spec.name,
+            failure,
+            LadderStep.RECONCILE,
+            f"verified it did not take effect; replaying once with key {key}",
+            clock=clock,
+        )
+        replayed = True
+        book.count += 1
+        try:
+            data = await attempt(spec, args, key, ctx)
+        except Exception as exc:
+            second = classify(spec, exc)
+            if second.error_class not in (ErrorClass.UNKNOWN_OUTCOME, ErrorClass.SCHEMA):
+                return _write_failed(run, second)
+            failure = second
+            continue
+        return run_result(run, ToolStatus.OK, data=data)
+
+
+async def _verify(
+    spec: ToolSpec, args: dict[str, Any], key: str | None, ctx: RequestContext, *, clock: Clock
+) -> VerifyOutcome:
+    verify = spec.policy.verify
+    if verify is None or key is None:
+        return VerifyOutcome(executed=None)
+    try:
+        # Its own time slice: the lost write's own timeout has usually spent the request's
+        # (a check cut off after 1 ms would report a done write as unknown).
+        async with clock.timeout(min(spec.policy.timeout, VERIFY_TIMEOUT_S)):
+            outcome = verify(dict(args), key, ctx.customer)
+            if inspect.isawaitable(outcome):
+                outcome = await outcome
+    except Exception as exc:
+        log.info("tool %s: verify failed: %r", spec.name, exc)
+        return VerifyOutcome(executed=None)
+    return outcome
+
+
+async def _unknown(
+    run: CallRun, failure: Failure, *, clock: Clock, compensation: CompensationFn | None
+) -> ToolResult:
+    spec, call, args, key, ctx, book = run.spec, run.call, run.args, run.key, run.ctx, run.book
+    ticket_id: str | None = None
+    if compensation is not None and key is not None:
+        try:
+            # its own small time slice: the request's may be spent by now
+            async with clock.timeout(COMPENSATION_TIMEOUT_S):
+                ticket_id = await compensation(call, key, failure.reason, ctx)
+        except Exception as exc:
+            log.info("tool %s: compensation ticket failed: %r", spec.name, exc)
+    add_pending(ctx, call, spec, args, "unknown", ticket_id=ticket_id)
+    note(
+        ctx,
+        spec.name,
+        failure,
+        LadderStep.HANDOFF,
+        f"outcome unknown, could not be reconciled"
+        f"{f'; compensation ticket {ticket_id}' if ticket_id else '; no ticket filed'}"
+        f": {failure.reason}",
+        clock=clock,
+    )
+    book.ladder.append(LadderStep.HANDOFF)
+    return run_result(
+        run,
+        ToolStatus.UNKNOWN,
+        error_class=ErrorClass.UNKNOWN_OUTCOME,
+        reason=failure.reason,
+        ticket_id=ticket_id,
+    )
+
+
+def _write_failed(run: CallRun, failure: Failure) -> ToolResult:
+    if failure.error_class is ErrorClass.BUSINESS:
+        return business_failure(run, failure)
+    add_pending(run.ctx, run.call, run.spec, run.args, "failed")
+    return run_result(
+        run,
+        ToolStatus.FAILED,
+        error_class=failure.error_class,
+        reason=failure.reason,
+    )
+
+
+async def settle_journal(result: ToolResult, *, journal: WriteJournal, clock: Clock) -> None:
+    """Record what became of a journaled write."""
+    key = result.idempotency_key
+    if key is None:
+        return
+    state: JournalState
+    if result.status is ToolStatus.OK:
+        state = "executed"
+    elif result.status is ToolStatus.UNKNOWN:
+        state = "unknown"
+    elif result.status is ToolStatus.FAILED and result.error_class is ErrorClass.BUSINESS:
+        state = "refused"
+    elif result.status in (ToolStatus.FAILED, ToolStatus.DEGRADED, ToolStatus.SKIPPED):
+        state = "not_executed"
+    else:
+        return
+    data = result.data if isinstance(result.data, dict) else None
+    await journal.settle(key, state, at=clock.wall(), result=journal_result(data))
+
+
+async def reconcile_session(
+    session: str,
+    customer: str | None,
+    *,
+    journal: WriteJournal,
+    registry: ToolRegistry,
+    clock: Clock,
+) -> list[Reconciled]:
+    """Find out what became of the session's writes whose outcome was never recorded (the
+    process died after sending them, or their outcome was unknown), before anything else.
+
+    Each is verified by its idempotency key with its own small time slice. Returns the
+    writes whose outcome is now known, and those still unknown that the customer has not
+    been told about yet.
+    """
+    found: list[Reconciled] = []
+    for entry in await journal.to_report(session):
+        if entry.state not in UNSETTLED:
+            # settled, but the reply that would have said so was never published
+            await journal.mark_reported(entry.key)
+            found.append(Reconciled(entry=entry, state=entry.state, data=entry.result))
+            continue
+        spec = registry.get(entry.tool)
+        outcome = VerifyOutcome(executed=None)
+        if spec is not None and spec.policy.verify is not None:
+            try:
+                async with clock.timeout(RECONCILE_TIMEOUT_S):
+                    raw = spec.policy.verify(dict(entry.args), entry.key, customer)
+                    outcome = await raw if inspect.isawaitable(raw) else raw
+            except Exception as exc:
+                log.info("reconcile %s: verify failed: %r", entry.tool, exc)
+        state: JournalState
+        if outcome.executed:
+            state = "executed"
+        elif outcome.refused:
+            state = "refused"
+        elif outcome.executed is False:
+            state = "not_executed"
+        else:
+            state = "unknown"
+        data = outcome.data if isinstance(outcome.data, dict) else None
+        await journal.settle(entry.key, state, at=clock.wall(), result=journal_result(data))
+        if state == "unknown" and entry.reported:
+            continue
+        await journal.mark_reported(entry.key)
+        found.append(Reconciled(entry=entry, state=state, data=outcome.data))
+    return found
