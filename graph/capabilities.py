@@ -87,19 +87,33 @@ def match_packs(text: str, lang: Lang, facts: Mapping[str, Any], packs: PackSet)
 
 
 def merge_matches(
-    builtin: Sequence[MatchedIntent], from_packs: Sequence[MatchedIntent]
+    builtin: Sequence[MatchedIntent],
+    from_packs: Sequence[MatchedIntent],
+    packs: PackSet | None = None,
 ) -> list[MatchedIntent]:
     """The built-in matches plus the packs': a clause a pack claimed is the pack's; what the
-    built-in matcher could not place (unknown, a bare greeting) gives way to pack requests."""
+    built-in matcher could not place (unknown, a bare greeting) gives way to pack requests.
+
+    A built-in match whose text only *contains* a claimed clause (its own clause plus the
+    claimed one folded in) is dropped when it is a read, but an action the customer asked for
+    in the same message ("T-000031 还没处理，我要转人工") is kept.
+    """
     if not from_packs:
         return list(builtin)
     claimed = [m.text.lower() for m in from_packs]
-    kept = [
-        m
-        for m in builtin
-        if m.intent not in _GENERIC_FALLBACK
-        and not any(c and (c in m.text.lower() or m.text.lower() in c) for c in claimed)
-    ]
+
+    def is_action(match: MatchedIntent) -> bool:
+        cap = packs.for_intent(match.intent.value) if packs is not None else None
+        return cap is not None and cap.kind != "read"
+
+    kept = []
+    for m in builtin:
+        text = m.text.lower()
+        if m.intent in _GENERIC_FALLBACK or any(c and text in c for c in claimed):
+            continue
+        if any(c and c in text for c in claimed) and not is_action(m):
+            continue
+        kept.append(m)
     return [*kept, *from_packs]
 
 

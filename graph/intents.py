@@ -23,6 +23,7 @@ from helpdesk.graph.language import (
     detect_language,
     requested_language,
     unsupported_language,
+    without_language_request,
 )
 from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.tools.packs import PackSet
@@ -269,7 +270,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|可以换货吗|能(?:不能)?换"
     ),
     "cancel_order": _rx(
-        r"\bhow (?:do|can|to) (?:i )?cancel (?:an? |my )?orders?\b"
+        r"\bhow (?:do|can|to) (?:i )?cancel\b(?! (?:order )?\d)"
+        r"|\bwhat happens if (?:i |you )?cancel"
         r"|\bcan (?:orders?|it|i|you) (?:still )?(?:be )?cancel+(?:ed)? .*\b(?:after|once)\b"
         r"|\bcancel+ation policy\b"
         r"|(?:发货|付款|支付)(?:了|后|之后)(?:还)?(?:能|可以)取消|怎么取消订单|如何取消订单|取消订单(?:的)?流程"
@@ -306,7 +308,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
 _REFUND = _rx(
     r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
-    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧|退我|退给我"
+    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
+    r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
@@ -318,7 +321,7 @@ _REFUND_WHERE = _rx(
 _REFUND_NEGATED = _rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
-    r"|不用退|不退了|不要退|别退|不退款|不需要退|先不退|不想退|不必退|退款不用了|退款不要了|退款算了"
+    r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*退|退款不用了|退款不要了|退款算了"
 )
 # A question about refunds (how much is left, how it works), not a request to refund.
 _REFUND_QUESTION = _rx(
@@ -336,6 +339,8 @@ _REFUND_WHEN = _rx(
     r"|\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
     r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
     r"|状态|进度|到了吗|到了没"
+    r"|\bupdate\b|\bnews\b|\bdone\b|\bprocess(?:ed)?\b|\bhave you refunded\b|\bany word\b"
+    r"|有消息|处理了|了没|了吗|催"
 )
 
 
@@ -454,13 +459,15 @@ def _clause_spans(norm: str) -> list[tuple[int, int]]:
 # ends with a question particle ("我的订单 100123 为什么..." is one request).
 _HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|sku)")
 _COMPLETE = re.compile(r"\d{4,}|[吗呢了么吧]$")
+_OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|没|不必|不需要)$")
 
 
 def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
     pieces: list[tuple[int, int]] = []
     begin = start
     for m in _HAN_SPACE.finditer(norm, start, end):
-        if _COMPLETE.search(norm[begin : m.start()]):
+        left = norm[begin : m.start()]
+        if _COMPLETE.search(left) and not _OPEN_NEGATION.search(left):
             pieces.append((begin, m.start()))
             begin = m.end()
     pieces.append((begin, end))
@@ -484,13 +491,10 @@ _HANDOFF = _rx(
 )
 _CANCEL = _rx(
     r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b"
-    r"|取消|撤销|撤单|退订|(?:把|将).{0,12}撤(?:了|掉|回)"
+    r"|取消|撤销|撤单|退订"
+    r"|(?:把|将)\s*(?:订单|单子|这单|那单|这个订单|那个订单)?\s*\d{6}?\s*(?:的订单)?\s*撤(?:了|掉|回)(?![吗么])"
 )
-_CANCEL_WEAK = _rx(
-    r"不想要了|不要了|不买了"
-    r"|\b(?:don'?t|do not) want (?:it|this|that|order|\d{6}).{0,20}\banymore\b"
-    r"|\bno longer (?:want|need)\b"
-)
+_CANCEL_WEAK = _rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
 _CANCEL_QUERY = _rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
@@ -498,7 +502,7 @@ _CANCEL_QUERY = _rx(
 _CANCEL_NEGATED = _rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
-    r"|不要取消|别取消|不用取消|不取消|先不取消|不想取消|没说要取消|没说取消|没让你取消|没要取消"
+    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要)\s*取消"
 )
 # "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
 _AFTER_CANCEL = _rx(
@@ -513,12 +517,14 @@ _ARE_YOU_HUMAN = _rx(
     r"(?:human|person|bot|robot|ai|machine)\b"
     r"|\bwho (?:are|r) (?:you|u)\b|\bwhat(?:'s| is) your name\b"
     r"|真人还是|是不是真人|是真人吗|是机器人|是不是机器人|机器人吗|是ai|是不是ai|人工智能吗"
-    r"|你是谁|你叫什么|你们是人|你是人吗"
+    r"|你是谁|你叫什么|你们是人|你是人吗|是人工吗|是不是人工"
+    r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:an? )?(?:agent|representative)\b"
 )
 _HOTLINE = _rx(
-    r"\b(?:hotline|phone number|telephone|contact number|call (?:you|u|your|the)\b(?! back)"
-    r"|customer (?:service|support) (?:number|line))"
-    r"|电话|热线|客服号码|联系方式"
+    r"\b(?:hotline|(?:your|the|customer service|support|contact) (?:phone |telephone )?number"
+    r"|call (?:you|u|your)\b(?! back)|customer (?:service|support) (?:line|phone))"
+    r"|客服电话|热线|客服号码|联系方式|(?:你们|客服)(?:的)?(?:电话|号码)|有没有电话可以打"
+    r"|(?<!我的)电话(?:是)?(?:多少|几号)"
 )
 _GOODBYE = _rx(
     r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
@@ -528,7 +534,8 @@ _GOODBYE = _rx(
 # a question about after-sales (policy, cost, warranty), not a report of a problem to file
 _AFTER_SALES_QUESTION = _rx(
     r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何|能不能|可不可以"
-    r"|\bhow (?:do|does|can|to)\b|\bwhat(?:'s| is| are)\b|\bwho pays\b|\bis there\b"
+    r"|\bhow (?:do|does|can|to|much)\b|\bwhat(?:'s| is| are)\b|\bwho pays\b|\bis there\b"
+    r"|\bshould i\b"
 )
 _PROBLEM_REPORT = _rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 # "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
@@ -548,6 +555,14 @@ _TICKET = _rx(
     r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|换一个|换个|更换|维修|修理"
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
 )
+# "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
+_TICKET_NEGATED = _rx(
+    r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
+    r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?ticket"
+    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:提交|开|建|创建|提)?\s*工单"
+    r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
+    r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
+)
 _TRACKING = _rx(
     r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
     r"shipping status|delivery status|shipment status|"
@@ -562,7 +577,7 @@ _ARRIVE = _rx(
     r"order \d+|i)\s*(?:\w+\s+)?(?:arrive|get here|be delivered|be here|come|reach|receive|get it)"
     r"|\barriv(?:e|al)\b|\bdeliver(?:ed|y) date\b"
     r"|什么时候到|何时到|多久(?:能|可以|才)?到|几天(?:能|可以|才)?到|啥时候到|什么时候能到|什么时候送到"
-    r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到"
+    r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到|什么时候能送到|多久能送到"
 )
 _SHIP_WHEN = _rx(
     r"\bwhen (?:will|do|does|would) (?:you|it|they|my order|the order) (?:be )?ship(?:ped)?\b"
@@ -582,12 +597,14 @@ _ORDER_STATUS = _rx(
     r"|查订单|查询订单"
 )
 _STOCK = _rx(
-    r"\b(?:in stock|stock|available|availability|have any|restock(?:ed|ing)?|back in stock|"
+    r"\b(?:in stock|stock|available|availability|have any(?! idea)|restock(?:ed|ing)?|"
+    r"back in stock|"
     r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|prices|cost|"
-    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)|got any|"
-    r"how much (?:is|are|does|do|for)|(?:you|u) sell|coming back|(?:be|come) back)\b"
+    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)(?! (?:any )?idea| my)|"
+    r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
+    r"(?:you|u) sell|coming back|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
-    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|有没有(?!人)"
+    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|有没有(?!人|可能|良心|优惠|办法)"
 )
 _LIST_ORDERS = _rx(
     r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
@@ -623,7 +640,7 @@ _YES_ONLY = _rx(
     r"|就这样|就这么办|办吧|取消吧|退吧|退款吧)[\s,.!，。！~]*)+$"
 )
 # "yes?", "是吗", "really?": a question, not an answer
-_QUESTION_MARK = re.compile(r"[?？]|吗|\breally\b|\bsure\?", re.IGNORECASE)
+_QUESTION_MARK = re.compile(r"[?？\u2753\u2754\U0001F914]|吗|\breally\b|\bsure\?", re.IGNORECASE)
 _AFTER_ALL = _rx(r"还是|after all|actually do|on second thought")
 # "不对，我是说100904" / "no, I meant 100904": the customer corrects what was asked
 _CORRECTION = _rx(
@@ -652,7 +669,10 @@ _QUESTIONISH = _rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b"
 _PARTICLES = _rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|吧|啊|呀|哦|哈)$")
 
 
-_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]")
+# Assent emoji may trail a yes ("好的👌"); any other emoji leaves the answer unclear.
+_EMOJI = re.compile(
+    r"[\U0001F44D\U0001F44C\u2705\U0001F642\U0001F60A\U0001F64F\U0001F44F\u263A\uFE0F]"
+)
 
 
 def _bare(norm_clause: str) -> str:
@@ -693,7 +713,17 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         return _Match(Intent.CONFIRM_NO)
     if requested_language(norm) is not None:
-        return _Match(Intent.LANGUAGE)
+        # "I want to speak to a human in English": the request is the handoff (the language
+        # switch itself is the turn's, graph/language.py)
+        rest = without_language_request(norm)
+        found = _classify(
+            rest, extract_entities(rest), has_order_ctx=has_order_ctx, awaiting=awaiting
+        )
+        return (
+            found
+            if found is not None and found.intent is not Intent.UNKNOWN
+            else _Match(Intent.LANGUAGE)
+        )
     if _HANDOFF.search(norm) and not _ARE_YOU_HUMAN.search(norm):
         return _Match(Intent.HANDOFF)
     if _ARE_YOU_HUMAN.search(norm):
@@ -732,15 +762,19 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if _RETURN_ACTION.search(norm) and _HOW_TO.search(norm) and not ents.order_ids:
         # "退货怎么弄" / "how does a return work": explain the policy, open nothing
         return _Match(Intent.FAQ, topic="returns")
+    ticket_refused = bool(_TICKET_NEGATED.search(norm))
     if (
-        (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
+        not ticket_refused
+        and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
         and not ents.order_ids
         and _AFTER_SALES_QUESTION.search(norm)
         and not _PROBLEM_REPORT.search(norm)
     ):
         # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
         return _Match(Intent.FAQ, topic=ents.faq_topic or "returns")
-    if (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm):
+    if not ticket_refused and (
+        (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
+    ):
         return _Match(Intent.CREATE_TICKET)
     if ents.skus and not ents.order_ids:
         return _Match(Intent.STOCK)
@@ -950,7 +984,9 @@ def _read_confirmation(text: str, norm: str, lang: Lang, packs: PackSet) -> Matc
     stripped = text.strip()
     questioning = bool(_QUESTION_MARK.search(stripped))
     if _YES_ONLY.match(bare) and not questioning:
-        return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang)
+        # "确认退款" names the action it confirms: it runs only an action of that kind
+        verb = "cancel" if _CANCEL.search(bare) else "refund" if _REFUND.search(bare) else ""
+        return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb)
     ents = extract_entities(norm)
     negative = bool(_NO_WHOLE.match(bare) or _NO_ANY.search(bare)) and not _AFTER_ALL.search(bare)
     yes = _YES_START.match(bare)
@@ -1023,7 +1059,7 @@ def _from_entities(ents: Entities, previous: Intent | None) -> _Match | None:
 
 
 def _continues_decline(ents: Entities, previous: Intent | None) -> bool:
-    """"算了不退了 100609": the order of a refusal belongs to the refusal, not a new request."""
+    """ "算了不退了 100609": the order of a refusal belongs to the refusal, not a new request."""
     return previous is Intent.CONFIRM_NO and bool(ents.order_ids) and not ents.skus
 
 

@@ -18,6 +18,7 @@ __all__ = [
     "reply_language",
     "requested_language",
     "unsupported_language",
+    "without_language_request",
 ]
 
 Lang = Literal["zh", "en"]
@@ -55,7 +56,7 @@ def detect_language(text: str, default: Lang = "en") -> Lang:
 _ASK_EN = re.compile(
     r"(?i)\b(?:reply|answer|respond|speak|talk|write|chat|text)\b[^.?!。？！]{0,20}\bin english\b"
     r"|\benglish,? please\b|^\W*(?:in )?english\W*$|\bdo you speak english\b"
-    r"|(?:用|说|讲|改用|换成)(?:英文|英语)|(?:英文|英语)(?:回复|回答|交流|沟通|说)"
+    r"|(?:用|说|讲|改用|换成)(?:英文|英语)(?!说明|版|名|书|资料|单)|(?:英文|英语)(?:回复|回答|交流|沟通)"
 )
 _ASK_ZH = re.compile(
     r"(?i)\b(?:reply|answer|respond|speak|talk|write|chat)\b[^.?!。？！]{0,20}"
@@ -70,19 +71,54 @@ _OTHER_SCRIPT = re.compile(
 )
 
 
+_NEGATED_BEFORE = re.compile(r"(?i)(?:不要|别|不想|不用|don'?t|do not|not)\s*\w{0,3}\s*$")
+
+
+def _asks(pattern: re.Pattern[str], text: str) -> int:
+    """Where the last request for a language starts (-1: none; a negated one is no request)."""
+    last = -1
+    for m in pattern.finditer(text):
+        if not _NEGATED_BEFORE.search(text[max(0, m.start() - 8) : m.start()]):
+            last = m.start()
+    return last
+
+
 def requested_language(text: str) -> Lang | None:
-    """The language the customer explicitly asks the bot to use ("reply in English", "说中文")."""
-    if _ASK_EN.search(text):
-        return "en"
-    if _ASK_ZH.search(text):
-        return "zh"
-    return None
+    """The language the customer explicitly asks the bot to use ("reply in English", "说中文");
+    "不要用英文回复" is none, and of two requests the last one counts."""
+    en, zh = _asks(_ASK_EN, text), _asks(_ASK_ZH, text)
+    if en < 0 and zh < 0:
+        return None
+    return "en" if en > zh else "zh"
+
+
+_LANGUAGE_WORDS = re.compile(
+    r"(?i)\b(?:in |reply in |answer in )?(?:english|chinese|mandarin)\b(?:,? please)?"
+    r"|(?:用|说|讲|改用|换成)?(?:英文|英语|中文|汉语|普通话)(?:回复|回答|交流|沟通)?"
+)
+
+
+def without_language_request(text: str) -> str:
+    """The text with the language it asks for blanked ("speak to a human in English" -> "speak
+    to a human"): the rest may ask for something else."""
+    return _LANGUAGE_WORDS.sub(lambda m: " " * len(m.group(0)), text)
+
+
+# Characters of other scripts common in emoticons and Chinese text: not a language of their own.
+_EMOTICON_CHARS = set("っつω・ー〜の゜ДΣσ◕‿｡٩۶ε∀")
 
 
 def unsupported_language(text: str) -> bool:
     """Whether the message is written in a language the bot does not answer in (Japanese,
-    Korean, Russian, ...): letters of such a script and no request in English or Chinese."""
-    return _OTHER_SCRIPT.search(text) is not None and requested_language(text) is None
+    Korean, Russian, ...): that script's letters outnumber the Chinese and English ones, and
+    the message does not ask for English or Chinese."""
+    if requested_language(text) is not None:
+        return False
+    other = sum(1 for ch in _OTHER_SCRIPT.findall(text) if ch not in _EMOTICON_CHARS)
+    if other < 2:
+        return False
+    known = len(_HAN.findall(text)) + len(re.findall(r"[A-Za-z]", _IDS.sub(" ", text)))
+    return other > known
 
 
 def reply_language(

@@ -60,7 +60,7 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
 )
 # what follows a Chinese numeral that is a word, a count or a time, not an amount ("一下", "两个")
-_CN_NOT_AMOUNT = r"(?![下点直起样些定般次会个件单份遍声切分天周月年号小])"
+_CN_NOT_AMOUNT = r"(?![下点直起样些定般次会个件单份遍声切分天周月年号小共日岁])"
 _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(_CURRENCY_BEFORE + f"({_NUMBER})", re.IGNORECASE),
     re.compile(f"({_CN_NUMBER})" + r"\s*(?:元|块钱|块)"),
@@ -71,14 +71,14 @@ _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
     re.compile(
-        r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*([零〇一二两三四五六七八九十百千万]+)"
+        r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*([零〇一二两三四五六七八九十百千万]++)"
         + _CN_NOT_AMOUNT
     ),
 )
 _BARE_NUMBER = re.compile(f"(?<![\\w.-])({_NUMBER})(?![\\w.])")
 # a Chinese numeral that is an amount: not "一下"/"一点"/"两个"/"三天"/"万一" (words, counts, times)
 _BARE_CN = re.compile(
-    r"(?<!万)(?!万一)([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*)"
+    r"(?<!万)(?!万一)([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*+)"
     + _CN_NOT_AMOUNT
 )
 _CN_DIGIT = {

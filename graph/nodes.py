@@ -322,7 +322,9 @@ class TurnNodes:
         )
         is_confirmation = any(m.intent in _ANSWERS for m in template)
         if len(self.packs) and not is_confirmation:
-            template = merge_matches(template, match_packs(text, lang, facts, self.packs))
+            template = merge_matches(
+                template, match_packs(text, lang, facts, self.packs), self.packs
+            )
         simplified = self._simplified(state)
         if simplified:
             ctx.degrade = ctx.degrade.model_copy(update={"simplified_mode": True})

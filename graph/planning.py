@@ -75,7 +75,12 @@ def plan_tasks(
         if match.intent in _ANSWERS and not allow_confirm:
             continue
         if match.intent is Intent.CONFIRM_YES and pending:
-            for action in pending:
+            # "确认退款" names what it confirms: a waiting action of another kind is not run but
+            # asked about again
+            others = [a for a in pending if not _names(a, match.details)]
+            for action in others:
+                tasks.append(_ask_again(action, match, next_id(), packs))
+            for action in (a for a in pending if _names(a, match.details)):
                 task_id = next_id()
                 resumed = ToolCall(
                     name=action["tool"],

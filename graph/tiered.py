@@ -247,7 +247,10 @@ def _bind(
             )
         if chosen is not None:
             unused.remove(chosen)
-            out.append(task.model_copy(update={"call": chosen.model_copy(update={"id": task.id})}))
+            # the planner's ask-first (a complaint) holds whatever the model's call says
+            ask_first = chosen.ask_first or (expected is not None and expected.ask_first)
+            bound = chosen.model_copy(update={"id": task.id, "ask_first": ask_first})
+            out.append(task.model_copy(update={"call": bound}))
         else:
             out.append(task.model_copy(update={"call": expected}))
     turn_prefix = tasks[0].id.rsplit("-", 1)[0] if tasks else "t"

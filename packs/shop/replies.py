@@ -240,8 +240,16 @@ def _body(w: Writer, item: ReplyItem) -> str:
     return w.say("part_unavailable", what=what_of(w, kind, order_id, sku))
 
 
+#: The shop's capabilities matched by their patterns (requests of Intent.PACK).
+_SHOP_PATTERN_CAPABILITIES = frozenset({"change_address", "ticket_status"})
+
+
 def _without_result(w: Writer, match: MatchedIntent) -> str:
     intent = match.intent
+    if intent is Intent.PACK and match.capability == "change_address":
+        return w.say("ask_order_id")
+    if intent is Intent.PACK and match.capability == "ticket_status":
+        return w.say("ticket_not_found")
     if intent is Intent.HANDOFF:
         return w.say("handoff_no_ticket")
     if intent is Intent.FAQ:
@@ -262,7 +270,9 @@ class ShopReplies:
         """Built-in requests and results of the shop's tools (a pack-matched request too, once
         a shop tool answered it: the ticket status is matched by its pattern)."""
         if item.intent.intent is Intent.PACK:
-            return item.result is not None and item.result.tool in TOOL_KINDS
+            if item.result is None:
+                return item.intent.capability in _SHOP_PATTERN_CAPABILITIES
+            return item.result.tool in TOOL_KINDS
         return item.result is None or item.result.tool in TOOL_KINDS
 
     def body(self, w: Writer, item: ReplyItem) -> str:

@@ -29,7 +29,7 @@ def products_text(w: Writer, data: dict[str, Any], query: str) -> str:
         restock = as_str(product.get("restock_date"))
         key = "product_in_stock" if product.get("in_stock") else "product_out_of_stock"
         if not product.get("in_stock") and restock:
-            key = "product_restock"
+            key = "product_restock_passed" if product.get("restock_passed") else "product_restock"
         lines.append(
             w.say(
                 key,
@@ -92,7 +92,11 @@ def _with_delay(w: Writer, data: dict[str, Any], order_id: str, lines: list[str]
         shipment_status=w.label(f"shipment_{status}", status),
     )
     tail = [
-        w.say("open_ticket", ticket_id=as_str(t.get("ticket_id")))
+        w.say(
+            "open_ticket",
+            ticket_id=as_str(t.get("ticket_id")),
+            status=w.label(f"ticket_status_{as_str(t.get('status'))}", as_str(t.get("status"))),
+        )
         for t in as_list(data.get("open_tickets"))
         if t.get("ticket_id")
     ]
@@ -237,7 +241,9 @@ def stock_text(w: Writer, data: dict[str, Any], quantity: int | None) -> str:
     else:
         lines.append(w.say("stock_out", name=name, sku=sku))
     if data.get("restock_date"):
-        lines.append(w.say("stock_restock", restock_date=_date(data["restock_date"])))
+        # a planned date that has passed is said to have passed, never as an expectation
+        key = "stock_restock_passed" if data.get("restock_passed") else "stock_restock"
+        lines.append(w.say(key, restock_date=_date(data["restock_date"])))
     else:
         lines.append(w.say("stock_no_restock"))
     return "\n".join(lines)

@@ -385,3 +385,67 @@ async def test_confirming_an_action_the_customer_moved_on_from_asks_again_first(
     nothing = await say(bot, "确认取消")
     assert len(await executions(bot, "cancel_order")) == 1
     assert "目前没有需要您确认的操作" in nothing["reply"]
+
+
+# --- review findings 2026-12-01: each once executed or offered something not asked for --------
+
+
+@pytest.mark.parametrize("answer", ["yes 🤔", "好的👎", "yes❓", "ok 🤷"])
+async def test_a_doubtful_emoji_is_not_a_yes(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel order 100998")
+    await say(bot, answer)
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_an_assent_emoji_with_a_yes_is_a_yes(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消订单100998")
+    await say(bot, "好的👍")
+    assert len(await executions(bot, "cancel_order")) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_text", "answer", "action"),
+    [
+        ("取消订单100998", "确认退款", "cancel_order"),
+        ("refund order 100609", "确认取消", "create_refund"),
+    ],
+)
+async def test_a_yes_naming_another_action_runs_nothing(
+    tmp_path: Path, request_text: str, answer: str, action: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, request_text)
+    await say(bot, answer)
+    assert await executions(bot, action) == []
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["100998到哪了", "把投诉撤了", "好的"],
+        ["100609到哪了", "钱退给我了吗", "好的"],
+        ["I no longer need the charger, just checking where 100998 is", "ok"],
+        ["where is 100609?", "do you have an update on my refund?", "yes"],
+        ["don't open a ticket, I just want to know where 100683 is"],
+        ["我的耳机坏了，但我不想开工单"],
+        ["100998不用 取消了", "好的"],
+        ["am I talking to an agent?"],
+    ],
+)
+async def test_review_conversations_move_nothing(tmp_path: Path, turns: list[str]) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    for action in ("cancel_order", "create_refund", "create_ticket"):
+        assert await executions(bot, action) == [], (turns, action)
+
+
+async def test_an_action_asked_with_a_pack_request_is_kept(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "T-000031 还没处理，我要转人工")
+    assert {t["intent"] for t in out["tasks"]} >= {"ticket_status", "handoff"}
+    both = await say(bot, "地址填错了，帮我取消100998吧", session="s2")
+    assert "cancel_order" in {t["intent"] for t in both["tasks"]}
+    assert "get_order" not in both["reply"] and "order_id" not in both["reply"]

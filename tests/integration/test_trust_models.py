@@ -58,3 +58,23 @@ async def test_model_reply_always_carries_the_exact_confirmation_question(
     done = await run_turn(bot, "yes", session="q", customer="C0001")
     assert [(r["tool"], r["status"]) for r in done["tool_results"]] == [("cancel_order", "ok")]
     assert len(await executions(bot, "cancel_order")) == 1
+
+
+async def test_a_complaint_decomposed_by_a_model_still_asks_before_filing(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    script.add(
+        PRIMARY,
+        Reply.calls(("DecomposeResult", {"tasks": [{"intent": "create_ticket"}]})),
+        Reply.calls(
+            ("create_ticket", {"subject": "Complaint", "description": "我要投诉，快递太慢了"})
+        ),
+        Reply.text("非常抱歉给您带来不便。"),
+        CHECKED,
+    )
+    bot = make_bot(tmp_path, llm)
+    out = await run_turn(bot, "我要投诉，快递太慢了", session="c", customer="C0001")
+    assert [(r["tool"], r["status"]) for r in out["tool_results"]] == [
+        ("create_ticket", "needs_confirmation")
+    ]
+    assert await executions(bot, "create_ticket") == []

@@ -93,3 +93,36 @@ def test_a_phone_product_is_not_a_hotline_question() -> None:
 
 def test_a_goodbye_with_a_request_answers_the_request() -> None:
     assert [m.intent for m in match_intents("where is 100683? bye")] == [Intent.TRACKING]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("你们有英文说明书吗", None),  # a question about a manual, not a request
+        ("我英语说得不好，用中文吧", "zh"),
+        ("不要用英文回复", None),
+        ("别说英文", None),
+        ("reply in English... actually no, 说中文", "zh"),  # the last request counts
+    ],
+)
+def test_language_requests_are_read_carefully(text: str, lang: str | None) -> None:
+    assert requested_language(text) == lang
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "100683到哪了 Σ(っ °Д °;)っ",
+        "我の订单100683到哪了",
+        "My name is Ольга, where is 100683?",
+        "where is 100683? Спасибо",
+    ],
+)
+def test_a_few_characters_of_another_script_do_not_make_a_message_unsupported(text: str) -> None:
+    assert not unsupported_language(text)
+
+
+def test_a_language_request_with_a_request_keeps_the_request() -> None:
+    assert [m.intent for m in match_intents("I want to speak to a human in English")] == [
+        Intent.HANDOFF
+    ]

@@ -268,14 +268,14 @@ def get_tracking_by_number(
 
 @router.get("/inventory/{sku}")
 def get_inventory(shop: Shop, _: Customer, sku: str) -> dict[str, Any]:
-    return _read(shop, service.get_inventory, sku)
+    return _read(shop, service.get_inventory, sku, _today(shop))
 
 
 @router.get("/products")
 def search_products(
     shop: Shop, _: Customer, q: str | None = None, limit: Limit = 20
 ) -> dict[str, Any]:
-    return _read(shop, service.search_products, q, limit)
+    return _read(shop, service.search_products, q, limit, _today(shop))
 
 
 @router.get("/faq")

@@ -295,7 +295,12 @@ def get_tracking_by_number(
     return get_tracking(conn, customer_id, row["order_id"], today)
 
 
-def get_inventory(conn: sqlite3.Connection, sku: str) -> dict[str, Any]:
+def _restock_passed(restock: str | None, today: date | None) -> bool:
+    """Whether a planned restock date has passed without the stock arriving."""
+    return bool(restock and today is not None and restock < today.isoformat())
+
+
+def get_inventory(conn: sqlite3.Connection, sku: str, today: date | None = None) -> dict[str, Any]:
     """Stock of one SKU per warehouse (404 ``sku_not_found``)."""
     sku = sku.strip().upper()
     product = conn.execute("SELECT * FROM products WHERE sku = ?", (sku,)).fetchone()
@@ -322,10 +327,13 @@ def get_inventory(conn: sqlite3.Connection, sku: str) -> dict[str, Any]:
         "in_stock": total > 0,
         "warehouses": warehouses,
         "restock_date": product["restock_date"] if total == 0 else None,
+        "restock_passed": total == 0 and _restock_passed(product["restock_date"], today),
     }
 
 
-def search_products(conn: sqlite3.Connection, query: str | None, limit: int) -> dict[str, Any]:
+def search_products(
+    conn: sqlite3.Connection, query: str | None, limit: int, today: date | None = None
+) -> dict[str, Any]:
     """Products matching the query, best first (:mod:`~helpdesk.tools.shop.product_search`).
 
     Each carries its price, whether any warehouse has it and, when none has, the restock date.
@@ -345,10 +353,10 @@ def search_products(conn: sqlite3.Connection, query: str | None, limit: int) -> 
         for row in rows
     ]  # fmt: skip
     ranked = rank_products(query or "", texts)[:limit]
-    return {"products": [_product_hit(by_sku[sku]) for sku in ranked]}
+    return {"products": [_product_hit(by_sku[sku], today) for sku in ranked]}
 
 
-def _product_hit(row: sqlite3.Row) -> dict[str, Any]:
+def _product_hit(row: sqlite3.Row, today: date | None = None) -> dict[str, Any]:
     in_stock = row["stock"] > 0
     return {
         "sku": row["sku"],
@@ -359,6 +367,7 @@ def _product_hit(row: sqlite3.Row) -> dict[str, Any]:
         "currency": "CNY",
         "in_stock": in_stock,
         "restock_date": None if in_stock else row["restock_date"],
+        "restock_passed": not in_stock and _restock_passed(row["restock_date"], today),
     }
 
 
