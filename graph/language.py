@@ -83,6 +83,13 @@ def _asks(pattern: re.Pattern[str], text: str) -> int:
     return last
 
 
+# "ok" / "thx" in a Chinese conversation: an acknowledgement, not a switch to English (a first
+# message "ok" has nothing to follow and reads as English)
+_LATIN_ACK = re.compile(r"(?i)^\W*(?:ok|okay|k|kk|thx|ty|yes|no|yep|yeah|nope|ok ok)\W*$")
+# full-width ASCII ("Ｗｈｅｒｅ") reads as the letters it is
+_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+
+
 def requested_language(text: str) -> Lang | None:
     """The language the customer explicitly asks the bot to use ("reply in English", "说中文");
     "不要用英文回复" is none, and of two requests the last one counts."""
@@ -141,6 +148,6 @@ def reply_language(
         if candidate in ("en", "zh"):
             fallback = candidate  # type: ignore[assignment]
             break
-    if unsupported_language(text):
+    if unsupported_language(text) or (session in ("en", "zh") and _LATIN_ACK.match(text)):
         return fallback
-    return detect_language(text, default=fallback)
+    return detect_language(text.translate(_FULLWIDTH), default=fallback)

@@ -51,6 +51,12 @@ _FULL = re.compile(
     r"|all the (?:money|amount))\b|全部|全额|全款|剩下的|剩余的|都退|全退|退全",
     re.IGNORECASE,
 )
+# "not the full amount", "不要全退": part of it, amount unknown — asked, never the whole
+_NOT_FULL = re.compile(
+    r"\bnot (?:the )?(?:full|whole|entire|all)\b|\bnot everything\b"
+    r"|(?:不要|不用|别|不)(?:全部|全额|全退|都退)",
+    re.IGNORECASE,
+)
 _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
     re.compile(r"\bhalf\b|一半|半价|\bquarter\b|三分之|四分之", re.IGNORECASE),
@@ -120,6 +126,8 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         m = pattern.search(norm)
         if m:
             return _exact(m.group(1))
+    if _NOT_FULL.search(norm):
+        return AmountReading("invalid", raw=_NOT_FULL.search(norm).group(0))  # type: ignore[union-attr]
     if _FULL.search(norm):
         return AmountReading("full", raw=_FULL.search(norm).group(0))  # type: ignore[union-attr]
     if money_context:

@@ -126,3 +126,13 @@ def test_a_language_request_with_a_request_keeps_the_request() -> None:
     assert [m.intent for m in match_intents("I want to speak to a human in English")] == [
         Intent.HANDOFF
     ]
+
+
+def test_a_latin_ok_in_a_chinese_session_stays_chinese() -> None:
+    assert reply_language("ok", chosen=None, session="zh", profile="zh") == "zh"
+    assert reply_language("thx!", chosen=None, session="zh", profile="en") == "zh"
+    assert reply_language("ok", chosen=None, session=None, profile="zh") == "en"
+    assert (
+        reply_language("Ｗｈｅｒｅ　ｉｓ　１００６８３", chosen=None, session="zh", profile="zh")
+        == "en"
+    )

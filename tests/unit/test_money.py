@@ -34,8 +34,21 @@ def test_read_amount_reads_exact_amounts(text: str, amount: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["-5", "refund -5", "12.345", "1e3", "refund 1e308", "50%", "half of it", "退一半",
-             "退款0元", "Infinity", "负50元", "百分之五十"]
+    "text",
+    [
+        "-5",
+        "refund -5",
+        "12.345",
+        "1e3",
+        "refund 1e308",
+        "50%",
+        "half of it",
+        "退一半",
+        "退款0元",
+        "Infinity",
+        "负50元",
+        "百分之五十",
+    ],
 )
 def test_read_amount_flags_invalid_amounts_instead_of_guessing(text: str) -> None:
     assert read_amount(text, money_context=True, packs=SHOP).kind == "invalid"
@@ -64,3 +77,12 @@ def test_read_amount_reads_a_bare_number_only_in_a_money_context() -> None:
 )
 def test_chinese_words_with_numerals_are_not_amounts(text: str) -> None:
     assert read_amount(text, money_context=True, packs=SHOP).kind in ("none", "full")
+
+
+@pytest.mark.parametrize("text", ["refund 100609 but not the full amount", "不要全退，100609"])
+def test_not_the_full_amount_is_asked_about_never_the_whole(text: str) -> None:
+    assert read_amount(text, money_context=True, packs=SHOP).kind == "invalid"
+
+
+def test_an_order_number_after_chinese_is_not_an_amount() -> None:
+    assert read_amount("退款100609", money_context=True, packs=SHOP).kind == "none"
