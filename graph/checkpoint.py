@@ -55,6 +55,7 @@ from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.intents import Intent
 from helpdesk.graph.state import Task
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
+from helpdesk.tools.sqlite_open import retry_locked_async
 
 __all__ = [
     "KEY_HELP",
@@ -170,12 +171,15 @@ async def open_sqlite_checkpointer(
     async with aiosqlite.connect(str(target), timeout=30.0) as conn:
         # WAL: readers never block the writer; NORMAL: no fsync per commit (see module doc).
         # journal_size_limit: the WAL file is truncated back after each checkpoint.
-        await conn.executescript(
-            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-            "PRAGMA journal_size_limit=1048576; PRAGMA wal_autocheckpoint=256;"
+        # another process may be setting up the same file right now (idempotent: retried)
+        await retry_locked_async(
+            lambda: conn.executescript(
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                "PRAGMA journal_size_limit=1048576; PRAGMA wal_autocheckpoint=256;"
+            )
         )
         saver = AsyncSqliteSaver(conn, serde=state_serializer(key))
-        await saver.setup()
+        await retry_locked_async(saver.setup)
         yield saver
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from helpdesk.tools.context import normalize_args
+from helpdesk.tools.sqlite_open import retry_locked
 
 __all__ = [
     "UNSETTLED",
@@ -345,12 +346,20 @@ class SqliteWriteJournal(_SqlJournal):
         self._lock = threading.Lock()
         self._conn = sqlite3.connect(path, check_same_thread=False, timeout=30.0)
         with self._lock:
+            # another process may be setting up the same file right now (idempotent: retried)
+            retry_locked(self._setup)
+
+    def _setup(self) -> None:
+        try:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute(_SCHEMA)
             for index in _INDEXES:
                 self._conn.execute(index)
             self._conn.commit()
+        except sqlite3.OperationalError:
+            self._conn.rollback()
+            raise
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
