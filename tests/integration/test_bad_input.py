@@ -189,3 +189,20 @@ def test_cli_unreachable_postgres_stops_start_up_naming_the_variable(tmp_path: P
     assert proc.returncode == 2, err
     assert "HELPDESK_CHECKPOINT_URL" in err and "postgresql://127.0.0.1:1/x" in err
     assert "secret" not in err and "Traceback" not in err
+
+
+def test_the_studio_graph_names_a_bad_setting_without_a_traceback(tmp_path: Path) -> None:
+    """langgraph.json imports app/studio.py: a bad HELPDESK_* value stops it with the CLI's
+    message, not a pydantic traceback."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HELPDESK_")}
+    env.update(HELPDESK_DATA_DIR=str(tmp_path), HELPDESK_REQUEST_BUDGET_S="nan")
+    proc = subprocess.run(
+        [sys.executable, "-c", "import helpdesk.app.studio"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode != 0
+    assert "HELPDESK_REQUEST_BUDGET_S" in proc.stderr
+    assert "Traceback" not in proc.stderr
