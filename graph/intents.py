@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from helpdesk.graph.language import (
+    FULLWIDTH_TO_ASCII,
     Lang,
     detect_language,
     requested_language,
@@ -177,8 +178,6 @@ _MATCH_FIELDS = frozenset(f.name for f in fields(MatchedIntent)) - {"intent", "a
 # --- text normalization -------------------------------------------------------------------------
 
 # Full-width ASCII (U+FF01..U+FF5E) to ASCII, one character for one, so spans stay aligned.
-_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
-_FULLWIDTH[0x3000] = 0x20  # ideographic space
 
 
 # Common typos, each replaced by a word of the same length (spans stay aligned).
@@ -193,7 +192,7 @@ _TYPOS = (
 
 def _normalize(text: str) -> str:
     """Lower-case, full-width to ASCII, common typos fixed; same length as ``text``."""
-    norm = text.translate(_FULLWIDTH).lower()
+    norm = text.translate(FULLWIDTH_TO_ASCII).lower()
     for typo, word in _TYPOS:
         norm = norm.replace(typo, word)
     return norm
@@ -684,6 +683,11 @@ def _bare(norm_clause: str) -> str:
     return text
 
 
+def _named_action(bare: str) -> str:
+    """The action a confirmation names ("确认取消": ``cancel``, "确认退款": ``refund``), or ""."""
+    return "cancel" if _CANCEL.search(bare) else "refund" if _REFUND.search(bare) else ""
+
+
 @dataclass(frozen=True, slots=True)
 class _Match:
     intent: Intent
@@ -705,7 +709,7 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if not has_ids and not awaiting and _CONFIRM_WORD.match(bare):
         # "确认" / "确认取消" with no question open: an action the customer moved on from is
         # asked about again (planning); otherwise the reply says nothing waits for a yes
-        verb = "cancel" if _CANCEL.search(bare) else "refund" if _REFUND.search(bare) else ""
+        verb = _named_action(bare)
         return _Match(Intent.CONFIRM_YES, verb=verb)
     if not has_ids and _ACK_WHOLE.match(bare):
         # a yes is read for the whole message (match_intents), never clause by clause
@@ -985,7 +989,7 @@ def _read_confirmation(text: str, norm: str, lang: Lang, packs: PackSet) -> Matc
     questioning = bool(_QUESTION_MARK.search(stripped))
     if _YES_ONLY.match(bare) and not questioning:
         # "确认退款" names the action it confirms: it runs only an action of that kind
-        verb = "cancel" if _CANCEL.search(bare) else "refund" if _REFUND.search(bare) else ""
+        verb = _named_action(bare)
         return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb)
     ents = extract_entities(norm)
     negative = bool(_NO_WHOLE.match(bare) or _NO_ANY.search(bare)) and not _AFTER_ALL.search(bare)

@@ -12,6 +12,7 @@ import re
 from typing import Literal
 
 __all__ = [
+    "FULLWIDTH_TO_ASCII",
     "Lang",
     "contains_cjk",
     "detect_language",
@@ -86,8 +87,10 @@ def _asks(pattern: re.Pattern[str], text: str) -> int:
 # "ok" / "thx" in a Chinese conversation: an acknowledgement, not a switch to English (a first
 # message "ok" has nothing to follow and reads as English)
 _LATIN_ACK = re.compile(r"(?i)^\W*(?:ok|okay|k|kk|thx|ty|yes|no|yep|yeah|nope|ok ok)\W*$")
-# full-width ASCII ("Ｗｈｅｒｅ") reads as the letters it is
-_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+#: Full-width ASCII (U+FF01..U+FF5E, "Ｗｈｅｒｅ") to ASCII and the ideographic space to a space,
+#: one character for one (``str.translate`` keeps every span aligned).
+FULLWIDTH_TO_ASCII: dict[int, int] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+FULLWIDTH_TO_ASCII[0x3000] = 0x20
 
 
 def requested_language(text: str) -> Lang | None:
@@ -150,4 +153,4 @@ def reply_language(
             break
     if unsupported_language(text) or (session in ("en", "zh") and _LATIN_ACK.match(text)):
         return fallback
-    return detect_language(text.translate(_FULLWIDTH), default=fallback)
+    return detect_language(text.translate(FULLWIDTH_TO_ASCII), default=fallback)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from helpdesk.graph.language import FULLWIDTH_TO_ASCII
 from helpdesk.tools.packs import PackSet
 
 __all__ = ["AmountKind", "AmountReading", "chinese_number", "read_amount"]
@@ -40,7 +41,6 @@ class AmountReading:
         return float(self.amount) if self.amount is not None else None
 
 
-_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _CURRENCY_BEFORE = r"(?:¥|￥|\$|rmb|cny)\s*"
 _CURRENCY_AFTER = r"\s*(?:元|块钱|块|yuan|rmb|cny|dollars?)"
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -114,7 +114,7 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         packs: the loaded packs, whose identifier mentions are blanked first (an empty set
             blanks nothing).
     """
-    norm = text.translate(_FULLWIDTH)
+    norm = text.translate(FULLWIDTH_TO_ASCII)
     identifiers = packs.mention_pattern()
     if identifiers is not None:
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
