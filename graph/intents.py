@@ -1134,14 +1134,19 @@ def _product_parts(text: str) -> list[str]:
 
 
 def _dedupe(items: list[MatchedIntent]) -> list[MatchedIntent]:
-    seen: set[tuple[Intent, str | None, str | None, str | None, str]] = set()
+    """One request per intent and object. Of two ("我想退100609的钱，退一百就行"), the one that
+    states an amount wins: an amount said is never replaced by the whole."""
+    seen: dict[tuple[Intent, str | None, str | None, str | None, str], int] = {}
     out: list[MatchedIntent] = []
     for item in items:
         searched = item.text if item.intent is Intent.STOCK and item.sku is None else ""
         searched = searched or str(item.args.get("tracking_number") or "")
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
+            index = seen[key]
+            if out[index].amount_kind == "none" and item.amount_kind != "none":
+                out[index] = item
             continue
-        seen.add(key)
+        seen[key] = len(out)
         out.append(item)
     return out

@@ -449,3 +449,11 @@ async def test_an_action_asked_with_a_pack_request_is_kept(tmp_path: Path) -> No
     both = await say(bot, "地址填错了，帮我取消100998吧", session="s2")
     assert "cancel_order" in {t["intent"] for t in both["tasks"]}
     assert "get_order" not in both["reply"] and "order_id" not in both["reply"]
+
+
+async def test_an_amount_said_in_a_second_clause_is_the_amount_offered(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "我想退100609的钱，退一百就行")
+    assert "¥100.00" in out["reply"] and "866" not in out["reply"]
+    await say(bot, "好的")
+    assert await refunds_of(bot, "100609") == [100.0]
