@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from helpdesk.degrade.errors import ErrorClass
-from helpdesk.graph.intents import Intent, MatchedIntent, split_clauses
+from helpdesk.graph.intents import Intent, MatchedIntent, plain_match, split_clauses
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.prompting import TemplateError, load_templates, render
@@ -103,7 +103,7 @@ def merge_matches(
     claimed = [m.text.lower() for m in from_packs]
 
     def is_action(match: MatchedIntent) -> bool:
-        cap = packs.for_intent(match.intent.value) if packs is not None else None
+        cap = packs.for_intent(match.capability) if packs is not None else None
         return cap is not None and cap.kind != "read"
 
     kept = []
@@ -148,8 +148,7 @@ def pack_call(
     if cap is None:
         return None
     if cap.plan is not None:
-        request = {"intent": match.capability, "text": match.text, "lang": match.lang}
-        planned = cap.plan({**request, **match.args}, facts)
+        planned = cap.plan({**plain_match(match), "intent": match.capability}, facts)
         if planned is None:
             return None
         return ToolCall(

@@ -75,10 +75,12 @@ class _ToolFields:
 
     keep: frozenset[str]
     facts: Mapping[str, str]
+    packs: PackSet
+    """The packs themselves (they read identifiers in customer text too)."""
 
     @classmethod
     def of(cls, packs: PackSet) -> _ToolFields:
-        return cls(TOOL_KEY_FIELDS | packs.keep_fields(), packs.fact_fields())
+        return cls(TOOL_KEY_FIELDS | packs.keep_fields(), packs.fact_fields(), packs)
 
 
 Summarizer = Callable[[list[BaseMessage]], str]
@@ -571,7 +573,7 @@ def _folded_facts(
         for message in unit.messages:
             text = _content_text(message)
             if isinstance(message, HumanMessage):
-                merged = extract_facts(text, merged)
+                merged = extract_facts(text, merged, packs=tool_fields.packs)
             elif isinstance(message, ToolMessage):
                 found = _ids_in(shrink_tool_content(text, tool_fields.keep), tool_fields.facts)
                 merged = merge_ids(merged, found)

@@ -4,8 +4,8 @@ Facts are what must survive context compaction and session resets, so reading th
 deterministic: :func:`extract_facts` takes one customer message and the facts so far and returns
 the merged dict (``order_ids``, ``skus``, ``preferences``, ``asks``; every other key is passed
 through untouched). Lists are de-duplicated with the latest mention last and capped, so the
-oldest mention is the first to go. Identifiers come from
-:func:`helpdesk.graph.intents.extract_entities`; preferences are the customer's own sentence,
+oldest mention is the first to go. Identifiers come from the loaded packs
+(:meth:`helpdesk.tools.packs.PackSet.text_facts`); preferences are the customer's own sentence,
 kept verbatim ("先发两件，剩下的以后再发", "please don't call me"), because a paraphrase is
 exactly what a customer disputes later.
 :func:`render_facts` turns the dict into the compact block that leads every conversation summary.
@@ -18,9 +18,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from helpdesk.graph.intents import extract_entities
 from helpdesk.graph.language import Lang, contains_cjk
 from helpdesk.graph.prompting import load_templates
+from helpdesk.tools.packs import PackSet
 
 __all__ = [
     "ASKS_CAP",
@@ -44,10 +44,6 @@ _TEXT_CAP = 100
 _ASK_CHARS = 80
 """Characters kept of one ask."""
 _TRAILING = "。.;；,，、 "
-
-# The demo shop's order numbers are 100001..101000; ``10xxxx`` leaves it room to grow while
-# keeping other six-digit numbers (postal codes 2xxxxx-8xxxxx, quantities) out.
-_ORDER_SHAPE = re.compile(r"10\d{4}")
 
 _SENTENCE = re.compile(r"(?:[^。！？!?；;\n.]|\.(?!\s|$))+[。！？!?；;\n.]*")
 
@@ -191,26 +187,21 @@ def _preferences_and_ask(text: str) -> tuple[list[str], str | None]:
     return [_clip(p.rstrip(_TRAILING)) for p in preferences], ask
 
 
-def extract_facts(text: str, facts: Mapping[str, Any]) -> dict[str, Any]:
+def extract_facts(text: str, facts: Mapping[str, Any], *, packs: PackSet) -> dict[str, Any]:
     """Facts in one customer message, merged into ``facts`` (which is not modified).
 
     Args:
         text: the customer's message, Chinese or English.
         facts: the session's facts so far; keys this function does not own are kept as they are.
+        packs: the loaded packs: the identifiers they read in the message, by fact key.
 
     Returns:
         The merged dict with ``order_ids``, ``skus``, ``preferences`` (verbatim sentences) and
         ``asks`` (the message itself, clipped, when it asks for something) as lists.
     """
-    entities = extract_entities(text)
     preferences, ask = _preferences_and_ask(text)
-    return merge_facts(
-        facts,
-        order_ids=[o for o in entities.order_ids if _ORDER_SHAPE.fullmatch(o)],
-        skus=entities.skus,
-        preferences=preferences,
-        asks=[ask] if ask else [],
-    )
+    merged = merge_facts(facts, preferences=preferences, asks=[ask] if ask else [])
+    return merge_ids(merged, packs.text_facts(text))
 
 
 def _render_value(value: Any) -> str:

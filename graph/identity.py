@@ -50,6 +50,7 @@ __all__ = [
 
 RefusalReason = Literal["missing_customer", "session_owner", "unknown_customer"]
 
+
 @dataclass(frozen=True, slots=True)
 class KnownCustomer:
     """A yes from a :data:`CustomerCheck`, with what the backend's profile says."""

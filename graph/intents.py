@@ -1,60 +1,77 @@
-"""Offline intent matching for the minimal tier: keyword and regex templates in Chinese and English.
+"""What a customer asked for, domain-free: the request record and the offline reading of a message.
 
-:func:`match_intents` splits a customer message into clauses (", and", "also", "?", "另外",
-"还有", "。" ...), matches each clause against hand-written templates for every :class:`Intent`
-in both languages, folds clauses that match nothing into their neighbours (so "SKU-1001 还有货吗？
-我想买3个" stays one stock question with quantity 3), resolves order numbers from the clause, the
-rest of the message or the session's last order, and returns one :class:`MatchedIntent` per
-(intent, entity) in message order. :func:`extract_entities` pulls the identifiers out of any text
-(orders, SKUs, tickets, quantity, amount, FAQ topic). The keyword tables below are matching logic,
-not customer text, so they live here; everything said to the customer lives in ``prompts/``.
+:class:`MatchedIntent` is one request of a message: a conversation intent the engine answers
+itself (greeting, thanks, goodbye, a question about the bot, the hotline, a language change), an
+answer to the yes/no question the bot asked (:attr:`Intent.CONFIRM_YES` ...), or a request served
+by a loaded pack's capability (:attr:`Intent.PACK`, with the capability's name and the request's
+fields in :attr:`MatchedIntent.args`).
+
+:func:`match_intents` reads a message with the template matcher of the first loaded pack that
+brings one (:attr:`helpdesk.tools.packs.Pack.matcher`, e.g. the demo shop's); without one it
+reads only what every deployment understands (:func:`match_conversation`): a yes or no to the
+open question, the conversation intents, and UNKNOWN for the rest, which the packs' own patterns
+(:func:`helpdesk.graph.capabilities.match_packs`) then claim. The words read here are matching
+logic, not customer text; everything said to the customer lives in ``prompts/``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any
 
+from helpdesk.graph.conversation import (
+    ACK_WHOLE,
+    AFTER_ALL,
+    ARE_YOU_HUMAN,
+    BUT,
+    CORRECTION,
+    GOODBYE,
+    GREETING,
+    HOTLINE,
+    NO_ANY,
+    NO_WHOLE,
+    NOT_ALL,
+    QUESTION_MARK,
+    STRIP,
+    THANKS,
+    YES_ONLY,
+    YES_START,
+    bare,
+    clause_spans,
+    normalize,
+)
 from helpdesk.graph.language import (
-    FULLWIDTH_TO_ASCII,
     Lang,
     detect_language,
     requested_language,
     unsupported_language,
-    without_language_request,
 )
-from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.graph.money import read_amount
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
-    "FAQ_TOPICS",
-    "ORDER_SCOPED_INTENTS",
-    "Entities",
+    "ConfirmationWords",
     "Intent",
+    "MatchContext",
     "MatchedIntent",
-    "extract_entities",
+    "conversation_intent",
+    "match_conversation",
     "match_intents",
-    "mentions_refund",
-    "normalize_sku",
+    "pack_words",
+    "plain_match",
+    "read_confirmation",
     "split_clauses",
+    "stored_intent",
 ]
 
 
 class Intent(StrEnum):
     """What the customer wants from one clause of a message."""
 
-    ORDER_STATUS = "order_status"
-    LIST_ORDERS = "list_orders"
-    TRACKING = "tracking"
-    STOCK = "stock"
-    CREATE_TICKET = "create_ticket"
-    CANCEL_ORDER = "cancel_order"
-    REFUND = "refund"
-    HANDOFF = "handoff"
-    FAQ = "faq"
     GREETING = "greeting"
     THANKS = "thanks"
     GOODBYE = "goodbye"
@@ -78,69 +95,22 @@ class Intent(StrEnum):
     UNKNOWN = "unknown"
     PACK = "pack"
     """A request served by a loaded pack's capability (:attr:`MatchedIntent.capability` names
-    its intent); planned, run and rendered generically from the pack's declarations."""
-
-
-#: Intents that act on one order; they carry ``order_id`` (possibly inferred from the session).
-ORDER_SCOPED_INTENTS: frozenset[Intent] = frozenset(
-    {
-        Intent.ORDER_STATUS,
-        Intent.TRACKING,
-        Intent.CANCEL_ORDER,
-        Intent.REFUND,
-        Intent.CREATE_TICKET,
-    }
-)
-
-#: FAQ topics of the demo shop (``GET /faq``), in matching priority order.
-FAQ_TOPICS: tuple[str, ...] = (
-    "refund_time",
-    "returns",
-    "exchange",
-    "cancel_order",
-    "shipping_fee",
-    "delivery_times",
-    "invoice",
-    "warranty",
-    "payment",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Entities:
-    """Identifiers and values found in a piece of customer text."""
-
-    order_ids: tuple[str, ...] = ()
-    """Six-digit order numbers, in order of appearance, without duplicates."""
-    skus: tuple[str, ...] = ()
-    """SKUs normalized to ``SKU-1001``."""
-    quantity: int | None = None
-    """Requested quantity ("2件", "两个", "3 pcs", "x2", "two")."""
-    ticket_ids: tuple[str, ...] = ()
-    """Tickets normalized to ``T-000123``."""
-    tracking_numbers: tuple[str, ...] = ()
-    """Parcel tracking numbers, upper-cased (``YT9433239273``)."""
-    faq_topic: str | None = None
-    """One of :data:`FAQ_TOPICS` when the text asks a policy question."""
-    amount: float | None = None
-    """A money amount ("50 元", "¥50", "refund of 50")."""
+    its intent); planned, run and rendered from the pack's declarations."""
 
 
 @dataclass(frozen=True, slots=True)
 class MatchedIntent:
-    """One thing the customer asked for, with the entities it applies to."""
+    """One thing the customer asked for, with what the words said about it."""
 
     intent: Intent
     text: str
     """The clause (or merged clauses) of the message this intent was read from."""
     lang: Lang
-    order_id: str | None = None
-    sku: str | None = None
     quantity: int | None = None
     topic: str | None = None
-    """FAQ topic for :attr:`Intent.FAQ`."""
+    """The policy topic a question is about (a pack's FAQ topic), when the matcher read one."""
     amount: float | None = None
-    """Refund amount when :attr:`amount_kind` is ``exact``."""
+    """A money amount when :attr:`amount_kind` is ``exact``."""
     amount_kind: str = "none"
     """What the words said about the amount: ``none``, ``exact``, ``full`` or ``invalid``
     (see :func:`helpdesk.graph.money.read_amount`); ``invalid`` is asked about, never used."""
@@ -148,13 +118,15 @@ class MatchedIntent:
     """The words the amount was read from."""
     details: str = ""
     """Free text: the problem description for tickets and handoffs; ``"ack"`` marks a
-    :attr:`Intent.THANKS` that is a bare "ok"/"no" acknowledgement rather than a thank-you."""
+    :attr:`Intent.THANKS` that is a bare "ok"/"no" acknowledgement rather than a thank-you;
+    the action a confirmation names (``"cancel"``); ``"part"`` an unread question."""
     inferred_order: bool = False
-    """``order_id`` came from session memory (``last_order_id``), not from the message."""
+    """The request's subject came from session memory (``last_<subject>``), not the message."""
     capability: str = ""
     """For :attr:`Intent.PACK`: the pack intent asked for (``points_balance``)."""
     args: dict[str, Any] = field(default_factory=dict)
-    """For :attr:`Intent.PACK`: arguments a pack's own understanding already found."""
+    """The request's fields a matcher found (a pack's identifiers, ``order_id`` for the shop):
+    they reach the capability's planner with the request."""
 
     def request_value(self, name: str) -> Any:
         """A request field by name (a pack's :attr:`~helpdesk.tools.packs.Pack.request_fields`):
@@ -175,828 +147,172 @@ class MatchedIntent:
 _MATCH_FIELDS = frozenset(f.name for f in fields(MatchedIntent)) - {"intent", "args"}
 
 
-# --- text normalization -------------------------------------------------------------------------
-
-# Full-width ASCII (U+FF01..U+FF5E) to ASCII, one character for one, so spans stay aligned.
-
-
-# Common typos, each replaced by a word of the same length (spans stay aligned).
-_TYPOS = (
-    ("cancle", "cancel"),
-    ("取小订单", "取消订单"),
-    ("退宽", "退款"),
-    ("定单", "订单"),
-    ("到那了", "到哪了"),
-)
+def plain_match(match: MatchedIntent) -> dict[str, Any]:
+    """The match as one flat dict of plain JSON values (checkpoints store no custom enums): its
+    fields, and the request's arguments beside them (``order_id`` for the demo shop) — the
+    request a capability's planner reads."""
+    fields = {k: v for k, v in dataclasses.asdict(match).items() if k != "args"}
+    plain = {k: (v.value if isinstance(v, Enum) else v) for k, v in fields.items()}
+    return {**match.args, **plain}
 
 
-def _normalize(text: str) -> str:
-    """Lower-case, full-width to ASCII, common typos fixed; same length as ``text``."""
-    norm = text.translate(FULLWIDTH_TO_ASCII).lower()
-    for typo, word in _TYPOS:
-        norm = norm.replace(typo, word)
-    return norm
+def stored_intent(value: str, capability: str = "") -> tuple[Intent, str]:
+    """An intent and capability as stored in session state: an engine intent's value, or a
+    capability name (stored so before packs read their own requests: a pack request)."""
+    if value in _INTENT_VALUES:
+        return Intent(value), capability
+    return Intent.PACK, capability or value
 
 
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE | re.ASCII)
-
-
-# --- entities -----------------------------------------------------------------------------------
-
-_SKU = _rx(r"(?<![a-z0-9])sku[\s_-]*(\d{3,6})(?!\d)")
-_TICKET_ID = _rx(r"(?<![a-z0-9])t-?(\d{6})(?!\d)")
-_TRACKING_NO = _rx(r"(?<![a-z0-9])(?:sf|yt)\d{10}(?!\d)")
-_ORDER = _rx(r"(?<![\d.])(\d{6})(?![\d.]|\s*(?:元|块|yuan|rmb|cny))")
-# A money amount: "1,299.00", "1299", "50.5" (thousands separators allowed, removed on parse).
-_MONEY = r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)"
-_AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
-    _rx(r"[¥$]\s*" + _MONEY + r"(?![\d,])"),
-    _rx(r"(?:cny|rmb)\s*" + _MONEY + r"(?![\d,])"),
-    _rx(_MONEY + r"\s*(?:元|块钱|块|yuan|rmb|cny)"),
-    _rx(
-        r"(?:refund|退款|退钱|退)\s*(?:of|for)?\s*(?:金额)?\s*[:：]?\s*"
-        r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,5}(?:\.\d{1,2})?)(?![\d,])"
-    ),
-)
-_EN_NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "a dozen": 12,
-    "dozen": 12,
-    "a couple of": 2,
-    "a pair of": 2,
-}
-_CN_NUM = r"[零一二两三四五六七八九十]{1,3}"
-_EN_NUM = r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen|dozen"
-_CN_UNITS = r"件|个|台|只|套|双|份|盒|瓶|条|支|部|本|张|把|副|箱|包"
-_QUANTITY_PATTERNS: tuple[re.Pattern[str], ...] = (
-    _rx(rf"(\d{{1,4}}|{_CN_NUM})\s*(?:{_CN_UNITS})"),
-    _rx(rf"(?:买|要|订|拿|来|购买|需要)\s*(\d{{1,4}}|{_CN_NUM})(?!\d)"),
-    _rx(r"(?:数量|qty|quantity)\s*(?:of)?\s*[:=]?\s*(\d{1,4})(?!\d)"),
-    _rx(r"\b(\d{1,4})\s*(?:pcs|pc|pieces?|units?|items?|of (?:them|these|those|it))\b"),
-    _rx(r"(?:^|[\s(])[x×*]\s*(\d{1,4})\b"),
-    _rx(r"\b(\d{1,4})\s*[x×](?=\s|$|[,.;?!])"),
-    _rx(rf"\b({_EN_NUM})\s+(?:pcs|pieces?|units?|items?|of (?:them|these|those|it))\b"),
-    _rx(
-        rf"\b(?:buy|need|want|order|get|purchase|take|like|have)\s+({_EN_NUM}|\d{{1,4}})\b(?!\s*(?:days?|weeks?|hours?))"
-    ),
-    _rx(rf"^\W*({_EN_NUM})\W*$"),
-)
-
-_FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
-    "returns": _rx(
-        r"\breturn(?:s|ing)? (?:polic(?:y|ies)|window|rules?|period)\b|\brefund polic(?:y|ies)\b"
-        r"|\b(?:how|can|could|may) (?:do |can )?i return\b|\bhow (?:do|to) (?:i )?returns?\b"
-        r"|\bcan (?:i|it|this|items?|products?) be returned\b|\breturn (?:shipping|postage)\b"
-        r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
-        r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
-        r"|可以退货吗|能不能退货|可不可以退货|可以退吗|能退吗|退货流程|怎么退换|如何退换"
-    ),
-    "exchange": _rx(
-        r"\bexchange (?:it |them |this )?for (?:a |an )?(?:bigger|smaller|larger|different|other)\b"
-        r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
-        r"|\b(?:bigger|smaller|larger|different) size\b"
-        r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"
-        r"|可以换货吗|能(?:不能)?换"
-    ),
-    "cancel_order": _rx(
-        r"\bhow (?:do|can|to) (?:i )?cancel\b(?! (?:order )?\d)"
-        r"|\bwhat happens if (?:i |you )?cancel"
-        r"|\bcan (?:orders?|it|i|you) (?:still )?(?:be )?cancel+(?:ed)? .*\b(?:after|once)\b"
-        r"|\bcancel+ation policy\b"
-        r"|(?:发货|付款|支付)(?:了|后|之后)(?:还)?(?:能|可以)取消|怎么取消订单|如何取消订单|取消订单(?:的)?流程"
-    ),
-    "shipping_fee": _rx(
-        r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
-        r"|\bfree (?:shipping|delivery)\b|\bshipping (?:fees?|costs?|charges?|price)\b"
-        r"|\bdelivery (?:fees?|costs?|charges?)\b"
-        r"|运费|邮费|包邮|免运费|配送费|快递费"
-    ),
-    "delivery_times": _rx(
-        r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
-        r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
-        r"|\bdo you (?:ship|deliver) to\b|\b(?:can|could) (?:it|you) (?:ship|deliver) to\b"
-        r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
-        r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
-        r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
-        r"|\bhow (?:long|many days) (?:does|will|do|is)?\s*(?:it )?(?:take )?(?:for )?(?:the )?"
-        r"(?:delivery|shipping|deliver|ship|arrive)"
-        r"|\bhow long .*\b(?:delivery|shipping|to arrive|to deliver)\b"
-        r"|\bhow fast (?:do|is|can) (?:you )?(?:ship|deliver|delivery|shipping)\b"
-        r"|配送时间|发货时间|送货时间|配送(?:要|需要)?(?:多久|几天)|快递(?:要|需要)?(?:多久|几天)"
-        r"|几天(?:能|可以|才)?到|多久(?:能|可以|才)?到|多久发货|几天发货|时效|一般多久"
-    ),
-    "invoice": _rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据"),
-    "warranty": _rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固"),
-    "payment": _rx(
-        r"\bpayment (?:methods?|options?)\b|\bpay (?:with|by|using|via)\b"
-        r"|\bhow (?:can|do|should) i pay\b|\b(?:alipay|wechat pay|credit cards?|debit cards?|paypal"
-        r"|installments?)\b|支付方式|付款方式|怎么(?:付款|支付|付钱)|如何(?:付款|支付)|支付宝|微信支付"
-        r"|信用卡|花呗|分期|用什么支付|能用.{0,6}支付"
-    ),
-}
-_REFUND = _rx(
-    r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
-    r"|\b(?:get|got) (?:it |anything |more )?back\b"
-    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
-    r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
-    r"|退到哪|退哪(?:了|去了)|钱到哪"
-    r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
-)
-_REFUND_WHERE = _rx(
-    r"\bwhere(?:'s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
-    r"|\bwhat happened\b|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到"
-)
-# "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
-_REFUND_NEGATED = _rx(
-    r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
-    r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
-    r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*退|退款不用了|退款不要了|退款算了"
-)
-# A question about refunds (how much is left, how it works), not a request to refund.
-_REFUND_QUESTION = _rx(
-    r"\bhow much\b|\bwhat(?:'s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
-    r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
-    r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
-    r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
-)
-_HOW_MUCH = _rx(r"\bhow much\b|多少")
-_HOW_LONG = _rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
-_REFUND_WHEN = _rx(
-    r"\bwhere(?:'s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
-    r"|\b(?:go|gone|went) through\b|\barrived?\b|\breceived?\b"
-    r"|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到|已经|还没"
-    r"|\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
-    r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
-    r"|状态|进度|到了吗|到了没"
-    r"|\bupdate\b|\bnews\b|\bdone\b|\bprocess(?:ed)?\b|\bhave you refunded\b|\bany word\b"
-    r"|有消息|处理了|了没|了吗|催"
-)
-
-
-def mentions_refund(text: str) -> bool:
-    """Whether the text is about refunds (asking or requesting)."""
-    return bool(_REFUND.search(_normalize(text)))
-
-
-def normalize_sku(raw: str) -> str | None:
-    """``"sku 1001"`` / ``"SKU1001"`` / ``"sku-1001"`` -> ``"SKU-1001"``; None if not a SKU."""
-    m = _SKU.search(_normalize(raw))
-    return f"SKU-{m.group(1)}" if m else None
-
-
-def _cn_number(token: str) -> int | None:
-    return int(token) if token.isdigit() else chinese_number(token)
-
-
-def _quantity_value(token: str) -> int | None:
-    token = token.strip().lower()
-    if token in _EN_NUMBERS:
-        return _EN_NUMBERS[token]
-    return _cn_number(token)
-
-
-def _unique(items: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(items))
-
-
-def _blank(text: str, pattern: re.Pattern[str]) -> str:
-    """Replace every match with spaces of the same length (keeps other spans aligned)."""
-    return pattern.sub(lambda m: " " * len(m.group(0)), text)
-
-
-def faq_topic_of(text: str) -> str | None:
-    """The FAQ topic a (normalized or raw) text asks about, if any."""
-    norm = _normalize(text)
-    if _REFUND.search(norm) and _REFUND_WHEN.search(norm):
-        return "refund_time"
-    for topic, pattern in _FAQ_PATTERNS.items():
-        if pattern.search(norm):
-            return topic
-    return None
-
-
-def extract_entities(text: str) -> Entities:
-    """Every identifier and value in ``text`` (order numbers, SKUs, tickets, quantity, amount).
-
-    Identifiers are removed from the text before numbers are read, so "SKU-1001" is never a
-    quantity and "T-100123" is never an order. Amounts ("50 元") are read before quantities.
-    """
-    norm = _normalize(text)
-    skus = _unique(f"SKU-{m.group(1)}" for m in _SKU.finditer(norm))
-    rest = _blank(norm, _SKU)
-    tickets = _unique(f"T-{m.group(1)}" for m in _TICKET_ID.finditer(rest))
-    parcels = _unique(m.group(0).upper() for m in _TRACKING_NO.finditer(rest))
-    rest = _blank(_blank(rest, _TICKET_ID), _TRACKING_NO)
-    orders = _unique(m.group(1) for m in _ORDER.finditer(rest))
-    rest = _blank(rest, _ORDER)
-    amount: float | None = None
-    for pattern in _AMOUNT_PATTERNS:
-        m = pattern.search(rest)
-        if m:
-            amount = float(m.group(1).replace(",", ""))
-            rest = rest[: m.start()] + " " * (m.end() - m.start()) + rest[m.end() :]
-            break
-    quantity: int | None = None
-    for pattern in _QUANTITY_PATTERNS:
-        m = pattern.search(rest)
-        if m:
-            value = _quantity_value(m.group(1))
-            if value is not None and value > 0:
-                quantity = value
-                break
-    return Entities(
-        order_ids=orders,
-        skus=skus,
-        quantity=quantity,
-        ticket_ids=tickets,
-        tracking_numbers=parcels,
-        faq_topic=faq_topic_of(norm),
-        amount=amount,
-    )
-
-
-# --- clause splitting ---------------------------------------------------------------------------
-
-# Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
-_SPLIT = _rx(
-    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
-    r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
-    r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
-    r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
-    r"|[?;!。\n]|\.(?=\s|$)"
-    r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|然后|同时)"
-    r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再)\s*"
-)
-_STRIP = " \t,.;:!?。、~…-—\"'()[]「」“”‘’"
-
-
-def _clause_spans(norm: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for m in _SPLIT.finditer(norm):
-        if m.start() > start:
-            spans.append((start, m.start()))
-        start = m.end()
-    if start < len(norm):
-        spans.append((start, len(norm)))
-    spans = [piece for s, e in spans for piece in _split_at_han_spaces(norm, s, e)]
-    return [(s, e) for s, e in spans if norm[s:e].strip(_STRIP)]
-
-
-# "SKU-1001有货吗 100683到哪了", "100683什么时候到 我要投诉快递": Chinese requests separated by a
-# space. A space ends a request only when what precedes it is one: it names an order or SKU, or
-# ends with a question particle ("我的订单 100123 为什么..." is one request).
-_HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|sku)")
-_COMPLETE = re.compile(r"\d{4,}|[吗呢了么吧]$")
-_OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|没|不必|不需要)$")
-
-
-def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
-    pieces: list[tuple[int, int]] = []
-    begin = start
-    for m in _HAN_SPACE.finditer(norm, start, end):
-        left = norm[begin : m.start()]
-        if _COMPLETE.search(left) and not _OPEN_NEGATION.search(left):
-            pieces.append((begin, m.start()))
-            begin = m.end()
-    pieces.append((begin, end))
-    return pieces
-
-
-def split_clauses(text: str) -> list[str]:
-    """The requests of a message, split at ", and", "also", "?", "另外", "。" (original text)."""
-    norm = _normalize(text)
-    return [text[s:e].strip(_STRIP) for s, e in _clause_spans(norm)]
-
-
-# --- templates ----------------------------------------------------------------------------------
-
-_HANDOFF = _rx(
-    r"\b(?:human|real person|live (?:agent|person|chat)|agent|representative|operator|"
-    r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
-    r"talk (?:to|with) (?:someone|somebody|a person)|"
-    r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back)\b"
-    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服"
-)
-_CANCEL = _rx(
-    r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b"
-    r"|取消|撤销|撤单|退订"
-    r"|(?:把|将)\s*(?:订单|单子|这单|那单|这个订单|那个订单)?\s*\d{6}?\s*(?:的订单)?\s*撤(?:了|掉|回)(?![吗么])"
-)
-_CANCEL_WEAK = _rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
-_CANCEL_QUERY = _rx(
-    r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
-    r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
-)
-_CANCEL_NEGATED = _rx(
-    r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
-    r"|need\s+(?:to\s+)?)?cancel"
-    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要)\s*取消"
-)
-# "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
-_AFTER_CANCEL = _rx(
-    r"取消(?:后|之后|以后|了的话)|取消.{0,4}的话|\bafter (?:i |you |it'?s? |it is )?cancel"
-    r"|\bif (?:i |you )?cancel"
-)
-_MONEY_WORDS = _rx(r"钱|退|\brefund|\bmoney\b")
-# "你是真人还是AI" / "are you a bot?": a question about the bot, not a request for a person
-_ARE_YOU_HUMAN = _rx(
-    r"\bare you (?:a |an )?(?:real |actual )?(?:human|person|bot|robot|ai|machine)\b"
-    r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:a |an )?(?:real )?"
-    r"(?:human|person|bot|robot|ai|machine)\b"
-    r"|\bwho (?:are|r) (?:you|u)\b|\bwhat(?:'s| is) your name\b"
-    r"|真人还是|是不是真人|是真人吗|是机器人|是不是机器人|机器人吗|是ai|是不是ai|人工智能吗"
-    r"|你是谁|你叫什么|你们是人|你是人吗|是人工吗|是不是人工"
-    r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:an? )?(?:agent|representative)\b"
-)
-_HOTLINE = _rx(
-    r"\b(?:hotline|(?:your|the|customer service|support|contact) (?:phone |telephone )?number"
-    r"|call (?:you|u|your)\b(?! back)|customer (?:service|support) (?:line|phone))"
-    r"|客服电话|热线|客服号码|联系方式|(?:你们|客服)(?:的)?(?:电话|号码)|有没有电话可以打"
-    r"|(?<!我的)电话(?:是)?(?:多少|几号)"
-)
-_GOODBYE = _rx(
-    r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
-    r"|\bhave a (?:nice|good|great) (?:day|one|evening)\b"
-    r"|再见|拜拜|^\W*88\W*$|回头见|下次见|先这样"
-)
-# a question about after-sales (policy, cost, warranty), not a report of a problem to file
-_AFTER_SALES_QUESTION = _rx(
-    r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何|能不能|可不可以"
-    r"|\bhow (?:do|does|can|to|much)\b|\bwhat(?:'s| is| are)\b|\bwho pays\b|\bis there\b"
-    r"|\bshould i\b"
-)
-_PROBLEM_REPORT = _rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
-# "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
-_COURIER_QUESTION = _rx(
-    r"\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
-    r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
-)
-_ORDER_WORD = _rx(r"\bor?de?r\b|订单|单子")
-_RETURN_ACTION = _rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
-_TICKET = _rx(
-    r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
-    r"stopped working|won'?t (?:turn on|work|charge)|wrong (?:item|product|size|colou?r|order)|"
-    r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
-    r"exchange|replace(?:ment)?|repair|after[- ]sales?|(?:open|file|create|raise|submit) a "
-    r"(?:support )?ticket|support ticket|leaking|torn)\b"
-    r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
-    r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|换一个|换个|更换|维修|修理"
-    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
-)
-# "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
-_TICKET_NEGATED = _rx(
-    r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
-    r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?ticket"
-    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:提交|开|建|创建|提)?\s*工单"
-    r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
-    r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
-)
-_TRACKING = _rx(
-    r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
-    r"shipping status|delivery status|shipment status|"
-    r"in transit|out for delivery|waybill|eta)\b"
-    r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
-    r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
-    r"|\bwhere(?:'s| is)\s+(?:order\s+|#)?\d{6}\b"
-    r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
-)
-_ARRIVE = _rx(
-    r"\bwhen (?:will|would|does|do|is|should|can|might)\s+(?:it|they|this|that|my \w+|the \w+|"
-    r"order \d+|i)\s*(?:\w+\s+)?(?:arrive|get here|be delivered|be here|come|reach|receive|get it)"
-    r"|\barriv(?:e|al)\b|\bdeliver(?:ed|y) date\b"
-    r"|什么时候到|何时到|多久(?:能|可以|才)?到|几天(?:能|可以|才)?到|啥时候到|什么时候能到|什么时候送到"
-    r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到|什么时候能送到|多久能送到"
-)
-_SHIP_WHEN = _rx(
-    r"\bwhen (?:will|do|does|would) (?:you|it|they|my order|the order) (?:be )?ship(?:ped)?\b"
-    r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
-)
-_ORDER_STATUS = _rx(
-    r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|"
-    r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
-    r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
-    r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
-    r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
-    r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
-    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order)|"
-    r"what did (?:it|the order|that order) (?:have|contain))\b"
-    r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
-    r"|帮我催|催一下|催催|催单|催促"
-    r"|查订单|查询订单"
-)
-_STOCK = _rx(
-    r"\b(?:in stock|stock|available|availability|have any(?! idea)|restock(?:ed|ing)?|"
-    r"back in stock|"
-    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|prices|cost|"
-    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)(?! (?:any )?idea| my)|"
-    r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
-    r"(?:you|u) sell|coming back|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
-    r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
-    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|有没有(?!人|可能|良心|优惠|办法)"
-)
-_LIST_ORDERS = _rx(
-    r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
-    r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
-    r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
-    r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
-    r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
-    r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单\W*$"
-)
-_GREETING = _rx(
-    r"^\W*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|greetings|yo)\b"
-    r"|你好|您好|嗨|哈喽|哈啰|在吗|在不在|早上好|下午好|晚上好|早安|有人吗"
-)
-_THANKS = _rx(
-    r"\b(?:thanks|thank you|thank u|thx|ty|cheers|appreciate it|much appreciated)\b"
-    r"|谢谢|多谢|感谢|谢了|辛苦了|3q"
-)
-_YES_START = _rx(
-    r"^(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|right|"
-    r"absolutely|of course|proceed|affirmative)\b"
-    r"|^(?:是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok)"
-)
-_NO_ANY = _rx(
-    r"\b(?:no|nope|nah|don'?t|do not|never ?mind|not now|stop|forget it|wait)\b"
-    r"|不用|不要|不需要|算了|别|先不|不了|不取消|不退|否|不是|不对|等等|等一下"
-)
-_NO_WHOLE = _rx(r"^(?:no|n|nope|nah|cancel|cancel it|取消|取消吧|不|否|不对)$")
-# The whole message is a yes and nothing else: the only answer that runs an action.
-_YES_ONLY = _rx(
-    r"^(?:(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|"
-    r"absolutely|of course|proceed|affirmative|yes please|please|i confirm|that'?s right"
-    r"|是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok的|确认取消|确认退款"
-    r"|就这样|就这么办|办吧|取消吧|退吧|退款吧)[\s,.!，。！~]*)+$"
-)
-# "yes?", "是吗", "really?": a question, not an answer
-_QUESTION_MARK = re.compile(r"[?？\u2753\u2754\U0001F914]|吗|\breally\b|\bsure\?", re.IGNORECASE)
-_AFTER_ALL = _rx(r"还是|after all|actually do|on second thought")
-# "不对，我是说100904" / "no, I meant 100904": the customer corrects what was asked
-_CORRECTION = _rx(
-    r"\bi mean|\bi meant|\bi said|\bshould be\b|\binstead\b"
-    r"|我是说|我说的是|应该是|是指|我指的是|换成|改成"
-)
-# "not all of it": the customer wants part of the amount, not nothing
-_NOT_ALL = _rx(
-    r"\bnot (?:all|the (?:whole|full|entire))\b|\bnot everything\b"
-    r"|不要全部|不用全部|不全退|不用全退|不要全退|别全退|不要全额|不用全额|不全部"
-)
-_BUT = _rx(r"^(?:but|however|though|just|only|although|and|,|，|但是?|不过|只|就)\s*")
-_ACK_WHOLE = _rx(
-    r"^(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
-    r"no thanks|not now|好|好的|好吧|行|嗯+|哦+|噢|知道了|明白了|了解|收到|ok的|可以"
-    r"|是|是的|对|对的"
-    r"|确认|确定|没问题|不|否|不要|不要了|不用取消|不要取消|别取消"
-    r"|不用了?|不需要了?|没有了?|(?:那|那就)?算了吧?|没事了?|不了)$"
-)
-_CONFIRM_WORD = _rx(
-    r"^(?:confirm(?:ed)?|i confirm|go ahead|do it|proceed"
-    r"|确认|确定|确认取消|确认退款|办吧|就这么办)$"
-)
-_HOW_TO = _rx(r"怎么|怎样|如何|流程|\bhow (?:do|does|can|to)\b|\bprocess\b")
-_QUESTIONISH = _rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
-_PARTICLES = _rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|吧|啊|呀|哦|哈)$")
-
-
-# Assent emoji may trail a yes ("好的👌"); any other emoji leaves the answer unclear.
-_EMOJI = re.compile(
-    r"[\U0001F44D\U0001F44C\u2705\U0001F642\U0001F60A\U0001F64F\U0001F44F\u263A\uFE0F]"
-)
-
-
-def _bare(norm_clause: str) -> str:
-    text = _EMOJI.sub("", norm_clause).strip(_STRIP)
-    previous = None
-    while previous != text:
-        previous = text
-        text = _PARTICLES.sub("", text).strip(_STRIP)
-    return text
-
-
-def _named_action(bare: str) -> str:
-    """The action a confirmation names ("确认取消": ``cancel``, "确认退款": ``refund``), or ""."""
-    return "cancel" if _CANCEL.search(bare) else "refund" if _REFUND.search(bare) else ""
+_INTENT_VALUES = frozenset(i.value for i in Intent)
 
 
 @dataclass(frozen=True, slots=True)
-class _Match:
-    intent: Intent
-    topic: str | None = None
-    ack: bool = False
-    verb: str = ""
-    """For a confirmation with nothing pending: the action it names ("确认取消": ``cancel``)."""
+class MatchContext:
+    """What a template matcher knows besides the message (:attr:`Pack.matcher`'s argument)."""
 
-
-def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
-    """The single best intent for one clause, by template priority; None if nothing matches."""
-    bare = _bare(norm)
-    has_ids = bool(ents.order_ids or ents.skus)
-    if ents.ticket_ids and not has_ids and not _HANDOFF.search(norm):
-        return None  # ticket look-ups are not a minimal-tier request: ask what they need
-    negative = _NO_WHOLE.match(bare) or _NO_ANY.search(bare) or _CANCEL_NEGATED.search(bare)
-    if awaiting and not has_ids and len(bare) <= 40 and not _AFTER_ALL.search(bare) and negative:
-        return _Match(Intent.CONFIRM_NO)
-    if not has_ids and not awaiting and _CONFIRM_WORD.match(bare):
-        # "确认" / "确认取消" with no question open: an action the customer moved on from is
-        # asked about again (planning); otherwise the reply says nothing waits for a yes
-        verb = _named_action(bare)
-        return _Match(Intent.CONFIRM_YES, verb=verb)
-    if not has_ids and _ACK_WHOLE.match(bare):
-        # a yes is read for the whole message (match_intents), never clause by clause
-        return _Match(Intent.THANKS, ack=True)
-    if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
-        return _Match(Intent.CONFIRM_NO)
-    if requested_language(norm) is not None:
-        # "I want to speak to a human in English": the request is the handoff (the language
-        # switch itself is the turn's, graph/language.py)
-        rest = without_language_request(norm)
-        found = _classify(
-            rest, extract_entities(rest), has_order_ctx=has_order_ctx, awaiting=awaiting
-        )
-        return (
-            found
-            if found is not None and found.intent is not Intent.UNKNOWN
-            else _Match(Intent.LANGUAGE)
-        )
-    if _HANDOFF.search(norm) and not _ARE_YOU_HUMAN.search(norm):
-        return _Match(Intent.HANDOFF)
-    if _ARE_YOU_HUMAN.search(norm):
-        return _Match(Intent.IDENTITY)
-    if _HOTLINE.search(norm) and not has_ids:
-        return _Match(Intent.HOTLINE)
-    if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
-        return _Match(Intent.FAQ, topic="refund_time")
-    if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
-        # asking about refunds is not asking for one: show the order (its refunds and what is
-        # still refundable) or the refund-time answer, never a refund offer
-        if ents.order_ids or (
-            has_order_ctx
-            and (_REFUND_WHERE.search(norm) or _HOW_MUCH.search(norm))
-            and not _HOW_LONG.search(norm)
-        ):
-            # a refund question naming no order asks how long refunds take, not where one is
-            return _Match(Intent.ORDER_STATUS)
-        return _Match(Intent.FAQ, topic="refund_time")
-    if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
-        return _Match(Intent.FAQ, topic="returns")
-    if _COURIER_QUESTION.search(norm) and not ents.order_ids:
-        return _Match(Intent.FAQ, topic="delivery_times")
-    if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
-        # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
-        return _Match(Intent.FAQ, topic=ents.faq_topic)
-    if _CANCEL_QUERY.search(norm):
-        return _Match(Intent.ORDER_STATUS)
-    if not _CANCEL_NEGATED.search(norm) and (
-        _CANCEL.search(norm)
-        or (_CANCEL_WEAK.search(norm) and (ents.order_ids or _ORDER_WORD.search(norm)))
-    ):
-        return _Match(Intent.CANCEL_ORDER)
-    if _REFUND.search(norm):
-        return _Match(Intent.REFUND)
-    if _RETURN_ACTION.search(norm) and _HOW_TO.search(norm) and not ents.order_ids:
-        # "退货怎么弄" / "how does a return work": explain the policy, open nothing
-        return _Match(Intent.FAQ, topic="returns")
-    ticket_refused = bool(_TICKET_NEGATED.search(norm))
-    if (
-        not ticket_refused
-        and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
-        and not ents.order_ids
-        and _AFTER_SALES_QUESTION.search(norm)
-        and not _PROBLEM_REPORT.search(norm)
-    ):
-        # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
-        return _Match(Intent.FAQ, topic=ents.faq_topic or "returns")
-    if not ticket_refused and (
-        (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
-    ):
-        return _Match(Intent.CREATE_TICKET)
-    if ents.skus and not ents.order_ids:
-        return _Match(Intent.STOCK)
-    if ents.tracking_numbers and not ents.order_ids:
-        # "YT9433239273到哪了", "where is YT9433239273": the parcel of that number
-        return _Match(Intent.TRACKING)
-    if _TRACKING.search(norm):
-        return _Match(Intent.TRACKING)
-    if _ARRIVE.search(norm):
-        if has_order_ctx:
-            return _Match(Intent.TRACKING)
-        return _Match(Intent.FAQ, topic="delivery_times")
-    if _SHIP_WHEN.search(norm):
-        if has_order_ctx:
-            return _Match(Intent.ORDER_STATUS)
-        return _Match(Intent.FAQ, topic="delivery_times")
-    if _ORDER_STATUS.search(norm) and (has_order_ctx or _ORDER_WORD.search(norm)):
-        return _Match(Intent.ORDER_STATUS)
-    if ents.faq_topic is not None:
-        return _Match(Intent.FAQ, topic=ents.faq_topic)
-    if _STOCK.search(norm):
-        return _Match(Intent.STOCK)
-    if _LIST_ORDERS.search(norm):
-        return _Match(Intent.LIST_ORDERS)
-    if _ORDER_STATUS.search(norm):
-        return _Match(Intent.ORDER_STATUS)
-    if _GREETING.search(norm) and ents.order_ids:
-        # "hi, where's 100200?": an order id is a request, whatever greeting comes with it
-        return _Match(Intent.ORDER_STATUS)
-    if _GOODBYE.search(norm):
-        return _Match(Intent.GOODBYE)
-    if _GREETING.search(norm):
-        return _Match(Intent.GREETING)
-    if _THANKS.search(norm):
-        return _Match(Intent.THANKS)
-    return None
-
-
-# --- matching -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Group:
-    start: int
-    end: int
-
-
-# A clause that asks something: a question mark or a question word, and enough words to be one.
-_ASKS = _rx(
-    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以"
-    r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
-)
-_WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
-
-
-def _asks_something(clause: str) -> bool:
-    """Whether a clause nothing could read is a request of its own (to say it was not read)."""
-    text = clause.strip(_STRIP)
-    return bool(_ASKS.search(text)) and len(_WORD.findall(text)) >= 4
-
-
-def _unread_clauses(
-    norm: str, spans: list[tuple[int, int]], awaiting: bool
-) -> list[tuple[int, int]]:
-    """The question-like clauses no template reads (their words still go to a neighbour)."""
-    unread = []
-    for start, end in spans:
-        clause = norm[start:end]
-        ents = extract_entities(clause)
-        if ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers:
-            continue
-        if _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is None and (
-            _asks_something(clause)
-        ):
-            unread.append((start, end))
-    return unread
-
-
-def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> list[_Group]:
-    """Fold clauses that match nothing and name nothing into the previous (or next) clause."""
-    groups: list[_Group] = []
-    orphan_start: int | None = None
-    for start, end in spans:
-        clause = norm[start:end]
-        ents = extract_entities(clause)
-        substantive = bool(ents.order_ids or ents.skus) or (
-            _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is not None
-        )
-        if not substantive:
-            if groups:
-                groups[-1] = _Group(groups[-1].start, end)
-            elif orphan_start is None:
-                orphan_start = start
-            continue
-        groups.append(_Group(orphan_start if orphan_start is not None else start, end))
-        orphan_start = None
-    return groups
+    packs: PackSet
+    """The loaded packs (their identifiers are never read as amounts)."""
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    """The session's facts (``last_<subject>``, remembered identifiers)."""
+    awaiting_confirmation: bool = False
+    """The bot asked a yes/no question: a bare "yes"/"确认" or "no"/"算了" answers it."""
 
 
 def match_intents(
     text: str,
     *,
     packs: PackSet,
-    last_order_id: str | None = None,
-    last_sku: str | None = None,
+    facts: Mapping[str, Any] | None = None,
     awaiting_confirmation: bool = False,
 ) -> list[MatchedIntent]:
-    """Read every request in a customer message, in order.
+    """Read every request in a customer message, in order (at least one item).
 
-    Args:
-        text: the customer's message.
-        packs: the loaded packs (their identifiers are never read as amounts).
-        last_order_id: the order the session talked about last; used (and flagged with
-            ``inferred_order``) for order questions that name no order.
-        last_sku: the product (SKU) the session talked about last; a stock question that
-            refers to it ("when will it be back?", "那什么时候补货") asks about it.
-        awaiting_confirmation: the bot asked a yes/no question; bare "yes"/"确认" and
-            "no"/"算了" are then :attr:`Intent.CONFIRM_YES` / :attr:`Intent.CONFIRM_NO`.
-            Otherwise they are acknowledgements (:attr:`Intent.THANKS` with ``details="ack"``).
-
-    Returns:
-        At least one item; ``[MatchedIntent(Intent.UNKNOWN, ...)]`` when nothing matched.
-        An order status question without any order number becomes :attr:`Intent.LIST_ORDERS`.
+    The first loaded pack with a template matcher reads the message; without one, only the
+    conversation and confirmation answers are read (:func:`match_conversation`).
     """
-    message_lang = detect_language(text)
-    norm = _normalize(text)
+    context = MatchContext(packs, facts or {}, awaiting_confirmation)
+    for pack in packs:
+        if pack.matcher is not None:
+            return list(pack.matcher(text, context))
+    return match_conversation(text, context)
+
+
+def split_clauses(text: str) -> list[str]:
+    """The requests of a message, split at ", and", "also", "?", "另外", "。" (original text)."""
+    norm = normalize(text)
+    return [text[s:e].strip(STRIP) for s, e in clause_spans(norm)]
+
+
+def conversation_intent(norm: str, *, has_ids: bool = False) -> Intent | None:
+    """The conversation intent of one normalized clause, if it is one (None otherwise).
+
+    Asked after a pack's own requests, which win: "hi, where's 100200?" is a request.
+    """
+    if ARE_YOU_HUMAN.search(norm):
+        return Intent.IDENTITY
+    if HOTLINE.search(norm) and not has_ids:
+        return Intent.HOTLINE
+    if GOODBYE.search(norm):
+        return Intent.GOODBYE
+    if GREETING.search(norm):
+        return Intent.GREETING
+    if THANKS.search(norm):
+        return Intent.THANKS
+    return None
+
+
+def match_conversation(text: str, context: MatchContext) -> list[MatchedIntent]:
+    """The reading every deployment has, with no pack matcher: an answer to the open question,
+    a language request, the conversation intents clause by clause, else UNKNOWN."""
+    lang = detect_language(text)
+    stripped = text.strip()
     if unsupported_language(text):
-        return [
-            MatchedIntent(
-                Intent.LANGUAGE, text=text.strip(), lang=message_lang, details="unsupported"
-            )
-        ]
-    if awaiting_confirmation:
-        answer = _read_confirmation(text, norm, message_lang, packs)
+        return [MatchedIntent(Intent.LANGUAGE, text=stripped, lang=lang, details="unsupported")]
+    norm = normalize(text)
+    if context.awaiting_confirmation:
+        answer = read_confirmation(text, norm, lang, context.packs, pack_words(context.packs))
         if answer is not None:
             return [answer]
-    spans = _clause_spans(norm)
-    groups = _group_clauses(norm, spans, awaiting_confirmation)
-    if not groups:
-        return [_unknown(text, message_lang)]
-
-    group_ents = [extract_entities(norm[g.start : g.end]) for g in groups]
-    matched: list[MatchedIntent] = []
-    previous: Intent | None = None
-    for index, (group, ents) in enumerate(zip(groups, group_ents, strict=True)):
-        clause_norm = norm[group.start : group.end]
-        clause_text = text[group.start : group.end].strip(_STRIP) or text.strip()
-        lang = detect_language(clause_text, default=message_lang)
-        earlier = _message_order(group_ents[:index][::-1])
-        later = group_ents[index + 1].order_ids[:1] if index + 1 < len(group_ents) else ()
-        has_ctx = bool(ents.order_ids or earlier or later or last_order_id)
-        found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
-        if found is None and _continues_decline(ents, previous):
+    if requested_language(norm) is not None:
+        return [MatchedIntent(Intent.LANGUAGE, text=stripped, lang=lang)]
+    found: list[MatchedIntent] = []
+    for start, end in clause_spans(norm):
+        clause = norm[start:end]
+        intent = conversation_intent(clause)
+        if intent is None and ACK_WHOLE.match(bare(clause)):
+            found.append(MatchedIntent(Intent.THANKS, text=stripped, lang=lang, details="ack"))
             continue
-        if found is None:
-            found = _from_entities(ents, previous)
-        if found is None:
-            continue
-        previous = found.intent
-        base = MatchedIntent(
-            intent=found.intent,
-            text=clause_text,
-            lang=lang,
-            quantity=ents.quantity,
-            topic=found.topic,
-            details=_details(found, clause_text),
-        )
-        if found.intent is Intent.REFUND:
-            reading = read_amount(clause_text, money_context=True, packs=packs)
-            base = replace(
-                base,
-                amount=reading.value,
-                amount_kind=reading.kind,
-                amount_raw=reading.raw,
-            )
-        matched.extend(
-            _with_entities(
-                base, ents, earlier or (later[0] if later else None), last_order_id, last_sku
-            )
-        )
-
-    matched = _dedupe(matched)
-    substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
-    if substantive:
-        matched = [m for m in matched if m.intent not in _SMALL_TALK]
-        if any(m.intent is not Intent.THANKS for m in substantive):
-            matched = [m for m in matched if m.details != "ack"]
-        # a question in the message that nothing read is said to be unread, not dropped
-        for start, end in _unread_clauses(norm, spans, awaiting_confirmation):
-            part = text[start:end].strip(_STRIP)
-            lang = detect_language(part, default=message_lang)
-            matched.append(MatchedIntent(Intent.UNKNOWN, text=part, lang=lang, details="part"))
-    return matched or [_unknown(text, message_lang)]
+        if intent is not None and all(m.intent is not intent for m in found):
+            found.append(MatchedIntent(intent, text=text[start:end].strip(STRIP), lang=lang))
+    return found or [MatchedIntent(Intent.UNKNOWN, text=stripped, lang=lang)]
 
 
-#: Said around a request, not one: dropped when the message asks for something else.
-_SMALL_TALK = frozenset({Intent.GREETING, Intent.GOODBYE})
+def _no_ids(words: str) -> tuple[str, ...]:
+    return ()
 
 
-def _read_confirmation(text: str, norm: str, lang: Lang, packs: PackSet) -> MatchedIntent | None:
+def _no_request(words: str) -> bool:
+    return False
+
+
+def _no_action(words: str) -> str:
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationWords:
+    """What a matcher knows about its own requests, for reading an answer to its question."""
+
+    subject: str = ""
+    """The request field a corrected identifier replaces ("不对，我是说100904": ``order_id``)."""
+    subjects: Callable[[str], tuple[str, ...]] = _no_ids
+    """The subject identifiers named in (normalized) words."""
+    identifiers: Callable[[str], tuple[str, ...]] = _no_ids
+    """Every identifier named in the words (a no that names one is not a bare no)."""
+    is_request: Callable[[str], bool] = _no_request
+    """Whether words are a request of their own ("对，退款吧": a new request, not a yes)."""
+    named_action: Callable[[str], str] = _no_action
+    """The action a confirmation names ("确认取消": ``cancel``; "" when none)."""
+
+
+def pack_words(packs: PackSet) -> ConfirmationWords:
+    """The confirmation words of packs without a matcher: their declared identifiers, and a
+    conversation intent as the only request a yes may carry."""
+    pattern = packs.identifier_pattern()
+
+    def found(words: str) -> tuple[str, ...]:
+        return tuple(m.group(0) for m in pattern.finditer(words)) if pattern else ()
+
+    return ConfirmationWords(
+        subject=packs.subject(),
+        subjects=found,
+        identifiers=found,
+        is_request=lambda words: conversation_intent(words) is not None,
+    )
+
+
+def read_confirmation(
+    text: str, norm: str, lang: Lang, packs: PackSet, words: ConfirmationWords
+) -> MatchedIntent | None:
     """How a message answers the yes/no question the bot asked; None when it is a new request.
 
     Only an unqualified yes is :attr:`Intent.CONFIRM_YES`. A yes with a change ("yes but only
     100"), a correction ("不对，我是说100904") or a hedge/question ("yes?") never runs anything.
     """
-    bare = _bare(norm)
+    plain = bare(norm)
     stripped = text.strip()
-    questioning = bool(_QUESTION_MARK.search(stripped))
-    if _YES_ONLY.match(bare) and not questioning:
+    questioning = bool(QUESTION_MARK.search(stripped))
+    if YES_ONLY.match(plain) and not questioning:
         # "确认退款" names the action it confirms: it runs only an action of that kind
-        verb = _named_action(bare)
+        verb = words.named_action(plain)
         return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb)
-    ents = extract_entities(norm)
-    negative = bool(_NO_WHOLE.match(bare) or _NO_ANY.search(bare)) and not _AFTER_ALL.search(bare)
-    yes = _YES_START.match(bare)
-    if _NOT_ALL.search(bare) and not ents.order_ids:
+    subjects = words.subjects(norm)
+    negative = bool(NO_WHOLE.match(plain) or NO_ANY.search(plain)) and not AFTER_ALL.search(plain)
+    yes = YES_START.match(plain)
+    if NOT_ALL.search(plain) and not subjects:
         # "不要全部，退50就行" / "not all of it, just 50": the amount changes, asked again
-        partial = read_amount(bare, money_context=True, packs=packs)
+        partial = read_amount(plain, money_context=True, packs=packs)
         if partial.kind != "none":
             return MatchedIntent(
                 intent=Intent.CONFIRM_CHANGE,
@@ -1006,147 +322,43 @@ def _read_confirmation(text: str, norm: str, lang: Lang, packs: PackSet) -> Matc
                 amount_kind=partial.kind,
                 amount_raw=partial.raw,
             )
-    if negative and not (yes and not _NO_ANY.match(bare)):
-        if ents.order_ids and (_CORRECTION.search(norm) or len(_bare(_blank(norm, _ORDER))) <= 12):
-            return MatchedIntent(
-                intent=Intent.CONFIRM_CHANGE, text=stripped, lang=lang, order_id=ents.order_ids[0]
-            )
-        if not ents.order_ids and not ents.skus and len(bare) <= 40:
+    if negative and not (yes and not NO_ANY.match(plain)):
+        if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
+            return _changed_subject(stripped, lang, words.subject, subjects[0])
+        if not words.identifiers(norm) and len(plain) <= 40:
             return MatchedIntent(intent=Intent.CONFIRM_NO, text=stripped, lang=lang)
         return None
     if yes is None:
-        if ents.order_ids and _CORRECTION.search(norm):
-            return MatchedIntent(
-                intent=Intent.CONFIRM_CHANGE, text=stripped, lang=lang, order_id=ents.order_ids[0]
-            )
+        if subjects and CORRECTION.search(norm):
+            return _changed_subject(stripped, lang, words.subject, subjects[0])
         return None
-    rest = _BUT.sub("", bare[yes.end() :].strip(_STRIP)).strip(_STRIP)
-    if rest and _classify(rest, extract_entities(rest), has_order_ctx=True, awaiting=False):
+    rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
+    if rest and words.is_request(rest):
         return None  # "对，退款吧": a new request; what was pending is not done
     reading = read_amount(rest, money_context=True, packs=packs)
-    asks_more = _QUESTION_MARK.sub("", rest).strip(_STRIP)
-    if asks_more and reading.kind == "none" and questioning and not _CORRECTION.search(norm):
+    asks_more = QUESTION_MARK.sub("", rest).strip(STRIP)
+    if asks_more and reading.kind == "none" and questioning and not CORRECTION.search(norm):
         return None  # "yes, and where is 100683?": a new question; what was pending is not done
-    if reading.kind != "none" or ents.order_ids:
-        return MatchedIntent(
+    if reading.kind != "none" or subjects:
+        changed = MatchedIntent(
             intent=Intent.CONFIRM_CHANGE,
             text=stripped,
             lang=lang,
-            order_id=ents.order_ids[0] if ents.order_ids else None,
             amount=reading.value,
             amount_kind=reading.kind,
             amount_raw=reading.raw,
         )
+        return changed.with_request({words.subject: subjects[0]}) if subjects else changed
     return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
 
 
-def _unknown(text: str, lang: Lang) -> MatchedIntent:
-    return MatchedIntent(intent=Intent.UNKNOWN, text=text.strip(), lang=lang)
+def _changed_subject(text: str, lang: Lang, subject: str, value: str) -> MatchedIntent:
+    changed = MatchedIntent(intent=Intent.CONFIRM_CHANGE, text=text, lang=lang)
+    return changed.with_request({subject: value}) if subject else changed
 
 
-def _message_order(ents_newest_first: list[Entities]) -> str | None:
-    for ents in ents_newest_first:
-        if ents.order_ids:
-            return ents.order_ids[-1]
-    return None
-
-
-def _from_entities(ents: Entities, previous: Intent | None) -> _Match | None:
-    """A clause that names an order or SKU but no request: continue the previous request."""
-    if ents.order_ids:
-        if previous in ORDER_SCOPED_INTENTS and previous is not None:
-            return _Match(previous)
-        return _Match(Intent.ORDER_STATUS)
-    if ents.skus:
-        return _Match(Intent.STOCK)
-    return None
-
-
-def _continues_decline(ents: Entities, previous: Intent | None) -> bool:
-    """ "算了不退了 100609": the order of a refusal belongs to the refusal, not a new request."""
-    return previous is Intent.CONFIRM_NO and bool(ents.order_ids) and not ents.skus
-
-
-def _details(found: _Match, clause_text: str) -> str:
-    if found.ack:
-        return "ack"
-    if found.verb:
-        return found.verb
-    if found.intent in (Intent.CREATE_TICKET, Intent.HANDOFF):
-        return clause_text
-    return ""
-
-
-# "when will it be back?", "那什么时候补货": the product talked about, not a new one
-_REFERS_BACK = _rx(
-    r"^\W*(?:and |so )?(?:when|what about|how about)\b[^a-z]*\b(?:it|that|this|they|them)\b"
-    r"|^\W*(?:when|will) (?:will |is |are )?(?:it|that|this one|they)\b"
-    r"|^\W*(?:那|这|它)(?:个|款)?(?:什么时候|啥时候|何时|多少钱|有货|还有)"
-)
-
-
-def _with_entities(
-    base: MatchedIntent,
-    ents: Entities,
-    message_order: str | None,
-    last_order_id: str | None,
-    last_sku: str | None = None,
-) -> list[MatchedIntent]:
-    intent = base.intent
-    if intent is Intent.STOCK:
-        if not ents.skus and last_sku and _REFERS_BACK.search(_normalize(base.text)):
-            return [replace(base, sku=last_sku)]
-        if not ents.skus:
-            # "do you have USB-C cables and a 65W charger?": one search per product named
-            return [replace(base, text=part) for part in _product_parts(base.text)]
-        return [replace(base, sku=sku) for sku in ents.skus]
-    if intent is Intent.TRACKING and ents.tracking_numbers and not ents.order_ids:
-        return [replace(base, args={"tracking_number": n}) for n in ents.tracking_numbers]
-    if intent in ORDER_SCOPED_INTENTS:
-        sku = ents.skus[0] if intent is Intent.CREATE_TICKET and ents.skus else None
-        if ents.order_ids:
-            return [replace(base, order_id=o, sku=sku) for o in ents.order_ids]
-        if message_order is not None:
-            return [replace(base, order_id=message_order, sku=sku)]
-        if last_order_id is not None:
-            return [replace(base, order_id=last_order_id, sku=sku, inferred_order=True)]
-        if intent is Intent.ORDER_STATUS:
-            return [replace(base, intent=Intent.LIST_ORDERS)]
-        return [replace(base, sku=sku)]
-    if intent is Intent.HANDOFF:
-        if ents.order_ids or message_order:
-            return [replace(base, order_id=ents.order_ids[0] if ents.order_ids else message_order)]
-        if last_order_id is not None:
-            # "can someone call me about it": the order the conversation is about goes along
-            return [replace(base, order_id=last_order_id, inferred_order=True)]
-        return [base]
-    return [base]
-
-
-# "A and B", "A和B", "A、B": two things asked about in one product question
-_PRODUCT_AND = _rx(r"\s+(?:and|&|or)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者")
-
-
-def _product_parts(text: str) -> list[str]:
-    parts = [p.strip(_STRIP) for p in _PRODUCT_AND.split(text)]
-    parts = [p for p in parts if len(p) >= 2]
-    return parts if len(parts) > 1 else [text]
-
-
-def _dedupe(items: list[MatchedIntent]) -> list[MatchedIntent]:
-    """One request per intent and object. Of two ("我想退100609的钱，退一百就行"), the one that
-    states an amount wins: an amount said is never replaced by the whole."""
-    seen: dict[tuple[Intent, str | None, str | None, str | None, str], int] = {}
-    out: list[MatchedIntent] = []
-    for item in items:
-        searched = item.text if item.intent is Intent.STOCK and item.sku is None else ""
-        searched = searched or str(item.args.get("tracking_number") or "")
-        key = (item.intent, item.order_id, item.sku, item.topic, searched)
-        if key in seen:
-            index = seen[key]
-            if out[index].amount_kind == "none" and item.amount_kind != "none":
-                out[index] = item
-            continue
-        seen[key] = len(out)
-        out.append(item)
-    return out
+def _without(norm: str, ids: tuple[str, ...]) -> str:
+    """``norm`` with the identifiers blanked (same length)."""
+    for value in ids:
+        norm = re.sub(re.escape(value.lower()), lambda m: " " * len(m.group(0)), norm)
+    return norm

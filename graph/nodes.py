@@ -28,7 +28,7 @@ from helpdesk.graph.capabilities import match_packs, merge_matches
 from helpdesk.graph.compaction import CompactionPolicy, compact, count_messages_near
 from helpdesk.graph.coverage import Asked, semantic_check_needed
 from helpdesk.graph.facts import extract_facts
-from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
+from helpdesk.graph.intents import Intent, MatchedIntent, match_intents, stored_intent
 from helpdesk.graph.language import Lang, reply_language, requested_language
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.planning import call_for, match_from_task, plan_tasks
@@ -132,7 +132,7 @@ class TurnNodes:
         """Start a turn: note the customer's facts, count tokens, compact at the watermark."""
         messages = list(state.get("messages", []))
         text = _last_human_text(messages)
-        facts = extract_facts(text, state.get("facts", {}))
+        facts = extract_facts(text, state.get("facts", {}), packs=self.packs)
         lang = reply_language(
             text,
             chosen=facts.get("reply_lang"),
@@ -316,8 +316,7 @@ class TurnNodes:
         template = match_intents(
             text,
             packs=self.packs,
-            last_order_id=facts.get(f"last_{self.packs.subject()}"),
-            last_sku=_last(facts.get("skus")),
+            facts=facts,
             awaiting_confirmation=bool(facts.get("pending_actions")),
         )
         is_confirmation = any(m.intent in _ANSWERS for m in template)
@@ -823,11 +822,10 @@ def _resume_awaiting_amount(
     subject = packs.subject()
     if not waiting or not subject or not waiting.get("subject") or len(matches) != 1:
         return matches
-    if waiting.get("intent") not in _BUILTIN_INTENTS:
-        return matches
-    intent = Intent(waiting["intent"])
+    intent, capability = stored_intent(str(waiting.get("intent", "")))
     only = matches[0]
-    if only.intent not in (Intent.UNKNOWN, Intent.THANKS, intent) or only.request_value(
+    same = only.intent is intent and only.capability == capability
+    if not (same or only.intent in (Intent.UNKNOWN, Intent.THANKS)) or only.request_value(
         subject
     ) not in (None, waiting["subject"]):
         return matches
@@ -837,6 +835,7 @@ def _resume_awaiting_amount(
     resumed = dataclasses.replace(
         only,
         intent=intent,
+        capability=capability,
         amount=reading.value,
         amount_kind=reading.kind,
         amount_raw=reading.raw,
@@ -867,21 +866,26 @@ def _resume_awaiting_subject(
         return matches
     only = matches[0]
     named = only.request_value(pack.subject)
-    if only.intent.value != pack.subject_intent or not named or only.inferred_order:
+    if (only.capability or only.intent.value) != pack.subject_intent or not named:
+        return matches
+    if only.inferred_order:
         return matches
     if len(_only_subject(pack, packs).sub("", only.text).strip()) > 6:
         return matches  # more than the subject: a new question
+    intent, capability = stored_intent(
+        str(waiting.get("intent", "")), str(waiting.get("capability") or "")
+    )
     return [
         dataclasses.replace(
             only,
-            intent=Intent(waiting["intent"]),
+            intent=intent,
+            capability=capability,
             amount=waiting.get("amount"),
             details=waiting.get("details") or only.details,
         )
     ]
 
 
-_BUILTIN_INTENTS = frozenset(i.value for i in Intent)
 _NUMBER_WORDS = r"no\.?|number|号|#|[\s,.，。:：]"
 
 
@@ -979,8 +983,3 @@ def _last_human_text(messages: list[AnyMessage]) -> str:
         if isinstance(message, HumanMessage):
             return _content(message)
     return ""
-
-
-def _last(values: Any) -> str | None:
-    """The last of a remembered list of identifiers (None when there is none)."""
-    return str(values[-1]) if isinstance(values, list) and values else None

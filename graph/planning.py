@@ -10,11 +10,10 @@ task the reply asks about instead of a guess.
 from __future__ import annotations
 
 import dataclasses
-from enum import Enum
 from typing import Any
 
 from helpdesk.graph.capabilities import pack_call
-from helpdesk.graph.intents import Intent, MatchedIntent
+from helpdesk.graph.intents import Intent, MatchedIntent, plain_match, stored_intent
 from helpdesk.graph.state import Task
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall
@@ -32,15 +31,7 @@ def call_for(
     """The tool call serving ``match``, or None when no tool is needed or information is missing."""
     if match.intent is Intent.PACK:
         return pack_call(match, task_id, facts=facts, packs=packs)
-    cap = packs.for_intent(match.intent.value)
-    if cap is None or cap.plan is None:
-        return None
-    planned = cap.plan(plain_match(match), facts)
-    if planned is None:
-        return None
-    return ToolCall(
-        name=planned.tool, args=dict(planned.args), id=task_id, ask_first=planned.ask_first
-    )
+    return None
 
 
 def plan_tasks(
@@ -109,7 +100,7 @@ def plan_tasks(
             continue
         task_id = next_id()
         call = call_for(match, task_id, facts=facts, packs=packs)
-        cap = packs.for_intent(match.capability or match.intent.value)
+        cap = packs.for_intent(match.capability) if match.capability else None
         tasks.append(
             Task(
                 id=task_id,
@@ -164,15 +155,17 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
     )
 
 
-def plain_match(match: MatchedIntent) -> dict[str, Any]:
-    """The match's fields as plain JSON values (checkpoints store no custom enums)."""
-    fields = dataclasses.asdict(match)
-    return {k: (v.value if isinstance(v, Enum) else v) for k, v in fields.items()}
-
-
 def match_from_task(task: Task) -> MatchedIntent:
-    """Rebuild the MatchedIntent a task was planned from (checkpoints store plain fields)."""
+    """Rebuild the MatchedIntent a task was planned from (checkpoints store plain fields).
+
+    Keys that are not fields are the request's arguments. A task stored before packs read
+    their own requests names the capability as its intent (``"refund"``): it becomes a pack
+    request of that capability.
+    """
     fields = dict(task.match)
-    fields["intent"] = Intent(fields.get("intent", task.intent))
-    known = {f.name for f in dataclasses.fields(MatchedIntent)}
-    return MatchedIntent(**{k: v for k, v in fields.items() if k in known})
+    args = dict(fields.pop("args", None) or {})
+    value = str(fields.get("intent", task.intent))
+    fields["intent"], fields["capability"] = stored_intent(value, fields.get("capability") or "")
+    known = {f.name for f in dataclasses.fields(MatchedIntent)} - {"args"}
+    args.update({k: v for k, v in fields.items() if k not in known})
+    return MatchedIntent(**{k: v for k, v in fields.items() if k in known}, args=args)

@@ -54,30 +54,25 @@ def matches_from_plan(
     subject = packs.subject()
     matches: list[MatchedIntent] = []
     for task in planned:
-        if task.intent not in _BUILTIN_INTENTS:
-            known = packs.for_intent(task.intent) is not None
+        if task.intent in _ENGINE_INTENTS:
+            intent = Intent(task.intent)
+            if intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO):
+                continue  # a model never decides that the customer confirmed (or declined)
             matches.append(
-                MatchedIntent(
-                    intent=Intent.PACK if known else Intent.UNKNOWN,
-                    text=text,
-                    lang=lang,
-                    capability=task.intent if known else "",
-                    amount=task.amount,
-                    details=task.details or "",
-                )
+                MatchedIntent(intent=intent, text=text, lang=lang, details=task.details or "")
             )
             continue
-        intent = Intent(task.intent)
-        if intent in (Intent.CONFIRM_YES, Intent.CONFIRM_NO):
-            continue  # a model never decides that the customer confirmed (or declined)
+        cap = packs.for_intent(task.intent)
+        if cap is None:
+            matches.append(MatchedIntent(intent=Intent.UNKNOWN, text=text, lang=lang))
+            continue
         request = task.request_args()
         inferred = False
-        cap = packs.for_intent(intent.value)
-        scoped = cap is not None and bool(subject) and cap.subject == subject
+        scoped = bool(subject) and cap.subject == subject
         if scoped and request.get(subject) is None and last_subject:
             request[subject], inferred = last_subject, True
         base = MatchedIntent(
-            intent=intent,
+            intent=Intent.PACK,
             text=text,
             lang=lang,
             quantity=task.quantity,
@@ -85,6 +80,7 @@ def matches_from_plan(
             amount=task.amount,
             details=task.details or "",
             inferred_order=inferred,
+            capability=task.intent,
         )
         matches.append(base.with_request(request))
     return matches
@@ -276,17 +272,16 @@ def _bind(
 
 
 def _intent_for_tool(tool: str, packs: PackSet) -> tuple[Intent, str | None]:
-    """The intent a model-chosen call serves: a built-in one, a pack's (``PACK`` plus its
-    name), or unknown for a tool registered without a capability."""
+    """The intent a model-chosen call serves: a pack's (``PACK`` plus its name), or unknown for
+    a tool registered without a capability."""
     name = packs.intent_for_tool(tool)
     if name is None:
         return Intent.UNKNOWN, None
-    if name in _BUILTIN_INTENTS:
-        return Intent(name), None
     return Intent.PACK, name
 
 
-_BUILTIN_INTENTS = frozenset(i.value for i in Intent) - {Intent.PACK.value}
+_ENGINE_INTENTS = frozenset(i.value for i in Intent) - {Intent.PACK.value}
+"""The intents the engine answers itself (a model may name them; confirmations are ignored)."""
 
 
 def _same_target(left: Mapping[str, Any], right: Mapping[str, Any], targets: Sequence[str]) -> bool:

@@ -35,6 +35,7 @@ from helpdesk.tools.local_time import zone
 from helpdesk.tools.registry import ToolKind, ToolRegistry
 
 if TYPE_CHECKING:
+    from helpdesk.graph.intents import MatchContext, MatchedIntent
     from helpdesk.graph.replies import PackReplies
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "HandoffArgsFn",
     "IntentSpec",
     "Lang",
+    "MatcherFn",
     "Pack",
     "PackEnv",
     "PackError",
@@ -276,6 +278,10 @@ class Understood:
 UnderstandFn: TypeAlias = Callable[[str, Lang, Mapping[str, Any]], list[Understood]]
 """``understand(text, lang, facts) -> requests``: a pack's own matcher (empty = nothing)."""
 
+MatcherFn: TypeAlias = "Callable[[str, MatchContext], Sequence[MatchedIntent]]"
+"""``matcher(text, context) -> requests``: a pack's reading of a whole message, conversation
+and answers to the bot's question included (see :attr:`Pack.matcher`)."""
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Pack:
@@ -292,6 +298,13 @@ class Pack:
     see :data:`ReplyOutcome`); None = the generic wording only."""
     understand: UnderstandFn | None = None
     """The pack's own understanding, tried before the generic pattern matcher."""
+    matcher: MatcherFn | None = None
+    """The pack's template matcher for whole messages, used instead of the engine's
+    conversation reader (:func:`helpdesk.graph.intents.match_intents`): the first loaded pack
+    that has one reads every message (the demo shop's reads its requests, the conversation
+    intents and answers to the bot's questions); other packs' requests are still found by
+    their :attr:`understand` and patterns. It must read answers with
+    :func:`helpdesk.graph.intents.read_confirmation`, the only reader of a yes."""
     handoff_tool: str | None = None
     """The tool that hands a conversation to a human (the ladder's last rung), if the pack has
     one; at most one loaded pack may name it."""
@@ -320,6 +333,9 @@ class Pack:
     request_fields: tuple[str, ...] = ()
     """Fields a model's decomposition may fill for the pack's requests (``("member_id",)``),
     each an optional string; they reach the capability's planner with the request."""
+    text_facts: Callable[[str], Mapping[str, Sequence[str]]] | None = None
+    """The pack's identifiers in a customer's message, by session fact key
+    (``{"member_ids": ["M-1001"]}``): remembered, they survive compaction."""
     facts: Mapping[str, str] = field(default_factory=dict)
     """Result field -> session fact key (``{"member_id": "member_ids"}``): identifiers read from
     tool results that the session remembers (they survive compaction as facts)."""
@@ -482,6 +498,15 @@ class PackSet:
         if pack is None or pack.handoff_args is None:
             return {"summary": summary}
         return pack.handoff_args(summary, facts, failed)
+
+    def text_facts(self, text: str) -> dict[str, list[str]]:
+        """Every pack's identifiers in ``text`` by fact key (:attr:`Pack.text_facts`)."""
+        found: dict[str, list[str]] = {}
+        for pack in self.packs:
+            if pack.text_facts is not None:
+                for key, values in pack.text_facts(text).items():
+                    found.setdefault(key, []).extend(values)
+        return found
 
     def fact_fields(self) -> dict[str, str]:
         """Result field -> session fact key, across packs (:attr:`Pack.facts`)."""

@@ -1,7 +1,7 @@
 """The scripted model "brain" every benchmarked system talks to: deterministic, offline, honest.
 
 :class:`ScriptedBrain` is a LangChain chat model (``bind_tools`` supported) whose decisions come
-from :func:`~helpdesk.graph.intents.match_intents` and
+from :func:`~helpdesk.packs.shop.intents.match_shop` and
 :func:`~helpdesk.graph.planning.call_for`, so the naive agent, the LangChain agent and helpdesk
 all get the same tool names and arguments for the same customer message. It answers every shape
 the systems ask for: tool calls for the customer's last message, a final reply after tool
@@ -40,7 +40,8 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
-from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
+from helpdesk.graph.intents import Intent, MatchedIntent
+from helpdesk.packs.shop.intents import match_shop, order_of, sku_of
 from helpdesk.graph.planning import call_for
 from helpdesk.packs import default_packs
 
@@ -315,7 +316,7 @@ def _facts_json(text: str) -> dict[str, Any] | None:
 
 
 def _matches(text: str, last_order_id: str | None = None) -> list[MatchedIntent]:
-    return match_intents(text, packs=default_packs(), last_order_id=last_order_id)
+    return match_shop(text, packs=default_packs(), last_order_id=last_order_id)
 
 
 def _decompose(prompt: str) -> dict[str, Any]:
@@ -324,9 +325,9 @@ def _decompose(prompt: str) -> dict[str, Any]:
     matches = _matches(_customer_text(prompt), str(last) if last else None)
     tasks = [
         {
-            "intent": m.intent.value,
-            "order_id": m.order_id,
-            "sku": m.sku,
+            "intent": m.capability or m.intent.value,
+            "order_id": order_of(m),
+            "sku": sku_of(m),
             "quantity": m.quantity,
             "topic": m.topic,
             "amount": m.amount,

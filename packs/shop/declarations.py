@@ -3,8 +3,9 @@
 The shop's tools live in :mod:`helpdesk.tools.builtin` (httpx clients of the demo shop API);
 this module declares their capabilities — intents, kinds, identifier shapes, the fields kept by
 compaction, the wording that claims a write done — so the turn graph reads them from the pack
-instead of naming the shop's tools, statuses and fields. The shop's intents are still matched by
-the built-in template matcher (``graph/intents.py``), which is why they carry no patterns here.
+instead of naming the shop's tools, statuses and fields. The shop's intents are read by its own
+template matcher (:mod:`helpdesk.packs.shop.intents`, the pack's ``matcher``), which is why they
+carry no patterns here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
+from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import is_complaint, product_query
@@ -76,7 +78,7 @@ def _tracking(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
     if oid:
         return PlannedCall("track_shipment", {"order_id": oid})
-    number = (m.get("args") or {}).get("tracking_number")
+    number = m.get("tracking_number") or (m.get("args") or {}).get("tracking_number")
     return PlannedCall("track_shipment", {"tracking_number": number}) if number else None
 
 
@@ -310,6 +312,8 @@ def shop_declarations() -> Pack:
         unknown_codes=("order_not_found",),
         handoff_args=_handoff_args,
         replies=ShopReplies(),
+        matcher=shop_matcher,
+        text_facts=shop_text_facts,
         request_fields=("order_id", "sku"),
         facts={"order_id": "order_ids", "sku": "skus"},
     )

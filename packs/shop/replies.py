@@ -15,9 +15,17 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent, mentions_refund
+from helpdesk.graph.intents import MatchedIntent
 from helpdesk.graph.prompting import render
 from helpdesk.graph.replies import ReplyItem, Writer
+from helpdesk.packs.shop.intents import (
+    ORDER_SCOPED_INTENTS,
+    ShopIntent,
+    kind_of,
+    mentions_refund,
+    order_of,
+    sku_of,
+)
 from helpdesk.packs.shop.reply_data import (
     address_change_text,
     as_dict,
@@ -57,13 +65,13 @@ def _kind_of(item: ReplyItem) -> Kind:
     result = item.result
     if result is not None and result.tool in TOOL_KINDS:
         return TOOL_KINDS[result.tool]
-    return INTENT_KINDS.get(item.intent.intent, "other")
+    return INTENT_KINDS.get(kind_of(item.intent), "other")
 
 
 def _ask_refund_amount(w: Writer, match: MatchedIntent, result: ToolResult) -> str:
     """An amount that cannot be used ("-5", "12.345", "half"): ask, stating what is refundable."""
     order = as_dict(result.data)
-    order_id = match.order_id or as_str(order.get("order_id"))
+    order_id = order_of(match) or as_str(order.get("order_id"))
     if not result.usable or order.get("refundable_amount") is None:
         w.trouble = True
         return w.say("part_unavailable", what=what_of(w, "refund", order_id, None))
@@ -84,7 +92,7 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
     if kind == "orders":
         return orders_text(w, as_dict(data))
     if kind == "tracking":
-        return tracking_text(w, as_dict(data), match.order_id)
+        return tracking_text(w, as_dict(data), order_of(match))
     if kind == "stock" and result.tool == "search_products":
         return products_text(w, as_dict(data), product_query(match.text) or match.text)
     if kind == "stock":
@@ -95,19 +103,19 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
         return ticket_text(w, as_dict(data))
     if kind == "cancel":
         order = as_dict(data)
-        order_id = as_str(order.get("order_id")) or need(match.order_id)
+        order_id = as_str(order.get("order_id")) or need(order_of(match))
         return w.say("cancel_done", order_id=order_id)
     if kind == "refund":
         refund = as_dict(data)
         return w.say(
             "refund_done",
-            order_id=as_str(refund.get("order_id")) or need(match.order_id),
+            order_id=as_str(refund.get("order_id")) or need(order_of(match)),
             refund_id=need(as_str(refund["refund_id"])),
             amount=money(refund["amount"]),
         )
     if kind == "ticket":
         ticket_id = need(as_str(as_dict(data).get("ticket_id")) or result.ticket_id)
-        ticket_order = as_str(as_dict(data).get("order_id")) or match.order_id
+        ticket_order = as_str(as_dict(data).get("order_id")) or order_of(match)
         if ticket_order:
             return w.say("ticket_created_order", ticket_id=ticket_id, order_id=ticket_order)
         return w.say("ticket_created", ticket_id=ticket_id)
@@ -186,10 +194,7 @@ def _pending_what(w: Writer, what: str) -> str:
     head, _, rest = what.strip().partition(" ")
     kind: Kind = TOOL_KINDS.get(head) or "other"
     if kind == "other":
-        try:
-            kind = INTENT_KINDS.get(Intent(head), "other")
-        except ValueError:
-            kind = "other"
+        kind = INTENT_KINDS.get(head, "other")
     subject = rest.strip()
     order_id = subject if _ORDER_ID.match(subject) else None
     sku = subject.upper() if _SKU.match(subject) else None
@@ -199,7 +204,7 @@ def _pending_what(w: Writer, what: str) -> str:
 def _order_id(match: MatchedIntent, result: ToolResult) -> str | None:
     data = as_dict(result.data)
     args = as_dict(data.get("args"))
-    return match.order_id or as_str(data.get("order_id") or args.get("order_id")) or None
+    return order_of(match) or as_str(data.get("order_id") or args.get("order_id")) or None
 
 
 def _body(w: Writer, item: ReplyItem) -> str:
@@ -207,14 +212,14 @@ def _body(w: Writer, item: ReplyItem) -> str:
     if result is None:
         return _without_result(w, match)
     if (
-        match.intent is Intent.REFUND
+        kind_of(match) is ShopIntent.REFUND
         and match.amount_kind == "invalid"
         and result.tool != "request_refund"
     ):
         return _ask_refund_amount(w, match, result)
     kind = _kind_of(item)
     order_id = _order_id(match, result)
-    sku = match.sku or as_str(as_dict(result.data).get("sku")) or None
+    sku = sku_of(match) or as_str(as_dict(result.data).get("sku")) or None
     status = result.status
     try:
         if status is ToolStatus.OK:
@@ -240,27 +245,28 @@ def _body(w: Writer, item: ReplyItem) -> str:
     return w.say("part_unavailable", what=what_of(w, kind, order_id, sku))
 
 
-#: The shop's capabilities matched by their patterns (requests of Intent.PACK).
-_SHOP_PATTERN_CAPABILITIES = frozenset({"change_address", "ticket_status"})
+#: The shop's requests that no tool answered yet are worded here (its intents, and the
+#: capabilities matched by their patterns).
+_SHOP_REQUESTS = frozenset({"change_address", "ticket_status"} | {i.value for i in ShopIntent})
 
 
 def _without_result(w: Writer, match: MatchedIntent) -> str:
-    intent = match.intent
-    if intent is Intent.PACK and match.capability == "change_address":
+    intent = kind_of(match)
+    if match.capability == "change_address":
         return w.say("ask_order_id")
-    if intent is Intent.PACK and match.capability == "ticket_status":
+    if match.capability == "ticket_status":
         return w.say("ticket_not_found")
-    if intent is Intent.HANDOFF:
+    if intent is ShopIntent.HANDOFF:
         return w.say("handoff_no_ticket")
-    if intent is Intent.FAQ:
+    if intent is ShopIntent.FAQ:
         return w.say("faq_not_found")
-    if intent in ORDER_SCOPED_INTENTS and not match.order_id:
+    if intent in ORDER_SCOPED_INTENTS and not order_of(match):
         return w.say("ask_order_id")
-    if intent is Intent.STOCK and not match.sku:
+    if intent is ShopIntent.STOCK and not sku_of(match):
         return w.say("stock_ask_sku")
     kind = INTENT_KINDS.get(intent, "other")
     w.trouble = True
-    return w.say("part_unavailable", what=what_of(w, kind, match.order_id, match.sku))
+    return w.say("part_unavailable", what=what_of(w, kind, order_of(match), sku_of(match)))
 
 
 class ShopReplies:
@@ -269,23 +275,21 @@ class ShopReplies:
     def owns(self, item: ReplyItem) -> bool:
         """Built-in requests and results of the shop's tools (a pack-matched request too, once
         a shop tool answered it: the ticket status is matched by its pattern)."""
-        if item.intent.intent is Intent.PACK:
-            if item.result is None:
-                return item.intent.capability in _SHOP_PATTERN_CAPABILITIES
-            return item.result.tool in TOOL_KINDS
-        return item.result is None or item.result.tool in TOOL_KINDS
+        if item.result is None:
+            return item.intent.capability in _SHOP_REQUESTS
+        return item.result.tool in TOOL_KINDS
 
     def body(self, w: Writer, item: ReplyItem) -> str:
         return _body(w, item)
 
     def inferred(self, w: Writer, match: MatchedIntent) -> str:
-        return w.say("inferred_order", order_id=match.order_id) if match.order_id else ""
+        return w.say("inferred_order", order_id=order_of(match)) if order_of(match) else ""
 
     def question(self, w: Writer, item: ReplyItem) -> str:
         match, result = item.intent, item.result
         if result is None:
             return ""
-        sku = match.sku or as_str(as_dict(result.data).get("sku")) or None
+        sku = sku_of(match) or as_str(as_dict(result.data).get("sku")) or None
         return _confirm(w, _kind_of(item), match, result, _order_id(match, result), sku)
 
     def describe(self, w: Writer, tool: str, args: Mapping[str, Any]) -> str | None:
@@ -303,8 +307,8 @@ class ShopReplies:
     def fallback_line(self, w: Writer, item: ReplyItem) -> str:
         """What the structured fallback says about a result: only fields it carries."""
         match, result = item.intent, item.result
-        order_id = _order_id(match, result) if result is not None else match.order_id
-        what = what_of(w, _kind_of(item), order_id, match.sku)
+        order_id = _order_id(match, result) if result is not None else order_of(match)
+        what = what_of(w, _kind_of(item), order_id, sku_of(match))
         details = known_details(w, result) if result is not None else ""
         if details:
             return w.say("fallback_known", what=what, details=details)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from helpdesk.degrade.errors import ErrorClass
-from helpdesk.graph.intents import ORDER_SCOPED_INTENTS, Intent, MatchedIntent
+from helpdesk.graph.intents import MatchedIntent
 from helpdesk.graph.replies import Writer
+from helpdesk.packs.shop.intents import ORDER_SCOPED_INTENTS, ShopIntent, kind_of, order_of, sku_of
 from helpdesk.packs.shop.reply_data import as_dict, as_str, capitalized, money, status_label
 from helpdesk.packs.shop.reply_kinds import READ_KINDS, Kind, what_of
 from helpdesk.tools.results import ToolResult
@@ -112,11 +113,11 @@ def _input(w: Writer, match: MatchedIntent, result: ToolResult) -> str:
     path = as_str(issue.get("path")).split(".")[-1].split("/")[-1]
     message = as_str(issue.get("message")).lower()
     if not path:
-        if match.intent in ORDER_SCOPED_INTENTS and not match.order_id:
+        if kind_of(match) in ORDER_SCOPED_INTENTS and not order_of(match):
             return w.say("ask_order_id")
-        if match.intent is Intent.STOCK and not match.sku:
+        if kind_of(match) is ShopIntent.STOCK and not sku_of(match):
             return w.say("stock_ask_sku")
-        path = "order_id" if match.order_id else "sku" if match.sku else ""
+        path = "order_id" if order_of(match) else "sku" if sku_of(match) else ""
     field_key = f"field_{path}" if f"field_{path}" in w.t else "field_other"
     missing = not message or "missing" in message or "required" in message
     return capitalized(w.say("input_missing" if missing else "input_invalid", field=w.t[field_key]))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from helpdesk.graph.intents import Intent
 from helpdesk.graph.replies import Writer
+from helpdesk.packs.shop.intents import ShopIntent
 
 __all__ = ["INTENT_KINDS", "READ_KINDS", "TOOL_KINDS", "Kind", "order_ref", "what_of"]
 
@@ -44,16 +44,16 @@ TOOL_KINDS: dict[str, Kind] = {
 }
 
 
-INTENT_KINDS: dict[Intent, Kind] = {
-    Intent.ORDER_STATUS: "order",
-    Intent.LIST_ORDERS: "orders",
-    Intent.TRACKING: "tracking",
-    Intent.STOCK: "stock",
-    Intent.FAQ: "faq",
-    Intent.CANCEL_ORDER: "cancel",
-    Intent.REFUND: "refund",
-    Intent.CREATE_TICKET: "ticket",
-    Intent.HANDOFF: "handoff",
+INTENT_KINDS: dict[str, Kind] = {
+    ShopIntent.ORDER_STATUS: "order",
+    ShopIntent.LIST_ORDERS: "orders",
+    ShopIntent.TRACKING: "tracking",
+    ShopIntent.STOCK: "stock",
+    ShopIntent.FAQ: "faq",
+    ShopIntent.CANCEL_ORDER: "cancel",
+    ShopIntent.REFUND: "refund",
+    ShopIntent.CREATE_TICKET: "ticket",
+    ShopIntent.HANDOFF: "handoff",
 }
 
 

@@ -20,6 +20,7 @@ def is_complaint(text: str) -> bool:
     """Whether a ticket request is a complaint to acknowledge and ask about before filing."""
     return bool(_COMPLAINT.search(text)) and not _TICKET_ASKED.search(text)
 
+
 # Question scaffolding around a product: "do you have ... in stock?", "...多少钱", "有没有...的".
 _ZH_FRAME = re.compile(
     r"还有货吗|有没有货|有货吗|有货没|有货|还有吗|还有没有|有没有|有吗|没货|现货|缺货|库存|补货|到货|"

@@ -17,6 +17,7 @@ from helpdesk.graph.planning import plan_tasks
 from helpdesk.graph.stages import PlannedTask
 from helpdesk.graph.tiered import matches_from_plan
 from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import ShopIntent as SI
 from tests.integration.shopworld import seeded_copy
 
 
@@ -49,7 +50,7 @@ def test_model_confirm_intents_are_ignored() -> None:
     matches = matches_from_plan(
         planned, text="what about my coupon?", lang=lang, last_subject=None, packs=default_packs()
     )
-    assert [m.intent for m in matches] == [Intent.ORDER_STATUS]
+    assert [m.intent for m in matches] == [SI.ORDER_STATUS]
 
 
 def test_plan_tasks_resumes_only_from_the_template_matcher() -> None:

@@ -7,6 +7,9 @@ from typing import Any
 import pytest
 
 from helpdesk.graph.facts import extract_facts, merge_facts, render_facts, split_sentences
+from helpdesk.packs import default_packs
+
+SHOP = default_packs()
 
 
 @pytest.mark.parametrize(
@@ -57,7 +60,7 @@ from helpdesk.graph.facts import extract_facts, merge_facts, render_facts, split
 def test_extract_facts_reads_table(
     text: str, order_ids: list[str], skus: list[str], preferences: list[str], asks: list[str]
 ) -> None:
-    assert extract_facts(text, {}) == {
+    assert extract_facts(text, {}, packs=SHOP) == {
         "order_ids": order_ids,
         "skus": skus,
         "preferences": preferences,
@@ -68,7 +71,7 @@ def test_extract_facts_reads_table(
 def test_extract_facts_keeps_keys_it_does_not_own() -> None:
     facts = {"customer": "C0001", "pending_confirmation": {"tool": "refund"}}
 
-    merged = extract_facts("订单100123", facts)
+    merged = extract_facts("订单100123", facts, packs=SHOP)
 
     assert merged["customer"] == "C0001"
     assert merged["pending_confirmation"] == {"tool": "refund"}
@@ -78,15 +81,15 @@ def test_extract_facts_keeps_keys_it_does_not_own() -> None:
 def test_extract_facts_does_not_modify_its_input() -> None:
     facts: dict[str, Any] = {"order_ids": ["100001"]}
 
-    extract_facts("订单100123", facts)
+    extract_facts("订单100123", facts, packs=SHOP)
 
     assert facts == {"order_ids": ["100001"]}
 
 
 def test_extract_facts_moves_a_repeated_mention_last() -> None:
-    facts = extract_facts("订单100001和100002", {})
+    facts = extract_facts("订单100001和100002", {}, packs=SHOP)
 
-    assert extract_facts("再看看100001", facts)["order_ids"] == ["100002", "100001"]
+    assert extract_facts("再看看100001", facts, packs=SHOP)["order_ids"] == ["100002", "100001"]
 
 
 def test_merge_facts_caps_lists_keeping_the_latest() -> None:

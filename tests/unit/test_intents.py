@@ -6,61 +6,66 @@ from typing import Any
 
 import pytest
 
-from helpdesk.graph.intents import (
-    Entities,
-    Intent,
-    MatchedIntent,
-    extract_entities,
-    normalize_sku,
-)
-from helpdesk.graph.intents import match_intents as match_with_packs
+from helpdesk.graph.intents import Intent
 from helpdesk.graph.language import detect_language
 from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import (
+    Entities,
+    Kind,
+    extract_entities,
+    normalize_sku,
+    shop_request,
+)
+from helpdesk.packs.shop.intents import (
+    ShopIntent as SI,
+)
+from tests.shop_view import ShopView, read
 
 IN = Intent
 SHOP = default_packs()
 
 
-def match_intents(text: str, **kw: Any) -> list[MatchedIntent]:
+def match_intents(text: str, **kw: Any) -> list[ShopView]:
     """The template matcher with the demo shop loaded (its identifiers are never amounts)."""
-    return match_with_packs(text, packs=SHOP, **kw)
+    return read(text, **kw)
+
 
 # (utterance, [(intent, order_id, sku)]) — no session memory, not awaiting a confirmation.
-INTENT_TABLE: list[tuple[str, list[tuple[Intent, str | None, str | None]]]] = [
-    ("我的订单 100123 为什么还没发货？", [(IN.ORDER_STATUS, "100123", None)]),
-    ("订单100123发货了吗", [(IN.ORDER_STATUS, "100123", None)]),
-    ("100123号订单", [(IN.ORDER_STATUS, "100123", None)]),
-    ("帮我查一下100123", [(IN.ORDER_STATUS, "100123", None)]),
-    ("order #100123", [(IN.ORDER_STATUS, "100123", None)]),
-    ("Has order 100123 shipped yet?", [(IN.ORDER_STATUS, "100123", None)]),
-    ("why was my order 100123 cancelled?", [(IN.ORDER_STATUS, "100123", None)]),
-    ("订单100123退款多久到账", [(IN.ORDER_STATUS, "100123", None)]),
-    ("what's the status of my order", [(IN.LIST_ORDERS, None, None)]),
-    ("my orders", [(IN.LIST_ORDERS, None, None)]),
-    ("我的订单有哪些", [(IN.LIST_ORDERS, None, None)]),
-    ("我的订单", [(IN.LIST_ORDERS, None, None)]),
-    ("Where is my package for order 100123?", [(IN.TRACKING, "100123", None)]),
-    ("where is order 100123", [(IN.TRACKING, "100123", None)]),
-    ("物流到哪了", [(IN.TRACKING, None, None)]),
-    ("快递单号", [(IN.TRACKING, None, None)]),
-    ("订单100124的物流信息", [(IN.TRACKING, "100124", None)]),
-    ("hi, where is order 100123?", [(IN.TRACKING, "100123", None)]),
-    ("Is SKU-1001 in stock?", [(IN.STOCK, None, "SKU-1001")]),
-    ("sku 1001 in stock?", [(IN.STOCK, None, "SKU-1001")]),
-    ("SKU-1001什么时候到货", [(IN.STOCK, None, "SKU-1001")]),
-    ("SKU-1002 多少钱", [(IN.STOCK, None, "SKU-1002")]),
-    ("cancel order 100123", [(IN.CANCEL_ORDER, "100123", None)]),
-    ("帮我取消订单100123", [(IN.CANCEL_ORDER, "100123", None)]),
-    ("订单100123不要了", [(IN.CANCEL_ORDER, "100123", None)]),
-    ("I want a refund for order 100123", [(IN.REFUND, "100123", None)]),
-    ("订单100123申请退款", [(IN.REFUND, "100123", None)]),
-    ("my headphones are broken, order 100123", [(IN.CREATE_TICKET, "100123", None)]),
-    ("商品坏了要售后", [(IN.CREATE_TICKET, None, None)]),
-    ("申请换货", [(IN.CREATE_TICKET, None, None)]),
-    ("I want to return order 100123", [(IN.CREATE_TICKET, "100123", None)]),
-    ("talk to a human", [(IN.HANDOFF, None, None)]),
-    ("转人工", [(IN.HANDOFF, None, None)]),
-    ("人工客服", [(IN.HANDOFF, None, None)]),
+INTENT_TABLE: list[tuple[str, list[tuple[Kind, str | None, str | None]]]] = [
+    ("我的订单 100123 为什么还没发货？", [(SI.ORDER_STATUS, "100123", None)]),
+    ("订单100123发货了吗", [(SI.ORDER_STATUS, "100123", None)]),
+    ("100123号订单", [(SI.ORDER_STATUS, "100123", None)]),
+    ("帮我查一下100123", [(SI.ORDER_STATUS, "100123", None)]),
+    ("order #100123", [(SI.ORDER_STATUS, "100123", None)]),
+    ("Has order 100123 shipped yet?", [(SI.ORDER_STATUS, "100123", None)]),
+    ("why was my order 100123 cancelled?", [(SI.ORDER_STATUS, "100123", None)]),
+    ("订单100123退款多久到账", [(SI.ORDER_STATUS, "100123", None)]),
+    ("what's the status of my order", [(SI.LIST_ORDERS, None, None)]),
+    ("my orders", [(SI.LIST_ORDERS, None, None)]),
+    ("我的订单有哪些", [(SI.LIST_ORDERS, None, None)]),
+    ("我的订单", [(SI.LIST_ORDERS, None, None)]),
+    ("Where is my package for order 100123?", [(SI.TRACKING, "100123", None)]),
+    ("where is order 100123", [(SI.TRACKING, "100123", None)]),
+    ("物流到哪了", [(SI.TRACKING, None, None)]),
+    ("快递单号", [(SI.TRACKING, None, None)]),
+    ("订单100124的物流信息", [(SI.TRACKING, "100124", None)]),
+    ("hi, where is order 100123?", [(SI.TRACKING, "100123", None)]),
+    ("Is SKU-1001 in stock?", [(SI.STOCK, None, "SKU-1001")]),
+    ("sku 1001 in stock?", [(SI.STOCK, None, "SKU-1001")]),
+    ("SKU-1001什么时候到货", [(SI.STOCK, None, "SKU-1001")]),
+    ("SKU-1002 多少钱", [(SI.STOCK, None, "SKU-1002")]),
+    ("cancel order 100123", [(SI.CANCEL_ORDER, "100123", None)]),
+    ("帮我取消订单100123", [(SI.CANCEL_ORDER, "100123", None)]),
+    ("订单100123不要了", [(SI.CANCEL_ORDER, "100123", None)]),
+    ("I want a refund for order 100123", [(SI.REFUND, "100123", None)]),
+    ("订单100123申请退款", [(SI.REFUND, "100123", None)]),
+    ("my headphones are broken, order 100123", [(SI.CREATE_TICKET, "100123", None)]),
+    ("商品坏了要售后", [(SI.CREATE_TICKET, None, None)]),
+    ("申请换货", [(SI.CREATE_TICKET, None, None)]),
+    ("I want to return order 100123", [(SI.CREATE_TICKET, "100123", None)]),
+    ("talk to a human", [(SI.HANDOFF, None, None)]),
+    ("转人工", [(SI.HANDOFF, None, None)]),
+    ("人工客服", [(SI.HANDOFF, None, None)]),
     ("hi", [(IN.GREETING, None, None)]),
     ("你好", [(IN.GREETING, None, None)]),
     ("Good morning!", [(IN.GREETING, None, None)]),
@@ -70,37 +75,37 @@ INTENT_TABLE: list[tuple[str, list[tuple[Intent, str | None, str | None]]]] = [
     ("今天天气不错", [(IN.UNKNOWN, None, None)]),
     (
         "Is SKU-1001 in stock, and where is order 100123?",
-        [(IN.STOCK, None, "SKU-1001"), (IN.TRACKING, "100123", None)],
+        [(SI.STOCK, None, "SKU-1001"), (SI.TRACKING, "100123", None)],
     ),
     (
         "cancel orders 100123 and 100124",
-        [(IN.CANCEL_ORDER, "100123", None), (IN.CANCEL_ORDER, "100124", None)],
+        [(SI.CANCEL_ORDER, "100123", None), (SI.CANCEL_ORDER, "100124", None)],
     ),
     (
         "订单100123到哪了？另外能取消吗",
-        [(IN.TRACKING, "100123", None), (IN.CANCEL_ORDER, "100123", None)],
+        [(SI.TRACKING, "100123", None), (SI.CANCEL_ORDER, "100123", None)],
     ),
     (
         "订单100123的耳机坏了，另外SKU-1002有货吗，还有帮我查下订单100124物流",
         [
-            (IN.CREATE_TICKET, "100123", None),
-            (IN.STOCK, None, "SKU-1002"),
-            (IN.TRACKING, "100124", None),
+            (SI.CREATE_TICKET, "100123", None),
+            (SI.STOCK, None, "SKU-1002"),
+            (SI.TRACKING, "100124", None),
         ],
     ),
     (
         "where is order 100123? when will it arrive?",
-        [(IN.TRACKING, "100123", None)],
+        [(SI.TRACKING, "100123", None)],
     ),
     (
         "thanks! also where is order 100125",
-        [(IN.THANKS, None, None), (IN.TRACKING, "100125", None)],
+        [(IN.THANKS, None, None), (SI.TRACKING, "100125", None)],
     ),
 ]
 
 
 @pytest.mark.parametrize(("text", "expected"), INTENT_TABLE)
-def test_match_intents_table(text: str, expected: list[tuple[Intent, str | None, str | None]]):
+def test_match_intents_table(text: str, expected: list[tuple[Kind, str | None, str | None]]):
     got = [(m.intent, m.order_id, m.sku) for m in match_intents(text)]
     assert got == expected
 
@@ -127,7 +132,7 @@ FAQ_TABLE = [
 
 @pytest.mark.parametrize(("text", "topic"), FAQ_TABLE)
 def test_match_intents_faq_topic(text: str, topic: str):
-    assert [(m.intent, m.topic) for m in match_intents(text)] == [(Intent.FAQ, topic)]
+    assert [(m.intent, m.topic) for m in match_intents(text)] == [(SI.FAQ, topic)]
 
 
 CONFIRM_TABLE = [
@@ -159,27 +164,27 @@ def test_match_intents_bare_yes_no_is_acknowledgement_when_not_awaiting(text: st
 
 def test_match_intents_cancel_with_order_is_cancel_even_when_awaiting():
     got = match_intents("取消订单100123", awaiting_confirmation=True)
-    assert [(m.intent, m.order_id) for m in got] == [(Intent.CANCEL_ORDER, "100123")]
+    assert [(m.intent, m.order_id) for m in got] == [(SI.CANCEL_ORDER, "100123")]
 
 
 def test_match_intents_yes_with_a_new_request_is_not_a_confirmation():
     # a yes that comes with a new request never runs what was pending (the reply says so)
     got = match_intents("yes, and where is order 100124", awaiting_confirmation=True)
-    assert [(m.intent, m.order_id) for m in got] == [(Intent.TRACKING, "100124")]
+    assert [(m.intent, m.order_id) for m in got] == [(SI.TRACKING, "100124")]
 
 
 @pytest.mark.parametrize("text", ["when will it arrive?", "多久能到", "什么时候到"])
 def test_match_intents_arrival_with_last_order_is_inferred_tracking(text: str):
     got = match_intents(text, last_order_id="100200")
     assert [(m.intent, m.order_id, m.inferred_order) for m in got] == [
-        (Intent.TRACKING, "100200", True)
+        (SI.TRACKING, "100200", True)
     ]
 
 
 def test_match_intents_status_without_order_uses_last_order():
     got = match_intents("what's the status of my order", last_order_id="100200")
     assert [(m.intent, m.order_id, m.inferred_order) for m in got] == [
-        (Intent.ORDER_STATUS, "100200", True)
+        (SI.ORDER_STATUS, "100200", True)
     ]
 
 
@@ -190,32 +195,32 @@ def test_match_intents_order_in_text_beats_last_order():
 
 def test_match_intents_order_scoped_without_any_order_keeps_intent():
     got = match_intents("I want to cancel my order")
-    assert [(m.intent, m.order_id) for m in got] == [(Intent.CANCEL_ORDER, None)]
+    assert [(m.intent, m.order_id) for m in got] == [(SI.CANCEL_ORDER, None)]
 
 
 def test_match_intents_stock_merges_quantity_clause():
     got = match_intents("SKU-1001 还有货吗？我想买3个")
-    assert [(m.intent, m.sku, m.quantity) for m in got] == [(Intent.STOCK, "SKU-1001", 3)]
+    assert [(m.intent, m.sku, m.quantity) for m in got] == [(SI.STOCK, "SKU-1001", 3)]
     assert got[0].text == "SKU-1001 还有货吗？我想买3个"
 
 
 def test_match_intents_refund_amount():
     got = match_intents("退款 50 元")
-    assert [(m.intent, m.amount, m.order_id) for m in got] == [(Intent.REFUND, 50.0, None)]
+    assert [(m.intent, m.amount, m.order_id) for m in got] == [(SI.REFUND, 50.0, None)]
 
 
 def test_match_intents_refund_amount_with_order():
     got = match_intents("refund of 30 for order 100456")
-    assert [(m.intent, m.amount, m.order_id) for m in got] == [(Intent.REFUND, 30.0, "100456")]
+    assert [(m.intent, m.amount, m.order_id) for m in got] == [(SI.REFUND, 30.0, "100456")]
 
 
 def test_match_intents_ticket_details_are_the_clause():
     got = match_intents("my headphones are broken, order 100123")
-    assert got == [
-        MatchedIntent(
-            intent=Intent.CREATE_TICKET,
-            text="my headphones are broken, order 100123",
-            lang="en",
+    assert [m.match for m in got] == [
+        shop_request(
+            SI.CREATE_TICKET,
+            "my headphones are broken, order 100123",
+            "en",
             order_id="100123",
             details="my headphones are broken, order 100123",
         )
@@ -225,7 +230,7 @@ def test_match_intents_ticket_details_are_the_clause():
 def test_match_intents_unmatched_words_merge_into_neighbour():
     got = match_intents("Black and white headphones are broken, order 100123")
     assert [(m.intent, m.details) for m in got] == [
-        (Intent.CREATE_TICKET, "Black and white headphones are broken, order 100123")
+        (SI.CREATE_TICKET, "Black and white headphones are broken, order 100123")
     ]
 
 
@@ -235,12 +240,14 @@ def test_match_intents_language_per_message():
 
 
 def test_match_intents_greeting_dropped_when_other_requests():
-    assert [m.intent for m in match_intents("你好，帮我查一下订单100123")] == [Intent.ORDER_STATUS]
+    assert [m.intent for m in match_intents("你好，帮我查一下订单100123")] == [
+        SI.ORDER_STATUS
+    ]
 
 
 def test_match_intents_dedupes_same_intent_same_order():
     got = match_intents("where is order 100123? and track order 100123 please")
-    assert [(m.intent, m.order_id) for m in got] == [(Intent.TRACKING, "100123")]
+    assert [(m.intent, m.order_id) for m in got] == [(SI.TRACKING, "100123")]
 
 
 def test_match_intents_empty_text_is_unknown():
@@ -419,7 +426,7 @@ def test_match_intents_yes_with_a_changed_amount_is_a_change():
 
 def test_match_intents_yes_with_another_action_is_that_request():
     got = match_intents("对，退款吧", awaiting_confirmation=True, last_order_id="100904")
-    assert [(m.intent, m.order_id) for m in got] == [(Intent.REFUND, "100904")]
+    assert [(m.intent, m.order_id) for m in got] == [(SI.REFUND, "100904")]
 
 
 @pytest.mark.parametrize("text", ["不对，我是说100904", "no, I meant 100904", "不是，100904"])
@@ -456,7 +463,7 @@ def test_match_intents_negated_request_never_asks_for_it(text):
 )
 def test_match_intents_refund_question_is_not_a_refund_request(text):
     got = match_intents(text, last_order_id="100609")
-    assert [(m.intent, m.order_id) for m in got] == [(Intent.ORDER_STATUS, "100609")]
+    assert [(m.intent, m.order_id) for m in got] == [(SI.ORDER_STATUS, "100609")]
 
 
 @pytest.mark.parametrize(
@@ -476,28 +483,28 @@ def test_match_intents_refund_question_is_not_a_refund_request(text):
 def test_match_intents_reads_refund_amounts_without_guessing(text, kind, amount):
     got = match_intents(text)
     assert [(m.intent, m.order_id, m.amount_kind, m.amount) for m in got] == [
-        (Intent.REFUND, "100609", kind, amount)
+        (SI.REFUND, "100609", kind, amount)
     ]
 
 
 # Questions and negations that the labelled set (tests/conversations) found turned into writes:
 # a question about a write or a refusal of one never becomes that write, and a policy question
 # never files a ticket.
-WRITES = {IN.REFUND, IN.CANCEL_ORDER, IN.CREATE_TICKET, IN.HANDOFF}
+WRITES = {SI.REFUND, SI.CANCEL_ORDER, SI.CREATE_TICKET, SI.HANDOFF}
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("is there any refund on 100200?", IN.ORDER_STATUS),
-        ("100200可以退款吗", IN.ORDER_STATUS),
+        ("is there any refund on 100200?", SI.ORDER_STATUS),
+        ("100200可以退款吗", SI.ORDER_STATUS),
         ("I changed my mind, I don't want to cancel 100998 anymore", IN.CONFIRM_NO),
         ("我没说要取消100998啊", IN.CONFIRM_NO),
-        ("100998取消后钱多久退回来", IN.FAQ),
-        ("how do i exchange for a bigger size", IN.FAQ),
-        ("退货的话运费谁出", IN.FAQ),
-        ("电器坏了保修吗", IN.FAQ),
-        ("return policy是啥", IN.FAQ),
+        ("100998取消后钱多久退回来", SI.FAQ),
+        ("how do i exchange for a bigger size", SI.FAQ),
+        ("退货的话运费谁出", SI.FAQ),
+        ("电器坏了保修吗", SI.FAQ),
+        ("return policy是啥", SI.FAQ),
         ("你是真人还是AI", IN.IDENTITY),
         ("are you a bot?", IN.IDENTITY),
     ],
@@ -519,7 +526,7 @@ def test_yes_with_a_new_question_is_a_new_request_not_a_changed_confirmation() -
     got = match_intents("yes, and where is 100683?", awaiting_confirmation=True)
     assert [m.intent for m in got] != [IN.CONFIRM_CHANGE]
     assert IN.CONFIRM_YES not in {m.intent for m in got}
-    assert IN.CANCEL_ORDER not in {m.intent for m in got}
+    assert SI.CANCEL_ORDER not in {m.intent for m in got}
 
 
 @pytest.mark.parametrize(
@@ -560,11 +567,11 @@ def test_a_plain_acknowledgement_stays_an_acknowledgement(text: str) -> None:
     ],
 )
 def test_match_intents_product_questions_are_stock_questions(text: str):
-    assert [m.intent for m in match_intents(text)] == [Intent.STOCK]
+    assert [m.intent for m in match_intents(text)] == [SI.STOCK]
 
 
 def test_match_intents_noise_cancelling_is_not_a_cancellation():
-    assert Intent.CANCEL_ORDER not in {
+    assert SI.CANCEL_ORDER not in {
         m.intent for m in match_intents("noise-cancelling headphones price?")
     }
 
@@ -579,12 +586,12 @@ def test_match_intents_noise_cancelling_is_not_a_cancellation():
 )
 def test_match_intents_one_product_question_per_product_named(text: str, parts: int):
     found = match_intents(text)
-    assert [m.intent for m in found] == [Intent.STOCK] * parts
+    assert [m.intent for m in found] == [SI.STOCK] * parts
     assert len({m.text for m in found}) == parts
 
 
 def test_match_intents_someone_there_is_not_a_product_question():
-    assert Intent.STOCK not in {m.intent for m in match_intents("有没有人在")}
+    assert SI.STOCK not in {m.intent for m in match_intents("有没有人在")}
 
 
 @pytest.mark.parametrize(
@@ -604,17 +611,17 @@ def test_match_intents_someone_there_is_not_a_product_question():
 )
 def test_policy_questions_are_answered_from_the_faq_never_acted_on(text: str, topic: str):
     found = match_intents(text)
-    assert [(m.intent, m.topic) for m in found] == [(Intent.FAQ, topic)]
+    assert [(m.intent, m.topic) for m in found] == [(SI.FAQ, topic)]
 
 
 @pytest.mark.parametrize(
     ("text", "intents"),
     [
-        ("SKU-1001有货吗 100683到哪了", [Intent.STOCK, Intent.TRACKING]),
-        ("寄新疆要几天，能开发票吗", [Intent.FAQ, Intent.FAQ]),
-        ("track 100683 then tell me how long refunds take", [Intent.TRACKING, Intent.FAQ]),
-        ("我的订单 100123 为什么还没发货？", [Intent.ORDER_STATUS]),
-        ("还能退多少 100609", [Intent.ORDER_STATUS]),
+        ("SKU-1001有货吗 100683到哪了", [SI.STOCK, SI.TRACKING]),
+        ("寄新疆要几天，能开发票吗", [SI.FAQ, SI.FAQ]),
+        ("track 100683 then tell me how long refunds take", [SI.TRACKING, SI.FAQ]),
+        ("我的订单 100123 为什么还没发货？", [SI.ORDER_STATUS]),
+        ("还能退多少 100609", [SI.ORDER_STATUS]),
     ],
 )
 def test_requests_separated_by_spaces_commas_or_then(text: str, intents: list[Intent]):
@@ -624,13 +631,13 @@ def test_requests_separated_by_spaces_commas_or_then(text: str, intents: list[In
 @pytest.mark.parametrize(
     ("text", "intent"),
     [
-        ("cancle 100998 plz", Intent.CANCEL_ORDER),
-        ("取小订单100998", Intent.CANCEL_ORDER),
-        ("帮我把100998撤了", Intent.CANCEL_ORDER),
-        ("i dont want 100904 anymore", Intent.CANCEL_ORDER),
-        ("refnd order 100609 pls", Intent.REFUND),
-        ("100609退宽", Intent.REFUND),
-        ("定单100683到那了", Intent.TRACKING),
+        ("cancle 100998 plz", SI.CANCEL_ORDER),
+        ("取小订单100998", SI.CANCEL_ORDER),
+        ("帮我把100998撤了", SI.CANCEL_ORDER),
+        ("i dont want 100904 anymore", SI.CANCEL_ORDER),
+        ("refnd order 100609 pls", SI.REFUND),
+        ("100609退宽", SI.REFUND),
+        ("定单100683到那了", SI.TRACKING),
         ("forget the refund, I'll keep it", Intent.CONFIRM_NO),
         ("那个退款不用了", Intent.CONFIRM_NO),
     ],

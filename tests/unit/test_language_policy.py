@@ -8,16 +8,17 @@ from typing import Any
 
 import pytest
 
-from helpdesk.graph.intents import Intent, MatchedIntent
-from helpdesk.graph.intents import match_intents as match_with_packs
+from helpdesk.graph.intents import Intent
 from helpdesk.graph.language import reply_language, requested_language, unsupported_language
 from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import ShopIntent as SI
+from tests.shop_view import ShopView, read
 
 SHOP = default_packs()
 
 
-def match_intents(text: str, **kw: Any) -> list[MatchedIntent]:
-    return match_with_packs(text, packs=SHOP, **kw)
+def match_intents(text: str, **kw: Any) -> list[ShopView]:
+    return read(text, **kw)
 
 
 @pytest.mark.parametrize(
@@ -88,11 +89,11 @@ def test_conversation_intents(text: str, intent: Intent) -> None:
 
 
 def test_a_phone_product_is_not_a_hotline_question() -> None:
-    assert [m.intent for m in match_intents("do you have a phone case?")] == [Intent.STOCK]
+    assert [m.intent for m in match_intents("do you have a phone case?")] == [SI.STOCK]
 
 
 def test_a_goodbye_with_a_request_answers_the_request() -> None:
-    assert [m.intent for m in match_intents("where is 100683? bye")] == [Intent.TRACKING]
+    assert [m.intent for m in match_intents("where is 100683? bye")] == [SI.TRACKING]
 
 
 @pytest.mark.parametrize(
@@ -124,7 +125,7 @@ def test_a_few_characters_of_another_script_do_not_make_a_message_unsupported(te
 
 def test_a_language_request_with_a_request_keeps_the_request() -> None:
     assert [m.intent for m in match_intents("I want to speak to a human in English")] == [
-        Intent.HANDOFF
+        SI.HANDOFF
     ]
 
 

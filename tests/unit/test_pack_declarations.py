@@ -18,6 +18,7 @@ from helpdesk.graph.stages import PlannedTask, decompose_schema
 from helpdesk.graph.tiered import matches_from_plan
 from helpdesk.graph.validation import ReplyFacts, find_violations
 from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import ShopIntent as SI
 from helpdesk.tools.packs import Capability, IntentSpec, Pack, PackEnv, PackError, PackSet
 from helpdesk.tools.registry import ToolRegistry
 from helpdesk.tools.results import ToolResult, ToolStatus
@@ -101,11 +102,13 @@ def test_decompose_schema_carries_the_packs_request_fields() -> None:
 
 def test_a_scoped_request_inherits_the_session_subject() -> None:
     packs = PackSet([_pack()])
-    planned = [PlannedTask(intent="order_status")]
-    # the built-in intents are not this pack's: nothing is inherited for them
+    planned = [PlannedTask(intent="order_status"), PlannedTask(intent="void_booking")]
+    # the shop's intents mean nothing without the shop pack; this pack's scoped one inherits
     got = matches_from_plan(planned, text="t", lang="en", last_subject="BK1", packs=packs)
-    assert got[0].intent is Intent.ORDER_STATUS
+    assert got[0].intent is Intent.UNKNOWN
     assert got[0].request_value("booking") is None and not got[0].inferred_order
+    assert (got[1].intent, got[1].capability) == (Intent.PACK, "void_booking")
+    assert got[1].request_value("booking") == "BK1" and got[1].inferred_order
 
 
 def test_the_shop_pack_declares_its_order_as_the_subject_scoped_requests_inherit() -> None:
@@ -113,9 +116,9 @@ def test_the_shop_pack_declares_its_order_as_the_subject_scoped_requests_inherit
     got = matches_from_plan(
         planned, text="where is it?", lang="en", last_subject="100683", packs=default_packs()
     )
-    assert [(m.intent, m.request_value("order_id"), m.inferred_order) for m in got] == [
-        (Intent.TRACKING, "100683", True),
-        (Intent.FAQ, None, False),
+    assert [(m.capability, m.request_value("order_id"), m.inferred_order) for m in got] == [
+        (SI.TRACKING, "100683", True),
+        (SI.FAQ, None, False),
     ]
 
 
@@ -129,7 +132,11 @@ def test_compaction_reads_the_packs_fact_fields_from_tool_results() -> None:
 
 def _facts(draft: str, results: Sequence[ToolResult], **kw: Any) -> ReplyFacts:
     return ReplyFacts(
-        draft=draft, lang="en", hotline="400-820-8820", results=results, packs=PackSet([_pack()]),
+        draft=draft,
+        lang="en",
+        hotline="400-820-8820",
+        results=results,
+        packs=PackSet([_pack()]),
         **kw,
     )
 
@@ -140,7 +147,9 @@ def test_a_done_claim_in_the_packs_words_needs_a_successful_write() -> None:
     violations = find_violations(_facts(draft, [failed], customer_text="void BK000001"))
     assert any("BK000001 is done" in v for v in violations)
     read = ToolResult(
-        call_id="c2", tool="bookings", status=ToolStatus.OK,
+        call_id="c2",
+        tool="bookings",
+        status=ToolStatus.OK,
         data={"booking": "BK000001", "state": "void"},
     )
     shown = find_violations(_facts(draft, [read], customer_text="void BK000001"))

@@ -197,9 +197,7 @@ def _shop(request: Request) -> ShopContext:
 Shop = Annotated[ShopContext, Depends(_shop)]
 
 
-def _current_customer(
-    shop: Shop, x_customer_id: Annotated[str | None, Header()] = None
-) -> str:
+def _current_customer(shop: Shop, x_customer_id: Annotated[str | None, Header()] = None) -> str:
     if not x_customer_id:
         raise ShopError(401, "missing_customer", "The X-Customer-Id header is required.")
     with shop.db.lock:
@@ -261,9 +259,7 @@ def get_tracking(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, 
 def get_tracking_by_number(
     shop: Shop, customer_id: Customer, tracking_number: str
 ) -> dict[str, Any]:
-    return _read(
-        shop, service.get_tracking_by_number, customer_id, tracking_number, _today(shop)
-    )
+    return _read(shop, service.get_tracking_by_number, customer_id, tracking_number, _today(shop))
 
 
 @router.get("/inventory/{sku}")

@@ -1,0 +1,205 @@
+"""Words every deployment reads the same: clauses, conversation, answers to a yes/no question.
+
+Matching logic shared by the engine's own matcher (:func:`helpdesk.graph.intents.
+match_conversation`) and packs' template matchers (the demo shop's reads its requests around
+these): text normalization and clause splitting, the conversation intents (greeting, thanks,
+goodbye, a question about the bot, the hotline), and the words of an answer for
+:func:`helpdesk.graph.intents.read_confirmation`, the only reader
+of a customer's answer to the question the bot asked. A pack supplies what only it knows (its
+identifiers, what counts as one of its requests, the action a "确认取消" names) as
+:class:`helpdesk.graph.intents.ConfirmationWords`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpdesk.graph.language import FULLWIDTH_TO_ASCII
+
+__all__ = [
+    "ACK_WHOLE",
+    "AFTER_ALL",
+    "ARE_YOU_HUMAN",
+    "BUT",
+    "CONFIRM_WORD",
+    "CORRECTION",
+    "GOODBYE",
+    "GREETING",
+    "HOTLINE",
+    "NOT_ALL",
+    "NO_ANY",
+    "NO_WHOLE",
+    "QUESTION_MARK",
+    "STRIP",
+    "THANKS",
+    "YES_ONLY",
+    "YES_START",
+    "bare",
+    "blank",
+    "clause_spans",
+    "normalize",
+    "rx",
+]
+
+
+def rx(pattern: str) -> re.Pattern[str]:
+    """A case-insensitive pattern whose ``\\b`` and ``\\w`` are ASCII (Chinese has no word gaps)."""
+    return re.compile(pattern, re.IGNORECASE | re.ASCII)
+
+
+def normalize(text: str, typos: tuple[tuple[str, str], ...] = ()) -> str:
+    """Lower-case, full-width to ASCII, ``typos`` fixed (each replaced by a word of the same
+    length); the result has the length of ``text``, so spans stay aligned."""
+    norm = text.translate(FULLWIDTH_TO_ASCII).lower()
+    for typo, word in typos:
+        norm = norm.replace(typo, word)
+    return norm
+
+
+def blank(text: str, pattern: re.Pattern[str]) -> str:
+    """Replace every match with spaces of the same length (keeps other spans aligned)."""
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+# --- clauses -------------------------------------------------------------------------------------
+
+# Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
+SPLIT = rx(
+    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
+    r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
+    r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
+    r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
+    r"|[?;!。\n]|\.(?=\s|$)"
+    r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|然后|同时)"
+    r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再)\s*"
+)
+STRIP = " \t,.;:!?。、~…-—\"'()[]「」“”‘’"
+
+
+def clause_spans(norm: str) -> list[tuple[int, int]]:
+    """Spans of the requests in a normalized message."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in SPLIT.finditer(norm):
+        if m.start() > start:
+            spans.append((start, m.start()))
+        start = m.end()
+    if start < len(norm):
+        spans.append((start, len(norm)))
+    spans = [piece for s, e in spans for piece in _split_at_han_spaces(norm, s, e)]
+    return [(s, e) for s, e in spans if norm[s:e].strip(STRIP)]
+
+
+# "SKU-1001有货吗 100683到哪了", "100683什么时候到 我要投诉快递": Chinese requests separated by a
+# space. A space ends a request only when what precedes it is one: it names an identifier, or
+# ends with a question particle ("我的订单 100123 为什么..." is one request).
+HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d)")
+COMPLETE = re.compile(r"\d{4,}|[吗呢了么吧]$")
+OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|没|不必|不需要)$")
+
+
+def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
+    pieces: list[tuple[int, int]] = []
+    begin = start
+    for m in HAN_SPACE.finditer(norm, start, end):
+        left = norm[begin : m.start()]
+        if COMPLETE.search(left) and not OPEN_NEGATION.search(left):
+            pieces.append((begin, m.start()))
+            begin = m.end()
+    pieces.append((begin, end))
+    return pieces
+
+
+# --- conversation --------------------------------------------------------------------------------
+
+# "你是真人还是AI" / "are you a bot?": a question about the bot, not a request for a person
+ARE_YOU_HUMAN = rx(
+    r"\bare you (?:a |an )?(?:real |actual )?(?:human|person|bot|robot|ai|machine)\b"
+    r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:a |an )?(?:real )?"
+    r"(?:human|person|bot|robot|ai|machine)\b"
+    r"|\bwho (?:are|r) (?:you|u)\b|\bwhat(?:'s| is) your name\b"
+    r"|真人还是|是不是真人|是真人吗|是机器人|是不是机器人|机器人吗|是ai|是不是ai|人工智能吗"
+    r"|你是谁|你叫什么|你们是人|你是人吗|是人工吗|是不是人工"
+    r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:an? )?(?:agent|representative)\b"
+)
+HOTLINE = rx(
+    r"\b(?:hotline|(?:your|the|customer service|support|contact) (?:phone |telephone )?number"
+    r"|call (?:you|u|your)\b(?! back)|customer (?:service|support) (?:line|phone))"
+    r"|客服电话|热线|客服号码|联系方式|(?:你们|客服)(?:的)?(?:电话|号码)|有没有电话可以打"
+    r"|(?<!我的)电话(?:是)?(?:多少|几号)"
+)
+GOODBYE = rx(
+    r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
+    r"|\bhave a (?:nice|good|great) (?:day|one|evening)\b"
+    r"|再见|拜拜|^\W*88\W*$|回头见|下次见|先这样"
+)
+GREETING = rx(
+    r"^\W*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|greetings|yo)\b"
+    r"|你好|您好|嗨|哈喽|哈啰|在吗|在不在|早上好|下午好|晚上好|早安|有人吗"
+)
+THANKS = rx(
+    r"\b(?:thanks|thank you|thank u|thx|ty|cheers|appreciate it|much appreciated)\b"
+    r"|谢谢|多谢|感谢|谢了|辛苦了|3q"
+)
+
+
+# --- answers to a yes/no question ----------------------------------------------------------------
+
+YES_START = rx(
+    r"^(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|right|"
+    r"absolutely|of course|proceed|affirmative)\b"
+    r"|^(?:是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok)"
+)
+NO_ANY = rx(
+    r"\b(?:no|nope|nah|don'?t|do not|never ?mind|not now|stop|forget it|wait)\b"
+    r"|不用|不要|不需要|算了|别|先不|不了|不取消|不退|否|不是|不对|等等|等一下"
+)
+NO_WHOLE = rx(r"^(?:no|n|nope|nah|cancel|cancel it|取消|取消吧|不|否|不对)$")
+# The whole message is a yes and nothing else: the only answer that runs an action.
+YES_ONLY = rx(
+    r"^(?:(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|"
+    r"absolutely|of course|proceed|affirmative|yes please|please|i confirm|that'?s right"
+    r"|是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok的|确认取消|确认退款"
+    r"|就这样|就这么办|办吧|取消吧|退吧|退款吧)[\s,.!，。！~]*)+$"
+)
+# "yes?", "是吗", "really?": a question, not an answer
+QUESTION_MARK = re.compile(r"[?？\u2753\u2754\U0001F914]|吗|\breally\b|\bsure\?", re.IGNORECASE)
+AFTER_ALL = rx(r"还是|after all|actually do|on second thought")
+# "不对，我是说100904" / "no, I meant 100904": the customer corrects what was asked
+CORRECTION = rx(
+    r"\bi mean|\bi meant|\bi said|\bshould be\b|\binstead\b"
+    r"|我是说|我说的是|应该是|是指|我指的是|换成|改成"
+)
+# "not all of it": the customer wants part of the amount, not nothing
+NOT_ALL = rx(
+    r"\bnot (?:all|the (?:whole|full|entire))\b|\bnot everything\b"
+    r"|不要全部|不用全部|不全退|不用全退|不要全退|别全退|不要全额|不用全额|不全部"
+)
+BUT = rx(r"^(?:but|however|though|just|only|although|and|,|，|但是?|不过|只|就)\s*")
+ACK_WHOLE = rx(
+    r"^(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
+    r"no thanks|not now|好|好的|好吧|行|嗯+|哦+|噢|知道了|明白了|了解|收到|ok的|可以"
+    r"|是|是的|对|对的"
+    r"|确认|确定|没问题|不|否|不要|不要了|不用取消|不要取消|别取消"
+    r"|不用了?|不需要了?|没有了?|(?:那|那就)?算了吧?|没事了?|不了)$"
+)
+CONFIRM_WORD = rx(
+    r"^(?:confirm(?:ed)?|i confirm|go ahead|do it|proceed"
+    r"|确认|确定|确认取消|确认退款|办吧|就这么办)$"
+)
+PARTICLES = rx(r"(?:,|\s)*(?:please|thanks|thank you|谢谢|吧|啊|呀|哦|哈)$")
+
+# Assent emoji may trail a yes ("好的👌"); any other emoji leaves the answer unclear.
+EMOJI = re.compile(
+    r"[\U0001F44D\U0001F44C\u2705\U0001F642\U0001F60A\U0001F64F\U0001F44F\u263A\uFE0F]"
+)
+
+
+def bare(norm_clause: str) -> str:
+    """A clause without emoji, punctuation and trailing particles ("好的吧!" -> "好的")."""
+    text = EMOJI.sub("", norm_clause).strip(STRIP)
+    previous = None
+    while previous != text:
+        previous = text
+        text = PARTICLES.sub("", text).strip(STRIP)
+    return text

@@ -1,0 +1,1025 @@
+"""The demo shop's template matcher: what shop customers write, read offline in Chinese and English.
+
+The shop pack's :attr:`~helpdesk.tools.packs.Pack.matcher`. :func:`match_shop` splits a customer
+message into clauses (", and", "also", "?", "另外", "还有", "。" ...), matches each clause against
+hand-written templates for every :class:`ShopIntent` and the engine's conversation intents, folds
+clauses that match nothing into their neighbours (so "SKU-1001 还有货吗？我想买3个" stays one stock
+question with quantity 3), resolves order numbers from the clause, the rest of the message or the
+session's last order, and returns one :class:`~helpdesk.graph.intents.MatchedIntent` per
+(intent, entity) in message order: a shop request is ``Intent.PACK`` with the shop capability's
+name and its identifiers (``order_id``, ``sku``, ``tracking_number``) in ``args``
+(:func:`kind_of`, :func:`order_of`, :func:`sku_of` read them back). :func:`extract_entities` pulls
+the identifiers out of any text (orders, SKUs, tickets, quantity, amount, FAQ topic). The keyword
+tables are matching logic, not customer text; everything said to the customer lives in the
+pack's templates and ``prompts/``.
+
+Longer than 400 lines because the templates are one priority-ordered table: the regexes and the
+:func:`_classify` order that reads them only make sense side by side.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from helpdesk.graph.conversation import (
+    ACK_WHOLE,
+    AFTER_ALL,
+    ARE_YOU_HUMAN,
+    CONFIRM_WORD,
+    GOODBYE,
+    GREETING,
+    HOTLINE,
+    NO_ANY,
+    NO_WHOLE,
+    STRIP,
+    THANKS,
+    bare,
+    blank,
+    clause_spans,
+    normalize,
+    rx,
+)
+from helpdesk.graph.intents import (
+    ConfirmationWords,
+    Intent,
+    MatchContext,
+    MatchedIntent,
+    read_confirmation,
+)
+from helpdesk.graph.language import (
+    Lang,
+    detect_language,
+    requested_language,
+    unsupported_language,
+    without_language_request,
+)
+from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.tools.packs import PackSet
+
+__all__ = [
+    "FAQ_TOPICS",
+    "ORDER_SCOPED_INTENTS",
+    "Entities",
+    "ShopIntent",
+    "extract_entities",
+    "faq_topic_of",
+    "kind_of",
+    "match_shop",
+    "mentions_refund",
+    "normalize_sku",
+    "order_of",
+    "shop_matcher",
+    "shop_request",
+    "shop_text_facts",
+    "sku_of",
+]
+
+
+class ShopIntent(StrEnum):
+    """The shop's requests: each the name of one of its capabilities."""
+
+    ORDER_STATUS = "order_status"
+    LIST_ORDERS = "list_orders"
+    TRACKING = "tracking"
+    STOCK = "stock"
+    CREATE_TICKET = "create_ticket"
+    CANCEL_ORDER = "cancel_order"
+    REFUND = "refund"
+    HANDOFF = "handoff"
+    FAQ = "faq"
+
+
+Kind = Intent | ShopIntent
+"""What one clause asks: a shop request or one of the engine's intents."""
+
+
+#: Intents that act on one order; they carry ``order_id`` (possibly inferred from the session).
+ORDER_SCOPED_INTENTS: frozenset[Kind] = frozenset(
+    {
+        ShopIntent.ORDER_STATUS,
+        ShopIntent.TRACKING,
+        ShopIntent.CANCEL_ORDER,
+        ShopIntent.REFUND,
+        ShopIntent.CREATE_TICKET,
+    }
+)
+
+#: FAQ topics of the demo shop (``GET /faq``), in matching priority order.
+FAQ_TOPICS: tuple[str, ...] = (
+    "refund_time",
+    "returns",
+    "exchange",
+    "cancel_order",
+    "shipping_fee",
+    "delivery_times",
+    "invoice",
+    "warranty",
+    "payment",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entities:
+    """Identifiers and values found in a piece of customer text."""
+
+    order_ids: tuple[str, ...] = ()
+    """Six-digit order numbers, in order of appearance, without duplicates."""
+    skus: tuple[str, ...] = ()
+    """SKUs normalized to ``SKU-1001``."""
+    quantity: int | None = None
+    """Requested quantity ("2件", "两个", "3 pcs", "x2", "two")."""
+    ticket_ids: tuple[str, ...] = ()
+    """Tickets normalized to ``T-000123``."""
+    tracking_numbers: tuple[str, ...] = ()
+    """Parcel tracking numbers, upper-cased (``YT9433239273``)."""
+    faq_topic: str | None = None
+    """One of :data:`FAQ_TOPICS` when the text asks a policy question."""
+    amount: float | None = None
+    """A money amount ("50 元", "¥50", "refund of 50")."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """One request while the message is read (the shop's identifiers as fields); handed on as
+    a :class:`~helpdesk.graph.intents.MatchedIntent` by :func:`_published`."""
+
+    intent: Kind
+    text: str
+    lang: Lang
+    order_id: str | None = None
+    sku: str | None = None
+    quantity: int | None = None
+    topic: str | None = None
+    amount: float | None = None
+    amount_kind: str = "none"
+    amount_raw: str = ""
+    details: str = ""
+    inferred_order: bool = False
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+# --- text normalization -------------------------------------------------------------------------
+
+# Full-width ASCII (U+FF01..U+FF5E) to ASCII, one character for one, so spans stay aligned.
+
+
+# Common typos, each replaced by a word of the same length (spans stay aligned).
+_TYPOS = (
+    ("cancle", "cancel"),
+    ("取小订单", "取消订单"),
+    ("退宽", "退款"),
+    ("定单", "订单"),
+    ("到那了", "到哪了"),
+)
+
+
+# --- entities -----------------------------------------------------------------------------------
+
+_SKU = rx(r"(?<![a-z0-9])sku[\s_-]*(\d{3,6})(?!\d)")
+_TICKET_ID = rx(r"(?<![a-z0-9])t-?(\d{6})(?!\d)")
+_TRACKING_NO = rx(r"(?<![a-z0-9])(?:sf|yt)\d{10}(?!\d)")
+_ORDER = rx(r"(?<![\d.])(\d{6})(?![\d.]|\s*(?:元|块|yuan|rmb|cny))")
+# A money amount: "1,299.00", "1299", "50.5" (thousands separators allowed, removed on parse).
+_MONEY = r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)"
+_AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
+    rx(r"[¥$]\s*" + _MONEY + r"(?![\d,])"),
+    rx(r"(?:cny|rmb)\s*" + _MONEY + r"(?![\d,])"),
+    rx(_MONEY + r"\s*(?:元|块钱|块|yuan|rmb|cny)"),
+    rx(
+        r"(?:refund|退款|退钱|退)\s*(?:of|for)?\s*(?:金额)?\s*[:：]?\s*"
+        r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,5}(?:\.\d{1,2})?)(?![\d,])"
+    ),
+)
+_EN_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a dozen": 12,
+    "dozen": 12,
+    "a couple of": 2,
+    "a pair of": 2,
+}
+_CN_NUM = r"[零一二两三四五六七八九十]{1,3}"
+_EN_NUM = r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen|dozen"
+_CN_UNITS = r"件|个|台|只|套|双|份|盒|瓶|条|支|部|本|张|把|副|箱|包"
+_QUANTITY_PATTERNS: tuple[re.Pattern[str], ...] = (
+    rx(rf"(\d{{1,4}}|{_CN_NUM})\s*(?:{_CN_UNITS})"),
+    rx(rf"(?:买|要|订|拿|来|购买|需要)\s*(\d{{1,4}}|{_CN_NUM})(?!\d)"),
+    rx(r"(?:数量|qty|quantity)\s*(?:of)?\s*[:=]?\s*(\d{1,4})(?!\d)"),
+    rx(r"\b(\d{1,4})\s*(?:pcs|pc|pieces?|units?|items?|of (?:them|these|those|it))\b"),
+    rx(r"(?:^|[\s(])[x×*]\s*(\d{1,4})\b"),
+    rx(r"\b(\d{1,4})\s*[x×](?=\s|$|[,.;?!])"),
+    rx(rf"\b({_EN_NUM})\s+(?:pcs|pieces?|units?|items?|of (?:them|these|those|it))\b"),
+    rx(
+        rf"\b(?:buy|need|want|order|get|purchase|take|like|have)\s+({_EN_NUM}|\d{{1,4}})\b(?!\s*(?:days?|weeks?|hours?))"
+    ),
+    rx(rf"^\W*({_EN_NUM})\W*$"),
+)
+
+_FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
+    "returns": rx(
+        r"\breturn(?:s|ing)? (?:polic(?:y|ies)|window|rules?|period)\b|\brefund polic(?:y|ies)\b"
+        r"|\b(?:how|can|could|may) (?:do |can )?i return\b|\bhow (?:do|to) (?:i )?returns?\b"
+        r"|\bcan (?:i|it|this|items?|products?) be returned\b|\breturn (?:shipping|postage)\b"
+        r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
+        r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
+        r"|可以退货吗|能不能退货|可不可以退货|可以退吗|能退吗|退货流程|怎么退换|如何退换"
+    ),
+    "exchange": rx(
+        r"\bexchange (?:it |them |this )?for (?:a |an )?(?:bigger|smaller|larger|different|other)\b"
+        r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
+        r"|\b(?:bigger|smaller|larger|different) size\b"
+        r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"
+        r"|可以换货吗|能(?:不能)?换"
+    ),
+    "cancel_order": rx(
+        r"\bhow (?:do|can|to) (?:i )?cancel\b(?! (?:order )?\d)"
+        r"|\bwhat happens if (?:i |you )?cancel"
+        r"|\bcan (?:orders?|it|i|you) (?:still )?(?:be )?cancel+(?:ed)? .*\b(?:after|once)\b"
+        r"|\bcancel+ation policy\b"
+        r"|(?:发货|付款|支付)(?:了|后|之后)(?:还)?(?:能|可以)取消|怎么取消订单|如何取消订单|取消订单(?:的)?流程"
+    ),
+    "shipping_fee": rx(
+        r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
+        r"|\bfree (?:shipping|delivery)\b|\bshipping (?:fees?|costs?|charges?|price)\b"
+        r"|\bdelivery (?:fees?|costs?|charges?)\b"
+        r"|运费|邮费|包邮|免运费|配送费|快递费"
+    ),
+    "delivery_times": rx(
+        r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
+        r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
+        r"|\bdo you (?:ship|deliver) to\b|\b(?:can|could) (?:it|you) (?:ship|deliver) to\b"
+        r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
+        r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
+        r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
+        r"|\bhow (?:long|many days) (?:does|will|do|is)?\s*(?:it )?(?:take )?(?:for )?(?:the )?"
+        r"(?:delivery|shipping|deliver|ship|arrive)"
+        r"|\bhow long .*\b(?:delivery|shipping|to arrive|to deliver)\b"
+        r"|\bhow fast (?:do|is|can) (?:you )?(?:ship|deliver|delivery|shipping)\b"
+        r"|配送时间|发货时间|送货时间|配送(?:要|需要)?(?:多久|几天)|快递(?:要|需要)?(?:多久|几天)"
+        r"|几天(?:能|可以|才)?到|多久(?:能|可以|才)?到|多久发货|几天发货|时效|一般多久"
+    ),
+    "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据"),
+    "warranty": rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固"),
+    "payment": rx(
+        r"\bpayment (?:methods?|options?)\b|\bpay (?:with|by|using|via)\b"
+        r"|\bhow (?:can|do|should) i pay\b|\b(?:alipay|wechat pay|credit cards?|debit cards?|paypal"
+        r"|installments?)\b|支付方式|付款方式|怎么(?:付款|支付|付钱)|如何(?:付款|支付)|支付宝|微信支付"
+        r"|信用卡|花呗|分期|用什么支付|能用.{0,6}支付"
+    ),
+}
+_REFUND = rx(
+    r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
+    r"|\b(?:get|got) (?:it |anything |more )?back\b"
+    r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
+    r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
+    r"|退到哪|退哪(?:了|去了)|钱到哪"
+    r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
+)
+_REFUND_WHERE = rx(
+    r"\bwhere(?:'s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
+    r"|\bwhat happened\b|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到"
+)
+# "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
+_REFUND_NEGATED = rx(
+    r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
+    r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
+    r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*退|退款不用了|退款不要了|退款算了"
+)
+# A question about refunds (how much is left, how it works), not a request to refund.
+_REFUND_QUESTION = rx(
+    r"\bhow much\b|\bwhat(?:'s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
+    r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
+    r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
+    r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
+)
+_HOW_MUCH = rx(r"\bhow much\b|多少")
+_HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
+_REFUND_WHEN = rx(
+    r"\bwhere(?:'s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
+    r"|\b(?:go|gone|went) through\b|\barrived?\b|\breceived?\b"
+    r"|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到|已经|还没"
+    r"|\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
+    r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
+    r"|状态|进度|到了吗|到了没"
+    r"|\bupdate\b|\bnews\b|\bdone\b|\bprocess(?:ed)?\b|\bhave you refunded\b|\bany word\b"
+    r"|有消息|处理了|了没|了吗|催"
+)
+
+
+# The demo shop's order numbers are 100001..101000; ``10xxxx`` leaves it room to grow while
+# keeping other six-digit numbers (postal codes 2xxxxx-8xxxxx, quantities) out of the facts.
+_ORDER_SHAPE = re.compile(r"10\d{4}")
+
+
+def shop_text_facts(text: str) -> dict[str, list[str]]:
+    """The orders and SKUs a customer typed, by session fact key (the pack's ``text_facts``)."""
+    ents = extract_entities(text)
+    return {
+        "order_ids": [o for o in ents.order_ids if _ORDER_SHAPE.fullmatch(o)],
+        "skus": list(ents.skus),
+    }
+
+
+def mentions_refund(text: str) -> bool:
+    """Whether the text is about refunds (asking or requesting)."""
+    return bool(_REFUND.search(normalize(text, _TYPOS)))
+
+
+def normalize_sku(raw: str) -> str | None:
+    """``"sku 1001"`` / ``"SKU1001"`` / ``"sku-1001"`` -> ``"SKU-1001"``; None if not a SKU."""
+    m = _SKU.search(normalize(raw, _TYPOS))
+    return f"SKU-{m.group(1)}" if m else None
+
+
+def _cn_number(token: str) -> int | None:
+    return int(token) if token.isdigit() else chinese_number(token)
+
+
+def _quantity_value(token: str) -> int | None:
+    token = token.strip().lower()
+    if token in _EN_NUMBERS:
+        return _EN_NUMBERS[token]
+    return _cn_number(token)
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def faq_topic_of(text: str) -> str | None:
+    """The FAQ topic a (normalized or raw) text asks about, if any."""
+    norm = normalize(text, _TYPOS)
+    if _REFUND.search(norm) and _REFUND_WHEN.search(norm):
+        return "refund_time"
+    for topic, pattern in _FAQ_PATTERNS.items():
+        if pattern.search(norm):
+            return topic
+    return None
+
+
+def extract_entities(text: str) -> Entities:
+    """Every identifier and value in ``text`` (order numbers, SKUs, tickets, quantity, amount).
+
+    Identifiers are removed from the text before numbers are read, so "SKU-1001" is never a
+    quantity and "T-100123" is never an order. Amounts ("50 元") are read before quantities.
+    """
+    norm = normalize(text, _TYPOS)
+    skus = _unique(f"SKU-{m.group(1)}" for m in _SKU.finditer(norm))
+    rest = blank(norm, _SKU)
+    tickets = _unique(f"T-{m.group(1)}" for m in _TICKET_ID.finditer(rest))
+    parcels = _unique(m.group(0).upper() for m in _TRACKING_NO.finditer(rest))
+    rest = blank(blank(rest, _TICKET_ID), _TRACKING_NO)
+    orders = _unique(m.group(1) for m in _ORDER.finditer(rest))
+    rest = blank(rest, _ORDER)
+    amount: float | None = None
+    for pattern in _AMOUNT_PATTERNS:
+        m = pattern.search(rest)
+        if m:
+            amount = float(m.group(1).replace(",", ""))
+            rest = rest[: m.start()] + " " * (m.end() - m.start()) + rest[m.end() :]
+            break
+    quantity: int | None = None
+    for pattern in _QUANTITY_PATTERNS:
+        m = pattern.search(rest)
+        if m:
+            value = _quantity_value(m.group(1))
+            if value is not None and value > 0:
+                quantity = value
+                break
+    return Entities(
+        order_ids=orders,
+        skus=skus,
+        quantity=quantity,
+        ticket_ids=tickets,
+        tracking_numbers=parcels,
+        faq_topic=faq_topic_of(norm),
+        amount=amount,
+    )
+
+
+# --- clause splitting ---------------------------------------------------------------------------
+
+# --- templates ----------------------------------------------------------------------------------
+
+_HANDOFF = rx(
+    r"\b(?:human|real person|live (?:agent|person|chat)|agent|representative|operator|"
+    r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
+    r"talk (?:to|with) (?:someone|somebody|a person)|"
+    r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back)\b"
+    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服"
+)
+_CANCEL = rx(
+    r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b"
+    r"|取消|撤销|撤单|退订"
+    r"|(?:把|将)\s*(?:订单|单子|这单|那单|这个订单|那个订单)?\s*\d{6}?\s*(?:的订单)?\s*撤(?:了|掉|回)(?![吗么])"
+)
+_CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
+_CANCEL_QUERY = rx(
+    r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
+    r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
+)
+_CANCEL_NEGATED = rx(
+    r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
+    r"|need\s+(?:to\s+)?)?cancel"
+    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要)\s*取消"
+)
+# "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
+_AFTER_CANCEL = rx(
+    r"取消(?:后|之后|以后|了的话)|取消.{0,4}的话|\bafter (?:i |you |it'?s? |it is )?cancel"
+    r"|\bif (?:i |you )?cancel"
+)
+_MONEY_WORDS = rx(r"钱|退|\brefund|\bmoney\b")
+# a question about after-sales (policy, cost, warranty), not a report of a problem to file
+_AFTER_SALES_QUESTION = rx(
+    r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何|能不能|可不可以"
+    r"|\bhow (?:do|does|can|to|much)\b|\bwhat(?:'s| is| are)\b|\bwho pays\b|\bis there\b"
+    r"|\bshould i\b"
+)
+_PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
+# "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
+_COURIER_QUESTION = rx(
+    r"\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
+    r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
+)
+_ORDER_WORD = rx(r"\bor?de?r\b|订单|单子")
+_RETURN_ACTION = rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
+_TICKET = rx(
+    r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
+    r"stopped working|won'?t (?:turn on|work|charge)|wrong (?:item|product|size|colou?r|order)|"
+    r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
+    r"exchange|replace(?:ment)?|repair|after[- ]sales?|(?:open|file|create|raise|submit) a "
+    r"(?:support )?ticket|support ticket|leaking|torn)\b"
+    r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
+    r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|换一个|换个|更换|维修|修理"
+    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
+)
+# "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
+_TICKET_NEGATED = rx(
+    r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
+    r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?ticket"
+    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:提交|开|建|创建|提)?\s*工单"
+    r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
+    r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
+)
+_TRACKING = rx(
+    r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
+    r"shipping status|delivery status|shipment status|"
+    r"in transit|out for delivery|waybill|eta)\b"
+    r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
+    r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
+    r"|\bwhere(?:'s| is)\s+(?:order\s+|#)?\d{6}\b"
+    r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
+)
+_ARRIVE = rx(
+    r"\bwhen (?:will|would|does|do|is|should|can|might)\s+(?:it|they|this|that|my \w+|the \w+|"
+    r"order \d+|i)\s*(?:\w+\s+)?(?:arrive|get here|be delivered|be here|come|reach|receive|get it)"
+    r"|\barriv(?:e|al)\b|\bdeliver(?:ed|y) date\b"
+    r"|什么时候到|何时到|多久(?:能|可以|才)?到|几天(?:能|可以|才)?到|啥时候到|什么时候能到|什么时候送到"
+    r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到|什么时候能送到|多久能送到"
+)
+_SHIP_WHEN = rx(
+    r"\bwhen (?:will|do|does|would) (?:you|it|they|my order|the order) (?:be )?ship(?:ped)?\b"
+    r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
+)
+_ORDER_STATUS = rx(
+    r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|"
+    r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
+    r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
+    r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
+    r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
+    r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
+    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order)|"
+    r"what did (?:it|the order|that order) (?:have|contain))\b"
+    r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
+    r"|帮我催|催一下|催催|催单|催促"
+    r"|查订单|查询订单"
+)
+_STOCK = rx(
+    r"\b(?:in stock|stock|available|availability|have any(?! idea)|restock(?:ed|ing)?|"
+    r"back in stock|"
+    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|prices|cost|"
+    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)(?! (?:any )?idea| my)|"
+    r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
+    r"(?:you|u) sell|coming back|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
+    r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
+    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|有没有(?!人|可能|良心|优惠|办法)"
+)
+_LIST_ORDERS = rx(
+    r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
+    r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
+    r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
+    r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
+    r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
+    r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单\W*$"
+)
+_HOW_TO = rx(r"怎么|怎样|如何|流程|\bhow (?:do|does|can|to)\b|\bprocess\b")
+_QUESTIONISH = rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
+
+
+def _named_action(words: str) -> str:
+    """The action a confirmation names ("确认取消": ``cancel``, "确认退款": ``refund``), or ""."""
+    return "cancel" if _CANCEL.search(words) else "refund" if _REFUND.search(words) else ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    intent: Kind
+    topic: str | None = None
+    ack: bool = False
+    verb: str = ""
+    """For a confirmation with nothing pending: the action it names ("确认取消": ``cancel``)."""
+
+
+def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
+    """The single best intent for one clause, by template priority; None if nothing matches."""
+    plain = bare(norm)
+    has_ids = bool(ents.order_ids or ents.skus)
+    if ents.ticket_ids and not has_ids and not _HANDOFF.search(norm):
+        return None  # ticket look-ups are not a minimal-tier request: ask what they need
+    negative = NO_WHOLE.match(plain) or NO_ANY.search(plain) or _CANCEL_NEGATED.search(plain)
+    if awaiting and not has_ids and len(plain) <= 40 and not AFTER_ALL.search(plain) and negative:
+        return _Match(Intent.CONFIRM_NO)
+    if not has_ids and not awaiting and CONFIRM_WORD.match(plain):
+        # "确认" / "确认取消" with no question open: an action the customer moved on from is
+        # asked about again (planning); otherwise the reply says nothing waits for a yes
+        verb = _named_action(plain)
+        return _Match(Intent.CONFIRM_YES, verb=verb)
+    if not has_ids and ACK_WHOLE.match(plain):
+        # a yes is read for the whole message (match_intents), never clause by clause
+        return _Match(Intent.THANKS, ack=True)
+    if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
+        return _Match(Intent.CONFIRM_NO)
+    if requested_language(norm) is not None:
+        # "I want to speak to a human in English": the request is the handoff (the language
+        # switch itself is the turn's, graph/language.py)
+        rest = without_language_request(norm)
+        found = _classify(
+            rest, extract_entities(rest), has_order_ctx=has_order_ctx, awaiting=awaiting
+        )
+        return (
+            found
+            if found is not None and found.intent is not Intent.UNKNOWN
+            else _Match(Intent.LANGUAGE)
+        )
+    if _HANDOFF.search(norm) and not ARE_YOU_HUMAN.search(norm):
+        return _Match(ShopIntent.HANDOFF)
+    if ARE_YOU_HUMAN.search(norm):
+        return _Match(Intent.IDENTITY)
+    if HOTLINE.search(norm) and not has_ids:
+        return _Match(Intent.HOTLINE)
+    if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
+        return _Match(ShopIntent.FAQ, topic="refund_time")
+    if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
+        # asking about refunds is not asking for one: show the order (its refunds and what is
+        # still refundable) or the refund-time answer, never a refund offer
+        if ents.order_ids or (
+            has_order_ctx
+            and (_REFUND_WHERE.search(norm) or _HOW_MUCH.search(norm))
+            and not _HOW_LONG.search(norm)
+        ):
+            # a refund question naming no order asks how long refunds take, not where one is
+            return _Match(ShopIntent.ORDER_STATUS)
+        return _Match(ShopIntent.FAQ, topic="refund_time")
+    if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
+        return _Match(ShopIntent.FAQ, topic="returns")
+    if _COURIER_QUESTION.search(norm) and not ents.order_ids:
+        return _Match(ShopIntent.FAQ, topic="delivery_times")
+    if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
+        # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
+        return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _CANCEL_QUERY.search(norm):
+        return _Match(ShopIntent.ORDER_STATUS)
+    if not _CANCEL_NEGATED.search(norm) and (
+        _CANCEL.search(norm)
+        or (_CANCEL_WEAK.search(norm) and (ents.order_ids or _ORDER_WORD.search(norm)))
+    ):
+        return _Match(ShopIntent.CANCEL_ORDER)
+    if _REFUND.search(norm):
+        return _Match(ShopIntent.REFUND)
+    if _RETURN_ACTION.search(norm) and _HOW_TO.search(norm) and not ents.order_ids:
+        # "退货怎么弄" / "how does a return work": explain the policy, open nothing
+        return _Match(ShopIntent.FAQ, topic="returns")
+    ticket_refused = bool(_TICKET_NEGATED.search(norm))
+    if (
+        not ticket_refused
+        and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
+        and not ents.order_ids
+        and _AFTER_SALES_QUESTION.search(norm)
+        and not _PROBLEM_REPORT.search(norm)
+    ):
+        # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
+        return _Match(ShopIntent.FAQ, topic=ents.faq_topic or "returns")
+    if not ticket_refused and (
+        (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
+    ):
+        return _Match(ShopIntent.CREATE_TICKET)
+    if ents.skus and not ents.order_ids:
+        return _Match(ShopIntent.STOCK)
+    if ents.tracking_numbers and not ents.order_ids:
+        # "YT9433239273到哪了", "where is YT9433239273": the parcel of that number
+        return _Match(ShopIntent.TRACKING)
+    if _TRACKING.search(norm):
+        return _Match(ShopIntent.TRACKING)
+    if _ARRIVE.search(norm):
+        if has_order_ctx:
+            return _Match(ShopIntent.TRACKING)
+        return _Match(ShopIntent.FAQ, topic="delivery_times")
+    if _SHIP_WHEN.search(norm):
+        if has_order_ctx:
+            return _Match(ShopIntent.ORDER_STATUS)
+        return _Match(ShopIntent.FAQ, topic="delivery_times")
+    if _ORDER_STATUS.search(norm) and (has_order_ctx or _ORDER_WORD.search(norm)):
+        return _Match(ShopIntent.ORDER_STATUS)
+    if ents.faq_topic is not None:
+        return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _STOCK.search(norm):
+        return _Match(ShopIntent.STOCK)
+    if _LIST_ORDERS.search(norm):
+        return _Match(ShopIntent.LIST_ORDERS)
+    if _ORDER_STATUS.search(norm):
+        return _Match(ShopIntent.ORDER_STATUS)
+    if GREETING.search(norm) and ents.order_ids:
+        # "hi, where's 100200?": an order id is a request, whatever greeting comes with it
+        return _Match(ShopIntent.ORDER_STATUS)
+    if GOODBYE.search(norm):
+        return _Match(Intent.GOODBYE)
+    if GREETING.search(norm):
+        return _Match(Intent.GREETING)
+    if THANKS.search(norm):
+        return _Match(Intent.THANKS)
+    return None
+
+
+# --- matching -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    start: int
+    end: int
+
+
+# A clause that asks something: a question mark or a question word, and enough words to be one.
+_ASKS = rx(
+    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以"
+    r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
+)
+_WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
+
+
+def _asks_something(clause: str) -> bool:
+    """Whether a clause nothing could read is a request of its own (to say it was not read)."""
+    text = clause.strip(STRIP)
+    return bool(_ASKS.search(text)) and len(_WORD.findall(text)) >= 4
+
+
+def _unread_clauses(
+    norm: str, spans: list[tuple[int, int]], awaiting: bool
+) -> list[tuple[int, int]]:
+    """The question-like clauses no template reads (their words still go to a neighbour)."""
+    unread = []
+    for start, end in spans:
+        clause = norm[start:end]
+        ents = extract_entities(clause)
+        if ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers:
+            continue
+        if _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is None and (
+            _asks_something(clause)
+        ):
+            unread.append((start, end))
+    return unread
+
+
+def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> list[_Group]:
+    """Fold clauses that match nothing and name nothing into the previous (or next) clause."""
+    groups: list[_Group] = []
+    orphan_start: int | None = None
+    for start, end in spans:
+        clause = norm[start:end]
+        ents = extract_entities(clause)
+        substantive = bool(ents.order_ids or ents.skus) or (
+            _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is not None
+        )
+        if not substantive:
+            if groups:
+                groups[-1] = _Group(groups[-1].start, end)
+            elif orphan_start is None:
+                orphan_start = start
+            continue
+        groups.append(_Group(orphan_start if orphan_start is not None else start, end))
+        orphan_start = None
+    return groups
+
+
+def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
+    """The shop pack's :attr:`~helpdesk.tools.packs.Pack.matcher`: :func:`match_shop` with the
+    session's last order and product."""
+    skus = context.facts.get("skus") or []
+    return match_shop(
+        text,
+        packs=context.packs,
+        last_order_id=context.facts.get("last_order_id"),
+        last_sku=skus[-1] if isinstance(skus, list) and skus else None,
+        awaiting_confirmation=context.awaiting_confirmation,
+    )
+
+
+def match_shop(
+    text: str,
+    *,
+    packs: PackSet,
+    last_order_id: str | None = None,
+    last_sku: str | None = None,
+    awaiting_confirmation: bool = False,
+) -> list[MatchedIntent]:
+    """Read every request in a customer message, in order.
+
+    Args:
+        text: the customer's message.
+        packs: the loaded packs (their identifiers are never read as amounts).
+        last_order_id: the order the session talked about last; used (and flagged with
+            ``inferred_order``) for order questions that name no order.
+        last_sku: the product (SKU) the session talked about last; a stock question that
+            refers to it ("when will it be back?", "那什么时候补货") asks about it.
+        awaiting_confirmation: the bot asked a yes/no question; bare "yes"/"确认" and
+            "no"/"算了" are then :attr:`Intent.CONFIRM_YES` / :attr:`Intent.CONFIRM_NO`.
+            Otherwise they are acknowledgements (:attr:`Intent.THANKS` with ``details="ack"``).
+
+    Returns:
+        At least one item; ``[MatchedIntent(Intent.UNKNOWN, ...)]`` when nothing matched.
+        An order status question without any order number becomes :attr:`ShopIntent.LIST_ORDERS`.
+    """
+    message_lang = detect_language(text)
+    norm = normalize(text, _TYPOS)
+    if unsupported_language(text):
+        return [
+            MatchedIntent(
+                Intent.LANGUAGE, text=text.strip(), lang=message_lang, details="unsupported"
+            )
+        ]
+    if awaiting_confirmation:
+        answer = read_confirmation(text, norm, message_lang, packs, SHOP_WORDS)
+        if answer is not None:
+            return [answer]
+    spans = clause_spans(norm)
+    groups = _group_clauses(norm, spans, awaiting_confirmation)
+    if not groups:
+        return [_published(_unknown(text, message_lang))]
+
+    group_ents = [extract_entities(norm[g.start : g.end]) for g in groups]
+    matched: list[_Request] = []
+    previous: Kind | None = None
+    for index, (group, ents) in enumerate(zip(groups, group_ents, strict=True)):
+        clause_norm = norm[group.start : group.end]
+        clause_text = text[group.start : group.end].strip(STRIP) or text.strip()
+        lang = detect_language(clause_text, default=message_lang)
+        earlier = _message_order(group_ents[:index][::-1])
+        later = group_ents[index + 1].order_ids[:1] if index + 1 < len(group_ents) else ()
+        has_ctx = bool(ents.order_ids or earlier or later or last_order_id)
+        found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
+        if found is None and _continues_decline(ents, previous):
+            continue
+        if found is None:
+            found = _from_entities(ents, previous)
+        if found is None:
+            continue
+        previous = found.intent
+        base = _Request(
+            intent=found.intent,
+            text=clause_text,
+            lang=lang,
+            quantity=ents.quantity,
+            topic=found.topic,
+            details=_details(found, clause_text),
+        )
+        if found.intent is ShopIntent.REFUND:
+            reading = read_amount(clause_text, money_context=True, packs=packs)
+            base = replace(
+                base,
+                amount=reading.value,
+                amount_kind=reading.kind,
+                amount_raw=reading.raw,
+            )
+        matched.extend(
+            _with_entities(
+                base, ents, earlier or (later[0] if later else None), last_order_id, last_sku
+            )
+        )
+
+    matched = _dedupe(matched)
+    substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
+    if substantive:
+        matched = [m for m in matched if m.intent not in _SMALL_TALK]
+        if any(m.intent is not Intent.THANKS for m in substantive):
+            matched = [m for m in matched if m.details != "ack"]
+        # a question in the message that nothing read is said to be unread, not dropped
+        for start, end in _unread_clauses(norm, spans, awaiting_confirmation):
+            part = text[start:end].strip(STRIP)
+            lang = detect_language(part, default=message_lang)
+            matched.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details="part"))
+    return [_published(m) for m in matched or [_unknown(text, message_lang)]]
+
+
+def _is_request(words: str) -> bool:
+    return _classify(words, extract_entities(words), has_order_ctx=True, awaiting=False) is not None
+
+
+def _identifiers(words: str) -> tuple[str, ...]:
+    ents = extract_entities(words)
+    return ents.order_ids + ents.skus
+
+
+SHOP_WORDS = ConfirmationWords(
+    subject="order_id",
+    subjects=lambda words: extract_entities(words).order_ids,
+    identifiers=_identifiers,
+    is_request=_is_request,
+    named_action=_named_action,
+)
+"""What the shop knows for reading an answer: orders are its subject, SKUs identifiers too."""
+
+
+def _published(request: _Request) -> MatchedIntent:
+    """The request as the engine reads it: a shop request is ``Intent.PACK`` plus the
+    capability and its identifiers in ``args``."""
+    ids = {"order_id": request.order_id, "sku": request.sku}
+    args = {**{k: v for k, v in ids.items() if v is not None}, **request.args}
+    intent = request.intent
+    shop = isinstance(intent, ShopIntent)
+    return MatchedIntent(
+        intent=Intent.PACK if shop else Intent(intent),
+        text=request.text,
+        lang=request.lang,
+        quantity=request.quantity,
+        topic=request.topic,
+        amount=request.amount,
+        amount_kind=request.amount_kind,
+        amount_raw=request.amount_raw,
+        details=request.details,
+        inferred_order=request.inferred_order,
+        capability=intent.value if shop else "",
+        args=args,
+    )
+
+
+def shop_request(intent: Kind, text: str = "", lang: Lang = "en", **fields: Any) -> MatchedIntent:
+    """A request as :func:`match_shop` returns it (for planners, tests and tools that build one):
+    ``order_id``, ``sku`` and other shop fields go into ``args``."""
+    record = _Request(intent=intent, text=text, lang=lang)
+    own = {k: v for k, v in fields.items() if k in _REQUEST_FIELDS}
+    extra = {k: v for k, v in fields.items() if k not in _REQUEST_FIELDS}
+    record = replace(record, **own, args={**record.args, **extra})
+    return _published(record)
+
+
+_REQUEST_FIELDS = frozenset(_Request.__dataclass_fields__) - {"intent", "text", "lang", "args"}
+
+
+def kind_of(match: MatchedIntent) -> Kind:
+    """The shop intent of a request (its capability), else the engine's intent."""
+    if match.intent is Intent.PACK and match.capability in _SHOP_INTENTS:
+        return ShopIntent(match.capability)
+    return match.intent
+
+
+_SHOP_INTENTS = frozenset(i.value for i in ShopIntent)
+
+
+def order_of(match: MatchedIntent) -> str | None:
+    """The order a request is about (None: it names none)."""
+    value = match.args.get("order_id")
+    return str(value) if value else None
+
+
+def sku_of(match: MatchedIntent) -> str | None:
+    """The product (SKU) a request is about (None: it names none)."""
+    value = match.args.get("sku")
+    return str(value) if value else None
+
+
+#: Said around a request, not one: dropped when the message asks for something else.
+_SMALL_TALK = frozenset({Intent.GREETING, Intent.GOODBYE})
+
+
+def _unknown(text: str, lang: Lang) -> _Request:
+    return _Request(intent=Intent.UNKNOWN, text=text.strip(), lang=lang)
+
+
+def _message_order(ents_newest_first: list[Entities]) -> str | None:
+    for ents in ents_newest_first:
+        if ents.order_ids:
+            return ents.order_ids[-1]
+    return None
+
+
+def _from_entities(ents: Entities, previous: Kind | None) -> _Match | None:
+    """A clause that names an order or SKU but no request: continue the previous request."""
+    if ents.order_ids:
+        if previous in ORDER_SCOPED_INTENTS and previous is not None:
+            return _Match(previous)
+        return _Match(ShopIntent.ORDER_STATUS)
+    if ents.skus:
+        return _Match(ShopIntent.STOCK)
+    return None
+
+
+def _continues_decline(ents: Entities, previous: Kind | None) -> bool:
+    """ "算了不退了 100609": the order of a refusal belongs to the refusal, not a new request."""
+    return previous is Intent.CONFIRM_NO and bool(ents.order_ids) and not ents.skus
+
+
+def _details(found: _Match, clause_text: str) -> str:
+    if found.ack:
+        return "ack"
+    if found.verb:
+        return found.verb
+    if found.intent in (ShopIntent.CREATE_TICKET, ShopIntent.HANDOFF):
+        return clause_text
+    return ""
+
+
+# "when will it be back?", "那什么时候补货": the product talked about, not a new one
+_REFERS_BACK = rx(
+    r"^\W*(?:and |so )?(?:when|what about|how about)\b[^a-z]*\b(?:it|that|this|they|them)\b"
+    r"|^\W*(?:when|will) (?:will |is |are )?(?:it|that|this one|they)\b"
+    r"|^\W*(?:那|这|它)(?:个|款)?(?:什么时候|啥时候|何时|多少钱|有货|还有)"
+)
+
+
+def _with_entities(
+    base: _Request,
+    ents: Entities,
+    message_order: str | None,
+    last_order_id: str | None,
+    last_sku: str | None = None,
+) -> list[_Request]:
+    intent = base.intent
+    if intent is ShopIntent.STOCK:
+        if not ents.skus and last_sku and _REFERS_BACK.search(normalize(base.text, _TYPOS)):
+            return [replace(base, sku=last_sku)]
+        if not ents.skus:
+            # "do you have USB-C cables and a 65W charger?": one search per product named
+            return [replace(base, text=part) for part in _product_parts(base.text)]
+        return [replace(base, sku=sku) for sku in ents.skus]
+    if intent is ShopIntent.TRACKING and ents.tracking_numbers and not ents.order_ids:
+        return [replace(base, args={"tracking_number": n}) for n in ents.tracking_numbers]
+    if intent in ORDER_SCOPED_INTENTS:
+        sku = ents.skus[0] if intent is ShopIntent.CREATE_TICKET and ents.skus else None
+        if ents.order_ids:
+            return [replace(base, order_id=o, sku=sku) for o in ents.order_ids]
+        if message_order is not None:
+            return [replace(base, order_id=message_order, sku=sku)]
+        if last_order_id is not None:
+            return [replace(base, order_id=last_order_id, sku=sku, inferred_order=True)]
+        if intent is ShopIntent.ORDER_STATUS:
+            return [replace(base, intent=ShopIntent.LIST_ORDERS)]
+        return [replace(base, sku=sku)]
+    if intent is ShopIntent.HANDOFF:
+        if ents.order_ids or message_order:
+            return [replace(base, order_id=ents.order_ids[0] if ents.order_ids else message_order)]
+        if last_order_id is not None:
+            # "can someone call me about it": the order the conversation is about goes along
+            return [replace(base, order_id=last_order_id, inferred_order=True)]
+        return [base]
+    return [base]
+
+
+# "A and B", "A和B", "A、B": two things asked about in one product question
+_PRODUCT_AND = rx(r"\s+(?:and|&|or)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者")
+
+
+def _product_parts(text: str) -> list[str]:
+    parts = [p.strip(STRIP) for p in _PRODUCT_AND.split(text)]
+    parts = [p for p in parts if len(p) >= 2]
+    return parts if len(parts) > 1 else [text]
+
+
+def _dedupe(items: list[_Request]) -> list[_Request]:
+    """One request per intent and object. Of two ("我想退100609的钱，退一百就行"), the one that
+    states an amount wins: an amount said is never replaced by the whole."""
+    seen: dict[tuple[Kind, str | None, str | None, str | None, str], int] = {}
+    out: list[_Request] = []
+    for item in items:
+        searched = item.text if item.intent is ShopIntent.STOCK and item.sku is None else ""
+        searched = searched or str(item.args.get("tracking_number") or "")
+        key = (item.intent, item.order_id, item.sku, item.topic, searched)
+        if key in seen:
+            index = seen[key]
+            if out[index].amount_kind == "none" and item.amount_kind != "none":
+                out[index] = item
+            continue
+        seen[key] = len(out)
+        out.append(item)
+    return out
