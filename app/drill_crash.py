@@ -117,12 +117,12 @@ async def play(
     )  # fmt: skip
     record("after", [WHAT_HAPPENED[scenario.lang], request], after)
     again = after.payloads[1] if len(after.payloads) > 1 else None
-    if again is not None and _asks_confirmation(again) and not says(
-        str(again.get("reply", "")), AGAIN_KEYS
+    if (
+        again is not None
+        and _asks_confirmation(again)
+        and not says(str(again.get("reply", "")), AGAIN_KEYS)
     ):
-        final = await chat(
-            python, [yes], scenario=scenario, data_dir=data_dir, shop_url=shop.url
-        )
+        final = await chat(python, [yes], scenario=scenario, data_dir=data_dir, shop_url=shop.url)
         record("confirm", [yes], final)
 
     outcome.executions = ledger.executions(scenario)
@@ -227,7 +227,6 @@ def _markdown(report: CrashReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-
 def _fresh_shop(out: Path) -> Path:
     """A newly seeded shop database in ``out`` (any earlier run's is removed)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -236,4 +235,3 @@ def _fresh_shop(out: Path) -> Path:
         stale.unlink(missing_ok=True)
     ensure_seeded(shop_db)
     return shop_db
-

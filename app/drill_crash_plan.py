@@ -44,7 +44,6 @@ WHAT_HAPPENED: Final[dict[Lang, str]] = {
 }
 
 
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CrashScenario:
     """One crash point: who asks for what, in which language, and where the process dies."""

@@ -26,6 +26,7 @@ from helpdesk.graph.identity import (
     check_identity,
     refusal_error,
 )
+from helpdesk.graph.intents import DEFERRED_PART
 from helpdesk.graph.language import detect_language
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.session_lock import SessionBusyError
@@ -189,6 +190,7 @@ def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
                 "intent": t.intent,
                 "tool": t.call.name if t.call else None,
                 "args": t.call.args if t.call else {},
+                "deferred": t.call is None and t.match.get("details") == DEFERRED_PART,
             }
             for t in state.get("tasks", [])
         ],

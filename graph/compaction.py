@@ -11,6 +11,12 @@ lead the summary and are never truncated. If even the smallest compaction leaves
 the window, the result is a reset: the summary plus the customer's last message, flagged so the
 caller can tell the customer. Apply a result to LangGraph state with
 :meth:`CompactionResult.as_update`.
+
+Longer than 400 lines because it is one algorithm — units that keep a tool call with its
+results, the plan of what is pinned, folded and kept, the summary, the shrinking of tool
+results, the reset — whose invariants (a tool call is never split, facts lead and are never
+truncated) hold only across all of its steps; token counting lives in
+:mod:`helpdesk.graph.tokens`.
 """
 
 from __future__ import annotations

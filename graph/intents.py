@@ -54,6 +54,7 @@ from helpdesk.graph.money import read_amount
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
+    "DEFERRED_PART",
     "ConfirmationWords",
     "Intent",
     "MatchContext",
@@ -145,6 +146,11 @@ class MatchedIntent:
 
 
 _MATCH_FIELDS = frozenset(f.name for f in fields(MatchedIntent)) - {"intent", "args"}
+
+DEFERRED_PART = "part"
+""":attr:`MatchedIntent.details` of an :attr:`Intent.UNKNOWN` request that is one question of a
+message whose other requests were read: the reply says this part was not understood (quoting
+it) instead of dropping it."""
 
 
 def plain_match(match: MatchedIntent) -> dict[str, Any]:

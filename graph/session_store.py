@@ -13,6 +13,9 @@ on the same database (the SQLite file or the PostgreSQL pool), and
 Times are wall-clock seconds from an injected :class:`~helpdesk.degrade.clock.Clock`, so retention
 is tested on a fake clock. A session that has checkpoints but no index row (written by an older
 version, or by the compiled graph invoked directly) is listed with its last checkpoint's time.
+
+Longer than 400 lines because every operation (index, prune, delete, purge) is written for
+SQLite and PostgreSQL side by side, so the two stay the same.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ in the turn's context; amounts and dates match tool data; stale data implies
 a staleness notice; no phone number but the configured hotline; the reply is in the customer's
 language; no unfilled template field; a failed or unknown write is never claimed as done; a
 failed lookup is never turned into an empty result.
+
+Longer than 400 lines because it is one table of rules (:data:`RULES`) with the few helpers
+they share; each rule is a small function with its own tests in ``tests/unit/test_validation.py``.
 """
 
 from __future__ import annotations

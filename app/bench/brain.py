@@ -41,9 +41,9 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
 from helpdesk.graph.intents import Intent, MatchedIntent
-from helpdesk.packs.shop.intents import match_shop, order_of, sku_of
 from helpdesk.graph.planning import call_for
 from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import match_shop, order_of, sku_of
 
 __all__ = [
     "BrainStats",

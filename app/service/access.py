@@ -66,4 +66,3 @@ async def check_owner(service: Service, session: str, customer: str) -> None:
                 raise ApiError(404, "session_not_found", "No such session.")
             return
     await owned_session(service, session, customer)
-

@@ -171,6 +171,7 @@ async def _check_shop(bot: Bot) -> None:
     response = await bot.client.http.get("/healthz", timeout=2.0)
     response.raise_for_status()
 
+
 def _load_assets() -> dict[str, bytes]:
     """The chat page's files, read once at start-up (package data under ``page/``)."""
     folder = resources.files("helpdesk.app.service").joinpath("page")

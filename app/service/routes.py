@@ -54,7 +54,6 @@ class DemoLoginIn(BaseModel):
     customer: str = Field(min_length=1, max_length=64)
 
 
-
 def install_routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -> None:
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, Any]:
@@ -192,4 +191,3 @@ async def _answer_text(service: Service, body: ConfirmationIn, session: str, cus
         lang = "zh" if values.get("lang") == "zh" else "en"
     key = "confirm_yes_text" if body.answer == "yes" else "confirm_no_text"
     return load_templates("service", "page", lang)[key]
-

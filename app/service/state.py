@@ -60,4 +60,3 @@ class Service:
 
 BotFactory = Callable[[Any, ProgressObserver], Bot]
 """``(checkpointer, observer) -> Bot``; tests pass one with faults injected."""
-

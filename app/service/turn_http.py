@@ -186,4 +186,3 @@ def sse_response(service: Service, text: str, running: RunningTurn) -> Streaming
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
-

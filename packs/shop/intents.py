@@ -44,6 +44,7 @@ from helpdesk.graph.conversation import (
     rx,
 )
 from helpdesk.graph.intents import (
+    DEFERRED_PART,
     ConfirmationWords,
     Intent,
     MatchContext,
@@ -828,7 +829,7 @@ def match_shop(
         for start, end in _unread_clauses(norm, spans, awaiting_confirmation):
             part = text[start:end].strip(STRIP)
             lang = detect_language(part, default=message_lang)
-            matched.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details="part"))
+            matched.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details=DEFERRED_PART))
     return [_published(m) for m in matched or [_unknown(text, message_lang)]]
 
 

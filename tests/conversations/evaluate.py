@@ -113,10 +113,18 @@ class Evaluation:
 
     def multi_coverage(self) -> tuple[Rate, Rate]:
         """For turns with several requests: (requests served, turns with every request served)."""
-        multi = [v for v in self.turns if len(v.turn.tasks) > 1]
+        multi = self.multi_turns()
         asked = sum(len(v.turn.tasks) for v in multi)
         served = asked - sum(len(v.missing) for v in multi)
         return Rate(served, asked), Rate(sum(not v.missing for v in multi), len(multi))
+
+    def multi_turns(self) -> list[Verdict]:
+        return [v for v in self.turns if len(v.turn.tasks) > 1]
+
+    def answered_or_deferred(self) -> Rate:
+        """Multi-request turns whose every request was served or explicitly deferred."""
+        multi = self.multi_turns()
+        return Rate(sum(v.answered_or_deferred for v in multi), len(multi))
 
     def unsafe(self) -> list[Verdict]:
         """Questions and negations that produced a write or a write/money task."""
@@ -248,7 +256,8 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
         *(_row(f"  {tag}", ev, vs) for tag, vs in ev.by_tag().items()),
         "",
         f"conversations with every turn understood: {ev.conversations_understood()}",
-        f"multi-request turns: requests served {served}; every request served {whole}",
+        f"multi-request turns: requests served {served}; every request served {whole}; "
+        f"every request served or explicitly deferred {ev.answered_or_deferred()}",
         f"writes executed: {len(ev.writes)}; unexpected: "
         f"{sum(len(v.unexpected_writes) for v in ev.turns)}",
         f"questions/negations producing a write or write/money task: {len(ev.unsafe())}",
@@ -322,6 +331,7 @@ def figures(ev: Evaluation) -> dict[str, Any]:
         "per_intent": {k: ev.understood(v).value for k, v in ev.by_intent().items()},
         "multi_requests_served": served.value,
         "multi_turns_complete": whole.value,
+        "multi_turns_answered_or_deferred": ev.answered_or_deferred().value,
         "writes": len(ev.writes),
         "unsafe": [v.turn.id for v in ev.unsafe()],
         "seconds": ev.seconds,

@@ -87,6 +87,14 @@ class Verdict:
     observed_writes: list[str] = field(default_factory=list)
     """Audit-log actions the turn executed."""
     reply: str = ""
+    deferred: int = 0
+    """Parts of the message the reply explicitly said it could not read (payload tasks with
+    ``deferred``) that served no labelled request: each may account for one missing request."""
+
+    @property
+    def answered_or_deferred(self) -> bool:
+        """Every labelled request served, or said not to be understood."""
+        return len(self.missing) <= self.deferred
 
     @property
     def reply_ok(self) -> bool:
@@ -225,4 +233,5 @@ def judge(turn: Turn, obs: Observation) -> Verdict:
         planned=[f"{_intent(t)}:{_describe(t)}" for t in obs.tasks],
         observed_writes=list(obs.writes),
         reply=obs.reply,
+        deferred=sum(1 for n, t in enumerate(obs.tasks) if n not in used and t.get("deferred")),
     )

@@ -21,6 +21,8 @@ from tests.conversations.labels import held_out, load_set
 FLOOR_UNDERSTOOD = 0.972  # 535/550
 FLOOR_ACCEPTED = 0.969  # 533/550
 FLOOR_MULTI_REQUESTS_SERVED = 0.977  # 86/88
+FLOOR_ANSWERED_OR_DEFERRED = 0.954  # 42/44 multi-request turns (the 2 misses are held out)
+
 
 @pytest.fixture(scope="module")
 def evaluation() -> Evaluation:
@@ -52,6 +54,8 @@ def test_understanding_does_not_fall_below_the_ratchet(evaluation: Evaluation) -
     assert evaluation.accepted().value >= FLOOR_ACCEPTED, evaluation.report()
     served, _ = evaluation.multi_coverage()
     assert served.value >= FLOOR_MULTI_REQUESTS_SERVED, evaluation.report()
+    complete = evaluation.answered_or_deferred()
+    assert complete.value >= FLOOR_ANSWERED_OR_DEFERRED, evaluation.report()
 
 
 def test_the_report_gives_every_figure_the_issue_asks_for(evaluation: Evaluation) -> None:

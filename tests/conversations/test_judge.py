@@ -117,3 +117,33 @@ def test_facts_absent_words_and_reply_language() -> None:
     ]
     assert reply_language("订单 100683 已发货，YT9433239273，Chengdu") == "zh"
     assert reply_language("Order 100683 has shipped (空气净化器).") == "en"
+
+
+def _deferring(*calls: tuple[str, str | None, dict[str, Any]], deferred: int) -> Observation:
+    payload = {
+        "reply": "ok",
+        "tasks": [
+            {"id": f"t1-{n}", "intent": intent, "tool": tool, "args": args}
+            for n, (intent, tool, args) in enumerate(calls)
+        ]
+        + [
+            {"id": f"t1-d{n}", "intent": "unknown", "tool": None, "args": {}, "deferred": True}
+            for n in range(deferred)
+        ],
+        "tool_results": [],
+    }
+    return Observation.of(payload, [], WRITE_TOOLS)
+
+
+def test_a_request_said_to_be_unread_is_deferred_not_served() -> None:
+    asked = turn("tracking 100683", "stock SKU-1001")
+    read_one = ("tracking", "track_shipment", {"order_id": "100683"})
+    deferred = judge(asked, _deferring(read_one, deferred=1))
+    assert deferred.missing == ["stock"] and not deferred.understood
+    assert deferred.answered_or_deferred
+    # dropped without a word: neither served nor deferred
+    dropped = judge(asked, _deferring(read_one, deferred=0))
+    assert not dropped.answered_or_deferred
+    # one deferral accounts for one missing request only
+    both_missing = judge(asked, _deferring(deferred=1))
+    assert len(both_missing.missing) == 2 and not both_missing.answered_or_deferred

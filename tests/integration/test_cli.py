@@ -57,6 +57,7 @@ def test_cli_json_output_schema(tmp_path: Path) -> None:
             "intent": "order_status",
             "tool": "get_order",
             "args": {"order_id": "100683"},
+            "deferred": False,
         }
     ]
     result = out["tool_results"][0]
