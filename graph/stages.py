@@ -624,8 +624,15 @@ async def decompose_with_tiers(
     packs: PackSet,
 ) -> StageOutcome[list[PlannedTask]] | None:
     """Split the customer's message into tasks with a model (structured output; the tasks
-    carry the loaded packs' request fields, :func:`decompose_schema`)."""
-    values = {"text": text, "facts": _as_json(dict(facts))}
+    carry the loaded packs' request fields, :func:`decompose_schema`). The prompt names the
+    loaded packs' intents with their meaning and an example (:meth:`PackSet.intent_catalog`):
+    a pack's capability is offered to the models without a prompt edit."""
+    values = {
+        "text": text,
+        "facts": _as_json(dict(facts)),
+        "intents": packs.intent_catalog(lang) or "-",
+        "fields": ", ".join(packs.request_fields()) or "-",
+    }
     schema = decompose_schema(packs)
 
     def parse(tier: ModelTier, message: AIMessage) -> list[PlannedTask]:

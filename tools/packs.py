@@ -124,6 +124,9 @@ class IntentSpec:
     """Intent name, unique across the loaded packs (``points_balance``); lower_snake_case."""
     examples: Mapping[Lang, tuple[str, ...]] = field(default_factory=dict)
     """Sample messages per language: documentation, model prompts and the pack's own tests."""
+    description: str = ""
+    """What the intent means and which request fields it needs, for the model tiers' request
+    planner ("state of one order; needs order_id"); "" = the name and examples only."""
     patterns: tuple[str, ...] = ()
     """Regular expressions (case-insensitive) that mark a clause as this intent."""
     negations: tuple[str, ...] = ()
@@ -436,6 +439,24 @@ class PackSet:
 
     def intent_names(self) -> list[str]:
         return list(self._by_intent)
+
+    def intent_catalog(self, lang: Lang) -> str:
+        """One line per loaded intent for a model's request planner: name, meaning, an example
+        in ``lang`` (``- points_balance: the member's points; e.g. "how many points do I
+        have?"``)."""
+        lines = []
+        for name in self._by_intent:
+            spec = self.intent_spec(name)
+            if spec is None:
+                continue
+            examples = spec.examples.get(lang) or next(iter(spec.examples.values()), ())
+            parts = [f"- {name}"]
+            if spec.description:
+                parts.append(f": {spec.description}")
+            if examples:
+                parts.append(f' (e.g. "{examples[0]}")')
+            lines.append("".join(parts))
+        return "\n".join(lines)
 
     def pack_of(self, capability: str) -> Pack | None:
         return self._pack_of.get(capability)

@@ -148,6 +148,7 @@ CAPABILITIES: tuple[Capability, ...] = (
         intents=(
             IntentSpec(
                 name="points_balance",
+                description="the member's points balance, store credit and vouchers",
                 examples={
                     "en": ("how many points do I have?", "what's my points balance"),
                     "zh": ("我有多少积分", "查一下我的积分余额"),
@@ -173,6 +174,7 @@ CAPABILITIES: tuple[Capability, ...] = (
         intents=(
             IntentSpec(
                 name="redeem_voucher",
+                description="redeem a voucher code (V-XXXX) for the member; needs code",
                 examples={
                     "en": ("redeem voucher V-SPRING", "use code V-WELCOME"),
                     "zh": ("兑换券码 V-SPRING", "帮我兑换优惠码V-WELCOME"),
@@ -202,6 +204,8 @@ CAPABILITIES: tuple[Capability, ...] = (
         intents=(
             IntentSpec(
                 name="convert_points",
+                description="convert points into store credit (100 points = 1 yuan); points "
+                "if given, else all",
                 examples={
                     "en": ("convert 500 points to store credit", "turn all my points into credit"),
                     "zh": ("把500积分换成购物金", "积分全部转成购物金"),

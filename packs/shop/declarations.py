@@ -55,8 +55,9 @@ _NO_ORDERS = (
 )
 
 
-def _intent(name: str, en: str, zh: str) -> tuple[IntentSpec, ...]:
-    return (IntentSpec(name=name, examples={"en": (en,), "zh": (zh,)}),)
+def _intent(name: str, en: str, zh: str, description: str) -> tuple[IntentSpec, ...]:
+    spec = IntentSpec(name=name, examples={"en": (en,), "zh": (zh,)}, description=description)
+    return (spec,)
 
 
 # --- planning: which call serves a request the built-in matcher read ---------------------------
@@ -148,14 +149,24 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         plan=_order_status,
         tool="get_order",
         subject="order_id",
-        intents=_intent("order_status", "has order 100683 shipped?", "订单100683发货了吗"),
+        intents=_intent(
+            "order_status",
+            "has order 100683 shipped?",
+            "订单100683发货了吗",
+            "the state of one order, its refunds and what is still refundable; needs order_id",
+        ),
         keep=("order_id", "status", "total"),
     ),
     Capability(
         name="list_orders",
         plan=_list_orders,
         tool="list_orders",
-        intents=_intent("list_orders", "show my orders", "我的订单"),
+        intents=_intent(
+            "list_orders",
+            "show my orders",
+            "我的订单",
+            "the customer's recent orders",
+        ),
         keep=("order_id", "status"),
         empty_key="orders_empty",
         empty_patterns=(_NO_ORDERS,),
@@ -165,14 +176,25 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         plan=_tracking,
         tool="track_shipment",
         subject="order_id",
-        intents=_intent("tracking", "where is order 100683?", "100683到哪了"),
+        intents=_intent(
+            "tracking",
+            "where is order 100683?",
+            "100683到哪了",
+            "where a shipped parcel is; needs order_id (or tracking_number)",
+        ),
         keep=("tracking_number", "eta", "status"),
     ),
     Capability(
         name="stock",
         plan=_stock,
         tool="check_stock",
-        intents=_intent("stock", "is SKU-1001 in stock?", "SKU-1001有货吗"),
+        intents=_intent(
+            "stock",
+            "is SKU-1001 in stock?",
+            "SKU-1001有货吗",
+            "whether a product is in stock and its price; sku if given (else the product "
+            "words), quantity if given",
+        ),
         keep=("sku", "total_available", "restock_date"),
         core=False,
     ),
@@ -183,6 +205,7 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         intents=(
             IntentSpec(
                 name="change_address",
+                description="change the delivery address of an order; needs order_id",
                 examples={
                     "en": ("can I change the address of order 100123?", "wrong address on 100123"),
                     "zh": ("订单100123能改地址吗", "100123的收货地址写错了"),
@@ -205,6 +228,7 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         intents=(
             IntentSpec(
                 name="ticket_status",
+                description="the state of one support ticket; needs ticket_id (T-000123)",
                 examples={
                     "en": ("what's the status of ticket T-000123?", "T-000123 any update?"),
                     "zh": ("工单T-000123进度怎么样", "帮我看看T-000123"),
@@ -221,7 +245,13 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         name="faq",
         plan=_faq,
         tool="search_faq",
-        intents=_intent("faq", "what is your return policy?", "退货政策是什么"),
+        intents=_intent(
+            "faq",
+            "what is your return policy?",
+            "退货政策是什么",
+            "a policy question; topic: returns, exchange, cancel_order, shipping_fee, "
+            "delivery_times, refund_time, invoice, warranty, payment",
+        ),
         core=False,
     ),
     Capability(
@@ -229,7 +259,12 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         plan=_create_ticket,
         tool="create_ticket",
         kind="write",
-        intents=_intent("create_ticket", "my headphones arrived broken", "耳机坏了"),
+        intents=_intent(
+            "create_ticket",
+            "my headphones arrived broken",
+            "耳机坏了",
+            "report a problem with an order (broken, wrong or missing item); order_id and details",
+        ),
         keep=("ticket_id",),
         done_key="ticket_created",
         subject="order_id",
@@ -240,7 +275,12 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         plan=_cancel,
         tool="cancel_order",
         kind="write",
-        intents=_intent("cancel_order", "cancel order 100998", "取消订单100998"),
+        intents=_intent(
+            "cancel_order",
+            "cancel order 100998",
+            "取消订单100998",
+            "cancel one order; needs order_id",
+        ),
         keep=("order_id", "status"),
         done_key="cancel_done",
         done_patterns=(_CANCEL_DONE,),
@@ -255,7 +295,12 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         plan=_refund,
         tool="request_refund",
         kind="money",
-        intents=_intent("refund", "refund order 100609", "订单100609退款"),
+        intents=_intent(
+            "refund",
+            "refund order 100609",
+            "订单100609退款",
+            "money back for an order; needs order_id, amount if given",
+        ),
         keep=("refund_id", "amount"),
         amounts=("amount",),
         done_key="refund_done",
@@ -272,7 +317,12 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         plan=_handoff,
         tool="handoff_to_human",
         kind="write",
-        intents=_intent("handoff", "talk to a human", "转人工"),
+        intents=_intent(
+            "handoff",
+            "talk to a human",
+            "转人工",
+            "the customer wants a human agent; details",
+        ),
         keep=("ticket_id",),
         done_key="handoff_created",
         receipt_key="reconciled_detail_ticket",

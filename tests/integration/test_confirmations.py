@@ -50,7 +50,7 @@ def test_model_confirm_intents_are_ignored() -> None:
     matches = matches_from_plan(
         planned, text="what about my coupon?", lang=lang, last_subject=None, packs=default_packs()
     )
-    assert [m.intent for m in matches] == [SI.ORDER_STATUS]
+    assert [(m.intent, m.capability) for m in matches] == [(Intent.PACK, SI.ORDER_STATUS)]
 
 
 def test_plan_tasks_resumes_only_from_the_template_matcher() -> None:

@@ -19,6 +19,7 @@ from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.clock import FakeClock
 from helpdesk.degrade.context import LadderStep
 from helpdesk.degrade.errors import ErrorClass, classify_failure
+from helpdesk.examples.loyalty import loyalty_pack
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.stages import (
@@ -42,6 +43,7 @@ from helpdesk.testing.llm_server import (
     llm_http_client,
 )
 from helpdesk.tools.context import RequestContext
+from helpdesk.tools.packs import PackSet
 
 SHOP = default_packs()
 
@@ -405,7 +407,23 @@ async def test_decompose_without_retry_budget_goes_to_backup(world: World) -> No
     assert outcome is not None and outcome.tier == "backup"
     assert (world.count(PRIMARY), world.count(BACKUP)) == (1, 1)
     [sent] = world.script.requests_for(BACKUP)
-    assert sent.system_prompt == render(load_templates("backup", "decompose", "zh")["system"])
+    system = load_templates("backup", "decompose", "zh")["system"]
+    fields = ", ".join(SHOP.request_fields())
+    assert sent.system_prompt == render(system, intents=SHOP.intent_catalog("zh"), fields=fields)
+    assert "- cancel_order: " in sent.system_prompt  # the shop pack's intents, with meanings
+
+
+async def test_decompose_prompt_names_every_loaded_packs_intents(world: World) -> None:
+    packs = PackSet([*SHOP, loyalty_pack()])
+    world.script.add(PRIMARY, Reply.json(TASKS))
+    ctx = world.ctx()
+
+    await decompose_with_tiers(world.router, "how many points?", "en", {}, ctx, world.clock, packs)
+
+    [sent] = world.script.requests_for(PRIMARY)
+    assert "- points_balance: the member's points balance" in sent.system_prompt
+    assert "- refund: money back for an order" in sent.system_prompt
+    assert "{intents}" not in sent.system_prompt and "{fields}" not in sent.system_prompt
 
 
 async def test_decompose_calls_never_exceed_request_budget(world: World) -> None:

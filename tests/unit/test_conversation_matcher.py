@@ -1,0 +1,78 @@
+"""The engine's own reading, with no pack that brings a template matcher (e.g. only the loyalty
+pack): answers to the bot's question, the conversation intents, and UNKNOWN for the packs'
+patterns to claim — the same confirmation reader the shop's matcher uses."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.examples.loyalty import loyalty_pack
+from helpdesk.graph.capabilities import match_packs, merge_matches
+from helpdesk.graph.intents import Intent, MatchedIntent, match_intents
+from helpdesk.tools.packs import PackSet
+
+LOYALTY = PackSet([loyalty_pack()])
+
+
+def read(text: str, *, awaiting: bool = False) -> list[MatchedIntent]:
+    return match_intents(text, packs=LOYALTY, awaiting_confirmation=awaiting)
+
+
+def test_no_pack_brings_a_matcher_here() -> None:
+    assert all(pack.matcher is None for pack in LOYALTY)
+
+
+@pytest.mark.parametrize("text", ["yes", "是的", "确认", "ok", "好的👌"])
+def test_an_unqualified_yes_confirms(text: str) -> None:
+    assert [m.intent for m in read(text, awaiting=True)] == [Intent.CONFIRM_YES]
+
+
+@pytest.mark.parametrize("text", ["no", "算了", "不用了", "nope, never mind"])
+def test_a_no_declines(text: str) -> None:
+    assert [m.intent for m in read(text, awaiting=True)] == [Intent.CONFIRM_NO]
+
+
+def test_a_yes_that_changes_the_amount_is_asked_again() -> None:
+    (answer,) = read("yes but only 100", awaiting=True)
+    assert (answer.intent, answer.amount_kind, answer.amount) == (
+        Intent.CONFIRM_CHANGE,
+        "exact",
+        100.0,
+    )
+
+
+@pytest.mark.parametrize("text", ["yes?", "是吗"])
+def test_a_questioning_yes_runs_nothing(text: str) -> None:
+    assert [m.intent for m in read(text, awaiting=True)] == [Intent.CONFIRM_UNCLEAR]
+
+
+def test_without_a_question_open_a_yes_is_an_acknowledgement() -> None:
+    (ack,) = read("ok")
+    assert (ack.intent, ack.details) == (Intent.THANKS, "ack")
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("hi", Intent.GREETING),
+        ("thanks!", Intent.THANKS),
+        ("bye", Intent.GOODBYE),
+        ("你是机器人吗", Intent.IDENTITY),
+        ("客服电话多少", Intent.HOTLINE),
+        ("reply in English please", Intent.LANGUAGE),
+        ("what's the weather like", Intent.UNKNOWN),
+    ],
+)
+def test_conversation_intents(text: str, intent: Intent) -> None:
+    assert [m.intent for m in read(text)] == [intent]
+
+
+def test_unsupported_language_is_said_to_be_unsupported() -> None:
+    (only,) = read("ポイントはいくつありますか")
+    assert (only.intent, only.details) == (Intent.LANGUAGE, "unsupported")
+
+
+def test_the_packs_patterns_claim_what_the_engine_could_not_read() -> None:
+    text = "how many points do I have?"
+    merged = merge_matches(read(text), match_packs(text, "en", {}, LOYALTY), LOYALTY)
+    assert [(m.intent, m.capability) for m in merged] == [(Intent.PACK, "points_balance")]
