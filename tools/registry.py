@@ -5,6 +5,10 @@ LangChain tools. Arguments are validated from the function signature (or the Lan
 args schema). Parameters named in :data:`INJECTED_PARAMS` — the customer's identity and the
 write's idempotency key — are filled in by the executor from the request context and are never
 part of the model-visible schema: a model cannot choose whose orders it reads.
+
+Over 400 lines on purpose: the registry and the three ways a :class:`ToolSpec` is built (a
+function's signature, a JSON schema, a LangChain tool) share the spec and policy types and one
+rule, that injected parameters never reach the model-visible schema.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@ naive LangGraph agent, on the same scripted model brain, demo shop and seeded fa
 
 Modules: :mod:`~helpdesk.app.bench.brain` (the scripted model), :mod:`~.workload` (scenarios,
 turns, fault plans), :mod:`~.systems` (the three systems), :mod:`~.oracle` (judging replies
-against the shop's truth), :mod:`~.runner` (the run and its metrics), :mod:`~.report` (Markdown,
-JSON, chart) and :mod:`~.cli` (the ``bench`` command).
+against the shop's truth), :mod:`~.runner` (the whole run), :mod:`~.pair` (one system on one
+scenario and its metrics), :mod:`~.overload` (the open-loop overload scenario), :mod:`~.micro`
+(happy-path overhead, token-check cost), :mod:`~.report` (Markdown, JSON, chart) and
+:mod:`~.cli` (the ``bench`` command).
 """
 
 __all__: list[str] = []

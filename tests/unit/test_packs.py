@@ -206,7 +206,7 @@ def test_load_pack_bad_spec_is_a_clear_error(spec: str, message: str) -> None:
 def test_load_packs_reads_the_entry_point_group(monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib import metadata
 
-    from helpdesk.tools import packs as packs_module
+    from helpdesk.tools import pack_loading, packs
 
     entry = metadata.EntryPoint(
         name="loyalty", value="helpdesk.examples.loyalty:pack", group="helpdesk.packs"
@@ -217,8 +217,8 @@ def test_load_packs_reads_the_entry_point_group(monkeypatch: pytest.MonkeyPatch)
         seen.append(group)
         return [entry]
 
-    monkeypatch.setattr(packs_module.metadata, "entry_points", entry_points)
-    loaded = packs_module.load_packs(["helpdesk.examples.loyalty:pack"])
+    monkeypatch.setattr(pack_loading.metadata, "entry_points", entry_points)
+    loaded = packs.load_packs(["helpdesk.examples.loyalty:pack"])
     assert seen == ["helpdesk.packs"]
     assert [p.name for p in loaded] == ["loyalty"]  # named both ways: loaded once
 

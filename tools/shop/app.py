@@ -9,6 +9,10 @@ the same key, customer, method, path and body replays the stored status and body
 executing again. Endpoints are plain functions over the small, lock-guarded sync DB layer, so
 FastAPI runs them in its thread pool: an event loop that serves the shop in-process (the bot,
 ``langgraph dev``) never blocks on SQLite.
+
+Over 400 lines on purpose: it is one FastAPI app (its request models, error envelope,
+idempotent-write replay and every route of ``API.md``), read against ``API.md`` in one place; the
+queries behind the routes are :mod:`~helpdesk.tools.shop.service`.
 """
 
 from __future__ import annotations

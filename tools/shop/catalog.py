@@ -3,6 +3,9 @@
 Everything here is constant; :mod:`helpdesk.tools.shop.seed` draws from it with a seeded
 ``random.Random`` to build customers, orders and logistics. FAQ answers are real policy text the
 bot can quote (7-day no-reason returns, 1-3 / 3-5 day delivery, 1-7 business-day refunds, ...).
+
+Over 400 lines on purpose: it is reference data (products, warehouses, cities, carriers, names, FAQ
+text), not logic.
 """
 
 from __future__ import annotations

@@ -1,0 +1,150 @@
+"""The demo shop's catalogue queries: stock per warehouse, product search and the FAQ.
+
+Plain functions over a SQLite connection like :mod:`helpdesk.tools.shop.service`, but about the
+catalogue rather than a customer's account: nothing here checks ownership. Product search ranks
+with :mod:`~helpdesk.tools.shop.product_search`; the FAQ is matched per topic across languages.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import date
+from typing import Any
+
+from helpdesk.tools.shop.catalog import SEARCH_ALIASES, city_zh
+from helpdesk.tools.shop.conventions import ShopError, money
+from helpdesk.tools.shop.product_search import product_text, rank_products
+
+__all__ = ["get_inventory", "search_faq", "search_products"]
+
+
+def _restock_passed(restock: str | None, today: date | None) -> bool:
+    """Whether a planned restock date has passed without the stock arriving."""
+    return bool(restock and today is not None and restock < today.isoformat())
+
+
+def get_inventory(conn: sqlite3.Connection, sku: str, today: date | None = None) -> dict[str, Any]:
+    """Stock of one SKU per warehouse (404 ``sku_not_found``)."""
+    sku = sku.strip().upper()
+    product = conn.execute("SELECT * FROM products WHERE sku = ?", (sku,)).fetchone()
+    if product is None:
+        raise ShopError(404, "sku_not_found", f"Product {sku} was not found.")
+    warehouses = [
+        {
+            "warehouse": row["warehouse"],
+            "city": row["city"],
+            "city_zh": city_zh(row["city"]),
+            "available": row["available"],
+        }
+        for row in conn.execute("SELECT * FROM inventory WHERE sku = ? ORDER BY warehouse", (sku,))
+    ]
+    total = sum(w["available"] for w in warehouses)
+    return {
+        "sku": sku,
+        "name": product["name"],
+        "name_zh": product["name_zh"],
+        "category": product["category"],
+        "price": money(product["price_cents"]),
+        "currency": "CNY",
+        "total_available": total,
+        "in_stock": total > 0,
+        "warehouses": warehouses,
+        "restock_date": product["restock_date"] if total == 0 else None,
+        "restock_passed": total == 0 and _restock_passed(product["restock_date"], today),
+    }
+
+
+def search_products(
+    conn: sqlite3.Connection, query: str | None, limit: int, today: date | None = None
+) -> dict[str, Any]:
+    """Products matching the query, best first (:mod:`~helpdesk.tools.shop.product_search`).
+
+    Each carries its price, whether any warehouse has it and, when none has, the restock date.
+    """
+    rows = conn.execute(
+        "SELECT p.sku, p.name, p.name_zh, p.category, p.price_cents, p.restock_date,"
+        " (SELECT COALESCE(SUM(available), 0) FROM inventory i WHERE i.sku = p.sku) AS stock"
+        " FROM products p ORDER BY p.sku"
+    ).fetchall()
+    by_sku = {row["sku"]: row for row in rows}
+    texts = [
+        product_text(
+            row["sku"],
+            (row["name"], row["name_zh"], row["sku"], row["category"],
+             *SEARCH_ALIASES.get(row["name"], ())),
+        )
+        for row in rows
+    ]  # fmt: skip
+    ranked = rank_products(query or "", texts)[:limit]
+    return {"products": [_product_hit(by_sku[sku], today) for sku in ranked]}
+
+
+def _product_hit(row: sqlite3.Row, today: date | None = None) -> dict[str, Any]:
+    in_stock = row["stock"] > 0
+    return {
+        "sku": row["sku"],
+        "name": row["name"],
+        "name_zh": row["name_zh"],
+        "category": row["category"],
+        "price": money(row["price_cents"]),
+        "currency": "CNY",
+        "in_stock": in_stock,
+        "restock_date": None if in_stock else row["restock_date"],
+        "restock_passed": not in_stock and _restock_passed(row["restock_date"], today),
+    }
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOPWORDS = frozenset(
+    {
+        "the", "and", "for", "you", "your", "can", "how", "what", "when", "where", "which",
+        "with", "does", "did", "are", "was", "get", "got", "our", "this", "that", "have", "has",
+        "about", "from",
+    }
+)  # fmt: skip
+
+
+def search_faq(
+    conn: sqlite3.Connection, query: str | None, lang: str | None, topic: str | None
+) -> dict[str, Any]:
+    """FAQ articles, best match first, optionally of one language and topic.
+
+    A query is matched per topic across both languages (a Chinese question still finds the
+    English article when ``lang=en``); without a query, or when a ``topic`` is given, every
+    article that passes the filters is returned, ranked by the query.
+    """
+    rows = conn.execute("SELECT * FROM faq_articles ORDER BY article_id").fetchall()
+    text = (query or "").strip().lower()
+    relevance: dict[str, int] = {}
+    for row in rows:
+        score = _faq_score(row, text) if text else 0
+        relevance[row["topic"]] = max(score, relevance.get(row["topic"], 0))
+    chosen = [
+        row
+        for row in rows
+        if (lang is None or row["lang"] == lang)
+        and (topic is None or row["topic"] == topic)
+        and (not text or topic is not None or relevance[row["topic"]] > 0)
+    ]
+    chosen.sort(key=lambda row: -relevance[row["topic"]])  # stable: article order breaks ties
+    return {
+        "articles": [
+            {
+                "article_id": row["article_id"],
+                "topic": row["topic"],
+                "question": row["question"],
+                "answer": row["answer"],
+                "lang": row["lang"],
+            }
+            for row in chosen
+        ]
+    }
+
+
+def _faq_score(row: sqlite3.Row, text: str) -> int:
+    score = 5 if row["topic"].replace("_", " ") in text else 0
+    score += sum(3 for keyword in row["keywords"].lower().split() if keyword in text)
+    haystack = f"{row['question']} {row['answer']}".lower()
+    words = {w for w in _WORD.findall(text) if len(w) > 2 and w not in _STOPWORDS}
+    return score + sum(1 for w in words if w in haystack)
