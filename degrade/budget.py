@@ -46,6 +46,39 @@ class RetryBudget:
         self._retries_used = 0
         self._lock = threading.Lock()
 
+    @classmethod
+    def resume(
+        cls,
+        *,
+        max_retries: int,
+        max_seconds: float,
+        retries_used: int,
+        deadline_wall: float,
+        clock: Clock,
+    ) -> RetryBudget:
+        """The budget of a request already under way: ``retries_used`` spent, ending at
+        ``deadline_wall`` (see :meth:`deadline_wall`).
+
+        The wall-clock deadline is turned into this clock's monotonic scale once, here:
+        ``now() + (deadline_wall - wall())``, the time left capped at ``max_seconds`` (a
+        wall clock stepped back between two processes never grants more than the whole budget)
+        and never negative (a deadline already passed stays passed).
+        """
+        if not 0 <= retries_used <= max_retries:
+            raise ValueError(f"retries_used must be in [0, {max_retries}], got {retries_used}")
+        if math.isnan(deadline_wall) or math.isinf(deadline_wall):
+            raise ValueError(f"deadline_wall must be a finite number, got {deadline_wall}")
+        budget = cls(max_retries=max_retries, max_seconds=max_seconds, clock=clock)
+        left = min(max_seconds, max(0.0, deadline_wall - clock.wall()))
+        budget._deadline = clock.now() + left
+        budget._retries_used = retries_used
+        return budget
+
+    def deadline_wall(self) -> float:
+        """The deadline as wall-clock epoch seconds (``clock.wall()`` scale): what a snapshot
+        stores so that another process, or a resumed run, computes the same time left."""
+        return self._clock.wall() + self.remaining()
+
     @property
     def max_retries(self) -> int:
         return self._max_retries

@@ -86,6 +86,25 @@ class LadderGuard:
         self.steps: list[LadderStep] = []
         """Every step granted, in order."""
 
+    @classmethod
+    def resume(
+        cls,
+        *,
+        entries: int,
+        levels_used: int,
+        steps: tuple[LadderStep, ...] | list[LadderStep] = (),
+        max_levels: int = 3,
+        max_entries: int = 1,
+    ) -> LadderGuard:
+        """The guard of a request already under way (rebuilt from a snapshot in graph state)."""
+        if entries < 0 or levels_used < 0:
+            raise ValueError(f"entries and levels_used must be >= 0, got {entries}, {levels_used}")
+        guard = cls(max_levels=max_levels, max_entries=max_entries)
+        guard.entries = entries
+        guard.levels_used = levels_used
+        guard.steps = list(steps)
+        return guard
+
     def enter(self) -> bool:
         """Count an entry into degraded mode; True while within ``max_entries``."""
         self.entries += 1

@@ -54,6 +54,7 @@ from helpdesk.degrade.context import DegradeContext, DegradeEvent, LadderStep, P
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.intents import Intent
 from helpdesk.graph.state import Task
+from helpdesk.tools.context import RequestState
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 from helpdesk.tools.sqlite_open import retry_locked_async
 
@@ -73,6 +74,7 @@ STATE_TYPES: tuple[type, ...] = (
     DegradeContext,
     DegradeEvent,
     PendingItem,
+    RequestState,
     LadderStep,
     ErrorClass,
     Intent,

@@ -72,7 +72,6 @@ __all__ = [
 
 log = logging.getLogger("helpdesk.graph")
 
-_MAX_OPEN_REQUESTS = 1024
 _LONG_DIGITS = re.compile(r"\d[\d -]{6,}\d")
 HANDOFF_BUDGET_S = 3.0
 """Seconds the automatic handoff ticket may take, outside the turn's (possibly spent) budget."""
@@ -125,7 +124,6 @@ class TurnNodes:
 
     def __post_init__(self) -> None:
         self._writer: ReplyWriter = self.writer or minimal_writer(self.config.hotline, self.packs)
-        self._requests: dict[str, RequestContext] = {}
 
     # ----------------------------------------------------------------- guard_context
     async def guard_context(self, state: HelpdeskState) -> dict[str, Any]:
@@ -142,11 +140,14 @@ class TurnNodes:
         if requested_language(text) is not None:
             facts = {**facts, "reply_lang": lang}  # "reply in English": kept for the session
         facts, settled = await self._settle_earlier_writes(state, facts, lang)
+        turn = state.get("turn", 0) + 1
+        request = self._new_request(state, turn)  # the turn's budget starts now
         update: dict[str, Any] = {
-            "turn": state.get("turn", 0) + 1,
+            "turn": turn,
             "lang": lang,
             "facts": facts,
-            "degrade": DegradeContext(request_id=uuid.uuid4().hex[:12]),
+            "degrade": request.degrade,
+            "request": request.to_state(),
             "tasks": [],
             "results": [],
             "draft": "",
@@ -193,6 +194,7 @@ class TurnNodes:
                     previous_summary=previous,
                 )
             update["degrade"] = ctx.degrade
+            update["request"] = ctx.to_state()
         log.info("context compacted: %s", json.dumps(result.report.as_log(), ensure_ascii=False))
         update.update(
             messages=result.as_update(),
@@ -273,29 +275,43 @@ class TurnNodes:
         return facts, notices
 
     # ----------------------------------------------------------------- request context
+    def _new_request(
+        self, state: HelpdeskState, turn: int, request_id: str | None = None
+    ) -> RequestContext:
+        """A fresh request: a new id (unless given), the configured budget starting now."""
+        return RequestContext.new(
+            session=state.get("session", "default"),
+            turn=turn,
+            customer=state.get("customer"),
+            clock=self.clock,
+            max_retries=self.config.request_max_retries,
+            max_seconds=self.config.request_budget_s,
+            request_id=request_id or uuid.uuid4().hex[:12],
+        )
+
     def _ctx(self, state: HelpdeskState) -> RequestContext:
         """The request's shared context (budget, ladder guard, DegradeContext) for this turn.
 
-        One per request id, shared by every node of the turn so tools and models draw from one
-        budget; recreated from state if the process restarted mid-turn.
+        Rebuilt from state on every call — the ``request`` snapshot and the ``degrade`` context —
+        never kept in the process: each stage that may spend budget returns
+        ``"request": ctx.to_state()`` with its update, so the next stage, a resumed run or
+        another process continues with what the turn has left. A state without a snapshot for
+        this request (a checkpoint written before snapshots existed) starts a fresh budget.
         """
         degrade = state.get("degrade") or DegradeContext()
-        ctx = self._requests.get(degrade.request_id)
-        if ctx is None:
-            ctx = RequestContext.new(
-                session=state.get("session", "default"),
-                turn=state.get("turn", 1),
-                customer=state.get("customer"),
-                clock=self.clock,
-                max_retries=self.config.request_max_retries,
-                max_seconds=self.config.request_budget_s,
-                request_id=degrade.request_id,
-            )
+        snapshot = state.get("request")
+        if snapshot is None or snapshot.request_id != degrade.request_id:
+            ctx = self._new_request(state, state.get("turn", 1), degrade.request_id)
             ctx.degrade = degrade
-            self._requests[degrade.request_id] = ctx
-            while len(self._requests) > _MAX_OPEN_REQUESTS:
-                self._requests.pop(next(iter(self._requests)))
-        return ctx
+            return ctx
+        return RequestContext.from_state(
+            snapshot,
+            session=state.get("session", "default"),
+            turn=state.get("turn", 1),
+            customer=state.get("customer"),
+            degrade=degrade,
+            clock=self.clock,
+        )
 
     def _simplified(self, state: HelpdeskState) -> bool:
         return state.get("degraded_turns", 0) >= self.config.degraded_turns_for_simplified
@@ -371,6 +387,7 @@ class TurnNodes:
             "tiers": {"decompose": tier},
             "proposed_calls": proposed,
             "degrade": ctx.degrade,
+            "request": ctx.to_state(),
         }
 
     def _fell_to_minimal(self, ctx: RequestContext, stage: str) -> None:
@@ -417,7 +434,7 @@ class TurnNodes:
                 task = task.model_copy(update={"call": call})
             out.append(task)
         tiers["select_tool"] = tier
-        return {"tasks": out, "tiers": tiers, "degrade": ctx.degrade}
+        return {"tasks": out, "tiers": tiers, "degrade": ctx.degrade, "request": ctx.to_state()}
 
     # ----------------------------------------------------------------- execute
     async def execute(self, state: HelpdeskState) -> dict[str, Any]:
@@ -435,7 +452,7 @@ class TurnNodes:
         results = [_with_when(by_id[c.id]) for c in calls if c.id in by_id]
         if not facts.get("handoff_ticket"):
             await self._handoff_failed(state, results, ctx)
-        return {"results": results, "degrade": ctx.degrade}
+        return {"results": results, "degrade": ctx.degrade, "request": ctx.to_state()}
 
     async def _handoff_failed(
         self, state: HelpdeskState, results: list[ToolResult], ctx: RequestContext
@@ -628,6 +645,7 @@ class TurnNodes:
             "tiers": tiers,
             "tier": tier,
             "degrade": ctx.degrade,
+            "request": ctx.to_state(),
         }
 
     def _reply_facts(
@@ -691,7 +709,6 @@ class TurnNodes:
         previous = state.get("validation", {})
         regenerations = int(previous.get("regenerations", 0))
         if not violations:
-            self._requests.pop(degrade.request_id, None)
             await self.executor.mark_reported(state.get("results", []))
             return {
                 "validation": {
@@ -703,6 +720,7 @@ class TurnNodes:
                 "messages": [AIMessage(content=draft)],
                 "facts": _published(state, draft),
                 "degrade": ctx.degrade,
+                "request": ctx.to_state(),
             }
         # violations quote the draft: long digit runs (phone numbers) stay out of the logs
         log.warning(
@@ -717,8 +735,8 @@ class TurnNodes:
                     "fallback": False,
                 },
                 "degrade": ctx.degrade,
+                "request": ctx.to_state(),
             }
-        self._requests.pop(degrade.request_id, None)
         fallback = render_fallback_reply(
             _reply_items(state), ctx.degrade, lang, hotline=self.config.hotline, packs=self.packs
         )
@@ -736,6 +754,7 @@ class TurnNodes:
             },
             "messages": [AIMessage(content=fallback)],
             "degrade": ctx.degrade,
+            "request": ctx.to_state(),
         }
 
     async def _semantic_check(

@@ -2,7 +2,10 @@
 
 ``customer`` is the authenticated identity, set by the session (CLI / service), never by a model.
 ``degrade`` is merged by :func:`~helpdesk.degrade.context.merge_degrade`; a new turn's request id
-replaces the previous turn's context. ``facts`` (order ids, preferences, a pending confirmation)
+replaces the previous turn's context. ``request`` is the turn's retry budget and ladder use
+(:class:`~helpdesk.tools.context.RequestState`): started afresh with the request id, then the last
+value written wins, so every stage — in this process, another one, or after a resume — draws
+from the same budget. ``facts`` (order ids, preferences, a pending confirmation)
 survive compaction and session resets.
 """
 
@@ -15,6 +18,7 @@ from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field
 
 from helpdesk.degrade.context import DegradeContext, merge_degrade
+from helpdesk.tools.context import RequestState
 from helpdesk.tools.results import ToolCall, ToolResult
 
 __all__ = ["HelpdeskState", "Task", "TurnInput"]
@@ -49,6 +53,10 @@ class HelpdeskState(TypedDict, total=False):
     tasks: list[Task]
     results: list[ToolResult]
     degrade: Annotated[DegradeContext, merge_degrade]
+    request: RequestState | None
+    """The turn's retries used, deadline (wall clock) and ladder use: a snapshot each stage
+    rebuilds its RequestContext from and returns updated (last value wins); reset by
+    guard_context with each new request id."""
     facts: dict[str, Any]
     summary: str
     tier: str

@@ -189,6 +189,23 @@ async def test_no_turn_makes_more_model_calls_than_the_budget_allows(
     assert out["reply"].strip() and "YT9433239273" in out["reply"]
 
 
+async def test_the_stored_turn_carries_its_budget_as_data(
+    tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
+) -> None:
+    """Every model stage's schema retry is drawn from the one budget the stored state records
+    (issue #11: a resumed run or another process reads the same retries used and deadline)."""
+    script.always(PRIMARY, LLMFault.malformed_tool_args())
+    script.always(BACKUP, LLMFault.malformed_tool_args())
+    bot = make_bot(tmp_path, llm, request_max_retries=2)
+    await ask(bot)
+    state = (await bot.graph.aget_state({"configurable": {"thread_id": "t"}})).values
+    request, degrade = state["request"], state["degrade"]
+    assert request.request_id == degrade.request_id
+    retries = [e for e in degrade.events if e.action == "retry" and e.target.startswith("model:")]
+    assert request.retries_used == len(retries) == 2  # the whole budget, shared by the stages
+    assert request.max_retries == 2
+
+
 async def test_model_written_reply_with_invented_data_is_regenerated(
     tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
 ) -> None:
