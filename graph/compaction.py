@@ -25,7 +25,7 @@ import asyncio
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 from langchain_core.messages import (
@@ -194,6 +194,23 @@ class CompactionResult:
     """One ``RemoveMessage`` per id of the old history that is not in :attr:`messages`."""
     facts: dict[str, Any] = field(default_factory=dict)
     """The facts merged with those read from the folded messages: store them in state."""
+    folded: list[BaseMessage] = field(default_factory=list)
+    """What a model tier would summarize: the previous summary (as a ``SystemMessage``) and the
+    messages folded into this one, tool results shrunk. Empty when nothing was folded or the
+    summary is a model's already."""
+    resummarize: Callable[[str], CompactionResult | None] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """Builds the same compaction with a model-written summary body (see :meth:`with_summary`)."""
+
+    def with_summary(self, text: str) -> CompactionResult:
+        """The same compaction with ``text`` (a model tier's summary of :attr:`folded`, capped
+        to the policy's summary size) as the summary body; this result when nothing was folded,
+        the text is empty or the model's summary would not fit the window. Lets an async
+        caller ask a model between the two steps without running the compaction again."""
+        if self.resummarize is None or not self.folded or not text.strip():
+            return self
+        return self.resummarize(text) or self
 
     def as_update(self) -> list[BaseMessage]:
         """The ``messages`` update for LangGraph's ``add_messages`` reducer.
@@ -621,21 +638,26 @@ def _language(units: Sequence[_Unit]) -> Lang:
     return "en"
 
 
-def _model_body(
-    summarize: Summarizer, previous: str, folded: Sequence[_Unit], cap: int, keep: frozenset[str]
-) -> str | None:
-    """The model's summary of the folded messages, capped; None when the hook fails."""
+def _fold_input(previous: str, folded: Sequence[_Unit], keep: frozenset[str]) -> list[BaseMessage]:
+    """What a model summarizes: the previous summary, then the folded messages (shrunk)."""
     messages: list[BaseMessage] = [SystemMessage(content=previous)] if previous else []
     for unit in folded:
         for message in unit.messages:
             if isinstance(message, ToolMessage):
                 message = _shrink_tool_message(message, keep)
             messages.append(message)
+    return messages
+
+
+def _summarized(result: CompactionResult, summarize: Summarizer | None) -> CompactionResult:
+    """``result`` with the sync hook's summary when it gives one (the extractive one else)."""
+    if summarize is None or not result.folded:
+        return result
     try:
-        text = summarize(messages)
+        text = summarize(list(result.folded))
     except Exception:  # a failing summary model must not fail the turn: extractive instead
-        return None
-    return _cap_text(text.strip(), cap) if isinstance(text, str) else None
+        return result
+    return result.with_summary(text) if isinstance(text, str) else result
 
 
 def _previous_body(units: Sequence[_Unit], previous_summary: str) -> str:
@@ -716,21 +738,31 @@ def compact(
             history, units, facts, policy, lang, previous, summarize, tokens_before, tool_fields
         )
 
-    summarizer: Literal["extractive", "model"] = "extractive"
-    if summarize is not None and plan.folded:
-        model_body = _model_body(summarize, previous, plan.folded, cap, keep_fields)
-        if model_body is not None:
-            candidate, candidate_facts = assemble(plan, model_body)
-            candidate_tokens = count_messages(candidate)
-            if candidate_tokens <= policy.budget_tokens:
-                body, new, merged, tokens = model_body, candidate, candidate_facts, candidate_tokens
-                summarizer = "model"
     dropped = _counts(
         turns=_turns_in(plan.folded),
         tools=_tool_results_in(plan.folded) + plan.tail_tools_shrunk,
         notes=plan.notes_dropped,
     )
-    return _result(history, new, body, merged, tokens_before, tokens, dropped, summarizer)
+    chosen = plan
+
+    def with_model_body(text: str) -> CompactionResult | None:
+        model_body = _cap_text(text.strip(), cap)
+        if not model_body:
+            return None
+        candidate, candidate_facts = assemble(chosen, model_body)
+        candidate_tokens = count_messages(candidate)
+        if candidate_tokens > policy.budget_tokens:
+            return None
+        return _result(
+            history, candidate, model_body, candidate_facts, tokens_before, candidate_tokens,
+            dropped, "model",
+        )  # fmt: skip
+
+    result = _result(history, new, body, merged, tokens_before, tokens, dropped, "extractive")
+    if plan.folded:
+        folded = _fold_input(previous, plan.folded, keep_fields)
+        result = replace(result, folded=folded, resummarize=with_model_body)
+    return _summarized(result, summarize)
 
 
 def _reset(
@@ -759,29 +791,30 @@ def _reset(
         SystemMessage(content=f"{_labels(lang)['title']}\n{facts_block}")
     )
     cap = max(0, min(policy.summary_cap, policy.budget_tokens - fixed))
-    body = _extractive_body(previous, folded_units, lang, cap, tool_fields.keep)
-    summarizer: Literal["extractive", "model"] = "extractive"
-    if summarize is not None and folded_units and cap > 0:
-        model_body = _model_body(summarize, previous, folded_units, cap, tool_fields.keep)
-        if model_body is not None:
-            body, summarizer = model_body, "model"
-    summary = _summary_message(facts_block, body, lang)
-    new: list[BaseMessage] = [*([summary] if summary is not None else []), *tail]
     notes = sum(1 for u in units if u.kind == "note")
     dropped = _counts(
         turns=_turns_in(folded_units), tools=_tool_results_in(folded_units), notes=notes
     )
-    return _result(
-        history,
-        new,
-        body,
-        merged,
-        tokens_before,
-        count_messages(new),
-        dropped,
-        summarizer,
-        reset=True,
+
+    def reset_with(body: str, summarizer: Literal["extractive", "model"]) -> CompactionResult:
+        summary = _summary_message(facts_block, body, lang)
+        new: list[BaseMessage] = [*([summary] if summary is not None else []), *tail]
+        return _result(
+            history, new, body, merged, tokens_before, count_messages(new), dropped, summarizer,
+            reset=True,
+        )  # fmt: skip
+
+    def with_model_body(text: str) -> CompactionResult | None:
+        model_body = _cap_text(text.strip(), cap)
+        return reset_with(model_body, "model") if model_body else None
+
+    result = reset_with(
+        _extractive_body(previous, folded_units, lang, cap, tool_fields.keep), "extractive"
     )
+    if folded_units and cap > 0:
+        folded = _fold_input(previous, folded_units, tool_fields.keep)
+        result = replace(result, folded=folded, resummarize=with_model_body)
+    return _summarized(result, summarize)
 
 
 def _counts(*, turns: int = 0, tools: int = 0, notes: int = 0, removed: int = 0) -> dict[str, int]:

@@ -163,36 +163,16 @@ class TurnNodes:
         if tokens < policy.threshold_tokens:
             return update
         previous = state.get("summary", "")
-        folded: list[BaseMessage] = []
-
-        def capture(messages_to_fold: list[BaseMessage]) -> str:
-            folded.extend(messages_to_fold)
-            raise _FoldedCaptured  # compaction falls back to its extractive summary
-
-        result = compact(
-            messages,
-            facts,
-            policy,
-            packs=self.packs,
-            summarize=capture,
-            previous_summary=previous,
-        )
-        if folded and self.router is not None and not self._simplified(state):
-            # a model tier writes the summary when one can; the extractive one is the fallback
+        # the extractive summary first; a model tier rewrites it from what was folded when one
+        # can, without running the compaction again
+        result = compact(messages, facts, policy, packs=self.packs, previous_summary=previous)
+        if result.folded and self.router is not None and not self._simplified(state):
             ctx = self._ctx({**state, **update})  # type: ignore[typeddict-item]
             outcome = await summarize_with_tiers(
-                self.router, _transcript(folded), lang, ctx, self.clock
+                self.router, _transcript(result.folded), lang, ctx, self.clock
             )
             if outcome is not None and outcome.value:
-                text = outcome.value
-                result = compact(
-                    messages,
-                    facts,
-                    policy,
-                    packs=self.packs,
-                    summarize=lambda _: text,
-                    previous_summary=previous,
-                )
+                result = result.with_summary(outcome.value)
             update["degrade"] = ctx.degrade
             update["request"] = ctx.to_state()
         log.info("context compacted: %s", json.dumps(result.report.as_log(), ensure_ascii=False))
@@ -918,10 +898,6 @@ def _only_subject(pack: Pack, packs: PackSet) -> re.Pattern[str]:
     if pack.subject_words:
         parts.insert(1, pack.subject_words)
     return re.compile("|".join(parts), re.IGNORECASE)
-
-
-class _FoldedCaptured(Exception):
-    """Raised by the capture hook: compaction then uses its extractive summary."""
 
 
 def _transcript(messages: list[BaseMessage]) -> str:

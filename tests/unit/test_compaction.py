@@ -397,6 +397,28 @@ def test_compact_uses_the_summarize_hook_once() -> None:
     assert str(result.messages[0].content).endswith("\n客户多次查询物流。")
 
 
+def test_a_model_summary_is_applied_after_the_compaction_without_running_it_again() -> None:
+    history = chinese_conversation(64)
+    extractive = compact(history, {}, policy_for(history, 0.8), previous_summary="旧摘要")
+
+    assert extractive.report.summarizer == "extractive"
+    assert extractive.folded[0] == SystemMessage("旧摘要")  # what a model tier would summarize
+    model = extractive.with_summary("客户多次查询物流。")
+
+    assert model.summary == "客户多次查询物流。" and model.report.summarizer == "model"
+    assert model.facts == extractive.facts
+    assert [m.id for m in model.messages[1:]] == [m.id for m in extractive.messages[1:]]
+    assert not model.folded and model.with_summary("again") is model  # a model's already
+    assert extractive.with_summary("  ") is extractive  # nothing said: extractive stays
+
+
+def test_with_summary_on_an_uncompacted_history_changes_nothing() -> None:
+    history = chinese_conversation(2)
+    result = compact(history, {}, policy_for(history, 10.0))
+    assert not result.report.compacted and not result.folded
+    assert result.with_summary("摘要") is result
+
+
 def test_compact_falls_back_to_extractive_when_the_hook_fails() -> None:
     history = chinese_conversation(64)
 
