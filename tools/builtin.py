@@ -269,22 +269,29 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
     async def track_shipment(
         order_id: str | None = None,
         tracking_number: str | None = None,
+        product: str | None = None,
         customer: str | None = None,
     ) -> Any:
         """Shipments of an order with carrier, tracking number, ETA and tracking events: by the
-        order id, or by one of its tracking numbers (SF/YT + 10 digits)."""
+        order id, by one of its tracking numbers (SF/YT + 10 digits), or by a product the
+        customer bought ("headphones": their latest order holding it, still on its way first)."""
+        params: dict[str, str] | None = None
         if order_id:
             path = f"/orders/{quote(order_id.strip(), safe='')}/tracking"
         elif tracking_number:
             path = f"/tracking/{quote(tracking_number.strip().upper(), safe='')}"
+        elif product and product.strip():
+            path, params = "/tracking", {"product": product.strip()[:200]}
         else:
             raise ToolInputError(
-                "track_shipment needs an order_id or a tracking_number",
+                "track_shipment needs an order_id, a tracking_number or a product",
                 issues=(
                     FieldIssue(path="order_id", message="give an order id or a tracking number"),
                 ),
             )
-        return await client.call("GET", path, tool="track_shipment", customer=customer)
+        return await client.call(
+            "GET", path, tool="track_shipment", customer=customer, params=params
+        )
 
     @registry.tool(
         kind="read",

@@ -18,7 +18,7 @@ from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
-from helpdesk.packs.shop.words import is_complaint, product_query
+from helpdesk.packs.shop.words import is_complaint, product_query, tracked_product
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.packs import (
     Capability,
@@ -77,10 +77,15 @@ def _list_orders(m: Request, facts: Request) -> PlannedCall | None:
 
 def _tracking(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
-    if oid:
+    product = tracked_product(str(m.get("text", "")))
+    if oid and not (m.get("inferred_order") and product):
         return PlannedCall("track_shipment", {"order_id": oid})
     number = m.get("tracking_number") or (m.get("args") or {}).get("tracking_number")
-    return PlannedCall("track_shipment", {"tracking_number": number}) if number else None
+    if number:
+        return PlannedCall("track_shipment", {"tracking_number": number})
+    # "where are my headphones?": the latest order holding the product the customer named
+    # (over the order the session talked about, which may be another one)
+    return PlannedCall("track_shipment", {"product": product}) if product else None
 
 
 def _stock(m: Request, facts: Request) -> PlannedCall | None:

@@ -481,6 +481,9 @@ _TRACKING = rx(
     r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
     r"|\bwhere(?:'s| is)\s+(?:order\s+|#)?\d{6}\b"
+    # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)
+    r"|\bwhere(?:'s| is| are)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
+    r"|points|voucher|credit|coupon)[a-z]"
     r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
 )
 _ARRIVE = rx(

@@ -146,8 +146,9 @@ def orders_text(w: Writer, data: dict[str, Any]) -> str:
 def tracking_text(w: Writer, data: dict[str, Any], fallback_id: str | None) -> str:
     order_id = need(as_str(data.get("order_id")) or fallback_id)
     shipments = as_list(data["shipments"])
+    found_by = _found_by_product(w, data, order_id)
     if not shipments:
-        return w.say("tracking_not_shipped", order_id=order_id)
+        return "\n".join([*found_by, w.say("tracking_not_shipped", order_id=order_id)])
     lines = [w.say("tracking_header", order_id=order_id)]
     for shipment in shipments:
         lines.append(_shipment(w, shipment))
@@ -167,7 +168,23 @@ def tracking_text(w: Writer, data: dict[str, Any], fallback_id: str | None) -> s
                     description=_event_text(w, event),
                 )
             )
-    return "\n".join(_with_delay(w, data, order_id, lines))
+    return "\n".join([*found_by, *_with_delay(w, data, order_id, lines)])
+
+
+def _found_by_product(w: Writer, data: dict[str, Any], order_id: str) -> list[str]:
+    """ "Your latest order with Wireless Headphones is 100683." when the parcel was looked up by
+    a product the customer named (and which other orders hold it)."""
+    product = as_dict(data.get("matched_product"))
+    if not product:
+        return []
+    name = as_str(product.get("name_zh") if w.lang == "zh" else product.get("name"))
+    name = name or as_str(product.get("name")) or as_str(product.get("sku"))
+    lines = [w.say("tracking_by_product", product=name, order_id=order_id)]
+    listed = data.get("other_orders_with_product")
+    others = [as_str(o) for o in listed if o] if isinstance(listed, list) else []
+    if others:
+        lines.append(w.say("tracking_by_product_others", product=name, orders=", ".join(others)))
+    return lines
 
 
 def address_change_text(w: Writer, order: dict[str, Any]) -> str:

@@ -20,11 +20,13 @@ from helpdesk.tools.results import ToolResult
 __all__ = ["failed_text", "lookup_failed", "unknown_text"]
 
 _TRACKING_NUMBER = re.compile(r"\b(?:SF|YT)\d{10}\b")
+_PRODUCT_NAMED = re.compile(r"holds the product: ([^()\n]{1,80})")
 _BUSINESS_CODES = (
     "order_not_found",
     "sku_not_found",
     "ticket_not_found",
     "tracking_not_found",
+    "no_order_with_product",
     "not_cancellable",
     "not_refundable",
     "amount_too_large",
@@ -82,6 +84,13 @@ def _business(
         number = _TRACKING_NUMBER.search(f"{data.get('message', '')} {result.reason}")
         if number:
             return w.say("tracking_not_found", tracking_number=number.group(0))
+    if code == "no_order_with_product":
+        named = _PRODUCT_NAMED.search(as_str(data.get("message"))) or _PRODUCT_NAMED.search(
+            result.reason
+        )
+        if named:
+            return w.say("no_order_with_product", product=named.group(1).strip())
+        return w.say("ask_order_id")
     if code == "not_cancellable" and order_id:
         said = _CANCEL_PHRASE.sub(" ", f"{data.get('message', '')} {result.reason}")
         found = _STATUS_IN_TEXT.search(said)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_complaint", "product_query"]
+__all__ = ["is_complaint", "product_query", "tracked_product"]
 
 # "我要投诉" / "I want to complain": acknowledge and offer a ticket; an explicit ticket request
 # ("open a ticket", "提交工单") or a concrete fault ("broken") is filed as asked.
@@ -58,6 +58,40 @@ def product_query(text: str) -> str | None:
     rest = _QUANTITY.sub(" ", rest)
     rest = re.sub(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])", " ", rest)
     words = rest.split()
+    if not words:
+        return None
+    joined = " ".join(words)
+    if re.search(r"[\u3400-\u9fff]", joined):
+        return joined if len(joined.replace(" ", "")) >= 2 else None
+    return joined if len(joined) >= 3 else None
+
+
+# The words of a delivery question that are not a product ("where is my package", "物流到哪了").
+_TRACKING_FRAME = re.compile(
+    r"\b(?:where|wheres|where's|is|are|order|orders|ordered|package|packages|parcel|parcels|"
+    r"shipment|shipments|delivery|deliveries|tracking|track|stuff|things|items?|goods|box|"
+    r"purchase|purchases|arrive|arrived|arriving|hasnt|hasn't|havent|haven't|not|yet|come|came|"
+    r"coming|still|last|week|month|days?|ago|shipped|delivered|late|status|update|it|they|my|"
+    r"the|a|an|and|i|bought|got|received|from|you|please|pls|thanks|thank|can|could|help|me|"
+    r"check|tell|when|will|what|about|any|news|hi|hello|hey|just|know|want|to|see|on|of|for|"
+    r"with|there|eta|does|do|did|has|have|was|were|be|been|so|why|long|taking|take|takes)\b"
+    r"|物流|快递|包裹|订单|单子|东西|货|到哪了|到哪|在哪|哪里|哪儿|怎么|还没到|没到|还没|没有|"
+    r"收到|发货|送到|寄到|上周|上个月|前天|昨天|我买的|买的|我的|我|帮我|查一下|查查|看看|一下|"
+    r"请问|什么时候|能|到|了|的|呢|吗|啊|呀|吧|还|"
+    # how the customer feels about it is not a product either
+    r"投诉|太慢|很慢|慢|太|很|急|着急|离谱|真的|为什么|要|想|一直|每天|都|"
+    r"\b(?:complain|complaint|slow|angry|ugh|ridiculous|seriously|really|very|yet|week|again"
+    r"|this|that|these|those|here|now)\b",
+    re.IGNORECASE,
+)
+
+
+def tracked_product(text: str) -> str | None:
+    """The product a delivery question names without an order ("where are my headphones?" ->
+    "headphones", "我买的钢化膜到哪了" -> "钢化膜"), or None when it names none."""
+    rest = _TRACKING_FRAME.sub(" ", text.lower().replace("’", "'"))
+    rest = re.sub(r"[?？!！.,，。、~]", " ", rest)
+    words = [w for w in rest.split() if not w.isdigit()]
     if not words:
         return None
     joined = " ".join(words)

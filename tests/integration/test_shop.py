@@ -612,3 +612,30 @@ async def test_tracking_by_number_finds_only_the_customers_own_parcel(
         assert response.status_code == 404
         assert response.json()["error"]["code"] == "tracking_not_found"
         assert "100452" not in response.text
+
+
+async def test_tracking_by_product_finds_the_customers_latest_order_holding_it(
+    client: httpx.AsyncClient,
+) -> None:
+    # C0001 bought the Air Fryer 5L twice: 100904 (pending, newest) and 100200 (delivered)
+    body = (await client.get("/tracking", params={"product": "air fryer"})).json()
+    assert body["order_id"] == "100904"
+    assert body["matched_product"]["sku"] == "SKU-1028"
+    assert body["other_orders_with_product"] == ["100200"]
+    zh = (await client.get("/tracking", params={"product": "钢化膜"})).json()
+    assert (zh["order_id"], [s["tracking_number"] for s in zh["shipments"]]) == (
+        "100683",
+        ["YT9433239273"],
+    )
+
+
+async def test_tracking_by_product_never_finds_another_customers_order(
+    client: httpx.AsyncClient,
+) -> None:
+    # headphones are in other customers' orders (100010, ...), none of C0001's
+    for product in ("wireless headphones", "耳机", "no such thing at all"):
+        response = await client.get("/tracking", params={"product": product})
+        assert response.status_code == 404
+        assert response.json()["error"]["code"] == "no_order_with_product"
+        assert "100010" not in response.text and "C0111" not in response.text
+    assert (await client.get("/tracking", params={"product": ""})).status_code == 422

@@ -255,6 +255,52 @@ def get_tracking_by_number(
     return get_tracking(conn, customer_id, row["order_id"], today)
 
 
+def get_tracking_by_product(
+    conn: sqlite3.Connection,
+    customer_id: str,
+    skus: list[str],
+    query: str,
+    today: date | None = None,
+) -> dict[str, Any]:
+    """The tracking of the customer's latest order holding one of ``skus`` (the products a
+    query named, best first): of those orders, one still on its way wins over a delivered one.
+    The answer names the product matched; 404 ``no_order_with_product`` when no order of the
+    customer's holds any of them."""
+    if skus:
+        marks = ",".join("?" * len(skus))
+        rows = conn.execute(
+            "SELECT o.order_id, o.status, o.created_at, i.sku FROM orders o"
+            " JOIN order_items i ON i.order_id = o.order_id"
+            f" WHERE o.customer_id = ? AND i.sku IN ({marks})"
+            " ORDER BY o.created_at DESC, o.order_id DESC",
+            (customer_id, *skus),
+        ).fetchall()
+    else:
+        rows = []
+    if not rows:
+        raise ShopError(
+            404,
+            "no_order_with_product",
+            f"No order of this customer holds the product: {query.strip()}",
+        )
+    on_its_way = [r for r in rows if r["status"] in ("paid", "shipped")]
+    chosen = (on_its_way or rows)[0]
+    product = conn.execute(
+        "SELECT sku, name, name_zh FROM products WHERE sku = ?", (chosen["sku"],)
+    ).fetchone()
+    tracking = get_tracking(conn, customer_id, chosen["order_id"], today)
+    others = sorted({r["order_id"] for r in rows} - {chosen["order_id"]})
+    return {
+        **tracking,
+        "matched_product": {
+            "sku": product["sku"],
+            "name": product["name"],
+            "name_zh": product["name_zh"],
+        },
+        "other_orders_with_product": others,
+    }
+
+
 def _ticket_dict(row: sqlite3.Row) -> dict[str, Any]:
     return {
         "ticket_id": row["ticket_id"],

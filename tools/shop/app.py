@@ -259,6 +259,15 @@ def get_tracking(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, 
     return _read(shop, service.get_tracking, customer_id, order_id, _today(shop))
 
 
+@router.get("/tracking")
+def get_tracking_by_product(
+    shop: Shop,
+    customer_id: Customer,
+    product: Annotated[str, Query(min_length=1, max_length=200)],
+) -> dict[str, Any]:
+    return _read(shop, service.track_product, customer_id, product, _today(shop))
+
+
 @router.get("/tracking/{tracking_number}")
 def get_tracking_by_number(
     shop: Shop, customer_id: Customer, tracking_number: str

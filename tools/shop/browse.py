@@ -16,7 +16,7 @@ from helpdesk.tools.shop.catalog import SEARCH_ALIASES, city_zh
 from helpdesk.tools.shop.conventions import ShopError, money
 from helpdesk.tools.shop.product_search import product_text, rank_products
 
-__all__ = ["get_inventory", "search_faq", "search_products"]
+__all__ = ["get_inventory", "matching_skus", "search_faq", "search_products"]
 
 
 def _restock_passed(restock: str | None, today: date | None) -> bool:
@@ -53,6 +53,23 @@ def get_inventory(conn: sqlite3.Connection, sku: str, today: date | None = None)
         "restock_date": product["restock_date"] if total == 0 else None,
         "restock_passed": total == 0 and _restock_passed(product["restock_date"], today),
     }
+
+
+def matching_skus(conn: sqlite3.Connection, query: str) -> list[str]:
+    """The SKUs a product query names, best first (the search box's ranking); empty when the
+    query names no product."""
+    rows = conn.execute("SELECT sku, name, name_zh, category FROM products ORDER BY sku").fetchall()
+    texts = [
+        product_text(
+            row["sku"],
+            (row["name"], row["name_zh"], row["sku"], row["category"],
+             *SEARCH_ALIASES.get(row["name"], ())),
+        )
+        for row in rows
+    ]  # fmt: skip
+    if not query.strip():
+        return []
+    return rank_products(query, texts)
 
 
 def search_products(

@@ -14,6 +14,10 @@ job: the customer's account reads (:mod:`~helpdesk.tools.shop.account`), the wri
 
 from __future__ import annotations
 
+import sqlite3
+from datetime import date
+from typing import Any
+
 from helpdesk.tools.shop.account import (
     CANCELLABLE_STATUSES,
     OPEN_TICKET_STATUSES,
@@ -24,10 +28,11 @@ from helpdesk.tools.shop.account import (
     get_ticket,
     get_tracking,
     get_tracking_by_number,
+    get_tracking_by_product,
     list_orders,
     list_tickets,
 )
-from helpdesk.tools.shop.browse import get_inventory, search_faq, search_products
+from helpdesk.tools.shop.browse import get_inventory, matching_skus, search_faq, search_products
 from helpdesk.tools.shop.conventions import ShopError, money, to_cents
 from helpdesk.tools.shop.writes import cancel_order, create_refund, create_ticket
 
@@ -46,10 +51,20 @@ __all__ = [
     "get_ticket",
     "get_tracking",
     "get_tracking_by_number",
+    "get_tracking_by_product",
     "list_orders",
     "list_tickets",
     "money",
     "search_faq",
     "search_products",
     "to_cents",
+    "track_product",
 ]
+
+
+def track_product(
+    conn: sqlite3.Connection, customer_id: str, query: str, today: date | None = None
+) -> dict[str, Any]:
+    """The tracking of the customer's latest order holding the product ``query`` names
+    ("where are my headphones?"); see :func:`get_tracking_by_product`."""
+    return get_tracking_by_product(conn, customer_id, matching_skus(conn, query), query, today)
