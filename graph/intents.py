@@ -154,10 +154,10 @@ it) instead of dropping it."""
 
 
 def plain_match(match: MatchedIntent) -> dict[str, Any]:
-    """The match as one flat dict of plain JSON values (checkpoints store no custom enums): its
-    fields, and the request's arguments beside them (``order_id`` for the demo shop) — the
-    request a capability's planner reads."""
-    fields = {k: v for k, v in dataclasses.asdict(match).items() if k != "args"}
+    """The match as a dict of plain JSON values (checkpoints store no custom enums): its fields
+    (``args`` among them), and the request's arguments repeated beside them (``order_id`` for
+    the demo shop) — the flat request a capability's planner reads."""
+    fields = dataclasses.asdict(match)
     plain = {k: (v.value if isinstance(v, Enum) else v) for k, v in fields.items()}
     return {**match.args, **plain}
 

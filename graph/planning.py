@@ -158,14 +158,22 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
 def match_from_task(task: Task) -> MatchedIntent:
     """Rebuild the MatchedIntent a task was planned from (checkpoints store plain fields).
 
-    Keys that are not fields are the request's arguments. A task stored before packs read
-    their own requests names the capability as its intent (``"refund"``): it becomes a pack
-    request of that capability.
+    The request's arguments are the stored ``args``. A task stored before packs read their own
+    requests names the capability as its intent (``"refund"``, its order id beside the fields):
+    it becomes a pack request of that capability with those ids as arguments.
     """
     fields = dict(task.match)
-    args = dict(fields.pop("args", None) or {})
+    stored_args = fields.pop("args", None)
     value = str(fields.get("intent", task.intent))
     fields["intent"], fields["capability"] = stored_intent(value, fields.get("capability") or "")
     known = {f.name for f in dataclasses.fields(MatchedIntent)} - {"args"}
-    args.update({k: v for k, v in fields.items() if k not in known})
+    if isinstance(stored_args, dict):
+        args = dict(stored_args)  # the planner's flat copies and turn markers are not arguments
+    else:
+        # stored before the arguments had their own field: the shop's ids sat beside the fields
+        args = {k: v for k, v in fields.items() if k not in known and k not in _TURN_MARKERS}
     return MatchedIntent(**{k: v for k, v in fields.items() if k in known}, args=args)
+
+
+_TURN_MARKERS = frozenset({"reasked"})
+"""Keys the turn adds to a stored match (not request arguments)."""

@@ -133,3 +133,15 @@ async def test_loyalty_pack_leaves_the_shop_answers_alone(tmp_path: Path) -> Non
     out = await say(bot, "where is order 100683?")
     assert "100683" in out["reply"] and out["tool_results"][0]["tool"] == "track_shipment"
     await bot.aclose()
+
+
+async def test_loyalty_questioning_yes_asks_again_then_a_yes_runs_it_once(tmp_path: Path) -> None:
+    backend = LoyaltyBackend()
+    bot = loyalty_bot(tmp_path, backend)
+    await say(bot, "convert 500 points to store credit")
+    again = await say(bot, "yes?")
+    assert "Shall I convert 500 points" in again["reply"]
+    assert backend.executions("convert") == 0
+    done = await say(bot, "yes")
+    assert done["reply"].startswith("Done") and backend.executions("convert") == 1
+    await bot.aclose()

@@ -76,3 +76,24 @@ def test_the_packs_patterns_claim_what_the_engine_could_not_read() -> None:
     text = "how many points do I have?"
     merged = merge_matches(read(text), match_packs(text, "en", {}, LOYALTY), LOYALTY)
     assert [(m.intent, m.capability) for m in merged] == [(Intent.PACK, "points_balance")]
+
+
+def test_a_stored_task_rebuilds_its_request_arguments_only() -> None:
+    from helpdesk.graph.intents import plain_match
+    from helpdesk.graph.planning import match_from_task
+    from helpdesk.graph.state import Task
+
+    asked = MatchedIntent(
+        Intent.PACK, text="convert 500", lang="en", capability="convert_points", args={"points": 5}
+    )
+    stored = Task(id="t1-0", intent="convert_points", match={**plain_match(asked), "reasked": True})
+    assert match_from_task(stored) == asked  # the turn's marker is not an argument
+    # stored by an older version: the capability as the intent, its id beside the fields
+    fields = {"intent": "refund", "text": "t", "lang": "en", "order_id": "100609", "reasked": True}
+    old = Task(id="t1-0", intent="refund", match=fields)
+    rebuilt = match_from_task(old)
+    assert (rebuilt.intent, rebuilt.capability, rebuilt.args) == (
+        Intent.PACK,
+        "refund",
+        {"order_id": "100609"},
+    )
