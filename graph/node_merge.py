@@ -1,0 +1,175 @@
+"""The merge_context node: what this turn learned, folded into the session facts (remembered
+subjects, tickets, questions waiting for a yes, requests waiting for an amount or a subject)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from helpdesk.degrade.context import DegradeContext
+from helpdesk.graph.node_base import NodeBase, _lang
+from helpdesk.graph.planning import match_from_task
+from helpdesk.graph.replies import ReplyItem, confirmation_question
+from helpdesk.graph.state import HelpdeskState, Task
+from helpdesk.tools.packs import PackSet
+from helpdesk.tools.results import ToolStatus
+
+__all__ = ["MergeContextNode"]
+
+
+class MergeContextNode(NodeBase):
+    """merge_context: update the session facts."""
+
+    async def merge_context(self, state: HelpdeskState) -> dict[str, Any]:
+        """Fold what this turn learned into the session facts."""
+        facts = dict(state.get("facts", {}))
+        fact_fields = self.packs.fact_fields()
+        remembered = {key: list(facts.get(key, [])) for key in fact_fields.values()}
+        subject_pack = self.packs.subject_pack()
+        subject = subject_pack.subject if subject_pack is not None else ""
+        unknown = subject_pack.unknown_codes if subject_pack is not None else ()
+        tickets: list[str] = list(facts.get("tickets", []))
+        results = {r.call_id: r for r in state.get("results", [])}
+        asking: list[dict[str, Any]] = []
+        handoff_ticket = facts.get("handoff_ticket")
+        lang = _lang(state)
+        last_subject = facts.get(f"last_{subject}") if subject else None
+        for task in state.get("tasks", []):
+            result = results.get(task.id)
+            not_found = bool(
+                result is not None
+                and result.status is ToolStatus.FAILED
+                and isinstance(result.data, dict)
+                and result.data.get("code") in unknown
+            )
+            for name, key in fact_fields.items():
+                value = task.match.get(name)
+                if not value or (name == subject and not_found):
+                    continue
+                if value not in remembered[key]:
+                    remembered[key].append(value)
+                if name == subject:
+                    last_subject = value
+            if result is None:
+                continue
+            if result.status is ToolStatus.NEEDS_CONFIRMATION and task.call is not None:
+                # every action the reply asks about, with the exact question; it waits for a
+                # yes only if the published reply really contains that question (validate)
+                item = ReplyItem(intent=match_from_task(task), result=result)
+                asking.append(
+                    {
+                        "id": "c-" + uuid.uuid4().hex[:16],
+                        "call_id": result.call_id,
+                        "tool": task.call.name,
+                        "args": dict(result.data.get("args", task.call.args)),
+                        "asked_turn": state.get("turn", 1),
+                        "asked_at": self.clock.wall(),
+                        "match": {k: v for k, v in task.match.items() if k != "reasked"},
+                        "question": confirmation_question(
+                            item, lang, hotline=self.config.hotline, packs=self.packs
+                        ),
+                    }
+                )
+            data = result.data if isinstance(result.data, dict) else {}
+            if (
+                result.status is ToolStatus.OK
+                and task.call is not None
+                and task.call.name == self.packs.handoff_tool
+                and data.get("ticket_id")
+            ):
+                handoff_ticket = str(data["ticket_id"])
+            if result.usable and data.get("ticket_id") and data["ticket_id"] not in tickets:
+                tickets.append(str(data["ticket_id"]))
+            if result.ticket_id and result.ticket_id not in tickets:
+                tickets.append(result.ticket_id)
+        facts.update({key: values[-20:] for key, values in remembered.items()})
+        if subject:
+            facts[f"last_{subject}"] = last_subject
+        facts.update(
+            tickets=tickets[-20:],
+            pending_actions=[],
+            awaiting_subject=_awaiting_subject(state.get("tasks", []), self.packs),
+            awaiting_amount=_awaiting_amount(state.get("tasks", []), self.packs)
+            or (
+                None
+                if any(t.call for t in state.get("tasks", []))
+                else facts.get("awaiting_amount")
+            ),
+            handoff_ticket=handoff_ticket,
+        )
+        degrade = state.get("degrade") or DegradeContext()
+        degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
+        notices = list(state.get("notices", []))
+        notices += _dropped_confirmations(state, self.packs)
+        facts["dropped_actions"] = self._recently_dropped(state, facts)
+        return {
+            "facts": facts,
+            "degraded_turns": degraded_turns,
+            "notices": notices,
+            "asking": asking,
+        }
+
+    def _recently_dropped(
+        self, state: HelpdeskState, facts: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Actions the customer moved on from without answering (at most 3, within the
+        confirmation TTL): a later "确认取消" asks about the cancel again instead of "nothing is
+        waiting". Cleared once an action is asked again or runs."""
+        tasks = state.get("tasks", [])
+        if any(t.match.get("reasked") or (t.call is not None and t.call.confirmed) for t in tasks):
+            return []
+        now = self.clock.wall()
+        kept = [
+            a
+            for a in facts.get("dropped_actions") or []
+            if now - float(a.get("dropped_at", now)) <= self.config.confirmation_ttl_s
+        ]
+        moved_on = _moved_on_from(state)
+        kept += [{**a, "dropped_at": now} for a in moved_on]
+        return kept[-3:]
+
+
+def _awaiting_amount(tasks: list[Task], packs: PackSet) -> dict[str, Any] | None:
+    """A money request whose amount could not be used: the reply asked how much."""
+    subject = packs.subject()
+    for task in tasks:
+        cap = packs.for_intent(task.intent)
+        if cap is None or not cap.amounts or task.match.get("amount_kind") != "invalid":
+            continue
+        return {"intent": task.intent, "subject": task.match.get(subject) if subject else None}
+    return None
+
+
+def _awaiting_subject(tasks: list[Task], packs: PackSet) -> dict[str, Any] | None:
+    """A request that could not run for want of its subject (the reply asked for it)."""
+    subject = packs.subject()
+    for task in tasks:
+        cap = packs.for_intent(task.intent)
+        scoped = cap is not None and bool(subject) and cap.subject == subject
+        if task.call is None and scoped and not task.match.get(subject):
+            return dict(task.match)
+    return None
+
+
+def _moved_on_from(state: HelpdeskState) -> list[dict[str, Any]]:
+    """Actions that waited for a yes the customer did not give: they asked something else."""
+    previous = state.get("facts", {}).get("pending_actions") or []
+    tasks = state.get("tasks", [])
+    answered = (
+        any(t.call is not None and t.call.confirmed for t in tasks)
+        or any(t.intent == "confirm_no" for t in tasks)
+        or any(t.match.get("reasked") for t in tasks)
+    )
+    return [] if answered else list(previous)
+
+
+def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[str, Any]]:
+    """Actions that waited for a yes the customer did not give (they asked something else):
+    the reply says they were not done, instead of dropping them silently."""
+    notices = []
+    for action in _moved_on_from(state):
+        cap = packs.for_tool(str(action.get("tool")))
+        key = cap.dropped_key if cap is not None and cap.dropped_key else "dropped_action"
+        args = {k: str(v) for k, v in (action.get("args") or {}).items() if v is not None}
+        notices.append({**args, "key": key})
+    return notices

@@ -1,0 +1,51 @@
+"""The select_tool node: the tool and arguments for each task."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
+from helpdesk.graph.planning import call_for, match_from_task
+from helpdesk.graph.state import HelpdeskState, Task
+from helpdesk.graph.tiered import select_with_models
+
+__all__ = ["SelectToolNode"]
+
+
+class SelectToolNode(NodeBase):
+    """select_tool: a model tier's calls (checked and bound) or the call each intent plans."""
+
+    async def select_tool(self, state: HelpdeskState) -> dict[str, Any]:
+        """Choose the tool and arguments for each task: by a model tier with bind_tools (bounded
+        self-correction of invalid calls) when one decomposed the turn, else by intent."""
+        ctx = self._ctx(state)
+        facts = state.get("facts", {})
+        tasks = list(state.get("tasks", []))
+        tiers = dict(state.get("tiers", {}))
+        tier = "minimal"
+        if self.router is not None and tiers.get("decompose", "minimal") != "minimal":
+            proposal = state.get("proposed_calls")
+            chosen = await select_with_models(
+                self.router,
+                self.executor,
+                tasks,
+                text=_last_human_text(state.get("messages", [])),
+                lang=_lang(state),
+                facts=facts,
+                ctx=ctx,
+                clock=self.clock,
+                proposed=(proposal["calls"], proposal["tier"]) if proposal else None,
+                packs=self.packs,
+            )
+            if chosen is not None:
+                tasks, tier = chosen
+            else:
+                self._fell_to_minimal(ctx, "select_tool")
+        out: list[Task] = []
+        for task in tasks:
+            if task.call is None:
+                call = call_for(match_from_task(task), task.id, facts=facts, packs=self.packs)
+                task = task.model_copy(update={"call": call})
+            out.append(task)
+        tiers["select_tool"] = tier
+        return {"tasks": out, "tiers": tiers, "degrade": ctx.degrade, "request": ctx.to_state()}
