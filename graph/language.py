@@ -25,8 +25,9 @@ __all__ = [
 Lang = Literal["zh", "en"]
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-# Identifier-shaped tokens: SKU-1001, T-000123, SF1234567890, order numbers and other digits.
-_IDS = re.compile(r"(?i)\bsku[\s_-]*\d+|\bt-?\d{6}\b|\b(?:sf|yt)\d{10}\b|\d+")
+# Identifier-shaped tokens — a short Latin prefix and digits (SKU-1001, T-000123, SF1234567890,
+# any pack's codes) — and other digits: they say nothing about the language.
+_IDS = re.compile(r"(?i)\b[a-z]{1,4}[_-]?\d{3,}|\d+")
 _LATIN = re.compile(r"[A-Za-z]")
 
 

@@ -78,7 +78,9 @@ def code_words(source: str) -> set[str]:
     words: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
-            words |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", node.value))
+            # regex escapes (\b, \d, \s) would hide a word: "\bsku" reads as "bsku"
+            text = re.sub(r"\\[A-Za-z]", " ", node.value)
+            words |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
         elif isinstance(node, ast.Name):
             words.add(node.id)
         elif isinstance(node, ast.Attribute):
@@ -114,6 +116,10 @@ def test_the_scan_finds_a_shop_name_in_a_graph_like_module(tmp_path: Path) -> No
     # the check can fail: a module naming a shop field in code is reported
     source = 'def f(match):\n    return match.args.get("order_id")\n'
     assert code_words(source) & shop_names() == {"order_id"}
+
+
+def test_code_words_see_through_regex_escapes() -> None:
+    assert "sku" in code_words('x = r"(?i)\\bsku[\\s_-]*\\d+"\n')
 
 
 def test_code_words_ignore_docstrings_and_comments() -> None:
