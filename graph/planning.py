@@ -168,7 +168,9 @@ def match_from_task(task: Task) -> MatchedIntent:
     fields["intent"], fields["capability"] = stored_intent(value, fields.get("capability") or "")
     known = {f.name for f in dataclasses.fields(MatchedIntent)} - {"args"}
     if isinstance(stored_args, dict):
-        args = dict(stored_args)  # the planner's flat copies and turn markers are not arguments
+        # an argument changed in the flat copy ("no, I meant 100200") wins; turn markers and
+        # keys that were never arguments are not arguments
+        args = {k: fields.get(k, v) for k, v in stored_args.items()}
     else:
         # stored before the arguments had their own field: the shop's ids sat beside the fields
         args = {k: v for k, v in fields.items() if k not in known and k not in _TURN_MARKERS}

@@ -97,3 +97,17 @@ def test_a_stored_task_rebuilds_its_request_arguments_only() -> None:
         "refund",
         {"order_id": "100609"},
     )
+
+
+def test_a_changed_argument_in_the_stored_request_wins() -> None:
+    # "no, I meant 100200": planning rewrites the flat copy the planner reads
+    from helpdesk.graph.intents import plain_match
+    from helpdesk.graph.planning import match_from_task
+    from helpdesk.graph.state import Task
+
+    asked = MatchedIntent(
+        Intent.PACK, text="refund", lang="en", capability="refund", args={"order_id": "100609"}
+    )
+    changed = {**plain_match(asked), "order_id": "100200", "reasked": True}
+    rebuilt = match_from_task(Task(id="t2-0", intent="refund", match=changed))
+    assert rebuilt.args == {"order_id": "100200"}
