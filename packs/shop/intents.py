@@ -483,7 +483,9 @@ _TRACKING = rx(
     r"|\bwhere(?:'s| is)\s+(?:order\s+|#)?\d{6}\b"
     # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)
     r"|\bwhere(?:'s| is| are)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
-    r"|points|voucher|credit|coupon)[a-z]"
+    r"|points|voucher|credit|coupon)[a-z\u3400-\u9fff]"
+    # "I ordered headphones last week and they still haven't arrived"
+    r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
     r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
 )
 _ARRIVE = rx(
@@ -1026,4 +1028,20 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             continue
         seen[key] = len(out)
         out.append(item)
-    return out
+    return _one_look_per_order(out)
+
+
+def _one_look_per_order(items: list[_Request]) -> list[_Request]:
+    """ "100683 still not here. where is it???": a status and a tracking question about one
+    order are one question; its tracking answers both (a refund question keeps the order's
+    status, which carries the refunds)."""
+    tracked = {i.order_id for i in items if i.intent is ShopIntent.TRACKING and i.order_id}
+    return [
+        i
+        for i in items
+        if not (
+            i.intent is ShopIntent.ORDER_STATUS
+            and i.order_id in tracked
+            and not _REFUND.search(normalize(i.text, _TYPOS))
+        )
+    ]

@@ -18,8 +18,8 @@ from tests.conversations.labels import held_out, load_set
 
 # Measured 2026-12-01 on the embedded default (550 judged turns); see README "Understanding:
 # the labelled conversation set". Ratchet: raise, never lower.
-FLOOR_UNDERSTOOD = 0.974  # 536/550
-FLOOR_ACCEPTED = 0.970  # 534/550
+FLOOR_UNDERSTOOD = 0.985  # 542/550
+FLOOR_ACCEPTED = 0.981  # 540/550
 FLOOR_MULTI_REQUESTS_SERVED = 0.977  # 86/88
 FLOOR_ANSWERED_OR_DEFERRED = 0.954  # 42/44 multi-request turns (the 2 misses are held out)
 
