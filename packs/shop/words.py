@@ -57,7 +57,12 @@ def product_query(text: str) -> str | None:
     rest = _EN_FRAME.sub(" ", rest)
     rest = _QUANTITY.sub(" ", rest)
     rest = re.sub(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])", " ", rest)
-    words = rest.split()
+    return _enough(rest.split())
+
+
+def _enough(words: list[str]) -> str | None:
+    """The words joined, when they are enough to name a product (2 Chinese characters or 3
+    Latin letters), else None."""
     if not words:
         return None
     joined = " ".join(words)
@@ -91,10 +96,4 @@ def tracked_product(text: str) -> str | None:
     "headphones", "我买的钢化膜到哪了" -> "钢化膜"), or None when it names none."""
     rest = _TRACKING_FRAME.sub(" ", text.lower().replace("’", "'"))
     rest = re.sub(r"[?？!！.,，。、~]", " ", rest)
-    words = [w for w in rest.split() if not w.isdigit()]
-    if not words:
-        return None
-    joined = " ".join(words)
-    if re.search(r"[\u3400-\u9fff]", joined):
-        return joined if len(joined.replace(" ", "")) >= 2 else None
-    return joined if len(joined) >= 3 else None
+    return _enough([w for w in rest.split() if not w.isdigit()])

@@ -14,7 +14,7 @@ from typing import Any
 
 from helpdesk.tools.shop.catalog import SEARCH_ALIASES, city_zh
 from helpdesk.tools.shop.conventions import ShopError, money
-from helpdesk.tools.shop.product_search import product_text, rank_products
+from helpdesk.tools.shop.product_search import ProductText, product_text, rank_products
 
 __all__ = ["get_inventory", "matching_skus", "search_faq", "search_products"]
 
@@ -58,8 +58,15 @@ def get_inventory(conn: sqlite3.Connection, sku: str, today: date | None = None)
 def matching_skus(conn: sqlite3.Connection, query: str) -> list[str]:
     """The SKUs a product query names, best first (the search box's ranking); empty when the
     query names no product."""
+    if not query.strip():
+        return []
     rows = conn.execute("SELECT sku, name, name_zh, category FROM products ORDER BY sku").fetchall()
-    texts = [
+    return rank_products(query, _search_texts(rows))
+
+
+def _search_texts(rows: list[sqlite3.Row]) -> list[ProductText]:
+    """What the search box reads of each product: names, SKU, category and aliases."""
+    return [
         product_text(
             row["sku"],
             (row["name"], row["name_zh"], row["sku"], row["category"],
@@ -67,9 +74,6 @@ def matching_skus(conn: sqlite3.Connection, query: str) -> list[str]:
         )
         for row in rows
     ]  # fmt: skip
-    if not query.strip():
-        return []
-    return rank_products(query, texts)
 
 
 def search_products(
@@ -85,15 +89,7 @@ def search_products(
         " FROM products p ORDER BY p.sku"
     ).fetchall()
     by_sku = {row["sku"]: row for row in rows}
-    texts = [
-        product_text(
-            row["sku"],
-            (row["name"], row["name_zh"], row["sku"], row["category"],
-             *SEARCH_ALIASES.get(row["name"], ())),
-        )
-        for row in rows
-    ]  # fmt: skip
-    ranked = rank_products(query or "", texts)[:limit]
+    ranked = rank_products(query or "", _search_texts(rows))[:limit]
     return {"products": [_product_hit(by_sku[sku], today) for sku in ranked]}
 
 
