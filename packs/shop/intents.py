@@ -183,7 +183,7 @@ _TYPOS = (
 _SKU = rx(r"(?<![a-z0-9])sku[\s_-]*(\d{3,6})(?!\d)")
 _TICKET_ID = rx(r"(?<![a-z0-9])t-?(\d{6})(?!\d)")
 _TRACKING_NO = rx(r"(?<![a-z0-9])(?:sf|yt)\d{10}(?!\d)")
-_ORDER = rx(r"(?<![\d.])(\d{6})(?![\d.]|\s*(?:元|块|yuan|rmb|cny))")
+_ORDER = rx(r"(?<![\d.])(\d{6})(?!\d|\.\d|\s*(?:元|块|yuan|rmb|cny))")
 # A money amount: "1,299.00", "1299", "50.5" (thousands separators allowed, removed on parse).
 _MONEY = r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)"
 _AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (

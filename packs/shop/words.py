@@ -82,7 +82,7 @@ _TRACKING_FRAME = re.compile(
     r"with|there|eta|does|do|did|has|have|was|were|be|been|so|why|long|taking|take|takes)\b"
     r"|物流|快递|包裹|订单|单子|东西|货|到哪了|到哪|在哪|哪里|哪儿|怎么|还没到|没到|还没|没有|"
     r"收到|发货|送到|寄到|上周|上个月|前天|昨天|我买的|买的|我的|我|帮我|查一下|查查|看看|一下|"
-    r"请问|什么时候|能|到|了|的|呢|吗|啊|呀|吧|还|"
+    r"请问|什么时候|能|到|了|的|呢|吗|啊|呀|吧|还|第一个|第二个|这个|那个|另一个|哪个|"
     # how the customer feels about it is not a product either
     r"投诉|太慢|很慢|慢|太|很|急|着急|离谱|真的|为什么|要|想|一直|每天|都|"
     r"\b(?:complain|complaint|slow|angry|ugh|ridiculous|seriously|really|very|yet|week|again"
@@ -91,9 +91,29 @@ _TRACKING_FRAME = re.compile(
 )
 
 
+# Where a delivery question names what was bought: "where are my headphones", "I ordered a kettle
+# last week", "my rice cooker hasn't come", "我买的钢化膜到哪了", "我的耳机还没到", "耳机到哪了".
+_POSSESSED = re.compile(
+    r"\bwhere(?:'s| is| are)\s+(?:my|the|our)\s+(?P<a>[^?.!,;]{2,40})"
+    r"|\b(?:i|we) (?:ordered|bought|purchased|got)\s+(?:an?\s+|some\s+|the\s+)?"
+    r"(?P<b>[^?.!,;]{2,40})"
+    r"|\bmy\s+(?P<c>[^?.!,;]{2,30}?)\s+(?:has|have|is|are|still|hasn'?t|haven'?t|isn'?t)\b"
+    r"|(?:我买的|我的|买的)(?P<d>[^？?！!，,。、\s]{2,12}?)(?=到哪|在哪|怎么还|还没|什么时候|啥时候|何时|呢)"
+    r"|^\W*(?P<e>[\u3400-\u9fff]{2,8}?)(?=到哪了|到哪|在哪)",
+    re.IGNORECASE,
+)
+
+
 def tracked_product(text: str) -> str | None:
     """The product a delivery question names without an order ("where are my headphones?" ->
-    "headphones", "我买的钢化膜到哪了" -> "钢化膜"), or None when it names none."""
-    rest = _TRACKING_FRAME.sub(" ", text.lower().replace("’", "'"))
-    rest = re.sub(r"[?？!！.,，。、~]", " ", rest)
-    return _enough([w for w in rest.split() if not w.isdigit()])
+    "headphones", "我买的钢化膜到哪了" -> "钢化膜"), or None when it names none: only words in the
+    place a purchase is named, without the delivery words ("where is my package" names none)."""
+    lowered = text.lower().replace("’", "'")
+    for found in _POSSESSED.finditer(lowered):
+        named = next(g for g in found.groups() if g)
+        rest = _TRACKING_FRAME.sub(" ", named)
+        rest = re.sub(r"[?？!！.,，。、~]", " ", rest)
+        product = _enough([w for w in rest.split() if not w.isdigit()])
+        if product is not None:
+            return product
+    return None

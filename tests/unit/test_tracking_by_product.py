@@ -25,7 +25,10 @@ SHOP = default_packs()
         ("我买的钢化膜到哪了", "钢化膜"),
         ("帮我查一下耳机到哪了", "耳机"),
         ("my rice cooker hasn't come yet", "rice cooker"),
-        ("eta on the jacket?", "jacket"),
+        ("where's the jacket I bought?", "jacket"),
+        ("多久能到？", None),
+        ("第一个到哪了", None),
+        ("大概什么时候送到", None),
         ("where is my package", None),
         ("物流到哪了", None),
         ("tracking please", None),
@@ -106,3 +109,20 @@ def test_no_order_with_the_product_asks_for_the_number_naming_it() -> None:
     text = render_reply(items, DegradeContext(), "en", hotline="400", packs=SHOP)
     assert "couldn't find an order of yours with headphones" in text
     assert "order number" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "orders"),
+    [
+        ("where is order 100683.", ("100683",)),
+        ("the screen protector from 100683... it hasn't come", ("100683",)),
+        ("订单100683。", ("100683",)),
+        ("refund 100683.50 please", ()),
+    ],
+)
+def test_an_order_number_at_the_end_of_a_sentence_is_still_an_order(
+    text: str, orders: tuple[str, ...]
+) -> None:
+    from helpdesk.packs.shop.intents import extract_entities
+
+    assert extract_entities(text).order_ids == orders
