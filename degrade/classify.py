@@ -102,28 +102,30 @@ def classify_response(
     retry_after = parse_retry_after(response.headers.get("Retry-After"))
     reason = _http_reason(tool, response, retry_after)
     code = _error_code(response)
-    cls: ErrorClass
-    if status == 429 or (status == 503 and retry_after is not None):
-        cls = ErrorClass.RATE_LIMITED
-    elif is_write and status in (500, 502, 504):
-        cls = ErrorClass.UNKNOWN_OUTCOME
-    elif status in (502, 504):
-        cls = ErrorClass.TRANSIENT
-    elif status >= 500:
-        cls = ErrorClass.UNAVAILABLE
-    elif status in (401, 402, 403):
-        cls = ErrorClass.AUTH
-    elif status in (404, 409):
-        cls = ErrorClass.BUSINESS
-    elif status == 422 and code and code not in _INPUT_CODES:
-        # the request was well-formed and the service said no on business grounds
-        # (e.g. amount_too_large): a plain statement to the customer, not a model's typo
-        cls = ErrorClass.BUSINESS
-    elif status in (400, 422):
-        cls = ErrorClass.INPUT
-    else:
-        cls = ErrorClass.BUSINESS
+    # a 422 with a business code: the request was well-formed and the service said no on
+    # business grounds (e.g. amount_too_large), a plain statement, not a model's typo
+    refused = status == 422 and bool(code) and code not in _INPUT_CODES
+    cls = _status_class(status, retry_after, is_write=is_write, refused=refused)
     return Failure(cls, reason, retry_after=retry_after, status_code=status, code=code)
+
+
+def _status_class(
+    status: int, retry_after: float | None, *, is_write: bool, refused: bool = False
+) -> ErrorClass:
+    """The class of an HTTP error status (from a response, or a client's exception)."""
+    if status == 429 or (status == 503 and retry_after is not None):
+        return ErrorClass.RATE_LIMITED
+    if is_write and status in (500, 502, 504):
+        return ErrorClass.UNKNOWN_OUTCOME
+    if status in (502, 504):
+        return ErrorClass.TRANSIENT
+    if status >= 500:
+        return ErrorClass.UNAVAILABLE
+    if status in (401, 402, 403):
+        return ErrorClass.AUTH
+    if status in (400, 422) and not refused:
+        return ErrorClass.INPUT
+    return ErrorClass.BUSINESS
 
 
 def classify_failure(exc: BaseException, *, tool: str, is_write: bool = False) -> Failure:
@@ -278,21 +280,7 @@ def _classify_status_attribute(exc: BaseException, tool: str, *, is_write: bool)
     reason = f"{tool}: {status} from {type(exc).__name__} ({exc})"
     if retry_after is not None:
         reason += f", Retry-After {retry_after:g}s"
-    cls: ErrorClass
-    if status == 429 or (status == 503 and retry_after is not None):
-        cls = ErrorClass.RATE_LIMITED
-    elif is_write and status in (500, 502, 504):
-        cls = ErrorClass.UNKNOWN_OUTCOME
-    elif status in (502, 504):
-        cls = ErrorClass.TRANSIENT
-    elif status >= 500:
-        cls = ErrorClass.UNAVAILABLE
-    elif status in (401, 402, 403):
-        cls = ErrorClass.AUTH
-    elif status in (400, 422):
-        cls = ErrorClass.INPUT
-    else:
-        cls = ErrorClass.BUSINESS
+    cls = _status_class(status, retry_after, is_write=is_write)
     code: Any = getattr(exc, "code", None)
     return Failure(
         cls,
