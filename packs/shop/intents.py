@@ -685,9 +685,20 @@ _ASKS = rx(
 _WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
 
 
+# "what's going on?", "怎么回事": how the customer feels about the rest of the message, not a
+# question of its own
+_EXASPERATION = rx(
+    r"^(?:so |and |but )?what(?:'s| is| the hell is| on earth is) (?:going on|happening|up|this)"
+    r"(?: here| now)?$|^(?:what gives|why|seriously|really|how come)$"
+    r"|^(?:这是)?怎么回事|^什么情况|^搞什么|^咋回事"
+)
+
+
 def _asks_something(clause: str) -> bool:
     """Whether a clause nothing could read is a request of its own (to say it was not read)."""
     text = clause.strip(STRIP)
+    if _EXASPERATION.search(text):
+        return False
     return bool(_ASKS.search(text)) and len(_WORD.findall(text)) >= 4
 
 

@@ -126,3 +126,18 @@ def test_an_order_number_at_the_end_of_a_sentence_is_still_an_order(
     from helpdesk.packs.shop.intents import extract_entities
 
     assert extract_entities(text).order_ids == orders
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hi, my air fryer still hasn't arrived, what's going on?", "100683还没到，怎么回事？"],
+)
+def test_exasperation_beside_a_request_is_not_an_unread_question(text: str) -> None:
+    read = match_shop(text, packs=SHOP)
+    assert [m.details for m in read if m.details == "part"] == []
+    assert any(m.capability in ("tracking", "order_status") for m in read)
+
+
+def test_a_real_unread_question_beside_a_request_is_still_deferred() -> None:
+    read = match_shop("where is order 100683? and what colour is the sky there", packs=SHOP)
+    assert any(m.details == "part" for m in read)
