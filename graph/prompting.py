@@ -15,9 +15,8 @@ from collections.abc import Iterator, Mapping
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from helpdesk.graph.language import Lang
+from helpdesk.tools.yaml_data import YAMLError, load_yaml
 
 __all__ = ["TemplateError", "Templates", "load_templates", "render", "template_fields"]
 
@@ -72,8 +71,8 @@ def load_templates(tier: str, stage: str, lang: Lang) -> Templates:
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise TemplateError(f"template file {source} not found") from None
     try:
-        data: Any = yaml.safe_load(raw)
-    except yaml.YAMLError as exc:
+        data: Any = load_yaml(raw)
+    except YAMLError as exc:
         raise TemplateError(f"template file {source} is not valid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise TemplateError(f"template file {source} must be a map of key -> string")

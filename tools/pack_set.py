@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from helpdesk.tools.pack_spec import Capability, IntentSpec, Lang, Pack, PackEnv, PackError
 from helpdesk.tools.registry import ToolRegistry
+from helpdesk.tools.yaml_data import YAMLError, load_yaml
 
 __all__ = ["PackSet", "check_capabilities", "load_pack_templates"]
 
@@ -248,8 +247,8 @@ def load_pack_templates(package: str, lang: Lang) -> dict[str, str]:
     except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError, IsADirectoryError):
         return {}
     try:
-        data: Any = yaml.safe_load(raw) or {}
-    except yaml.YAMLError as exc:
+        data: Any = load_yaml(raw) or {}
+    except YAMLError as exc:
         raise PackError(f"{package}/replies.{lang}.yaml is not valid YAML: {exc}") from exc
     if not isinstance(data, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in data.items()

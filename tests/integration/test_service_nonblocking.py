@@ -1,7 +1,7 @@
 """`langgraph dev` runs the graph under blockbuster: no node may block the event loop.
 
 The tokenizer and the prompt templates are loaded when the graph is built, and the embedded
-shop's SQLite calls run in FastAPI's thread pool, so a whole turn runs with every blocking call
+shop's SQLite calls run in Starlette's thread pool, so a whole turn runs with every blocking call
 that blockbuster knows about forbidden.
 """
 

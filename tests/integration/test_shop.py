@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fastapi import FastAPI
+from starlette.applications import Starlette
 
 from helpdesk.tools.shop import create_app, ensure_seeded, seed
 from helpdesk.tools.shop.app import ShopContext
@@ -47,7 +47,7 @@ def seeded_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def read_app(seeded_file: Path) -> Iterator[FastAPI]:
+def read_app(seeded_file: Path) -> Iterator[Starlette]:
     """Shared by the read-only tests."""
     app = create_app(seeded_file)
     yield app
@@ -55,14 +55,16 @@ def read_app(seeded_file: Path) -> Iterator[FastAPI]:
 
 
 @pytest.fixture(scope="module")
-def _write_app_shell(seeded_file: Path) -> FastAPI:
-    # FastAPI builds its route state lazily on an app's first request (~50 ms), so tests that
-    # write share one app and each swaps in a fresh copy of the seeded database.
+def _write_app_shell(seeded_file: Path) -> Starlette:
+    # Tests that write share one app (seeding and opening it costs more than a test) and each
+    # swaps in a fresh copy of the seeded database.
     return create_app(seeded_file)
 
 
 @pytest.fixture
-def write_app(_write_app_shell: FastAPI, seeded_file: Path, tmp_path: Path) -> Iterator[FastAPI]:
+def write_app(
+    _write_app_shell: Starlette, seeded_file: Path, tmp_path: Path
+) -> Iterator[Starlette]:
     copy = tmp_path / "shop.db"
     shutil.copyfile(seeded_file, copy)
     _write_app_shell.state.shop = ShopContext(ShopDB(copy), clock=lambda: FIXED_NOW)
@@ -70,20 +72,20 @@ def write_app(_write_app_shell: FastAPI, seeded_file: Path, tmp_path: Path) -> I
     _write_app_shell.state.shop.db.close()
 
 
-def _client(app: FastAPI, customer: str | None = "C0001") -> httpx.AsyncClient:
+def _client(app: Starlette, customer: str | None = "C0001") -> httpx.AsyncClient:
     headers = {"X-Customer-Id": customer} if customer else {}
     transport = httpx.ASGITransport(app=app)
     return httpx.AsyncClient(transport=transport, base_url="http://shop", headers=headers)
 
 
 @pytest.fixture
-async def client(read_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+async def client(read_app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
     async with _client(read_app) as c:
         yield c
 
 
 @pytest.fixture
-async def writer(write_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+async def writer(write_app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
     async with _client(write_app) as c:
         yield c
 
@@ -92,7 +94,7 @@ def _dump(conn: sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:
     return {t: [tuple(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2")] for t in TABLES}
 
 
-def _audit_count(app: FastAPI) -> int:
+def _audit_count(app: Starlette) -> int:
     db = app.state.shop.db
     with db.lock:
         return int(db.conn.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0])
@@ -308,7 +310,7 @@ async def test_ticket_get(client: httpx.AsyncClient) -> None:
 # --- authentication and ownership -------------------------------------------------------------
 
 
-async def test_missing_customer_header_is_401(read_app: FastAPI) -> None:
+async def test_missing_customer_header_is_401(read_app: Starlette) -> None:
     async with _client(read_app, customer=None) as anonymous:
         response = await anonymous.get("/orders")
     assert response.status_code == 401
@@ -317,7 +319,7 @@ async def test_missing_customer_header_is_401(read_app: FastAPI) -> None:
     }
 
 
-async def test_unknown_customer_is_401(read_app: FastAPI) -> None:
+async def test_unknown_customer_is_401(read_app: Starlette) -> None:
     async with _client(read_app, customer="C9999") as stranger:
         response = await stranger.get("/customers/me")
     assert (response.status_code, response.json()["error"]["code"]) == (401, "unknown_customer")
@@ -325,7 +327,7 @@ async def test_unknown_customer_is_401(read_app: FastAPI) -> None:
 
 @pytest.mark.parametrize("suffix", ["", "/tracking"])
 async def test_other_customers_order_is_404_without_its_data(
-    read_app: FastAPI, client: httpx.AsyncClient, suffix: str
+    read_app: Starlette, client: httpx.AsyncClient, suffix: str
 ) -> None:
     async with _client(read_app, customer="C0002") as owner:
         real = (await owner.get(f"/orders/{C0002_ORDER}")).json()
@@ -340,7 +342,7 @@ async def test_other_customers_order_is_404_without_its_data(
     assert [value for value in leaked if value in text] == []
 
 
-async def test_other_customers_ticket_and_refund_are_404(read_app: FastAPI) -> None:
+async def test_other_customers_ticket_and_refund_are_404(read_app: Starlette) -> None:
     async with _client(read_app, customer="C0002") as other:
         ticket = await other.get(f"/tickets/{C0001_TICKET}")
         refund = await other.get("/refunds/R-000094")
@@ -462,7 +464,7 @@ async def test_ticket_ids_continue_after_seeded_ones(writer: httpx.AsyncClient) 
 
 
 async def test_idempotent_write_replays_and_executes_once(
-    write_app: FastAPI, writer: httpx.AsyncClient
+    write_app: Starlette, writer: httpx.AsyncClient
 ) -> None:
     headers = {"Idempotency-Key": "refund-1"}
     body = {"order_id": C0001_ORDERS["delivered"], "amount": 10}
@@ -492,7 +494,7 @@ async def test_idempotency_key_with_different_body_is_422(writer: httpx.AsyncCli
 
 
 async def test_write_without_key_executes_every_time(
-    write_app: FastAPI, writer: httpx.AsyncClient
+    write_app: Starlette, writer: httpx.AsyncClient
 ) -> None:
     body = {"order_id": C0001_ORDERS["delivered"], "amount": 10}
     first = (await writer.post("/refunds", json=body)).json()
@@ -502,7 +504,7 @@ async def test_write_without_key_executes_every_time(
 
 
 async def test_business_refusal_is_stored_and_replayed(
-    write_app: FastAPI, writer: httpx.AsyncClient
+    write_app: Starlette, writer: httpx.AsyncClient
 ) -> None:
     headers = {"Idempotency-Key": "cancel-shipped"}
     path = f"/orders/{C0001_ORDERS['shipped']}/cancel"
@@ -514,7 +516,7 @@ async def test_business_refusal_is_stored_and_replayed(
 
 
 async def test_concurrent_retries_with_one_key_execute_once(
-    write_app: FastAPI, writer: httpx.AsyncClient
+    write_app: Starlette, writer: httpx.AsyncClient
 ) -> None:
     headers = {"Idempotency-Key": "ticket-race"}
     body = {"category": "complaint", "subject": "Late", "description": "Still waiting."}
@@ -525,7 +527,7 @@ async def test_concurrent_retries_with_one_key_execute_once(
     assert _audit_count(write_app) == 1
 
 
-async def test_idempotency_lookup(writer: httpx.AsyncClient, write_app: FastAPI) -> None:
+async def test_idempotency_lookup(writer: httpx.AsyncClient, write_app: Starlette) -> None:
     path = f"/orders/{C0001_ORDERS['pending']}/cancel"
     done = await writer.post(path, json={"reason": None}, headers={"Idempotency-Key": "c-1"})
     found = await writer.get("/idempotency/c-1")
@@ -639,3 +641,58 @@ async def test_tracking_by_product_never_finds_another_customers_order(
         assert response.json()["error"]["code"] == "no_order_with_product"
         assert "100010" not in response.text and "C0111" not in response.text
     assert (await client.get("/tracking", params={"product": ""})).status_code == 422
+
+
+# --- request input: every bad input is a 422 envelope naming it -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"limit": "0"}, "Input should be greater than or equal to 1"),
+        ({"limit": "101"}, "Input should be less than or equal to 100"),
+        ({"limit": "ten"}, "Input should be a valid integer, unable to parse string as an integer"),
+    ],
+)
+async def test_bad_limit_is_a_422_naming_it(
+    client: httpx.AsyncClient, params: dict[str, str], message: str
+) -> None:
+    response = await client.get("/orders", params=params)
+    assert response.status_code == 422
+    assert response.json()["error"]["fields"] == [{"path": "limit", "message": message}]
+
+
+async def test_missing_required_query_parameter_is_a_422(client: httpx.AsyncClient) -> None:
+    response = await client.get("/tracking")
+    assert response.status_code == 422
+    assert response.json()["error"]["fields"] == [{"path": "product", "message": "Field required"}]
+
+
+@pytest.mark.parametrize(
+    ("content", "path"),
+    [("", "body"), ("{not json", "body"), ("[1, 2]", "body"), ('{"amount": 5}', "order_id")],
+)
+async def test_bad_refund_body_is_a_422_and_writes_nothing(
+    writer: httpx.AsyncClient, write_app: Starlette, content: str, path: str
+) -> None:
+    before = _audit_count(write_app)
+    response = await writer.post(
+        "/refunds", content=content, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422, response.text
+    assert [f["path"] for f in response.json()["error"]["fields"]] == [path]
+    assert _audit_count(write_app) == before
+
+
+async def test_cancel_without_a_body_is_allowed(writer: httpx.AsyncClient) -> None:
+    response = await writer.post("/orders/100998/cancel")
+    assert response.status_code == 200, response.text
+
+
+async def test_unknown_path_and_wrong_method_answer_in_the_envelope(
+    client: httpx.AsyncClient,
+) -> None:
+    missing = await client.get("/no-such-thing")
+    assert (missing.status_code, missing.json()["error"]["code"]) == (404, "not_found")
+    wrong = await client.delete("/orders/100200")
+    assert (wrong.status_code, wrong.json()["error"]["code"]) == (405, "method_not_allowed")

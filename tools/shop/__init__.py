@@ -1,6 +1,6 @@
 """The demo shop: the embedded default backend the built-in customer-service tools call.
 
-A small FastAPI app over SQLite with deterministic seeded data (see ``API.md`` for the binding
+A small Starlette app over SQLite with deterministic seeded data (see ``API.md`` for the binding
 HTTP contract and the seeded ids you can rely on). :func:`create_app` builds the app over a
 database path (``":memory:"`` for tests); :func:`ensure_seeded` prepares a database file. The
 data directory belongs to the app settings, so this package only ever accepts paths.

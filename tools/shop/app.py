@@ -1,18 +1,22 @@
-"""The demo shop's HTTP API (FastAPI), exactly as ``API.md`` specifies it.
+"""The demo shop's HTTP API (Starlette), exactly as ``API.md`` specifies it.
 
 :func:`create_app` opens (and seeds, when empty) a SQLite database and returns an app whose
 endpoints authenticate by the ``X-Customer-Id`` header, enforce ownership, and answer errors in
-one envelope ``{"error": {"code", "message", ...}}`` (FastAPI's validation errors included, as
-``invalid_request`` with ``fields``). Writes honour ``Idempotency-Key``: the key's first
-execution, its outcome and one audit row are stored in the same transaction, and a retry with
-the same key, customer, method, path and body replays the stored status and body without
-executing again. Endpoints are plain functions over the small, lock-guarded sync DB layer, so
-FastAPI runs them in its thread pool: an event loop that serves the shop in-process (the bot,
-``langgraph dev``) never blocks on SQLite.
+one envelope ``{"error": {"code", "message", ...}}`` (invalid input included, as
+``invalid_request`` with ``fields``; see :mod:`~helpdesk.tools.shop.request_input`). Writes honour
+``Idempotency-Key``: the key's first execution, its outcome and one audit row are stored in the
+same transaction, and a retry with the same key, customer, method, path and body replays the
+stored status and body without executing again. The database work of every endpoint runs in
+Starlette's thread pool over the small, lock-guarded sync DB layer: an event loop that serves the
+shop in-process (the bot, ``langgraph dev``) never blocks on SQLite.
 
-Over 400 lines on purpose: it is one FastAPI app (its request models, error envelope,
-idempotent-write replay and every route of ``API.md``), read against ``API.md`` in one place; the
-queries behind the routes are :mod:`~helpdesk.tools.shop.service`.
+Starlette rather than FastAPI: ``helpdesk chat`` starts the embedded shop in every process, and
+FastAPI's import and route analysis cost about 0.2 s of a 2 s cold start (issue 15); the shop needs
+routing and JSON, and its few inputs are checked with pydantic directly.
+
+Over 400 lines on purpose: it is one app (its request models, error envelope, idempotent-write
+replay and every route of ``API.md``), read against ``API.md`` in one place; the queries behind
+the routes are :mod:`~helpdesk.tools.shop.service`.
 """
 
 from __future__ import annotations
@@ -26,28 +30,31 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, field_validator
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from helpdesk.tools.shop import service
 from helpdesk.tools.shop.db import MEMORY, ShopDB
+from helpdesk.tools.shop.request_input import choice, invalid, parse_body, query_int, query_text
 from helpdesk.tools.shop.seed import DEFAULT_SEED, ORDER_STATUSES, iso
 from helpdesk.tools.shop.seed import seed as seed_database
 from helpdesk.tools.shop.service import ShopError
 
 __all__ = [
     "REPLAY_HEADER",
+    "ROUTES",
     "CancelRequest",
     "RefundRequest",
     "ShopContext",
     "TicketRequest",
     "create_app",
-    "router",
 ]
 
 REPLAY_HEADER = "Idempotency-Replayed"
@@ -113,7 +120,7 @@ def create_app(
     *,
     seed: int = DEFAULT_SEED,
     clock: Callable[[], datetime] | None = None,
-) -> FastAPI:
+) -> Starlette:
     """Build the shop over ``db_path`` (seeded with ``seed`` when empty).
 
     Args:
@@ -124,200 +131,159 @@ def create_app(
     db = ShopDB(db_path)
     with db.lock:
         seed_database(db.conn, seed)
-    ctx = ShopContext(db, clock or _utc_now)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
         yield
         db.close()
 
-    app = FastAPI(
-        title="helpdesk demo shop",
-        version="1.0",
-        description="Orders, logistics, inventory, refunds, tickets and FAQ (see API.md).",
+    app = Starlette(
+        routes=ROUTES,
+        exception_handlers={ShopError: _on_shop_error, HTTPException: _on_http_error},
         lifespan=lifespan,
     )
-    app.state.shop = ctx
-    _install_error_handlers(app)
-    app.include_router(router)
+    app.state.shop = ShopContext(db, clock or _utc_now)
     return app
 
 
-def _install_error_handlers(app: FastAPI) -> None:
-    async def on_shop_error(_: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ShopError)
-        return JSONResponse(exc.body(), status_code=exc.status_code)
-
-    async def on_validation_error(_: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, RequestValidationError)
-        fields = [_field_issue(error) for error in exc.errors()]
-        summary = "; ".join(f"{f['path']}: {f['message']}" for f in fields)
-        error = ShopError(422, "invalid_request", f"Invalid request: {summary}.", fields=fields)
-        return JSONResponse(error.body(), status_code=422)
-
-    async def on_http_error(_: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, StarletteHTTPException)
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        error = ShopError(exc.status_code, code, str(exc.detail))
-        return JSONResponse(error.body(), status_code=exc.status_code, headers=exc.headers)
-
-    app.add_exception_handler(ShopError, on_shop_error)
-    app.add_exception_handler(RequestValidationError, on_validation_error)
-    app.add_exception_handler(StarletteHTTPException, on_http_error)
+async def _on_shop_error(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ShopError)
+    return JSONResponse(exc.body(), status_code=exc.status_code)
 
 
-def _field_issue(error: Any) -> dict[str, Any]:
-    loc = [str(part) for part in error.get("loc", ())]
-    if len(loc) > 1 and loc[0] in ("body", "query", "path", "header"):
-        loc = loc[1:]
-    issue: dict[str, Any] = {"path": ".".join(loc) or "body", "message": str(error.get("msg"))}
-    expected = (error.get("ctx") or {}).get("expected")
-    if isinstance(expected, str) and "'" in expected:
-        issue["allowed"] = expected.replace(" or ", ", ").replace("'", "").split(", ")
-    return issue
+async def _on_http_error(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    error = ShopError(exc.status_code, code, str(exc.detail))
+    return JSONResponse(error.body(), status_code=exc.status_code, headers=exc.headers)
 
 
-def _invalid(path: str, message: str, allowed: tuple[str, ...] = ()) -> ShopError:
-    field: dict[str, Any] = {"path": path, "message": message}
-    if allowed:
-        field["allowed"] = list(allowed)
-    return ShopError(422, "invalid_request", f"Invalid request: {path}: {message}.", fields=[field])
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One authenticated request, as an endpoint reads it."""
+
+    request: Request
+    shop: ShopContext
+    customer_id: str
+    body: bytes
+
+    def path(self, name: str) -> str:
+        return str(self.request.path_params[name])
+
+    @property
+    def query(self) -> Any:
+        return self.request.query_params
+
+    @property
+    def today(self) -> date:
+        """The shop's date (China time), for "is this delivery overdue"."""
+        return (self.shop.clock() + timedelta(hours=8)).date()
+
+    def read(self, fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+        with self.shop.db.lock:
+            return fn(self.shop.db.conn, *args)
 
 
-def _choice(name: str, value: str | None, allowed: tuple[str, ...]) -> str | None:
-    """An optional enum query parameter; empty means absent."""
-    if value is None or value == "":
-        return None
-    if value not in allowed:
-        raise _invalid(name, f"must be one of {', '.join(allowed)}", allowed)
-    return value
+Endpoint = Callable[[_Call], "dict[str, Any] | Response"]
 
 
-def _shop(request: Request) -> ShopContext:
-    shop: ShopContext = request.app.state.shop
-    return shop
-
-
-Shop = Annotated[ShopContext, Depends(_shop)]
-
-
-def _current_customer(shop: Shop, x_customer_id: Annotated[str | None, Header()] = None) -> str:
-    if not x_customer_id:
+def _customer(shop: ShopContext, request: Request) -> str:
+    customer_id = request.headers.get("x-customer-id")
+    if not customer_id:
         raise ShopError(401, "missing_customer", "The X-Customer-Id header is required.")
     with shop.db.lock:
-        known = service.get_customer(shop.db.conn, x_customer_id) is not None
+        known = service.get_customer(shop.db.conn, customer_id) is not None
     if not known:
-        raise ShopError(401, "unknown_customer", f"Unknown customer {x_customer_id}.")
-    return x_customer_id
+        raise ShopError(401, "unknown_customer", f"Unknown customer {customer_id}.")
+    return customer_id
 
 
-Customer = Annotated[str, Depends(_current_customer)]
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key")]
-Limit = Annotated[int, Query(ge=1, le=100)]
+def _route(
+    path: str, endpoint: Endpoint, method: str = "GET", *, authenticated: bool = True
+) -> Route:
+    """``endpoint`` behind authentication, run in the thread pool (SQLite is synchronous)."""
 
-router = APIRouter()
+    async def handle(request: Request) -> Response:
+        body = await request.body() if method == "POST" else b""
+        shop: ShopContext = request.app.state.shop
+
+        def run() -> dict[str, Any] | Response:
+            customer_id = _customer(shop, request) if authenticated else ""
+            return endpoint(_Call(request, shop, customer_id, body))
+
+        outcome = await run_in_threadpool(run)
+        return outcome if isinstance(outcome, Response) else JSONResponse(outcome)
+
+    return Route(path, handle, methods=[method], name=endpoint.__name__)
 
 
-def _today(shop: ShopContext) -> date:
-    """The shop's date (China time), for "is this delivery overdue"."""
-    return (shop.clock() + timedelta(hours=8)).date()
-
-
-def _read(shop: ShopContext, fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
-    with shop.db.lock:
-        return fn(shop.db.conn, *args)
-
-
-@router.get("/healthz")
-def healthz() -> dict[str, Any]:
+def healthz(_: _Call) -> dict[str, Any]:
     return {"ok": True}
 
 
-@router.get("/customers/me")
-def customer_me(shop: Shop, customer_id: Customer) -> dict[str, Any]:
-    with shop.db.lock:
-        profile = service.get_customer(shop.db.conn, customer_id)
-    assert profile is not None  # _current_customer checked it
+def customer_me(call: _Call) -> dict[str, Any]:
+    profile = call.read(service.get_customer, call.customer_id)
+    assert profile is not None  # _customer checked it
     return profile
 
 
-@router.get("/orders")
-def list_orders(
-    shop: Shop, customer_id: Customer, status: str | None = None, limit: Limit = 10
-) -> dict[str, Any]:
-    wanted = _choice("status", status, ORDER_STATUSES)
-    return _read(shop, service.list_orders, customer_id, wanted, limit)
+def list_orders(call: _Call) -> dict[str, Any]:
+    wanted = choice("status", call.query.get("status"), ORDER_STATUSES)
+    limit = query_int(call.query, "limit", 10, 1, 100)
+    return call.read(service.list_orders, call.customer_id, wanted, limit)
 
 
-@router.get("/orders/{order_id}")
-def get_order(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, Any]:
-    return _read(shop, service.get_order, customer_id, order_id, _today(shop))
+def get_order(call: _Call) -> dict[str, Any]:
+    return call.read(service.get_order, call.customer_id, call.path("order_id"), call.today)
 
 
-@router.get("/orders/{order_id}/tracking")
-def get_tracking(shop: Shop, customer_id: Customer, order_id: str) -> dict[str, Any]:
-    return _read(shop, service.get_tracking, customer_id, order_id, _today(shop))
+def get_tracking(call: _Call) -> dict[str, Any]:
+    return call.read(service.get_tracking, call.customer_id, call.path("order_id"), call.today)
 
 
-@router.get("/tracking")
-def get_tracking_by_product(
-    shop: Shop,
-    customer_id: Customer,
-    product: Annotated[str, Query(min_length=1, max_length=200)],
-) -> dict[str, Any]:
-    return _read(shop, service.track_product, customer_id, product, _today(shop))
+def get_tracking_by_product(call: _Call) -> dict[str, Any]:
+    product = query_text(call.query, "product", 1, 200)
+    return call.read(service.track_product, call.customer_id, product, call.today)
 
 
-@router.get("/tracking/{tracking_number}")
-def get_tracking_by_number(
-    shop: Shop, customer_id: Customer, tracking_number: str
-) -> dict[str, Any]:
-    return _read(shop, service.get_tracking_by_number, customer_id, tracking_number, _today(shop))
+def get_tracking_by_number(call: _Call) -> dict[str, Any]:
+    number = call.path("tracking_number")
+    return call.read(service.get_tracking_by_number, call.customer_id, number, call.today)
 
 
-@router.get("/inventory/{sku}")
-def get_inventory(shop: Shop, _: Customer, sku: str) -> dict[str, Any]:
-    return _read(shop, service.get_inventory, sku, _today(shop))
+def get_inventory(call: _Call) -> dict[str, Any]:
+    return call.read(service.get_inventory, call.path("sku"), call.today)
 
 
-@router.get("/products")
-def search_products(
-    shop: Shop, _: Customer, q: str | None = None, limit: Limit = 20
-) -> dict[str, Any]:
-    return _read(shop, service.search_products, q, limit, _today(shop))
+def search_products(call: _Call) -> dict[str, Any]:
+    limit = query_int(call.query, "limit", 20, 1, 100)
+    return call.read(service.search_products, call.query.get("q"), limit, call.today)
 
 
-@router.get("/faq")
-def search_faq(
-    shop: Shop,
-    _: Customer,
-    q: str | None = None,
-    lang: str | None = None,
-    topic: str | None = None,
-) -> dict[str, Any]:
-    return _read(shop, service.search_faq, q, _choice("lang", lang, _LANGS), topic or None)
+def search_faq(call: _Call) -> dict[str, Any]:
+    lang = choice("lang", call.query.get("lang"), _LANGS)
+    topic = call.query.get("topic") or None
+    return call.read(service.search_faq, call.query.get("q"), lang, topic)
 
 
-@router.get("/tickets")
-def list_tickets(shop: Shop, customer_id: Customer, limit: Limit = 20) -> dict[str, Any]:
-    return _read(shop, service.list_tickets, customer_id, limit)
+def list_tickets(call: _Call) -> dict[str, Any]:
+    limit = query_int(call.query, "limit", 20, 1, 100)
+    return call.read(service.list_tickets, call.customer_id, limit)
 
 
-@router.get("/tickets/{ticket_id}")
-def get_ticket(shop: Shop, customer_id: Customer, ticket_id: str) -> dict[str, Any]:
-    return _read(shop, service.get_ticket, customer_id, ticket_id)
+def get_ticket(call: _Call) -> dict[str, Any]:
+    return call.read(service.get_ticket, call.customer_id, call.path("ticket_id"))
 
 
-@router.get("/refunds/{refund_id}")
-def get_refund(shop: Shop, customer_id: Customer, refund_id: str) -> dict[str, Any]:
-    return _read(shop, service.get_refund, customer_id, refund_id)
+def get_refund(call: _Call) -> dict[str, Any]:
+    return call.read(service.get_refund, call.customer_id, call.path("refund_id"))
 
 
-@router.get("/idempotency/{key}")
-def get_idempotency(shop: Shop, customer_id: Customer, key: str) -> dict[str, Any]:
-    with shop.db.lock:
-        row = shop.db.conn.execute(
-            "SELECT * FROM idempotency WHERE customer_id = ? AND key = ?", (customer_id, key)
+def get_idempotency(call: _Call) -> dict[str, Any]:
+    with call.shop.db.lock:
+        row = call.shop.db.conn.execute(
+            "SELECT * FROM idempotency WHERE customer_id = ? AND key = ?",
+            (call.customer_id, call.path("key")),
         ).fetchone()
     if row is None:
         raise ShopError(404, "key_not_found", "No write was executed with this key.")
@@ -331,78 +297,75 @@ def get_idempotency(shop: Shop, customer_id: Customer, key: str) -> dict[str, An
     }
 
 
-@router.get("/audit")
-def get_audit(
-    shop: Shop,
-    customer_id: Customer,
-    key: str | None = None,
-    action: str | None = None,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-) -> dict[str, Any]:
+def get_audit(call: _Call) -> dict[str, Any]:
+    limit = query_int(call.query, "limit", 100, 1, 1000)
     sql = "SELECT * FROM audit_log WHERE customer_id = ?"
-    params: list[Any] = [customer_id]
-    if key:
-        sql += " AND key = ?"
-        params.append(key)
-    if action:
-        sql += " AND action = ?"
-        params.append(action)
-    with shop.db.lock:
-        rows = shop.db.conn.execute(sql + " ORDER BY id LIMIT ?", [*params, limit]).fetchall()
+    params: list[Any] = [call.customer_id]
+    for column in ("key", "action"):
+        value = call.query.get(column)
+        if value:
+            sql += f" AND {column} = ?"
+            params.append(value)
+    with call.shop.db.lock:
+        rows = call.shop.db.conn.execute(sql + " ORDER BY id LIMIT ?", [*params, limit]).fetchall()
     return {"entries": [dict(row) for row in rows]}
 
 
-@router.post("/orders/{order_id}/cancel")
-def cancel_order(
-    request: Request,
-    shop: Shop,
-    customer_id: Customer,
-    order_id: str,
-    idempotency_key: IdempotencyKey = None,
-    body: CancelRequest | None = None,
-) -> JSONResponse:
-    payload = body or CancelRequest()
+def cancel_order(call: _Call) -> Response:
+    payload = parse_body(call.body, CancelRequest, optional=True) or CancelRequest()
+    order_id = call.path("order_id")
 
     def execute(conn: sqlite3.Connection, now: datetime) -> tuple[int, dict[str, Any]]:
-        return 200, service.cancel_order(conn, customer_id, order_id, payload.reason, now)
+        return 200, service.cancel_order(conn, call.customer_id, order_id, payload.reason, now)
 
-    write = _Write(request, customer_id, idempotency_key, payload, "cancel_order", order_id)
-    return _execute_once(shop, write, execute)
+    return _execute_once(call, _Write(payload, "cancel_order", order_id), execute)
 
 
-@router.post("/refunds", status_code=201)
-def create_refund(
-    request: Request,
-    shop: Shop,
-    customer_id: Customer,
-    body: RefundRequest,
-    idempotency_key: IdempotencyKey = None,
-) -> JSONResponse:
+def create_refund(call: _Call) -> Response:
+    body = parse_body(call.body, RefundRequest)
+    assert body is not None  # required
     cents = None if body.amount is None else service.to_cents(body.amount)
 
     def execute(conn: sqlite3.Connection, now: datetime) -> tuple[int, dict[str, Any]]:
-        refund = service.create_refund(conn, customer_id, body.order_id, cents, body.reason, now)
+        refund = service.create_refund(
+            conn, call.customer_id, body.order_id, cents, body.reason, now
+        )
         return 201, refund
 
-    write = _Write(request, customer_id, idempotency_key, body, "create_refund", body.order_id)
-    return _execute_once(shop, write, execute)
+    return _execute_once(call, _Write(body, "create_refund", body.order_id), execute)
 
 
-@router.post("/tickets", status_code=201)
-def create_ticket(
-    request: Request,
-    shop: Shop,
-    customer_id: Customer,
-    body: TicketRequest,
-    idempotency_key: IdempotencyKey = None,
-) -> JSONResponse:
+def create_ticket(call: _Call) -> Response:
+    body = parse_body(call.body, TicketRequest)
+    assert body is not None  # required
+
     def execute(conn: sqlite3.Connection, now: datetime) -> tuple[int, dict[str, Any]]:
-        return 201, service.create_ticket(conn, customer_id, body.model_dump(), now)
+        return 201, service.create_ticket(conn, call.customer_id, body.model_dump(), now)
 
-    target = body.order_id or ""
-    write = _Write(request, customer_id, idempotency_key, body, "create_ticket", target)
-    return _execute_once(shop, write, execute)
+    return _execute_once(call, _Write(body, "create_ticket", body.order_id or ""), execute)
 
+
+ROUTES = [
+    _route("/healthz", healthz, authenticated=False),
+    _route("/customers/me", customer_me),
+    _route("/orders", list_orders),
+    _route("/orders/{order_id}", get_order),
+    _route("/orders/{order_id}/tracking", get_tracking),
+    _route("/orders/{order_id}/cancel", cancel_order, "POST"),
+    _route("/tracking", get_tracking_by_product),
+    _route("/tracking/{tracking_number}", get_tracking_by_number),
+    _route("/inventory/{sku}", get_inventory),
+    _route("/products", search_products),
+    _route("/faq", search_faq),
+    _route("/tickets", list_tickets),
+    _route("/tickets", create_ticket, "POST"),
+    _route("/tickets/{ticket_id}", get_ticket),
+    _route("/refunds", create_refund, "POST"),
+    _route("/refunds/{refund_id}", get_refund),
+    _route("/idempotency/{key}", get_idempotency),
+    _route("/audit", get_audit),
+]
+"""Every endpoint of ``API.md``."""
 
 _TARGET_KEYS = ("refund_id", "ticket_id", "order_id")
 
@@ -411,19 +374,16 @@ _TARGET_KEYS = ("refund_id", "ticket_id", "order_id")
 class _Write:
     """One write request as the idempotency store sees it."""
 
-    request: Request
-    customer_id: str
-    key: str | None
     body: BaseModel
     action: str
     target: str
 
 
 def _execute_once(
-    shop: ShopContext,
+    call: _Call,
     write: _Write,
     execute: Callable[[sqlite3.Connection, datetime], tuple[int, dict[str, Any]]],
-) -> JSONResponse:
+) -> Response:
     """Run one write at most once per idempotency key, audit it, and store its outcome.
 
     The lookup, the execution, the audit row and the stored response share one transaction
@@ -431,10 +391,11 @@ def _execute_once(
     refusals (404 / 409 / 422 from the rules) are outcomes too: audited, stored and replayed
     alike; their partial writes, if any, are rolled back to a savepoint first.
     """
-    key, customer_id = write.key, write.customer_id
+    key = call.request.headers.get("idempotency-key")
+    customer_id, shop = call.customer_id, call.shop
     if key is not None and not 0 < len(key) <= _MAX_KEY_LENGTH:
-        raise _invalid("Idempotency-Key", f"must be 1 to {_MAX_KEY_LENGTH} characters")
-    method, path = write.request.method, write.request.url.path
+        raise invalid("Idempotency-Key", f"must be 1 to {_MAX_KEY_LENGTH} characters")
+    method, path = call.request.method, call.request.url.path
     canonical = json.dumps(write.body.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
     body_hash = hashlib.sha256(canonical.encode()).hexdigest()
     with shop.db.transaction() as conn:
