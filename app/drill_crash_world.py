@@ -127,7 +127,7 @@ async def chat(
     shop_url: str,
     failpoint: str | None = None,
 ) -> ChatRun:
-    args = ["-m", "helpdesk.app.cli", "chat", "--json", "--session", scenario.session]
+    args = ["-m", "helpdesk.app.entry", "chat", "--json", "--session", scenario.session]
     args += ["--customer", scenario.customer]
     for text in messages:
         args += ["-m", text]

@@ -25,9 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any, Final, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeAlias, TypeVar, cast
 
-from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
@@ -40,6 +39,10 @@ from helpdesk.graph.model_failures import _check_reply, _classify, fallback_on
 from helpdesk.graph.prompting import load_templates
 from helpdesk.graph.tiers import ModelTier, TierRouter
 from helpdesk.tools.context import RequestContext
+
+if TYPE_CHECKING:  # langchain's model classes cost ~35 ms to import; no model, no import
+    from langchain_core.language_models import LanguageModelInput
+
 
 __all__ = [
     "MIN_MODEL_CALL_S",
@@ -58,7 +61,7 @@ BuildMessages = Callable[[ModelTier, Mapping[str, str]], list[BaseMessage]]
 """Messages for one tier from that tier's templates of the stage."""
 ParseReply = Callable[[ModelTier, AIMessage], T]
 """The stage's value from a reply; raise (SchemaError, ValueError, ValidationError) if unusable."""
-BindModel = Callable[[ModelTier], Runnable[LanguageModelInput, BaseMessage]]
+BindModel: TypeAlias = "Callable[[ModelTier], Runnable[LanguageModelInput, BaseMessage]]"
 """The runnable to call for a tier (e.g. the model with tools bound)."""
 
 

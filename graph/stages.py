@@ -15,7 +15,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
-from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
@@ -65,6 +64,8 @@ _TEMPLATE_ONLY: Final = frozenset({Intent.CONFIRM_CHANGE, Intent.CONFIRM_UNCLEAR
 """Intents only the template matcher reads (a changed or questioning answer, a pack request)."""
 
 if TYPE_CHECKING:
+    from langchain_core.language_models import LanguageModelInput
+
     IntentName = str
 else:
     IntentName = Literal[tuple(i.value for i in Intent if i not in _TEMPLATE_ONLY)]

@@ -23,9 +23,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 
 from helpdesk.degrade.breaker import (
@@ -40,6 +39,9 @@ from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock
 from helpdesk.degrade.errors import ErrorClass, Failure
 from helpdesk.graph.prompting import load_templates
+
+if TYPE_CHECKING:  # langchain's model classes cost ~35 ms to import; no model, no import
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = [
     "MODEL_TIERS",

@@ -42,7 +42,7 @@ def _cli(tmp: Path, *args: str | bytes, env: dict[str, str] | None = None) -> An
     clean.update({"HELPDESK_DATA_DIR": str(tmp), "HELPDESK_SHOP_DB_PATH": str(tmp / "shop.sqlite")})
     clean.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "helpdesk.app.cli", *args],
+        [sys.executable, "-m", "helpdesk.app.entry", *args],
         capture_output=True,
         env=clean,
         timeout=120,

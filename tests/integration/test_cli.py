@@ -21,7 +21,7 @@ def helpdesk(
     env["HELPDESK_DATA_DIR"] = str(tmp)
     env["HELPDESK_SHOP_DB_PATH"] = str(tmp / "shop.sqlite")
     return subprocess.run(
-        [sys.executable, "-m", "helpdesk.app.cli", *args],
+        [sys.executable, "-m", "helpdesk.app.entry", *args],
         capture_output=True,
         text=True,
         env=env,

@@ -57,7 +57,7 @@ def shop(tmp_path: Path) -> Iterator[str]:
     seeded_copy(tmp_path)
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "helpdesk.app.cli", "shop", "serve", "--port", str(port)],
+        [sys.executable, "-m", "helpdesk.app.entry", "shop", "serve", "--port", str(port)],
         env=_env(tmp_path, "", {}),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -85,7 +85,7 @@ def _chat_processes(
     procs = []
     for turns in (FIRST, SECOND):
         args = [a for text in turns for a in ("-m", text)]
-        chat = [sys.executable, "-m", "helpdesk.app.cli", "chat", "--json", "--session", session]
+        chat = [sys.executable, "-m", "helpdesk.app.entry", "chat", "--json", "--session", session]
         procs.append(
             subprocess.Popen(
                 [*chat, *args],
