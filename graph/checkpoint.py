@@ -48,11 +48,11 @@ from langgraph.checkpoint.base import CheckpointMetadata as _Metadata
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from helpdesk.degrade.context import DegradeContext, DegradeEvent, LadderStep, PendingItem
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.intents import Intent
+from helpdesk.graph.sqlite_saver import SessionSqliteSaver
 from helpdesk.graph.state import Task
 from helpdesk.tools.context import RequestState
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
@@ -166,7 +166,7 @@ def state_serializer(key: bytes | None = None) -> SerializerProtocol:
 @asynccontextmanager
 async def open_sqlite_checkpointer(
     path: str | Path, *, key: bytes | None = None
-) -> AsyncIterator[AsyncSqliteSaver]:
+) -> AsyncIterator[SessionSqliteSaver]:
     """An AsyncSqliteSaver on ``path`` (parent folders created), WAL and ``synchronous=NORMAL``."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -180,7 +180,7 @@ async def open_sqlite_checkpointer(
                 "PRAGMA journal_size_limit=1048576; PRAGMA wal_autocheckpoint=256;"
             )
         )
-        saver = AsyncSqliteSaver(conn, serde=state_serializer(key))
+        saver = SessionSqliteSaver(conn, serde=state_serializer(key))
         await retry_locked_async(saver.setup)
         yield saver
 

@@ -240,7 +240,17 @@ CREATE TABLE IF NOT EXISTS helpdesk_sessions (
     turns INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS helpdesk_sessions_by_customer ON helpdesk_sessions (customer);
+CREATE TRIGGER IF NOT EXISTS helpdesk_keep_latest_checkpoint AFTER INSERT ON checkpoints
+BEGIN
+    DELETE FROM checkpoints WHERE thread_id = NEW.thread_id
+        AND checkpoint_ns = NEW.checkpoint_ns AND checkpoint_id < NEW.checkpoint_id;
+    DELETE FROM writes WHERE thread_id = NEW.thread_id
+        AND checkpoint_ns = NEW.checkpoint_ns AND checkpoint_id < NEW.checkpoint_id;
+END;
 """
+"""The session index, and the pruning: storing a checkpoint deletes the older ones of its thread
+and namespace (checkpoint ids sort by time) with their pending writes, in the same statement, so
+a turn's pruning costs no statement of its own (each is a hand-off to the aiosqlite thread)."""
 
 _SQLITE_LIST = """
 WITH cp AS (
@@ -279,6 +289,7 @@ class _SqliteBackend(_Backend):
     def __init__(self, saver: AsyncSqliteSaver) -> None:
         self.saver = saver
         self._ready = False
+        self._pruned = False
 
     async def _conn(self) -> aiosqlite.Connection:
         if not self._ready:
@@ -296,7 +307,9 @@ class _SqliteBackend(_Backend):
         await self._run(session, record=None, prune=True)
 
     async def after_turn(self, session: str, customer: str, at: float) -> None:
-        await self._run(session, record=(customer, at), prune=True)
+        # the trigger prunes from the schema's creation on; what was stored before it, once here
+        await self._run(session, record=(customer, at), prune=not self._pruned)
+        self._pruned = True
 
     async def _run(self, session: str, *, record: tuple[str, float] | None, prune: bool) -> None:
         """The index upsert and/or the pruning in one transaction (one commit per turn)."""
@@ -354,6 +367,7 @@ class _PostgresBackend(_Backend):
     def __init__(self, saver: Any) -> None:
         self.saver = saver
         self._ready = False
+        self._pruned = False
         self._setup_lock = asyncio.Lock()
 
     async def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
