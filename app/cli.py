@@ -41,9 +41,8 @@ from helpdesk.app.settings import (
     storage_error,
     storage_errors,
 )
-from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.app.wiring import Bot, build_bot, start_probing
 from helpdesk.graph.checkpoint import open_checkpointer
-from helpdesk.graph.tiers import Prober
 
 __all__ = ["app", "main"]
 
@@ -145,13 +144,10 @@ async def _chat(
                 f"[cyan]{escape(customer)}[/cyan], tiers: {escape(_tier_names(bot))}. "
                 "Type 'exit' to leave."
             )
-            if bot.router is not None:
-                # Long-lived: probe the model tiers so a down tier is routed around and a
-                # recovered one comes back without customer traffic finding out first.
-                prober = Prober(
-                    bot.router, clock=bot.executor.clock, interval_s=settings.probe_interval_s
-                )
-                probing = asyncio.create_task(prober.run_forever())
+            # Long-lived: probe the model tiers so a down tier is routed around and a
+            # recovered one comes back without customer traffic finding out first.
+            probing = start_probing(bot, settings)
+            if probing is not None:
                 background.append(probing)
             while True:
                 try:

@@ -69,6 +69,7 @@ _DAY_S = 86_400.0
 _BOUNDS: dict[str, _Bound] = {
     "model_timeout_s": _Bound(low=0, high=600, low_open=True, unit="seconds"),
     "probe_interval_s": _Bound(low=0, high=_DAY_S, low_open=True, unit="seconds"),
+    "probe_unhealthy_interval_s": _Bound(low=0, high=_DAY_S, low_open=True, unit="seconds"),
     "backup_quota": _Bound(low=0, high=1, low_open=True),
     "request_budget_s": _Bound(low=0, high=600, low_open=True, unit="seconds"),
     "request_max_retries": _Bound(low=0, high=100),
@@ -127,7 +128,10 @@ class Settings(BaseSettings):
     model_timeout_s: float = 10.0
     """Seconds one model call may take (the request budget may cut it further)."""
     probe_interval_s: float = 30.0
-    """Seconds between active health probes of the model tiers (long-lived processes)."""
+    """Seconds between active health probes of a model tier that takes traffic (long-lived
+    processes: interactive chat, the service)."""
+    probe_unhealthy_interval_s: float = 10.0
+    """Seconds between probes of a model tier that is down (how soon a recovered one is back)."""
     backup_quota: float = 0.5
     """Backup-tier calls allowed as a fraction of main-path model requests."""
     request_budget_s: float = 8.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
 from helpdesk.graph.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.graph.session_store import DAY_S, SessionStore
-from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
+from helpdesk.graph.tiers import ModelTier, Prober, TierHealth, TierName, TierRouter
 from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools.builtin import make_compensation
 from helpdesk.tools.executor import ResilientExecutor, run_blocking
@@ -41,6 +42,7 @@ __all__ = [
     "session_store_for",
     "settings_session_lock",
     "shop_customer_check",
+    "start_probing",
     "turn_config",
 ]
 
@@ -265,6 +267,20 @@ def build_bot(
         ),
         packs=loaded,
     )
+
+
+def start_probing(bot: Bot, settings: Settings) -> asyncio.Task[None] | None:
+    """Probe ``bot``'s model tiers in the background (long-lived processes), or None without
+    model tiers. Cancel the task to stop."""
+    if bot.router is None:
+        return None
+    prober = Prober(
+        bot.router,
+        clock=bot.executor.clock,
+        interval_s=settings.probe_interval_s,
+        unhealthy_interval_s=settings.probe_unhealthy_interval_s,
+    )
+    return asyncio.create_task(prober.run_forever(), name="model-probes")
 
 
 def settings_session_lock(settings: Settings) -> SessionLock:

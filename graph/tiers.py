@@ -318,12 +318,20 @@ class TierRouter:
 
 
 class Prober:
-    """Active health checks: a cheap request to every model tier, every ``interval_s``.
+    """Active health checks: a cheap request to each model tier, on its own schedule.
+
+    A tier that takes traffic is probed every ``interval_s``; one that does not (its breaker
+    open or held by Retry-After) every ``unhealthy_interval_s`` — Envoy's ``unhealthy_interval``:
+    a probe of a down tier costs nobody a wait, and a good one half-opens it at once, so the
+    shorter interval is how soon a recovered tier gets traffic back. Each tier's next probe is
+    planned from its state after its last probe.
 
     Args:
         router: the tiers to probe (down ones included: that is how they come back).
-        clock: time source for the interval and the probe timeout.
-        interval_s: seconds between probe rounds (> 0).
+        clock: time source for the intervals and the probe timeout.
+        interval_s: seconds between probes of a tier that takes traffic (> 0).
+        unhealthy_interval_s: seconds between probes of a tier that does not (> 0; default
+            ``interval_s``).
         timeout_s: seconds one probe may take before it counts as failed (> 0).
     """
 
@@ -333,30 +341,48 @@ class Prober:
         *,
         clock: Clock,
         interval_s: float = 30.0,
+        unhealthy_interval_s: float | None = None,
         timeout_s: float = 5.0,
     ) -> None:
-        if not interval_s > 0:
-            raise ValueError(f"interval_s must be > 0, got {interval_s}")
-        if not timeout_s > 0:
-            raise ValueError(f"timeout_s must be > 0, got {timeout_s}")
+        down_interval = interval_s if unhealthy_interval_s is None else unhealthy_interval_s
+        for name, value in (
+            ("interval_s", interval_s),
+            ("unhealthy_interval_s", down_interval),
+            ("timeout_s", timeout_s),
+        ):
+            if not value > 0:
+                raise ValueError(f"{name} must be > 0, got {value}")
         self.router = router
         self.clock = clock
         self.interval_s = interval_s
+        self.unhealthy_interval_s = down_interval
         self.timeout_s = timeout_s
 
-    async def probe_once(self) -> dict[str, bool]:
-        """Probe every tier concurrently, record the outcomes, return tier -> ok."""
-        tiers = self.router.tiers
+    async def probe_once(self, names: Sequence[str] | None = None) -> dict[str, bool]:
+        """Probe the tiers (``names``, default all) concurrently, record the outcomes, return
+        tier -> ok."""
+        tiers = [t for t in self.router.tiers if names is None or t.name in names]
         results = await asyncio.gather(*(self._probe(t) for t in tiers))
         for tier, ok in zip(tiers, results, strict=True):
             self.router.health.record_probe(tier.name, ok)
         return {t.name: ok for t, ok in zip(tiers, results, strict=True)}
 
+    def next_interval(self, tier: str) -> float:
+        """Seconds until ``tier``'s next probe, from its state now."""
+        return self.interval_s if self.router.health.is_up(tier) else self.unhealthy_interval_s
+
     async def run_forever(self) -> None:
-        """Probe, sleep ``interval_s``, repeat, until cancelled."""
+        """Probe every tier, then each again when its interval is up, until cancelled."""
+        due = {tier.name: self.clock.now() for tier in self.router.tiers}
         while True:
-            await self.probe_once()
-            await self.clock.sleep(self.interval_s)
+            now = self.clock.now()
+            ready = [name for name, at in due.items() if at <= now]
+            if ready:
+                await self.probe_once(ready)
+                after = self.clock.now()
+                for name in ready:
+                    due[name] = after + self.next_interval(name)
+            await self.clock.sleep(max(0.0, min(due.values()) - self.clock.now()))
 
     async def _probe(self, tier: ModelTier) -> bool:
         text = load_templates(tier.name, "probe", "en")["message"]

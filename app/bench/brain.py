@@ -128,6 +128,8 @@ class BrainStats:
         """Calls that returned an answer to the caller."""
         self.hung = 0
         """Calls that found the model hung (each costs its caller a timeout)."""
+        self.probes = 0
+        """Health probes (one-token requests from the prober), not in the counts above."""
         self.by_shape: dict[str, int] = {}
 
     def count(self, shape: str) -> None:
@@ -200,22 +202,27 @@ class ScriptedBrain(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        # a health probe (one token) is not customer traffic: counted apart, never as a turn's
+        # hung or served call
+        probe = kwargs.get("max_tokens") == 1
         hung = self.outage.down and self.outage.mode == "hang"
-        if hung:
+        if probe:
+            self.stats.probes += 1
+        elif hung:
             self.stats.hung += 1
-        result = None if self.outage.down else self._respond(messages, kwargs)
+        result = None if self.outage.down else self._respond(messages, kwargs, probe=probe)
         seconds = HANG_S if hung else self._seconds(result)
         limit = kwargs.get("timeout") or self.timeout_s
         if limit is not None and seconds > limit:
             await asyncio.sleep(limit)
-            self.stats.failures += 1
+            self.stats.failures += not probe
             raise openai.APITimeoutError(request=httpx2.Request("POST", self._url()))
         if seconds > 0:
             await asyncio.sleep(seconds)
         if result is None:
-            self.stats.failures += 1
+            self.stats.failures += not probe
             raise _service_unavailable(self.label)
-        self.stats.served += 1
+        self.stats.served += not probe
         return result
 
     def _url(self) -> str:
@@ -233,7 +240,11 @@ class ScriptedBrain(BaseChatModel):
 
     # -- decisions -------------------------------------------------------------------------------
 
-    def _respond(self, messages: list[BaseMessage], kwargs: Mapping[str, Any]) -> ChatResult:
+    def _respond(
+        self, messages: list[BaseMessage], kwargs: Mapping[str, Any], *, probe: bool = False
+    ) -> ChatResult:
+        if probe:
+            return _result(AIMessage(content="OK"))
         tools: list[dict[str, Any]] = list(kwargs.get("tools") or [])
         names = [str(t.get("function", t).get("name", "")) for t in tools]
         choice = _choice_name(kwargs.get("tool_choice"))

@@ -28,6 +28,7 @@ differently (middleware, timeouts, executor) is compared in one file.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from abc import ABC, abstractmethod
 from contextvars import ContextVar
@@ -52,7 +53,7 @@ from helpdesk.app.bench.brain import ScriptedBrain
 from helpdesk.app.bench.workload import Expectation, Turn
 from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
-from helpdesk.app.wiring import Bot, build_bot, turn_config
+from helpdesk.app.wiring import Bot, build_bot, start_probing, turn_config
 from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import SystemClock
@@ -319,6 +320,7 @@ def _settings(db: Path) -> Settings:
 class _HelpdeskBase(BenchSystem):
     bot: Bot
     conn: aiosqlite.Connection | None = None
+    probing: asyncio.Task[None] | None = None
 
     def messages_for(self, turn: Turn) -> list[Message]:
         if turn.expects and turn.expects[0].kind == "cancel":
@@ -332,9 +334,13 @@ class _HelpdeskBase(BenchSystem):
 
     async def turn(self, session: str, customer: str, text: str) -> dict[str, Any]:
         """The whole ``--json`` payload of one turn (tiers, degrade events)."""
+        if self.probing is None:  # long-lived, as the service: its model tiers are probed
+            self.probing = start_probing(self.bot, self.bot.settings)
         return await run_turn(self.bot, text, session=session, customer=customer)
 
     async def aclose(self) -> None:
+        if self.probing is not None:
+            self.probing.cancel()
         await self.bot.aclose()
         if self.conn is not None:
             await self.conn.close()

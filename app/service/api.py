@@ -37,7 +37,7 @@ from helpdesk.app.service.state import BotFactory, Service, ServiceMetrics
 from helpdesk.app.service.turns import TurnRunner
 from helpdesk.app.session import run_turn
 from helpdesk.app.settings import Settings
-from helpdesk.app.wiring import Bot, build_bot
+from helpdesk.app.wiring import Bot, build_bot, start_probing
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.graph.checkpoint import open_checkpointer
 from helpdesk.packs.shop import shop_declarations
@@ -135,6 +135,9 @@ def create_app(
             service.ready_checks["checkpointer"] = lambda: _check_checkpointer(saver)
             service.ready_checks["shop"] = lambda: _check_shop(bot)
             background = [asyncio.create_task(lag.run_forever(), name="loop-lag")]
+            probing = start_probing(bot, settings)  # model tiers' health, down ones more often
+            if probing is not None:
+                background.append(probing)
             if replicas.shared is not None:
                 service.ready_checks["redis"] = replicas.shared.ping
                 background.append(asyncio.create_task(replicas.shared.run_forever()))

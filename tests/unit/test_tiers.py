@@ -302,10 +302,60 @@ async def test_prober_run_forever_sleeps_interval_until_cancelled() -> None:
     assert len(primary.model.calls) >= 3  # type: ignore[attr-defined]
 
 
+async def test_prober_probes_a_down_tier_at_the_unhealthy_interval_until_it_is_back() -> None:
+    clock = FakeClock()
+    down = RuntimeError("down")
+    primary = tier("primary", [down, down, down, "p", "p", "p"])
+    backup = tier("backup", ["b"] * 5)
+    health = TierHealth(clock)
+    router = TierRouter(
+        [primary, backup], health, backup_quota=RatioLimiter(ratio=0.5, clock=clock)
+    )
+    for _ in range(3):
+        health.record("primary", False)  # the primary is open before probing starts
+    assert not health.is_up("primary")
+    prober = Prober(router, clock=clock, interval_s=30, unhealthy_interval_s=10)
+    task = asyncio.create_task(prober.run_forever())
+    probed_at: dict[str, list[float]] = {"primary": [], "backup": []}
+    seen = {"primary": 0, "backup": 0}
+    for _ in range(400):
+        await asyncio.sleep(0)
+        for name, t in (("primary", primary), ("backup", backup)):
+            calls = len(t.model.calls)  # type: ignore[attr-defined]
+            if calls > seen[name]:
+                seen[name] = calls
+                probed_at[name].append(clock.now())
+        if clock.now() > 60:
+            break
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # down: probed every 10 s; the 4th probe (t=30) is good and half-opens it, then every 30 s
+    assert probed_at["primary"][:5] == [0, 10, 20, 30, 60]
+    assert probed_at["backup"][:3] == [0, 30, 60]
+    assert health.breaker("primary").state is not BreakerState.OPEN
+
+
+def test_prober_next_interval_follows_the_tiers_state() -> None:
+    clock = FakeClock()
+    health = TierHealth(clock)
+    router = TierRouter(
+        [tier("primary"), tier("backup")], health, backup_quota=RatioLimiter(ratio=0.5, clock=clock)
+    )
+    prober = Prober(router, clock=clock, interval_s=30, unhealthy_interval_s=10)
+    assert prober.next_interval("primary") == 30
+    for _ in range(3):
+        health.record("primary", False)
+    assert prober.next_interval("primary") == 10
+    assert Prober(router, clock=clock, interval_s=30).next_interval("primary") == 30
+
+
 def test_prober_rejects_non_positive_interval() -> None:
     clock = FakeClock()
     with pytest.raises(ValueError, match="interval_s"):
         Prober(router_for(clock), clock=clock, interval_s=0)
+    with pytest.raises(ValueError, match="unhealthy_interval_s"):
+        Prober(router_for(clock), clock=clock, unhealthy_interval_s=-1)
 
 
 # --- model specs --------------------------------------------------------------------------------

@@ -222,7 +222,8 @@ def healthz(_: _Call) -> dict[str, Any]:
 
 
 def customer_me(call: _Call) -> dict[str, Any]:
-    profile = call.read(service.get_customer, call.customer_id)
+    with call.shop.db.lock:
+        profile = service.get_customer(call.shop.db.conn, call.customer_id)
     assert profile is not None  # _customer checked it
     return profile
 
