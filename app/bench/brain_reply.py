@@ -212,7 +212,8 @@ def _facts_sentence(obs: Observation) -> str:
             f"{s.get('tracking_number')} ({str(s.get('status', '')).replace('_', ' ')})"
             for s in shipments
         ]
-        return f"Tracking for order {order_id}: {'; '.join(parts)}."
+        status = f" ({data['order_status']})" if data.get("order_status") else ""
+        return f"Tracking for order {order_id}{status}: {'; '.join(parts)}."
     if obs.tool == "check_stock":
         sku = data.get("sku", obs.args.get("sku"))
         available = int(data.get("total_available", 0) or 0)

@@ -149,7 +149,12 @@ def tracking_text(w: Writer, data: dict[str, Any], fallback_id: str | None) -> s
     found_by = _found_by_product(w, data, order_id)
     if not shipments:
         return "\n".join([*found_by, w.say("tracking_not_shipped", order_id=order_id)])
-    lines = [w.say("tracking_header", order_id=order_id)]
+    status = as_str(data.get("order_status"))
+    lines = [
+        w.say("tracking_header_status", order_id=order_id, status=status_label(w, status))
+        if status
+        else w.say("tracking_header", order_id=order_id)
+    ]
     for shipment in shipments:
         lines.append(_shipment(w, shipment))
         events = sorted(

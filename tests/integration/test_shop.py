@@ -220,6 +220,7 @@ async def test_tracking_shape(client: httpx.AsyncClient) -> None:
     body = (await client.get(f"/orders/{C0001_ORDERS['shipped']}/tracking")).json()
     shipment = body["shipments"][0]
     assert body["order_id"] == C0001_ORDERS["shipped"]
+    assert body["order_status"] == "shipped"
     assert shipment["status"] in ("in_transit", "out_for_delivery")
     assert 2 <= len(shipment["events"]) <= 6
     assert set(shipment["events"][0]) >= {"at", "location", "description", "description_zh"}
@@ -227,7 +228,12 @@ async def test_tracking_shape(client: httpx.AsyncClient) -> None:
 
 async def test_tracking_empty_before_shipping(client: httpx.AsyncClient) -> None:
     body = (await client.get(f"/orders/{C0001_ORDERS['paid']}/tracking")).json()
-    assert body == {"order_id": C0001_ORDERS["paid"], "shipments": [], "open_tickets": []}
+    assert body == {
+        "order_id": C0001_ORDERS["paid"],
+        "order_status": "paid",
+        "shipments": [],
+        "open_tickets": [],
+    }
 
 
 async def test_inventory_in_stock(client: httpx.AsyncClient) -> None:

@@ -362,6 +362,16 @@ def test_render_reply_tracking_ok_shows_events_newest_first(lang: Lang):
     assert "2026-11-03 17:15" in text  # 09:15 UTC, shown in China time
 
 
+def test_render_reply_tracking_names_the_orders_status_when_the_shop_gives_it():
+    # one look answers "what's the status of 100123 and where is it?": the heading says both
+    data = {**TRACKING, "order_status": "shipped"}
+    res = result(SI.TRACKING, ToolStatus.OK, data)
+    assert "Tracking for order 100123 (shipped):" in reply(SI.TRACKING, res, "en")
+    assert "订单 100123（已发货）的物流信息：" in reply(SI.TRACKING, res, "zh")
+    plain = reply(SI.TRACKING, result(SI.TRACKING, ToolStatus.OK, TRACKING), "en")
+    assert "Tracking for order 100123:" in plain
+
+
 def test_render_reply_tracking_not_shipped():
     res = result(SI.TRACKING, ToolStatus.OK, {"order_id": "100123", "shipments": []})
     assert reply(SI.TRACKING, res, "zh") == (

@@ -214,9 +214,9 @@ def get_order(
 def get_tracking(
     conn: sqlite3.Connection, customer_id: str, order_id: str, today: date | None = None
 ) -> dict[str, Any]:
-    """The order's shipments with their tracking events, oldest event first, and the order's
-    open tickets."""
-    owned_order(conn, customer_id, order_id)
+    """The order's status, its shipments with their tracking events (oldest event first) and
+    its open tickets."""
+    order = owned_order(conn, customer_id, order_id)
     shipments = _shipments(conn, order_id, today)
     for shipment in shipments:
         shipment["events"] = [
@@ -234,6 +234,7 @@ def get_tracking(
         ]
     return {
         "order_id": order_id,
+        "order_status": order["status"],
         "shipments": shipments,
         "open_tickets": _open_tickets(conn, order_id),
     }
