@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from helpdesk.graph.asking import ASKS, asks_for_something, content_words
 from helpdesk.graph.conversation import (
     ACK_WHOLE,
     AFTER_ALL,
@@ -677,43 +678,47 @@ class _Group:
     end: int
 
 
-# A clause that asks something: a question mark or a question word, and enough words to be one.
-_ASKS = rx(
-    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以"
-    r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
-)
-_WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
-
-
-# "what's going on?", "怎么回事": how the customer feels about the rest of the message, not a
-# question of its own
-_EXASPERATION = rx(
-    r"^(?:so |and |but )?what(?:'s| is| the hell is| on earth is) (?:going on|happening|up|this)"
-    r"(?: here| now)?$|^(?:what gives|why|seriously|really|how come)$"
-    r"|^(?:这是)?怎么回事|^什么情况|^搞什么|^咋回事"
+# Words that name what to look at rather than ask for something new ("check 100200 for me",
+# "帮我查下100683"): a clause naming an order with only these is a look at that order.
+_LOOK_WORDS = rx(
+    r"\b(?:orders?|check|look|see|show|find|status|track|number|no|about|what|where|how"
+    r"|when|is|are|the|a|an|my|me|for|to|it|of|on|and|also|too|pls|plz|please|can|could"
+    r"|would|will|you|u|i|just|so|then|again|this|that|one|both|them|with|up|out|into|at)\b"
+    r"|订单|单号|单子|查|看|帮我|一下|下|的|了|吗|呢|吧|啊|也|还|再|和|跟|这个|那个|个|请|麻烦"
 )
 
 
-def _asks_something(clause: str) -> bool:
-    """Whether a clause nothing could read is a request of its own (to say it was not read)."""
-    text = clause.strip(STRIP)
-    if _EXASPERATION.search(text):
+def _unread_request(clause: str, ents: Entities) -> bool:
+    """Whether a clause no template reads asks for something of its own (to say it was not
+    handled, rather than drop it or read its order as another request's).
+
+    A clause naming an order ("add a gift message to 100904", "把100904的收货时间改到周末")
+    counts only when it asks for something to be done (a question about the order, "100998
+    里面都有什么", is read as a look at it) with words beyond the order and the words for
+    looking at it, so "check 100200 for me" still continues the message's reading. A quantity
+    or amount without a question ("我想买3个") belongs to the request beside it.
+    """
+    named = ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers
+    if not named:
+        if (ents.quantity is not None or ents.amount is not None) and not ASKS.search(clause):
+            return False
+        return asks_for_something(clause)
+    rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)
+    if not asks_for_something(rest, min_words=1, questions=False):
         return False
-    return bool(_ASKS.search(text)) and len(_WORD.findall(text)) >= 4
+    return content_words(blank(rest, _LOOK_WORDS)) >= 2
 
 
 def _unread_clauses(
     norm: str, spans: list[tuple[int, int]], awaiting: bool
 ) -> list[tuple[int, int]]:
-    """The question-like clauses no template reads (their words still go to a neighbour)."""
+    """The clauses that ask for something no template reads."""
     unread = []
     for start, end in spans:
         clause = norm[start:end]
         ents = extract_entities(clause)
-        if ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers:
-            continue
         if _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is None and (
-            _asks_something(clause)
+            _unread_request(clause, ents)
         ):
             unread.append((start, end))
     return unread
@@ -791,7 +796,10 @@ def match_shop(
         if answer is not None:
             return [answer]
     spans = clause_spans(norm)
-    groups = _group_clauses(norm, spans, awaiting_confirmation)
+    # a part asking for something no template reads is deferred on its own: its words and
+    # its order never become (or change) another request
+    unread = _unread_clauses(norm, spans, awaiting_confirmation)
+    groups = _group_clauses(norm, [s for s in spans if s not in unread], awaiting_confirmation)
     if not groups:
         return [_published(_unknown(text, message_lang))]
 
@@ -842,7 +850,7 @@ def match_shop(
         if any(m.intent is not Intent.THANKS for m in substantive):
             matched = [m for m in matched if m.details != "ack"]
         # a question in the message that nothing read is said to be unread, not dropped
-        for start, end in _unread_clauses(norm, spans, awaiting_confirmation):
+        for start, end in unread:
             part = text[start:end].strip(STRIP)
             lang = detect_language(part, default=message_lang)
             matched.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details=DEFERRED_PART))

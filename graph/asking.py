@@ -1,0 +1,69 @@
+"""Whether a clause nothing could read still asks for something, domain-free.
+
+A template matcher reads the requests it has templates for. In a message with several requests
+("where is my parcel, and could you gift wrap the thermos?") a part no template reads must not
+vanish: when it asks for something, the reply says that part was not handled
+(:data:`helpdesk.graph.intents.DEFERRED_PART`) instead of answering the rest as if it were the
+whole message. :func:`asks_for_something` is that judgement, made on words every deployment
+reads the same: a question ("can I ...?", "能不能..."), a request ("please ...", "I'd like ...",
+"帮我...", "...一下"), or an imperative ("add a gift message", "apply coupon X", "把...改到周末").
+A clause that only voices the customer's mood ("what's going on?", "怎么回事") asks nothing of
+its own. The words here are matching logic, not customer text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpdesk.graph.conversation import STRIP, rx
+
+__all__ = ["ASKS", "EXASPERATION", "REQUESTS", "asks_for_something", "content_words"]
+
+ASKS = rx(
+    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以|能否"
+    r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
+)
+"""A question: a question mark or a question word."""
+
+# The customer asks for something to be done: a polite or wanting phrase, or an imperative verb
+# opening the clause (after "and", "also", "pls" ...). Verbs the customer uses to ask for
+# something to be changed, added or sent, whatever the domain.
+_IMPERATIVE_VERBS = (
+    r"add|apply|arrange|attach|book|bring|change|combine|deliver|email|extend|fix|gift|give"
+    r"|hold|include|keep|leave|let|mail|make|merge|move|notify|pack|print|put|remind|remove"
+    r"|reserve|schedule|send|set|ship|speed|split|swap|switch|transfer|unsubscribe|update"
+    r"|upgrade|use|waive|wrap|write"
+)
+REQUESTS = rx(
+    r"\b(?:please|pls|plz|kindly|i(?:'d| would) like|i want(?: to)?|i need(?: to)?|i wanna"
+    r"|(?:can|could|would|will) (?:you|u)|(?:can|could|may) i)\b"
+    r"|^\W*(?:(?:and|also|then|just|so|pls|plz|please|kindly)\s+)*(?:" + _IMPERATIVE_VERBS + r")\b"
+    r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下|^\W*(?:再|也)?[把给]"
+)
+"""A request: "please ...", "can you ...", "I'd like ...", an opening imperative, "帮我..."."""
+
+EXASPERATION = rx(
+    r"^(?:so |and |but )?what(?:'s| is| the hell is| on earth is) (?:going on|happening|up|this)"
+    r"(?: here| now)?$|^(?:what gives|why|seriously|really|how come)$"
+    r"|^(?:这是)?怎么回事|^什么情况|^搞什么|^咋回事"
+)
+"""How the customer feels about the rest of the message, not a question of its own."""
+
+_WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
+
+
+def content_words(text: str) -> int:
+    """How many words a clause has (each Han character counts as one)."""
+    return len(_WORD.findall(text.lower()))
+
+
+def asks_for_something(clause: str, *, min_words: int = 4, questions: bool = True) -> bool:
+    """Whether a clause asks a question (unless ``questions`` is False: only a request for
+    something to be done counts) or for something to be done, with at least ``min_words``
+    words ("can you check" is too short to quote back as a request of its own)."""
+    text = clause.strip(STRIP).lower()
+    if EXASPERATION.search(text):
+        return False
+    if not ((questions and ASKS.search(text)) or REQUESTS.search(text)):
+        return False
+    return content_words(text) >= min_words
