@@ -464,7 +464,9 @@ _TICKET = rx(
     r"exchange|replace(?:ment)?|repair|after[- ]sales?|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn)\b"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
-    r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|换一个|换个|更换|维修|修理"
+    r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
+    # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
+    r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
@@ -688,6 +690,35 @@ _LOOK_WORDS = rx(
 )
 
 
+# "track 100683, cancel 100998": a comma right after an identifier, before more words
+_AFTER_IDENTIFIER = rx(r"(?<=\d),\s*(?=[a-z\u4e00-\u9fff])")
+
+
+def _split_after_identifiers(
+    norm: str, spans: list[tuple[int, int]], awaiting: bool
+) -> list[tuple[int, int]]:
+    """Split a clause at a comma that follows an identifier when each side is a request of its
+    own ("track 100683, cancel 100998"): read as one clause, the cancel would take both
+    orders. "100998, cancel it" or "order 100683, cancel it" stay one request."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        begin = start
+        for m in _AFTER_IDENTIFIER.finditer(norm, start, end):
+            left, right = norm[begin : m.start()], norm[m.end() : end]
+            if _reads_alone(left, awaiting) and _reads_alone(right, awaiting):
+                out.append((begin, m.start()))
+                begin = m.end()
+        out.append((begin, end))
+    return out
+
+
+def _reads_alone(clause: str, awaiting: bool) -> bool:
+    return (
+        _classify(clause, extract_entities(clause), has_order_ctx=True, awaiting=awaiting)
+        is not None
+    )
+
+
 def _unread_request(clause: str, ents: Entities) -> bool:
     """Whether a clause no template reads asks for something of its own (to say it was not
     handled, rather than drop it or read its order as another request's).
@@ -795,7 +826,7 @@ def match_shop(
         answer = read_confirmation(text, norm, message_lang, packs, SHOP_WORDS)
         if answer is not None:
             return [answer]
-    spans = clause_spans(norm)
+    spans = _split_after_identifiers(norm, clause_spans(norm), awaiting_confirmation)
     # a part asking for something no template reads is deferred on its own: its words and
     # its order never become (or change) another request
     unread = _unread_clauses(norm, spans, awaiting_confirmation)
