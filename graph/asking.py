@@ -17,7 +17,15 @@ import re
 
 from helpdesk.graph.conversation import STRIP, rx
 
-__all__ = ["ASKS", "EXASPERATION", "REQUESTS", "asks_for_something", "content_words"]
+__all__ = [
+    "ASKS",
+    "CHANGE",
+    "EXASPERATION",
+    "REQUESTS",
+    "asks_for_a_change",
+    "asks_for_something",
+    "content_words",
+]
 
 ASKS = rx(
     r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以|能否"
@@ -42,12 +50,21 @@ REQUESTS = rx(
 )
 """A request: "please ...", "can you ...", "I'd like ...", an opening imperative, "帮我..."."""
 
+_POLITE = rx(r"\b(?:please|pls|plz|kindly)\b|麻烦|请|帮我|帮忙|一下")
+
 EXASPERATION = rx(
     r"^(?:so |and |but )?what(?:'s| is| the hell is| on earth is) (?:going on|happening|up|this)"
     r"(?: here| now)?$|^(?:what gives|why|seriously|really|how come)$"
     r"|^(?:这是)?怎么回事|^什么情况|^搞什么|^咋回事"
 )
 """How the customer feels about the rest of the message, not a question of its own."""
+
+CHANGE = rx(
+    r"\b(?:change|changing|pick|choose|switch|move|upgrade|speed (?:it |this |that )?up|expedite"
+    r"|reschedule|postpone|redirect|hold|reroute)\b"
+    r"|改|换|升级|备注|预约|加急|指定|推迟|延后|延迟发|放(?:在|到)"
+)
+"""Asking for something to be changed (a date, a method, a place), not looked at."""
 
 _WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
 
@@ -64,6 +81,16 @@ def asks_for_something(clause: str, *, min_words: int = 4, questions: bool = Tru
     text = clause.strip(STRIP).lower()
     if EXASPERATION.search(text):
         return False
-    if not ((questions and ASKS.search(text)) or REQUESTS.search(text)):
+    if questions and ASKS.search(text):
+        return content_words(text) >= min_words
+    if not REQUESTS.search(text):
         return False
-    return content_words(text) >= min_words
+    # the polite words are not the request: "麻烦快点" / "please do it fast" ask nothing new
+    return content_words(_POLITE.sub(" ", text)) >= min_words
+
+
+def asks_for_a_change(clause: str) -> bool:
+    """Whether a clause asks for something to be changed ("can I pick a delivery time slot",
+    "帮我备注一下放快递柜"): a template that reads it as a look at the same thing another
+    clause asked about answers the look, not the change."""
+    return bool(CHANGE.search(clause.lower())) and asks_for_something(clause)

@@ -96,7 +96,8 @@ def clause_spans(norm: str) -> list[tuple[int, int]]:
 # follows opens a request of its own ("可以...", "帮我...").
 HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d)")
 COMPLETE = re.compile(r"\d{4,}|[吗呢了么吧]$")
-OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|没|不必|不需要)$")
+# "不用 100683...": a negation waiting for its object; "发货没 ..." / "到了没 ..." ask a question
+OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|(?<![了货到发退收完])没|不必|不需要)$")
 # "羽绒服有没有货 可以用优惠券吗": what follows the space opens a request of its own
 OPENS_REQUEST = re.compile(r"(?:可以|能不能|能否|可不可以|帮我|帮忙|麻烦|请问|我想|我要)")
 

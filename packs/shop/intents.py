@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from helpdesk.graph.asking import ASKS, asks_for_something, content_words
+from helpdesk.graph.asking import ASKS, asks_for_a_change, asks_for_something, content_words
 from helpdesk.graph.conversation import (
     ACK_WHOLE,
     AFTER_ALL,
@@ -272,7 +272,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|配送时间|发货时间|送货时间|配送(?:要|需要)?(?:多久|几天)|快递(?:要|需要)?(?:多久|几天)"
         r"|几天(?:能|可以|才)?到|多久(?:能|可以|才)?到|多久发货|几天发货|时效|一般多久"
     ),
-    "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据"),
+    "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据|专票|普票"),
     "warranty": rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固"),
     "payment": rx(
         r"\bpayment (?:methods?|options?)\b|\bpay (?:with|by|using|via)\b"
@@ -287,6 +287,8 @@ _REFUND = rx(
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪"
+    # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
+    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = rx(
@@ -659,8 +661,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.LIST_ORDERS)
     if _ORDER_STATUS.search(norm):
         return _Match(ShopIntent.ORDER_STATUS)
-    if GREETING.search(norm) and ents.order_ids:
-        # "hi, where's 100200?": an order id is a request, whatever greeting comes with it
+    if (GREETING.search(norm) or THANKS.search(norm)) and ents.order_ids:
+        # "hi, where's 100200?", "please check 100683 for me, thanks": an order id is a
+        # request, whatever greeting or thanks comes with it
         return _Match(ShopIntent.ORDER_STATUS)
     if GOODBYE.search(norm):
         return _Match(Intent.GOODBYE)
@@ -874,7 +877,8 @@ def match_shop(
             )
         )
 
-    matched = _dedupe(matched)
+    read = _dedupe(matched)
+    matched = [*read, *_changes_not_read(matched, read)]
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     if substantive:
         matched = [m for m in matched if m.intent not in _SMALL_TALK]
@@ -1060,6 +1064,19 @@ def _product_parts(text: str) -> list[str]:
     parts = [p.strip(STRIP) for p in _PRODUCT_AND.split(text)]
     parts = [p for p in parts if len(p) >= 2]
     return parts if len(parts) > 1 else [text]
+
+
+def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Request]:
+    """Clauses whose reading another clause already asked for, that ask for a change ("where
+    is 100683 and pls change the delivery date": the date reads as the same tracking): the
+    look answers the first, the change is deferred as unread, not dropped."""
+    answered = {m.text for m in kept}
+    dropped = dict.fromkeys((m.text, m.lang) for m in items if m.text not in answered)
+    return [
+        _Request(Intent.UNKNOWN, text=text, lang=lang, details=DEFERRED_PART)
+        for text, lang in dropped
+        if asks_for_a_change(text)
+    ]
 
 
 def _dedupe(items: list[_Request]) -> list[_Request]:
