@@ -61,10 +61,11 @@ EXASPERATION = rx(
 
 CHANGE = rx(
     r"\b(?:change|changing|pick|choose|switch|move|upgrade|speed (?:it |this |that )?up|expedite"
-    r"|reschedule|postpone|redirect|hold|reroute)\b"
-    r"|改|换|升级|备注|预约|加急|指定|推迟|延后|延迟发|放(?:在|到)"
+    r"|reschedule|postpone|redirect|hold|reroute|notify|remind|apply for)\b"
+    r"|改|换|升级|备注|预约|加急|指定|推迟|延后|延迟发|放(?:在|到)|通知|提醒|申请"
 )
-"""Asking for something to be changed (a date, a method, a place), not looked at."""
+"""Asking for something to be changed or arranged (a date, a method, a place, a reminder),
+not looked at."""
 
 _WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
 

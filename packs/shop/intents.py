@@ -301,6 +301,12 @@ _REFUND_NEGATED = rx(
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*退|退款不用了|退款不要了|退款算了"
 )
+# "can I get store credit instead of a refund": the refund is what the customer does not want;
+# what they ask for is the rest of the clause
+_INSTEAD_OF = rx(
+    r"\b(?:instead of|rather than) (?:a |an |the |my )?(?:re?fu?nd|money back|replacement"
+    r"|exchange)\b|而不是(?:退款|退钱|换货)|代替退款"
+)
 # A question about refunds (how much is left, how it works), not a request to refund.
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
@@ -555,6 +561,7 @@ class _Match:
 
 def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
     """The single best intent for one clause, by template priority; None if nothing matches."""
+    norm = blank(norm, _INSTEAD_OF)
     plain = bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
     if ents.ticket_ids and not has_ids and not _HANDOFF.search(norm):
@@ -695,20 +702,37 @@ _LOOK_WORDS = rx(
 
 # "track 100683, cancel 100998": a comma right after an identifier, before more words
 _AFTER_IDENTIFIER = rx(r"(?<=\d),\s*(?=[a-z\u4e00-\u9fff])")
+# "where is 100683 i need it by friday can you speed it up": a request asked midway, unpunctuated
+_ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)")
+_IDENTIFIER = re.compile(r"\d{4,}")
 
 
 def _split_after_identifiers(
     norm: str, spans: list[tuple[int, int]], awaiting: bool
 ) -> list[tuple[int, int]]:
-    """Split a clause at a comma that follows an identifier when each side is a request of its
-    own ("track 100683, cancel 100998"): read as one clause, the cancel would take both
-    orders. "100998, cancel it" or "order 100683, cancel it" stay one request."""
+    """Split a clause after a request naming an identifier when what follows is a request of
+    its own: at a comma when each side reads alone ("track 100683, cancel 100998": read as
+    one clause, the cancel would take both orders), or before an unpunctuated "can you"
+    that no template reads ("where is 100683 ... can you speed it up"). "100998, cancel it",
+    "order 100683, cancel it" and "SKU-1001 can you tell me the price" stay one request."""
     out: list[tuple[int, int]] = []
     for start, end in spans:
         begin = start
-        for m in _AFTER_IDENTIFIER.finditer(norm, start, end):
+        cuts = sorted(
+            [(m, True) for m in _AFTER_IDENTIFIER.finditer(norm, start, end)]
+            + [(m, False) for m in _ASKED_MIDWAY.finditer(norm, start, end)],
+            key=lambda cut: cut[0].start(),
+        )
+        for m, comma in cuts:
             left, right = norm[begin : m.start()], norm[m.end() : end]
-            if _reads_alone(left, awaiting) and _reads_alone(right, awaiting):
+            if not (_IDENTIFIER.search(left) and _reads_alone(left, awaiting)):
+                continue
+            follows = (
+                _reads_alone(right, awaiting)
+                if comma
+                else _unread_request(right, extract_entities(right), awaiting)
+            )
+            if follows:
                 out.append((begin, m.start()))
                 begin = m.end()
         out.append((begin, end))
@@ -722,7 +746,7 @@ def _reads_alone(clause: str, awaiting: bool) -> bool:
     )
 
 
-def _unread_request(clause: str, ents: Entities) -> bool:
+def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
     """Whether a clause no template reads asks for something of its own (to say it was not
     handled, rather than drop it or read its order as another request's).
 
@@ -732,6 +756,11 @@ def _unread_request(clause: str, ents: Entities) -> bool:
     looking at it, so "check 100200 for me" still continues the message's reading. A quantity
     or amount without a question ("我想买3个") belongs to the request beside it.
     """
+    found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
+    if found is not None:
+        # a product question naming no product that asks for something done ("到货了能通知我
+        # 吗", "我想申请价格保护") would search for the request's own words
+        return found.intent is ShopIntent.STOCK and not ents.skus and asks_for_a_change(clause)
     named = ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers
     if not named:
         if (ents.quantity is not None or ents.amount is not None) and not ASKS.search(clause):
@@ -751,9 +780,7 @@ def _unread_clauses(
     for start, end in spans:
         clause = norm[start:end]
         ents = extract_entities(clause)
-        if _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is None and (
-            _unread_request(clause, ents)
-        ):
+        if _unread_request(clause, ents, awaiting):
             unread.append((start, end))
     return unread
 
@@ -765,9 +792,11 @@ def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> l
     for start, end in spans:
         clause = norm[start:end]
         ents = extract_entities(clause)
-        substantive = bool(ents.order_ids or ents.skus) or (
-            _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is not None
-        )
+        found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
+        substantive = bool(ents.order_ids or ents.skus) or found is not None
+        if groups and _gives_a_reason(norm[groups[-1].start : groups[-1].end], clause, found):
+            groups[-1] = _Group(groups[-1].start, end)
+            continue
         if not substantive:
             if groups:
                 groups[-1] = _Group(groups[-1].start, end)
@@ -777,6 +806,22 @@ def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> l
         groups.append(_Group(orphan_start if orphan_start is not None else start, end))
         orphan_start = None
     return groups
+
+
+_COMPLAINT = rx(r"\bcomplain(?:t|ts|ing)?\b|投诉")
+_LOOKS = frozenset({ShopIntent.TRACKING, ShopIntent.ORDER_STATUS})
+
+
+def _gives_a_reason(previous: str, clause: str, found: _Match | None) -> bool:
+    """ "投诉！100683物流慢得离谱": a complaint naming no order, then a statement (not a
+    question) about an order's delivery, is the complaint's reason and order, not a look."""
+    return (
+        found is not None
+        and found.intent in _LOOKS
+        and bool(_COMPLAINT.search(previous))
+        and not extract_entities(previous).order_ids
+        and not ASKS.search(clause)
+    )
 
 
 def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
@@ -1095,7 +1140,7 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             continue
         seen[key] = len(out)
         out.append(item)
-    return _one_look_per_order(out)
+    return _one_remedy_per_order(_one_look_per_order(out))
 
 
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:
@@ -1110,5 +1155,28 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
             i.intent is ShopIntent.ORDER_STATUS
             and i.order_id in tracked
             and not _REFUND.search(normalize(i.text, _TYPOS))
+        )
+    ]
+
+
+# what a ticket is asked for, beyond reporting a problem
+_TICKET_ASKED_FOR = rx(
+    r"\b(?:replace(?:ment)?|exchange|repair|complain\w*|ticket|after[- ]sales?)\b"
+    r"|换货|换一个|换个|更换|维修|修理|返修|投诉|工单|售后"
+)
+
+
+def _one_remedy_per_order(items: list[_Request]) -> list[_Request]:
+    """ "my headphones broke and I'd like a refund, order 100200": the problem is the refund's
+    reason, not a ticket of its own (a ticket asked for by name, a replacement or a repair is
+    kept beside the refund)."""
+    refunded = {i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id}
+    return [
+        i
+        for i in items
+        if not (
+            i.intent is ShopIntent.CREATE_TICKET
+            and i.order_id in refunded
+            and not _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
         )
     ]
