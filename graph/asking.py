@@ -21,6 +21,7 @@ __all__ = [
     "ASKS",
     "CHANGE",
     "EXASPERATION",
+    "IMPERATIVE",
     "REQUESTS",
     "asks_for_a_change",
     "asks_for_something",
@@ -42,13 +43,17 @@ _IMPERATIVE_VERBS = (
     r"|reserve|schedule|send|set|ship|speed|split|swap|switch|transfer|unsubscribe|update"
     r"|upgrade|use|waive|wrap|write"
 )
+IMPERATIVE = rx(
+    r"^\W*(?:(?:and|also|then|just|so|pls|plz|please|kindly)\s+)*(?:" + _IMPERATIVE_VERBS + r")\b"
+    r"|^\W*(?:再|也)?[把给]"
+)
+"""A clause opening with a verb that asks for something done ("gift wrap it", "把...改到周末")."""
 REQUESTS = rx(
     r"\b(?:please|pls|plz|kindly|i(?:'d| would) like|i want(?: to)?|i need(?: to)?|i wanna"
     r"|(?:can|could|would|will) (?:you|u)|(?:can|could|may) i)\b"
-    r"|^\W*(?:(?:and|also|then|just|so|pls|plz|please|kindly)\s+)*(?:" + _IMPERATIVE_VERBS + r")\b"
-    r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下|^\W*(?:再|也)?[把给]"
+    r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下"
 )
-"""A request: "please ...", "can you ...", "I'd like ...", an opening imperative, "帮我..."."""
+"""A request in polite or wanting words: "please ...", "can you ...", "I'd like ...", "帮我..."."""
 
 _POLITE = rx(r"\b(?:please|pls|plz|kindly)\b|麻烦|请|帮我|帮忙|一下")
 
@@ -61,8 +66,9 @@ EXASPERATION = rx(
 
 CHANGE = rx(
     r"\b(?:change|changing|pick|choose|switch|move|upgrade|speed (?:it |this |that )?up|expedite"
-    r"|reschedule|postpone|redirect|hold|reroute|notify|remind|apply for)\b"
-    r"|改|换|升级|备注|预约|加急|指定|推迟|延后|延迟发|放(?:在|到)|通知|提醒|申请"
+    r"|reschedule|postpone|redirect|hold|reroute|notify|remind|apply for|make sure)\b"
+    r"|改|换|升级|备注|预约|加急|指定|推迟|延后|延迟发|放(?:在|到)?门口|放(?:在|到)|通知|提醒|申请"
+    r"|让(?:他|她|他们|快递员?)"
 )
 """Asking for something to be changed or arranged (a date, a method, a place, a reminder),
 not looked at."""
@@ -84,10 +90,12 @@ def asks_for_something(clause: str, *, min_words: int = 4, questions: bool = Tru
         return False
     if questions and ASKS.search(text):
         return content_words(text) >= min_words
-    if not REQUESTS.search(text):
-        return False
-    # the polite words are not the request: "麻烦快点" / "please do it fast" ask nothing new
-    return content_words(_POLITE.sub(" ", text)) >= min_words
+    # the polite words are not the request: "麻烦快点" / "please do it fast" ask nothing new;
+    # an opening verb and its object do ("gift wrap it please")
+    words = content_words(_POLITE.sub(" ", text))
+    if IMPERATIVE.search(text):
+        return words >= min(2, min_words)
+    return bool(REQUESTS.search(text)) and words >= min_words
 
 
 def asks_for_a_change(clause: str) -> bool:

@@ -785,26 +785,40 @@ def _unread_clauses(
     return unread
 
 
-def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> list[_Group]:
-    """Fold clauses that match nothing and name nothing into the previous (or next) clause."""
+def _group_clauses(
+    norm: str,
+    spans: list[tuple[int, int]],
+    awaiting: bool,
+    unread: list[tuple[int, int]] | None = None,
+) -> list[_Group]:
+    """Fold clauses that match nothing and name nothing into the previous (or next) clause.
+
+    An ``unread`` clause (deferred on its own) is left out and never folded over: a group
+    spans only clauses next to each other, so its words and order reach no request."""
     groups: list[_Group] = []
     orphan_start: int | None = None
+    after_unread = False
     for start, end in spans:
+        if (start, end) in (unread or ()):
+            after_unread = True
+            continue
         clause = norm[start:end]
         ents = extract_entities(clause)
         found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
         substantive = bool(ents.order_ids or ents.skus) or found is not None
-        if groups and _gives_a_reason(norm[groups[-1].start : groups[-1].end], clause, found):
+        last = norm[groups[-1].start : groups[-1].end] if groups and not after_unread else ""
+        if last and _gives_a_reason(last, clause, found):
             groups[-1] = _Group(groups[-1].start, end)
             continue
         if not substantive:
-            if groups:
+            if groups and not after_unread:
                 groups[-1] = _Group(groups[-1].start, end)
             elif orphan_start is None:
                 orphan_start = start
             continue
         groups.append(_Group(orphan_start if orphan_start is not None else start, end))
         orphan_start = None
+        after_unread = False
     return groups
 
 
@@ -878,7 +892,7 @@ def match_shop(
     # a part asking for something no template reads is deferred on its own: its words and
     # its order never become (or change) another request
     unread = _unread_clauses(norm, spans, awaiting_confirmation)
-    groups = _group_clauses(norm, [s for s in spans if s not in unread], awaiting_confirmation)
+    groups = _group_clauses(norm, spans, awaiting_confirmation, unread)
     if not groups:
         return [_published(_unknown(text, message_lang))]
 
