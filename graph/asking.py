@@ -18,6 +18,7 @@ import re
 from helpdesk.graph.conversation import STRIP, rx
 
 __all__ = [
+    "ACTION_VERB",
     "ASKS",
     "CHANGE",
     "EXASPERATION",
@@ -41,8 +42,11 @@ _IMPERATIVE_VERBS = (
     r"add|apply|arrange|attach|book|bring|change|combine|deliver|email|extend|fix|gift|give"
     r"|hold|include|keep|leave|let|mail|make|merge|move|notify|pack|print|put|remind|remove"
     r"|reserve|schedule|send|set|ship|speed|split|swap|switch|transfer|unsubscribe|update"
-    r"|upgrade|use|waive|wrap|write"
+    r"|upgrade|use|waive|wrap|write|pay|donate|engrave|register|subscribe|activate|redeem"
+    r"|delete|edit|link|bind|convert|forward|return"
 )
+ACTION_VERB = rx(r"\b(?:" + _IMPERATIVE_VERBS + r")\b")
+"""A verb asking for something done, anywhere in a clause ("can you combine it with ...")."""
 IMPERATIVE = rx(
     r"^\W*(?:(?:and|also|then|just|so|pls|plz|please|kindly)\s+)*(?:" + _IMPERATIVE_VERBS + r")\b"
     r"|^\W*(?:再|也)?[把给]"
@@ -66,7 +70,8 @@ EXASPERATION = rx(
 
 CHANGE = rx(
     r"\b(?:change|changing|pick|choose|switch|move|upgrade|speed (?:it |this |that )?up|expedite"
-    r"|reschedule|postpone|redirect|hold|reroute|notify|remind|apply for|make sure)\b"
+    r"|reschedule|postpone|redirect|hold|reroute|notify|remind|apply for|make sure|remove"
+    r"|delete|add|combine|merge|split|wrap|engrave|donate|transfer)\b"
     r"|改|换|升级|备注|预约|加急|指定|推迟|延后|延迟发|放(?:在|到)?门口|放(?:在|到)|通知|提醒|申请"
     r"|让(?:他|她|他们|快递员?)"
 )

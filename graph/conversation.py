@@ -66,6 +66,8 @@ def blank(text: str, pattern: re.Pattern[str]) -> str:
 # Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
 SPLIT = rx(
     r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
+    # "cancel 100998 n refund 100609", "track A & cancel B": "and" as customers type it
+    r"|(?<=\s)(?:n|&|\+)(?=\s)"
     r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"

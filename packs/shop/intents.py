@@ -25,7 +25,13 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from helpdesk.graph.asking import ASKS, asks_for_a_change, asks_for_something, content_words
+from helpdesk.graph.asking import (
+    ACTION_VERB,
+    ASKS,
+    asks_for_a_change,
+    asks_for_something,
+    content_words,
+)
 from helpdesk.graph.conversation import (
     ACK_WHOLE,
     AFTER_ALL,
@@ -693,8 +699,8 @@ class _Group:
 # Words that name what to look at rather than ask for something new ("check 100200 for me",
 # "帮我查下100683"): a clause naming an order with only these is a look at that order.
 _LOOK_WORDS = rx(
-    r"\b(?:orders?|check|look|see|show|find|status|track|number|no|about|what|where|how"
-    r"|when|is|are|the|a|an|my|me|for|to|it|of|on|and|also|too|pls|plz|please|can|could"
+    r"\b(?:orders?|check|look|see|show|find|status|track|number|no|about|what|where|how|do"
+    r"|help|when|is|are|the|a|an|my|me|for|to|it|of|on|and|also|too|pls|plz|please|can|could"
     r"|would|will|you|u|i|just|so|then|again|this|that|one|both|them|with|up|out|into|at)\b"
     r"|订单|单号|单子|查|看|帮我|一下|下|的|了|吗|呢|吧|啊|也|还|再|和|跟|这个|那个|个|请|麻烦"
 )
@@ -769,7 +775,9 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
     rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)
     if not asks_for_something(rest, min_words=1, questions=False):
         return False
-    return content_words(blank(rest, _LOOK_WORDS)) >= 2
+    # "can you combine it with 100998": a verb asking for something done is enough
+    enough = 1 if ACTION_VERB.search(rest) else 2
+    return content_words(blank(rest, _LOOK_WORDS)) >= enough
 
 
 def _unread_clauses(

@@ -146,3 +146,43 @@ def test_a_deferred_part_survives_a_pack_claiming_another_clause() -> None:
 
 def read_matches(text: str) -> list[MatchedIntent]:
     return [view.match for view in read(text)]
+
+
+def test_and_as_customers_type_it_separates_requests() -> None:
+    # read as one clause, the cancel took both orders
+    assert reading("cancel 100998 n refund 100609") == [
+        (SI.CANCEL_ORDER, "100998"),
+        (SI.REFUND, "100609"),
+    ]
+    assert reading("where is 100683 & 100998") == [
+        (SI.TRACKING, "100683"),
+        (SI.TRACKING, "100998"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "where is my order 100683 and can you combine it with 100998",
+            [(SI.TRACKING, "100683"), (Intent.UNKNOWN, "part: can you combine it with 100998")],
+        ),
+        (
+            "check order 100904 and pay it with my balance",
+            [(SI.ORDER_STATUS, "100904"), (Intent.UNKNOWN, "part: pay it with my balance")],
+        ),
+        ("can you also do 100998", [(SI.ORDER_STATUS, "100998")]),
+    ],
+)
+def test_an_order_named_in_a_request_for_something_else_is_not_looked_up(
+    text: str, expected: Reading
+) -> None:
+    assert reading(text) == expected
+
+
+def test_a_request_with_a_price_word_is_not_a_product_search() -> None:
+    found = read("thx! also pls remove the price tag before shipping 100998")
+    assert SI.STOCK not in {m.intent for m in found}
+    assert [m.text for m in found if m.details == DEFERRED_PART] == [
+        "pls remove the price tag before shipping 100998"
+    ]
