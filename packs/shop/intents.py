@@ -947,15 +947,18 @@ def match_shop(
     read = _dedupe(matched)
     matched = [*read, *_changes_not_read(matched, read)]
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
-    if substantive:
+    # a part of the message that asks for something nothing read is said to be unread, not
+    # dropped, also beside a greeting or a bare "ok" ("hi, can you gift wrap my order")
+    parts = [
+        _Request(Intent.UNKNOWN, text=part, lang=detect_language(part, default=message_lang))
+        for part in (text[start:end].strip(STRIP) for start, end in unread)
+    ]
+    parts = [replace(p, details=DEFERRED_PART) for p in parts]
+    if substantive or parts:
         matched = [m for m in matched if m.intent not in _SMALL_TALK]
-        if any(m.intent is not Intent.THANKS for m in substantive):
+        if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
             matched = [m for m in matched if m.details != "ack"]
-        # a question in the message that nothing read is said to be unread, not dropped
-        for start, end in unread:
-            part = text[start:end].strip(STRIP)
-            lang = detect_language(part, default=message_lang)
-            matched.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details=DEFERRED_PART))
+        matched.extend(parts)
     return [_published(m) for m in matched or [_unknown(text, message_lang)]]
 
 

@@ -186,3 +186,19 @@ def test_a_request_with_a_price_word_is_not_a_product_search() -> None:
     assert [m.text for m in found if m.details == DEFERRED_PART] == [
         "pls remove the price tag before shipping 100998"
     ]
+
+
+def test_a_request_the_shop_cannot_do_beside_a_greeting_is_deferred_not_dropped() -> None:
+    assert reading("hi, can you gift wrap my order") == [
+        (Intent.UNKNOWN, "part: can you gift wrap my order")
+    ]
+
+
+def test_a_yes_with_a_request_of_its_own_changes_nothing_pending() -> None:
+    # the order in the request is not a change of the pending action's order
+    found = read("yes and also add a gift message to 100904", awaiting_confirmation=True)
+    assert Intent.CONFIRM_CHANGE not in {m.intent for m in found}
+    assert [m.text for m in found if m.details == DEFERRED_PART] == ["add a gift message to 100904"]
+    # a change of the pending action is still one
+    changed = read("yes but for 100904 instead", awaiting_confirmation=True)
+    assert [(m.intent, m.order_id) for m in changed] == [(Intent.CONFIRM_CHANGE, "100904")]
