@@ -708,41 +708,60 @@ _LOOK_WORDS = rx(
 
 # "track 100683, cancel 100998": a comma right after an identifier, before more words
 _AFTER_IDENTIFIER = rx(r"(?<=\d),\s*(?=[a-z\u4e00-\u9fff])")
+# "我要投诉快递，100683到哪了": a Chinese comma before an identifier that starts a request
+_BEFORE_IDENTIFIER = rx(r"(?<=[\u4e00-\u9fff]),\s*(?=\d{4,})")
 # "where is 100683 i need it by friday can you speed it up": a request asked midway, unpunctuated
 _ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)")
 _IDENTIFIER = re.compile(r"\d{4,}")
+# what a clause naming no order reads as when it only introduces the order that follows
+_INTRODUCES_ORDER = frozenset({ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS})
 
 
 def _split_after_identifiers(
     norm: str, spans: list[tuple[int, int]], awaiting: bool
 ) -> list[tuple[int, int]]:
-    """Split a clause after a request naming an identifier when what follows is a request of
-    its own: at a comma when each side reads alone ("track 100683, cancel 100998": read as
-    one clause, the cancel would take both orders), or before an unpunctuated "can you"
-    that no template reads ("where is 100683 ... can you speed it up"). "100998, cancel it",
-    "order 100683, cancel it" and "SKU-1001 can you tell me the price" stay one request."""
+    """Split a clause where a request naming an identifier meets another request:
+
+    - at a comma after the identifier when each side reads alone ("track 100683, cancel
+      100998": read as one clause, the cancel would take both orders);
+    - before an unpunctuated "can you" that no template reads ("where is 100683 ... can you
+      speed it up");
+    - at a Chinese comma before an identifier, when what precedes is a request of its own
+      ("我要投诉快递，100683到哪了"; "我的订单，100683到哪了" is one request).
+
+    "100998, cancel it", "order 100683, cancel it" and "SKU-1001 can you tell me the price"
+    stay one request."""
     out: list[tuple[int, int]] = []
     for start, end in spans:
         begin = start
         cuts = sorted(
-            [(m, True) for m in _AFTER_IDENTIFIER.finditer(norm, start, end)]
-            + [(m, False) for m in _ASKED_MIDWAY.finditer(norm, start, end)],
+            [(m, "after") for m in _AFTER_IDENTIFIER.finditer(norm, start, end)]
+            + [(m, "before") for m in _BEFORE_IDENTIFIER.finditer(norm, start, end)]
+            + [(m, "midway") for m in _ASKED_MIDWAY.finditer(norm, start, end)],
             key=lambda cut: cut[0].start(),
         )
-        for m, comma in cuts:
-            left, right = norm[begin : m.start()], norm[m.end() : end]
-            if not (_IDENTIFIER.search(left) and _reads_alone(left, awaiting)):
-                continue
-            follows = (
-                _reads_alone(right, awaiting)
-                if comma
-                else _unread_request(right, extract_entities(right), awaiting)
-            )
-            if follows:
+        for m, kind in cuts:
+            if _cut_holds(kind, norm[begin : m.start()], norm[m.end() : end], awaiting):
                 out.append((begin, m.start()))
                 begin = m.end()
         out.append((begin, end))
     return out
+
+
+def _cut_holds(kind: str, left: str, right: str, awaiting: bool) -> bool:
+    if kind == "before":
+        found = _classify(left, extract_entities(left), has_order_ctx=True, awaiting=awaiting)
+        return (
+            found is not None
+            and found.intent not in _INTRODUCES_ORDER
+            and not _IDENTIFIER.search(left)
+            and _reads_alone(right, awaiting)
+        )
+    if not (_IDENTIFIER.search(left) and _reads_alone(left, awaiting)):
+        return False
+    if kind == "after":
+        return _reads_alone(right, awaiting)
+    return _unread_request(right, extract_entities(right), awaiting)
 
 
 def _reads_alone(clause: str, awaiting: bool) -> bool:

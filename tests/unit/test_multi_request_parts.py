@@ -134,6 +134,13 @@ def test_a_complaint_then_its_reason_is_one_complaint() -> None:
         SI.CREATE_TICKET,
         SI.TRACKING,
     ]
+    # a Chinese comma before the order ends the complaint too
+    assert [i for i, _ in reading("我要投诉快递，100683到哪了")] == [
+        SI.CREATE_TICKET,
+        SI.TRACKING,
+    ]
+    # words that only introduce the order are not a request of their own
+    assert reading("我的订单，100683到哪了") == [(SI.TRACKING, "100683")]
 
 
 def test_a_deferred_part_survives_a_pack_claiming_another_clause() -> None:
