@@ -26,7 +26,7 @@ __all__ = [
     "REQUESTS",
     "asks_for_a_change",
     "asks_for_something",
-    "content_words",
+    "word_count",
 ]
 
 ASKS = rx(
@@ -81,7 +81,7 @@ not looked at."""
 _WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
 
 
-def content_words(text: str) -> int:
+def word_count(text: str) -> int:
     """How many words a clause has (each Han character counts as one)."""
     return len(_WORD.findall(text.lower()))
 
@@ -94,10 +94,10 @@ def asks_for_something(clause: str, *, min_words: int = 4, questions: bool = Tru
     if EXASPERATION.search(text):
         return False
     if questions and ASKS.search(text):
-        return content_words(text) >= min_words
+        return word_count(text) >= min_words
     # the polite words are not the request: "麻烦快点" / "please do it fast" ask nothing new;
     # an opening verb and its object do ("gift wrap it please")
-    words = content_words(_POLITE.sub(" ", text))
+    words = word_count(_POLITE.sub(" ", text))
     if IMPERATIVE.search(text):
         return words >= min(2, min_words)
     return bool(REQUESTS.search(text)) and words >= min_words

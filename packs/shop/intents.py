@@ -30,7 +30,7 @@ from helpdesk.graph.asking import (
     ASKS,
     asks_for_a_change,
     asks_for_something,
-    content_words,
+    word_count,
 )
 from helpdesk.graph.conversation import (
     ACK_WHOLE,
@@ -796,7 +796,7 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
         return False
     # "can you combine it with 100998": a verb asking for something done is enough
     enough = 1 if ACTION_VERB.search(rest) else 2
-    return content_words(blank(rest, _LOOK_WORDS)) >= enough
+    return word_count(blank(rest, _LOOK_WORDS)) >= enough
 
 
 def _unread_clauses(
