@@ -18,7 +18,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from helpdesk.degrade.errors import ErrorClass
-from helpdesk.graph.intents import Intent, MatchedIntent, plain_match, split_clauses
+from helpdesk.graph.intents import (
+    DEFERRED_PART,
+    Intent,
+    MatchedIntent,
+    plain_match,
+    split_clauses,
+)
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.prompting import TemplateError, load_templates, render
@@ -92,7 +98,9 @@ def merge_matches(
     packs: PackSet | None = None,
 ) -> list[MatchedIntent]:
     """The built-in matches plus the packs': a clause a pack claimed is the pack's; what the
-    built-in matcher could not place (unknown, a bare greeting) gives way to pack requests.
+    built-in matcher could not place (unknown, a bare greeting) gives way to pack requests,
+    except a part of the message it deferred as unread that no pack claimed ("can you change
+    the address of 100904 and gift wrap it": the gift wrap is still said to be unread).
 
     A built-in match whose text only *contains* a claimed clause (its own clause plus the
     claimed one folded in) is dropped when it is a read, but an action the customer asked for
@@ -109,12 +117,19 @@ def merge_matches(
     kept = []
     for m in builtin:
         text = m.text.lower()
+        if _deferred_part(m) and not any(c and (text in c or c in text) for c in claimed):
+            kept.append(m)  # a part no one read is still said to be unread
+            continue
         if m.intent in _GENERIC_FALLBACK or any(c and text in c for c in claimed):
             continue
         if any(c and c in text for c in claimed) and not is_action(m):
             continue
         kept.append(m)
     return [*kept, *from_packs]
+
+
+def _deferred_part(match: MatchedIntent) -> bool:
+    return match.intent is Intent.UNKNOWN and match.details == DEFERRED_PART
 
 
 def missing_args(cap: Capability, args: Mapping[str, Any]) -> list[str]:

@@ -66,6 +66,8 @@ def blank(text: str, pattern: re.Pattern[str]) -> str:
 # Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
 SPLIT = rx(
     r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
+    # "cancel 100998 n refund 100609", "track A & cancel B": "and" as customers type it
+    r"|(?<=\s)(?:n|&|\+)(?=\s)"
     r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
@@ -92,10 +94,14 @@ def clause_spans(norm: str) -> list[tuple[int, int]]:
 
 # "SKU-1001有货吗 100683到哪了", "100683什么时候到 我要投诉快递": Chinese requests separated by a
 # space. A space ends a request only when what precedes it is one: it names an identifier, or
-# ends with a question particle ("我的订单 100123 为什么..." is one request).
+# ends with a question particle ("我的订单 100123 为什么..." is one request), or when what
+# follows opens a request of its own ("可以...", "帮我...").
 HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d)")
 COMPLETE = re.compile(r"\d{4,}|[吗呢了么吧]$")
-OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|没|不必|不需要)$")
+# "不用 100683...": a negation waiting for its object; "发货没 ..." / "到了没 ..." ask a question
+OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|(?<![了货到发退收完])没|不必|不需要)$")
+# "羽绒服有没有货 可以用优惠券吗": what follows the space opens a request of its own
+OPENS_REQUEST = re.compile(r"(?:可以|能不能|能否|可不可以|帮我|帮忙|麻烦|请问|我想|我要)")
 
 
 def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -103,7 +109,8 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
     begin = start
     for m in HAN_SPACE.finditer(norm, start, end):
         left = norm[begin : m.start()]
-        if COMPLETE.search(left) and not OPEN_NEGATION.search(left):
+        opens = OPENS_REQUEST.match(norm, m.end(), end) is not None
+        if (COMPLETE.search(left) or opens) and not OPEN_NEGATION.search(left):
             pieces.append((begin, m.start()))
             begin = m.end()
     pieces.append((begin, end))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum, StrEnum
 from typing import Any
 
+from helpdesk.graph.asking import asks_for_something
 from helpdesk.graph.conversation import (
     ACK_WHOLE,
     AFTER_ALL,
@@ -341,6 +342,10 @@ def read_confirmation(
     rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
     if rest and words.is_request(rest):
         return None  # "对，退款吧": a new request; what was pending is not done
+    if rest and asks_for_something(rest) and not CORRECTION.search(norm):
+        # "yes, and also add a gift message to 100904": a request of its own, not a change of
+        # the pending one (its order is not the pending action's); what was pending is not done
+        return None
     reading = read_amount(rest, money_context=True, packs=packs)
     asks_more = QUESTION_MARK.sub("", rest).strip(STRIP)
     if asks_more and reading.kind == "none" and questioning and not CORRECTION.search(norm):

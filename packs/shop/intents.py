@@ -25,6 +25,13 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from helpdesk.graph.asking import (
+    ACTION_VERB,
+    ASKS,
+    asks_for_a_change,
+    asks_for_something,
+    word_count,
+)
 from helpdesk.graph.conversation import (
     ACK_WHOLE,
     AFTER_ALL,
@@ -271,7 +278,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|配送时间|发货时间|送货时间|配送(?:要|需要)?(?:多久|几天)|快递(?:要|需要)?(?:多久|几天)"
         r"|几天(?:能|可以|才)?到|多久(?:能|可以|才)?到|多久发货|几天发货|时效|一般多久"
     ),
-    "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据"),
+    "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据|专票|普票"),
     "warranty": rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固"),
     "payment": rx(
         r"\bpayment (?:methods?|options?)\b|\bpay (?:with|by|using|via)\b"
@@ -286,6 +293,8 @@ _REFUND = rx(
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪"
+    # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
+    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = rx(
@@ -297,6 +306,12 @@ _REFUND_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*退|退款不用了|退款不要了|退款算了"
+)
+# "can I get store credit instead of a refund": the refund is what the customer does not want;
+# what they ask for is the rest of the clause
+_INSTEAD_OF = rx(
+    r"\b(?:instead of|rather than) (?:a |an |the |my )?(?:re?fu?nd|money back|replacement"
+    r"|exchange)\b|而不是(?:退款|退钱|换货)|代替退款"
 )
 # A question about refunds (how much is left, how it works), not a request to refund.
 _REFUND_QUESTION = rx(
@@ -463,7 +478,9 @@ _TICKET = rx(
     r"exchange|replace(?:ment)?|repair|after[- ]sales?|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn)\b"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
-    r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|换一个|换个|更换|维修|修理"
+    r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
+    # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
+    r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
@@ -550,6 +567,7 @@ class _Match:
 
 def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
     """The single best intent for one clause, by template priority; None if nothing matches."""
+    norm = blank(norm, _INSTEAD_OF)
     plain = bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
     if ents.ticket_ids and not has_ids and not _HANDOFF.search(norm):
@@ -656,8 +674,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.LIST_ORDERS)
     if _ORDER_STATUS.search(norm):
         return _Match(ShopIntent.ORDER_STATUS)
-    if GREETING.search(norm) and ents.order_ids:
-        # "hi, where's 100200?": an order id is a request, whatever greeting comes with it
+    if (GREETING.search(norm) or THANKS.search(norm)) and ents.order_ids:
+        # "hi, where's 100200?", "please check 100683 for me, thanks": an order id is a
+        # request, whatever greeting or thanks comes with it
         return _Match(ShopIntent.ORDER_STATUS)
     if GOODBYE.search(norm):
         return _Match(Intent.GOODBYE)
@@ -677,67 +696,173 @@ class _Group:
     end: int
 
 
-# A clause that asks something: a question mark or a question word, and enough words to be one.
-_ASKS = rx(
-    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以"
-    r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
-)
-_WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]")
-
-
-# "what's going on?", "怎么回事": how the customer feels about the rest of the message, not a
-# question of its own
-_EXASPERATION = rx(
-    r"^(?:so |and |but )?what(?:'s| is| the hell is| on earth is) (?:going on|happening|up|this)"
-    r"(?: here| now)?$|^(?:what gives|why|seriously|really|how come)$"
-    r"|^(?:这是)?怎么回事|^什么情况|^搞什么|^咋回事"
+# Words that name what to look at rather than ask for something new ("check 100200 for me",
+# "帮我查下100683"): a clause naming an order with only these is a look at that order.
+_LOOK_WORDS = rx(
+    r"\b(?:orders?|check|look|see|show|find|status|track|number|no|about|what|where|how|do"
+    r"|help|when|is|are|the|a|an|my|me|for|to|it|of|on|and|also|too|pls|plz|please|can|could"
+    r"|would|will|you|u|i|just|so|then|again|this|that|one|both|them|with|up|out|into|at)\b"
+    r"|订单|单号|单子|查|看|帮我|一下|下|的|了|吗|呢|吧|啊|也|还|再|和|跟|这个|那个|个|请|麻烦"
 )
 
 
-def _asks_something(clause: str) -> bool:
-    """Whether a clause nothing could read is a request of its own (to say it was not read)."""
-    text = clause.strip(STRIP)
-    if _EXASPERATION.search(text):
+# "track 100683, cancel 100998": a comma right after an identifier, before more words
+_AFTER_IDENTIFIER = rx(r"(?<=\d),\s*(?=[a-z\u4e00-\u9fff])")
+# "我要投诉快递，100683到哪了": a Chinese comma before an identifier that starts a request
+_BEFORE_IDENTIFIER = rx(r"(?<=[\u4e00-\u9fff]),\s*(?=\d{4,})")
+# "where is 100683 i need it by friday can you speed it up": a request asked midway, unpunctuated
+_ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)")
+_IDENTIFIER = re.compile(r"\d{4,}")
+# what a clause naming no order reads as when it only introduces the order that follows
+_INTRODUCES_ORDER = frozenset({ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS})
+
+
+def _split_after_identifiers(
+    norm: str, spans: list[tuple[int, int]], awaiting: bool
+) -> list[tuple[int, int]]:
+    """Split a clause where a request naming an identifier meets another request:
+
+    - at a comma after the identifier when each side reads alone ("track 100683, cancel
+      100998": read as one clause, the cancel would take both orders);
+    - before an unpunctuated "can you" that no template reads ("where is 100683 ... can you
+      speed it up");
+    - at a Chinese comma before an identifier, when what precedes is a request of its own
+      ("我要投诉快递，100683到哪了"; "我的订单，100683到哪了" is one request).
+
+    "100998, cancel it", "order 100683, cancel it" and "SKU-1001 can you tell me the price"
+    stay one request."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        begin = start
+        cuts = sorted(
+            [(m, "after") for m in _AFTER_IDENTIFIER.finditer(norm, start, end)]
+            + [(m, "before") for m in _BEFORE_IDENTIFIER.finditer(norm, start, end)]
+            + [(m, "midway") for m in _ASKED_MIDWAY.finditer(norm, start, end)],
+            key=lambda cut: cut[0].start(),
+        )
+        for m, kind in cuts:
+            if _cut_holds(kind, norm[begin : m.start()], norm[m.end() : end], awaiting):
+                out.append((begin, m.start()))
+                begin = m.end()
+        out.append((begin, end))
+    return out
+
+
+def _cut_holds(kind: str, left: str, right: str, awaiting: bool) -> bool:
+    if kind == "before":
+        found = _classify(left, extract_entities(left), has_order_ctx=True, awaiting=awaiting)
+        return (
+            found is not None
+            and found.intent not in _INTRODUCES_ORDER
+            and not _IDENTIFIER.search(left)
+            and _reads_alone(right, awaiting)
+        )
+    if not (_IDENTIFIER.search(left) and _reads_alone(left, awaiting)):
         return False
-    return bool(_ASKS.search(text)) and len(_WORD.findall(text)) >= 4
+    if kind == "after":
+        return _reads_alone(right, awaiting)
+    return _unread_request(right, extract_entities(right), awaiting)
+
+
+def _reads_alone(clause: str, awaiting: bool) -> bool:
+    return (
+        _classify(clause, extract_entities(clause), has_order_ctx=True, awaiting=awaiting)
+        is not None
+    )
+
+
+def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
+    """Whether a clause no template reads asks for something of its own (to say it was not
+    handled, rather than drop it or read its order as another request's).
+
+    A clause naming an order ("add a gift message to 100904", "把100904的收货时间改到周末")
+    counts only when it asks for something to be done (a question about the order, "100998
+    里面都有什么", is read as a look at it) with words beyond the order and the words for
+    looking at it, so "check 100200 for me" still continues the message's reading. A quantity
+    or amount without a question ("我想买3个") belongs to the request beside it.
+    """
+    found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
+    if found is not None:
+        # a product question naming no product that asks for something done ("到货了能通知我
+        # 吗", "我想申请价格保护") would search for the request's own words
+        return found.intent is ShopIntent.STOCK and not ents.skus and asks_for_a_change(clause)
+    named = ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers
+    if not named:
+        if (ents.quantity is not None or ents.amount is not None) and not ASKS.search(clause):
+            return False
+        return asks_for_something(clause)
+    rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)
+    if not asks_for_something(rest, min_words=1, questions=False):
+        return False
+    # "can you combine it with 100998": a verb asking for something done is enough
+    enough = 1 if ACTION_VERB.search(rest) else 2
+    return word_count(blank(rest, _LOOK_WORDS)) >= enough
 
 
 def _unread_clauses(
     norm: str, spans: list[tuple[int, int]], awaiting: bool
 ) -> list[tuple[int, int]]:
-    """The question-like clauses no template reads (their words still go to a neighbour)."""
+    """The clauses that ask for something no template reads."""
     unread = []
     for start, end in spans:
         clause = norm[start:end]
         ents = extract_entities(clause)
-        if ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers:
-            continue
-        if _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is None and (
-            _asks_something(clause)
-        ):
+        if _unread_request(clause, ents, awaiting):
             unread.append((start, end))
     return unread
 
 
-def _group_clauses(norm: str, spans: list[tuple[int, int]], awaiting: bool) -> list[_Group]:
-    """Fold clauses that match nothing and name nothing into the previous (or next) clause."""
+def _group_clauses(
+    norm: str,
+    spans: list[tuple[int, int]],
+    awaiting: bool,
+    unread: list[tuple[int, int]] | None = None,
+) -> list[_Group]:
+    """Fold clauses that match nothing and name nothing into the previous (or next) clause.
+
+    An ``unread`` clause (deferred on its own) is left out and never folded over: a group
+    spans only clauses next to each other, so its words and order reach no request."""
     groups: list[_Group] = []
     orphan_start: int | None = None
+    after_unread = False
     for start, end in spans:
+        if (start, end) in (unread or ()):
+            after_unread = True
+            continue
         clause = norm[start:end]
         ents = extract_entities(clause)
-        substantive = bool(ents.order_ids or ents.skus) or (
-            _classify(clause, ents, has_order_ctx=True, awaiting=awaiting) is not None
-        )
+        found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
+        substantive = bool(ents.order_ids or ents.skus) or found is not None
+        last = norm[groups[-1].start : groups[-1].end] if groups and not after_unread else ""
+        if last and _gives_a_reason(last, clause, found):
+            groups[-1] = _Group(groups[-1].start, end)
+            continue
         if not substantive:
-            if groups:
+            if groups and not after_unread:
                 groups[-1] = _Group(groups[-1].start, end)
             elif orphan_start is None:
                 orphan_start = start
             continue
         groups.append(_Group(orphan_start if orphan_start is not None else start, end))
         orphan_start = None
+        after_unread = False
     return groups
+
+
+_COMPLAINT = rx(r"\bcomplain(?:t|ts|ing)?\b|投诉")
+_LOOKS = frozenset({ShopIntent.TRACKING, ShopIntent.ORDER_STATUS})
+
+
+def _gives_a_reason(previous: str, clause: str, found: _Match | None) -> bool:
+    """ "投诉！100683物流慢得离谱": a complaint naming no order, then a statement (not a
+    question) about an order's delivery, is the complaint's reason and order, not a look."""
+    return (
+        found is not None
+        and found.intent in _LOOKS
+        and bool(_COMPLAINT.search(previous))
+        and not extract_entities(previous).order_ids
+        and not ASKS.search(clause)
+    )
 
 
 def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
@@ -790,8 +915,11 @@ def match_shop(
         answer = read_confirmation(text, norm, message_lang, packs, SHOP_WORDS)
         if answer is not None:
             return [answer]
-    spans = clause_spans(norm)
-    groups = _group_clauses(norm, spans, awaiting_confirmation)
+    spans = _split_after_identifiers(norm, clause_spans(norm), awaiting_confirmation)
+    # a part asking for something no template reads is deferred on its own: its words and
+    # its order never become (or change) another request
+    unread = _unread_clauses(norm, spans, awaiting_confirmation)
+    groups = _group_clauses(norm, spans, awaiting_confirmation, unread)
     if not groups:
         return [_published(_unknown(text, message_lang))]
 
@@ -835,17 +963,21 @@ def match_shop(
             )
         )
 
-    matched = _dedupe(matched)
+    read = _dedupe(matched)
+    matched = [*read, *_changes_not_read(matched, read)]
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
-    if substantive:
+    # a part of the message that asks for something nothing read is said to be unread, not
+    # dropped, also beside a greeting or a bare "ok" ("hi, can you gift wrap my order")
+    parts = [
+        _Request(Intent.UNKNOWN, text=part, lang=detect_language(part, default=message_lang))
+        for part in (text[start:end].strip(STRIP) for start, end in unread)
+    ]
+    parts = [replace(p, details=DEFERRED_PART) for p in parts]
+    if substantive or parts:
         matched = [m for m in matched if m.intent not in _SMALL_TALK]
-        if any(m.intent is not Intent.THANKS for m in substantive):
+        if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
             matched = [m for m in matched if m.details != "ack"]
-        # a question in the message that nothing read is said to be unread, not dropped
-        for start, end in _unread_clauses(norm, spans, awaiting_confirmation):
-            part = text[start:end].strip(STRIP)
-            lang = detect_language(part, default=message_lang)
-            matched.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details=DEFERRED_PART))
+        matched.extend(parts)
     return [_published(m) for m in matched or [_unknown(text, message_lang)]]
 
 
@@ -1023,6 +1155,19 @@ def _product_parts(text: str) -> list[str]:
     return parts if len(parts) > 1 else [text]
 
 
+def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Request]:
+    """Clauses whose reading another clause already asked for, that ask for a change ("where
+    is 100683 and pls change the delivery date": the date reads as the same tracking): the
+    look answers the first, the change is deferred as unread, not dropped."""
+    answered = {m.text for m in kept}
+    dropped = dict.fromkeys((m.text, m.lang) for m in items if m.text not in answered)
+    return [
+        _Request(Intent.UNKNOWN, text=text, lang=lang, details=DEFERRED_PART)
+        for text, lang in dropped
+        if asks_for_a_change(text)
+    ]
+
+
 def _dedupe(items: list[_Request]) -> list[_Request]:
     """One request per intent and object. Of two ("我想退100609的钱，退一百就行"), the one that
     states an amount wins: an amount said is never replaced by the whole."""
@@ -1039,7 +1184,7 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             continue
         seen[key] = len(out)
         out.append(item)
-    return _one_look_per_order(out)
+    return _one_remedy_per_order(_one_look_per_order(out))
 
 
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:
@@ -1054,5 +1199,28 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
             i.intent is ShopIntent.ORDER_STATUS
             and i.order_id in tracked
             and not _REFUND.search(normalize(i.text, _TYPOS))
+        )
+    ]
+
+
+# what a ticket is asked for, beyond reporting a problem
+_TICKET_ASKED_FOR = rx(
+    r"\b(?:replace(?:ment)?|exchange|repair|complain\w*|ticket|after[- ]sales?)\b"
+    r"|换货|换一个|换个|更换|维修|修理|返修|投诉|工单|售后"
+)
+
+
+def _one_remedy_per_order(items: list[_Request]) -> list[_Request]:
+    """ "my headphones broke and I'd like a refund, order 100200": the problem is the refund's
+    reason, not a ticket of its own (a ticket asked for by name, a replacement or a repair is
+    kept beside the refund)."""
+    refunded = {i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id}
+    return [
+        i
+        for i in items
+        if not (
+            i.intent is ShopIntent.CREATE_TICKET
+            and i.order_id in refunded
+            and not _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
         )
     ]

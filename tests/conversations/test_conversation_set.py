@@ -16,12 +16,13 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (550 judged turns); see README "Understanding:
-# the labelled conversation set". Ratchet: raise, never lower.
-FLOOR_UNDERSTOOD = 0.985  # 542/550
-FLOOR_ACCEPTED = 0.981  # 540/550
-FLOOR_MULTI_REQUESTS_SERVED = 0.977  # 86/88
-FLOOR_ANSWERED_OR_DEFERRED = 0.954  # 42/44 multi-request turns (the 2 misses are held out)
+# Measured 2026-12-01 on the embedded default (616 judged turns, after 66 multi-request
+# messages with a part the shop cannot do were added); see README "Understanding: the labelled
+# conversation set". Ratchet: raise, never lower.
+FLOOR_UNDERSTOOD = 0.985  # 607/616
+FLOOR_ACCEPTED = 0.982  # 605/616
+FLOOR_MULTI_REQUESTS_SERVED = 0.978  # 227/232
+FLOOR_ANSWERED_OR_DEFERRED = 0.954  # 105/110 multi-request turns (the 5 misses are held out)
 
 
 @pytest.fixture(scope="module")

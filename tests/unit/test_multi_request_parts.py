@@ -1,0 +1,211 @@
+"""Every request of a multi-request message is read or explicitly deferred, never dropped.
+
+A part the minimal tier cannot do ("gift wrap it", "改一下手机号") is a deferred UNKNOWN
+(details ``"part"``, quoted back by the reply); its words and its order never become, or
+change, another request of the message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.graph.asking import asks_for_a_change, asks_for_something
+from helpdesk.graph.capabilities import match_packs, merge_matches
+from helpdesk.graph.intents import DEFERRED_PART, Intent, MatchedIntent
+from helpdesk.packs.shop.intents import ShopIntent as SI
+from tests.shop_view import SHOP, read
+
+Reading = list[tuple[object, str | None]]
+
+
+def reading(text: str) -> Reading:
+    """(intent, order) of each request; a deferred part as ``(UNKNOWN, "part: <text>")``."""
+    out: Reading = []
+    for m in read(text):
+        if m.intent is Intent.UNKNOWN and m.details == DEFERRED_PART:
+            out.append((Intent.UNKNOWN, f"part: {m.text}"))
+        else:
+            out.append((m.intent, m.order_id))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("clause", "asks"),
+    [
+        ("please unsubscribe me from your newsletter", True),
+        ("can you hold one for me", True),
+        ("gift wrap the headphones pls", True),
+        ("帮我改一下账号绑定的手机号", True),
+        ("礼品包装一下", True),
+        ("please hurry", False),
+        ("麻烦快点", False),
+        ("what's going on", False),
+        ("thanks a lot", False),
+    ],
+)
+def test_asking_for_something_is_read_from_generic_words(clause: str, asks: bool) -> None:
+    assert asks_for_something(clause) is asks
+
+
+def test_a_change_is_told_from_a_look() -> None:
+    assert asks_for_a_change("can I pick a delivery time slot")
+    assert asks_for_a_change("然后帮我备注一下放快递柜")
+    assert not asks_for_a_change("can you tell me where it is")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "cancel 100998 pls and add a gift message to 100904",
+            [(SI.CANCEL_ORDER, "100998"), (Intent.UNKNOWN, "part: add a gift message to 100904")],
+        ),
+        (
+            "100998帮我取消，然后给100904加一件羽绒服",
+            [(SI.CANCEL_ORDER, "100998"), (Intent.UNKNOWN, "part: 给100904加一件羽绒服")],
+        ),
+        (
+            "I want to talk to a human, and change my account email please",
+            [(SI.HANDOFF, None), (Intent.UNKNOWN, "part: change my account email please")],
+        ),
+        (
+            "where is 100683 and pls change the delivery date to next monday",
+            [
+                (SI.TRACKING, "100683"),
+                (Intent.UNKNOWN, "part: pls change the delivery date to next monday"),
+            ],
+        ),
+        (
+            "where is 100683 i need it by friday can you speed it up",
+            [(SI.TRACKING, "100683"), (Intent.UNKNOWN, "part: can you speed it up")],
+        ),
+        (
+            "请问SKU-1004什么时候补货，到货了能通知我吗",
+            [(SI.STOCK, None), (Intent.UNKNOWN, "part: 到货了能通知我吗")],
+        ),
+    ],
+)
+def test_a_part_no_template_reads_is_deferred_on_its_own(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("track 100683, cancel 100998", [(SI.TRACKING, "100683"), (SI.CANCEL_ORDER, "100998")]),
+        ("100998, cancel it", [(SI.CANCEL_ORDER, "100998")]),
+        ("order 100683, cancel it", [(SI.CANCEL_ORDER, "100683")]),
+        (
+            "check 100200 and 100609 for me pls",
+            [(SI.ORDER_STATUS, "100200"), (SI.ORDER_STATUS, "100609")],
+        ),
+        ("please check 100683 for me, thanks", [(SI.ORDER_STATUS, "100683")]),
+        ("100683到哪了？麻烦快点", [(SI.TRACKING, "100683")]),
+        ("SKU-1001 还有货吗？我想买3个", [(SI.STOCK, None)]),
+    ],
+)
+def test_requests_that_are_read_are_not_deferred(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
+
+
+def test_a_new_payment_method_is_not_a_support_ticket() -> None:
+    # "换个" is a replacement only when it is the item that is changed
+    assert SI.CREATE_TICKET not in {m.intent for m in read("退货政策是什么？还有我想换个支付方式")}
+    assert [m.intent for m in read("保温杯坏了给我换个新的 100200")] == [SI.CREATE_TICKET]
+
+
+def test_something_instead_of_a_refund_is_never_a_refund() -> None:
+    found = reading(
+        "how do I return the dinnerware set and can I get store credit instead of a refund"
+    )
+    assert SI.REFUND not in {intent for intent, _ in found}
+    assert found[-1] == (Intent.UNKNOWN, "part: can I get store credit instead of a refund")
+
+
+def test_a_problem_beside_a_refund_is_its_reason_not_a_second_ticket() -> None:
+    text = "my headphones broke and I'd like a refund, order 100200. also can I talk to someone"
+    assert [i for i, _ in reading(text)] == [SI.REFUND, SI.HANDOFF]
+
+
+def test_a_complaint_then_its_reason_is_one_complaint() -> None:
+    assert reading("投诉！100683物流慢得离谱") == [(SI.CREATE_TICKET, "100683")]
+    # a question after the complaint is a request of its own
+    assert [i for i, _ in reading("我要投诉快递！100683到哪了？")] == [
+        SI.CREATE_TICKET,
+        SI.TRACKING,
+    ]
+    # a Chinese comma before the order ends the complaint too
+    assert [i for i, _ in reading("我要投诉快递，100683到哪了")] == [
+        SI.CREATE_TICKET,
+        SI.TRACKING,
+    ]
+    # words that only introduce the order are not a request of their own
+    assert reading("我的订单，100683到哪了") == [(SI.TRACKING, "100683")]
+
+
+def test_a_deferred_part_survives_a_pack_claiming_another_clause() -> None:
+    text = "where is 100683, can you change the address of 100904 and gift wrap it please"
+    merged = merge_matches(read_matches(text), match_packs(text, "en", {}, SHOP), SHOP)
+    parts = [m.text for m in merged if m.details == DEFERRED_PART]
+    assert parts == ["gift wrap it please"]
+    assert "change_address" in {m.capability for m in merged}
+
+
+def read_matches(text: str) -> list[MatchedIntent]:
+    return [view.match for view in read(text)]
+
+
+def test_and_as_customers_type_it_separates_requests() -> None:
+    # read as one clause, the cancel took both orders
+    assert reading("cancel 100998 n refund 100609") == [
+        (SI.CANCEL_ORDER, "100998"),
+        (SI.REFUND, "100609"),
+    ]
+    assert reading("where is 100683 & 100998") == [
+        (SI.TRACKING, "100683"),
+        (SI.TRACKING, "100998"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "where is my order 100683 and can you combine it with 100998",
+            [(SI.TRACKING, "100683"), (Intent.UNKNOWN, "part: can you combine it with 100998")],
+        ),
+        (
+            "check order 100904 and pay it with my balance",
+            [(SI.ORDER_STATUS, "100904"), (Intent.UNKNOWN, "part: pay it with my balance")],
+        ),
+        ("can you also do 100998", [(SI.ORDER_STATUS, "100998")]),
+    ],
+)
+def test_an_order_named_in_a_request_for_something_else_is_not_looked_up(
+    text: str, expected: Reading
+) -> None:
+    assert reading(text) == expected
+
+
+def test_a_request_with_a_price_word_is_not_a_product_search() -> None:
+    found = read("thx! also pls remove the price tag before shipping 100998")
+    assert SI.STOCK not in {m.intent for m in found}
+    assert [m.text for m in found if m.details == DEFERRED_PART] == [
+        "pls remove the price tag before shipping 100998"
+    ]
+
+
+def test_a_request_the_shop_cannot_do_beside_a_greeting_is_deferred_not_dropped() -> None:
+    assert reading("hi, can you gift wrap my order") == [
+        (Intent.UNKNOWN, "part: can you gift wrap my order")
+    ]
+
+
+def test_a_yes_with_a_request_of_its_own_changes_nothing_pending() -> None:
+    # the order in the request is not a change of the pending action's order
+    found = read("yes and also add a gift message to 100904", awaiting_confirmation=True)
+    assert Intent.CONFIRM_CHANGE not in {m.intent for m in found}
+    assert [m.text for m in found if m.details == DEFERRED_PART] == ["add a gift message to 100904"]
+    # a change of the pending action is still one
+    changed = read("yes but for 100904 instead", awaiting_confirmation=True)
+    assert [(m.intent, m.order_id) for m in changed] == [(Intent.CONFIRM_CHANGE, "100904")]
