@@ -262,14 +262,13 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
         f"{sum(len(v.unexpected_writes) for v in ev.turns)}",
         f"questions/negations producing a write or write/money task: {len(ev.unsafe())}",
     ]
+    # a held-out item is counted, never shown: its text must not steer the tuning
     for verdict in ev.unsafe():
-        lines.append(f"  UNSAFE {verdict.turn.id}: {verdict.turn.text!r} -> {verdict.unsafe}")
+        lines.append(f"  UNSAFE {_shown(ev, verdict)} -> {verdict.unsafe}")
     lines.append("writes nobody asked for (executed, not in the turn's labels):")
     for verdict in ev.turns:
         if verdict.unexpected_writes:
-            lines.append(
-                f"  {verdict.turn.id}: {verdict.turn.text!r} -> {verdict.unexpected_writes}"
-            )
+            lines.append(f"  {_shown(ev, verdict)} -> {verdict.unexpected_writes}")
     if failures:
         hidden = sum(1 for v in ev.turns if ev.is_held_out(v) and not v.accepted)
         lines += [
@@ -293,6 +292,13 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
                     f"present={verdict.present_absent} lang_ok={verdict.lang_ok}"
                 )
     return lines
+
+
+def _shown(ev: Evaluation, verdict: Verdict) -> str:
+    """An item as a report line shows it: a held-out item by its id only."""
+    if ev.is_held_out(verdict):
+        return f"{verdict.turn.id} (held out: text not shown)"
+    return f"{verdict.turn.id}: {verdict.turn.text!r}"
 
 
 def _row(label: str, ev: Evaluation, verdicts: list[Verdict]) -> str:
