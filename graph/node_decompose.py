@@ -3,20 +3,24 @@ and the answers that continue an earlier request (an amount or a subject the rep
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import re
 from typing import Any
 
 from helpdesk.graph.capabilities import match_packs, merge_matches
+from helpdesk.graph.first_round import calls_signature, first_round, reading_signature
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents, stored_intent
+from helpdesk.graph.language import Lang
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
 from helpdesk.graph.planning import plan_tasks
-from helpdesk.graph.stages import decompose_with_tiers, select_tools_with_tiers
-from helpdesk.graph.state import HelpdeskState
+from helpdesk.graph.stage_chain import StageOutcome
+from helpdesk.graph.stages import PlannedTask, decompose_with_tiers, select_tools_with_tiers
+from helpdesk.graph.state import HelpdeskState, Task
 from helpdesk.graph.tiered import matches_from_plan, tool_schemas
+from helpdesk.tools.context import RequestContext
 from helpdesk.tools.packs import Pack, PackSet
+from helpdesk.tools.results import ToolCall
 
 __all__ = ["DecomposeNode"]
 
@@ -53,37 +57,8 @@ class DecomposeNode(NodeBase):
         matches, tier = template, "minimal"
         proposed: dict[str, Any] | None = None
         if self.router is not None and not simplified and not is_confirmation:
-            # Tool selection needs only the customer's words, not the decomposition: ask for
-            # both at once and save a model round trip; select_tool checks and binds the calls.
-            outcome, selected = await asyncio.gather(
-                decompose_with_tiers(self.router, text, lang, facts, ctx, self.clock, self.packs),
-                select_tools_with_tiers(
-                    self.router, text, lang, tool_schemas(self.executor), ctx, self.clock
-                ),
-            )
-            if selected is not None:
-                proposed = {"calls": list(selected.value), "tier": selected.tier}
-            if outcome is not None:
-                matches = matches_from_plan(
-                    outcome.value,
-                    text=text,
-                    lang=lang,
-                    last_subject=facts.get(f"last_{self.packs.subject()}"),
-                    packs=self.packs,
-                )
-                tier = outcome.tier
-            else:
-                self._fell_to_minimal(ctx, "decompose")
-        matches = _resume_awaiting_amount(
-            _resume_awaiting_subject(matches, facts, self.packs), facts, text, self.packs
-        )
-        tasks = plan_tasks(
-            matches,
-            turn=state.get("turn", 1),
-            facts=facts,
-            allow_confirm=tier == "minimal",
-            packs=self.packs,
-        )
+            matches, tier, proposed = await self._ask_models(state, template, text, lang, ctx)
+        tasks = self._plan(matches, state, allow_confirm=tier == "minimal")
         # Calls are attached by select_tool; a confirmation keeps the call it resumes.
         planned = [
             t if t.call and t.call.confirmed else t.model_copy(update={"call": None}) for t in tasks
@@ -96,6 +71,92 @@ class DecomposeNode(NodeBase):
             "degrade": ctx.degrade,
             "request": ctx.to_state(),
         }
+
+    def _plan(
+        self, matches: list[MatchedIntent], state: HelpdeskState, *, allow_confirm: bool
+    ) -> list[Task]:
+        """The turn's tasks from a reading of the message (answers that continue an earlier
+        request — an amount or a subject the reply asked for — applied first)."""
+        facts = state.get("facts", {})
+        text = _last_human_text(state.get("messages", []))
+        resumed = _resume_awaiting_amount(
+            _resume_awaiting_subject(matches, facts, self.packs), facts, text, self.packs
+        )
+        return plan_tasks(
+            resumed,
+            turn=state.get("turn", 1),
+            facts=facts,
+            allow_confirm=allow_confirm,
+            packs=self.packs,
+        )
+
+    async def _ask_models(
+        self,
+        state: HelpdeskState,
+        template: list[MatchedIntent],
+        text: str,
+        lang: Lang,
+        ctx: RequestContext,
+    ) -> tuple[list[MatchedIntent], str, dict[str, Any] | None]:
+        """The first model round (:mod:`helpdesk.graph.first_round`): decomposition and tool
+        selection at once — tool selection needs only the customer's words — ended by the first
+        answer that agrees with the template matcher's reading, else by both.
+
+        Returns the reading to plan from, the tier it is credited to (``minimal`` when no model
+        tier decomposed the message) and the tool calls proposed for ``select_tool`` to check
+        and bind (None: select_tool maps intents to tools, or asks the models itself).
+        """
+        assert self.router is not None
+        facts = state.get("facts", {})
+        targets = self.packs.request_fields()
+        rules = self._plan(template, state, allow_confirm=True)
+        rules_reading = reading_signature(rules)
+        rules_calls = calls_signature((t.call for t in rules if t.call), targets)
+
+        def model_matches(outcome: StageOutcome[list[PlannedTask]]) -> list[MatchedIntent]:
+            return matches_from_plan(
+                outcome.value,
+                text=text,
+                lang=lang,
+                last_subject=facts.get(f"last_{self.packs.subject()}"),
+                packs=self.packs,
+            )
+
+        def decompose_settles(outcome: StageOutcome[list[PlannedTask]]) -> bool:
+            if rules_reading is None:
+                return False
+            planned = self._plan(model_matches(outcome), state, allow_confirm=False)
+            return reading_signature(planned) == rules_reading
+
+        def select_settles(outcome: StageOutcome[list[ToolCall]]) -> bool:
+            return rules_reading is not None and calls_signature(outcome.value, targets) == (
+                rules_calls
+            )
+
+        round_ = await first_round(
+            decompose_with_tiers(self.router, text, lang, facts, ctx, self.clock, self.packs),
+            select_tools_with_tiers(
+                self.router, text, lang, tool_schemas(self.executor), ctx, self.clock
+            ),
+            decompose_settles=decompose_settles,
+            select_settles=select_settles,
+        )
+        selected, decomposed = round_.selected, round_.decomposed
+        if round_.settled_by == "select_tool":
+            # the model's calls are the rules' reading: plan from the rules, bind its calls
+            assert selected is not None
+            return template, selected.tier, {"calls": list(selected.value), "tier": selected.tier}
+        if decomposed is None:
+            self._fell_to_minimal(ctx, "decompose")
+            proposed = {"calls": list(selected.value), "tier": selected.tier} if selected else None
+            return template, "minimal", proposed
+        matches = model_matches(decomposed)
+        if round_.settled_by == "decompose":
+            # the model's reading is the rules': its calls are the ones the reading plans
+            calls = [t.call for t in self._plan(matches, state, allow_confirm=False) if t.call]
+            return matches, decomposed.tier, {"calls": calls, "tier": decomposed.tier}
+        proposed = {"calls": list(selected.value), "tier": selected.tier} if selected else None
+        return matches, decomposed.tier, proposed
 
 
 _ANSWERS = frozenset(

@@ -22,8 +22,9 @@ classified is :mod:`helpdesk.graph.model_failures`; the concrete stages
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeAlias, TypeVar, cast
 
@@ -46,11 +47,14 @@ if TYPE_CHECKING:  # langchain's model classes cost ~35 ms to import; no model, 
 
 __all__ = [
     "MIN_MODEL_CALL_S",
+    "Abandon",
     "BindModel",
     "BuildMessages",
     "ChainResult",
     "ParseReply",
     "StageOutcome",
+    "abandon_scope",
+    "abandoned",
     "run_chain",
     "run_stage",
 ]
@@ -104,6 +108,39 @@ def _is_openai_client(model: object) -> bool:
         cls.__name__ == "BaseChatOpenAI" and cls.__module__.startswith("langchain_openai")
         for cls in type(model).__mro__
     )
+
+
+class Abandon:
+    """Set when nobody waits for a chain's answer any more (:mod:`helpdesk.graph.first_round`):
+    the tier being called finishes its call — its health and latency are still learned — but no
+    further tier is tried."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+
+_ABANDON: ContextVar[Abandon | None] = ContextVar("helpdesk_chain_abandon", default=None)
+
+
+async def abandon_scope(flag: Abandon, work: Awaitable[T]) -> T:
+    """Await ``work`` with ``flag`` as the chains' abandon flag (run it in a task of its own:
+    the flag belongs to that task's context)."""
+    _ABANDON.set(flag)
+    return await work
+
+
+def abandoned() -> bool:
+    """Whether the running chain's answer is no longer awaited."""
+    flag = _ABANDON.get()
+    return flag is not None and flag.is_set()
 
 
 MIN_MODEL_CALL_S: Final = 0.05
@@ -176,6 +213,7 @@ async def _try_tier(
             and failure.code != "refusal"
             and retry_messages is not None
             and not retried
+            and not abandoned()
             and ctx.budget.try_acquire_retry(0)
         ):
             retried = True
@@ -238,6 +276,8 @@ async def run_chain(
 
     health = router.health
     for tier in router.tiers:
+        if abandoned():
+            break  # nobody reads this answer any more: no other tier is asked for it
         earlier = _failed_earlier(ctx, tier)
         if earlier is not None:
             switch(tier, f"model:{tier.name}: failed earlier in this turn ({earlier})", None)

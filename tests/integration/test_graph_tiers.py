@@ -4,6 +4,7 @@ and how many model calls a turn made are all asserted at the server."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -319,3 +320,43 @@ async def test_compaction_summary_is_written_by_a_model_tier_when_one_is_up(
     assert kept[-1].content == "and when will it arrive?"
     sent = script.requests_for(PRIMARY)[0]
     assert sent.system_prompt.startswith("You condense the earlier part")
+
+
+class Gate:
+    """A ``slow`` fault's sleep that lasts until the test opens the gate (no real wait)."""
+
+    def __init__(self) -> None:
+        self.opened = asyncio.Event()
+        self.waiting = 0
+
+    async def sleep(self, seconds: float) -> None:
+        self.waiting += 1
+        await self.opened.wait()
+
+
+async def spin(rounds: int = 50) -> None:
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+
+
+async def test_a_tool_selection_that_agrees_with_the_rules_ends_the_first_round(
+    tmp_path: Path, llm: httpx.AsyncClient, script: ScriptedLLM
+) -> None:
+    """The primary's decomposition hangs; its tool selection names exactly the call the template
+    matcher's reading plans: the turn does not wait for the decomposition (graph/first_round.py),
+    and the hung call finishes in the background without a fall-through to the backup."""
+    gate = Gate()
+    script.sleep = gate.sleep
+    script.add(PRIMARY, SELECT, LLMFault.slow(1.0, then=DECOMPOSE), ANSWER)
+    bot = make_bot(tmp_path, llm)
+    # the turn must finish while the decomposition hangs (if it waited, this would not return)
+    out = await asyncio.wait_for(ask(bot), timeout=60)
+    assert gate.waiting == 1 and not gate.opened.is_set()  # answered while decompose hung
+    assert out["tiers"] == {"decompose": "primary", "select_tool": "primary", "generate": "primary"}
+    assert out["tool_results"][0]["tool"] == "track_shipment"
+    assert out["tasks"][0]["args"]["order_id"] == "100683"
+    assert out["reply"] == ANSWER.content
+    gate.opened.set()
+    await spin()
+    assert script.requests_for(BACKUP) == []  # the abandoned call never falls through
+    assert len(script.requests_for(PRIMARY)) == 3

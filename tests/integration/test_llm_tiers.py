@@ -22,6 +22,7 @@ from helpdesk.degrade.errors import ErrorClass, classify_failure
 from helpdesk.examples.loyalty import loyalty_pack
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.prompting import load_templates, render
+from helpdesk.graph.stage_chain import Abandon, abandon_scope
 from helpdesk.graph.stages import (
     CheckResult,
     PlannedTask,
@@ -702,6 +703,33 @@ async def test_run_chain_collects_every_cause(world: World) -> None:
         (ErrorClass.UNAVAILABLE, 500),
         (ErrorClass.UNAVAILABLE, 503),
     ]
+
+
+async def test_an_abandoned_chain_finishes_its_call_but_asks_no_other_tier(world: World) -> None:
+    """A first-round call nobody waits for any more (graph/first_round.py): its tier's failure
+    is still recorded, but the backup is not called for an answer nobody reads."""
+    world.script.add(PRIMARY, LLMFault.server_error()).add(BACKUP, Reply.text("unused"))
+    flag = Abandon()
+
+    def build(tier: object, templates: object) -> list[HumanMessage]:
+        flag.set()  # abandoned while the primary's call is under way
+        return [HumanMessage("hi")]
+
+    result = await abandon_scope(
+        flag,
+        run_chain(
+            world.router,
+            "generate",
+            "en",
+            world.ctx(),
+            build=build,
+            parse=lambda tier, m: m.text,
+            clock=world.clock,
+        ),
+    )
+    assert result.outcome is None
+    assert world.count(PRIMARY) == 1 and world.count(BACKUP) == 0
+    assert world.router.health.breaker("primary").snapshot()["failures"]  # still learned
 
 
 def test_fallback_on_accepts_client_errors_and_rejects_our_bugs() -> None:
