@@ -73,3 +73,19 @@ def test_bench_quick_writes_report_files_with_every_system_and_scenario(tmp_path
     markdown = (tmp_path / "report.md").read_text()
     assert all(s in markdown for s in SYSTEM_NAMES)
     assert "## Overload" in markdown and "## Model tiers" in markdown
+
+
+def test_a_read_turn_never_asks_status_and_tracking_of_one_order(tmp_path: Path) -> None:
+    """One tracking look answers a status question about the same order, so such a turn would
+    count two logical calls for one call and flatter every system's requests per logical call."""
+    from helpdesk.app.bench.workload import SCENARIOS, build_workload
+    from tests.integration.shopworld import seeded_copy
+
+    db = seeded_copy(tmp_path)
+    for seed in range(6):
+        for scenario in SCENARIOS:
+            workload = build_workload(scenario, db=db, turns=30, seed=seed)
+            for _, turn in workload.schedule():
+                status = {e.key for e in turn.expects if e.kind == "status"}
+                tracking = {e.key for e in turn.expects if e.kind == "tracking"}
+                assert not status & tracking, turn.text
