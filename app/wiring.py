@@ -16,6 +16,7 @@ from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.chaos import ChaosPlan
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.graph.builder import build_graph
+from helpdesk.graph.first_round import cancel_background
 from helpdesk.graph.identity import CustomerCheck, KnownCustomer
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
@@ -79,6 +80,7 @@ class Bot:
         return run_blocking(self.turn(text, session=session, customer=customer))
 
     async def aclose(self) -> None:
+        cancel_background()  # first-round model calls nobody waits for (graph/first_round.py)
         await self.client.aclose()
         if self.session_lock is not None:
             await self.session_lock.aclose()

@@ -9,11 +9,20 @@ P95 of the slower of two is about 3.1 s against 2.5 s for one call, and the whol
 1.13x that of an agent making one call there (simulated; the benchmark measured 1.19x).
 
 The template matcher has already read the message when the round starts. When the first model
-answer to arrive *agrees with the rules* — the model's tool calls are exactly the calls the
-matcher's reading plans, or its decomposition is exactly the matcher's — the other answer can
-only say the same thing again, and the round ends there: the turn goes on with the reading two
-independent readers agree on. Otherwise (the matcher could not read a part, or the model read
-the message differently) the round waits for both, as before, and the model's reading wins.
+answer to arrive *agrees with the rules*, the round ends there and the turn goes on with the
+reading two independent readers agree on:
+
+- a decomposition settles it when it is exactly the matcher's reading (same intents, same
+  planned calls with the same arguments, amounts included);
+- a tool selection settles it only when the matcher's reading asks for nothing but reads and the
+  model's calls are exactly the calls it plans (same tools, same orders/SKUs): a selection sees
+  the words and the tools, not the request, and calls a write that fits the words of a question
+  ("do you open tickets for damaged items?"), so a write always waits for the decomposition.
+
+Otherwise — the matcher could not read a part (even one a pack's claim merged away), a request
+lacks its order, or a model read the message differently — the round waits for both, as
+before, and the model's reading wins. The stage nobody waited for is credited to
+:data:`RULES` in the turn's ``tiers``.
 
 The call nobody waits for any more is not cancelled: it finishes its current tier's call in the
 background, so the tier's health and learned latency see every call (cancelling the slower of
@@ -29,17 +38,30 @@ import contextlib
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Final, Generic, Literal, TypeVar
 
 from helpdesk.graph.intents import Intent
 from helpdesk.graph.stage_chain import Abandon, StageOutcome, abandon_scope
 from helpdesk.graph.state import Task
 from helpdesk.tools.results import ToolCall
 
-__all__ = ["FirstRound", "Settled", "calls_signature", "first_round", "reading_signature"]
+__all__ = [
+    "RULES",
+    "FirstRound",
+    "Settled",
+    "calls_signature",
+    "cancel_background",
+    "first_round",
+    "reading_signature",
+]
 
 D = TypeVar("D")
 S = TypeVar("S")
+
+RULES: Final = "rules"
+"""The tier credited with a stage the round did not wait for (``tiers`` in the turn's payload):
+the template matcher's reading (decompose) or the planner's calls for it (select_tool), each
+corroborated by a model tier's answer to the other stage."""
 
 Settled = Literal["both", "decompose", "select_tool"]
 """Which answer ended the round: both were awaited, or the first one, corroborated by the rules."""
@@ -98,6 +120,12 @@ async def first_round(
             task.cancel()
         raise
     return FirstRound(decomposed, selected, "both")
+
+
+def cancel_background() -> None:
+    """Stop the abandoned calls still running (a process shutting down its bot)."""
+    for task in list(_BACKGROUND):
+        task.cancel()
 
 
 def _finish_in_background(task: asyncio.Task[Any]) -> None:

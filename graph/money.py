@@ -11,6 +11,7 @@ customers write theirs (:attr:`helpdesk.tools.packs.Pack.mentions`).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -19,7 +20,7 @@ from typing import Literal
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["AmountKind", "AmountReading", "chinese_number", "read_amount"]
+__all__ = ["AmountKind", "AmountReading", "chinese_number", "given_amount", "read_amount"]
 
 AmountKind = Literal["none", "exact", "full", "invalid"]
 
@@ -140,13 +141,28 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     return AmountReading("none")
 
 
+def given_amount(value: float | None) -> AmountReading:
+    """An amount a model tier's decomposition names, held to the rules of the customer's own
+    words: none when absent; exact when positive with at most two decimals; invalid (asked
+    about, never used) otherwise — a negative, zero, NaN or an infinity included."""
+    if value is None:
+        return AmountReading("none")
+    if isinstance(value, bool) or not math.isfinite(value):
+        return AmountReading("invalid", raw=str(value))
+    return _exact(format(Decimal(str(value)), "f"))
+
+
 def _exact(raw: str) -> AmountReading:
     value = _number_value(raw)
     if value is None or value <= 0:
         return AmountReading("invalid", raw=raw)
-    if value != value.quantize(Decimal("0.01")):
+    try:
+        cents = value.quantize(Decimal("0.01"))
+    except InvalidOperation:  # more digits than a Decimal holds (1e308): no real amount
         return AmountReading("invalid", raw=raw)
-    return AmountReading("exact", amount=value.quantize(Decimal("0.01")), raw=raw)
+    if value != cents:
+        return AmountReading("invalid", raw=raw)
+    return AmountReading("exact", amount=cents, raw=raw)
 
 
 def _number_value(raw: str) -> Decimal | None:

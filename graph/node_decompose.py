@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from helpdesk.graph.capabilities import match_packs, merge_matches
-from helpdesk.graph.first_round import calls_signature, first_round, reading_signature
+from helpdesk.graph.first_round import RULES, calls_signature, first_round, reading_signature
 from helpdesk.graph.intents import Intent, MatchedIntent, match_intents, stored_intent
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import read_amount
@@ -47,6 +47,9 @@ class DecomposeNode(NodeBase):
             awaiting_confirmation=bool(facts.get("pending_actions")),
         )
         is_confirmation = any(m.intent in _ANSWERS for m in template)
+        # a part the matcher could not read that a pack's claim merged away may still be a
+        # request of its own: such a reading is never taken as settled without the models
+        unread = any(m.intent is Intent.UNKNOWN for m in template)
         if len(self.packs) and not is_confirmation:
             template = merge_matches(
                 template, match_packs(text, lang, facts, self.packs), self.packs
@@ -57,7 +60,9 @@ class DecomposeNode(NodeBase):
         matches, tier = template, "minimal"
         proposed: dict[str, Any] | None = None
         if self.router is not None and not simplified and not is_confirmation:
-            matches, tier, proposed = await self._ask_models(state, template, text, lang, ctx)
+            matches, tier, proposed = await self._ask_models(
+                state, template, text, lang, ctx, complete=not unread
+            )
         tasks = self._plan(matches, state, allow_confirm=tier == "minimal")
         # Calls are attached by select_tool; a confirmation keeps the call it resumes.
         planned = [
@@ -97,21 +102,37 @@ class DecomposeNode(NodeBase):
         text: str,
         lang: Lang,
         ctx: RequestContext,
+        *,
+        complete: bool,
     ) -> tuple[list[MatchedIntent], str, dict[str, Any] | None]:
         """The first model round (:mod:`helpdesk.graph.first_round`): decomposition and tool
         selection at once — tool selection needs only the customer's words — ended by the first
         answer that agrees with the template matcher's reading, else by both.
 
+        A tool selection settles the round only for a reading that asks nothing but reads: the
+        selection sees the words and the tool list, not the request, and would call a write
+        that fits the words ("do you open tickets for damaged items?") — a decomposition is what
+        tells a question from a request, so a write waits for it.
+
+        Args:
+            complete: the template matcher read every part of the message (no unread part was
+                merged away by a pack's claim); else nothing settles the round early.
+
         Returns the reading to plan from, the tier it is credited to (``minimal`` when no model
-        tier decomposed the message) and the tool calls proposed for ``select_tool`` to check
-        and bind (None: select_tool maps intents to tools, or asks the models itself).
+        tier decomposed the message, :data:`RULES` when the template matcher's reading was
+        used because a model's tool selection corroborated it) and the tool calls proposed for
+        ``select_tool`` to check and bind (None: select_tool maps intents to tools, or asks the
+        models itself).
         """
         assert self.router is not None
         facts = state.get("facts", {})
         targets = self.packs.request_fields()
         rules = self._plan(template, state, allow_confirm=True)
-        rules_reading = reading_signature(rules)
+        rules_reading = reading_signature(rules) if complete else None
         rules_calls = calls_signature((t.call for t in rules if t.call), targets)
+        only_reads = all(
+            not self._is_write(t.call.name) and not t.call.ask_first for t in rules if t.call
+        )
 
         def model_matches(outcome: StageOutcome[list[PlannedTask]]) -> list[MatchedIntent]:
             return matches_from_plan(
@@ -129,8 +150,10 @@ class DecomposeNode(NodeBase):
             return reading_signature(planned) == rules_reading
 
         def select_settles(outcome: StageOutcome[list[ToolCall]]) -> bool:
-            return rules_reading is not None and calls_signature(outcome.value, targets) == (
-                rules_calls
+            return (
+                rules_reading is not None
+                and only_reads
+                and calls_signature(outcome.value, targets) == rules_calls
             )
 
         round_ = await first_round(
@@ -145,7 +168,7 @@ class DecomposeNode(NodeBase):
         if round_.settled_by == "select_tool":
             # the model's calls are the rules' reading: plan from the rules, bind its calls
             assert selected is not None
-            return template, selected.tier, {"calls": list(selected.value), "tier": selected.tier}
+            return template, RULES, {"calls": list(selected.value), "tier": selected.tier}
         if decomposed is None:
             self._fell_to_minimal(ctx, "decompose")
             proposed = {"calls": list(selected.value), "tier": selected.tier} if selected else None
@@ -154,9 +177,13 @@ class DecomposeNode(NodeBase):
         if round_.settled_by == "decompose":
             # the model's reading is the rules': its calls are the ones the reading plans
             calls = [t.call for t in self._plan(matches, state, allow_confirm=False) if t.call]
-            return matches, decomposed.tier, {"calls": calls, "tier": decomposed.tier}
+            return matches, decomposed.tier, {"calls": calls, "tier": RULES}
         proposed = {"calls": list(selected.value), "tier": selected.tier} if selected else None
         return matches, decomposed.tier, proposed
+
+    def _is_write(self, tool: str) -> bool:
+        spec = self.executor.registry.get(tool)
+        return spec is None or spec.policy.is_write
 
 
 _ANSWERS = frozenset(

@@ -18,6 +18,7 @@ from helpdesk.degrade.context import LadderStep, PendingItem
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.intents import Intent, MatchedIntent
 from helpdesk.graph.language import Lang
+from helpdesk.graph.money import given_amount
 from helpdesk.graph.planning import call_for, match_from_task, plain_match
 from helpdesk.graph.replies import ReplyItem
 from helpdesk.graph.stages import PlannedTask, StageOutcome, select_tools_with_tiers
@@ -71,13 +72,18 @@ def matches_from_plan(
         scoped = bool(subject) and cap.subject == subject
         if scoped and request.get(subject) is None and last_subject:
             request[subject], inferred = last_subject, True
+        # the model's amount is held to the rules of the customer's own words (exact, or
+        # invalid and asked about): it was dropped before, and a refund of 50 offered it all
+        amount = given_amount(task.amount)
         base = MatchedIntent(
             intent=Intent.PACK,
             text=text,
             lang=lang,
             quantity=task.quantity,
             topic=task.topic,
-            amount=task.amount,
+            amount=amount.value,
+            amount_kind=amount.kind,
+            amount_raw=amount.raw,
             details=task.details or "",
             inferred_order=inferred,
             capability=task.intent,

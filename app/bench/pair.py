@@ -226,7 +226,9 @@ async def run_pair(
 
 def _answered_below_primary(payload: Mapping[str, Any]) -> bool:
     tiers = payload.get("tiers") or {}
-    return any(tier != "primary" for tier in tiers.values())
+    # "rules": a stage the first round did not wait for, the template matcher's reading
+    # corroborated by the primary's answer to the other stage (graph/first_round.py)
+    return any(tier not in ("primary", "rules") for tier in tiers.values())
 
 
 def _budget_move(payload: Mapping[str, Any]) -> int:

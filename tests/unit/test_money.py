@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from helpdesk.graph.money import read_amount
+from helpdesk.graph.money import given_amount, read_amount
 from helpdesk.packs import default_packs
 
 SHOP = default_packs()
@@ -86,3 +86,46 @@ def test_not_the_full_amount_is_asked_about_never_the_whole(text: str) -> None:
 
 def test_an_order_number_after_chinese_is_not_an_amount() -> None:
     assert read_amount("退款100609", money_context=True, packs=SHOP).kind == "none"
+
+
+@pytest.mark.parametrize(
+    ("value", "kind", "amount"),
+    [
+        (None, "none", None),
+        (50, "exact", 50.0),
+        (50.5, "exact", 50.5),
+        (0.01, "exact", 0.01),
+        (12.345, "invalid", None),
+        (0, "invalid", None),
+        (-5, "invalid", None),
+        (float("nan"), "invalid", None),
+        (float("inf"), "invalid", None),
+        (1e308, "invalid", None),  # more digits than an amount has
+    ],
+)
+def test_an_amount_a_model_names_is_held_to_the_customers_rules(
+    value: float | None, kind: str, amount: float | None
+) -> None:
+    reading = given_amount(value)
+    assert reading.kind == kind
+    assert reading.value == amount
+
+
+def test_a_model_decomposition_keeps_its_amount() -> None:
+    """A model tier's "refund 50 on 100609" was planned as the whole refundable amount: the
+    amount reached the match but not its kind."""
+    from helpdesk.graph.stages import PlannedTask
+    from helpdesk.graph.tiered import matches_from_plan
+
+    packs = default_packs()
+    planned = [PlannedTask(intent="refund", order_id="100609", amount=50)]
+    (match,) = matches_from_plan(planned, text="x", lang="en", last_subject=None, packs=packs)
+    assert (match.amount, match.amount_kind) == (50.0, "exact")
+    (bad,) = matches_from_plan(
+        [PlannedTask(intent="refund", order_id="100609", amount=-3)],
+        text="x",
+        lang="en",
+        last_subject=None,
+        packs=packs,
+    )
+    assert bad.amount_kind == "invalid" and bad.amount is None
