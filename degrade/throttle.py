@@ -52,6 +52,10 @@ class ThrottlePolicy:
     min_requests: int = 10
     """Nothing is shed until the window holds this many answered attempts: a quiet
     dependency's failures are the retry policy's and the breaker's business, not load."""
+    healthy_ratio: float = 0.9
+    """The dependency is *healthy* while, over at least ``min_requests`` answered attempts in
+    the window, it accepted this share: a refusal then is a blip (a momentary full queue),
+    which a read may retry once, not overload, which it must not."""
     serving_ratio: float = 0.1
     """The dependency is *serving* (its refusals are overload) while it accepted something in
     the window and at least this share of the attempts sent to it; otherwise its refusals are
@@ -66,6 +70,8 @@ class ThrottlePolicy:
             raise ValueError(f"k must be a finite number >= 1, got {self.k}")
         if self.min_requests < 0:
             raise ValueError(f"min_requests must be >= 0, got {self.min_requests}")
+        if not 0.0 <= self.healthy_ratio <= 1.0:
+            raise ValueError(f"healthy_ratio must be in [0, 1], got {self.healthy_ratio}")
         if not 0.0 <= self.serving_ratio <= 1.0:
             raise ValueError(f"serving_ratio must be in [0, 1], got {self.serving_ratio}")
 
@@ -134,6 +140,17 @@ class AdaptiveThrottle:
             totals = self.window.totals(self._clock.now())
         sent, accepts = totals[_SENT], totals[_ACCEPTS]
         return accepts > 0 and accepts >= self.policy.serving_ratio * sent
+
+    def healthy(self) -> bool:
+        """Whether the dependency accepted nearly all of a fair number of recent attempts
+        (:attr:`ThrottlePolicy.healthy_ratio` of at least ``min_requests``): a refusal from it
+        is noise, not load."""
+        with self._lock:
+            totals = self.window.totals(self._clock.now())
+        sent, accepts = totals[_SENT], totals[_ACCEPTS]
+        return sent >= max(1, self.policy.min_requests) and (
+            accepts >= self.policy.healthy_ratio * sent
+        )
 
     def snapshot(self) -> dict[str, float]:
         """Window counts and the current rejection probability."""

@@ -196,6 +196,7 @@ class ResilientExecutor:
                 max_attempts=self.max_attempts,
                 fast_retry_wait=self.fast_retry_wait,
                 backoff=self.backoff,
+                throttles=self.throttles,
             )
         except Exception as exc:
             failure = book.failures[-1] if book.failures else classify(spec, exc)

@@ -21,6 +21,7 @@ from helpdesk.degrade.budget import RatioLimiter
 from helpdesk.degrade.clock import Clock
 from helpdesk.degrade.context import LadderStep
 from helpdesk.degrade.errors import TRUNCATED_JSON, ErrorClass, Failure
+from helpdesk.degrade.throttle import ThrottleBoard
 from helpdesk.tools.attempt import classify
 from helpdesk.tools.call_run import AttemptBook, note
 from helpdesk.tools.context import RequestContext
@@ -43,8 +44,16 @@ def retry_wait(
     max_attempts: int,
     fast_retry_wait: float,
     backoff: FullJitterBackoff,
+    dependency_healthy: bool = False,
 ) -> float | None:
-    """Seconds to wait before retrying, or None when this failure must not be retried."""
+    """Seconds to wait before retrying, or None when this failure must not be retried.
+
+    Args:
+        dependency_healthy: the dependency accepted nearly all of its recent attempts
+            (:meth:`~helpdesk.degrade.throttle.AdaptiveThrottle.healthy`): a read's 503 from
+            it is a blip, retried once after a jittered backoff; a 503 from a dependency that
+            refuses a share of its traffic is overload, never retried (the throttle sheds).
+    """
     if attempt >= max_attempts:
         return None
     if policy.kind == "money":
@@ -57,6 +66,16 @@ def retry_wait(
     if failure.code == TRUNCATED_JSON and not policy.is_write:
         # A body cut off in transit: the same read, once, at once.
         return fast_retry_wait if attempt == 1 else None
+    if (
+        failure.error_class is ErrorClass.UNAVAILABLE
+        and failure.status_code == 503
+        and not policy.is_write
+        and attempt == 1
+        and dependency_healthy
+    ):
+        # Noise, not overload: one refusal from a dependency that took nearly everything
+        # else. Retried once, after a backoff, only while the budgets grant it.
+        return backoff.delay(attempt)
     if failure.error_class is not ErrorClass.TRANSIENT:
         return None
     if isinstance(failure.cause, TimeoutError) or "timed out" in failure.reason:
@@ -112,9 +131,11 @@ async def attempt_with_retries(
     max_attempts: int,
     fast_retry_wait: float,
     backoff: FullJitterBackoff,
+    throttles: ThrottleBoard | None = None,
 ) -> Any:
     """The call's attempts until one succeeds or the retry decision says no (then the last
-    attempt's exception is raised); every failure is classified into ``book.failures``."""
+    attempt's exception is raised); every failure is classified into ``book.failures``.
+    ``throttles`` tell whether the dependency is healthy (a 503 from it is then a blip)."""
 
     def should_retry(state: RetryCallState) -> bool:
         retried = decide(state)
@@ -136,6 +157,7 @@ async def attempt_with_retries(
             max_attempts=max_attempts,
             fast_retry_wait=fast_retry_wait,
             backoff=backoff,
+            dependency_healthy=throttles is not None and throttles.get(spec.name).healthy(),
         )
         if wait is None:
             return False

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from helpdesk.degrade.backoff import FullJitterBackoff
 from helpdesk.degrade.context import LadderStep
 from helpdesk.degrade.errors import TRUNCATED_JSON, ErrorClass, Failure
@@ -57,6 +59,45 @@ def test_retry_wait_never_for_money_nor_a_write_without_key() -> None:
     failure = Failure(ErrorClass.TRANSIENT, "refund: connection reset")
     assert _wait(ToolPolicy(kind="money", idempotent=True), failure, key="hd-1") is None
     assert _wait(ToolPolicy(kind="write", idempotent=True), failure, key=None) is None
+
+
+@pytest.mark.parametrize("healthy", [True, False])
+def test_retry_wait_a_503_is_retried_once_only_from_a_healthy_dependency(healthy: bool) -> None:
+    """Noise vs overload: one 503 from a dependency that accepted nearly all else is a blip
+    (one jittered retry); from one that refuses a share of its traffic it is overload, and a
+    retry would add to it."""
+    failure = Failure(ErrorClass.UNAVAILABLE, "get_order: HTTP 503", status_code=503)
+
+    def wait(policy: ToolPolicy, attempt: int = 1) -> float | None:
+        return retry_wait(
+            policy,
+            failure,
+            "hd-1",
+            attempt,
+            max_attempts=3,
+            fast_retry_wait=0.05,
+            backoff=FullJitterBackoff(rng=random.Random(7)),
+            dependency_healthy=healthy,
+        )
+
+    expected = FullJitterBackoff(rng=random.Random(7)).delay(1) if healthy else None
+    assert wait(ToolPolicy()) == expected
+    assert wait(ToolPolicy(), attempt=2) is None  # once
+    assert wait(ToolPolicy(kind="write", idempotent=True)) is None  # never a write's
+    circuit_open = Failure(ErrorClass.UNAVAILABLE, "get_order: circuit open")
+    assert (
+        retry_wait(
+            ToolPolicy(),
+            circuit_open,
+            None,
+            1,
+            max_attempts=3,
+            fast_retry_wait=0.05,
+            backoff=FullJitterBackoff(rng=random.Random(7)),
+            dependency_healthy=True,
+        )
+        is None
+    )
 
 
 def test_retry_wait_none_after_max_attempts() -> None:

@@ -177,3 +177,42 @@ async def test_a_dependency_serving_nothing_still_trips_the_breaker() -> None:
     executor, clock, _ = _load_setup(serve_every=0)
     await _overloaded_run(executor, clock, 0)
     assert executor.breakers.get("get_order").state.value == "open"
+
+
+async def test_a_503_blip_from_a_healthy_dependency_is_retried_once_and_answers() -> None:
+    """After issue 15's overload step the shop answered an occasional 503 at half its capacity
+    (a momentary full queue); a 503 was never retried, so those turns went to the fallback."""
+    from helpdesk.degrade.errors import UnavailableError
+
+    clock = FakeClock()
+    registry = ToolRegistry()
+    sent: list[str] = []
+
+    async def get_order(order_id: str) -> Any:
+        sent.append(order_id)
+        if order_id == "blip" and sent.count("blip") == 1:
+            raise UnavailableError("get_order: HTTP 503", status_code=503)
+        return {"order_id": order_id, "status": "shipped"}
+
+    registry.register(get_order)
+    executor = ResilientExecutor(registry, clock=clock, rng=random.Random(1))
+    for i in range(12):  # a healthy history: everything accepted
+        ctx = RequestContext.new(session=f"s{i}", turn=1, customer="C0001", clock=clock)
+        ok = await executor.run(ToolCall(name="get_order", args={"order_id": str(i)}, id="c"), ctx)
+        assert ok.status is ToolStatus.OK
+        clock.advance(0.2)
+    ctx = RequestContext.new(session="sb", turn=1, customer="C0001", clock=clock)
+    result = await executor.run(ToolCall(name="get_order", args={"order_id": "blip"}, id="b"), ctx)
+    assert result.status is ToolStatus.OK and result.attempts == 2
+    assert sent.count("blip") == 2
+
+
+async def test_overload_503s_are_not_retried() -> None:
+    """The same 503 from a dependency refusing two in three: overload, never retried (a retry
+    would add load to what it already refuses)."""
+    executor, clock, sent = _load_setup(serve_every=3)
+    await _overloaded_run(executor, clock, 3)
+    calls = len(sent)
+    ctx = RequestContext.new(session="sx", turn=1, customer="C0001", clock=clock)
+    result = await executor.run(ToolCall(name="get_order", args={"order_id": "x"}, id="x"), ctx)
+    assert result.attempts <= 1 and len(sent) - calls <= 1

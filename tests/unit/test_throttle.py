@@ -147,3 +147,33 @@ def test_a_quiet_dependency_is_never_shed() -> None:
     throttle, _ = _throttle()
     assert all(_ask(throttle, accepted=False) for _ in range(10))  # the breaker's business
     assert throttle.reject_probability() > 0.85  # ten refusals in the window: now it is load
+
+
+def test_healthy_needs_a_fair_sample_that_was_nearly_all_accepted() -> None:
+    throttle, clock = _throttle()
+    assert not throttle.healthy()  # nothing seen: no claim either way
+    for _ in range(9):
+        throttle.record(accepted=True)
+    assert not throttle.healthy()  # below min_requests
+    throttle.record(accepted=True)
+    assert throttle.healthy()
+    throttle.record(accepted=False)  # one refusal in 11: a blip
+    assert throttle.healthy()
+    for _ in range(3):
+        throttle.record(accepted=False)  # 4 of 14 refused: load, not noise
+    assert not throttle.healthy()
+    clock.advance(11.0)  # the window forgets
+    assert not throttle.healthy()
+
+
+def test_a_two_x_overload_is_never_healthy() -> None:
+    throttle, clock = _throttle()
+    for i in range(200):
+        throttle.record(accepted=i % 2 == 0)
+        clock.advance(0.05)
+        assert not throttle.healthy() or i < 10
+
+
+def test_healthy_ratio_is_checked() -> None:
+    with pytest.raises(ValueError, match="healthy_ratio"):
+        ThrottlePolicy(healthy_ratio=1.5)
