@@ -368,21 +368,39 @@ class Prober:
         return {t.name: ok for t, ok in zip(tiers, results, strict=True)}
 
     def next_interval(self, tier: str) -> float:
-        """Seconds until ``tier``'s next probe, from its state now."""
-        return self.interval_s if self.router.health.is_up(tier) else self.unhealthy_interval_s
+        """Seconds until ``tier``'s next probe, from its state now: ``interval_s`` while its
+        breaker is closed, ``unhealthy_interval_s`` while it is open, held by a Retry-After or
+        half-open (still ramping up: a good probe there is one more good outcome)."""
+        health = self.router.health
+        healthy = health.is_up(tier) and health.breaker(tier).state is BreakerState.CLOSED
+        return self.interval_s if healthy else self.unhealthy_interval_s
 
     async def run_forever(self) -> None:
-        """Probe every tier, then each again when its interval is up, until cancelled."""
-        due = {tier.name: self.clock.now() for tier in self.router.tiers}
+        """Probe every tier, then each again when its interval is up, until cancelled.
+
+        A tier's next probe is due one interval after its last, the interval taken from the
+        tier's state *now*: a tier that went down after its last probe (its calls tripped the
+        breaker) is due ``unhealthy_interval_s`` after that probe, not ``interval_s``. The loop
+        never sleeps longer than ``unhealthy_interval_s``, so such a change is seen in time —
+        before, a tier probed healthy and tripped five seconds later waited the full 30 s for
+        its next probe (measured in the benchmark's recovery scenario: 35 s between probes).
+        """
+        last: dict[str, float | None] = {tier.name: None for tier in self.router.tiers}
+
+        def due(name: str) -> float:
+            at = last[name]
+            return self.clock.now() if at is None else at + self.next_interval(name)
+
         while True:
             now = self.clock.now()
-            ready = [name for name, at in due.items() if at <= now]
+            ready = [name for name in last if due(name) <= now]
             if ready:
                 await self.probe_once(ready)
                 after = self.clock.now()
                 for name in ready:
-                    due[name] = after + self.next_interval(name)
-            await self.clock.sleep(max(0.0, min(due.values()) - self.clock.now()))
+                    last[name] = after
+            wait = min(due(name) for name in last) - self.clock.now()
+            await self.clock.sleep(max(0.0, min(wait, self.unhealthy_interval_s)))
 
     async def _probe(self, tier: ModelTier) -> bool:
         text = load_templates(tier.name, "probe", "en")["message"]

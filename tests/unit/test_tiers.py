@@ -330,8 +330,9 @@ async def test_prober_probes_a_down_tier_at_the_unhealthy_interval_until_it_is_b
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    # down: probed every 10 s; the 4th probe (t=30) is good and half-opens it, then every 30 s
-    assert probed_at["primary"][:5] == [0, 10, 20, 30, 60]
+    # down: probed every 10 s; the 4th probe (t=30) is good and half-opens it; half-open (still
+    # ramping) it is probed every 10 s too, and every 30 s once its breaker closes
+    assert probed_at["primary"][:5] == [0, 10, 20, 30, 40]
     assert probed_at["backup"][:3] == [0, 30, 60]
     assert health.breaker("primary").state is not BreakerState.OPEN
 
@@ -403,3 +404,32 @@ def test_intent_name_matches_intent_enum() -> None:
     # a changed or questioning answer to a confirmation is read by the template matcher only
     template_only = {Intent.CONFIRM_CHANGE.value, Intent.CONFIRM_UNCLEAR.value, Intent.PACK.value}
     assert get_args(IntentName) == tuple(i.value for i in Intent if i.value not in template_only)
+
+
+async def test_prober_replans_a_tier_that_went_down_after_its_last_probe() -> None:
+    """Probed healthy at t=0, tripped by its calls between probes (seen at t=10): it is probed
+    at the down interval from then on (t=20), not 30 s after its healthy probe — the
+    benchmark's recovery scenario waited 35 s between two probes of a down primary."""
+    clock = FakeClock()
+    primary = tier("primary", ["p"] * 10)
+    health = TierHealth(clock)
+    router = TierRouter([primary], health, backup_quota=RatioLimiter(ratio=0.5, clock=clock))
+    prober = Prober(router, clock=clock, interval_s=30, unhealthy_interval_s=10)
+    task = asyncio.create_task(prober.run_forever())
+    probed_at: list[float] = []
+    tripped = False
+    for _ in range(400):
+        await asyncio.sleep(0)
+        calls = len(primary.model.calls)  # type: ignore[attr-defined]
+        if calls > len(probed_at):
+            probed_at.append(clock.now())
+        if not tripped and clock.now() > 0:
+            for _ in range(3):
+                health.record("primary", False)  # its calls fail: the breaker opens
+            tripped = True
+        if clock.now() > 45:
+            break
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert probed_at[:2] == [0, 20]  # before: [0, 30]
