@@ -23,6 +23,7 @@ __all__ = [
     "BUT",
     "CONFIRM_WORD",
     "CORRECTION",
+    "FOLLOW_UP",
     "GOODBYE",
     "GREETING",
     "HOTLINE",
@@ -97,11 +98,19 @@ def clause_spans(norm: str) -> list[tuple[int, int]]:
 # ends with a question particle ("我的订单 100123 为什么..." is one request), or when what
 # follows opens a request of its own ("可以...", "帮我...").
 HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d)")
-COMPLETE = re.compile(r"\d{4,}|[吗呢了么吧]$")
-# "不用 100683...": a negation waiting for its object; "发货没 ..." / "到了没 ..." ask a question
-OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|(?<![了货到发退收完])没|不必|不需要)$")
+# a question particle ends a request, and so does an exclamation one ("咋还没到啊 ..."), and
+# "X不 / X没" after a verb or its object ("还有货不 ...", "发了没 ...": "有没有货", asked)
+_ASKED_NOT = r"(?<=[了货到发退收完行好对])[不没]"
+COMPLETE = re.compile(r"\d{4,}|(?:[吗呢了么吧啊呀嘛]|" + _ASKED_NOT + r")$")
+# "不用 100683...": a negation waiting for its object; "发货没 ..." / "有货不 ..." ask a question
+OPEN_NEGATION = re.compile(
+    r"(?:不用|不要|别|(?<![了货到发退收完行好对])不|先不|不想|(?<![了货到发退收完])没|不必|不需要)$"
+)
 # "羽绒服有没有货 可以用优惠券吗": what follows the space opens a request of its own
-OPENS_REQUEST = re.compile(r"(?:可以|能不能|能否|可不可以|帮我|帮忙|麻烦|请问|我想|我要)")
+# ("有的话帮我留一个": a condition on what was asked, then a request)
+OPENS_REQUEST = re.compile(
+    r"(?:可以|能不能|能否|可不可以|帮我|帮忙|麻烦|请问|我想|我要|如果|要是|[\u4e00-\u9fff]{1,3}的话)"
+)
 
 
 def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -116,6 +125,13 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
     pieces.append((begin, end))
     return pieces
 
+
+# "羽绒服有货吗 数据线呢", "do you have cables? what about a charger": the request before, asked
+# again of something else; the clause names only the new object
+FOLLOW_UP = rx(
+    r"^\W*(?:那|那么|还有|另外)?\s*(?!那|这|你|我|他|她|它)[^\s?]{1,12}?\s*(?:呢|怎么样|咋样)\W*$"
+    r"|^\W*(?:and |also |so )?(?:what|how) about (?!(?:it|that|this|them|you|me)\b)\w.{0,40}$"
+)
 
 # --- conversation --------------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ from helpdesk.graph.conversation import (
     AFTER_ALL,
     ARE_YOU_HUMAN,
     CONFIRM_WORD,
+    FOLLOW_UP,
     GOODBYE,
     GREETING,
     HOTLINE,
@@ -239,6 +240,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "returns": rx(
         r"\breturn(?:s|ing)? (?:polic(?:y|ies)|window|rules?|period)\b|\brefund polic(?:y|ies)\b"
         r"|\b(?:how|can|could|may) (?:do |can )?i return\b|\bhow (?:do|to) (?:i )?returns?\b"
+        r"|\b(?:if|whether) (?:i|we) (?:can|could|may) (?:still )?return\b"
         r"|\bcan (?:i|it|this|items?|products?) be returned\b|\breturn (?:shipping|postage)\b"
         r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
         r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
@@ -262,6 +264,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
         r"|\bfree (?:shipping|delivery)\b|\bshipping (?:fees?|costs?|charges?|price)\b"
         r"|\bdelivery (?:fees?|costs?|charges?)\b"
+        r"|\bcharg(?:e|es|ed|ing) (?:me |us )?(?:for |on )(?:the )?(?:shipping|delivery|postage)\b"
         r"|运费|邮费|包邮|免运费|配送费|快递费"
     ),
     "delivery_times": rx(
@@ -294,7 +297,7 @@ _REFUND = rx(
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
-    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)"
+    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)|(?:钱|款)\s*退(?:给我|回给我|回来)"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = rx(
@@ -465,6 +468,14 @@ _AFTER_SALES_QUESTION = rx(
 )
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 # "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
+# "你们周末发货吗" / "do you deliver on sundays": when the shop ships, not where an order is
+_SHIP_SCHEDULE = rx(
+    r"(?:周末|周六|周日|星期[六天日]|礼拜[六天日]|节假日|假期|节日|春节|过年|晚上)(?:也|都)?(?:能|会|可以)?"
+    r"(?:发货|发吗|发不发|送货|送吗|配送|派送)"
+    r"|\b(?:ship|deliver)(?:ping|y|ies)? (?:on|over|during|at) (?:the )?(?:weekends?|saturdays?"
+    r"|sundays?|holidays?|public holidays?)\b|\b(?:weekend|holiday|sunday|saturday) (?:delivery"
+    r"|shipping|dispatch)\b"
+)
 _COURIER_QUESTION = rx(
     r"\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
     r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
@@ -527,6 +538,8 @@ _ORDER_STATUS = rx(
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
+    # "100998发了没", "寄出去了吗": has it shipped
+    r"|发(?:出去?)?了(?:没|吗|么)|发没发|寄出(?:去)?了(?:没|吗|么)"
     r"|查订单|查询订单"
 )
 _STOCK = rx(
@@ -618,7 +631,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
         return _Match(ShopIntent.FAQ, topic="returns")
-    if _COURIER_QUESTION.search(norm) and not ents.order_ids:
+    # "预约周六送货" asks for a day, it does not ask when the shop ships
+    schedule = _SHIP_SCHEDULE.search(norm) and not asks_for_a_change(norm)
+    if (_COURIER_QUESTION.search(norm) or schedule) and not ents.order_ids:
         return _Match(ShopIntent.FAQ, topic="delivery_times")
     if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
         # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
@@ -799,16 +814,32 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
     return word_count(blank(rest, _LOOK_WORDS)) >= enough
 
 
+def _asks_again(clause: str, ents: Entities, previous: Kind | None) -> bool:
+    """ "羽绒服有货吗 数据线呢": after a product question, a clause naming only another thing
+    ("数据线呢", "what about a charger") asks the same of it (a product search of its own)."""
+    return (
+        previous is ShopIntent.STOCK
+        and not (ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers)
+        and FOLLOW_UP.search(clause.strip()) is not None
+    )
+
+
 def _unread_clauses(
     norm: str, spans: list[tuple[int, int]], awaiting: bool
 ) -> list[tuple[int, int]]:
     """The clauses that ask for something no template reads."""
     unread = []
+    previous: Kind | None = None
     for start, end in spans:
         clause = norm[start:end]
         ents = extract_entities(clause)
+        if _asks_again(clause, ents, previous):
+            continue
         if _unread_request(clause, ents, awaiting):
             unread.append((start, end))
+            continue
+        found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
+        previous = found.intent if found is not None else previous
     return unread
 
 
@@ -825,6 +856,7 @@ def _group_clauses(
     groups: list[_Group] = []
     orphan_start: int | None = None
     after_unread = False
+    previous: Kind | None = None
     for start, end in spans:
         if (start, end) in (unread or ()):
             after_unread = True
@@ -832,6 +864,9 @@ def _group_clauses(
         clause = norm[start:end]
         ents = extract_entities(clause)
         found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
+        if found is None and _asks_again(clause, ents, previous):
+            found = _Match(ShopIntent.STOCK)
+        previous = found.intent if found is not None else previous
         substantive = bool(ents.order_ids or ents.skus) or found is not None
         last = norm[groups[-1].start : groups[-1].end] if groups and not after_unread else ""
         if last and _gives_a_reason(last, clause, found):
@@ -936,6 +971,8 @@ def match_shop(
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if found is None and _continues_decline(ents, previous):
             continue
+        if found is None and _asks_again(clause_norm, ents, previous):
+            found = _Match(ShopIntent.STOCK)
         if found is None:
             found = _from_entities(ents, previous)
         if found is None:

@@ -209,3 +209,61 @@ def test_a_yes_with_a_request_of_its_own_changes_nothing_pending() -> None:
     # a change of the pending action is still one
     changed = read("yes but for 100904 instead", awaiting_confirmation=True)
     assert [(m.intent, m.order_id) for m in changed] == [(Intent.CONFIRM_CHANGE, "100904")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "X不" / "X没" after a verb or its object is asked, not a negation waiting for its object
+        (
+            "SKU-1001还有货不 有的话帮我刻个字",
+            [(SI.STOCK, None), (Intent.UNKNOWN, "part: 有的话帮我刻个字")],
+        ),
+        # an exclamation particle ends a request too
+        ("退款一般多久到账啊 100609那笔退了没", [(SI.FAQ, None), (SI.ORDER_STATUS, "100609")]),
+        (
+            "取消100904 然后100609剩下的钱退给我",
+            [(SI.CANCEL_ORDER, "100904"), (SI.REFUND, "100609")],
+        ),
+        (
+            "帮我催一下100683 然后100998也帮我看看发了没",
+            [(SI.ORDER_STATUS, "100683"), (SI.ORDER_STATUS, "100998")],
+        ),
+    ],
+)
+def test_unpunctuated_chinese_requests_are_each_read(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
+
+
+def test_a_product_asked_again_of_another_thing_is_a_search_of_its_own() -> None:
+    found = read("羽绒服有货吗 数据线呢 还有运费多少")
+    assert [(m.intent, m.text) for m in found if m.intent is SI.STOCK] == [
+        (SI.STOCK, "羽绒服有货吗"),
+        (SI.STOCK, "数据线呢"),
+    ]
+    assert [m.text for m in read("do you have usb-c cables? what about a 65w charger")] == [
+        "do you have usb-c cables",
+        "what about a 65w charger",
+    ]
+    # without a product question before it, "X呢" is not a product search
+    assert SI.STOCK not in {m.intent for m in read("100683到哪了 数据线呢")}
+
+
+def test_when_the_shop_ships_is_a_policy_question_and_booking_a_day_is_deferred() -> None:
+    assert [(m.intent, m.topic) for m in read("查下100683到哪 顺便问下你们周末发货吗")] == [
+        (SI.TRACKING, None),
+        (SI.FAQ, "delivery_times"),
+    ]
+    assert reading("100998取消掉，再帮我预约周六送货") == [
+        (SI.CANCEL_ORDER, "100998"),
+        (Intent.UNKNOWN, "part: 再帮我预约周六送货"),
+    ]
+
+
+def test_policy_questions_in_customer_words_open_nothing() -> None:
+    found = read("track 100200 and 100683 and let me know if i can return the thermos")
+    assert [(m.intent, m.topic) for m in found][-1] == (SI.FAQ, "returns")
+    assert SI.CREATE_TICKET not in {m.intent for m in found}
+    assert [(m.intent, m.topic) for m in read("why do you charge for shipping")] == [
+        (SI.FAQ, "shipping_fee")
+    ]
