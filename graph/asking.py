@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 ASKS = rx(
-    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以|能否"
+    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以|能否|几[点天号个时件次]|多久|多长|啥|咋"
     r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
 )
 """A question: a question mark or a question word."""
@@ -55,7 +55,7 @@ IMPERATIVE = rx(
 REQUESTS = rx(
     r"\b(?:please|pls|plz|kindly|i(?:'d| would) like|i want(?: to)?|i need(?: to)?|i wanna"
     r"|(?:can|could|would|will) (?:you|u)|(?:can|could|may) i)\b"
-    r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下"
+    r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下|[还也]要|[还也]想"
 )
 """A request in polite or wanting words: "please ...", "can you ...", "I'd like ...", "帮我..."."""
 

@@ -71,9 +71,19 @@ SPLIT = rx(
     r"|(?<=\s)(?:n|&|\+)(?=\s)"
     r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
+    # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
+    r"(?!(?:where|what|when|how)(?:'s|\s+is|\s+are)\s+(?:it|that|this|they|them)\b)"
+    # "cancel 100998, if it hasn't shipped ...": a condition opens a request of its own
+    r"|,\s*(?=if\b)"
+    # "1) where is 100683 2) refund 100609", "1.100683到哪了 2.退款": a numbered list
+    r"|(?<!\S)(?:[1-9][).\uff09\u3001:]|\([1-9]\))(?=\s*[a-z\u4e00-\u9fff]|\d{6}(?!\d))"
     r"|[?;!。\n]|\.(?=\s|$)"
-    r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|然后|同时)"
+    r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|顺带|顺手|顺道|然后|同时|对了|最后|其次)"
+    # "btw can i ...", "oh and one more thing, ...", "first, ... second, ...", "第一 ... 第二 ..."
+    r"|,?\s*\b(?:btw|by the way|one more thing|another thing|last thing|lastly|finally"
+    r"|first(?:ly)?(?=,)|second(?:ly)?(?=,)|third(?:ly)?(?=,))\b"
+    r"|(?<!\S)第[一二三四五](?=[\s,:、])"
     r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再)\s*"
 )
 STRIP = " \t,.;:!?。、~…-—\"'()[]「」“”‘’"
@@ -97,19 +107,26 @@ def clause_spans(norm: str) -> list[tuple[int, int]]:
 # space. A space ends a request only when what precedes it is one: it names an identifier, or
 # ends with a question particle ("我的订单 100123 为什么..." is one request), or when what
 # follows opens a request of its own ("可以...", "帮我...").
-HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d)")
+HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff\d])\s+(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d)")
 # a question particle ends a request, and so does an exclamation one ("咋还没到啊 ..."), and
 # "X不 / X没" after a verb or its object ("还有货不 ...", "发了没 ...": "有没有货", asked)
 _ASKED_NOT = r"(?<=[了货到发退收完行好对])[不没]"
-COMPLETE = re.compile(r"\d{4,}|(?:[吗呢了么吧啊呀嘛]|" + _ASKED_NOT + r")$")
+COMPLETE = re.compile(
+    r"\d{4,}|(?:[吗呢了么吧啊呀嘛]|多少钱?|什么|啥|哪儿?|几[点天号个时件次]|多久|"
+    + _ASKED_NOT
+    + r")$"
+)
 # "不用 100683...": a negation waiting for its object; "发货没 ..." / "有货不 ..." ask a question
 OPEN_NEGATION = re.compile(
     r"(?:不用|不要|别|(?<![了货到发退收完行好对])不|先不|不想|(?<![了货到发退收完])没|不必|不需要)$"
 )
 # "羽绒服有没有货 可以用优惠券吗": what follows the space opens a request of its own
-# ("有的话帮我留一个": a condition on what was asked, then a request)
+# ("有的话帮我留一个": a condition on what was asked, then a request); after an identifier
+# ("帮我查查100200 再查查100609"; "订单 100683 到哪了" is one request) only these and "再/也/又"
+AGAIN = re.compile(r"(?:再|也|又|还要|接着)")
 OPENS_REQUEST = re.compile(
-    r"(?:可以|能不能|能否|可不可以|帮我|帮忙|麻烦|请问|我想|我要|如果|要是|[\u4e00-\u9fff]{1,3}的话)"
+    r"(?:可以|能不能|能否|可不可以|帮我|帮忙|麻烦|请问|我想|我要|还要|还想|如果|要是"
+    r"|[\u4e00-\u9fff]{1,3}的话)"
 )
 
 
@@ -119,6 +136,8 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
     for m in HAN_SPACE.finditer(norm, start, end):
         left = norm[begin : m.start()]
         opens = OPENS_REQUEST.match(norm, m.end(), end) is not None
+        if left[-1:].isdigit() and not (opens or AGAIN.match(norm, m.end(), end)):
+            continue  # "我的订单 100123 为什么还没发货": the order of the words around it
         if (COMPLETE.search(left) or opens) and not OPEN_NEGATION.search(left):
             pieces.append((begin, m.start()))
             begin = m.end()

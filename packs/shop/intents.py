@@ -67,6 +67,7 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.packs.shop.words import product_query
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
@@ -486,7 +487,8 @@ _TICKET = rx(
     r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
     r"stopped working|won'?t (?:turn on|work|charge)|wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
-    r"exchange|replace(?:ment)?|repair|after[- ]sales?|(?:open|file|create|raise|submit) a "
+    r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
+    r"|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn)\b"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
     r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
@@ -545,7 +547,9 @@ _ORDER_STATUS = rx(
 _STOCK = rx(
     r"\b(?:in stock|stock|available|availability|have any(?! idea)|restock(?:ed|ing)?|"
     r"back in stock|"
-    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|prices|cost|"
+    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|cost|"
+    # "do you price match": a price policy, not a product's price
+    r"prices?(?! match| protect| guarantee| adjust)|"
     r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)(?! (?:any )?idea| my)|"
     r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
     r"(?:you|u) sell|coming back|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
@@ -961,6 +965,7 @@ def match_shop(
     group_ents = [extract_entities(norm[g.start : g.end]) for g in groups]
     matched: list[_Request] = []
     previous: Kind | None = None
+    product_before: str | None = None  # the product words of the message's last product question
     for index, (group, ents) in enumerate(zip(groups, group_ents, strict=True)):
         clause_norm = norm[group.start : group.end]
         clause_text = text[group.start : group.end].strip(STRIP) or text.strip()
@@ -994,6 +999,9 @@ def match_shop(
                 amount_kind=reading.kind,
                 amount_raw=reading.raw,
             )
+        if found.intent is ShopIntent.STOCK and not ents.skus:
+            base = replace(base, text=_asked_of_before(base.text, product_before))
+            product_before = product_query(base.text) or product_before
         matched.extend(
             _with_entities(
                 base, ents, earlier or (later[0] if later else None), last_order_id, last_sku
@@ -1187,9 +1195,30 @@ _PRODUCT_AND = rx(r"\s+(?:and|&|or)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|
 
 
 def _product_parts(text: str) -> list[str]:
-    parts = [p.strip(STRIP) for p in _PRODUCT_AND.split(text)]
-    parts = [p for p in parts if len(p) >= 2]
-    return parts if len(parts) > 1 else [text]
+    parts = [p for p in (p.strip(STRIP) for p in _PRODUCT_AND.split(text)) if len(p) >= 2]
+    # "is the smart watch waterproof and do you have it in stock": one product, asked twice
+    named = [p for p in parts if product_query(p)]
+    return named if len(named) > 1 or (named and len(named) < len(parts)) else [text]
+
+
+# "有没有女款", "有黑色的吗", "in XL?": a variant of a product, not a product of its own
+_VARIANT = rx(
+    r"^(?:(?:女|男|童|儿童|大|小|加大|加厚|新|同)款|[黑白红蓝灰粉绿紫黄棕]色(?:的)?|(?:大|小|加大)码"
+    r"|xs|s|m|l|xl|xxl|xxxl|black|white|red|blue|grey|gray|pink|green|size|colou?rs?|womens?"
+    r"|mens?|kids|women's|men's|bigger|smaller|one|ones)$"
+)
+
+
+def _asked_of_before(text: str, before: str | None) -> str:
+    """A product question whose words name no product ("do you have it in stock", "有没有女款":
+    a pronoun or a variant) asks about the product asked about before in the message: its
+    words go first."""
+    if before is None:
+        return text
+    words = product_query(text)
+    if words is None or all(_VARIANT.match(w) for w in words.split()):
+        return f"{before} {text}"
+    return text
 
 
 def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Request]:
@@ -1211,7 +1240,11 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
     seen: dict[tuple[Kind, str | None, str | None, str | None, str], int] = {}
     out: list[_Request] = []
     for item in items:
-        searched = item.text if item.intent is ShopIntent.STOCK and item.sku is None else ""
+        searched = (
+            product_query(item.text) or item.text
+            if item.intent is ShopIntent.STOCK and item.sku is None
+            else ""
+        )
         searched = searched or str(item.args.get("tracking_number") or "")
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
@@ -1221,7 +1254,7 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             continue
         seen[key] = len(out)
         out.append(item)
-    return _one_remedy_per_order(_one_look_per_order(out))
+    return _one_remedy_per_order(_one_look_per_order(out), asked=items)
 
 
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:
@@ -1247,17 +1280,24 @@ _TICKET_ASKED_FOR = rx(
 )
 
 
-def _one_remedy_per_order(items: list[_Request]) -> list[_Request]:
+def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[_Request]:
     """ "my headphones broke and I'd like a refund, order 100200": the problem is the refund's
     reason, not a ticket of its own (a ticket asked for by name, a replacement or a repair is
-    kept beside the refund)."""
+    kept beside the refund, also when another clause of the message, ``asked`` before one
+    request per order was kept, asked for it: "... stopped working!!! want a replacement")."""
     refunded = {i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id}
+    asked_for = {
+        i.order_id
+        for i in asked
+        if i.intent is ShopIntent.CREATE_TICKET
+        and _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
+    }
     return [
         i
         for i in items
         if not (
             i.intent is ShopIntent.CREATE_TICKET
             and i.order_id in refunded
-            and not _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
+            and i.order_id not in asked_for
         )
     ]

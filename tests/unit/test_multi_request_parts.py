@@ -267,3 +267,86 @@ def test_policy_questions_in_customer_words_open_nothing() -> None:
     assert [(m.intent, m.topic) for m in read("why do you charge for shipping")] == [
         (SI.FAQ, "shipping_fee")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a numbered list
+        (
+            "1) where is 100683 2) refund 100609 3) can you send me a catalogue",
+            [
+                (SI.TRACKING, "100683"),
+                (SI.REFUND, "100609"),
+                (Intent.UNKNOWN, "part: can you send me a catalogue"),
+            ],
+        ),
+        ("1.100683到哪了 2.100609退款", [(SI.TRACKING, "100683"), (SI.REFUND, "100609")]),
+        # "btw", "对了", "最后", "顺带": separators as customers type them
+        (
+            "where is 100683 btw can i change the size of the jacket in 100998",
+            [
+                (SI.TRACKING, "100683"),
+                (Intent.UNKNOWN, "part: can i change the size of the jacket in 100998"),
+            ],
+        ),
+        (
+            "对了，100904我不想要了帮我取消，最后问下退款几天到",
+            [(SI.CANCEL_ORDER, "100904"), (SI.FAQ, None)],
+        ),
+        # after an identifier, a space ends a request when "再/也..." opens the next one
+        (
+            "帮我查查100200 再查查100609 顺带问下发票能开吗",
+            [(SI.ORDER_STATUS, "100200"), (SI.ORDER_STATUS, "100609"), (SI.FAQ, None)],
+        ),
+        ("我的订单 100123 为什么还没发货", [(SI.ORDER_STATUS, "100123")]),
+        # a clause ending in a question word is complete
+        (
+            "100609退了多少了 还能退多少 剩下的帮我退了",
+            [(SI.ORDER_STATUS, "100609"), (SI.REFUND, "100609")],
+        ),
+        # "几点", "还要": a question and a request no template reads
+        (
+            "100904改下地址 再把100998取消 还有你们几点下班",
+            [
+                (SI.ORDER_STATUS, "100904"),
+                (SI.CANCEL_ORDER, "100998"),
+                (Intent.UNKNOWN, "part: 你们几点下班"),
+            ],
+        ),
+        (
+            "100683物流太慢 我要投诉 还要你们赔钱",
+            [
+                (SI.TRACKING, "100683"),
+                (SI.CREATE_TICKET, "100683"),
+                (Intent.UNKNOWN, "part: 还要你们赔钱"),
+            ],
+        ),
+        # ", where is it?" asks about what came before it
+        ("my 100609 refund, where is it?", [(SI.ORDER_STATUS, "100609")]),
+    ],
+)
+def test_more_ways_customers_string_requests_together(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
+
+
+def test_an_account_address_and_a_price_policy_are_not_shop_requests() -> None:
+    text = "pls cancel 100904 thx and btw could you update the billing address on my account"
+    merged = merge_matches(read_matches(text), match_packs(text, "en", {}, SHOP), SHOP)
+    assert "change_address" not in {m.capability for m in merged}
+    assert [m.text for m in merged if m.details == DEFERRED_PART] == [
+        "could you update the billing address on my account"
+    ]
+    assert SI.STOCK not in {m.intent for m in read("do you price match")}
+
+
+def test_a_replacement_asked_in_another_clause_keeps_the_ticket_beside_a_refund() -> None:
+    text = "my headphones from 100200 stopped working!!! want a replacement and a refund too"
+    assert [i for i, _ in reading(text)] == [SI.CREATE_TICKET, SI.REFUND]
+
+
+def test_a_product_question_naming_no_product_asks_about_the_one_before() -> None:
+    found = read("羽绒服多少钱 有没有女款")
+    assert [m.text for m in found] == ["羽绒服多少钱", "羽绒服 有没有女款"]
+    found = read("is the smart watch waterproof and do you have it in stock")
+    assert [m.text for m in found] == ["is the smart watch waterproof"]
