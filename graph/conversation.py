@@ -68,7 +68,9 @@ def blank(text: str, pattern: re.Pattern[str]) -> str:
 SPLIT = rx(
     r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
     # "cancel 100998 n refund 100609", "track A & cancel B": "and" as customers type it
-    r"|(?<=\s)(?:n|&|\+)(?=\s)"
+    r"|(?<=\s)(?:n|&|\+|/|\|)(?=\s)|\bas well as\b"
+    # "取消100904和查一下100683物流": "和" before a verb joins two requests, not two things
+    r"|(?:和|跟|并)(?=\s*(?:帮我|帮忙|麻烦|请|查|看|问|告诉|顺便|再|也))"
     r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"

@@ -272,6 +272,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
         r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
         r"|\bdo you (?:ship|deliver) to\b|\b(?:can|could) (?:it|you) (?:ship|deliver) to\b"
+        r"|\b(?:if|whether) (?:you|u) (?:guys )?(?:ship|deliver) to\b"
         r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
         r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
         r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
@@ -298,7 +299,7 @@ _REFUND = rx(
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
-    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)|(?:钱|款)\s*退(?:给我|回给我|回来)"
+    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)|(?:钱|款)\s*退(?:给我|回给我|回来)|(?:钱|款)(?:能|可以)退"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = rx(
@@ -335,6 +336,9 @@ _REFUND_WHEN = rx(
     r"|状态|进度|到了吗|到了没"
     r"|\bupdate\b|\bnews\b|\bdone\b|\bprocess(?:ed)?\b|\bhave you refunded\b|\bany word\b"
     r"|有消息|处理了|了没|了吗|催"
+    # "帮我看下100609的退款", "can you check my refund": a look at the refund, not a new one
+    r"|(?:看|查|问)(?:一?下|看|查|询|问)?.{0,12}退款"
+    r"|\b(?:check|look (?:at|into)|see)\b.{0,20}\brefund"
 )
 
 
@@ -511,6 +515,7 @@ _TRACKING = rx(
     r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
     r"|\bwhere(?:'s| is)\s+(?:order\s+|#)?\d{6}\b"
+    r"|\bwhere (?:the hell|the heck|on earth|tf) (?:is|are)\b"
     # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)
     r"|\bwhere(?:'s| is| are)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
     r"|points|voucher|credit|coupon)[a-z\u3400-\u9fff]"
@@ -979,7 +984,7 @@ def match_shop(
         if found is None and _asks_again(clause_norm, ents, previous):
             found = _Match(ShopIntent.STOCK)
         if found is None:
-            found = _from_entities(ents, previous)
+            found = _from_entities(ents, previous, clause_norm)
         if found is None:
             continue
         previous = found.intent
@@ -1118,9 +1123,19 @@ def _message_order(ents_newest_first: list[Entities]) -> str | None:
     return None
 
 
-def _from_entities(ents: Entities, previous: Kind | None) -> _Match | None:
-    """A clause that names an order or SKU but no request: continue the previous request."""
+# A write (or money) request an order named on its own continues ("取消100904 100998也取消")
+_ACTIONS = frozenset({ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET})
+# looking at something, not asking for it done: "另一个订单100200也看下", "check 100200 too"
+_LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
+
+
+def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _Match | None:
+    """A clause that names an order or SKU but no request: continue the previous request. A
+    question or a look ("and where the hell is 100683", "100200也看下") never continues a write:
+    it looks at the order."""
     if ents.order_ids:
+        if previous in _ACTIONS and (ASKS.search(clause) or _LOOK_VERB.search(clause)):
+            return _Match(ShopIntent.ORDER_STATUS)
         if previous in ORDER_SCOPED_INTENTS and previous is not None:
             return _Match(previous)
         return _Match(ShopIntent.ORDER_STATUS)

@@ -350,3 +350,37 @@ def test_a_product_question_naming_no_product_asks_about_the_one_before() -> Non
     assert [m.text for m in found] == ["羽绒服多少钱", "羽绒服 有没有女款"]
     found = read("is the smart watch waterproof and do you have it in stock")
     assert [m.text for m in found] == ["is the smart watch waterproof"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a look at a refund is a question, and an order named with a look is looked at
+        (
+            "帮我看下100609的退款 另一个订单100200也看下",
+            [(SI.ORDER_STATUS, "100609"), (SI.ORDER_STATUS, "100200")],
+        ),
+        ("can you check my refund for 100609", [(SI.ORDER_STATUS, "100609")]),
+        ("100609剩下的钱能退吗", [(SI.ORDER_STATUS, "100609")]),
+        # a question never continues the cancel before it
+        (
+            "cancel 100904 asap!! and where the hell is 100683",
+            [(SI.CANCEL_ORDER, "100904"), (SI.TRACKING, "100683")],
+        ),
+        # "/", "as well as", "和" before a verb separate requests
+        (
+            "track 100683 / cancel 100904 / whats the return policy",
+            [(SI.TRACKING, "100683"), (SI.CANCEL_ORDER, "100904"), (SI.FAQ, None)],
+        ),
+        (
+            "Can you check on 100200 as well as 100609, and tell me if you ship to Macau",
+            [(SI.ORDER_STATUS, "100200"), (SI.ORDER_STATUS, "100609"), (SI.FAQ, None)],
+        ),
+        ("取消100904和查一下100683物流", [(SI.CANCEL_ORDER, "100904"), (SI.TRACKING, "100683")]),
+        # an order named alone still continues the write before it
+        ("取消100904 100998也取消", [(SI.CANCEL_ORDER, "100904"), (SI.CANCEL_ORDER, "100998")]),
+        ("refund 100609 and 100200", [(SI.REFUND, "100609"), (SI.REFUND, "100200")]),
+    ],
+)
+def test_a_look_or_a_question_never_becomes_a_write(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
