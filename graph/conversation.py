@@ -71,6 +71,8 @@ SPLIT = rx(
     r"|(?<=\s)(?:n|&|\+|/|\|)(?=\s)|\bas well as\b"
     # "取消100904和查一下100683物流": "和" before a verb joins two requests, not two things
     r"|(?:和|跟|并)(?=\s*(?:帮我|帮忙|麻烦|请|查|看|问|告诉|顺便|再|也))"
+    # "能不能换个快递公司 或者直接退款": "或者" before what the customer would do instead
+    r"|\s*(?:或者|要不然|要不)(?=\s*(?:直接|干脆|帮我|给我|就|能不能|可以|我))"
     r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"

@@ -252,7 +252,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
         r"|\b(?:bigger|smaller|larger|different) size\b"
         r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"
-        r"|可以换货吗|能(?:不能)?换"
+        r"|可以换货吗|能(?:不能)?换(?!.{0,4}(?:快递|物流|地址|时间|日期|方式|号码|手机|账号|卡|支付|付款))"
     ),
     "cancel_order": rx(
         r"\bhow (?:do|can|to) (?:i )?cancel\b(?! (?:order )?\d)"
@@ -300,6 +300,7 @@ _REFUND = rx(
     r"|退到哪|退哪(?:了|去了)|钱到哪"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
     r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)|(?:钱|款)\s*退(?:给我|回给我|回来)|(?:钱|款)(?:能|可以)退"
+    r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = rx(
@@ -336,6 +337,8 @@ _REFUND_WHEN = rx(
     r"|状态|进度|到了吗|到了没"
     r"|\bupdate\b|\bnews\b|\bdone\b|\bprocess(?:ed)?\b|\bhave you refunded\b|\bany word\b"
     r"|有消息|处理了|了没|了吗|催"
+    # "and my refund for 100609?": the refund there is, asked about
+    r"|^\W*(?:and |also |so |what about |how about )?(?:my|the) (?:re?fu?nd|money)\b"
     # "帮我看下100609的退款", "can you check my refund": a look at the refund, not a new one
     r"|(?:看|查|问)(?:一?下|看|查|询|问)?.{0,12}退款"
     r"|\b(?:check|look (?:at|into)|see)\b.{0,20}\brefund"
@@ -441,8 +444,9 @@ _HANDOFF = rx(
     r"\b(?:human|real person|live (?:agent|person|chat)|agent|representative|operator|"
     r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
     r"talk (?:to|with) (?:someone|somebody|a person)|"
-    r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back)\b"
-    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服"
+    r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
+    r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor))\b"
+    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:你们)?(?:的)?(?:领导|主管|经理|负责人)"
 )
 _CANCEL = rx(
     r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b"
@@ -808,7 +812,11 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
     found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
     if found is not None:
         # a product question naming no product that asks for something done ("到货了能通知我
-        # 吗", "我想申请价格保护") would search for the request's own words
+        # 吗", "我想申请价格保护") would search for the request's own words; a look at an order
+        # that asks for a change and nothing about where it is ("订单100904帮我改成加急发货")
+        # would answer a question nobody asked
+        if found.intent in _LOOKS:
+            return asks_for_a_change(clause) and not _WHERE_OR_WHEN.search(clause)
         return found.intent is ShopIntent.STOCK and not ents.skus and asks_for_a_change(clause)
     named = ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers
     if not named:
@@ -894,6 +902,11 @@ def _group_clauses(
 
 
 _COMPLAINT = rx(r"\bcomplain(?:t|ts|ing)?\b|投诉")
+# a look that asks where or when (what a look answers), whatever else it asks
+_WHERE_OR_WHEN = rx(
+    r"\b(?:where|wheres|when|status|track|tracking|eta|shipped|arrived?|delivered)\b"
+    r"|哪|什么时候|啥时候|几时|何时|状态|物流|进度|到了|发了|没到|还没|催"
+)
 _LOOKS = frozenset({ShopIntent.TRACKING, ShopIntent.ORDER_STATUS})
 
 
@@ -971,6 +984,7 @@ def match_shop(
     matched: list[_Request] = []
     previous: Kind | None = None
     product_before: str | None = None  # the product words of the message's last product question
+    sku_before: str | None = None  # or its SKU, when it named one
     for index, (group, ents) in enumerate(zip(groups, group_ents, strict=True)):
         clause_norm = norm[group.start : group.end]
         clause_text = text[group.start : group.end].strip(STRIP) or text.strip()
@@ -1004,9 +1018,18 @@ def match_shop(
                 amount_kind=reading.kind,
                 amount_raw=reading.raw,
             )
-        if found.intent is ShopIntent.STOCK and not ents.skus:
-            base = replace(base, text=_asked_of_before(base.text, product_before))
-            product_before = product_query(base.text) or product_before
+        if found.intent is ShopIntent.STOCK and ents.skus:
+            sku_before, product_before = ents.skus[-1], None
+        elif found.intent is ShopIntent.STOCK:
+            if sku_before is not None and product_query(base.text) is None:
+                # "看了一下SKU-1001评价还不错，想问问现在有没有货": that SKU
+                ents = replace(ents, skus=(sku_before,))
+            elif sku_before is None:
+                # "is the smart watch waterproof (unread) and do you have it in stock"
+                named = [product_query(text[s:e]) for s, e in unread if e <= group.start]
+                before = product_before or next((w for w in named[::-1] if w), None)
+                base = replace(base, text=_asked_of_before(base.text, before))
+                product_before = product_query(base.text) or product_before
         matched.extend(
             _with_entities(
                 base, ents, earlier or (later[0] if later else None), last_order_id, last_sku
@@ -1134,6 +1157,8 @@ def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _
     question or a look ("and where the hell is 100683", "100200也看下") never continues a write:
     it looks at the order."""
     if ents.order_ids:
+        if previous in _ACTIONS and NO_ANY.search(clause):
+            return _Match(Intent.CONFIRM_NO)  # "... but dont touch 100998"
         if previous in _ACTIONS and (ASKS.search(clause) or _LOOK_VERB.search(clause)):
             return _Match(ShopIntent.ORDER_STATUS)
         if previous in ORDER_SCOPED_INTENTS and previous is not None:

@@ -348,8 +348,13 @@ def test_a_replacement_asked_in_another_clause_keeps_the_ticket_beside_a_refund(
 def test_a_product_question_naming_no_product_asks_about_the_one_before() -> None:
     found = read("羽绒服多少钱 有没有女款")
     assert [m.text for m in found] == ["羽绒服多少钱", "羽绒服 有没有女款"]
+    # the spec question is deferred; "it" is the product it names
     found = read("is the smart watch waterproof and do you have it in stock")
-    assert [m.text for m in found] == ["is the smart watch waterproof"]
+    assert [(m.intent, m.details) for m in found] == [
+        (SI.STOCK, ""),
+        (Intent.UNKNOWN, DEFERRED_PART),
+    ]
+    assert found[0].text.startswith("smart watch")
 
 
 @pytest.mark.parametrize(
@@ -384,3 +389,57 @@ def test_a_product_question_naming_no_product_asks_about_the_one_before() -> Non
 )
 def test_a_look_or_a_question_never_becomes_a_write(text: str, expected: Reading) -> None:
     assert reading(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a refund named as a noun phrase is asked about; a negation never continues a write
+        (
+            "any news on 100683? and my refund for 100609?",
+            [(SI.ORDER_STATUS, "100683"), (SI.ORDER_STATUS, "100609")],
+        ),
+        (
+            "can u cancel 100904 and refund 100609 but dont touch 100998",
+            [(SI.CANCEL_ORDER, "100904"), (SI.REFUND, "100609"), (Intent.CONFIRM_NO, None)],
+        ),
+        # a clause opening with an auxiliary verb asks
+        (
+            "do you have wireless earbuds? and a power bank? and are they cheaper if i buy both",
+            [
+                (SI.STOCK, None),
+                (SI.STOCK, None),
+                (Intent.UNKNOWN, "part: are they cheaper if i buy both"),
+            ],
+        ),
+        (
+            "100609退款退到哪了？还有100200我也想退",
+            [(SI.ORDER_STATUS, "100609"), (SI.REFUND, "100200")],
+        ),
+        # "或者" before what the customer would do instead; a courier is not an exchange
+        (
+            "100683太慢了 能不能换个快递公司 或者直接退款",
+            [
+                (SI.ORDER_STATUS, "100683"),
+                (SI.REFUND, "100683"),
+                (Intent.UNKNOWN, "part: 能不能换个快递公司"),
+            ],
+        ),
+        # a look that asks only for a change is deferred
+        (
+            "订单100904帮我改成加急发货 另外100609还能退多少",
+            [(SI.ORDER_STATUS, "100609"), (Intent.UNKNOWN, "part: 订单100904帮我改成加急发货")],
+        ),
+        (
+            "我要投诉 100200发错货了 要换货 另外我要找你们领导",
+            [(SI.CREATE_TICKET, "100200"), (SI.HANDOFF, "100200")],
+        ),
+    ],
+)
+def test_what_a_clause_asks_is_read_from_how_it_is_asked(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
+
+
+def test_a_product_question_without_product_words_asks_about_the_product_before() -> None:
+    assert [m.sku for m in read("看了一下SKU-1001评价还不错，想问问现在有没有货")] == ["SKU-1001"]
+    assert len(read("你们有没有充电宝 有的话多少钱")) == 1
