@@ -51,8 +51,11 @@ _IMPERATIVE_VERBS = (
 ACTION_VERB = rx(r"\b(?:" + _IMPERATIVE_VERBS + r")\b")
 """A verb asking for something done, anywhere in a clause ("can you combine it with ...")."""
 IMPERATIVE = rx(
-    r"^\W*(?:(?:and|also|then|just|so|pls|plz|please|kindly)\s+)*(?:" + _IMPERATIVE_VERBS + r")\b"
-    r"|^\W*(?:再|也)?[把给]"
+    r"^\W*(?:(?:and|also|then|just|so|pls|plz|please|kindly)\s+)*"
+    # "need to update my phone number", "i also want to use a coupon"
+    r"(?:(?:i\s+)?(?:also\s+)?(?:need|want|wanna|would like|'d like)\s+(?:to\s+)?)?"
+    r"(?:" + _IMPERATIVE_VERBS + r")\b"
+    r"|^\W*(?:再|也|还)?(?:[把给让叫]|送我|发我|寄我)"
 )
 """A clause opening with a verb that asks for something done ("gift wrap it", "把...改到周末")."""
 REQUESTS = rx(

@@ -78,8 +78,15 @@ SPLIT = rx(
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
     r"(?!(?:where|what|when|how)(?:'s|\s+is|\s+are)\s+(?:it|that|this|they|them)\b)"
-    # "cancel 100998, if it hasn't shipped ...": a condition opens a request of its own
+    # "cancel 100998, if it hasn't shipped ...": a condition opens a request of its own, and so
+    # does the customer speaking of themselves ("..., I have a coupon I want to use", "...,
+    # my address changed so ...")
     r"|,\s*(?=if\b)"
+    r"|,\s*(?=(?:i|we)\s+(?:have|want|need|would|'d|also|think|just|moved|got|used|wanna)\b"
+    r"|(?:my|our)\s+\w+\s+(?:changed|is|was|has|got)\b)"
+    # "i moved so update my address": "so" before what the customer asks to be done
+    r"|\s+\bso\s+(?=(?:(?:please|pls|plz|can you|could you)\s+)?(?:update|change|send|deliver"
+    r"|ship|add|put|move|make|let|give)\b)"
     # "1) where is 100683 2) refund 100609", "1.100683到哪了 2.退款": a numbered list
     r"|(?<!\S)(?:[1-9][).\uff09\u3001:]|\([1-9]\))(?=\s*[a-z\u4e00-\u9fff]|\d{6}(?!\d))"
     r"|[?;!。\n]|\.(?=\s|$)"

@@ -28,6 +28,7 @@ from typing import Any
 from helpdesk.graph.asking import (
     ACTION_VERB,
     ASKS,
+    IMPERATIVE,
     asks_for_a_change,
     asks_for_something,
     word_count,
@@ -677,6 +678,10 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
     ):
         return _Match(ShopIntent.CREATE_TICKET)
+    warranty = ents.faq_topic == "warranty" and not _STOCK.search(norm)
+    if ents.skus and not ents.order_ids and warranty:
+        # "what is the warranty on SKU-1007", "SKU-1007保修多久": the policy, not the stock
+        return _Match(ShopIntent.FAQ, topic="warranty")
     if ents.skus and not ents.order_ids:
         return _Match(ShopIntent.STOCK)
     if ents.tracking_numbers and not ents.order_ids:
@@ -739,7 +744,8 @@ _AFTER_IDENTIFIER = rx(r"(?<=\d),\s*(?=[a-z\u4e00-\u9fff])")
 # "我要投诉快递，100683到哪了": a Chinese comma before an identifier that starts a request
 _BEFORE_IDENTIFIER = rx(r"(?<=[\u4e00-\u9fff]),\s*(?=\d{4,})")
 # "where is 100683 i need it by friday can you speed it up": a request asked midway, unpunctuated
-_ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)")
+# ... or a second order opens a request of its own ("取消100904 100998的包裹帮我备注放门卫")
+_ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)|(?<=\d)\s+(?=\d{6}(?!\d))")
 _IDENTIFIER = re.compile(r"\d{4,}")
 # what a clause naming no order reads as when it only introduces the order that follows
 _INTRODUCES_ORDER = frozenset({ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS})
@@ -816,7 +822,9 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
         # that asks for a change and nothing about where it is ("订单100904帮我改成加急发货")
         # would answer a question nobody asked
         if found.intent in _LOOKS:
-            return asks_for_a_change(clause) and not _WHERE_OR_WHEN.search(clause)
+            # ("let the courier know to ring the bell", "再让快递员送货前打个电话")
+            asks = asks_for_a_change(clause) or bool(IMPERATIVE.search(clause.strip()))
+            return asks and not _WHERE_OR_WHEN.search(clause)
         return found.intent is ShopIntent.STOCK and not ents.skus and asks_for_a_change(clause)
     named = ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers
     if not named:

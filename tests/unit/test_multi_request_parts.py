@@ -443,3 +443,73 @@ def test_what_a_clause_asks_is_read_from_how_it_is_asked(text: str, expected: Re
 def test_a_product_question_without_product_words_asks_about_the_product_before() -> None:
     assert [m.sku for m in read("看了一下SKU-1001评价还不错，想问问现在有没有货")] == ["SKU-1001"]
     assert len(read("你们有没有充电宝 有的话多少钱")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "where is 100683 i also need to update my phone number",
+            [(SI.TRACKING, "100683"), (Intent.UNKNOWN, "part: need to update my phone number")],
+        ),
+        # ", I ..." / ", my X changed": the customer speaking of themselves opens a clause
+        (
+            "is SKU-1001 in stock, I have a coupon code WINTER10 that I want to use",
+            [
+                (SI.STOCK, None),
+                (Intent.UNKNOWN, "part: I have a coupon code WINTER10 that I want to use"),
+            ],
+        ),
+        (
+            "check 100998 please, I think I used the wrong coupon on it, can you reapply it",
+            [(SI.ORDER_STATUS, "100998"), (Intent.UNKNOWN, "part: can you reapply it")],
+        ),
+        # a look that asks for something done is deferred
+        (
+            "track 100200 for me and let the courier know to ring the bell",
+            [
+                (SI.TRACKING, "100200"),
+                (Intent.UNKNOWN, "part: let the courier know to ring the bell"),
+            ],
+        ),
+        (
+            "帮我查100200的物流 再让快递员送货前打个电话",
+            [(SI.TRACKING, "100200"), (Intent.UNKNOWN, "part: 再让快递员送货前打个电话")],
+        ),
+        (
+            "where is 100683 also i moved so update my default address on the account",
+            [
+                (SI.TRACKING, "100683"),
+                (Intent.UNKNOWN, "part: update my default address on the account"),
+            ],
+        ),
+        (
+            "退100609的钱 顺便送我张优惠券呗",
+            [(SI.REFUND, "100609"), (Intent.UNKNOWN, "part: 送我张优惠券呗")],
+        ),
+        # a second order opening a request of its own does not join the cancel
+        (
+            "取消100904 100998的包裹帮我备注放门卫",
+            [(SI.CANCEL_ORDER, "100904"), (Intent.UNKNOWN, "part: 100998的包裹帮我备注放门卫")],
+        ),
+        ("取消100904 100998", [(SI.CANCEL_ORDER, "100904"), (SI.CANCEL_ORDER, "100998")]),
+        # a warranty question naming a product is the policy
+        (
+            "what is the warranty on SKU-1007 and can I buy an extended one",
+            [(SI.FAQ, None), (Intent.UNKNOWN, "part: can I buy an extended one")],
+        ),
+    ],
+)
+def test_a_part_the_shop_cannot_do_is_deferred_however_it_is_joined(
+    text: str, expected: Reading
+) -> None:
+    assert reading(text) == expected
+
+
+def test_a_read_keeps_its_own_clause_beside_a_clause_a_pack_claimed() -> None:
+    text = "hey where is 100683, my address changed so please deliver it to 88 Nanjing Road instead"
+    merged = merge_matches(read_matches(text), match_packs(text, "en", {}, SHOP), SHOP)
+    assert {m.capability for m in merged} >= {"tracking", "change_address"}
+    assert [m.text for m in merged if m.details == DEFERRED_PART] == [
+        "please deliver it to 88 Nanjing Road instead"
+    ]
