@@ -31,6 +31,8 @@ __all__ = [
 
 ASKS = rx(
     r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以|能否|几[点天号个时件次]|多久|多长|啥|咋"
+    # "有没有邮箱可以联系", "是不是", "要不要": a question asked as "A not A"
+    r"|([\u4e00-\u9fff])[不没]\1"
     r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
     # "are they cheaper if i buy both": a clause opening with an auxiliary verb asks
     r"|^\W*(?:(?:and|also|so|but)\s+)?(?:are|is|do|does|did|will|would|has|have|was|were"

@@ -294,7 +294,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
 }
 _REFUND = rx(
-    r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
+    r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\bmy money\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
@@ -560,11 +560,16 @@ _STOCK = rx(
     r"sold out|out of stock|inventory|how many (?:are |do you have )?left|cost|"
     # "do you price match": a price policy, not a product's price
     r"prices?(?! match| protect| guarantee| adjust)|"
-    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)(?! (?:any )?idea| my)|"
+    # "do u have an email address i can write to": a way to reach the shop, not a product
+    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)(?! (?:any )?idea| my"
+    r"| (?:an? |any )?(?:e-?mail|phone number|phone line|number|address|website|app|office"
+    r"|store|shop|wechat"
+    r"|account|live chat)\b)|"
     r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
     r"(?:you|u) sell|coming back|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
-    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|有没有(?!人|可能|良心|优惠|办法)"
+    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖"
+    r"|有没有(?!人|可能|良心|优惠|办法|邮箱|电话|微信|联系|地址|门店|实体店|网站|公众号)"
 )
 _LIST_ORDERS = rx(
     r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "

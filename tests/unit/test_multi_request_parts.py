@@ -513,3 +513,33 @@ def test_a_read_keeps_its_own_clause_beside_a_clause_a_pack_claimed() -> None:
     assert [m.text for m in merged if m.details == DEFERRED_PART] == [
         "please deliver it to 88 Nanjing Road instead"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a way to reach the shop is not a product; "有没有..." asks
+        (
+            "whats ur hotline and do u have an email address i can write to",
+            [
+                (Intent.HOTLINE, None),
+                (Intent.UNKNOWN, "part: do u have an email address i can write to"),
+            ],
+        ),
+        (
+            "客服电话多少 有没有邮箱可以联系",
+            [(Intent.HOTLINE, None), (Intent.UNKNOWN, "part: 有没有邮箱可以联系")],
+        ),
+        # "能帮忙..." after a space opens a request of its own
+        (
+            "你们卖手机壳吗 还有钢化膜 能帮忙贴膜吗",
+            [(SI.STOCK, None), (SI.STOCK, None), (Intent.UNKNOWN, "part: 能帮忙贴膜吗")],
+        ),
+        (
+            "cancel 100904 and how long for my money",
+            [(SI.CANCEL_ORDER, "100904"), (SI.FAQ, None)],
+        ),
+    ],
+)
+def test_contact_channels_and_money_words_are_read_as_asked(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
