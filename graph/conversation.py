@@ -118,7 +118,11 @@ def clause_spans(norm: str) -> list[tuple[int, int]]:
 # space. A space ends a request only when what precedes it is one: it names an identifier, or
 # ends with a question particle ("我的订单 100123 为什么..." is one request), or when what
 # follows opens a request of its own ("可以...", "帮我...").
-HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff\d])\s+(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d)")
+HAN_SPACE = re.compile(
+    r"(?<=[\u4e00-\u9fff\d])\s+"
+    # ... before Han, a digit, "sku 1001", or a Latin word run into Han ("usb-c数据线多少钱")
+    r"(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d|[a-z][a-z0-9-]{0,10}[\u4e00-\u9fff])"
+)
 # a question particle ends a request, and so does an exclamation one ("咋还没到啊 ..."), and
 # "X不 / X没" after a verb or its object ("还有货不 ...", "发了没 ...": "有没有货", asked)
 _ASKED_NOT = r"(?<=[了货到发退收完行好对])[不没]"

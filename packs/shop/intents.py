@@ -68,7 +68,7 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import chinese_number, read_amount
-from helpdesk.packs.shop.words import product_query
+from helpdesk.packs.shop.words import looked_product, product_query
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
@@ -448,6 +448,9 @@ _HANDOFF = rx(
     r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
     r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor))\b"
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:你们)?(?:的)?(?:领导|主管|经理|负责人)"
+    # "能不能让人打电话给我": a person to call back
+    r"|(?:让|叫|找)(?:个)?(?:人|客服|你们的?人)(?:给我)?(?:打|回)(?:个)?电话|(?:打|回)(?:个)?电话给我"
+    r"|给我(?:打|回)(?:个)?电话"
 )
 _CANCEL = rx(
     r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b"
@@ -566,7 +569,8 @@ _STOCK = rx(
     r"|store|shop|wechat"
     r"|account|live chat)\b)|"
     r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
-    r"(?:you|u) sell|coming back|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
+    r"(?:you|u) sell|coming back|back yet"
+    r"|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
     r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖"
     r"|有没有(?!人|可能|良心|优惠|办法|邮箱|电话|微信|联系|地址|门店|实体店|网站|公众号)"
@@ -998,6 +1002,7 @@ def match_shop(
     previous: Kind | None = None
     product_before: str | None = None  # the product words of the message's last product question
     sku_before: str | None = None  # or its SKU, when it named one
+    looked_at: str | None = None  # the product a look at an order named ("我的耳机到哪了")
     for index, (group, ents) in enumerate(zip(groups, group_ents, strict=True)):
         clause_norm = norm[group.start : group.end]
         clause_text = text[group.start : group.end].strip(STRIP) or text.strip()
@@ -1015,6 +1020,8 @@ def match_shop(
         if found is None:
             continue
         previous = found.intent
+        if found.intent in _LOOKS:
+            looked_at = looked_product(clause_text) or looked_at
         base = _Request(
             intent=found.intent,
             text=clause_text,
@@ -1038,9 +1045,10 @@ def match_shop(
                 # "看了一下SKU-1001评价还不错，想问问现在有没有货": that SKU
                 ents = replace(ents, skus=(sku_before,))
             elif sku_before is None:
-                # "is the smart watch waterproof (unread) and do you have it in stock"
+                # "is the smart watch waterproof (unread) and do you have it in stock", "100200的
+                # 耳机到哪了 有没有黑色的同款"
                 named = [product_query(text[s:e]) for s, e in unread if e <= group.start]
-                before = product_before or next((w for w in named[::-1] if w), None)
+                before = product_before or next((w for w in named[::-1] if w), looked_at)
                 base = replace(base, text=_asked_of_before(base.text, before))
                 product_before = product_query(base.text) or product_before
         matched.extend(
@@ -1258,7 +1266,7 @@ def _product_parts(text: str) -> list[str]:
 _VARIANT = rx(
     r"^(?:(?:女|男|童|儿童|大|小|加大|加厚|新|同)款|[黑白红蓝灰粉绿紫黄棕]色(?:的)?|(?:大|小|加大)码"
     r"|xs|s|m|l|xl|xxl|xxxl|black|white|red|blue|grey|gray|pink|green|size|colou?rs?|womens?"
-    r"|mens?|kids|women's|men's|bigger|smaller|one|ones)$"
+    r"|mens?|kids|women's|men's|bigger|smaller|one|ones|same|similar|同款|一样|一样的)$"
 )
 
 
@@ -1279,11 +1287,14 @@ def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Requ
     is 100683 and pls change the delivery date": the date reads as the same tracking): the
     look answers the first, the change is deferred as unread, not dropped."""
     answered = {m.text for m in kept}
+    # a ticket dropped beside a refund of its order that asks for something sent ("refund
+    # 100200 in full and send me a return label", "再给我寄个退货单") is deferred too
+    sent = {m.text for m in items if m.intent is ShopIntent.CREATE_TICKET}
     dropped = dict.fromkeys((m.text, m.lang) for m in items if m.text not in answered)
     return [
         _Request(Intent.UNKNOWN, text=text, lang=lang, details=DEFERRED_PART)
         for text, lang in dropped
-        if asks_for_a_change(text)
+        if asks_for_a_change(text) or (text in sent and IMPERATIVE.search(text.strip()))
     ]
 
 

@@ -104,6 +104,16 @@ _POSSESSED = re.compile(
 )
 
 
+def looked_product(text: str) -> str | None:
+    """The product a look at an order names ("where r my headphones from 100200" ->
+    "headphones", "100200的耳机到哪了" -> "耳机"), or None: its words without the delivery and
+    order words and the numbers."""
+    rest = _TRACKING_FRAME.sub(" ", text.lower().replace("’", "'"))
+    rest = re.sub(r"[?？!！.,，。、~]|\b(?:r|from|in|at)\b", " ", rest)
+    rest = re.sub(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])", " ", rest)
+    return _enough([w for w in rest.split() if not w.isdigit()])
+
+
 def tracked_product(text: str) -> str | None:
     """The product a delivery question names without an order ("where are my headphones?" ->
     "headphones", "我买的钢化膜到哪了" -> "钢化膜"), or None when it names none: only words in the

@@ -543,3 +543,37 @@ def test_a_read_keeps_its_own_clause_beside_a_clause_a_pack_claimed() -> None:
 )
 def test_contact_channels_and_money_words_are_read_as_asked(text: str, expected: Reading) -> None:
     assert reading(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a ticket dropped beside the refund of its order, asking for something sent
+        (
+            "refund 100200 in full and send me a return label",
+            [(SI.REFUND, "100200"), (Intent.UNKNOWN, "part: send me a return label")],
+        ),
+        (
+            "100200全额退款 再给我寄个退货单",
+            [(SI.REFUND, "100200"), (Intent.UNKNOWN, "part: 再给我寄个退货单")],
+        ),
+        (
+            "能不能让人打电话给我 说一下100683的事 另外100904取消",
+            [(SI.HANDOFF, "100683"), (SI.CANCEL_ORDER, "100904")],
+        ),
+        ("65W充电器补货了没 USB-C数据线多少钱", [(SI.STOCK, None), (SI.STOCK, None)]),
+        (
+            "are the 65w chargers back yet and how much are usb c cables",
+            [(SI.STOCK, None), (SI.STOCK, None)],
+        ),
+    ],
+)
+def test_requests_beside_a_refund_a_callback_and_mixed_words(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
+
+
+def test_the_same_product_in_another_colour_is_the_one_looked_at() -> None:
+    found = read("100200的耳机到哪了 有没有黑色的同款")
+    assert [m.text for m in found] == ["100200的耳机到哪了", "耳机 有没有黑色的同款"]
+    found = read("where r my headphones from 100200 and do u have the same ones in black")
+    assert found[-1].text.startswith("headphones")
