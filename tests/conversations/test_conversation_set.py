@@ -16,13 +16,15 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (616 judged turns, after 66 multi-request
-# messages with a part the shop cannot do were added); see README "Understanding: the labelled
-# conversation set". Ratchet: raise, never lower.
-FLOOR_UNDERSTOOD = 0.985  # 607/616
-FLOOR_ACCEPTED = 0.982  # 605/616
-FLOOR_MULTI_REQUESTS_SERVED = 0.978  # 227/232
-FLOOR_ANSWERED_OR_DEFERRED = 0.954  # 105/110 multi-request turns (the 5 misses are held out)
+# Measured 2026-12-01 on the embedded default (830 judged turns, after 214 more multi-request
+# messages written the way hurried customers write were added: the existing 616 turns are
+# unchanged at 98.5% / 98.2% / 97.8% / 95.5%, the new ones are harder, their 43 held-out ones
+# most of all); see README "Understanding: the labelled conversation set". Ratchet: raise,
+# never lower without saying why.
+FLOOR_UNDERSTOOD = 0.966  # 802/830
+FLOOR_ACCEPTED = 0.963  # 800/830
+FLOOR_MULTI_REQUESTS_SERVED = 0.966  # 715/740
+FLOOR_ANSWERED_OR_DEFERRED = 0.932  # 302/324 multi-request turns (4 misses tuned, 18 held out)
 
 
 @pytest.fixture(scope="module")
