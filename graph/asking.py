@@ -57,7 +57,7 @@ IMPERATIVE = rx(
     # "need to update my phone number", "i also want to use a coupon"
     r"(?:(?:i\s+)?(?:also\s+)?(?:need|want|wanna|would like|'d like)\s+(?:to\s+)?)?"
     r"(?:" + _IMPERATIVE_VERBS + r")\b"
-    r"|^\W*(?:再|也|还)?(?:[把给让叫]|送我|发我|寄我)"
+    r"|^\W*(?:再|也|还)?(?:[把给让叫]|送我|发我|寄我)|^\W*再(?!见)"
 )
 """A clause opening with a verb that asks for something done ("gift wrap it", "把...改到周末")."""
 REQUESTS = rx(

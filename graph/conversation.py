@@ -66,7 +66,10 @@ def blank(text: str, pattern: re.Pattern[str]) -> str:
 
 # Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
 SPLIT = rx(
-    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
+    # ("100904 and 100998": two identifiers of one request, "is there any way to combine 100904
+    # and 100998 into one shipment")
+    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|(?<!\d\s)\band\b|\band\b(?!\s+#?\d)|\balso\b"
+    r"|\bplus\b|,?\s*\bthen\b"
     # "cancel 100998 n refund 100609", "track A & cancel B": "and" as customers type it
     r"|(?<=\s)(?:n|&|\+|/|\|)(?=\s)|\bas well as\b"
     # "取消100904和查一下100683物流": "和" before a verb joins two requests, not two things
@@ -140,7 +143,7 @@ OPEN_NEGATION = re.compile(
 # ("帮我查查100200 再查查100609"; "订单 100683 到哪了" is one request) only these and "再/也/又"
 AGAIN = re.compile(r"(?:再|也|又|还要|接着)")
 OPENS_REQUEST = re.compile(
-    r"(?:可以|能不能|能否|可不可以|能帮|能给|帮我|帮忙|麻烦|请问|我想|我要|还要|还想|如果|要是"
+    r"(?:可以|能不能|能否|可不可以|能帮|能给|帮我|帮忙|麻烦|请问|我想|我要|还要|还想|如果|要是|再(?!见)"
     r"|[\u4e00-\u9fff]{1,3}的话)"
 )
 

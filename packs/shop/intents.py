@@ -506,7 +506,7 @@ _TICKET = rx(
     r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
-    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
+    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -830,6 +830,9 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
         # 吗", "我想申请价格保护") would search for the request's own words; a look at an order
         # that asks for a change and nothing about where it is ("订单100904帮我改成加急发货")
         # would answer a question nobody asked
+        if found.intent is Intent.GREETING:
+            # "hey is the air purifier on sale": the greeting is not what the clause asks
+            return asks_for_something(blank(clause, GREETING))
         if found.intent in _LOOKS:
             # ("let the courier know to ring the bell", "再让快递员送货前打个电话")
             asks = asks_for_a_change(clause) or bool(IMPERATIVE.search(clause.strip()))
@@ -841,7 +844,9 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
             return False
         return asks_for_something(clause)
     rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)
-    if not asks_for_something(rest, min_words=1, questions=False):
+    # "is there any way to combine 100904 and 100998": a question about something done counts
+    asks_done = bool(ASKS.search(rest) and ACTION_VERB.search(rest))
+    if not (asks_done or asks_for_something(rest, min_words=1, questions=False)):
         return False
     # "can you combine it with 100998": a verb asking for something done is enough
     enough = 1 if ACTION_VERB.search(rest) else 2
@@ -922,7 +927,8 @@ _COMPLAINT = rx(r"\bcomplain(?:t|ts|ing)?\b|投诉")
 # a look that asks where or when (what a look answers), whatever else it asks
 _WHERE_OR_WHEN = rx(
     r"\b(?:where|wheres|when|status|track|tracking|eta|shipped|arrived?|delivered)\b"
-    r"|哪|什么时候|啥时候|几时|何时|状态|物流|进度|到了|发了|没到|还没|催"
+    r"|\b(?:check|look|see|show)\b|哪|什么时候|啥时候|几时|何时|状态|物流|进度|到了|发了|没到|还没|催"
+    r"|签收|看|查"
 )
 _LOOKS = frozenset({ShopIntent.TRACKING, ShopIntent.ORDER_STATUS})
 
@@ -1015,6 +1021,9 @@ def match_shop(
             continue
         if found is None and _asks_again(clause_norm, ents, previous):
             found = _Match(ShopIntent.STOCK)
+        if found is not None and _only_polite_around(clause_norm, ents, found, previous):
+            # "cancel order #100904 and order #100998, thank you": the order continues the cancel
+            found = _from_entities(ents, previous, clause_norm)
         if found is None:
             found = _from_entities(ents, previous, clause_norm)
         if found is None:
@@ -1188,6 +1197,17 @@ def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _
     if ents.skus:
         return _Match(ShopIntent.STOCK)
     return None
+
+
+def _only_polite_around(
+    clause: str, ents: Entities, found: _Match, previous: Kind | None
+) -> bool:
+    """An order named with only a greeting or thanks around it, after a write: read as a look
+    on its own ("please check 100683 for me, thanks"), it continues the write here."""
+    if found.intent is not ShopIntent.ORDER_STATUS or previous not in _ACTIONS:
+        return False
+    rest = blank(blank(clause, THANKS), GREETING)
+    return _classify(rest, ents, has_order_ctx=True, awaiting=False) is None
 
 
 def _continues_decline(ents: Entities, previous: Kind | None) -> bool:

@@ -21,9 +21,9 @@ from tests.conversations.labels import held_out, load_set
 # unchanged at 98.5% / 98.2% / 97.8% / 95.5%, the new ones are harder, their 43 held-out ones
 # most of all); see README "Understanding: the labelled conversation set". Ratchet: raise,
 # never lower without saying why.
-FLOOR_UNDERSTOOD = 0.966  # 802/830
-FLOOR_ACCEPTED = 0.963  # 800/830
-FLOOR_MULTI_REQUESTS_SERVED = 0.966  # 715/740
+FLOOR_UNDERSTOOD = 0.967  # 803/830
+FLOOR_ACCEPTED = 0.965  # 801/830
+FLOOR_MULTI_REQUESTS_SERVED = 0.967  # 716/740
 FLOOR_ANSWERED_OR_DEFERRED = 0.932  # 302/324 multi-request turns (4 misses tuned, 18 held out)
 
 

@@ -577,3 +577,46 @@ def test_the_same_product_in_another_colour_is_the_one_looked_at() -> None:
     assert [m.text for m in found] == ["100200的耳机到哪了", "耳机 有没有黑色的同款"]
     found = read("where r my headphones from 100200 and do u have the same ones in black")
     assert found[-1].text.startswith("headphones")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an order named with thanks after a cancel continues the cancel
+        (
+            "Please cancel order #100904 and order #100998, thank you",
+            [(SI.CANCEL_ORDER, "100904"), (SI.CANCEL_ORDER, "100998")],
+        ),
+        # two identifiers joined by "and" stay in their request, and a question about doing
+        # something with them is deferred whole
+        (
+            "is there any way to combine 100904 and 100998 into one shipment? and shipping fees?",
+            [
+                (SI.FAQ, None),
+                (
+                    Intent.UNKNOWN,
+                    "part: is there any way to combine 100904 and 100998 into one shipment",
+                ),
+            ],
+        ),
+        # a greeting in front of a question is not what the clause asks
+        (
+            "hey is the air purifier on sale? and where is my refund for it (100609)",
+            [
+                (SI.ORDER_STATUS, "100609"),
+                (Intent.UNKNOWN, "part: hey is the air purifier on sale"),
+            ],
+        ),
+        # "再..." after a space opens a request; a damaged box is the refund's reason
+        (
+            "100609外包装破了 退我50块 再补发个盒子",
+            [(SI.REFUND, "100609"), (Intent.UNKNOWN, "part: 再补发个盒子")],
+        ),
+        (
+            "帮我看看100609退款到账没有 再帮我看看100200是不是签收了",
+            [(SI.ORDER_STATUS, "100609"), (SI.ORDER_STATUS, "100200")],
+        ),
+    ],
+)
+def test_thanks_greetings_and_joined_identifiers(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
