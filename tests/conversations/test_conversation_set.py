@@ -16,15 +16,15 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (830 judged turns, after 214 more multi-request
-# messages written the way hurried customers write were added: the existing 616 turns are
-# unchanged at 98.5% / 98.2% / 97.8% / 95.5%, the new ones are harder, their 43 held-out ones
-# most of all); see README "Understanding: the labelled conversation set". Ratchet: raise,
+# Measured 2026-12-01 on the embedded default (854 judged turns, after 238 more multi-request
+# messages written the way hurried customers write were added: the 616 turns there were before
+# are unchanged at 98.5% / 98.2% / 97.8% / 95.5%, the new ones are harder, their 46 held-out
+# ones most of all); see README "Understanding: the labelled conversation set". Ratchet: raise,
 # never lower without saying why.
-FLOOR_UNDERSTOOD = 0.967  # 803/830
-FLOOR_ACCEPTED = 0.965  # 801/830
-FLOOR_MULTI_REQUESTS_SERVED = 0.967  # 716/740
-FLOOR_ANSWERED_OR_DEFERRED = 0.932  # 302/324 multi-request turns (4 misses tuned, 18 held out)
+FLOOR_UNDERSTOOD = 0.967  # 826/854
+FLOOR_ACCEPTED = 0.964  # 824/854
+FLOOR_MULTI_REQUESTS_SERVED = 0.968  # 765/790
+FLOOR_ANSWERED_OR_DEFERRED = 0.933  # 325/348 multi-request turns (4 misses tuned, 19 held out)
 
 
 @pytest.fixture(scope="module")
