@@ -457,6 +457,17 @@ _CANCEL = rx(
     r"|取消|撤销|撤单|退订"
     r"|(?:把|将)\s*(?:订单|单子|这单|那单|这个订单|那个订单)?\s*\d{6}?\s*(?:的订单)?\s*撤(?:了|掉|回)(?![吗么])"
 )
+# "cancel the watch from it only", "只取消里面的手表": one item of an order, not the order
+_PART_OF_ORDER = rx(
+    r"只取消(?!订单|\s*\d)|仅取消(?!订单|\s*\d)|取消(?:里面|其中)"
+    r"|\bfrom (?:it|the order|that order)(?: only)?\b"
+    r"|\bcancel (?:only |just )?(?:the |one )(?!order)\w+ (?:from|in|out of)\b"
+)
+# "any discount on SKU-1047", "SKU-1047有优惠吗": a price promotion, which the shop does not read
+_PROMO = rx(
+    r"\b(?:discount|coupon|promo(?:tion)?|voucher|on sale|deal|price match)\b"
+    r"|优惠|打折|折扣|促销|满减|便宜点"
+)
 _CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
@@ -549,7 +560,7 @@ _ORDER_STATUS = rx(
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
     r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
-    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order)|"
+    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
@@ -663,6 +674,8 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _CANCEL_QUERY.search(norm):
         return _Match(ShopIntent.ORDER_STATUS)
+    if _CANCEL.search(norm) and _PART_OF_ORDER.search(norm):
+        return None  # "只取消里面的手表": a part of an order, which no cancel here does
     if not _CANCEL_NEGATED.search(norm) and (
         _CANCEL.search(norm)
         or (_CANCEL_WEAK.search(norm) and (ents.order_ids or _ORDER_WORD.search(norm)))
@@ -688,6 +701,8 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     ):
         return _Match(ShopIntent.CREATE_TICKET)
     warranty = ents.faq_topic == "warranty" and not _STOCK.search(norm)
+    if ents.skus and _PROMO.search(norm) and not _STOCK.search(blank(norm, _PROMO)):
+        return None
     if ents.skus and not ents.order_ids and warranty:
         # "what is the warranty on SKU-1007", "SKU-1007保修多久": the policy, not the stock
         return _Match(ShopIntent.FAQ, topic="warranty")
@@ -743,7 +758,8 @@ class _Group:
 _LOOK_WORDS = rx(
     r"\b(?:orders?|check|look|see|show|find|status|track|number|no|about|what|where|how|do"
     r"|help|when|is|are|the|a|an|my|me|for|to|it|of|on|and|also|too|pls|plz|please|can|could"
-    r"|would|will|you|u|i|just|so|then|again|this|that|one|both|them|with|up|out|into|at)\b"
+    r"|would|will|you|u|i|just|so|then|again|this|that|one|both|them|with|up|out|into|at"
+    r"|tell|let|know|in|inside|what's|whats)\b"
     r"|订单|单号|单子|查|看|帮我|一下|下|的|了|吗|呢|吧|啊|也|还|再|和|跟|这个|那个|个|请|麻烦"
 )
 
@@ -824,6 +840,8 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
     looking at it, so "check 100200 for me" still continues the message's reading. A quantity
     or amount without a question ("我想买3个") belongs to the request beside it.
     """
+    if _CANCEL.search(clause) and _PART_OF_ORDER.search(clause):
+        return True  # "cancel the watch from it only": asked for, and not done here
     found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
     if found is not None:
         # a product question naming no product that asks for something done ("到货了能通知我
@@ -844,8 +862,10 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
             return False
         return asks_for_something(clause)
     rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)
-    # "is there any way to combine 100904 and 100998": a question about something done counts
-    asks_done = bool(ASKS.search(rest) and ACTION_VERB.search(rest))
+    # "is there any way to combine 100904 and 100998": a question about something done counts,
+    # and one about a promotion ("SKU-1047有优惠吗")
+    promo = bool(ents.skus and not ents.order_ids and _PROMO.search(rest))
+    asks_done = bool(ASKS.search(rest) and ACTION_VERB.search(rest)) or promo
     if not (asks_done or asks_for_something(rest, min_words=1, questions=False)):
         return False
     # "can you combine it with 100998": a verb asking for something done is enough
@@ -1024,6 +1044,8 @@ def match_shop(
         if found is not None and _only_polite_around(clause_norm, ents, found, previous):
             # "cancel order #100904 and order #100998, thank you": the order continues the cancel
             found = _from_entities(ents, previous, clause_norm)
+        if found is None and _reason_for_next(ents, clause_norm, groups, norm, index):
+            continue  # "100904尺码买错了 帮我取消": why the next request is asked, not a look
         if found is None:
             found = _from_entities(ents, previous, clause_norm)
         if found is None:
@@ -1050,8 +1072,15 @@ def match_shop(
         if found.intent is ShopIntent.STOCK and ents.skus:
             sku_before, product_before = ents.skus[-1], None
         elif found.intent is ShopIntent.STOCK:
+            unread_skus = [
+                sku
+                for s, e in unread
+                if e <= group.start
+                for sku in extract_entities(norm[s:e]).skus
+            ]
+            sku_before = sku_before or (unread_skus[-1] if unread_skus else None)
             if sku_before is not None and product_query(base.text) is None:
-                # "看了一下SKU-1001评价还不错，想问问现在有没有货": that SKU
+                # "看了一下SKU-1001评价还不错，想问问现在有没有货", "SKU-1047有优惠吗 有货吗"
                 ents = replace(ents, skus=(sku_before,))
             elif sku_before is None:
                 # "is the smart watch waterproof (unread) and do you have it in stock", "100200的
@@ -1197,6 +1226,27 @@ def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _
     if ents.skus:
         return _Match(ShopIntent.STOCK)
     return None
+
+
+_DELIVERY_STATE = rx(r"\b(?:came|come|arrive|arrived|received|got|late|lost)\b|收到|丢了|丢件")
+
+
+def _reason_for_next(
+    ents: Entities, clause: str, groups: list[_Group], norm: str, index: int
+) -> bool:
+    """A clause naming an order with neither a request nor a question, before an action that
+    names no order of its own: the action's reason (its order goes to the action)."""
+    if not ents.order_ids or ASKS.search(clause) or index + 1 >= len(groups):
+        return False
+    if _WHERE_OR_WHEN.search(clause) or _DELIVERY_STATE.search(clause):
+        return False  # "my order 100683 never came": its state is worth showing beside the refund
+    after = norm[groups[index + 1].start : groups[index + 1].end]
+    found = _classify(after, extract_entities(after), has_order_ctx=True, awaiting=False)
+    return (
+        found is not None
+        and found.intent in _ACTIONS
+        and not extract_entities(after).order_ids
+    )
 
 
 def _only_polite_around(

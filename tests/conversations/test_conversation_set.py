@@ -21,8 +21,8 @@ from tests.conversations.labels import held_out, load_set
 # are unchanged at 98.5% / 98.2% / 97.8% / 95.5%, the new ones are harder, their 46 held-out
 # ones most of all); see README "Understanding: the labelled conversation set". Ratchet: raise,
 # never lower without saying why.
-FLOOR_UNDERSTOOD = 0.967  # 826/854
-FLOOR_ACCEPTED = 0.964  # 824/854
+FLOOR_UNDERSTOOD = 0.968  # 827/854
+FLOOR_ACCEPTED = 0.966  # 825/854
 FLOOR_MULTI_REQUESTS_SERVED = 0.968  # 765/790
 FLOOR_ANSWERED_OR_DEFERRED = 0.933  # 325/348 multi-request turns (4 misses tuned, 19 held out)
 

@@ -620,3 +620,40 @@ def test_the_same_product_in_another_colour_is_the_one_looked_at() -> None:
 )
 def test_thanks_greetings_and_joined_identifiers(text: str, expected: Reading) -> None:
     assert reading(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a part of an order is no cancel of the order
+        (
+            "100998里有什么 只取消里面的手表可以吗",
+            [(SI.ORDER_STATUS, "100998"), (Intent.UNKNOWN, "part: 只取消里面的手表可以吗")],
+        ),
+        (
+            "can you tell me what's in 100998 and cancel the watch from it only",
+            [(SI.ORDER_STATUS, "100998"), (Intent.UNKNOWN, "part: cancel the watch from it only")],
+        ),
+        ("only cancel 100998", [(SI.CANCEL_ORDER, "100998")]),
+        # a promotion on a product is not its stock
+        (
+            "SKU-1047有优惠吗 有货吗",
+            [(SI.STOCK, None), (Intent.UNKNOWN, "part: SKU-1047有优惠吗")],
+        ),
+        # why a request is asked is not a look of its own, unless it is about the delivery
+        (
+            "100904尺码买错了 帮我取消 顺便问下换货流程",
+            [(SI.CANCEL_ORDER, "100904"), (SI.FAQ, None)],
+        ),
+        (
+            "my order 100683 never came!!! refund me now and cancel 100998 too",
+            [(SI.ORDER_STATUS, "100683"), (SI.REFUND, "100683"), (SI.CANCEL_ORDER, "100998")],
+        ),
+    ],
+)
+def test_parts_promotions_and_reasons(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
+
+
+def test_a_product_question_after_an_unread_clause_naming_a_sku_asks_about_that_sku() -> None:
+    assert [m.sku for m in read("SKU-1047有优惠吗 有货吗") if m.intent is SI.STOCK] == ["SKU-1047"]
