@@ -16,15 +16,15 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (854 judged turns, after 238 more multi-request
+# Measured 2026-12-01 on the embedded default (878 judged turns, after 262 more multi-request
 # messages written the way hurried customers write were added: the 616 turns there were before
-# are unchanged at 98.5% / 98.2% / 97.8% / 95.5%, the new ones are harder, their 46 held-out
-# ones most of all); see README "Understanding: the labelled conversation set". Ratchet: raise,
-# never lower without saying why.
-FLOOR_UNDERSTOOD = 0.968  # 827/854
-FLOOR_ACCEPTED = 0.966  # 825/854
-FLOOR_MULTI_REQUESTS_SERVED = 0.968  # 765/790
-FLOOR_ANSWERED_OR_DEFERRED = 0.933  # 325/348 multi-request turns (4 misses tuned, 19 held out)
+# measure 98.7% / 98.4% / 97.8% / 95.5%, the new ones are harder, their 53 held-out ones most
+# of all); see README "Understanding: the labelled conversation set". Ratchet: raise, never
+# lower without saying why.
+FLOOR_UNDERSTOOD = 0.963  # 846/878
+FLOOR_ACCEPTED = 0.961  # 844/878
+FLOOR_MULTI_REQUESTS_SERVED = 0.963  # 809/840
+FLOOR_ANSWERED_OR_DEFERRED = 0.927  # 345/372 multi-request turns (6 misses tuned, 21 held out)
 
 
 @pytest.fixture(scope="module")
