@@ -30,8 +30,13 @@ __all__ = [
 ]
 
 ASKS = rx(
-    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以|能否"
+    r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以|能否|几[点天号个时件次]|多久|多长|啥|咋"
+    # "有没有邮箱可以联系", "是不是", "要不要": a question asked as "A not A"
+    r"|([\u4e00-\u9fff])[不没]\1"
     r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
+    # "are they cheaper if i buy both": a clause opening with an auxiliary verb asks
+    r"|^\W*(?:(?:and|also|so|but)\s+)?(?:are|is|do|does|did|will|would|has|have|was|were"
+    r"|should|shall)\b"
 )
 """A question: a question mark or a question word."""
 
@@ -48,14 +53,17 @@ _IMPERATIVE_VERBS = (
 ACTION_VERB = rx(r"\b(?:" + _IMPERATIVE_VERBS + r")\b")
 """A verb asking for something done, anywhere in a clause ("can you combine it with ...")."""
 IMPERATIVE = rx(
-    r"^\W*(?:(?:and|also|then|just|so|pls|plz|please|kindly)\s+)*(?:" + _IMPERATIVE_VERBS + r")\b"
-    r"|^\W*(?:再|也)?[把给]"
+    r"^\W*(?:(?:and|also|then|just|so|pls|plz|please|kindly)\s+)*"
+    # "need to update my phone number", "i also want to use a coupon"
+    r"(?:(?:i\s+)?(?:also\s+)?(?:need|want|wanna|would like|'d like)\s+(?:to\s+)?)?"
+    r"(?:" + _IMPERATIVE_VERBS + r")\b"
+    r"|^\W*(?:再|也|还)?(?:[把给让叫]|送我|发我|寄我)|^\W*再(?!见)"
 )
 """A clause opening with a verb that asks for something done ("gift wrap it", "把...改到周末")."""
 REQUESTS = rx(
     r"\b(?:please|pls|plz|kindly|i(?:'d| would) like|i want(?: to)?|i need(?: to)?|i wanna"
     r"|(?:can|could|would|will) (?:you|u)|(?:can|could|may) i)\b"
-    r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下"
+    r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下|[还也]要|[还也]想"
 )
 """A request in polite or wanting words: "please ...", "can you ...", "I'd like ...", "帮我..."."""
 

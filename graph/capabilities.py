@@ -104,7 +104,8 @@ def merge_matches(
 
     A built-in match whose text only *contains* a claimed clause (its own clause plus the
     claimed one folded in) is dropped when it is a read, but an action the customer asked for
-    in the same message ("T-000031 还没处理，我要转人工") is kept.
+    in the same message ("T-000031 还没处理，我要转人工") is kept, and so is a read whose own
+    arguments are named outside the claimed clause ("where is 100683, my address changed").
     """
     if not from_packs:
         return list(builtin)
@@ -122,10 +123,20 @@ def merge_matches(
             continue
         if m.intent in _GENERIC_FALLBACK or any(c and text in c for c in claimed):
             continue
-        if any(c and c in text for c in claimed) and not is_action(m):
+        if any(c and c in text and not _named_outside(m, text, c) for c in claimed) and not (
+            is_action(m)
+        ):
             continue
         kept.append(m)
     return [*kept, *from_packs]
+
+
+def _named_outside(match: MatchedIntent, text: str, claimed: str) -> bool:
+    """Whether the match's own arguments (an identifier it read) appear in its text outside
+    the clause a pack claimed: it reads a clause of its own."""
+    rest = text.replace(claimed, " ")
+    values = [str(v).lower() for v in match.args.values() if isinstance(v, str) and v]
+    return bool(values) and all(v in rest for v in values)
 
 
 def _deferred_part(match: MatchedIntent) -> bool:

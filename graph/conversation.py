@@ -23,6 +23,7 @@ __all__ = [
     "BUT",
     "CONFIRM_WORD",
     "CORRECTION",
+    "FOLLOW_UP",
     "GOODBYE",
     "GREETING",
     "HOTLINE",
@@ -65,14 +66,38 @@ def blank(text: str, pattern: re.Pattern[str]) -> str:
 
 # Separators between requests. "还有" is a separator except in "还有货/还有吗/还有没有/还有多少".
 SPLIT = rx(
-    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|\band\b|\balso\b|\bplus\b|,?\s*\bthen\b"
+    # ("100904 and 100998": two identifiers of one request, "is there any way to combine 100904
+    # and 100998 into one shipment")
+    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|(?<!\d\s)\band\b|\band\b(?!\s+#?\d)|\balso\b"
+    r"|\bplus\b|,?\s*\bthen\b"
     # "cancel 100998 n refund 100609", "track A & cancel B": "and" as customers type it
-    r"|(?<=\s)(?:n|&|\+)(?=\s)"
+    r"|(?<=\s)(?:n|&|\+|/|\|)(?=\s)|\bas well as\b"
+    # "取消100904和查一下100683物流": "和" before a verb joins two requests, not two things
+    r"|(?:和|跟|并)(?=\s*(?:帮我|帮忙|麻烦|请|查|看|问|告诉|顺便|再|也))"
+    # "能不能换个快递公司 或者直接退款": "或者" before what the customer would do instead
+    r"|\s*(?:或者|要不然|要不)(?=\s*(?:直接|干脆|帮我|给我|就|能不能|可以|我))"
     r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
+    # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
+    r"(?!(?:where|what|when|how)(?:'s|\s+is|\s+are)\s+(?:it|that|this|they|them)\b)"
+    # "cancel 100998, if it hasn't shipped ...": a condition opens a request of its own, and so
+    # does the customer speaking of themselves ("..., I have a coupon I want to use", "...,
+    # my address changed so ...")
+    r"|,\s*(?=if\b)"
+    r"|,\s*(?=(?:i|we)\s+(?:have|want|need|would|'d|also|think|just|moved|got|used|wanna)\b"
+    r"|(?:my|our)\s+\w+\s+(?:changed|is|was|has|got)\b)"
+    # "i moved so update my address": "so" before what the customer asks to be done
+    r"|\s+\bso\s+(?=(?:(?:please|pls|plz|can you|could you)\s+)?(?:update|change|send|deliver"
+    r"|ship|add|put|move|make|let|give)\b)"
+    # "1) where is 100683 2) refund 100609", "1.100683到哪了 2.退款": a numbered list
+    r"|(?<!\S)(?:[1-9][).\uff09\u3001:]|\([1-9]\))(?=\s*[a-z\u4e00-\u9fff]|\d{6}(?!\d))"
     r"|[?;!。\n]|\.(?=\s|$)"
-    r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|然后|同时)"
+    r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|顺带|顺手|顺道|然后|同时|对了|最后|其次)"
+    # "btw can i ...", "oh and one more thing, ...", "first, ... second, ...", "第一 ... 第二 ..."
+    r"|,?\s*\b(?:btw|by the way|one more thing|another thing|last thing|lastly|finally"
+    r"|first(?:ly)?(?=,)|second(?:ly)?(?=,)|third(?:ly)?(?=,))\b"
+    r"|(?<!\S)第[一二三四五](?=[\s,:、])"
     r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再)\s*"
 )
 STRIP = " \t,.;:!?。、~…-—\"'()[]「」“”‘’"
@@ -96,12 +121,31 @@ def clause_spans(norm: str) -> list[tuple[int, int]]:
 # space. A space ends a request only when what precedes it is one: it names an identifier, or
 # ends with a question particle ("我的订单 100123 为什么..." is one request), or when what
 # follows opens a request of its own ("可以...", "帮我...").
-HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d)")
-COMPLETE = re.compile(r"\d{4,}|[吗呢了么吧]$")
-# "不用 100683...": a negation waiting for its object; "发货没 ..." / "到了没 ..." ask a question
-OPEN_NEGATION = re.compile(r"(?:不用|不要|别|不|先不|不想|(?<![了货到发退收完])没|不必|不需要)$")
+HAN_SPACE = re.compile(
+    r"(?<=[\u4e00-\u9fff\d])\s+"
+    # ... before Han, a digit, "sku 1001", or a Latin word run into Han ("usb-c数据线多少钱")
+    r"(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d|[a-z][a-z0-9-]{0,10}[\u4e00-\u9fff])"
+)
+# a question particle ends a request, and so does an exclamation one ("咋还没到啊 ..."), and
+# "X不 / X没" after a verb or its object ("还有货不 ...", "发了没 ...": "有没有货", asked)
+_ASKED_NOT = r"(?<=[了货到发退收完行好对])[不没]"
+COMPLETE = re.compile(
+    r"\d{4,}|(?:[吗呢了么吧啊呀嘛]|多少钱?|什么|啥|哪儿?|几[点天号个时件次]|多久|"
+    + _ASKED_NOT
+    + r")$"
+)
+# "不用 100683...": a negation waiting for its object; "发货没 ..." / "有货不 ..." ask a question
+OPEN_NEGATION = re.compile(
+    r"(?:不用|不要|别|(?<![了货到发退收完行好对])不|先不|不想|(?<![了货到发退收完])没|不必|不需要)$"
+)
 # "羽绒服有没有货 可以用优惠券吗": what follows the space opens a request of its own
-OPENS_REQUEST = re.compile(r"(?:可以|能不能|能否|可不可以|帮我|帮忙|麻烦|请问|我想|我要)")
+# ("有的话帮我留一个": a condition on what was asked, then a request); after an identifier
+# ("帮我查查100200 再查查100609"; "订单 100683 到哪了" is one request) only these and "再/也/又"
+AGAIN = re.compile(r"(?:再|也|又|还要|接着)")
+OPENS_REQUEST = re.compile(
+    r"(?:可以|能不能|能否|可不可以|能帮|能给|帮我|帮忙|麻烦|请问|我想|我要|还要|还想|如果|要是|再(?!见)"
+    r"|[\u4e00-\u9fff]{1,3}的话)"
+)
 
 
 def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -110,12 +154,21 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
     for m in HAN_SPACE.finditer(norm, start, end):
         left = norm[begin : m.start()]
         opens = OPENS_REQUEST.match(norm, m.end(), end) is not None
+        if left[-1:].isdigit() and not (opens or AGAIN.match(norm, m.end(), end)):
+            continue  # "我的订单 100123 为什么还没发货": the order of the words around it
         if (COMPLETE.search(left) or opens) and not OPEN_NEGATION.search(left):
             pieces.append((begin, m.start()))
             begin = m.end()
     pieces.append((begin, end))
     return pieces
 
+
+# "羽绒服有货吗 数据线呢", "do you have cables? what about a charger": the request before, asked
+# again of something else; the clause names only the new object
+FOLLOW_UP = rx(
+    r"^\W*(?:那|那么|还有|另外)?\s*(?!那|这|你|我|他|她|它)[^\s?]{1,12}?\s*(?:呢|怎么样|咋样)\W*$"
+    r"|^\W*(?:and |also |so )?(?:what|how) about (?!(?:it|that|this|them|you|me)\b)\w.{0,40}$"
+)
 
 # --- conversation --------------------------------------------------------------------------------
 

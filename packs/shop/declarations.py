@@ -215,11 +215,15 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
                     "en": ("can I change the address of order 100123?", "wrong address on 100123"),
                     "zh": ("订单100123能改地址吗", "100123的收货地址写错了"),
                 },
+                # a billing or e-mail address is the account's, not where an order goes
                 patterns=(
-                    r"\b(?:change|update|correct|edit|modify|fix)\b[^.?!]{0,40}\baddress\b",
-                    r"\baddress\b[^.?!]{0,20}\b(?:wrong|incorrect|changed?)\b",
-                    r"(?:改|换|修改|更改|更换)[^。？！?!]{0,6}地址",
-                    r"地址[^。？！?!]{0,8}(?:填错|写错|错了|有误|改|换)",
+                    r"\b(?:change|update|correct|edit|modify|fix)\b[^.?!]{0,40}"
+                    r"(?<!billing )(?<!email )(?<!e-mail )(?<!ip )(?<!default )\baddress\b"
+                    r"(?! on (?:the |my )?account)",
+                    r"(?<!billing )(?<!email )(?<!e-mail )\baddress\b[^.?!]{0,20}"
+                    r"\b(?:wrong|incorrect|changed?)\b",
+                    r"(?:改|换|修改|更改|更换)[^。？！?!]{0,6}(?<!邮箱)(?<!账单)(?<!邮件)(?<!默认)地址",
+                    r"(?<!邮箱)(?<!账单)(?<!邮件)(?<!默认)地址[^。？！?!]{0,8}(?:填错|写错|错了|有误|改|换)",
                 ),
             ),
         ),

@@ -28,6 +28,7 @@ from typing import Any
 from helpdesk.graph.asking import (
     ACTION_VERB,
     ASKS,
+    IMPERATIVE,
     asks_for_a_change,
     asks_for_something,
     word_count,
@@ -37,6 +38,7 @@ from helpdesk.graph.conversation import (
     AFTER_ALL,
     ARE_YOU_HUMAN,
     CONFIRM_WORD,
+    FOLLOW_UP,
     GOODBYE,
     GREETING,
     HOTLINE,
@@ -66,6 +68,7 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.packs.shop.words import looked_product, product_query
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
@@ -239,6 +242,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "returns": rx(
         r"\breturn(?:s|ing)? (?:polic(?:y|ies)|window|rules?|period)\b|\brefund polic(?:y|ies)\b"
         r"|\b(?:how|can|could|may) (?:do |can )?i return\b|\bhow (?:do|to) (?:i )?returns?\b"
+        r"|\b(?:if|whether) (?:i|we) (?:can|could|may) (?:still )?return\b"
         r"|\bcan (?:i|it|this|items?|products?) be returned\b|\breturn (?:shipping|postage)\b"
         r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
         r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
@@ -249,7 +253,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
         r"|\b(?:bigger|smaller|larger|different) size\b"
         r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"
-        r"|可以换货吗|能(?:不能)?换"
+        r"|可以换货吗|能(?:不能)?换(?!.{0,4}(?:快递|物流|地址|时间|日期|方式|号码|手机|账号|卡|支付|付款))"
     ),
     "cancel_order": rx(
         r"\bhow (?:do|can|to) (?:i )?cancel\b(?! (?:order )?\d)"
@@ -262,12 +266,14 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
         r"|\bfree (?:shipping|delivery)\b|\bshipping (?:fees?|costs?|charges?|price)\b"
         r"|\bdelivery (?:fees?|costs?|charges?)\b"
+        r"|\bcharg(?:e|es|ed|ing) (?:me |us )?(?:for |on )(?:the )?(?:shipping|delivery|postage)\b"
         r"|运费|邮费|包邮|免运费|配送费|快递费"
     ),
     "delivery_times": rx(
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
         r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
         r"|\bdo you (?:ship|deliver) to\b|\b(?:can|could) (?:it|you) (?:ship|deliver) to\b"
+        r"|\b(?:if|whether) (?:you|u) (?:guys )?(?:ship|deliver) to\b"
         r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
         r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
         r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
@@ -288,13 +294,14 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
 }
 _REFUND = rx(
-    r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\breimburse"
+    r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\bmy money\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
-    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)"
+    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)|(?:钱|款)\s*退(?:给我|回给我|回来)|(?:钱|款)(?:能|可以)退"
+    r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = rx(
@@ -331,6 +338,11 @@ _REFUND_WHEN = rx(
     r"|状态|进度|到了吗|到了没"
     r"|\bupdate\b|\bnews\b|\bdone\b|\bprocess(?:ed)?\b|\bhave you refunded\b|\bany word\b"
     r"|有消息|处理了|了没|了吗|催"
+    # "and my refund for 100609?": the refund there is, asked about
+    r"|^\W*(?:and |also |so |what about |how about )?(?:my|the) (?:re?fu?nd|money)\b"
+    # "帮我看下100609的退款", "can you check my refund": a look at the refund, not a new one
+    r"|(?:看|查|问)(?:一?下|看|查|询|问)?.{0,12}退款"
+    r"|\b(?:check|look (?:at|into)|see)\b.{0,20}\brefund"
 )
 
 
@@ -433,13 +445,28 @@ _HANDOFF = rx(
     r"\b(?:human|real person|live (?:agent|person|chat)|agent|representative|operator|"
     r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
     r"talk (?:to|with) (?:someone|somebody|a person)|"
-    r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back)\b"
-    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服"
+    r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
+    r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor))\b"
+    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:你们)?(?:的)?(?:领导|主管|经理|负责人)"
+    # "能不能让人打电话给我": a person to call back
+    r"|(?:让|叫|找)(?:个)?(?:人|客服|你们的?人)(?:给我)?(?:打|回)(?:个)?电话|(?:打|回)(?:个)?电话给我"
+    r"|给我(?:打|回)(?:个)?电话"
 )
 _CANCEL = rx(
     r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b"
     r"|取消|撤销|撤单|退订"
     r"|(?:把|将)\s*(?:订单|单子|这单|那单|这个订单|那个订单)?\s*\d{6}?\s*(?:的订单)?\s*撤(?:了|掉|回)(?![吗么])"
+)
+# "cancel the watch from it only", "只取消里面的手表": one item of an order, not the order
+_PART_OF_ORDER = rx(
+    r"只取消(?!订单|\s*\d)|仅取消(?!订单|\s*\d)|取消(?:里面|其中)"
+    r"|\bfrom (?:it|the order|that order)(?: only)?\b"
+    r"|\bcancel (?:only |just )?(?:the |one )(?!order)\w+ (?:from|in|out of)\b"
+)
+# "any discount on SKU-1047", "SKU-1047有优惠吗": a price promotion, which the shop does not read
+_PROMO = rx(
+    r"\b(?:discount|coupon|promo(?:tion)?|voucher|on sale|deal|price match)\b"
+    r"|优惠|打折|折扣|促销|满减|便宜点"
 )
 _CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
 _CANCEL_QUERY = rx(
@@ -465,6 +492,14 @@ _AFTER_SALES_QUESTION = rx(
 )
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 # "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
+# "你们周末发货吗" / "do you deliver on sundays": when the shop ships, not where an order is
+_SHIP_SCHEDULE = rx(
+    r"(?:周末|周六|周日|星期[六天日]|礼拜[六天日]|节假日|假期|节日|春节|过年|晚上)(?:也|都)?(?:能|会|可以)?"
+    r"(?:发货|发吗|发不发|送货|送吗|配送|派送)"
+    r"|\b(?:ship|deliver)(?:ping|y|ies)? (?:on|over|during|at) (?:the )?(?:weekends?|saturdays?"
+    r"|sundays?|holidays?|public holidays?)\b|\b(?:weekend|holiday|sunday|saturday) (?:delivery"
+    r"|shipping|dispatch)\b"
+)
 _COURIER_QUESTION = rx(
     r"\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
     r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
@@ -475,13 +510,14 @@ _TICKET = rx(
     r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
     r"stopped working|won'?t (?:turn on|work|charge)|wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
-    r"exchange|replace(?:ment)?|repair|after[- ]sales?|(?:open|file|create|raise|submit) a "
+    r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
+    r"|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn)\b"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
     r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
-    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水"
+    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -498,6 +534,7 @@ _TRACKING = rx(
     r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
     r"|\bwhere(?:'s| is)\s+(?:order\s+|#)?\d{6}\b"
+    r"|\bwhere (?:the hell|the heck|on earth|tf) (?:is|are)\b"
     # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)
     r"|\bwhere(?:'s| is| are)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
     r"|points|voucher|credit|coupon)[a-z\u3400-\u9fff]"
@@ -523,21 +560,31 @@ _ORDER_STATUS = rx(
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
     r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
-    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order)|"
+    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
+    # "100998发了没", "寄出去了吗": has it shipped
+    r"|发(?:出去?)?了(?:没|吗|么)|发没发|寄出(?:去)?了(?:没|吗|么)"
     r"|查订单|查询订单"
 )
 _STOCK = rx(
     r"\b(?:in stock|stock|available|availability|have any(?! idea)|restock(?:ed|ing)?|"
     r"back in stock|"
-    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|price|prices|cost|"
-    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)(?! (?:any )?idea| my)|"
+    r"sold out|out of stock|inventory|how many (?:are |do you have )?left|cost|"
+    # "do you price match": a price policy, not a product's price
+    r"prices?(?! match| protect| guarantee| adjust)|"
+    # "do u have an email address i can write to": a way to reach the shop, not a product
+    r"do (?:you|u|ya) (?:guys |still )?(?:have|sell|carry|stock|got)(?! (?:any )?idea| my"
+    r"| (?:an? |any )?(?:e-?mail|phone number|phone line|number|address|website|app|office"
+    r"|store|shop|wechat"
+    r"|account|live chat)\b)|"
     r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
-    r"(?:you|u) sell|coming back|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
+    r"(?:you|u) sell|coming back|back yet"
+    r"|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
-    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|有没有(?!人|可能|良心|优惠|办法)"
+    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖"
+    r"|有没有(?!人|可能|良心|优惠|办法|邮箱|电话|微信|联系|地址|门店|实体店|网站|公众号)"
 )
 _LIST_ORDERS = rx(
     r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
@@ -618,13 +665,17 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
         return _Match(ShopIntent.FAQ, topic="returns")
-    if _COURIER_QUESTION.search(norm) and not ents.order_ids:
+    # "预约周六送货" asks for a day, it does not ask when the shop ships
+    schedule = _SHIP_SCHEDULE.search(norm) and not asks_for_a_change(norm)
+    if (_COURIER_QUESTION.search(norm) or schedule) and not ents.order_ids:
         return _Match(ShopIntent.FAQ, topic="delivery_times")
     if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
         # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _CANCEL_QUERY.search(norm):
         return _Match(ShopIntent.ORDER_STATUS)
+    if _CANCEL.search(norm) and _PART_OF_ORDER.search(norm):
+        return None  # "只取消里面的手表": a part of an order, which no cancel here does
     if not _CANCEL_NEGATED.search(norm) and (
         _CANCEL.search(norm)
         or (_CANCEL_WEAK.search(norm) and (ents.order_ids or _ORDER_WORD.search(norm)))
@@ -649,6 +700,12 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
     ):
         return _Match(ShopIntent.CREATE_TICKET)
+    warranty = ents.faq_topic == "warranty" and not _STOCK.search(norm)
+    if ents.skus and _PROMO.search(norm) and not _STOCK.search(blank(norm, _PROMO)):
+        return None
+    if ents.skus and not ents.order_ids and warranty:
+        # "what is the warranty on SKU-1007", "SKU-1007保修多久": the policy, not the stock
+        return _Match(ShopIntent.FAQ, topic="warranty")
     if ents.skus and not ents.order_ids:
         return _Match(ShopIntent.STOCK)
     if ents.tracking_numbers and not ents.order_ids:
@@ -701,7 +758,8 @@ class _Group:
 _LOOK_WORDS = rx(
     r"\b(?:orders?|check|look|see|show|find|status|track|number|no|about|what|where|how|do"
     r"|help|when|is|are|the|a|an|my|me|for|to|it|of|on|and|also|too|pls|plz|please|can|could"
-    r"|would|will|you|u|i|just|so|then|again|this|that|one|both|them|with|up|out|into|at)\b"
+    r"|would|will|you|u|i|just|so|then|again|this|that|one|both|them|with|up|out|into|at"
+    r"|tell|let|know|in|inside|what's|whats)\b"
     r"|订单|单号|单子|查|看|帮我|一下|下|的|了|吗|呢|吧|啊|也|还|再|和|跟|这个|那个|个|请|麻烦"
 )
 
@@ -711,7 +769,8 @@ _AFTER_IDENTIFIER = rx(r"(?<=\d),\s*(?=[a-z\u4e00-\u9fff])")
 # "我要投诉快递，100683到哪了": a Chinese comma before an identifier that starts a request
 _BEFORE_IDENTIFIER = rx(r"(?<=[\u4e00-\u9fff]),\s*(?=\d{4,})")
 # "where is 100683 i need it by friday can you speed it up": a request asked midway, unpunctuated
-_ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)")
+# ... or a second order opens a request of its own ("取消100904 100998的包裹帮我备注放门卫")
+_ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)|(?<=\d)\s+(?=\d{6}(?!\d))")
 _IDENTIFIER = re.compile(r"\d{4,}")
 # what a clause naming no order reads as when it only introduces the order that follows
 _INTRODUCES_ORDER = frozenset({ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS})
@@ -781,10 +840,21 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
     looking at it, so "check 100200 for me" still continues the message's reading. A quantity
     or amount without a question ("我想买3个") belongs to the request beside it.
     """
+    if _CANCEL.search(clause) and _PART_OF_ORDER.search(clause):
+        return True  # "cancel the watch from it only": asked for, and not done here
     found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
     if found is not None:
         # a product question naming no product that asks for something done ("到货了能通知我
-        # 吗", "我想申请价格保护") would search for the request's own words
+        # 吗", "我想申请价格保护") would search for the request's own words; a look at an order
+        # that asks for a change and nothing about where it is ("订单100904帮我改成加急发货")
+        # would answer a question nobody asked
+        if found.intent is Intent.GREETING:
+            # "hey is the air purifier on sale": the greeting is not what the clause asks
+            return asks_for_something(blank(clause, GREETING))
+        if found.intent in _LOOKS:
+            # ("let the courier know to ring the bell", "再让快递员送货前打个电话")
+            asks = asks_for_a_change(clause) or bool(IMPERATIVE.search(clause.strip()))
+            return asks and not _WHERE_OR_WHEN.search(clause)
         return found.intent is ShopIntent.STOCK and not ents.skus and asks_for_a_change(clause)
     named = ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers
     if not named:
@@ -792,11 +862,25 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
             return False
         return asks_for_something(clause)
     rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)
-    if not asks_for_something(rest, min_words=1, questions=False):
+    # "is there any way to combine 100904 and 100998": a question about something done counts,
+    # and one about a promotion ("SKU-1047有优惠吗")
+    promo = bool(ents.skus and not ents.order_ids and _PROMO.search(rest))
+    asks_done = bool(ASKS.search(rest) and ACTION_VERB.search(rest)) or promo
+    if not (asks_done or asks_for_something(rest, min_words=1, questions=False)):
         return False
     # "can you combine it with 100998": a verb asking for something done is enough
     enough = 1 if ACTION_VERB.search(rest) else 2
     return word_count(blank(rest, _LOOK_WORDS)) >= enough
+
+
+def _asks_again(clause: str, ents: Entities, previous: Kind | None) -> bool:
+    """ "羽绒服有货吗 数据线呢": after a product question, a clause naming only another thing
+    ("数据线呢", "what about a charger") asks the same of it (a product search of its own)."""
+    return (
+        previous is ShopIntent.STOCK
+        and not (ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers)
+        and FOLLOW_UP.search(clause.strip()) is not None
+    )
 
 
 def _unread_clauses(
@@ -804,11 +888,17 @@ def _unread_clauses(
 ) -> list[tuple[int, int]]:
     """The clauses that ask for something no template reads."""
     unread = []
+    previous: Kind | None = None
     for start, end in spans:
         clause = norm[start:end]
         ents = extract_entities(clause)
+        if _asks_again(clause, ents, previous):
+            continue
         if _unread_request(clause, ents, awaiting):
             unread.append((start, end))
+            continue
+        found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
+        previous = found.intent if found is not None else previous
     return unread
 
 
@@ -825,6 +915,7 @@ def _group_clauses(
     groups: list[_Group] = []
     orphan_start: int | None = None
     after_unread = False
+    previous: Kind | None = None
     for start, end in spans:
         if (start, end) in (unread or ()):
             after_unread = True
@@ -832,6 +923,9 @@ def _group_clauses(
         clause = norm[start:end]
         ents = extract_entities(clause)
         found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
+        if found is None and _asks_again(clause, ents, previous):
+            found = _Match(ShopIntent.STOCK)
+        previous = found.intent if found is not None else previous
         substantive = bool(ents.order_ids or ents.skus) or found is not None
         last = norm[groups[-1].start : groups[-1].end] if groups and not after_unread else ""
         if last and _gives_a_reason(last, clause, found):
@@ -850,6 +944,12 @@ def _group_clauses(
 
 
 _COMPLAINT = rx(r"\bcomplain(?:t|ts|ing)?\b|投诉")
+# a look that asks where or when (what a look answers), whatever else it asks
+_WHERE_OR_WHEN = rx(
+    r"\b(?:where|wheres|when|status|track|tracking|eta|shipped|arrived?|delivered)\b"
+    r"|\b(?:check|look|see|show)\b|哪|什么时候|啥时候|几时|何时|状态|物流|进度|到了|发了|没到|还没|催"
+    r"|签收|看|查"
+)
 _LOOKS = frozenset({ShopIntent.TRACKING, ShopIntent.ORDER_STATUS})
 
 
@@ -926,6 +1026,9 @@ def match_shop(
     group_ents = [extract_entities(norm[g.start : g.end]) for g in groups]
     matched: list[_Request] = []
     previous: Kind | None = None
+    product_before: str | None = None  # the product words of the message's last product question
+    sku_before: str | None = None  # or its SKU, when it named one
+    looked_at: str | None = None  # the product a look at an order named ("我的耳机到哪了")
     for index, (group, ents) in enumerate(zip(groups, group_ents, strict=True)):
         clause_norm = norm[group.start : group.end]
         clause_text = text[group.start : group.end].strip(STRIP) or text.strip()
@@ -936,11 +1039,20 @@ def match_shop(
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if found is None and _continues_decline(ents, previous):
             continue
+        if found is None and _asks_again(clause_norm, ents, previous):
+            found = _Match(ShopIntent.STOCK)
+        if found is not None and _only_polite_around(clause_norm, ents, found, previous):
+            # "cancel order #100904 and order #100998, thank you": the order continues the cancel
+            found = _from_entities(ents, previous, clause_norm)
+        if found is None and _reason_for_next(ents, clause_norm, groups, norm, index):
+            continue  # "100904尺码买错了 帮我取消": why the next request is asked, not a look
         if found is None:
-            found = _from_entities(ents, previous)
+            found = _from_entities(ents, previous, clause_norm)
         if found is None:
             continue
         previous = found.intent
+        if found.intent in _LOOKS:
+            looked_at = looked_product(clause_text) or looked_at
         base = _Request(
             intent=found.intent,
             text=clause_text,
@@ -957,6 +1069,26 @@ def match_shop(
                 amount_kind=reading.kind,
                 amount_raw=reading.raw,
             )
+        if found.intent is ShopIntent.STOCK and ents.skus:
+            sku_before, product_before = ents.skus[-1], None
+        elif found.intent is ShopIntent.STOCK:
+            unread_skus = [
+                sku
+                for s, e in unread
+                if e <= group.start
+                for sku in extract_entities(norm[s:e]).skus
+            ]
+            sku_before = sku_before or (unread_skus[-1] if unread_skus else None)
+            if sku_before is not None and product_query(base.text) is None:
+                # "看了一下SKU-1001评价还不错，想问问现在有没有货", "SKU-1047有优惠吗 有货吗"
+                ents = replace(ents, skus=(sku_before,))
+            elif sku_before is None:
+                # "is the smart watch waterproof (unread) and do you have it in stock", "100200的
+                # 耳机到哪了 有没有黑色的同款"
+                named = [product_query(text[s:e]) for s, e in unread if e <= group.start]
+                before = product_before or next((w for w in named[::-1] if w), looked_at)
+                base = replace(base, text=_asked_of_before(base.text, before))
+                product_before = product_query(base.text) or product_before
         matched.extend(
             _with_entities(
                 base, ents, earlier or (later[0] if later else None), last_order_id, last_sku
@@ -1073,15 +1205,59 @@ def _message_order(ents_newest_first: list[Entities]) -> str | None:
     return None
 
 
-def _from_entities(ents: Entities, previous: Kind | None) -> _Match | None:
-    """A clause that names an order or SKU but no request: continue the previous request."""
+# A write (or money) request an order named on its own continues ("取消100904 100998也取消")
+_ACTIONS = frozenset({ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET})
+# looking at something, not asking for it done: "另一个订单100200也看下", "check 100200 too"
+_LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
+
+
+def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _Match | None:
+    """A clause that names an order or SKU but no request: continue the previous request. A
+    question or a look ("and where the hell is 100683", "100200也看下") never continues a write:
+    it looks at the order."""
     if ents.order_ids:
+        if previous in _ACTIONS and NO_ANY.search(clause):
+            return _Match(Intent.CONFIRM_NO)  # "... but dont touch 100998"
+        if previous in _ACTIONS and (ASKS.search(clause) or _LOOK_VERB.search(clause)):
+            return _Match(ShopIntent.ORDER_STATUS)
         if previous in ORDER_SCOPED_INTENTS and previous is not None:
             return _Match(previous)
         return _Match(ShopIntent.ORDER_STATUS)
     if ents.skus:
         return _Match(ShopIntent.STOCK)
     return None
+
+
+_DELIVERY_STATE = rx(r"\b(?:came|come|arrive|arrived|received|got|late|lost)\b|收到|丢了|丢件")
+
+
+def _reason_for_next(
+    ents: Entities, clause: str, groups: list[_Group], norm: str, index: int
+) -> bool:
+    """A clause naming an order with neither a request nor a question, before an action that
+    names no order of its own: the action's reason (its order goes to the action)."""
+    if not ents.order_ids or ASKS.search(clause) or index + 1 >= len(groups):
+        return False
+    if _WHERE_OR_WHEN.search(clause) or _DELIVERY_STATE.search(clause):
+        return False  # "my order 100683 never came": its state is worth showing beside the refund
+    after = norm[groups[index + 1].start : groups[index + 1].end]
+    found = _classify(after, extract_entities(after), has_order_ctx=True, awaiting=False)
+    return (
+        found is not None
+        and found.intent in _ACTIONS
+        and not extract_entities(after).order_ids
+    )
+
+
+def _only_polite_around(
+    clause: str, ents: Entities, found: _Match, previous: Kind | None
+) -> bool:
+    """An order named with only a greeting or thanks around it, after a write: read as a look
+    on its own ("please check 100683 for me, thanks"), it continues the write here."""
+    if found.intent is not ShopIntent.ORDER_STATUS or previous not in _ACTIONS:
+        return False
+    rest = blank(blank(clause, THANKS), GREETING)
+    return _classify(rest, ents, has_order_ctx=True, awaiting=False) is None
 
 
 def _continues_decline(ents: Entities, previous: Kind | None) -> bool:
@@ -1150,9 +1326,30 @@ _PRODUCT_AND = rx(r"\s+(?:and|&|or)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|
 
 
 def _product_parts(text: str) -> list[str]:
-    parts = [p.strip(STRIP) for p in _PRODUCT_AND.split(text)]
-    parts = [p for p in parts if len(p) >= 2]
-    return parts if len(parts) > 1 else [text]
+    parts = [p for p in (p.strip(STRIP) for p in _PRODUCT_AND.split(text)) if len(p) >= 2]
+    # "is the smart watch waterproof and do you have it in stock": one product, asked twice
+    named = [p for p in parts if product_query(p)]
+    return named if len(named) > 1 or (named and len(named) < len(parts)) else [text]
+
+
+# "有没有女款", "有黑色的吗", "in XL?": a variant of a product, not a product of its own
+_VARIANT = rx(
+    r"^(?:(?:女|男|童|儿童|大|小|加大|加厚|新|同)款|[黑白红蓝灰粉绿紫黄棕]色(?:的)?|(?:大|小|加大)码"
+    r"|xs|s|m|l|xl|xxl|xxxl|black|white|red|blue|grey|gray|pink|green|size|colou?rs?|womens?"
+    r"|mens?|kids|women's|men's|bigger|smaller|one|ones|same|similar|同款|一样|一样的)$"
+)
+
+
+def _asked_of_before(text: str, before: str | None) -> str:
+    """A product question whose words name no product ("do you have it in stock", "有没有女款":
+    a pronoun or a variant) asks about the product asked about before in the message: its
+    words go first."""
+    if before is None:
+        return text
+    words = product_query(text)
+    if words is None or all(_VARIANT.match(w) for w in words.split()):
+        return f"{before} {text}"
+    return text
 
 
 def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Request]:
@@ -1160,11 +1357,14 @@ def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Requ
     is 100683 and pls change the delivery date": the date reads as the same tracking): the
     look answers the first, the change is deferred as unread, not dropped."""
     answered = {m.text for m in kept}
+    # a ticket dropped beside a refund of its order that asks for something sent ("refund
+    # 100200 in full and send me a return label", "再给我寄个退货单") is deferred too
+    sent = {m.text for m in items if m.intent is ShopIntent.CREATE_TICKET}
     dropped = dict.fromkeys((m.text, m.lang) for m in items if m.text not in answered)
     return [
         _Request(Intent.UNKNOWN, text=text, lang=lang, details=DEFERRED_PART)
         for text, lang in dropped
-        if asks_for_a_change(text)
+        if asks_for_a_change(text) or (text in sent and IMPERATIVE.search(text.strip()))
     ]
 
 
@@ -1174,7 +1374,11 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
     seen: dict[tuple[Kind, str | None, str | None, str | None, str], int] = {}
     out: list[_Request] = []
     for item in items:
-        searched = item.text if item.intent is ShopIntent.STOCK and item.sku is None else ""
+        searched = (
+            product_query(item.text) or item.text
+            if item.intent is ShopIntent.STOCK and item.sku is None
+            else ""
+        )
         searched = searched or str(item.args.get("tracking_number") or "")
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
@@ -1184,7 +1388,7 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             continue
         seen[key] = len(out)
         out.append(item)
-    return _one_remedy_per_order(_one_look_per_order(out))
+    return _one_remedy_per_order(_one_look_per_order(out), asked=items)
 
 
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:
@@ -1210,17 +1414,24 @@ _TICKET_ASKED_FOR = rx(
 )
 
 
-def _one_remedy_per_order(items: list[_Request]) -> list[_Request]:
+def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[_Request]:
     """ "my headphones broke and I'd like a refund, order 100200": the problem is the refund's
     reason, not a ticket of its own (a ticket asked for by name, a replacement or a repair is
-    kept beside the refund)."""
+    kept beside the refund, also when another clause of the message, ``asked`` before one
+    request per order was kept, asked for it: "... stopped working!!! want a replacement")."""
     refunded = {i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id}
+    asked_for = {
+        i.order_id
+        for i in asked
+        if i.intent is ShopIntent.CREATE_TICKET
+        and _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
+    }
     return [
         i
         for i in items
         if not (
             i.intent is ShopIntent.CREATE_TICKET
             and i.order_id in refunded
-            and not _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
+            and i.order_id not in asked_for
         )
     ]

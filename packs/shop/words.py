@@ -26,7 +26,7 @@ _ZH_FRAME = re.compile(
     r"还有货吗|有没有货|有货吗|有货没|有货|还有吗|还有没有|有没有|有吗|没货|现货|缺货|库存|补货|到货|"
     r"卖完了吗|卖完了|卖完|售罄|还卖吗|卖吗|有卖|你们家|你们|请问|我想买|想要|想买|要买|我想|"
     r"多少钱一个|多少钱|什么价|啥价|价格|价钱|什么时候|啥时候|何时|几时|那种|那个|这个|那款|这款|"
-    r"想问问|问问|问一下|看一下|看看|现在|目前|"
+    r"想问问|问问|问一下|看一下|看看|现在|目前|有的话|的话|如果|要是|"
     r"一个|一下|吗|呢|么|呀|啊|吧|的|了|还|卖|买|有"
 )
 _EN_FRAME = re.compile(
@@ -102,6 +102,16 @@ _POSSESSED = re.compile(
     r"|^\W*(?P<e>[\u3400-\u9fff]{2,8}?)(?=到哪了|到哪|在哪)",
     re.IGNORECASE,
 )
+
+
+def looked_product(text: str) -> str | None:
+    """The product a look at an order names ("where r my headphones from 100200" ->
+    "headphones", "100200的耳机到哪了" -> "耳机"), or None: its words without the delivery and
+    order words and the numbers."""
+    rest = _TRACKING_FRAME.sub(" ", text.lower().replace("’", "'"))
+    rest = re.sub(r"[?？!！.,，。、~]|\b(?:r|from|in|at)\b", " ", rest)
+    rest = re.sub(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])", " ", rest)
+    return _enough([w for w in rest.split() if not w.isdigit()])
 
 
 def tracked_product(text: str) -> str | None:

@@ -16,13 +16,15 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (616 judged turns, after 66 multi-request
-# messages with a part the shop cannot do were added); see README "Understanding: the labelled
-# conversation set". Ratchet: raise, never lower.
-FLOOR_UNDERSTOOD = 0.985  # 607/616
-FLOOR_ACCEPTED = 0.982  # 605/616
-FLOOR_MULTI_REQUESTS_SERVED = 0.978  # 227/232
-FLOOR_ANSWERED_OR_DEFERRED = 0.954  # 105/110 multi-request turns (the 5 misses are held out)
+# Measured 2026-12-01 on the embedded default (878 judged turns, after 262 more multi-request
+# messages written the way hurried customers write were added: the 616 turns there were before
+# measure 98.7% / 98.4% / 97.8% / 95.5%, the new ones are harder, their 53 held-out ones most
+# of all); see README "Understanding: the labelled conversation set". Ratchet: raise, never
+# lower without saying why.
+FLOOR_UNDERSTOOD = 0.963  # 846/878
+FLOOR_ACCEPTED = 0.961  # 844/878
+FLOOR_MULTI_REQUESTS_SERVED = 0.963  # 809/840
+FLOOR_ANSWERED_OR_DEFERRED = 0.927  # 345/372 multi-request turns (6 misses tuned, 21 held out)
 
 
 @pytest.fixture(scope="module")
