@@ -20,9 +20,10 @@ from helpdesk.graph.first_round import cancel_background
 from helpdesk.graph.identity import CustomerCheck, KnownCustomer
 from helpdesk.graph.llm import build_chat_model
 from helpdesk.graph.nodes import TurnConfig
+from helpdesk.graph.prober import Prober
 from helpdesk.graph.session_lock import FileSessionLock, SessionLock, session_lock_for
 from helpdesk.graph.session_store import DAY_S, SessionStore
-from helpdesk.graph.tiers import ModelTier, Prober, TierHealth, TierName, TierRouter
+from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools.builtin import make_compensation
 from helpdesk.tools.executor import ResilientExecutor, run_blocking

@@ -18,7 +18,7 @@ from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
-from helpdesk.packs.shop.words import is_complaint, product_query, tracked_product
+from helpdesk.packs.shop.words import product_query, ticket_needs_asking, tracked_product
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.packs import (
     Capability,
@@ -110,7 +110,7 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     return PlannedCall(
         "create_ticket",
         {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")},
-        ask_first=is_complaint(text),
+        ask_first=ticket_needs_asking(text),
     )
 
 

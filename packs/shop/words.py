@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_complaint", "product_query", "tracked_product"]
+from helpdesk.graph.asking import ASKS
+
+__all__ = ["is_complaint", "product_query", "ticket_needs_asking", "tracked_product"]
 
 # "我要投诉" / "I want to complain": acknowledge and offer a ticket; an explicit ticket request
 # ("open a ticket", "提交工单") or a concrete fault ("broken") is filed as asked.
@@ -19,6 +21,15 @@ _TICKET_ASKED = re.compile(
 def is_complaint(text: str) -> bool:
     """Whether a ticket request is a complaint to acknowledge and ask about before filing."""
     return bool(_COMPLAINT.search(text)) and not _TICKET_ASKED.search(text)
+
+
+def ticket_needs_asking(text: str) -> bool:
+    """Whether a ticket read from ``text`` is filed only after a yes: a complaint, or a
+    question ("钱多久能退回来" was filed as an after-sales ticket at once) — unless the
+    customer asked for the ticket in so many words ("can you open a ticket ...")."""
+    if _TICKET_ASKED.search(text):
+        return False
+    return bool(_COMPLAINT.search(text)) or bool(ASKS.search(text.lower()))
 
 
 # Question scaffolding around a product: "do you have ... in stock?", "...多少钱", "有没有...的".

@@ -21,10 +21,10 @@ from tests.conversations.labels import held_out, load_set
 # measure 98.7% / 98.4% / 97.8% / 95.5%, the new ones are harder, their 53 held-out ones most
 # of all); see README "Understanding: the labelled conversation set". Ratchet: raise, never
 # lower without saying why.
-FLOOR_UNDERSTOOD = 0.963  # 846/878
-FLOOR_ACCEPTED = 0.961  # 844/878
-FLOOR_MULTI_REQUESTS_SERVED = 0.963  # 809/840
-FLOOR_ANSWERED_OR_DEFERRED = 0.927  # 345/372 multi-request turns (6 misses tuned, 21 held out)
+FLOOR_UNDERSTOOD = 0.964  # 847/878
+FLOOR_ACCEPTED = 0.962  # 845/878
+FLOOR_MULTI_REQUESTS_SERVED = 0.964  # 810/840
+FLOOR_ANSWERED_OR_DEFERRED = 0.930  # 346/372 multi-request turns (6 misses tuned, 20 held out)
 
 
 @pytest.fixture(scope="module")

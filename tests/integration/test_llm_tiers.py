@@ -21,6 +21,7 @@ from helpdesk.degrade.context import LadderStep
 from helpdesk.degrade.errors import ErrorClass, classify_failure
 from helpdesk.examples.loyalty import loyalty_pack
 from helpdesk.graph.llm import build_chat_model
+from helpdesk.graph.prober import Prober
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.stage_chain import Abandon, abandon_scope
 from helpdesk.graph.stages import (
@@ -34,7 +35,7 @@ from helpdesk.graph.stages import (
     run_stage,
     select_tools_with_tiers,
 )
-from helpdesk.graph.tiers import ModelTier, Prober, TierHealth, TierName, TierRouter
+from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.packs import default_packs
 from helpdesk.testing.llm_server import (
     LLMFault,

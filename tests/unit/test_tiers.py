@@ -19,11 +19,11 @@ from helpdesk.degrade.clock import FakeClock
 from helpdesk.degrade.errors import ErrorClass, Failure
 from helpdesk.graph.intents import Intent
 from helpdesk.graph.llm import build_chat_model, parse_model_spec
+from helpdesk.graph.prober import Prober
 from helpdesk.graph.stages import IntentName
 from helpdesk.graph.tiers import (
     TIER_BREAKER_POLICY,
     ModelTier,
-    Prober,
     TierHealth,
     TierRouter,
     TimeoutPolicy,
