@@ -37,10 +37,11 @@ async def test_inventory_outage_served_from_cache_says_it_may_not_be_live(tmp_pa
     clock.advance(90)
     out = await run_turn(bot, "SKU-1001 还有货吗？", session="a", customer="C0001")
     result = out["tool_results"][0]
-    assert (result["status"], result["age_s"]) == ("stale", 90.0)
+    # 90 s old, plus the jittered wait of the one retry a quiet dependency's 503 gets
+    assert result["status"] == "stale" and 90.0 <= result["age_s"] <= 90.5
     assert "可能不是实时的" in out["reply"] and "1 分钟前" in out["reply"]
     assert "373" in out["reply"]
-    assert out["degrade"]["stale"] == {"check_stock": 90.0}
+    assert out["degrade"]["stale"] == {"check_stock": result["age_s"]}
     assert out["validation"]["ok"] is True
 
 
