@@ -53,9 +53,16 @@ class ThrottlePolicy:
     """Nothing is shed until the window holds this many answered attempts: a quiet
     dependency's failures are the retry policy's and the breaker's business, not load."""
     healthy_ratio: float = 0.9
-    """The dependency is *healthy* while it accepted this share of the answered attempts in
-    the window (or had fewer than ``min_requests``): a refusal then is a blip (a momentary
-    full queue), which a read may retry once, not overload, which it must not."""
+    """The dependency is *healthy* while it accepted this share of the attempts answered in the
+    last ``healthy_window_s`` (or had fewer than ``healthy_min_requests`` of them): a refusal
+    then is a blip (a momentary full queue), which a read may retry once, not overload, which
+    it must not."""
+    healthy_window_s: float = 3.0
+    """How far back health is judged, seconds: shorter than the shedding window, so a
+    dependency is healthy again a few seconds after an overload ends (judged over the 10 s
+    window, the first turns 10 s after the benchmark's 2x step still saw it overloaded)."""
+    healthy_min_requests: int = 5
+    """Fewer answered attempts than this in ``healthy_window_s``: too quiet to call it load."""
     serving_ratio: float = 0.1
     """The dependency is *serving* (its refusals are overload) while it accepted something in
     the window and at least this share of the attempts sent to it; otherwise its refusals are
@@ -72,6 +79,12 @@ class ThrottlePolicy:
             raise ValueError(f"min_requests must be >= 0, got {self.min_requests}")
         if not 0.0 <= self.healthy_ratio <= 1.0:
             raise ValueError(f"healthy_ratio must be in [0, 1], got {self.healthy_ratio}")
+        if not 0 < self.healthy_window_s <= self.window_s:
+            raise ValueError(
+                f"healthy_window_s must be in (0, window_s], got {self.healthy_window_s}"
+            )
+        if self.healthy_min_requests < 0:
+            raise ValueError(f"healthy_min_requests must be >= 0, got {self.healthy_min_requests}")
         if not 0.0 <= self.serving_ratio <= 1.0:
             raise ValueError(f"serving_ratio must be in [0, 1], got {self.serving_ratio}")
 
@@ -100,6 +113,10 @@ class AdaptiveThrottle:
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
         self.window = SlidingWindow(self.policy.window_s, self.policy.buckets)
+        self.recent = SlidingWindow(
+            self.policy.healthy_window_s, max(1, math.ceil(self.policy.healthy_window_s))
+        )
+        """The same answered attempts over the last ``healthy_window_s`` (health)."""
 
     def reject_probability(self) -> float:
         """The chance the next attempt is rejected here: ``(sent - k*accepts)/(sent+1)``."""
@@ -129,9 +146,10 @@ class AdaptiveThrottle:
         or availability (503, 429)."""
         with self._lock:
             now = self._clock.now()
-            self.window.add(now, _SENT)
-            if accepted:
-                self.window.add(now, _ACCEPTS)
+            for window in (self.window, self.recent):
+                window.add(now, _SENT)
+                if accepted:
+                    window.add(now, _ACCEPTS)
 
     def serving(self) -> bool:
         """Whether the dependency served a share of what was sent in the window: its refusals
@@ -142,15 +160,16 @@ class AdaptiveThrottle:
         return accepts > 0 and accepts >= self.policy.serving_ratio * sent
 
     def healthy(self) -> bool:
-        """Whether a refusal from the dependency is noise, not load: it accepted nearly all
-        (:attr:`ThrottlePolicy.healthy_ratio`) of its recent attempts, or it had fewer than
-        ``min_requests`` of them — a quiet dependency's failures are the retry policy's
-        business, as they are for shedding (the low-traffic ``check_stock`` had 5-10 attempts
-        in 10 s after the benchmark's overload step, and its 503 blips went unretried)."""
+        """Whether a refusal from the dependency is noise, not load: over the last
+        ``healthy_window_s`` it accepted nearly all (:attr:`ThrottlePolicy.healthy_ratio`) of
+        its answered attempts, or it had fewer than ``healthy_min_requests`` of them — a quiet
+        dependency's failures are the retry policy's business, as they are for shedding (the
+        low-traffic ``check_stock``'s 503 blips after the benchmark's overload step went
+        unretried)."""
         with self._lock:
-            totals = self.window.totals(self._clock.now())
+            totals = self.recent.totals(self._clock.now())
         sent, accepts = totals[_SENT], totals[_ACCEPTS]
-        if sent < self.policy.min_requests:
+        if sent < self.policy.healthy_min_requests:
             return True
         return accepts >= self.policy.healthy_ratio * sent
 

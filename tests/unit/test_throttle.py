@@ -149,13 +149,16 @@ def test_a_quiet_dependency_is_never_shed() -> None:
     assert throttle.reject_probability() > 0.85  # ten refusals in the window: now it is load
 
 
-def test_healthy_means_nearly_all_accepted_or_too_quiet_to_tell() -> None:
+def test_healthy_means_nearly_all_accepted_lately_or_too_quiet_to_tell() -> None:
     throttle, clock = _throttle()
     assert throttle.healthy()  # nothing seen: a refusal is the retry policy's business
-    for _ in range(5):
+    for _ in range(4):
         throttle.record(accepted=False)
-    assert throttle.healthy()  # 5 answered attempts: too few to call it load
-    clock.advance(11.0)  # the window forgets
+    assert throttle.healthy()  # 4 answered attempts in 3 s: too few to call it load
+    throttle.record(accepted=False)
+    assert not throttle.healthy()  # 5 refused: load
+    clock.advance(3.5)  # health looks back 3 s (shedding remembers 10 s)
+    assert throttle.snapshot()["sent"] == 5
     for _ in range(10):
         throttle.record(accepted=True)
     assert throttle.healthy()
@@ -171,9 +174,13 @@ def test_a_two_x_overload_is_never_healthy() -> None:
     for i in range(200):
         throttle.record(accepted=i % 2 == 0)
         clock.advance(0.05)
-        assert not throttle.healthy() or i < 10  # healthy only while too quiet to tell
+        assert not throttle.healthy() or i < 5  # healthy only while too quiet to tell
 
 
-def test_healthy_ratio_is_checked() -> None:
+def test_health_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="healthy_ratio"):
         ThrottlePolicy(healthy_ratio=1.5)
+    with pytest.raises(ValueError, match="healthy_window_s"):
+        ThrottlePolicy(healthy_window_s=20.0)
+    with pytest.raises(ValueError, match="healthy_min_requests"):
+        ThrottlePolicy(healthy_min_requests=-1)
