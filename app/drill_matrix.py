@@ -237,10 +237,10 @@ READ_PATHS: Final[Mapping[Fault, ExpectedPath]] = {
     Fault.RATE_LIMITED: ExpectedPath(
         status=S.DEGRADED, error_class=E.RATE_LIMITED, ladder=(R, R, F), reason="429 from GET"
     ),
-    # a 503 from a dependency that is not refusing a share of its traffic (here: too quiet to
-    # tell) is a blip: retried once (the fault persists here); overload is never retried
+    # the cell's 503 comes from a tool that served nothing in the last 10 s: an outage, not a
+    # blip, so no retry (a blip from a tool that is serving is retried once: test_throttle)
     Fault.UNAVAILABLE: ExpectedPath(
-        status=S.DEGRADED, error_class=E.UNAVAILABLE, ladder=(R, F), reason="503 from GET"
+        status=S.DEGRADED, error_class=E.UNAVAILABLE, ladder=(F,), reason="503 from GET"
     ),
     Fault.SERVER_ERROR: ExpectedPath(
         status=S.DEGRADED, error_class=E.UNAVAILABLE, ladder=(F,), reason="500 from GET"

@@ -162,16 +162,20 @@ class AdaptiveThrottle:
     def healthy(self) -> bool:
         """Whether a refusal from the dependency is noise, not load: over the last
         ``healthy_window_s`` it accepted nearly all (:attr:`ThrottlePolicy.healthy_ratio`) of
-        its answered attempts, or it had fewer than ``healthy_min_requests`` of them — a quiet
+        its answered attempts, or it had fewer than ``healthy_min_requests`` of them and
+        accepted something in the shedding window (or was not asked at all) — a quiet
         dependency's failures are the retry policy's business, as they are for shedding (the
         low-traffic ``check_stock``'s 503 blips after the benchmark's overload step went
-        unretried)."""
+        unretried), unless it served nothing lately: a down dependency."""
         with self._lock:
-            totals = self.recent.totals(self._clock.now())
-        sent, accepts = totals[_SENT], totals[_ACCEPTS]
-        if sent < self.policy.healthy_min_requests:
-            return True
-        return accepts >= self.policy.healthy_ratio * sent
+            now = self._clock.now()
+            recent, window = self.recent.totals(now), self.window.totals(now)
+        sent, accepts = recent[_SENT], recent[_ACCEPTS]
+        if sent >= self.policy.healthy_min_requests:
+            return accepts >= self.policy.healthy_ratio * sent
+        # quiet: a blip unless the dependency served nothing it was sent lately (an outage is
+        # the breaker's business; retrying every call to a down tool only doubles the traffic)
+        return window[_SENT] == 0 or window[_ACCEPTS] > 0
 
     def snapshot(self) -> dict[str, float]:
         """Window counts and the current rejection probability."""

@@ -152,11 +152,12 @@ def test_a_quiet_dependency_is_never_shed() -> None:
 def test_healthy_means_nearly_all_accepted_lately_or_too_quiet_to_tell() -> None:
     throttle, clock = _throttle()
     assert throttle.healthy()  # nothing seen: a refusal is the retry policy's business
-    for _ in range(4):
+    throttle.record(accepted=True)
+    for _ in range(3):
         throttle.record(accepted=False)
     assert throttle.healthy()  # 4 answered attempts in 3 s: too few to call it load
     throttle.record(accepted=False)
-    assert not throttle.healthy()  # 5 refused: load
+    assert not throttle.healthy()  # 4 of 5 refused: load
     clock.advance(3.5)  # health looks back 3 s (shedding remembers 10 s)
     assert throttle.snapshot()["sent"] == 5
     for _ in range(10):
@@ -167,6 +168,18 @@ def test_healthy_means_nearly_all_accepted_lately_or_too_quiet_to_tell() -> None
     for _ in range(3):
         throttle.record(accepted=False)  # 4 of 14 refused: load, not noise
     assert not throttle.healthy()
+
+
+def test_a_quiet_dependency_that_served_nothing_lately_is_not_healthy() -> None:
+    """A down tool called every few seconds: each 503 is not a blip to retry (that only
+    doubles its traffic); the breaker judges the outage."""
+    throttle, clock = _throttle()
+    for _ in range(4):
+        throttle.record(accepted=False)
+        assert not throttle.healthy()
+        clock.advance(2.5)  # never 5 in 3 s: quiet, but nothing accepted in 10 s
+    clock.advance(10.0)  # forgotten
+    assert throttle.healthy()
 
 
 def test_a_two_x_overload_is_never_healthy() -> None:
