@@ -160,6 +160,9 @@ class Settings(BaseSettings):
     """Degraded turns in a row that switch a session to simplified mode."""
     confirmation_ttl_s: float = 600.0
     """Seconds a question waiting for the customer's yes stays valid (then: expired, not done)."""
+    first_round_early: bool = True
+    """End the first model round at the first answer the rules corroborate; False: wait for
+    both the decomposition and the tool selection (the models' reading always wins)."""
 
     @field_validator(*_BOUNDS)
     @classmethod

@@ -106,6 +106,7 @@ def turn_config(settings: Settings) -> TurnConfig:
         context_window=settings.context_window,
         context_watermark=settings.context_watermark,
         confirmation_ttl_s=settings.confirmation_ttl_s,
+        first_round_early=settings.first_round_early,
     )
 
 

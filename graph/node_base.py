@@ -68,6 +68,9 @@ class TurnConfig:
     """Regenerations after a failed validation before the template fallback."""
     confirmation_ttl_s: float = 600.0
     """Seconds a question waiting for the customer's yes stays valid; then it expires, undone."""
+    first_round_early: bool = True
+    """End the first model round at the first answer the rules corroborate
+    (:mod:`helpdesk.graph.first_round`); False: always wait for both answers."""
 
     def __post_init__(self) -> None:
         if self.request_budget_s <= 0:

@@ -128,7 +128,8 @@ class DecomposeNode(NodeBase):
         facts = state.get("facts", {})
         targets = self.packs.request_fields()
         rules = self._plan(template, state, allow_confirm=True)
-        rules_reading = reading_signature(rules) if complete else None
+        early = complete and self.config.first_round_early
+        rules_reading = reading_signature(rules) if early else None
         rules_calls = calls_signature((t.call for t in rules if t.call), targets)
         only_reads = all(
             not self._is_write(t.call.name) and not t.call.ask_first for t in rules if t.call

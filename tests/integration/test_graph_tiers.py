@@ -54,7 +54,21 @@ async def llm(script: ScriptedLLM) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
+def assert_answered_by(out: dict[str, Any], tier: str = "primary") -> None:
+    """Every stage answered by ``tier``; of the first round (decompose and select_tool, asked
+    at once) the stage whose answer came second may be ``rules`` — the round ended at the
+    first answer the template matcher's reading corroborated (graph/first_round.py), and which
+    answer comes first is the event loop's to decide."""
+    tiers = out["tiers"]
+    first_round = {tiers["decompose"], tiers["select_tool"]}
+    assert tier in first_round and first_round <= {tier, "rules"}, tiers
+    assert tiers["generate"] == tier, tiers
+
+
 def make_bot(tmp: Path, llm: httpx.AsyncClient, **overrides: Any) -> Bot:
+    # which first-round answer arrives first is the event loop's to decide: tests not about
+    # the first round wait for both (deterministic); the first round's own tests turn it on
+    overrides.setdefault("first_round_early", False)
     settings = Settings(
         data_dir=tmp,
         shop_db_path=seeded_copy(tmp),
@@ -85,8 +99,8 @@ async def test_primary_answers_every_stage(
     tmp_path: Path, script: ScriptedLLM, llm: httpx.AsyncClient
 ) -> None:
     script.add(PRIMARY, *TURN)
-    out = await ask(make_bot(tmp_path, llm))
-    assert out["tiers"] == {"decompose": "primary", "select_tool": "primary", "generate": "primary"}
+    out = await ask(make_bot(tmp_path, llm, first_round_early=True))
+    assert_answered_by(out, "primary")
     assert out["reply"] == ANSWER.content
     assert out["tool_results"][0]["tool"] == "track_shipment"
     assert out["tool_results"][0]["status"] == "ok"
@@ -353,7 +367,7 @@ async def test_a_tool_selection_that_agrees_with_the_rules_ends_the_first_round(
     gate = Gate()
     script.sleep = gate.sleep
     script.add(PRIMARY, SELECT, LLMFault.slow(1.0, then=DECOMPOSE), ANSWER)
-    bot = make_bot(tmp_path, llm)
+    bot = make_bot(tmp_path, llm, first_round_early=True)
     # the turn must finish while the decomposition hangs (if it waited, this would not return)
     out = await asyncio.wait_for(ask(bot), timeout=60)
     assert gate.waiting == 1 and not gate.opened.is_set()  # answered while decompose hung
@@ -384,7 +398,7 @@ async def test_a_write_waits_for_the_decomposition_even_when_the_selection_agree
     )
     script.always(PRIMARY, Reply.text("Tickets for damaged items are opened by our team."))
     script.always(BACKUP, Reply.text("Tickets for damaged items are opened by our team."))
-    bot = make_bot(tmp_path, llm)
+    bot = make_bot(tmp_path, llm, first_round_early=True)
     text = "do you open tickets for damaged items like in order 100609?"
     turn = asyncio.ensure_future(run_turn(bot, text, session="w", customer="C0001"))
     await asyncio.wait_for(gate.reached.wait(), timeout=60)
