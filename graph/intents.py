@@ -340,6 +340,19 @@ def read_confirmation(
             return _changed_subject(stripped, lang, words.subject, subjects[0])
         return None
     rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
+    named = read_amount(rest, packs=packs) if rest and not subjects else None
+    if named is not None and named.kind in ("exact", "invalid"):
+        # "yes but make it 30", "yes, refund 30 instead": an amount in so many words changes the
+        # pending one (asked again); a request verb beside it ("make it", "refund") is not a new
+        # request — with no identifier there is nothing else it could be about
+        return MatchedIntent(
+            intent=Intent.CONFIRM_CHANGE,
+            text=stripped,
+            lang=lang,
+            amount=named.value,
+            amount_kind=named.kind,
+            amount_raw=named.raw,
+        )
     if rest and words.is_request(rest):
         return None  # "对，退款吧": a new request; what was pending is not done
     if rest and asks_for_something(rest) and not CORRECTION.search(norm):

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Sequence
 
 from langchain_core.messages import HumanMessage
@@ -88,8 +89,10 @@ class Prober:
         last: dict[str, float | None] = {tier.name: None for tier in self.router.tiers}
 
         def due(name: str) -> float:
+            # never probed: due at once (a time, not "now", which a real clock has moved past
+            # by the time it is compared: the first probe never came and the loop spun)
             at = last[name]
-            return self.clock.now() if at is None else at + self.next_interval(name)
+            return -math.inf if at is None else at + self.next_interval(name)
 
         while True:
             now = self.clock.now()

@@ -38,6 +38,7 @@ def refund_amounts(tmp: Path) -> list[float]:
     [
         (["订单100609退款一百元", "好的", "确认"], [100.0]),
         (["refund order 100200", "yes but only 100", "yes", "yes"], [100.0]),
+        (["refund 40 on order 100609 please", "yes but make it 30", "yes", "yes"], [30.0]),
         (["where's my refund for order 100609?", "yes, I asked a week ago", "yes"], []),
         (["refund 12.345 for 100609", "yes"], []),
         (["算了不退了 100609", "确认"], []),

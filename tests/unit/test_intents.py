@@ -417,11 +417,29 @@ def test_match_intents_questioning_or_hedged_yes_is_unclear(text):
     assert [m.intent for m in got] == [Intent.CONFIRM_UNCLEAR]
 
 
-def test_match_intents_yes_with_a_changed_amount_is_a_change():
-    got = match_intents("yes but only 100", awaiting_confirmation=True)
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("yes but only 100", 100.0),
+        ("yes but make it 30", 30.0),
+        ("ok but make it 30 please", 30.0),
+        ("yes, but can you make it $30 instead", 30.0),
+        ("yes, refund 30 instead", 30.0),
+        ("好的，但是改成退30元", 30.0),
+    ],
+)
+def test_match_intents_yes_with_a_changed_amount_is_a_change(text: str, amount: float) -> None:
+    got = match_intents(text, awaiting_confirmation=True)
     assert [(m.intent, m.amount, m.amount_kind) for m in got] == [
-        (Intent.CONFIRM_CHANGE, 100.0, "exact")
+        (Intent.CONFIRM_CHANGE, amount, "exact")
     ]
+
+
+@pytest.mark.parametrize("text", ["yes, and send me 2 more", "yes and make it quick"])
+def test_a_yes_with_a_request_that_names_no_amount_is_not_an_amount_change(text: str) -> None:
+    got = match_intents(text, awaiting_confirmation=True)
+    assert [m.intent for m in got] != [Intent.CONFIRM_CHANGE]
+    assert Intent.CONFIRM_YES not in {m.intent for m in got}
 
 
 def test_match_intents_yes_with_another_action_is_that_request():

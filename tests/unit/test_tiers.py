@@ -302,6 +302,32 @@ async def test_prober_run_forever_sleeps_interval_until_cancelled() -> None:
     assert len(primary.model.calls) >= 3  # type: ignore[attr-defined]
 
 
+class TickingClock(FakeClock):
+    """A fake clock that moves on every reading, as a real one does between two reads."""
+
+    def now(self) -> float:
+        self.advance(1e-6)
+        return super().now()
+
+
+async def test_prober_probes_at_once_with_a_clock_that_moves_between_reads() -> None:
+    # a never-probed tier was due "now", read again after the loop's own "now": with a real
+    # clock it was never due, the first probe never came and the loop spun on sleep(0)
+    clock = TickingClock()
+    primary = tier("primary", ["p"] * 50)
+    router = TierRouter(
+        [primary], TierHealth(clock), backup_quota=RatioLimiter(ratio=0.5, clock=clock)
+    )
+    task = asyncio.create_task(Prober(router, clock=clock, interval_s=7).run_forever())
+    for _ in range(50):
+        await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert len(primary.model.calls) >= 2  # type: ignore[attr-defined]
+    assert clock.sleeps and all(s > 6.9 for s in clock.sleeps[:2])
+
+
 async def test_prober_probes_a_down_tier_at_the_unhealthy_interval_until_it_is_back() -> None:
     clock = FakeClock()
     down = RuntimeError("down")
