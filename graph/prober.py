@@ -79,7 +79,7 @@ class Prober:
     async def run_forever(self) -> None:
         """Probe every tier, then each again when its interval is up, until cancelled.
 
-        A tier's next probe is due one interval after its last, the interval taken from the
+        A tier's next probe is due one interval after its last began, the interval taken from the
         tier's state *now*: a tier that went down after its last probe (its calls tripped the
         breaker) is due ``unhealthy_interval_s`` after that probe, not ``interval_s``. The loop
         never sleeps longer than ``unhealthy_interval_s``, so such a change is seen in time —
@@ -98,10 +98,11 @@ class Prober:
             now = self.clock.now()
             ready = [name for name in last if due(name) <= now]
             if ready:
+                # the interval runs from a probe's start: a hung tier's probe (it waits out its
+                # timeout) does not push that tier's next probe back by the timeout
                 await self.probe_once(ready)
-                after = self.clock.now()
                 for name in ready:
-                    last[name] = after
+                    last[name] = now
             wait = min(due(name) for name in last) - self.clock.now()
             await self.clock.sleep(max(0.0, min(wait, self.unhealthy_interval_s)))
 

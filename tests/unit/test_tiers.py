@@ -363,6 +363,46 @@ async def test_prober_probes_a_down_tier_at_the_unhealthy_interval_until_it_is_b
     assert health.breaker("primary").state is not BreakerState.OPEN
 
 
+class HangingChatModel(BaseChatModel):
+    """Never answers: each call sleeps on the fake clock until its timeout cuts it off."""
+
+    clock: Any
+    started: list[float] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "hanging"
+
+    def _generate(self, *args: Any, **kw: Any) -> ChatResult:
+        raise AssertionError("async only")
+
+    async def _agenerate(self, *args: Any, **kw: Any) -> ChatResult:
+        self.started.append(self.clock.now())
+        await self.clock.sleep(3600)
+        raise AssertionError("a hung call outlived its timeout")
+
+
+async def test_a_hung_probe_does_not_push_the_next_one_back_by_its_timeout() -> None:
+    clock = FakeClock()
+    model = HangingChatModel(clock=clock)
+    primary = ModelTier("primary", model, "openai_compatible:hung")
+    health = TierHealth(clock)
+    router = TierRouter([primary], health, backup_quota=RatioLimiter(ratio=0.5, clock=clock))
+    for _ in range(3):
+        health.record("primary", False)
+    prober = Prober(router, clock=clock, interval_s=30, unhealthy_interval_s=10, timeout_s=5)
+    task = asyncio.create_task(prober.run_forever())
+    for _ in range(400):
+        await asyncio.sleep(0)
+        if clock.now() > 35:
+            break
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # each probe waits out its 5 s timeout; the next still starts 10 s after the last began
+    assert model.started[:4] == [0, 10, 20, 30]  # before: [0, 15, 30]
+
+
 def test_prober_next_interval_follows_the_tiers_state() -> None:
     clock = FakeClock()
     health = TierHealth(clock)
