@@ -130,7 +130,7 @@ class Settings(BaseSettings):
     probe_interval_s: float = 30.0
     """Seconds between active health probes of a model tier that takes traffic (long-lived
     processes: interactive chat, the service)."""
-    probe_unhealthy_interval_s: float = 10.0
+    probe_unhealthy_interval_s: float = 5.0
     """Seconds between probes of a model tier that is down (how soon a recovered one is back)."""
     backup_quota: float = 0.5
     """Backup-tier calls allowed as a fraction of main-path model requests."""

@@ -25,6 +25,7 @@ import json
 import math
 import random
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -130,6 +131,8 @@ class BrainStats:
         """Calls that found the model hung (each costs its caller a timeout)."""
         self.probes = 0
         """Health probes (one-token requests from the prober), not in the counts above."""
+        self.served_started: list[float] = []
+        """``time.perf_counter()`` at the start of each served call (when it got the traffic)."""
         self.by_shape: dict[str, int] = {}
 
     def count(self, shape: str) -> None:
@@ -206,6 +209,7 @@ class ScriptedBrain(BaseChatModel):
         # hung or served call
         probe = kwargs.get("max_tokens") == 1
         hung = self.outage.down and self.outage.mode == "hang"
+        started = time.perf_counter()
         if probe:
             self.stats.probes += 1
         elif hung:
@@ -223,6 +227,8 @@ class ScriptedBrain(BaseChatModel):
             self.stats.failures += not probe
             raise _service_unavailable(self.label)
         self.stats.served += not probe
+        if not probe:
+            self.stats.served_started.append(started)
         return result
 
     def _url(self) -> str:

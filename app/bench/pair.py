@@ -79,7 +79,8 @@ class PairResult:
     run in parallel: 2 calls, one timeout of wall time)."""
     turns_hitting_hung_primary: int = 0
     recovery_s: float | None = None
-    """Seconds from the first turn after the primary recovered to the first turn it served."""
+    """Seconds from the first turn after the primary recovered to the start of the first call it
+    served (when it got traffic back)."""
     recovery_turns: int | None = None
     requests_by_target: dict[str, int] = field(default_factory=dict)
     faults_injected: int = 0
@@ -191,7 +192,10 @@ async def run_pair(
                 result.lower_tier_turns += 1
             served = primary.stats.served > served_before
             if recovered_at is not None and result.recovery_s is None and served:
-                result.recovery_s = time.perf_counter() - recovered_at
+                # from the recovery to the start of the first call the primary served: when it
+                # got traffic back (not the end of the turn that call was part of)
+                back = min(t for t in primary.stats.served_started if t >= recovered_at)
+                result.recovery_s = back - recovered_at
                 assert recovered_turn is not None
                 result.recovery_turns = turn.index - recovered_turn + 1
         result.duplicate_writes = await duplicate_writes(
