@@ -29,7 +29,7 @@ from helpdesk.tools.builtin import make_compensation
 from helpdesk.tools.executor import ResilientExecutor, run_blocking
 from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
 from helpdesk.tools.packs import Pack, PackEnv, PackSet
-from helpdesk.tools.shop_client import ShopClient
+from helpdesk.tools.shop_client import ShopClient, error_code
 
 if TYPE_CHECKING:
     # metrics and tracing load only when a caller passes an Observer (``--events``)
@@ -128,22 +128,13 @@ def shop_customer_check(client: ShopClient) -> CustomerCheck:
         try:
             profile = await client.call("GET", "/customers/me", tool="identify", customer=customer)
         except httpx.HTTPStatusError as exc:
-            return False if _error_code(exc.response) == "unknown_customer" else None
+            return False if error_code(exc.response) == "unknown_customer" else None
         except (httpx.HTTPError, ValueError):
             return None
         lang = profile.get("language") if isinstance(profile, dict) else None
         return KnownCustomer(lang=lang if lang in ("en", "zh") else None)
 
     return known
-
-
-def _error_code(response: httpx.Response) -> str | None:
-    try:
-        body = response.json()
-    except ValueError:
-        return None
-    error = body.get("error") if isinstance(body, dict) else None
-    return error.get("code") if isinstance(error, dict) else None
 
 
 def make_shop_client(settings: Settings, *, chaos: ChaosPlan | None = None) -> ShopClient:
@@ -254,6 +245,7 @@ def build_bot(
         router=router,
         observer=observer,
         check_customer=shop_customer_check(client),
+        customer_seen=client.customer_seen,
         packs=loaded,
     )
     if session_lock is None and checkpointer is not None:

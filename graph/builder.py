@@ -17,7 +17,15 @@ from langgraph.graph import END, START, StateGraph
 
 from helpdesk.degrade.clock import Clock
 from helpdesk.graph.fused_turn import STAGE_ORDER, fused_turn
-from helpdesk.graph.identity import CustomerCheck, identity_gate, refuse_turn
+from helpdesk.graph.identity import (
+    CustomerCheck,
+    CustomerSeen,
+    identity_gate,
+    refuse_turn,
+    verify_after,
+)
+from helpdesk.graph.language import profile_decides
+from helpdesk.graph.node_base import _last_human_text
 from helpdesk.graph.nodes import ReplyWriter, TurnConfig, TurnNodes, route_after_validate
 from helpdesk.graph.state import HelpdeskState, TurnInput
 from helpdesk.graph.tiers import TierRouter
@@ -59,6 +67,15 @@ def _after_turn(state: HelpdeskState) -> str:
     return "refuse_turn" if state.get("refused") else END
 
 
+def _profile_matters(state: Mapping[str, Any]) -> bool:
+    """Whether the turn's reply language would follow the customer's profile."""
+    messages = list(state.get("messages", []))
+    facts = state.get("facts") or {}
+    return profile_decides(
+        _last_human_text(messages), chosen=facts.get("reply_lang"), session=state.get("lang")
+    )
+
+
 def build_graph(
     *,
     executor: ResilientExecutor,
@@ -70,6 +87,7 @@ def build_graph(
     writer: ReplyWriter | None = None,
     router: TierRouter | None = None,
     check_customer: CustomerCheck | None = None,
+    customer_seen: CustomerSeen | None = None,
 ) -> Any:
     """Compile the turn graph.
 
@@ -87,6 +105,9 @@ def build_graph(
         router: the model tiers (primary / backup); None = the minimal tier only.
         check_customer: asks the backend whether a new session's customer exists (None: no
             check; the session's owner is enforced either way, see graph/identity.py).
+        customer_seen: what the backend's answers so far say about a customer (with
+            ``check_customer``: a first turn's own tool calls are its identity check, and the
+            check's request is made only when they did not reach the backend).
     """
     warm_up()  # nodes must not read files on first use (blocking calls in the event loop)
     loaded = packs if isinstance(packs, PackSet) else PackSet(packs)
@@ -105,7 +126,11 @@ def build_graph(
     for name in NODE_ORDER:
         fn: NodeFn = getattr(nodes, name)
         if name == "guard_context":
-            fn = identity_gate(fn, check_customer)
+            fn = identity_gate(
+                fn, check_customer, seen=customer_seen, profile_matters=_profile_matters
+            )
+        elif name == "execute" and check_customer is not None and customer_seen is not None:
+            fn = verify_after(fn, check_customer, customer_seen)
         stages[name] = _observed(name, fn, observer) if observer else fn
     builder = StateGraph(HelpdeskState, input_schema=TurnInput)
     builder.add_node("turn", cast(Any, fused_turn(stages, regenerate=route_after_validate)))

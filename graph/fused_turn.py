@@ -19,8 +19,11 @@ applied by LangGraph to the state the step started from, gives the same result:
 
 A refused turn (the identity gate set ``refused``) stops after ``guard_context``; the graph then
 routes to ``refuse_turn`` in a second step, exactly as before, so the refusal's clean-up is stored
-before the error is raised. ``validate`` asking for a regeneration loops back to ``generate``
-inside the step (at most :data:`MAX_REPLY_ROUNDS` drafts).
+before the error is raised. A later stage may refuse too (``execute``, when the turn's own tool
+calls were its identity check and the backend knows no such customer): the step then returns only
+the refusal's clean-up of the state it started from — nothing the turn did is stored.
+``validate`` asking for a regeneration loops back to ``generate`` inside the step (at most
+:data:`MAX_REPLY_ROUNDS` drafts).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any, Final, get_args, get_origin, get_type_hints
 from langgraph.graph.message import add_messages
 
 from helpdesk.degrade.context import merge_degrade
+from helpdesk.graph.identity import Refusal, refusal_update
 from helpdesk.graph.state import HelpdeskState
 
 __all__ = ["MAX_REPLY_ROUNDS", "STAGE_ORDER", "StageFn", "fused_turn", "state_reducers"]
@@ -128,6 +132,9 @@ def fused_turn(
             return fold.update
         for stage in middle:
             fold.apply(await stage(_as_state(fold.view)))
+            refused = fold.view.get("refused")
+            if refused:
+                return refusal_update(state, Refusal(**refused))
         for _ in range(MAX_REPLY_ROUNDS):
             fold.apply(await draft(_as_state(fold.view)))
             fold.apply(await check(_as_state(fold.view)))

@@ -155,3 +155,12 @@ def reply_language(
     if unsupported_language(text) or (session in ("en", "zh") and _LATIN_ACK.match(text)):
         return fallback
     return detect_language(text.translate(FULLWIDTH_TO_ASCII), default=fallback)
+
+
+def profile_decides(text: str, *, chosen: str | None, session: str | None) -> bool:
+    """Whether the customer's profile language would change the reply to ``text`` (a message
+    without a language of its own, on a session without one): only then is the profile needed
+    before the turn runs."""
+    return reply_language(text, chosen=chosen, session=session, profile="zh") != reply_language(
+        text, chosen=chosen, session=session, profile="en"
+    )

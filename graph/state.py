@@ -45,6 +45,9 @@ class HelpdeskState(TypedDict, total=False):
     """The customer the session belongs to (set by its first turn; not part of the input)."""
     refused: dict[str, str] | None
     """Why this run's turn was refused (graph/identity.py), None when it ran."""
+    owner_unverified: bool
+    """The backend has not yet said whether the owner exists (graph/identity.py: the session's
+    first turn let its own tool calls be the check, and they did not reach the backend)."""
     turn: int
     lang: str
     """The language of this turn's reply (graph/language.py's policy)."""

@@ -9,16 +9,31 @@ Non-2xx responses are raised as ``httpx.HTTPStatusError`` and classified in one 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
 
 from helpdesk.degrade.chaos import ChaosPlan, ChaosTransport
 
-__all__ = ["ShopClient"]
+__all__ = ["ShopClient", "error_code"]
 
 _IN_PROCESS_URL = "http://shop.internal"
+
+SEEN_CUSTOMERS: Final = 10_000
+"""Customers whose last answer the client remembers (least recently answered forgotten first)."""
+
+
+def error_code(response: httpx.Response) -> str | None:
+    """The shop's error code in a response body (``{"error": {"code": ...}}``), if any."""
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, str) else None
 
 
 class ShopClient:
@@ -39,6 +54,7 @@ class ShopClient:
             base_url=base_url, transport=transport, timeout=httpx.Timeout(30.0)
         )
         self.base_url = base_url
+        self._seen: OrderedDict[str, bool] = OrderedDict()
 
     @classmethod
     def in_process(cls, db_path: str | Path, *, chaos: ChaosPlan | None = None) -> ShopClient:
@@ -74,8 +90,27 @@ class ShopClient:
             headers=headers,
             extensions={"helpdesk_tool": tool},
         )
+        if customer:
+            self._observe(customer, response)
         response.raise_for_status()
         return response.json()
+
+    def customer_seen(self, customer: str) -> bool | None:
+        """What the shop's answers on ``customer``'s behalf said: True it served them, False
+        ``401 unknown_customer``, None no answer yet (no request is made)."""
+        return self._seen.get(customer)
+
+    def _observe(self, customer: str, response: httpx.Response) -> None:
+        if response.is_success:
+            known = True
+        elif response.status_code == 401 and error_code(response) == "unknown_customer":
+            known = False
+        else:
+            return  # an error says nothing about who the customer is
+        self._seen[customer] = known
+        self._seen.move_to_end(customer)
+        while len(self._seen) > SEEN_CUSTOMERS:
+            self._seen.popitem(last=False)
 
     async def aclose(self) -> None:
         await self.http.aclose()

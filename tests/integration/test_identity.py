@@ -120,6 +120,57 @@ async def test_graph_unknown_customer_check_outage_lets_the_turn_run(tmp_path: P
     assert ("identify", plan.injected[0][1]) in plan.injected
 
 
+def _count_tools(bot: Bot) -> list[str]:
+    """Records the tool of every request the bot's shop client sends."""
+    tools: list[str] = []
+    call = bot.client.call
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        tools.append(kwargs["tool"])
+        return await call(*args, **kwargs)
+
+    bot.client.call = counted  # type: ignore[method-assign]
+    return tools
+
+
+async def test_a_first_turn_with_tool_calls_needs_no_separate_customer_check(bot: Bot) -> None:
+    tools = _count_tools(bot)
+    out = await run_turn(bot, "where is order 100683?", session="v1", customer="C0001")
+    assert "YT9433239273" in out["reply"]
+    assert "identify" not in tools and tools  # the tracking call was the check
+    await run_turn(bot, "hi", session="v2", customer="C0001")  # served already: not asked
+    assert "identify" not in tools
+
+
+async def test_a_first_turn_without_tool_calls_still_checks_the_customer(bot: Bot) -> None:
+    tools = _count_tools(bot)
+    await run_turn(bot, "hi", session="v3", customer="C0002")
+    assert tools == ["identify"]
+    state = (await bot.graph.aget_state(_config("v3"))).values
+    assert state["owner"] == "C0002" and state["owner_unverified"] is False
+
+
+async def test_an_unknown_customer_is_refused_by_the_first_tool_call_and_nothing_is_kept(
+    bot: Bot, tmp_path: Path
+) -> None:
+    audit_before = _audit_rows(tmp_path)
+    with pytest.raises(UnknownCustomerError, match="unknown customer 'C9999'"):
+        await run_turn(
+            bot, "cancel order 100998 and where is 100683", session="v4", customer="C9999"
+        )
+    state = (await bot.graph.aget_state(_config("v4"))).values
+    assert not state.get("owner") and not state.get("messages")
+    assert not state.get("results") and not (state.get("facts") or {}).get("pending")
+    assert _audit_rows(tmp_path) == audit_before
+
+
+async def test_a_message_without_a_language_asks_for_the_profile_up_front(bot: Bot) -> None:
+    tools = _count_tools(bot)
+    out = await run_turn(bot, "100683", session="v5", customer="C0001")  # profile zh
+    assert tools[0] == "identify"
+    assert "运单" in out["reply"] or "物流" in out["reply"]
+
+
 async def test_session_api_refuses_empty_and_unknown_customers(bot: Bot) -> None:
     with pytest.raises(MissingCustomerError):
         await run_turn(bot, "hi", session="e", customer="")
@@ -150,9 +201,7 @@ async def test_studio_graph_refuses_another_customer(
         await _invoke(graph, "where is order 100683?", thread="st", customer="C0002")
     state = (await graph.aget_state(_config("st"))).values
     assert state["owner"] == "C0001"
-    assert [m.content for m in state["messages"] if m.type == "human"] == [
-        "where is order 100683?"
-    ]
+    assert [m.content for m in state["messages"] if m.type == "human"] == ["where is order 100683?"]
 
 
 def test_cli_refuses_another_customer_cleanly(tmp_path: Path) -> None:

@@ -124,6 +124,26 @@ async def test_a_refused_turn_stops_after_the_guard() -> None:
     assert update == {"refused": {"reason": "session_owner"}}
 
 
+async def test_a_stage_after_the_guard_may_refuse_and_nothing_the_turn_did_is_kept() -> None:
+    calls: list[str] = []
+    stages = _stages(calls)
+
+    async def execute_refuses(state: HelpdeskState) -> dict[str, Any]:
+        calls.append("execute")
+        refused = {"reason": "unknown_customer", "session": "s", "customer": "C1"}
+        return {"results": ["would-be"], "refused": refused}
+
+    update = await fused_turn({**stages, "execute": execute_refuses}, regenerate=_again)(
+        _start()  # type: ignore[arg-type]
+    )
+    assert calls == ["guard_context", "hand_on", "hand_on", "execute"]  # no reply written
+    # only the refusal's clean-up of the state the step started from: the customer's message
+    # goes, the guard's summary, degrade events and the results are not kept
+    assert set(update) == {"messages", "customer", "refused"}
+    assert [type(m).__name__ for m in update["messages"]] == ["RemoveMessage"]
+    assert update["refused"]["reason"] == "unknown_customer"
+
+
 async def test_a_reply_that_never_validates_is_stopped() -> None:
     stages = _stages([])
 
