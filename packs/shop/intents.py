@@ -29,6 +29,7 @@ from helpdesk.graph.asking import (
     ACTION_VERB,
     ASKS,
     IMPERATIVE,
+    REQUESTS,
     asks_for_a_change,
     asks_for_something,
     word_count,
@@ -693,7 +694,16 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         not ticket_refused
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
         and not ents.order_ids
-        and _AFTER_SALES_QUESTION.search(norm)
+        and (
+            _AFTER_SALES_QUESTION.search(norm)
+            # "do you do free returns", "退货地址是哪": a question about returns, no fault named
+            # ("i want to return the thermos can you help" asks for the return)
+            or (
+                ASKS.search(norm)
+                and _RETURN_ACTION.search(norm)
+                and not (_TICKET.search(norm) or REQUESTS.search(norm))
+            )
+        )
         and not _PROBLEM_REPORT.search(norm)
     ):
         # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
@@ -822,6 +832,8 @@ def _cut_holds(kind: str, left: str, right: str, awaiting: bool) -> bool:
         return False
     if kind == "after":
         return _reads_alone(right, awaiting)
+    if kind == "midway" and _IDENTIFIER.match(right) and (_KEEP.search(right) or NO_ANY.search(right)):
+        return True  # "取消100998 100904保留": the second order is kept out of the cancel
     return _unread_request(right, extract_entities(right), awaiting)
 
 
@@ -1052,6 +1064,10 @@ def match_shop(
             found = _from_entities(ents, previous, clause_norm)
         if found is None:
             continue
+        if found.intent in _ACTIONS and later and _asks_of_its_own(norm, groups[index + 1]):
+            # "没发就取消吧 顺便看下100683到哪了": the order of a look after it is the look's,
+            # never the object of a write (the session's order, or a question, is)
+            later = ()
         previous = found.intent
         if found.intent in _LOOKS:
             looked_at = looked_product(clause_text) or looked_at
@@ -1209,6 +1225,8 @@ def _message_order(ents_newest_first: list[Entities]) -> str | None:
 
 # A write (or money) request an order named on its own continues ("取消100904 100998也取消")
 _ACTIONS = frozenset({ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET})
+# "... but keep 100904", "100904保留": the order is to stay as it is, never the write's object
+_KEEP = rx(r"\b(?:keep|leave)\b|保留|留着|不动|别动|不要动")
 # looking at something, not asking for it done: "另一个订单100200也看下", "check 100200 too"
 _LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
 
@@ -1218,8 +1236,8 @@ def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _
     question or a look ("and where the hell is 100683", "100200也看下") never continues a write:
     it looks at the order."""
     if ents.order_ids:
-        if previous in _ACTIONS and NO_ANY.search(clause):
-            return _Match(Intent.CONFIRM_NO)  # "... but dont touch 100998"
+        if previous in _ACTIONS and (NO_ANY.search(clause) or _KEEP.search(clause)):
+            return _Match(Intent.CONFIRM_NO)  # "... but dont touch 100998", "100904保留"
         if previous in _ACTIONS and (ASKS.search(clause) or _LOOK_VERB.search(clause)):
             return _Match(ShopIntent.ORDER_STATUS)
         if previous in ORDER_SCOPED_INTENTS and previous is not None:
@@ -1260,6 +1278,17 @@ def _only_polite_around(
         return False
     rest = blank(blank(clause, THANKS), GREETING)
     return _classify(rest, ents, has_order_ctx=True, awaiting=False) is None
+
+
+def _asks_of_its_own(norm: str, group: _Group) -> bool:
+    """Whether a clause is a look, a question or another request of its own that is not a write
+    ("100200也帮我看看", "100683到哪了"), not only the order of the request before it (a write
+    beside it, "my headphones broke and I'd like a refund, order 100200", shares its order)."""
+    clause = norm[group.start : group.end]
+    found = _classify(clause, extract_entities(clause), has_order_ctx=True, awaiting=False)
+    if found is not None:
+        return found.intent not in _ACTIONS
+    return bool(_LOOK_VERB.search(clause) or ASKS.search(clause))
 
 
 def _continues_decline(ents: Entities, previous: Kind | None) -> bool:

@@ -1,0 +1,75 @@
+"""More multi-request messages as hurried customers write them: every request read or deferred,
+and no write ever on an object the customer did not ask to change (issue 12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.graph.intents import DEFERRED_PART, Intent
+from helpdesk.packs.shop.intents import ShopIntent as SI
+from tests.shop_view import read
+
+Reading = list[tuple[object, str | None]]
+
+
+def reading(text: str, **kw: object) -> Reading:
+    """(intent, order) of each request; a deferred part as ``(UNKNOWN, "part: <text>")``."""
+    out: Reading = []
+    for m in read(text, **kw):  # type: ignore[arg-type]
+        if m.intent is Intent.UNKNOWN and m.details == DEFERRED_PART:
+            out.append((Intent.UNKNOWN, f"part: {m.text}"))
+        else:
+            out.append((m.intent, m.order_id))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the session's order (100998) is the write's, the look's own order stays with the look
+        ("没发就取消吧 顺便看下100683到哪了", [(SI.CANCEL_ORDER, "100998"), (SI.TRACKING, "100683")]),
+        ("那都退了吧 另外100200也帮我看看", [(SI.REFUND, "100998"), (SI.ORDER_STATUS, "100200")]),
+        ("cancel it and where is 100683", [(SI.CANCEL_ORDER, "100998"), (SI.TRACKING, "100683")]),
+    ],
+)
+def test_a_write_never_takes_the_order_of_a_look_after_it(text: str, expected: Reading) -> None:
+    assert reading(text, last_order_id="100998") == expected
+
+
+def test_a_write_still_takes_the_order_named_after_it_for_it() -> None:
+    assert reading("cancel it, order 100904") == [(SI.CANCEL_ORDER, "100904")]
+    # a problem and the refund it is the reason for share the order
+    text = "my headphones broke and I'd like a refund, order 100200"
+    assert reading(text) == [(SI.REFUND, "100200")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "cancel 100998 but keep 100904 and where is 100683",
+            [
+                (SI.CANCEL_ORDER, "100998"),
+                (SI.TRACKING, "100683"),
+                (Intent.UNKNOWN, "part: keep 100904"),
+            ],
+        ),
+        ("取消100998 100904保留", [(SI.CANCEL_ORDER, "100998"), (Intent.CONFIRM_NO, None)]),
+        ("取消100998 但是100904别取消", [(SI.CANCEL_ORDER, "100998"), (Intent.CONFIRM_NO, None)]),
+        (
+            "refund 100609 but leave 100200 alone",
+            [(SI.REFUND, "100609"), (Intent.UNKNOWN, "part: leave 100200 alone")],
+        ),
+    ],
+)
+def test_an_order_to_keep_is_never_the_object_of_the_write_beside_it(
+    text: str, expected: Reading
+) -> None:
+    assert reading(text) == expected
+
+
+def test_a_question_about_returns_opens_no_ticket() -> None:
+    assert reading("do you do free returns") == [(SI.FAQ, None)]
+    assert [i for i, _ in reading("100683到哪了 还有退货地址是哪")] == [SI.TRACKING, SI.FAQ]
+    # asking for the return is still a return
+    assert reading("i want to return the thermos can you help") == [(SI.CREATE_TICKET, None)]
