@@ -329,6 +329,9 @@ _REFUND_QUESTION = rx(
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
+    # "钱会退回支付宝吗", "是退到银行卡吗": where a refund goes, asked
+    r"|会退|会不会退|是不是退|(?<!还)是退[到回]"
+    r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
 )
 _HOW_MUCH = rx(r"\bhow much\b|多少")
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
@@ -783,6 +786,9 @@ _BEFORE_IDENTIFIER = rx(r"(?<=[\u4e00-\u9fff]),\s*(?=\d{4,})")
 # "where is 100683 i need it by friday can you speed it up": a request asked midway, unpunctuated
 # ... or a second order opens a request of its own ("取消100904 100998的包裹帮我备注放门卫")
 _ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)|(?<=\d)\s+(?=\d{6}(?!\d))")
+# "取消100998 钱退回微信", "没发的话帮我取消 钱原路退回就行": a space between a cancel or refund and
+# Chinese words that read as another request
+_AFTER_WRITE = rx(r"(?<=[\u4e00-\u9fff\d])\s+(?=[\u4e00-\u9fff])")
 _IDENTIFIER = re.compile(r"\d{4,}")
 # what a clause naming no order reads as when it only introduces the order that follows
 _INTRODUCES_ORDER = frozenset({ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS})
@@ -808,7 +814,8 @@ def _split_after_identifiers(
         cuts = sorted(
             [(m, "after") for m in _AFTER_IDENTIFIER.finditer(norm, start, end)]
             + [(m, "before") for m in _BEFORE_IDENTIFIER.finditer(norm, start, end)]
-            + [(m, "midway") for m in _ASKED_MIDWAY.finditer(norm, start, end)],
+            + [(m, "midway") for m in _ASKED_MIDWAY.finditer(norm, start, end)]
+            + [(m, "write") for m in _AFTER_WRITE.finditer(norm, start, end)],
             key=lambda cut: cut[0].start(),
         )
         for m, kind in cuts:
@@ -820,6 +827,15 @@ def _split_after_identifiers(
 
 
 def _cut_holds(kind: str, left: str, right: str, awaiting: bool) -> bool:
+    if kind == "write":
+        before = _classify(left, extract_entities(left), has_order_ctx=True, awaiting=awaiting)
+        after = _classify(right, extract_entities(right), has_order_ctx=True, awaiting=awaiting)
+        return (
+            before is not None
+            and before.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
+            and after is not None
+            and after.intent is not before.intent
+        )
     if kind == "before":
         found = _classify(left, extract_entities(left), has_order_ctx=True, awaiting=awaiting)
         return (
@@ -1113,7 +1129,7 @@ def match_shop(
             )
         )
 
-    read = _dedupe(matched)
+    read = _destinations_beside_cancel(_dedupe(matched))
     matched = [*read, *_changes_not_read(matched, read)]
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     # a part of the message that asks for something nothing read is said to be unread, not
@@ -1350,6 +1366,36 @@ def _with_entities(
             return [replace(base, order_id=last_order_id, inferred_order=True)]
         return [base]
     return [base]
+
+
+# Where the money of a refund should go ("refund to alipay", "钱退回微信", "原路退回就行")
+_REFUND_DESTINATION = rx(
+    r"\bto (?:my |the |our )?(?:alipay|wechat(?: pay)?|paypal|(?:bank |credit |debit )?card"
+    r"|balance|wallet|account|original payment(?: method)?|store credit)\b"
+    r"|(?:退|返|回|到)(?:回|到|至|给)?(?:我的?)?(?:支付宝|微信|银行卡|信用卡|卡里?|余额|钱包|账户|原账户)"
+    r"|原路"
+)
+
+
+def _destinations_beside_cancel(items: list[_Request]) -> list[_Request]:
+    """ "cancel 100998 and refund to alipay", "取消100998 钱退回微信": cancelling a paid order
+    refunds it, so a refund (or a statement about the refund) of an order being cancelled that
+    asks where the money goes is not a second refund: it asks for a destination the shop
+    cannot choose, deferred as unread. A question about it ("会退回支付宝吗") is answered."""
+    cancelled = {i.order_id for i in items if i.intent is ShopIntent.CANCEL_ORDER and i.order_id}
+    out = []
+    for item in items:
+        about_refund = item.intent is ShopIntent.REFUND or (
+            item.intent is ShopIntent.FAQ and item.topic == "refund_time"
+        )
+        of_cancelled = item.order_id in cancelled if item.order_id else bool(cancelled)
+        text = normalize(item.text, _TYPOS)
+        if about_refund and of_cancelled and _REFUND_DESTINATION.search(text) and not (
+            ASKS.search(text)
+        ):
+            item = _Request(Intent.UNKNOWN, text=item.text, lang=item.lang, details=DEFERRED_PART)
+        out.append(item)
+    return out
 
 
 # "A and B", "A和B", "A、B": two things asked about in one product question

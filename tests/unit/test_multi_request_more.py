@@ -73,3 +73,42 @@ def test_a_question_about_returns_opens_no_ticket() -> None:
     assert [i for i, _ in reading("100683到哪了 还有退货地址是哪")] == [SI.TRACKING, SI.FAQ]
     # asking for the return is still a return
     assert reading("i want to return the thermos can you help") == [(SI.CREATE_TICKET, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "can u check if 100998 has shipped, if it hasnt pls cancel it, and refund to alipay",
+            [
+                (SI.ORDER_STATUS, "100998"),
+                (SI.CANCEL_ORDER, "100998"),
+                (Intent.UNKNOWN, "part: refund to alipay"),
+            ],
+        ),
+        (
+            "cancel 100998 and refund me to my wechat",
+            [(SI.CANCEL_ORDER, "100998"), (Intent.UNKNOWN, "part: refund me to my wechat")],
+        ),
+        ("取消100998 钱退回微信", [(SI.CANCEL_ORDER, "100998"), (Intent.UNKNOWN, "part: 钱退回微信")]),
+        (
+            "帮我看看100998发货没 没发的话帮我取消 钱原路退回就行",
+            [
+                (SI.ORDER_STATUS, "100998"),
+                (SI.CANCEL_ORDER, "100998"),
+                (Intent.UNKNOWN, "part: 钱原路退回就行"),
+            ],
+        ),
+    ],
+)
+def test_where_the_money_of_a_cancelled_order_goes_is_deferred_not_a_second_refund(
+    text: str, expected: Reading
+) -> None:
+    assert reading(text) == expected
+
+
+def test_asking_where_a_refund_goes_is_never_a_refund() -> None:
+    assert reading("钱会退回支付宝吗") == [(SI.FAQ, None)]
+    assert reading("取消100998 钱会退回支付宝吗") == [(SI.CANCEL_ORDER, "100998"), (SI.FAQ, None)]
+    # a refund of an order nobody cancels keeps its refund
+    assert reading("refund 100609 to my alipay") == [(SI.REFUND, "100609")]
