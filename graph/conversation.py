@@ -146,6 +146,8 @@ OPEN_NEGATION = re.compile(
 AGAIN = re.compile(r"(?:再|也|又|还要|接着)")
 OPENS_REQUEST = re.compile(
     r"(?:可以|能不能|能否|可不可以|能帮|能给|帮我|帮忙|麻烦|请问|我想|我要|还要|还想|如果|要是|再(?!见)"
+    # "我下周出差 先放快递站": "first (do this)" opens what the customer asks
+    r"|先(?=放|帮|给|别|不要|寄|送|存)"
     r"|[\u4e00-\u9fff]{1,3}的话)"
 )
 

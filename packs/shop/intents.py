@@ -28,6 +28,7 @@ from typing import Any
 from helpdesk.graph.asking import (
     ACTION_VERB,
     ASKS,
+    EXASPERATION,
     IMPERATIVE,
     REQUESTS,
     asks_for_a_change,
@@ -273,7 +274,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "delivery_times": rx(
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
         r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
-        r"|\bdo you (?:ship|deliver) to\b|\b(?:can|could) (?:it|you) (?:ship|deliver) to\b"
+        r"|\bdo (?:you|u) (?:guys )?(?:ship|deliver) to\b|\b(?:can|could) (?:it|you|u) (?:ship|deliver) to\b"
         r"|\b(?:if|whether) (?:you|u) (?:guys )?(?:ship|deliver) to\b"
         r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
         r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
@@ -474,6 +475,15 @@ _PROMO = rx(
     r"\b(?:discount|coupon|promo(?:tion)?|voucher|on sale|deal|price match)\b"
     r"|优惠|打折|折扣|促销|满减|便宜点"
 )
+# "优惠券能退回来吗", "will my coupon be returned": a coupon or points given back, not a refund
+_PROMO_BACK = rx(
+    r"(?:优惠券|代金券|券|积分|红包|\bcoupons?|\bvouchers?|\bpoints)[^，。,.!?！？]{0,8}"
+    r"(?:退|返还|还给|\breturn|\brefund|\bback\b)"
+)
+# "能给点补偿吗", "can i get compensation": compensation, which only a person can grant
+_COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔付|\bcompensat\w*")
+# "能买延保吗", "do you sell insurance for it": a service, not a product in the catalogue
+_SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsurance\b|\bmembership\b")
 _CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
@@ -566,7 +576,7 @@ _ORDER_STATUS = rx(
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
     r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
-    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
+    r"what(?: was| is|'s|s) (?:in|inside) (?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
@@ -656,6 +666,8 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(Intent.IDENTITY)
     if HOTLINE.search(norm) and not has_ids:
         return _Match(Intent.HOTLINE)
+    if _PROMO_BACK.search(norm) and not ents.order_ids:
+        return None
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
@@ -715,6 +727,8 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
     ):
         return _Match(ShopIntent.CREATE_TICKET)
+    if _COMPENSATION.search(norm) and not ents.skus:
+        return None  # "补货了能给点补偿吗": compensation, not the stock the clause names
     warranty = ents.faq_topic == "warranty" and not _STOCK.search(norm)
     if ents.skus and _PROMO.search(norm) and not _STOCK.search(blank(norm, _PROMO)):
         return None
@@ -738,8 +752,12 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.FAQ, topic="delivery_times")
     if _ORDER_STATUS.search(norm) and (has_order_ctx or _ORDER_WORD.search(norm)):
         return _Match(ShopIntent.ORDER_STATUS)
+    if ents.faq_topic == "delivery_times" and asks_for_a_change(norm):
+        return None  # "can i change the delivery time for 100683", "改个送货时间": not the policy
     if ents.faq_topic is not None:
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _STOCK.search(norm) and _SERVICE.search(norm):
+        return None
     if _STOCK.search(norm):
         return _Match(ShopIntent.STOCK)
     if _LIST_ORDERS.search(norm):
@@ -1123,11 +1141,14 @@ def match_shop(
                 before = product_before or next((w for w in named[::-1] if w), looked_at)
                 base = replace(base, text=_asked_of_before(base.text, before))
                 product_before = product_query(base.text) or product_before
-        matched.extend(
-            _with_entities(
-                base, ents, earlier or (later[0] if later else None), last_order_id, last_sku
+        message_order = earlier or (later[0] if later else None)
+        if message_order is None and found.intent in _LOOKS and not ents.order_ids:
+            # "can i change the delivery time for 100683 and whats the tracking number": a look
+            # (a read, never a write) at the order only a deferred part names
+            message_order = _message_order(
+                [extract_entities(norm[s:e]) for s, e in unread if e <= group.start][::-1]
             )
-        )
+        matched.extend(_with_entities(base, ents, message_order, last_order_id, last_sku))
 
     read = _destinations_beside_cancel(_dedupe(matched))
     matched = [*read, *_changes_not_read(matched, read)]
@@ -1399,7 +1420,9 @@ def _destinations_beside_cancel(items: list[_Request]) -> list[_Request]:
 
 
 # "A and B", "A和B", "A、B": two things asked about in one product question
-_PRODUCT_AND = rx(r"\s+(?:and|&|or)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者")
+_PRODUCT_AND = rx(
+    r"\s*[?？]?\s+(?:and|&|or|also|plus|n)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者"
+)
 
 
 def _product_parts(text: str) -> list[str]:
@@ -1434,6 +1457,7 @@ def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Requ
     is 100683 and pls change the delivery date": the date reads as the same tracking): the
     look answers the first, the change is deferred as unread, not dropped."""
     answered = {m.text for m in kept}
+    tracked = {m.text for m in items if m.intent is ShopIntent.TRACKING}
     # a ticket dropped beside a refund of its order that asks for something sent ("refund
     # 100200 in full and send me a return label", "再给我寄个退货单") is deferred too
     sent = {m.text for m in items if m.intent is ShopIntent.CREATE_TICKET}
@@ -1441,8 +1465,29 @@ def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Requ
     return [
         _Request(Intent.UNKNOWN, text=text, lang=lang, details=DEFERRED_PART)
         for text, lang in dropped
-        if asks_for_a_change(text) or (text in sent and IMPERATIVE.search(text.strip()))
+        if asks_for_a_change(text)
+        or (text in sent and IMPERATIVE.search(text.strip()))
+        or (text in tracked and _asks_beyond_the_look(text))
     ]
+
+
+# what a look at a late parcel answers: why it is slow, where it is, when it comes
+_LOOK_ANSWERS = rx(
+    r"\b(?:why|late|slow|delay(?:ed)?|stuck|long|taking)\b|为什么|怎么还|慢|久|不更新|没动|延迟"
+)
+
+
+def _asks_beyond_the_look(text: str) -> bool:
+    """ "100683到哪了 快递员电话怎么打不通": a question beside a look at the same order that asks
+    neither where nor when (nor why it is late), deferred as unread, not answered by the look."""
+    lowered = text.strip(STRIP).lower()
+    return (
+        bool(ASKS.search(lowered))
+        and not _WHERE_OR_WHEN.search(lowered)
+        and not _LOOK_ANSWERS.search(lowered)
+        and not EXASPERATION.search(lowered)
+        and word_count(lowered) >= 4
+    )
 
 
 def _dedupe(items: list[_Request]) -> list[_Request]:

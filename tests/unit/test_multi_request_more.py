@@ -112,3 +112,60 @@ def test_asking_where_a_refund_goes_is_never_a_refund() -> None:
     assert reading("取消100998 钱会退回支付宝吗") == [(SI.CANCEL_ORDER, "100998"), (SI.FAQ, None)]
     # a refund of an order nobody cancels keeps its refund
     assert reading("refund 100609 to my alipay") == [(SI.REFUND, "100609")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("track 100200 pls also do u ship to taiwan", [(SI.TRACKING, "100200"), (SI.FAQ, None)]),
+        (
+            "where is 100683 and whats inside 100998",
+            [(SI.TRACKING, "100683"), (SI.ORDER_STATUS, "100998")],
+        ),
+        (
+            "100683到哪了 我下周出差 先放快递站",
+            [(SI.TRACKING, "100683"), (Intent.UNKNOWN, "part: 先放快递站")],
+        ),
+        (
+            "100683到哪了 快递员电话怎么打不通",
+            [(SI.TRACKING, "100683"), (Intent.UNKNOWN, "part: 快递员电话怎么打不通")],
+        ),
+        (
+            "can i change the delivery time for 100683 and whats the tracking number",
+            [
+                (SI.TRACKING, "100683"),
+                (Intent.UNKNOWN, "part: can i change the delivery time for 100683"),
+            ],
+        ),
+        (
+            "100683物流一直不更新 怎么回事 顺便改个送货时间",
+            [(SI.TRACKING, "100683"), (Intent.UNKNOWN, "part: 改个送货时间")],
+        ),
+        (
+            "SKU-1037什么时候到货 到货了帮我预留一套",
+            [(SI.STOCK, None), (Intent.UNKNOWN, "part: 到货了帮我预留一套")],
+        ),
+        (
+            "100998帮我取消 然后优惠券能退回来吗",
+            [(SI.CANCEL_ORDER, "100998"), (Intent.UNKNOWN, "part: 优惠券能退回来吗")],
+        ),
+        (
+            "SKU-1006什么时候补货 补货了能给点补偿吗",
+            [(SI.STOCK, None), (Intent.UNKNOWN, "part: 补货了能给点补偿吗")],
+        ),
+        ("SKU-1007保修多久 能买延保吗", [(SI.FAQ, None), (Intent.UNKNOWN, "part: 能买延保吗")]),
+        # why a parcel is late is what its tracking answers
+        ("100683到哪了 为什么这么慢", [(SI.TRACKING, "100683")]),
+    ],
+)
+def test_a_part_beside_a_look_or_a_stock_question_is_read_or_deferred(
+    text: str, expected: Reading
+) -> None:
+    assert reading(text) == expected
+
+
+def test_products_listed_with_also_or_n_are_searched_each() -> None:
+    texts = [m.text for m in read("do you have phone cases? also screen protectors?")]
+    assert texts == ["do you have phone cases", "screen protectors"]
+    texts = [m.text for m in read("do u sell power banks n usb c cables")]
+    assert texts == ["do u sell power banks", "usb c cables"]
