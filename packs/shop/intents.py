@@ -484,6 +484,11 @@ _PROMO_BACK = rx(
 _COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔付|\bcompensat\w*")
 # "能买延保吗", "do you sell insurance for it": a service, not a product in the catalogue
 _SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsurance\b|\bmembership\b")
+# "need a quote for 50 units": a quantity asked with something other than buying it
+_NOT_A_PURCHASE = rx(r"\b(?:quotes?|quotation|samples?|bulk price|wholesale)\b|报价|样品|批发")
+# "can u refund the shipping fee", "帮我把运费退了": a part of an order refunded, which the shop
+# cannot tell the amount of (never the whole order)
+_FEE = rx(r"\b(?:shipping|delivery|postage) (?:fee|cost|charge)s?\b|\bpostage\b|\bdifference\b|运费|邮费|差价")
 _CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
@@ -667,6 +672,13 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if HOTLINE.search(norm) and not has_ids:
         return _Match(Intent.HOTLINE)
     if _PROMO_BACK.search(norm) and not ents.order_ids:
+        return None
+    if (
+        _REFUND.search(norm)
+        and _FEE.search(norm)
+        and (REQUESTS.search(norm) or IMPERATIVE.search(norm))
+        and not _REFUND_NEGATED.search(norm)
+    ):
         return None
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
         return _Match(ShopIntent.FAQ, topic="refund_time")
@@ -906,7 +918,11 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
         return found.intent is ShopIntent.STOCK and not ents.skus and asks_for_a_change(clause)
     named = ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers
     if not named:
-        if (ents.quantity is not None or ents.amount is not None) and not ASKS.search(clause):
+        if (
+            (ents.quantity is not None or ents.amount is not None)
+            and not ASKS.search(clause)
+            and not _NOT_A_PURCHASE.search(clause)
+        ):
             return False
         return asks_for_something(clause)
     rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)

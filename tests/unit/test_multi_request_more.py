@@ -169,3 +169,18 @@ def test_products_listed_with_also_or_n_are_searched_each() -> None:
     assert texts == ["do you have phone cases", "screen protectors"]
     texts = [m.text for m in read("do u sell power banks n usb c cables")]
     assert texts == ["do u sell power banks", "usb c cables"]
+
+
+def test_a_refund_of_a_fee_is_deferred_never_a_refund_of_the_order() -> None:
+    text = "where is 100200 the 2nd parcel and can u refund the shipping fee"
+    assert reading(text) == [
+        (SI.TRACKING, "100200"),
+        (Intent.UNKNOWN, "part: can u refund the shipping fee"),
+    ]
+
+
+def test_a_quantity_asked_with_something_other_than_buying_is_deferred() -> None:
+    text = "stock check: SKU-1001, SKU-1007. also need a quote for 50 units"
+    assert [i for i, _ in reading(text)] == [SI.STOCK, SI.STOCK, Intent.UNKNOWN]
+    # a quantity to buy belongs to the product question beside it
+    assert [i for i, _ in reading("SKU-1001 还有货吗？我想买3个")] == [SI.STOCK]
