@@ -274,7 +274,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "delivery_times": rx(
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
         r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
-        r"|\bdo (?:you|u) (?:guys )?(?:ship|deliver) to\b|\b(?:can|could) (?:it|you|u) (?:ship|deliver) to\b"
+        r"|\bdo (?:you|u) (?:guys )?(?:ship|deliver) to\b"
+        r"|\b(?:can|could) (?:it|you|u) (?:ship|deliver) to\b"
         r"|\b(?:if|whether) (?:you|u) (?:guys )?(?:ship|deliver) to\b"
         r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
         r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
@@ -488,7 +489,10 @@ _SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsura
 _NOT_A_PURCHASE = rx(r"\b(?:quotes?|quotation|samples?|bulk price|wholesale)\b|报价|样品|批发")
 # "can u refund the shipping fee", "帮我把运费退了": a part of an order refunded, which the shop
 # cannot tell the amount of (never the whole order)
-_FEE = rx(r"\b(?:shipping|delivery|postage) (?:fee|cost|charge)s?\b|\bpostage\b|\bdifference\b|运费|邮费|差价")
+_FEE = rx(
+    r"\b(?:shipping|delivery|postage) (?:fee|cost|charge)s?\b|\bpostage\b|\bdifference\b"
+    r"|运费|邮费|差价"
+)
 _CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
@@ -581,7 +585,8 @@ _ORDER_STATUS = rx(
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
     r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
-    r"what(?: was| is|'s|s) (?:in|inside) (?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
+    r"what(?: was| is|'s|s) (?:in|inside) "
+    r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
@@ -878,7 +883,11 @@ def _cut_holds(kind: str, left: str, right: str, awaiting: bool) -> bool:
         return False
     if kind == "after":
         return _reads_alone(right, awaiting)
-    if kind == "midway" and _IDENTIFIER.match(right) and (_KEEP.search(right) or NO_ANY.search(right)):
+    if (
+        kind == "midway"
+        and _IDENTIFIER.match(right)
+        and (_KEEP.search(right) or NO_ANY.search(right))
+    ):
         return True  # "取消100998 100904保留": the second order is kept out of the cancel
     return _unread_request(right, extract_entities(right), awaiting)
 
@@ -1315,16 +1324,10 @@ def _reason_for_next(
         return False  # "my order 100683 never came": its state is worth showing beside the refund
     after = norm[groups[index + 1].start : groups[index + 1].end]
     found = _classify(after, extract_entities(after), has_order_ctx=True, awaiting=False)
-    return (
-        found is not None
-        and found.intent in _ACTIONS
-        and not extract_entities(after).order_ids
-    )
+    return found is not None and found.intent in _ACTIONS and not extract_entities(after).order_ids
 
 
-def _only_polite_around(
-    clause: str, ents: Entities, found: _Match, previous: Kind | None
-) -> bool:
+def _only_polite_around(clause: str, ents: Entities, found: _Match, previous: Kind | None) -> bool:
     """An order named with only a greeting or thanks around it, after a write: read as a look
     on its own ("please check 100683 for me, thanks"), it continues the write here."""
     if found.intent is not ShopIntent.ORDER_STATUS or previous not in _ACTIONS:
@@ -1427,8 +1430,11 @@ def _destinations_beside_cancel(items: list[_Request]) -> list[_Request]:
         )
         of_cancelled = item.order_id in cancelled if item.order_id else bool(cancelled)
         text = normalize(item.text, _TYPOS)
-        if about_refund and of_cancelled and _REFUND_DESTINATION.search(text) and not (
-            ASKS.search(text)
+        if (
+            about_refund
+            and of_cancelled
+            and _REFUND_DESTINATION.search(text)
+            and not (ASKS.search(text))
         ):
             item = _Request(Intent.UNKNOWN, text=item.text, lang=item.lang, details=DEFERRED_PART)
         out.append(item)

@@ -27,7 +27,10 @@ def reading(text: str, **kw: object) -> Reading:
     ("text", "expected"),
     [
         # the session's order (100998) is the write's, the look's own order stays with the look
-        ("没发就取消吧 顺便看下100683到哪了", [(SI.CANCEL_ORDER, "100998"), (SI.TRACKING, "100683")]),
+        (
+            "没发就取消吧 顺便看下100683到哪了",
+            [(SI.CANCEL_ORDER, "100998"), (SI.TRACKING, "100683")],
+        ),
         ("那都退了吧 另外100200也帮我看看", [(SI.REFUND, "100998"), (SI.ORDER_STATUS, "100200")]),
         ("cancel it and where is 100683", [(SI.CANCEL_ORDER, "100998"), (SI.TRACKING, "100683")]),
     ],
@@ -90,7 +93,10 @@ def test_a_question_about_returns_opens_no_ticket() -> None:
             "cancel 100998 and refund me to my wechat",
             [(SI.CANCEL_ORDER, "100998"), (Intent.UNKNOWN, "part: refund me to my wechat")],
         ),
-        ("取消100998 钱退回微信", [(SI.CANCEL_ORDER, "100998"), (Intent.UNKNOWN, "part: 钱退回微信")]),
+        (
+            "取消100998 钱退回微信",
+            [(SI.CANCEL_ORDER, "100998"), (Intent.UNKNOWN, "part: 钱退回微信")],
+        ),
         (
             "帮我看看100998发货没 没发的话帮我取消 钱原路退回就行",
             [
