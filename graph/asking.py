@@ -58,12 +58,18 @@ IMPERATIVE = rx(
     r"(?:(?:i\s+)?(?:also\s+)?(?:need|want|wanna|would like|'d like)\s+(?:to\s+)?)?"
     r"(?:" + _IMPERATIVE_VERBS + r")\b"
     r"|^\W*(?:再|也|还)?(?:[把给让叫]|送我|发我|寄我)|^\W*再(?!见)"
+    # "改个送货时间", "换成顺丰", "先放快递站": an opening verb that changes or puts something
+    # (at the very start: with ASCII classes a Han character is \W)
+    r"|^[^\w\u3400-\u9fff]*(?:再|也|还|先|就|直接)?(?:改|换|修改|更改|更换)(?:个|一下|下|成|到|为|一个)"
+    r"|^[^\w\u3400-\u9fff]*(?:先|就|直接)?(?:放|寄存|暂存)(?!心|假|弃|过|松|学|大)(?=[\u4e00-\u9fff])"
 )
 """A clause opening with a verb that asks for something done ("gift wrap it", "把...改到周末")."""
 REQUESTS = rx(
     r"\b(?:please|pls|plz|kindly|i(?:'d| would) like|i want(?: to)?|i need(?: to)?|i wanna"
     r"|(?:can|could|would|will) (?:you|u)|(?:can|could|may) i)\b"
     r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下|[还也]要|[还也]想"
+    # "also need a quote for 50 units": wanting something, the "I" left out
+    r"|^\W*(?:(?:and|also|so|pls|please)\s+)*(?:need|want)\s+(?:a|an|some)\b"
 )
 """A request in polite or wanting words: "please ...", "can you ...", "I'd like ...", "帮我..."."""
 
@@ -81,6 +87,8 @@ CHANGE = rx(
     r"|reschedule|postpone|redirect|hold|reroute|notify|remind|apply for|make sure|remove"
     r"|delete|add|combine|merge|split|wrap|engrave|donate|transfer)\b"
     r"|改|换|升级|备注|预约|加急|指定|推迟|延后|延迟发|放(?:在|到)?门口|放(?:在|到)|通知|提醒|申请"
+    r"|^[^\w\u3400-\u9fff]*(?:先|就|直接)?(?:放|寄存|暂存)(?!心|假|弃|过|松|学|大)(?=[\u4e00-\u9fff])"
+    r"|预留|保留|\b(?:reserve|set aside|put aside)\b"
     r"|让(?:他|她|他们|快递员?)"
 )
 """Asking for something to be changed or arranged (a date, a method, a place, a reminder),

@@ -76,7 +76,9 @@ SPLIT = rx(
     r"|(?:和|跟|并)(?=\s*(?:帮我|帮忙|麻烦|请|查|看|问|告诉|顺便|再|也))"
     # "能不能换个快递公司 或者直接退款": "或者" before what the customer would do instead
     r"|\s*(?:或者|要不然|要不)(?=\s*(?:直接|干脆|帮我|给我|就|能不能|可以|我))"
-    r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to)\b)"
+    r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to|keep|leave)\b)"
+    # "取消100998 但是100904留着", "退100609 不过100200别动": what follows is kept apart
+    r"|,?\s*(?:但是|不过|可是)(?=\s*(?:\d{6}|别|不要|不用|先别|保留|留着))"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
@@ -144,6 +146,8 @@ OPEN_NEGATION = re.compile(
 AGAIN = re.compile(r"(?:再|也|又|还要|接着)")
 OPENS_REQUEST = re.compile(
     r"(?:可以|能不能|能否|可不可以|能帮|能给|帮我|帮忙|麻烦|请问|我想|我要|还要|还想|如果|要是|再(?!见)"
+    # "我下周出差 先放快递站": "first (do this)" opens what the customer asks
+    r"|先(?=放|帮|给|别|不要|寄|送|存)"
     r"|[\u4e00-\u9fff]{1,3}的话)"
 )
 

@@ -28,7 +28,9 @@ from typing import Any
 from helpdesk.graph.asking import (
     ACTION_VERB,
     ASKS,
+    EXASPERATION,
     IMPERATIVE,
+    REQUESTS,
     asks_for_a_change,
     asks_for_something,
     word_count,
@@ -272,7 +274,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "delivery_times": rx(
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
         r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
-        r"|\bdo you (?:ship|deliver) to\b|\b(?:can|could) (?:it|you) (?:ship|deliver) to\b"
+        r"|\bdo (?:you|u) (?:guys )?(?:ship|deliver) to\b"
+        r"|\b(?:can|could) (?:it|you|u) (?:ship|deliver) to\b"
         r"|\b(?:if|whether) (?:you|u) (?:guys )?(?:ship|deliver) to\b"
         r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
         r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
@@ -328,6 +331,9 @@ _REFUND_QUESTION = rx(
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
+    # "钱会退回支付宝吗", "是退到银行卡吗": where a refund goes, asked
+    r"|会退|会不会退|是不是退|(?<!还)是退[到回]"
+    r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
 )
 _HOW_MUCH = rx(r"\bhow much\b|多少")
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
@@ -470,6 +476,23 @@ _PROMO = rx(
     r"\b(?:discount|coupon|promo(?:tion)?|voucher|on sale|deal|price match)\b"
     r"|优惠|打折|折扣|促销|满减|便宜点"
 )
+# "优惠券能退回来吗", "will my coupon be returned": a coupon or points given back, not a refund
+_PROMO_BACK = rx(
+    r"(?:优惠券|代金券|券|积分|红包|\bcoupons?|\bvouchers?|\bpoints)[^，。,.!?！？]{0,8}"
+    r"(?:退|返还|还给|\breturn|\brefund|\bback\b)"
+)
+# "能给点补偿吗", "can i get compensation": compensation, which only a person can grant
+_COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔付|\bcompensat\w*")
+# "能买延保吗", "do you sell insurance for it": a service, not a product in the catalogue
+_SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsurance\b|\bmembership\b")
+# "need a quote for 50 units": a quantity asked with something other than buying it
+_NOT_A_PURCHASE = rx(r"\b(?:quotes?|quotation|samples?|bulk price|wholesale)\b|报价|样品|批发")
+# "can u refund the shipping fee", "帮我把运费退了": a part of an order refunded, which the shop
+# cannot tell the amount of (never the whole order)
+_FEE = rx(
+    r"\b(?:shipping|delivery|postage) (?:fee|cost|charge)s?\b|\bpostage\b|\bdifference\b"
+    r"|运费|邮费|差价"
+)
 _CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
@@ -562,7 +585,8 @@ _ORDER_STATUS = rx(
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
     r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
-    r"what (?:was|is|'s) in (?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
+    r"what(?: was| is|'s|s) (?:in|inside) "
+    r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
@@ -652,6 +676,15 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(Intent.IDENTITY)
     if HOTLINE.search(norm) and not has_ids:
         return _Match(Intent.HOTLINE)
+    if _PROMO_BACK.search(norm) and not ents.order_ids:
+        return None
+    if (
+        _REFUND.search(norm)
+        and _FEE.search(norm)
+        and (REQUESTS.search(norm) or IMPERATIVE.search(norm))
+        and not _REFUND_NEGATED.search(norm)
+    ):
+        return None
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
@@ -693,7 +726,16 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         not ticket_refused
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
         and not ents.order_ids
-        and _AFTER_SALES_QUESTION.search(norm)
+        and (
+            _AFTER_SALES_QUESTION.search(norm)
+            # "do you do free returns", "退货地址是哪": a question about returns, no fault named
+            # ("i want to return the thermos can you help" asks for the return)
+            or (
+                ASKS.search(norm)
+                and _RETURN_ACTION.search(norm)
+                and not (_TICKET.search(norm) or REQUESTS.search(norm))
+            )
+        )
         and not _PROBLEM_REPORT.search(norm)
     ):
         # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
@@ -702,6 +744,8 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
     ):
         return _Match(ShopIntent.CREATE_TICKET)
+    if _COMPENSATION.search(norm) and not ents.skus:
+        return None  # "补货了能给点补偿吗": compensation, not the stock the clause names
     warranty = ents.faq_topic == "warranty" and not _STOCK.search(norm)
     if ents.skus and _PROMO.search(norm) and not _STOCK.search(blank(norm, _PROMO)):
         return None
@@ -725,8 +769,12 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.FAQ, topic="delivery_times")
     if _ORDER_STATUS.search(norm) and (has_order_ctx or _ORDER_WORD.search(norm)):
         return _Match(ShopIntent.ORDER_STATUS)
+    if ents.faq_topic == "delivery_times" and asks_for_a_change(norm):
+        return None  # "can i change the delivery time for 100683", "改个送货时间": not the policy
     if ents.faq_topic is not None:
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _STOCK.search(norm) and _SERVICE.search(norm):
+        return None
     if _STOCK.search(norm):
         return _Match(ShopIntent.STOCK)
     if _LIST_ORDERS.search(norm):
@@ -773,6 +821,9 @@ _BEFORE_IDENTIFIER = rx(r"(?<=[\u4e00-\u9fff]),\s*(?=\d{4,})")
 # "where is 100683 i need it by friday can you speed it up": a request asked midway, unpunctuated
 # ... or a second order opens a request of its own ("取消100904 100998的包裹帮我备注放门卫")
 _ASKED_MIDWAY = rx(r"\s+(?=(?:can|could|would) (?:you|u)\b)|(?<=\d)\s+(?=\d{6}(?!\d))")
+# "取消100998 钱退回微信", "没发的话帮我取消 钱原路退回就行": a space between a cancel or refund and
+# Chinese words that read as another request
+_AFTER_WRITE = rx(r"(?<=[\u4e00-\u9fff\d])\s+(?=[\u4e00-\u9fff])")
 _IDENTIFIER = re.compile(r"\d{4,}")
 # what a clause naming no order reads as when it only introduces the order that follows
 _INTRODUCES_ORDER = frozenset({ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS})
@@ -798,7 +849,8 @@ def _split_after_identifiers(
         cuts = sorted(
             [(m, "after") for m in _AFTER_IDENTIFIER.finditer(norm, start, end)]
             + [(m, "before") for m in _BEFORE_IDENTIFIER.finditer(norm, start, end)]
-            + [(m, "midway") for m in _ASKED_MIDWAY.finditer(norm, start, end)],
+            + [(m, "midway") for m in _ASKED_MIDWAY.finditer(norm, start, end)]
+            + [(m, "write") for m in _AFTER_WRITE.finditer(norm, start, end)],
             key=lambda cut: cut[0].start(),
         )
         for m, kind in cuts:
@@ -810,6 +862,15 @@ def _split_after_identifiers(
 
 
 def _cut_holds(kind: str, left: str, right: str, awaiting: bool) -> bool:
+    if kind == "write":
+        before = _classify(left, extract_entities(left), has_order_ctx=True, awaiting=awaiting)
+        after = _classify(right, extract_entities(right), has_order_ctx=True, awaiting=awaiting)
+        return (
+            before is not None
+            and before.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
+            and after is not None
+            and after.intent is not before.intent
+        )
     if kind == "before":
         found = _classify(left, extract_entities(left), has_order_ctx=True, awaiting=awaiting)
         return (
@@ -822,6 +883,12 @@ def _cut_holds(kind: str, left: str, right: str, awaiting: bool) -> bool:
         return False
     if kind == "after":
         return _reads_alone(right, awaiting)
+    if (
+        kind == "midway"
+        and _IDENTIFIER.match(right)
+        and (_KEEP.search(right) or NO_ANY.search(right))
+    ):
+        return True  # "取消100998 100904保留": the second order is kept out of the cancel
     return _unread_request(right, extract_entities(right), awaiting)
 
 
@@ -860,7 +927,11 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
         return found.intent is ShopIntent.STOCK and not ents.skus and asks_for_a_change(clause)
     named = ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers
     if not named:
-        if (ents.quantity is not None or ents.amount is not None) and not ASKS.search(clause):
+        if (
+            (ents.quantity is not None or ents.amount is not None)
+            and not ASKS.search(clause)
+            and not _NOT_A_PURCHASE.search(clause)
+        ):
             return False
         return asks_for_something(clause)
     rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)
@@ -1052,6 +1123,10 @@ def match_shop(
             found = _from_entities(ents, previous, clause_norm)
         if found is None:
             continue
+        if found.intent in _ACTIONS and later and _asks_of_its_own(norm, groups[index + 1]):
+            # "没发就取消吧 顺便看下100683到哪了": the order of a look after it is the look's,
+            # never the object of a write (the session's order, or a question, is)
+            later = ()
         previous = found.intent
         if found.intent in _LOOKS:
             looked_at = looked_product(clause_text) or looked_at
@@ -1091,13 +1166,16 @@ def match_shop(
                 before = product_before or next((w for w in named[::-1] if w), looked_at)
                 base = replace(base, text=_asked_of_before(base.text, before))
                 product_before = product_query(base.text) or product_before
-        matched.extend(
-            _with_entities(
-                base, ents, earlier or (later[0] if later else None), last_order_id, last_sku
+        message_order = earlier or (later[0] if later else None)
+        if message_order is None and found.intent in _LOOKS and not ents.order_ids:
+            # "can i change the delivery time for 100683 and whats the tracking number": a look
+            # (a read, never a write) at the order only a deferred part names
+            message_order = _message_order(
+                [extract_entities(norm[s:e]) for s, e in unread if e <= group.start][::-1]
             )
-        )
+        matched.extend(_with_entities(base, ents, message_order, last_order_id, last_sku))
 
-    read = _dedupe(matched)
+    read = _destinations_beside_cancel(_dedupe(matched))
     matched = [*read, *_changes_not_read(matched, read)]
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     # a part of the message that asks for something nothing read is said to be unread, not
@@ -1209,6 +1287,8 @@ def _message_order(ents_newest_first: list[Entities]) -> str | None:
 
 # A write (or money) request an order named on its own continues ("取消100904 100998也取消")
 _ACTIONS = frozenset({ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET})
+# "... but keep 100904", "100904保留": the order is to stay as it is, never the write's object
+_KEEP = rx(r"\b(?:keep|leave)\b|保留|留着|不动|别动|不要动")
 # looking at something, not asking for it done: "另一个订单100200也看下", "check 100200 too"
 _LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
 
@@ -1218,8 +1298,8 @@ def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _
     question or a look ("and where the hell is 100683", "100200也看下") never continues a write:
     it looks at the order."""
     if ents.order_ids:
-        if previous in _ACTIONS and NO_ANY.search(clause):
-            return _Match(Intent.CONFIRM_NO)  # "... but dont touch 100998"
+        if previous in _ACTIONS and (NO_ANY.search(clause) or _KEEP.search(clause)):
+            return _Match(Intent.CONFIRM_NO)  # "... but dont touch 100998", "100904保留"
         if previous in _ACTIONS and (ASKS.search(clause) or _LOOK_VERB.search(clause)):
             return _Match(ShopIntent.ORDER_STATUS)
         if previous in ORDER_SCOPED_INTENTS and previous is not None:
@@ -1244,22 +1324,27 @@ def _reason_for_next(
         return False  # "my order 100683 never came": its state is worth showing beside the refund
     after = norm[groups[index + 1].start : groups[index + 1].end]
     found = _classify(after, extract_entities(after), has_order_ctx=True, awaiting=False)
-    return (
-        found is not None
-        and found.intent in _ACTIONS
-        and not extract_entities(after).order_ids
-    )
+    return found is not None and found.intent in _ACTIONS and not extract_entities(after).order_ids
 
 
-def _only_polite_around(
-    clause: str, ents: Entities, found: _Match, previous: Kind | None
-) -> bool:
+def _only_polite_around(clause: str, ents: Entities, found: _Match, previous: Kind | None) -> bool:
     """An order named with only a greeting or thanks around it, after a write: read as a look
     on its own ("please check 100683 for me, thanks"), it continues the write here."""
     if found.intent is not ShopIntent.ORDER_STATUS or previous not in _ACTIONS:
         return False
     rest = blank(blank(clause, THANKS), GREETING)
     return _classify(rest, ents, has_order_ctx=True, awaiting=False) is None
+
+
+def _asks_of_its_own(norm: str, group: _Group) -> bool:
+    """Whether a clause is a look, a question or another request of its own that is not a write
+    ("100200也帮我看看", "100683到哪了"), not only the order of the request before it (a write
+    beside it, "my headphones broke and I'd like a refund, order 100200", shares its order)."""
+    clause = norm[group.start : group.end]
+    found = _classify(clause, extract_entities(clause), has_order_ctx=True, awaiting=False)
+    if found is not None:
+        return found.intent not in _ACTIONS
+    return bool(_LOOK_VERB.search(clause) or ASKS.search(clause))
 
 
 def _continues_decline(ents: Entities, previous: Kind | None) -> bool:
@@ -1323,8 +1408,43 @@ def _with_entities(
     return [base]
 
 
+# Where the money of a refund should go ("refund to alipay", "钱退回微信", "原路退回就行")
+_REFUND_DESTINATION = rx(
+    r"\bto (?:my |the |our )?(?:alipay|wechat(?: pay)?|paypal|(?:bank |credit |debit )?card"
+    r"|balance|wallet|account|original payment(?: method)?|store credit)\b"
+    r"|(?:退|返|回|到)(?:回|到|至|给)?(?:我的?)?(?:支付宝|微信|银行卡|信用卡|卡里?|余额|钱包|账户|原账户)"
+    r"|原路"
+)
+
+
+def _destinations_beside_cancel(items: list[_Request]) -> list[_Request]:
+    """ "cancel 100998 and refund to alipay", "取消100998 钱退回微信": cancelling a paid order
+    refunds it, so a refund (or a statement about the refund) of an order being cancelled that
+    asks where the money goes is not a second refund: it asks for a destination the shop
+    cannot choose, deferred as unread. A question about it ("会退回支付宝吗") is answered."""
+    cancelled = {i.order_id for i in items if i.intent is ShopIntent.CANCEL_ORDER and i.order_id}
+    out = []
+    for item in items:
+        about_refund = item.intent is ShopIntent.REFUND or (
+            item.intent is ShopIntent.FAQ and item.topic == "refund_time"
+        )
+        of_cancelled = item.order_id in cancelled if item.order_id else bool(cancelled)
+        text = normalize(item.text, _TYPOS)
+        if (
+            about_refund
+            and of_cancelled
+            and _REFUND_DESTINATION.search(text)
+            and not (ASKS.search(text))
+        ):
+            item = _Request(Intent.UNKNOWN, text=item.text, lang=item.lang, details=DEFERRED_PART)
+        out.append(item)
+    return out
+
+
 # "A and B", "A和B", "A、B": two things asked about in one product question
-_PRODUCT_AND = rx(r"\s+(?:and|&|or)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者")
+_PRODUCT_AND = rx(
+    r"\s*[?？]?\s+(?:and|&|or|also|plus|n)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者"
+)
 
 
 def _product_parts(text: str) -> list[str]:
@@ -1359,6 +1479,7 @@ def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Requ
     is 100683 and pls change the delivery date": the date reads as the same tracking): the
     look answers the first, the change is deferred as unread, not dropped."""
     answered = {m.text for m in kept}
+    tracked = {m.text for m in items if m.intent is ShopIntent.TRACKING}
     # a ticket dropped beside a refund of its order that asks for something sent ("refund
     # 100200 in full and send me a return label", "再给我寄个退货单") is deferred too
     sent = {m.text for m in items if m.intent is ShopIntent.CREATE_TICKET}
@@ -1366,8 +1487,29 @@ def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Requ
     return [
         _Request(Intent.UNKNOWN, text=text, lang=lang, details=DEFERRED_PART)
         for text, lang in dropped
-        if asks_for_a_change(text) or (text in sent and IMPERATIVE.search(text.strip()))
+        if asks_for_a_change(text)
+        or (text in sent and IMPERATIVE.search(text.strip()))
+        or (text in tracked and _asks_beyond_the_look(text))
     ]
+
+
+# what a look at a late parcel answers: why it is slow, where it is, when it comes
+_LOOK_ANSWERS = rx(
+    r"\b(?:why|late|slow|delay(?:ed)?|stuck|long|taking)\b|为什么|怎么还|慢|久|不更新|没动|延迟"
+)
+
+
+def _asks_beyond_the_look(text: str) -> bool:
+    """ "100683到哪了 快递员电话怎么打不通": a question beside a look at the same order that asks
+    neither where nor when (nor why it is late), deferred as unread, not answered by the look."""
+    lowered = text.strip(STRIP).lower()
+    return (
+        bool(ASKS.search(lowered))
+        and not _WHERE_OR_WHEN.search(lowered)
+        and not _LOOK_ANSWERS.search(lowered)
+        and not EXASPERATION.search(lowered)
+        and word_count(lowered) >= 4
+    )
 
 
 def _dedupe(items: list[_Request]) -> list[_Request]:

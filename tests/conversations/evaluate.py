@@ -121,9 +121,11 @@ class Evaluation:
     def multi_turns(self) -> list[Verdict]:
         return [v for v in self.turns if len(v.turn.tasks) > 1]
 
-    def answered_or_deferred(self) -> Rate:
-        """Multi-request turns whose every request was served or explicitly deferred."""
-        multi = self.multi_turns()
+    def answered_or_deferred(self, verdicts: Iterable[Verdict] | None = None) -> Rate:
+        """Multi-request turns (of ``verdicts``, default all) whose every request was served or
+        explicitly deferred."""
+        chosen = self.turns if verdicts is None else list(verdicts)
+        multi = [v for v in chosen if len(v.turn.tasks) > 1]
         return Rate(sum(v.answered_or_deferred for v in multi), len(multi))
 
     def unsafe(self) -> list[Verdict]:
@@ -258,6 +260,9 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
         f"conversations with every turn understood: {ev.conversations_understood()}",
         f"multi-request turns: requests served {served}; every request served {whole}; "
         f"every request served or explicitly deferred {ev.answered_or_deferred()}",
+        # counts only: which held-out turns missed is never shown
+        f"  served or deferred: tuned {ev.answered_or_deferred(tuned)}; "
+        f"held out {ev.answered_or_deferred(held)}",
         f"writes executed: {len(ev.writes)}; unexpected: "
         f"{sum(len(v.unexpected_writes) for v in ev.turns)}",
         f"questions/negations producing a write or write/money task: {len(ev.unsafe())}",
@@ -338,6 +343,8 @@ def figures(ev: Evaluation) -> dict[str, Any]:
         "multi_requests_served": served.value,
         "multi_turns_complete": whole.value,
         "multi_turns_answered_or_deferred": ev.answered_or_deferred().value,
+        "multi_turns_answered_or_deferred_tuned": ev.answered_or_deferred(tuned).value,
+        "multi_turns_answered_or_deferred_held_out": ev.answered_or_deferred(held).value,
         "writes": len(ev.writes),
         "unsafe": [v.turn.id for v in ev.unsafe()],
         "seconds": ev.seconds,

@@ -16,15 +16,16 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (878 judged turns, after 262 more multi-request
-# messages written the way hurried customers write were added: the 616 turns there were before
-# measure 98.7% / 98.4% / 97.8% / 95.5%, the new ones are harder, their 53 held-out ones most
-# of all); see README "Understanding: the labelled conversation set". Ratchet: raise, never
-# lower without saying why.
-FLOOR_UNDERSTOOD = 0.964  # 847/878
-FLOOR_ACCEPTED = 0.962  # 845/878
-FLOOR_MULTI_REQUESTS_SERVED = 0.964  # 810/840
-FLOOR_ANSWERED_OR_DEFERRED = 0.930  # 346/372 multi-request turns (6 misses tuned, 20 held out)
+# Measured 2026-12-01 on the embedded default (984 judged turns, after 92 more multi-request
+# messages and 4 conversations were added and the multi-request reading was reworked (issue 12):
+# a write never takes the order of a look after it, an order to keep stays out of a write, a
+# refund destination beside a cancel is deferred, parts beside a look are read or deferred);
+# see README "Understanding: the labelled conversation set". Ratchet: raise, never lower
+# without saying why.
+FLOOR_UNDERSTOOD = 0.967  # 952/984
+FLOOR_ACCEPTED = 0.965  # 950/984
+FLOOR_MULTI_REQUESTS_SERVED = 0.971  # 1024/1054
+FLOOR_ANSWERED_OR_DEFERRED = 0.946  # 443/468 multi-request turns (4 misses tuned, 21 held out)
 
 
 @pytest.fixture(scope="module")
