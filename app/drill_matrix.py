@@ -29,6 +29,7 @@ from typing import Any, Final, Literal
 from helpdesk.degrade.chaos import Fault
 from helpdesk.degrade.context import LadderStep
 from helpdesk.degrade.errors import ErrorClass
+from helpdesk.tools.executor import DEFAULT_MAX_ATTEMPTS
 from helpdesk.tools.results import ToolStatus
 
 __all__ = [
@@ -64,6 +65,9 @@ R, P, D, F, C, H, X = (
 )
 E = ErrorClass
 S = ToolStatus
+
+RETRIES: Final = (R,) * (DEFAULT_MAX_ATTEMPTS - 1)
+"""The retries a retried call makes before its next ladder step (``tool_max_attempts`` - 1)."""
 
 Variant = Literal["cold", "warm", "verify_lost"]
 VARIANTS: Final[tuple[Variant, ...]] = ("cold", "warm", "verify_lost")
@@ -224,18 +228,18 @@ and its whole-bot messages."""
 # fault -> path, for every read tool (cold cache)
 READ_PATHS: Final[Mapping[Fault, ExpectedPath]] = {
     Fault.LATENCY: ExpectedPath(status=S.OK, error_class=None, ladder=(), reason=""),
-    # a timed-out read is retried at once up to 3 attempts while the budget grants it
+    # a timed-out read is retried at once up to tool_max_attempts while the budget grants it
     Fault.TIMEOUT: ExpectedPath(
-        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(R, R, F), reason="timed out"
+        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(*RETRIES, F), reason="timed out"
     ),
     Fault.RESPONSE_LOST: ExpectedPath(
-        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(R, R, F), reason="timed out"
+        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(*RETRIES, F), reason="timed out"
     ),
     Fault.CONNECTION_RESET: ExpectedPath(
-        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(R, R, F), reason="cannot connect"
+        status=S.DEGRADED, error_class=E.TRANSIENT, ladder=(*RETRIES, F), reason="cannot connect"
     ),
     Fault.RATE_LIMITED: ExpectedPath(
-        status=S.DEGRADED, error_class=E.RATE_LIMITED, ladder=(R, R, F), reason="429 from GET"
+        status=S.DEGRADED, error_class=E.RATE_LIMITED, ladder=(*RETRIES, F), reason="429 from GET"
     ),
     # the cell's 503 comes from a tool that served nothing in the last 10 s: an outage, not a
     # blip, so no retry (a blip from a tool that is serving is retried once: test_throttle)
@@ -273,14 +277,14 @@ WRITE_PATHS: Final[Mapping[Fault, ExpectedPath]] = {
     Fault.CONNECTION_RESET: ExpectedPath(
         status=S.FAILED,
         error_class=E.TRANSIENT,
-        ladder=(R, R, H),
+        ladder=(*RETRIES, H),
         reason="cannot connect",
         executions=0,
     ),
     Fault.RATE_LIMITED: ExpectedPath(
         status=S.FAILED,
         error_class=E.RATE_LIMITED,
-        ladder=(R, R, H),
+        ladder=(*RETRIES, H),
         reason="429 from POST",
         executions=0,
     ),

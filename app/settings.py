@@ -20,6 +20,8 @@ import httpx
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from helpdesk.tools.executor import DEFAULT_MAX_ATTEMPTS
+
 __all__ = [
     "Settings",
     "SettingsError",
@@ -73,6 +75,7 @@ _BOUNDS: dict[str, _Bound] = {
     "backup_quota": _Bound(low=0, high=1, low_open=True),
     "request_budget_s": _Bound(low=0, high=600, low_open=True, unit="seconds"),
     "request_max_retries": _Bound(low=0, high=100),
+    "tool_max_attempts": _Bound(low=1, high=20),
     "retry_ratio": _Bound(low=0, high=1, low_open=True),
     "retry_reserve_per_s": _Bound(low=0, high=10_000, unit="retries per second"),
     "breaker_failure_rate": _Bound(low=0, high=1, low_open=True),
@@ -138,6 +141,9 @@ class Settings(BaseSettings):
     """Seconds a turn's retries may spend in total."""
     request_max_retries: int = 3
     """Retries a turn may make in total, tools and models together."""
+    tool_max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    """Attempts one tool call may make (the first included), each retry only while the turn's
+    budget and the process-wide cap grant it (see ``tools.executor.DEFAULT_MAX_ATTEMPTS``)."""
     retry_ratio: float = 0.5
     """Process-wide cap: retries at most this fraction of calls over a 10 s window (plus the
     reserve below). 30% independent failures need ~0.39 retries per call."""

@@ -230,6 +230,7 @@ def build_bot(
         ),
         journal=journal or default_journal(settings, persistent=checkpointer is not None),
         session_counters=session_counters,
+        max_attempts=settings.tool_max_attempts,
     )
     if router is None:
         router = build_router(settings, clock=clock, http_async_client=http_async_client)

@@ -93,9 +93,11 @@ async def test_executor_read_timeout_gets_fast_retries_while_the_budget_allows()
     result = await executor.run(call(), ctx)
     assert result.status is ToolStatus.FAILED
     assert result.error_class is ErrorClass.TRANSIENT
-    # three attempts of 2 s (max_attempts) fit the 8 s budget; no backoff between them
-    assert len(tool.calls) == 3
-    assert clock.sleeps == [10, 0.05, 10, 0.05, 10]
+    # four attempts (max_attempts) in the 8 s budget, the last cut to what is left of it; no
+    # backoff between them
+    assert len(tool.calls) == 4
+    assert clock.sleeps == [10, 0.05, 10, 0.05, 10, 0.05, 10]
+    assert clock.now() <= 8.0
     assert "timed out" in result.reason
 
 

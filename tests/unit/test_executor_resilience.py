@@ -13,7 +13,7 @@ from helpdesk.degrade.clock import FakeClock
 from helpdesk.degrade.context import LadderStep
 from helpdesk.degrade.errors import ErrorClass, TransientError
 from helpdesk.tools.context import RequestContext
-from helpdesk.tools.executor import ResilientExecutor
+from helpdesk.tools.executor import DEFAULT_MAX_ATTEMPTS, ResilientExecutor
 from helpdesk.tools.registry import ToolRegistry, VerifyOutcome
 from helpdesk.tools.results import ToolCall, ToolStatus
 from tests.fakes import ScriptedTool
@@ -129,10 +129,10 @@ async def test_executor_breaker_does_not_count_a_failure_the_retry_recovered() -
 
 
 async def test_executor_breaker_counts_one_failure_per_failed_call() -> None:
-    tool = ScriptedTool([TransientError("get_order: 502")] * 3)
+    tool = ScriptedTool([TransientError("get_order: 502")] * DEFAULT_MAX_ATTEMPTS)
     executor, _clock, ctx = read_setup(tool)
     result = await executor.run(get_order_call(), ctx)
-    assert result.attempts == 3
+    assert result.attempts == DEFAULT_MAX_ATTEMPTS == 4
     snap = executor.breakers.get("get_order").snapshot()
     assert (snap["calls"], snap["failures"]) == (1, {"transient": 1})
 
