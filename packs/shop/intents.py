@@ -1175,7 +1175,7 @@ def match_shop(
             )
         matched.extend(_with_entities(base, ents, message_order, last_order_id, last_sku))
 
-    read = _destinations_beside_cancel(_dedupe(matched))
+    read = _refunds_beside_cancel(_dedupe(matched))
     matched = [*read, *_changes_not_read(matched, read)]
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     # a part of the message that asks for something nothing read is said to be unread, not
@@ -1417,26 +1417,38 @@ _REFUND_DESTINATION = rx(
 )
 
 
-def _destinations_beside_cancel(items: list[_Request]) -> list[_Request]:
-    """ "cancel 100998 and refund to alipay", "取消100998 钱退回微信": cancelling a paid order
-    refunds it, so a refund (or a statement about the refund) of an order being cancelled that
-    asks where the money goes is not a second refund: it asks for a destination the shop
-    cannot choose, deferred as unread. A question about it ("会退回支付宝吗") is answered."""
+def _refunds_beside_cancel(items: list[_Request]) -> list[_Request]:
+    """A refund of an order the same message cancels: cancelling a paid order refunds it in
+    full, so it is not a second refund (asked about, then refused by the shop once the cancel
+    had refunded everything).
+
+    - one that asks where the money goes ("cancel 100998 and refund to alipay", "取消100998
+      钱退回微信") asks for a destination the shop cannot choose: deferred as unread;
+    - one that only asks for the money ("cancel 100998 and refund me", "100998取消并退款") is
+      answered by the refund-timing answer, which says a cancel refunds automatically;
+    - a question about it ("会退回支付宝吗") is answered as asked.
+    """
     cancelled = {i.order_id for i in items if i.intent is ShopIntent.CANCEL_ORDER and i.order_id}
-    out = []
+    out: list[_Request] = []
     for item in items:
         about_refund = item.intent is ShopIntent.REFUND or (
             item.intent is ShopIntent.FAQ and item.topic == "refund_time"
         )
         of_cancelled = item.order_id in cancelled if item.order_id else bool(cancelled)
         text = normalize(item.text, _TYPOS)
-        if (
-            about_refund
-            and of_cancelled
-            and _REFUND_DESTINATION.search(text)
-            and not (ASKS.search(text))
+        if about_refund and of_cancelled and not ASKS.search(text):
+            if _REFUND_DESTINATION.search(text):
+                item = _Request(
+                    Intent.UNKNOWN, text=item.text, lang=item.lang, details=DEFERRED_PART
+                )
+            elif item.intent is ShopIntent.REFUND:
+                item = _Request(
+                    ShopIntent.FAQ, text=item.text, lang=item.lang, topic="refund_time"
+                )
+        if item.intent is ShopIntent.FAQ and item.topic == "refund_time" and any(
+            o.intent is ShopIntent.FAQ and o.topic == "refund_time" for o in out
         ):
-            item = _Request(Intent.UNKNOWN, text=item.text, lang=item.lang, details=DEFERRED_PART)
+            continue  # one refund-timing answer, however many parts asked for it
         out.append(item)
     return out
 

@@ -25,9 +25,7 @@ def refund_amounts(tmp: Path) -> list[float]:
     with sqlite3.connect(tmp / "shop.sqlite") as conn:
         targets = successful(tmp, "create_refund")
         return [
-            conn.execute(
-                "SELECT amount_cents FROM refunds WHERE refund_id = ?", (t,)
-            ).fetchone()[0]
+            conn.execute("SELECT amount_cents FROM refunds WHERE refund_id = ?", (t,)).fetchone()[0]
             / 100
             for t in targets
         ]
@@ -58,3 +56,16 @@ def test_cli_cancel_correction_cancels_only_the_corrected_order(tmp_path: Path) 
     for text in ["取消订单100998", "不对，我是说100904", "确认", "确认"]:
         chat_json(tmp_path, "-m", text, "--session", "cancel")
     assert successful(tmp_path, "cancel_order") == ["100904"]
+
+
+def test_cli_cancel_and_refund_me_cancels_once_and_asks_no_second_refund(tmp_path: Path) -> None:
+    # the cancel of a paid order refunds it: no refund question beside it, no refund attempted
+    seeded_copy(tmp_path)
+    for text in ["cancel 100998 and refund me", "yes", "yes"]:
+        chat_json(tmp_path, "-m", text, "--session", "cancel-refund")
+    assert successful(tmp_path, "cancel_order") == ["100998"]
+    with sqlite3.connect(tmp_path / "shop.sqlite") as conn:
+        attempted = conn.execute(
+            "SELECT COUNT(*) FROM audit_log WHERE action = 'create_refund'"
+        ).fetchone()[0]
+    assert attempted == 0

@@ -190,3 +190,34 @@ def test_a_quantity_asked_with_something_other_than_buying_is_deferred() -> None
     assert [i for i, _ in reading(text)] == [SI.STOCK, SI.STOCK, Intent.UNKNOWN]
     # a quantity to buy belongs to the product question beside it
     assert [i for i, _ in reading("SKU-1001 还有货吗？我想买3个")] == [SI.STOCK]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cancel 100998 and refund me",
+        "please cancel order 100998 and give me a refund",
+        "取消100998 然后退款",
+    ],
+)
+def test_a_refund_of_the_order_being_cancelled_is_the_refund_the_cancel_makes(text: str) -> None:
+    # cancelling a paid order refunds it in full: a second refund question of the same order
+    # was asked, and a "yes" to both cancelled and then had the refund refused (nothing left
+    # to refund); the refund-timing answer says the cancel refunds automatically
+    got = read(text)
+    assert [(m.intent, m.order_id) for m in got if m.intent is not SI.FAQ] == [
+        (SI.CANCEL_ORDER, "100998")
+    ]
+    assert [m.topic for m in got if m.intent is SI.FAQ] == ["refund_time"]
+
+
+def test_a_refund_of_another_order_beside_a_cancel_is_still_a_refund() -> None:
+    assert reading("cancel 100998 and refund 100609") == [
+        (SI.CANCEL_ORDER, "100998"),
+        (SI.REFUND, "100609"),
+    ]
+
+
+def test_cancel_and_refund_in_one_clause_is_one_cancel() -> None:
+    # "取消并退款": one action (the cancel refunds), never a refund beside it
+    assert reading("100998取消并退款") == [(SI.CANCEL_ORDER, "100998")]
