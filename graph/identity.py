@@ -247,7 +247,7 @@ def verify_after(stage: NodeFn, check_customer: CustomerCheck, seen: CustomerSee
             return update
         customer = str(state.get("customer") or "")
         known = seen(customer)
-        if known is None or known is False:
+        if not known:
             # False may be an old answer: a customer created since is asked about once more
             found = await check_customer(customer)
             known = None if found is None else found is not False

@@ -51,7 +51,7 @@ from helpdesk.graph.language import (
     requested_language,
     unsupported_language,
 )
-from helpdesk.graph.money import read_amount
+from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
@@ -321,14 +321,7 @@ def read_confirmation(
         # "不要全部，退50就行" / "not all of it, just 50": the amount changes, asked again
         partial = read_amount(plain, money_context=True, packs=packs)
         if partial.kind != "none":
-            return MatchedIntent(
-                intent=Intent.CONFIRM_CHANGE,
-                text=stripped,
-                lang=lang,
-                amount=partial.value,
-                amount_kind=partial.kind,
-                amount_raw=partial.raw,
-            )
+            return _changed_amount(stripped, lang, partial)
     if negative and not (yes and not NO_ANY.match(plain)):
         if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
             return _changed_subject(stripped, lang, words.subject, subjects[0])
@@ -345,14 +338,7 @@ def read_confirmation(
         # "yes but make it 30", "yes, refund 30 instead": an amount in so many words changes the
         # pending one (asked again); a request verb beside it ("make it", "refund") is not a new
         # request — with no identifier there is nothing else it could be about
-        return MatchedIntent(
-            intent=Intent.CONFIRM_CHANGE,
-            text=stripped,
-            lang=lang,
-            amount=named.value,
-            amount_kind=named.kind,
-            amount_raw=named.raw,
-        )
+        return _changed_amount(stripped, lang, named)
     if rest and words.is_request(rest):
         return None  # "对，退款吧": a new request; what was pending is not done
     if rest and asks_for_something(rest) and not CORRECTION.search(norm):
@@ -364,16 +350,21 @@ def read_confirmation(
     if asks_more and reading.kind == "none" and questioning and not CORRECTION.search(norm):
         return None  # "yes, and where is 100683?": a new question; what was pending is not done
     if reading.kind != "none" or subjects:
-        changed = MatchedIntent(
-            intent=Intent.CONFIRM_CHANGE,
-            text=stripped,
-            lang=lang,
-            amount=reading.value,
-            amount_kind=reading.kind,
-            amount_raw=reading.raw,
-        )
+        changed = _changed_amount(stripped, lang, reading)
         return changed.with_request({words.subject: subjects[0]}) if subjects else changed
     return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+
+
+def _changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedIntent:
+    """A confirmation answer that changes the amount (asked again, never run as it stands)."""
+    return MatchedIntent(
+        intent=Intent.CONFIRM_CHANGE,
+        text=text,
+        lang=lang,
+        amount=reading.value,
+        amount_kind=reading.kind,
+        amount_raw=reading.raw,
+    )
 
 
 def _changed_subject(text: str, lang: Lang, subject: str, value: str) -> MatchedIntent:
