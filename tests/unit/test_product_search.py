@@ -77,6 +77,8 @@ def test_search_terms_split_chinese_from_english() -> None:
         ("耳机多少钱", "耳机"),
         ("男士羽绒服啥时候有货", "男士羽绒服"),
         ("你们卖空气炸锅吗", "空气炸锅"),
+        ("顺便问下耳机多少钱", "耳机"),
+        ("另外问下空气炸锅有货吗", "空气炸锅"),
     ],
 )
 def test_product_query_keeps_the_product_words(text: str, query: str) -> None:
