@@ -177,6 +177,13 @@ class AdaptiveThrottle:
         # the breaker's business; retrying every call to a down tool only doubles the traffic)
         return window[_SENT] == 0 or window[_ACCEPTS] > 0
 
+    def overloaded(self) -> bool:
+        """Whether the dependency is overloaded: it refuses a share of what it is sent (not
+        :meth:`healthy`) while it still serves (:meth:`serving`; serving nothing is an outage).
+        A turn then sends it one call at a time and stops at its first refusal
+        (:meth:`~helpdesk.tools.executor.ResilientExecutor.run_many`)."""
+        return not self.healthy() and self.serving()
+
     def snapshot(self) -> dict[str, float]:
         """Window counts and the current rejection probability."""
         with self._lock:

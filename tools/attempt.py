@@ -31,11 +31,11 @@ from helpdesk.tools.call_run import AttemptBook, CallObserver
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.registry import ToolSpec
 
-__all__ = ["BUDGET_EXHAUSTED", "attempt", "classify", "validate_output"]
+__all__ = ["BUDGET_EXHAUSTED", "LOAD_REFUSALS", "attempt", "classify", "validate_output"]
 
 BUDGET_EXHAUSTED = "budget_exhausted"
 """Failure code of a call that was never sent because the request's time was used up."""
-_LOAD_REFUSALS = frozenset({ErrorClass.UNAVAILABLE, ErrorClass.RATE_LIMITED})
+LOAD_REFUSALS = frozenset({ErrorClass.UNAVAILABLE, ErrorClass.RATE_LIMITED})
 """Refusals that say the dependency would not take the request (503, 429): the throttle's
 input, and an outage for the breaker only when the dependency serves nothing at all."""
 
@@ -71,6 +71,11 @@ async def attempt(
             f"{spec.name}: request budget exhausted before the call was sent",
             code=BUDGET_EXHAUSTED,
         )
+    held_back = ctx.held_back.get(spec.name)
+    if held_back is not None:
+        # Not sent: the overloaded dependency refused this request already (nothing to tell
+        # its breaker or throttle; the call goes down the ladder).
+        raise UnavailableError(f"{spec.name}: not sent: {held_back}")
     breaker = breakers.get(spec.name)
     if not breaker.try_acquire():
         raise UnavailableError(f"{spec.name}: circuit open (retry in {breaker.retry_after():.0f}s)")
@@ -95,7 +100,7 @@ async def attempt(
         data = validate_output(spec, data)
     except Exception as exc:
         failure = classify(spec, exc)
-        refused_for_load = failure.error_class in _LOAD_REFUSALS
+        refused_for_load = failure.error_class in LOAD_REFUSALS
         throttle.record(accepted=not refused_for_load)
         if failure.error_class in (ErrorClass.INPUT, ErrorClass.BUSINESS):
             breaker.record_ignored()

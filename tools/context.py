@@ -113,6 +113,10 @@ class RequestContext:
     request_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     rate_limited_seen: int = 0
     """How many rate-limited responses this request has seen (parallel -> serial)."""
+    held_back: dict[str, str] = field(default_factory=dict)
+    """Tools this request sends nothing more to, with why: an overloaded dependency refused
+    one of its calls (:meth:`~helpdesk.tools.executor.ResilientExecutor.run_many`); their
+    calls go straight down the ladder (cache, fallback). Not persisted: it lasts one batch."""
 
     @classmethod
     def new(

@@ -36,7 +36,7 @@ from helpdesk.degrade.errors import ErrorClass, Failure, ToolInputError
 from helpdesk.degrade.failpoints import failpoint
 from helpdesk.degrade.throttle import ThrottleBoard
 from helpdesk.tools.arguments import idempotency_key, validate_args
-from helpdesk.tools.attempt import BUDGET_EXHAUSTED, attempt, classify
+from helpdesk.tools.attempt import BUDGET_EXHAUSTED, LOAD_REFUSALS, attempt, classify
 from helpdesk.tools.call_run import STAGE, AttemptBook, CallObserver, CallRun
 from helpdesk.tools.confirm_first import REPEAT_WINDOW_S, ask_first
 from helpdesk.tools.context import RequestContext
@@ -213,12 +213,16 @@ class ResilientExecutor:
         return run_result(run, ToolStatus.OK, data=data)
 
     async def run_many(self, calls: Sequence[ToolCall], ctx: RequestContext) -> list[ToolResult]:
-        """Run a turn's independent calls: in parallel, or serially once the session has had
-        ``serial_after`` consecutive rate-limited batches."""
+        """Run a turn's independent calls: in parallel; serially once the session has had
+        ``serial_after`` consecutive rate-limited batches; serially and up to the first refusal
+        when one of the batch's dependencies is overloaded (:meth:`_run_overloaded`)."""
         if not calls:
             return []
         before = ctx.rate_limited_seen
-        if self._rate_limited_batches.get(ctx.session, 0) >= self.serial_after and len(calls) > 1:
+        overloaded = sorted({c.name for c in calls if self._overloaded(c.name)})
+        if overloaded and len(calls) > 1:
+            results = await self._run_overloaded(calls, ctx, overloaded)
+        elif self._rate_limited_batches.get(ctx.session, 0) >= self.serial_after and len(calls) > 1:
             ctx.record(
                 stage=STAGE,
                 target="*",
@@ -240,6 +244,47 @@ class ResilientExecutor:
         else:
             self._rate_limited_batches[ctx.session] = 0
         return results
+
+    def _overloaded(self, tool: str) -> bool:
+        return self.registry.get(tool) is not None and self.throttles.get(tool).overloaded()
+
+    async def _run_overloaded(
+        self, calls: Sequence[ToolCall], ctx: RequestContext, overloaded: Sequence[str]
+    ) -> list[ToolResult]:
+        """A batch with a call to an overloaded dependency (it refuses a share of its traffic
+        and still serves the rest): the calls run one at a time, and once the dependency
+        refuses one for load, the batch's later calls to overloaded tools are not sent (they
+        go down the ladder: cache, fallback). A burst of parallel calls is what such a
+        dependency sheds first, and the slots it has are better spent finishing some turns
+        whole than every turn in part; nothing is retried into it."""
+        ctx.record(
+            stage=STAGE,
+            target="*",
+            action=LadderStep.SERIALIZE,
+            reason=(
+                f"{', '.join(overloaded)} refusing a share of their traffic: running calls one"
+                " at a time, up to the first refusal"
+            ),
+            error_class=ErrorClass.UNAVAILABLE,
+            at=self.clock.wall(),
+        )
+        results: list[ToolResult] = []
+        try:
+            for call in calls:
+                result = await self.run(call, ctx)
+                results.append(result)
+                if (
+                    result.status is not ToolStatus.OK
+                    and result.error_class in LOAD_REFUSALS
+                    and call.name in overloaded
+                    and call.name not in ctx.held_back
+                ):
+                    why = f"{call.name} refused this turn's call for load ({result.reason})"
+                    for name in overloaded:
+                        ctx.held_back.setdefault(name, why)
+            return results
+        finally:
+            ctx.held_back.clear()
 
     def check_call(self, call: ToolCall) -> ToolResult | None:
         """Name and argument checks without running anything: None when the call is valid, else

@@ -63,6 +63,9 @@ class PairResult:
     p50_ms: float = 0.0
     p95_ms: float = 0.0
     mean_ms: float = 0.0
+    affected_p95_ms: float | None = None
+    """dependency_down: P95 of the turns that needed the down tool while it was down (the
+    turns the outage touched; the rest are happy-path turns)."""
     confirm_turns: int = 0
     """helpdesk: "do you want me to cancel order X?" turns (before the customer's "yes")."""
     confirm_ok: float = 0.0
@@ -135,6 +138,9 @@ async def run_pair(
     turn_payload = getattr(system, "turn", None)
     recovered_at: float | None = None
     recovered_turn: int | None = None
+    affected: list[float] = []
+    down_tool = scenario.down_tool
+    down_from, down_until = workload.down_turns()
     began_pair = time.perf_counter()
     try:
         for session, turn in workload.schedule():
@@ -173,6 +179,10 @@ async def run_pair(
                     confirm_ok.append(verdict.correct_or_honest)
                     continue
                 latencies.append(took)
+                if down_from <= turn.index < down_until and any(
+                    e.tool == down_tool for e in expects
+                ):
+                    affected.append(took)
                 verdicts.append(verdict)
                 if not verdict.correct_or_honest and len(result.failures) < max_failures:
                     result.failures.append(
@@ -223,6 +233,8 @@ async def run_pair(
     result.p50_ms = percentile(latencies, 0.50) * 1000
     result.p95_ms = percentile(latencies, 0.95) * 1000
     result.mean_ms = statistics.fmean(latencies) * 1000 if latencies else 0.0
+    if affected:
+        result.affected_p95_ms = percentile(affected, 0.95) * 1000
     result.model_calls = primary.stats.calls + backup.stats.calls
     result.elapsed_s = time.perf_counter() - began_pair
     return result

@@ -69,6 +69,8 @@ def aggregate(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         row["recovery_s"] = max(recoveries) if recoveries else None
         turns = [r["recovery_turns"] for r in runs if r.get("recovery_turns") is not None]
         row["recovery_turns"] = max(turns) if turns else None
+        affected = [float(r["affected_p95_ms"]) for r in runs if r.get("affected_p95_ms")]
+        row["affected_p95_ms"] = statistics.fmean(affected) if affected else None
         rows.append(row)
     return rows
 
@@ -310,6 +312,20 @@ def target_checks(report: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
                     ratio <= limit,
                 )
             )
+    mine, careful = pair("dependency_down")
+    if mine is not None and careful is not None and careful.get("affected_p95_ms"):
+        # the turns the outage touched: the others are the happy path, whose P95 (two model
+        # calls) bounds the all-turns figure above from below
+        ratio = (mine.get("affected_p95_ms") or 0.0) / careful["affected_p95_ms"]
+        checks.append(
+            (
+                "dependency down, the turns that needed the down tool: P95 <= 0.2x careful"
+                " LangChain",
+                f"{ratio:.2f}x ({mine.get('affected_p95_ms') or 0.0:.0f} vs"
+                f" {careful['affected_p95_ms']:.0f} ms)",
+                ratio <= 0.2,
+            )
+        )
     slow, _ = pair("slow_models")
     if slow is not None:
         checks.append(

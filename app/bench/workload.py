@@ -181,6 +181,11 @@ class Workload:
         """Turn indexes ``[start, end)`` as fractions of the run."""
         return (round(self.turns * start), round(self.turns * end))
 
+    def down_turns(self) -> tuple[int, int]:
+        """The turn indexes ``[start, end)`` during which the scenario's ``down_tool`` is down
+        (25%-60% of the run; empty without one)."""
+        return self.window(0.25, 0.60) if self.scenario.down_tool else (0, 0)
+
     def primary_down(self, turn: int) -> bool:
         """Whether the primary model is down during logical turn ``turn``."""
         return any(
@@ -330,7 +335,7 @@ def build_plan(
             )
         )
     if scenario.down_tool:
-        start, end = workload.window(0.25, 0.60)
+        start, end = workload.down_turns()
         rules.append(
             FaultRule(fault=Fault.UNAVAILABLE, target=scenario.down_tool, start_s=start, end_s=end)
         )

@@ -511,6 +511,74 @@ async def test_run_many_goes_serial_after_two_rate_limited_batches() -> None:
     assert LadderStep.SERIALIZE in [e.action for e in ctx.degrade.events]
 
 
+def _overloaded_shop(
+    refuse: set[str], *, cache_ttl: float = 0.0
+) -> tuple[ResilientExecutor, FakeClock, list[str]]:
+    """get_order refusing the orders in ``refuse`` with a 503, its throttle having seen half of
+    its recent attempts refused (an overload: not healthy, still serving)."""
+    clock = FakeClock()
+    registry = ToolRegistry()
+    sent: list[str] = []
+
+    async def get_order(order_id: str) -> Any:
+        sent.append(order_id)
+        await clock.sleep(0.25)
+        if order_id in refuse:
+            raise UnavailableError("get_order: HTTP 503", status_code=503)
+        return {"order_id": order_id}
+
+    registry.register(get_order, cache_ttl=cache_ttl)
+    executor = ResilientExecutor(registry, clock=clock, rng=random.Random(1))
+    throttle = executor.throttles.get("get_order")
+    for i in range(10):
+        throttle.record(accepted=i % 2 == 0)
+    assert throttle.overloaded()
+    return executor, clock, sent
+
+
+def _lookups(*orders: str) -> list[ToolCall]:
+    return [ToolCall(name="get_order", args={"order_id": o}, id=o) for o in orders]
+
+
+async def test_run_many_to_an_overloaded_dependency_runs_serially_up_to_its_first_refusal() -> (
+    None
+):
+    """A burst of parallel calls is what an overloaded dependency sheds first: one at a time,
+    and once it refused this turn's call the rest are not sent (never retried into it)."""
+    executor, clock, sent = _overloaded_shop({"2"})
+    ctx = new_ctx(clock)
+    results = await executor.run_many(_lookups("1", "2", "3", "4"), ctx)
+    assert sent == ["1", "2"]  # one at a time; nothing after the refusal, no retry of it
+    assert clock.now() == pytest.approx(0.5)
+    assert [r.status for r in results] == [ToolStatus.OK] + [ToolStatus.FAILED] * 3
+    assert all("not sent" in r.reason and "refused" in r.reason for r in results[2:])
+    assert LadderStep.SERIALIZE in [e.action for e in ctx.degrade.events]
+    assert ctx.held_back == {}  # lasts one batch
+    # the next turn sends again
+    sent.clear()
+    later = await executor.run_many(_lookups("3", "4"), new_ctx(clock))
+    assert sent == ["3", "4"] and all(r.status is ToolStatus.OK for r in later)
+
+
+async def test_a_call_held_back_from_an_overloaded_dependency_is_served_from_the_cache() -> None:
+    refuse: set[str] = set()
+    executor, clock, sent = _overloaded_shop(refuse, cache_ttl=600.0)
+    await executor.run(_lookups("3")[0], new_ctx(clock))  # order 3's last good answer
+    refuse.add("1")
+    sent.clear()
+    results = await executor.run_many(_lookups("1", "3"), new_ctx(clock))
+    assert sent == ["1"]
+    assert results[1].status is ToolStatus.STALE and results[1].data == {"order_id": "3"}
+
+
+async def test_run_many_to_a_healthy_dependency_stays_parallel() -> None:
+    executor, clock, sent = _overloaded_shop(set())
+    clock.advance(11.0)  # the overload is forgotten
+    results = await executor.run_many(_lookups("1", "2", "3"), new_ctx(clock))
+    assert sorted(sent) == ["1", "2", "3"] and all(r.status is ToolStatus.OK for r in results)
+    assert clock.now() == pytest.approx(11.25)  # in parallel
+
+
 async def test_executor_100_concurrent_calls_share_one_budget() -> None:
     clock = FakeClock()
     registry = ToolRegistry()

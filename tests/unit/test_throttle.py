@@ -190,6 +190,24 @@ def test_a_two_x_overload_is_never_healthy() -> None:
         assert not throttle.healthy() or i < 5  # healthy only while too quiet to tell
 
 
+def test_overloaded_means_refusing_a_share_while_still_serving() -> None:
+    throttle, clock = _throttle()
+    assert not throttle.overloaded()  # nothing seen
+    for i in range(20):  # a 2x overload: half refused
+        throttle.record(accepted=i % 2 == 0)
+        clock.advance(0.05)
+    assert throttle.overloaded()
+    clock.advance(11.0)  # forgotten
+    for _ in range(20):  # healthy
+        throttle.record(accepted=True)
+    throttle.record(accepted=False)  # a blip
+    assert not throttle.overloaded()
+    clock.advance(11.0)
+    for _ in range(20):  # down: serves nothing (the breaker's business)
+        throttle.record(accepted=False)
+    assert not throttle.overloaded()
+
+
 def test_health_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="healthy_ratio"):
         ThrottlePolicy(healthy_ratio=1.5)
