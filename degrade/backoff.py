@@ -51,6 +51,13 @@ class FullJitterBackoff(wait_base):
         """A random wait in ``[0, ceiling(attempt)]``."""
         return self.rng.uniform(0, self.ceiling(attempt))
 
+    def delay_from_half(self, attempt: int) -> float:
+        """A random wait in ``[ceiling(attempt) / 2, ceiling(attempt)]`` (AWS's "equal
+        jitter"): for a refusal that says the server is full *now* (a 503), where a retry in
+        the first few milliseconds would find it as full."""
+        ceiling = self.ceiling(attempt)
+        return self.rng.uniform(ceiling / 2, ceiling)
+
     def __call__(self, retry_state: RetryCallState) -> float:
         return self.delay(retry_state.attempt_number)
 

@@ -51,8 +51,11 @@ def retry_wait(
     Args:
         dependency_healthy: the dependency accepted nearly all of its recent attempts
             (:meth:`~helpdesk.degrade.throttle.AdaptiveThrottle.healthy`): a read's 503 from
-            it is a blip, retried once after a jittered backoff; a 503 from a dependency that
-            refuses a share of its traffic is overload, never retried (the throttle sheds).
+            it is a blip (a momentarily full queue), retried while attempts are left after a
+            jittered backoff of at least half its ceiling (0.25-0.5 s, then 0.5-1 s: a queue
+            that was full a moment ago is still full a few milliseconds later); a 503 from a
+            dependency that refuses a share of its traffic is overload, never retried (the
+            throttle sheds).
     """
     if attempt >= max_attempts:
         return None
@@ -70,12 +73,12 @@ def retry_wait(
         failure.error_class is ErrorClass.UNAVAILABLE
         and failure.status_code == 503
         and not policy.is_write
-        and attempt == 1
         and dependency_healthy
     ):
-        # Noise, not overload: one refusal from a dependency that took nearly everything
-        # else. Retried once, after a backoff, only while the budgets grant it.
-        return backoff.delay(attempt)
+        # Noise, not overload: a refusal from a dependency that took nearly everything else.
+        # Retried after a backoff long enough for its queue to move, only while the budgets
+        # grant it (and only while it stays healthy: each retry's refusal counts against that).
+        return backoff.delay_from_half(attempt)
     if failure.error_class is not ErrorClass.TRANSIENT:
         return None
     if isinstance(failure.cause, TimeoutError) or "timed out" in failure.reason:

@@ -107,3 +107,12 @@ def test_backoff_deterministic_for_seed_property(seed, attempts):
     a = FullJitterBackoff(rng=random.Random(seed))
     b = FullJitterBackoff(rng=random.Random(seed))
     assert [a.delay(n) for n in attempts] == [b.delay(n) for n in attempts]
+
+
+@pytest.mark.parametrize("attempt", [1, 2, 3, 5])
+def test_delay_from_half_stays_in_the_upper_half_of_the_ceiling(attempt: int) -> None:
+    backoff = FullJitterBackoff(base=0.5, cap=4.0, rng=random.Random(3))
+    ceiling = backoff.ceiling(attempt)
+    waits = [backoff.delay_from_half(attempt) for _ in range(500)]
+    assert all(ceiling / 2 <= w <= ceiling for w in waits)
+    assert min(waits) < ceiling * 0.55 and max(waits) > ceiling * 0.95  # spread over it

@@ -62,10 +62,11 @@ def test_retry_wait_never_for_money_nor_a_write_without_key() -> None:
 
 
 @pytest.mark.parametrize("healthy", [True, False])
-def test_retry_wait_a_503_is_retried_once_only_from_a_healthy_dependency(healthy: bool) -> None:
-    """Noise vs overload: one 503 from a dependency that accepted nearly all else is a blip
-    (one jittered retry); from one that refuses a share of its traffic it is overload, and a
-    retry would add to it."""
+def test_retry_wait_a_503_is_retried_only_from_a_healthy_dependency(healthy: bool) -> None:
+    """Noise vs overload: a 503 from a dependency that accepted nearly all else is a blip
+    (retried while attempts are left, after at least half the backoff's ceiling: its queue
+    was full a moment ago); from one that refuses a share of its traffic it is overload, and
+    a retry would add to it."""
     failure = Failure(ErrorClass.UNAVAILABLE, "get_order: HTTP 503", status_code=503)
 
     def wait(policy: ToolPolicy, attempt: int = 1) -> float | None:
@@ -80,9 +81,15 @@ def test_retry_wait_a_503_is_retried_once_only_from_a_healthy_dependency(healthy
             dependency_healthy=healthy,
         )
 
-    expected = FullJitterBackoff(rng=random.Random(7)).delay(1) if healthy else None
+    expected = FullJitterBackoff(rng=random.Random(7)).delay_from_half(1) if healthy else None
     assert wait(ToolPolicy()) == expected
-    assert wait(ToolPolicy(), attempt=2) is None  # once
+    if healthy:
+        assert expected is not None and 0.25 <= expected <= 0.5
+        second = wait(ToolPolicy(), attempt=2)
+        assert second is not None and 0.5 <= second <= 1.0
+    else:
+        assert wait(ToolPolicy(), attempt=2) is None
+    assert wait(ToolPolicy(), attempt=3) is None  # max_attempts
     assert wait(ToolPolicy(kind="write", idempotent=True)) is None  # never a write's
     circuit_open = Failure(ErrorClass.UNAVAILABLE, "get_order: circuit open")
     assert (
