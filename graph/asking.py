@@ -34,6 +34,9 @@ ASKS = rx(
     # "有没有邮箱可以联系", "是不是", "要不要": a question asked as "A not A"
     r"|([\u4e00-\u9fff])[不没]\1"
     r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
+    # as customers type them ("wheres 100683", "whats the tracking no."), and "请问 / 问下 /
+    # 想问": saying that a question follows ("顺便问下退货地址")
+    r"|\b(?:wheres|whats|hows|whens|whys|whos)\b|请问|问下|问一下|想问|问问|咨询"
     # "are they cheaper if i buy both": a clause opening with an auxiliary verb asks
     r"|^\W*(?:(?:and|also|so|but)\s+)?(?:are|is|do|does|did|will|would|has|have|was|were"
     r"|should|shall)\b"

@@ -100,7 +100,10 @@ SPLIT = rx(
     r"|,?\s*\b(?:btw|by the way|one more thing|another thing|last thing|lastly|finally"
     r"|first(?:ly)?(?=,)|second(?:ly)?(?=,)|third(?:ly)?(?=,))\b"
     r"|(?<!\S)第[一二三四五](?=[\s,:、])"
-    r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再)\s*"
+    r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再"
+    # "帮我取消100904再查下100683物流": "再" after an identifier, before a verb, opens the next
+    r"|(?<=\d)\s*再(?=\s*(?:帮我|帮忙|查|看|问|告诉|给我|把|取消|退|改|催|开))"
+    r")\s*"
 )
 STRIP = " \t,.;:!?。、~…-—\"'()[]「」“”‘’"
 
@@ -152,12 +155,29 @@ OPENS_REQUEST = re.compile(
 )
 
 
+# "你们几点下班 100683今天能到吗": a question naming no identifier, then an order of its own
+_QUESTION_WORD = re.compile(r"几[点天号个时]|什么|怎么|多少|哪|吗|呢|能不能|可不可以|是不是|有没有")
+_ORDER_NEXT = re.compile(r"\d{6}(?!\d)")
+
+
+def _question_before_an_order(left: str, norm: str, at: int) -> bool:
+    words = left.strip()
+    return (
+        len(words) >= 4
+        and not any(c.isdigit() for c in words)
+        and _QUESTION_WORD.search(words) is not None
+        and _ORDER_NEXT.match(norm, at) is not None
+    )
+
+
 def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
     pieces: list[tuple[int, int]] = []
     begin = start
     for m in HAN_SPACE.finditer(norm, start, end):
         left = norm[begin : m.start()]
-        opens = OPENS_REQUEST.match(norm, m.end(), end) is not None
+        opens = OPENS_REQUEST.match(norm, m.end(), end) is not None or (
+            _question_before_an_order(left, norm, m.end())
+        )
         if left[-1:].isdigit() and not (opens or AGAIN.match(norm, m.end(), end)):
             continue  # "我的订单 100123 为什么还没发货": the order of the words around it
         if (COMPLETE.search(left) or opens) and not OPEN_NEGATION.search(left):

@@ -16,16 +16,17 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (984 judged turns, after 92 more multi-request
+# Measured 2026-12-01 on the embedded default (990 judged turns, after 92 more multi-request
 # messages and 4 conversations were added and the multi-request reading was reworked (issue 12):
 # a write never takes the order of a look after it, an order to keep stays out of a write, a
-# refund destination beside a cancel is deferred, parts beside a look are read or deferred);
+# refund destination beside a cancel is deferred, parts beside a look are read or deferred;
+# session 9: 6 messages found trying the bot, e.g. a look after "再" read as a second cancel);
 # see README "Understanding: the labelled conversation set". Ratchet: raise, never lower
 # without saying why.
-FLOOR_UNDERSTOOD = 0.967  # 952/984
-FLOOR_ACCEPTED = 0.965  # 950/984
-FLOOR_MULTI_REQUESTS_SERVED = 0.971  # 1024/1054
-FLOOR_ANSWERED_OR_DEFERRED = 0.946  # 443/468 multi-request turns (4 misses tuned, 21 held out)
+FLOOR_UNDERSTOOD = 0.967  # 958/990
+FLOOR_ACCEPTED = 0.965  # 956/990
+FLOOR_MULTI_REQUESTS_SERVED = 0.971  # 1034/1064
+FLOOR_ANSWERED_OR_DEFERRED = 0.946  # 448/473 multi-request turns (4 misses tuned, 21 held out)
 
 
 @pytest.fixture(scope="module")

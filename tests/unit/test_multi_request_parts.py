@@ -92,6 +92,35 @@ def test_a_part_no_template_reads_is_deferred_on_its_own(text: str, expected: Re
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        # "再" after an order, before a verb: the look is its own request, never a second cancel
+        (
+            "帮我取消100904再查下100683物流",
+            [(SI.CANCEL_ORDER, "100904"), (SI.TRACKING, "100683")],
+        ),
+        # "wheres" as customers type it is a question: it never continues the ticket before it
+        (
+            "i need help with 100200 one item is broken and also wheres 100683",
+            [(SI.CREATE_TICKET, "100200"), (SI.ORDER_STATUS, "100683")],
+        ),
+        # "顺便问下...": a question, not an after-sales ticket
+        (
+            "100200少了个东西 帮我看下物流 顺便问下退货地址",
+            [(SI.TRACKING, "100200"), (SI.FAQ, None)],
+        ),
+        # a question naming no order, a space, then an order's own question: both kept
+        (
+            "你们几点下班 100683今天能到吗",
+            [(SI.ORDER_STATUS, "100683"), (Intent.UNKNOWN, "part: 你们几点下班")],
+        ),
+    ],
+)
+def test_a_question_after_a_write_is_never_the_write(text: str, expected: Reading) -> None:
+    assert reading(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("track 100683, cancel 100998", [(SI.TRACKING, "100683"), (SI.CANCEL_ORDER, "100998")]),
         ("100998, cancel it", [(SI.CANCEL_ORDER, "100998")]),
         ("order 100683, cancel it", [(SI.CANCEL_ORDER, "100683")]),
