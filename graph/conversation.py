@@ -77,6 +77,8 @@ SPLIT = rx(
     # "能不能换个快递公司 或者直接退款": "或者" before what the customer would do instead
     r"|\s*(?:或者|要不然|要不)(?=\s*(?:直接|干脆|帮我|给我|就|能不能|可以|我))"
     r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to|keep|leave)\b)"
+    # "refund 100609 but is 100200 refundable too": a question of its own after "but"
+    r"|,?\s*\bbut\b(?=\s+(?:is|are|can|could|what|whats|how|where|wheres|when|do|does|will)\b)"
     # "取消100998 但是100904留着", "退100609 不过100200别动": what follows is kept apart
     r"|,?\s*(?:但是|不过|可是)(?=\s*(?:\d{6}|别|不要|不用|先别|保留|留着))"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
@@ -160,6 +162,11 @@ _QUESTION_WORD = re.compile(r"几[点天号个时]|什么|怎么|多少|哪|吗|
 _ORDER_NEXT = re.compile(r"\d{6}(?!\d)")
 
 
+# "100609退50 100200的物流呢", "取消100904 100998能取消吗": an identifier after an identifier, with
+# words of its own, is a request of its own ("100683 100998 都取消", "取消100904 100998": one)
+_ORDER_OF_ITS_OWN = re.compile(r"\d{6}(?!\d)\s*(?![都也一全两俩和跟])[\u4e00-\u9fff]")
+
+
 def _question_before_an_order(left: str, norm: str, at: int) -> bool:
     words = left.strip()
     return (
@@ -178,7 +185,9 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
         opens = OPENS_REQUEST.match(norm, m.end(), end) is not None or (
             _question_before_an_order(left, norm, m.end())
         )
-        if left[-1:].isdigit() and not (opens or AGAIN.match(norm, m.end(), end)):
+        if left[-1:].isdigit() and not (
+            opens or AGAIN.match(norm, m.end(), end) or _ORDER_OF_ITS_OWN.match(norm, m.end(), end)
+        ):
             continue  # "我的订单 100123 为什么还没发货": the order of the words around it
         if (COMPLETE.search(left) or opens) and not OPEN_NEGATION.search(left):
             pieces.append((begin, m.start()))

@@ -310,7 +310,7 @@ _REFUND = rx(
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
 _REFUND_WHERE = rx(
-    r"\bwhere(?:'s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
+    r"\bwhere(?:'?s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
     r"|\bwhat happened\b|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到"
 )
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
@@ -327,9 +327,12 @@ _INSTEAD_OF = rx(
 )
 # A question about refunds (how much is left, how it works), not a request to refund.
 _REFUND_QUESTION = rx(
-    r"\bhow much\b|\bwhat(?:'s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
+    r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
+    # "do I get a refund for 100998", "am I eligible for a refund": whether, not a request
+    r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any )?(?:re?fu?nd|money back)\b"
+    r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
     # "钱会退回支付宝吗", "是退到银行卡吗": where a refund goes, asked
     r"|会退|会不会退|是不是退|(?<!还)是退[到回]"
@@ -338,7 +341,7 @@ _REFUND_QUESTION = rx(
 _HOW_MUCH = rx(r"\bhow much\b|多少")
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 _REFUND_WHEN = rx(
-    r"\bwhere(?:'s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
+    r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     r"|\b(?:go|gone|went) through\b|\barrived?\b|\breceived?\b"
     r"|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到|已经|还没"
     r"|\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
@@ -512,7 +515,7 @@ _MONEY_WORDS = rx(r"钱|退|\brefund|\bmoney\b")
 # a question about after-sales (policy, cost, warranty), not a report of a problem to file
 _AFTER_SALES_QUESTION = rx(
     r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何|能不能|可不可以"
-    r"|\bhow (?:do|does|can|to|much)\b|\bwhat(?:'s| is| are)\b|\bwho pays\b|\bis there\b"
+    r"|\bhow (?:do|does|can|to|much)\b|\bwhat(?:'?s| is| are)\b|\bwho pays\b|\bis there\b"
     r"|\bshould i\b"
 )
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
@@ -556,12 +559,12 @@ _TRACKING = rx(
     r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
     r"shipping status|delivery status|shipment status|"
     r"in transit|out for delivery|waybill|eta)\b"
-    r"|\bwhere(?:'s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
+    r"|\bwhere(?:'?s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
-    r"|\bwhere(?:'s| is)\s+(?:order\s+|#)?\d{6}\b"
+    r"|\bwhere(?:'?s| is)\s+(?:order\s+|#)?\d{6}\b"
     r"|\bwhere (?:the hell|the heck|on earth|tf) (?:is|are)\b"
     # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)
-    r"|\bwhere(?:'s| is| are)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
+    r"|\bwhere(?:'?s| is| are)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
     r"|points|voucher|credit|coupon)[a-z\u3400-\u9fff]"
     # "I ordered headphones last week and they still haven't arrived"
     r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
@@ -583,7 +586,7 @@ _ORDER_STATUS = rx(
     r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
-    r"what(?:'s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
+    r"what(?:'?s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
     r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
     r"what(?: was| is|'s|s) (?:in|inside) "
     r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"

@@ -16,17 +16,18 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (990 judged turns, after 92 more multi-request
+# Measured 2026-12-01 on the embedded default (997 judged turns, after 92 more multi-request
 # messages and 4 conversations were added and the multi-request reading was reworked (issue 12):
 # a write never takes the order of a look after it, an order to keep stays out of a write, a
 # refund destination beside a cancel is deferred, parts beside a look are read or deferred;
-# session 9: 6 messages found trying the bot, e.g. a look after "再" read as a second cancel);
+# session 9: 13 messages found trying the bot, e.g. a look after "再" read as a second cancel,
+# "100609退50 100200的物流呢" as a second refund of 50);
 # see README "Understanding: the labelled conversation set". Ratchet: raise, never lower
 # without saying why.
-FLOOR_UNDERSTOOD = 0.967  # 958/990
-FLOOR_ACCEPTED = 0.965  # 956/990
-FLOOR_MULTI_REQUESTS_SERVED = 0.971  # 1034/1064
-FLOOR_ANSWERED_OR_DEFERRED = 0.946  # 448/473 multi-request turns (4 misses tuned, 21 held out)
+FLOOR_UNDERSTOOD = 0.967  # 965/997
+FLOOR_ACCEPTED = 0.965  # 963/997
+FLOOR_MULTI_REQUESTS_SERVED = 0.972  # 1048/1078
+FLOOR_ANSWERED_OR_DEFERRED = 0.947  # 455/480 multi-request turns (4 misses tuned, 21 held out)
 
 
 @pytest.fixture(scope="module")

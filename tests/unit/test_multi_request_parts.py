@@ -100,12 +100,26 @@ def test_a_part_no_template_reads_is_deferred_on_its_own(text: str, expected: Re
         # "wheres" as customers type it is a question: it never continues the ticket before it
         (
             "i need help with 100200 one item is broken and also wheres 100683",
-            [(SI.CREATE_TICKET, "100200"), (SI.ORDER_STATUS, "100683")],
+            [(SI.CREATE_TICKET, "100200"), (SI.TRACKING, "100683")],
         ),
         # "顺便问下...": a question, not an after-sales ticket
         (
             "100200少了个东西 帮我看下物流 顺便问下退货地址",
             [(SI.TRACKING, "100200"), (SI.FAQ, None)],
+        ),
+        # an order after an order, with words of its own, is a request of its own
+        ("取消100904 100998呢", [(SI.CANCEL_ORDER, "100904"), (SI.ORDER_STATUS, "100998")]),
+        ("100609退50 100200的物流呢", [(SI.REFUND, "100609"), (SI.TRACKING, "100200")]),
+        ("取消100904 100998", [(SI.CANCEL_ORDER, "100904"), (SI.CANCEL_ORDER, "100998")]),
+        ("100683 100998 都取消", [(SI.CANCEL_ORDER, "100683"), (SI.CANCEL_ORDER, "100998")]),
+        # whether a refund is due is asked, not a refund asked for
+        (
+            "cancel 100904 and do I get a refund for 100998",
+            [(SI.CANCEL_ORDER, "100904"), (SI.ORDER_STATUS, "100998")],
+        ),
+        (
+            "refund 100609 but is 100200 refundable too",
+            [(SI.REFUND, "100609"), (SI.ORDER_STATUS, "100200")],
         ),
         # a question naming no order, a space, then an order's own question: both kept
         (
