@@ -223,16 +223,11 @@ class ResilientExecutor:
         if overloaded and len(calls) > 1:
             results = await self._run_overloaded(calls, ctx, overloaded)
         elif self._rate_limited_batches.get(ctx.session, 0) >= self.serial_after and len(calls) > 1:
-            ctx.record(
-                stage=STAGE,
-                target="*",
-                action=LadderStep.SERIALIZE,
-                reason=(
-                    f"{self.serial_after} consecutive rate-limited batches in this session: "
-                    "running calls one at a time"
-                ),
-                error_class=ErrorClass.RATE_LIMITED,
-                at=self.clock.wall(),
+            self._note_serial(
+                ctx,
+                f"{self.serial_after} consecutive rate-limited batches in this session: "
+                "running calls one at a time",
+                ErrorClass.RATE_LIMITED,
             )
             results = [await self.run(c, ctx) for c in calls]
         else:
@@ -244,6 +239,16 @@ class ResilientExecutor:
         else:
             self._rate_limited_batches[ctx.session] = 0
         return results
+
+    def _note_serial(self, ctx: RequestContext, reason: str, error_class: ErrorClass) -> None:
+        ctx.record(
+            stage=STAGE,
+            target="*",
+            action=LadderStep.SERIALIZE,
+            reason=reason,
+            error_class=error_class,
+            at=self.clock.wall(),
+        )
 
     def _overloaded(self, tool: str) -> bool:
         return self.registry.get(tool) is not None and self.throttles.get(tool).overloaded()
@@ -257,16 +262,11 @@ class ResilientExecutor:
         go down the ladder: cache, fallback). A burst of parallel calls is what such a
         dependency sheds first, and the slots it has are better spent finishing some turns
         whole than every turn in part; nothing is retried into it."""
-        ctx.record(
-            stage=STAGE,
-            target="*",
-            action=LadderStep.SERIALIZE,
-            reason=(
-                f"{', '.join(overloaded)} refusing a share of their traffic: running calls one"
-                " at a time, up to the first refusal"
-            ),
-            error_class=ErrorClass.UNAVAILABLE,
-            at=self.clock.wall(),
+        self._note_serial(
+            ctx,
+            f"{', '.join(overloaded)} refusing a share of their traffic: running calls one at a"
+            " time, up to the first refusal",
+            ErrorClass.UNAVAILABLE,
         )
         results: list[ToolResult] = []
         try:
