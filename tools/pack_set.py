@@ -111,7 +111,6 @@ class PackSet:
             lines.append("".join(parts))
         return "\n".join(lines)
 
-
     def pack_of(self, capability: str) -> Pack | None:
         return self._pack_of.get(capability)
 

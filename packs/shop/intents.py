@@ -1445,11 +1445,11 @@ def _refunds_beside_cancel(items: list[_Request]) -> list[_Request]:
                     Intent.UNKNOWN, text=item.text, lang=item.lang, details=DEFERRED_PART
                 )
             elif item.intent is ShopIntent.REFUND:
-                item = _Request(
-                    ShopIntent.FAQ, text=item.text, lang=item.lang, topic="refund_time"
-                )
-        if item.intent is ShopIntent.FAQ and item.topic == "refund_time" and any(
-            o.intent is ShopIntent.FAQ and o.topic == "refund_time" for o in out
+                item = _Request(ShopIntent.FAQ, text=item.text, lang=item.lang, topic="refund_time")
+        if (
+            item.intent is ShopIntent.FAQ
+            and item.topic == "refund_time"
+            and any(o.intent is ShopIntent.FAQ and o.topic == "refund_time" for o in out)
         ):
             continue  # one refund-timing answer, however many parts asked for it
         out.append(item)

@@ -80,7 +80,8 @@ async def _pg_rows(url: str, session: str, *, journal: bool = True) -> str:
             cur = await conn.execute(sql, (session,))
             for row in await cur.fetchall():
                 parts += [
-                    bytes(v).decode("utf-8", "replace") if isinstance(v, bytes | memoryview)
+                    bytes(v).decode("utf-8", "replace")
+                    if isinstance(v, bytes | memoryview)
                     else str(v)
                     for v in row
                 ]

@@ -165,9 +165,7 @@ async def _check_two_processes(tmp: Path, shop_url: str, url: str | None) -> Non
     }
     texts = [m.content for m in messages if isinstance(m, HumanMessage | AIMessage)]
     yes_after_question = sum(
-        1
-        for i in range(1, len(texts) - 1, 2)
-        if asks[texts[i]] and texts[i + 1] in ("yes", "确认")
+        1 for i in range(1, len(texts) - 1, 2) if asks[texts[i]] and texts[i + 1] in ("yes", "确认")
     )
     assert len(executed) == yes_after_question >= 1
 

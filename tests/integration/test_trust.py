@@ -280,9 +280,7 @@ async def test_handoff_repeated_reuses_the_open_ticket(tmp_path: Path) -> None:
 
 async def test_model_reply_claiming_unconfirmed_actions_done_is_rejected(tmp_path: Path) -> None:
     async def lying_writer(items: Any, degrade: Any, lang: Any, feedback: Any) -> str:
-        return (
-            "Order 100998 is now cancelled. The refund of ¥797.00 for order 100200 is complete."
-        )
+        return "Order 100998 is now cancelled. The refund of ¥797.00 for order 100200 is complete."
 
     settings = Settings(data_dir=tmp_path, shop_db_path=seeded_copy(tmp_path))
     bot = build_bot(settings, checkpointer=InMemorySaver(serde=state_serializer()))

@@ -43,6 +43,7 @@ def compact(
     """Compaction with the demo shop loaded (its key and fact fields)."""
     return compact_with_packs(messages, facts, policy, packs=SHOP, **kw)
 
+
 ORDERS = [str(100101 + 7 * k) for k in range(10)]
 PREFERENCES = ["先发两件，剩下的以后再发", "请不要打电话，有事发短信", "送到公司", "周末送货"]
 

@@ -540,9 +540,7 @@ def _lookups(*orders: str) -> list[ToolCall]:
     return [ToolCall(name="get_order", args={"order_id": o}, id=o) for o in orders]
 
 
-async def test_run_many_to_an_overloaded_dependency_runs_serially_up_to_its_first_refusal() -> (
-    None
-):
+async def test_run_many_to_an_overloaded_dependency_runs_serially_up_to_its_first_refusal() -> None:
     """A burst of parallel calls is what an overloaded dependency sheds first: one at a time,
     and once it refused this turn's call the rest are not sent (never retried into it)."""
     executor, clock, sent = _overloaded_shop({"2"})

@@ -69,9 +69,7 @@ def test_parse_failpoint_rejects_bad_specs(text: str, message: str) -> None:
 
 def test_failpoint_from_the_environment_sends_sigkill() -> None:
     code = (
-        "from helpdesk.degrade.failpoints import failpoint\n"
-        "failpoint('turn.start')\n"
-        "print('alive')"
+        "from helpdesk.degrade.failpoints import failpoint\nfailpoint('turn.start')\nprint('alive')"
     )
     env = {**os.environ, "HELPDESK_FAILPOINT": "turn.start"}
     proc = subprocess.run(

@@ -43,6 +43,7 @@ GENERIC = frozenset(
     }
 )
 
+
 def shop_names() -> frozenset[str]:
     registry = shop_declarations().tools(PackEnv(options={"shop_client": ShopClient()}))
     names = set(registry.names())

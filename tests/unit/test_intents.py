@@ -240,9 +240,7 @@ def test_match_intents_language_per_message():
 
 
 def test_match_intents_greeting_dropped_when_other_requests():
-    assert [m.intent for m in match_intents("你好，帮我查一下订单100123")] == [
-        SI.ORDER_STATUS
-    ]
+    assert [m.intent for m in match_intents("你好，帮我查一下订单100123")] == [SI.ORDER_STATUS]
 
 
 def test_match_intents_dedupes_same_intent_same_order():

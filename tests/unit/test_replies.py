@@ -297,9 +297,7 @@ def test_humanize_age(seconds: float | None, zh: str, en: str):
 
 
 def test_render_reply_order_status_ok_zh():
-    text = reply(
-        SI.ORDER_STATUS, result(SI.ORDER_STATUS, ToolStatus.OK, ORDER), "zh"
-    )
+    text = reply(SI.ORDER_STATUS, result(SI.ORDER_STATUS, ToolStatus.OK, ORDER), "zh")
     assert text == (
         "订单 100123 已发货。\n"
         "商品：无线耳机 ×1，合计 ¥299.00。\n"
@@ -308,9 +306,7 @@ def test_render_reply_order_status_ok_zh():
 
 
 def test_render_reply_order_status_ok_en():
-    text = reply(
-        SI.ORDER_STATUS, result(SI.ORDER_STATUS, ToolStatus.OK, ORDER), "en"
-    )
+    text = reply(SI.ORDER_STATUS, result(SI.ORDER_STATUS, ToolStatus.OK, ORDER), "en")
     assert text == (
         "Order 100123 has shipped.\n"
         "Items: Wireless Headphones ×1; total ¥299.00.\n"
@@ -347,9 +343,7 @@ def test_render_reply_order_shows_refunds(lang: Lang):
             }
         ],
     }
-    text = reply(
-        SI.ORDER_STATUS, result(SI.ORDER_STATUS, ToolStatus.OK, data), lang
-    )
+    text = reply(SI.ORDER_STATUS, result(SI.ORDER_STATUS, ToolStatus.OK, data), lang)
     assert "R-000007" in text and "20.00" in text
 
 
@@ -400,9 +394,7 @@ def test_render_reply_stock_out_of_stock_with_restock_date(lang: Lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_render_reply_stock_requested_quantity_not_available(lang: Lang):
-    text = reply(
-        SI.STOCK, result(SI.STOCK, ToolStatus.OK, STOCK), lang, quantity=20
-    )
+    text = reply(SI.STOCK, result(SI.STOCK, ToolStatus.OK, STOCK), lang, quantity=20)
     assert "15" in text and "20" in text
     assert ("不足" if lang == "zh" else "fewer than") in text
 
@@ -508,9 +500,7 @@ def test_render_reply_stale_order_has_notice_with_age_and_data():
     assert text.count("缓存") == 1
 
 
-@pytest.mark.parametrize(
-    "intent,data", [(SI.TRACKING, TRACKING), (SI.STOCK, STOCK)]
-)
+@pytest.mark.parametrize("intent,data", [(SI.TRACKING, TRACKING), (SI.STOCK, STOCK)])
 def test_render_reply_stale_en(intent: Intent, data: dict[str, Any]):
     text = reply(intent, result(intent, ToolStatus.STALE, data, age_s=7200), "en")
     assert "cached 2 hours ago and may not be up to date" in text
@@ -686,9 +676,7 @@ def test_render_reply_failed_input_asks_for_field(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(
-    "intent", [SI.CANCEL_ORDER, SI.REFUND, SI.CREATE_TICKET]
-)
+@pytest.mark.parametrize("intent", [SI.CANCEL_ORDER, SI.REFUND, SI.CREATE_TICKET])
 def test_render_reply_failed_write_says_not_done(intent: Intent, lang: Lang):
     res = result(intent, ToolStatus.FAILED, error_class=ErrorClass.UNAVAILABLE)
     text = reply(intent, res, lang)
@@ -752,9 +740,7 @@ def test_render_reply_skipped_part_unavailable(intent: Intent, zh: str, en: str)
 
 
 def test_render_reply_cancel_needs_confirmation():
-    res = result(
-        SI.CANCEL_ORDER, ToolStatus.NEEDS_CONFIRMATION, {"args": {"order_id": "100123"}}
-    )
+    res = result(SI.CANCEL_ORDER, ToolStatus.NEEDS_CONFIRMATION, {"args": {"order_id": "100123"}})
     assert reply(SI.CANCEL_ORDER, res, "zh") == (
         "确认要取消订单 100123 吗？取消后无法恢复。请回复“确认”或“不用了”。"
     )
