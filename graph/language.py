@@ -119,12 +119,45 @@ def without_language_request(text: str) -> str:
 _EMOTICON_CHARS = set("っつω・ー〜の゜ДΣσ◕‿｡٩۶ε∀")
 
 
+# Everyday words of languages written in Latin letters that the bot does not answer in
+# (Spanish, French, German, Portuguese, Italian, Indonesian, Japanese and Chinese romanised):
+# the words a customer asks about an order with. English words that look the same are left
+# out ("me", "a", "de" in names), and one word alone never decides.
+_OTHER_LATIN = re.compile(
+    r"(?i)(?<![\w'])(?:"
+    r"hola|gracias|donde|dónde|está|esta|mi|mis|pedido|pedidos|envío|envio|cuando|cuándo|"
+    r"quiero|puedo|por favor|usted|tengo|llegó|llego|buenos|buenas|días|dias|"
+    r"bonjour|merci|où|ou est|est|ma|mon|commande|livraison|colis|je|vous|suis|pourquoi|"
+    r"hallo|danke|wo|ist|meine|bestellung|lieferung|paket|bitte|ich|nicht|warum|"
+    r"olá|ola|obrigado|obrigada|onde|meu|minha|encomenda|entrega|"
+    r"ciao|grazie|dov'è|dove|il mio|ordine|spedizione|"
+    r"halo|terima kasih|pesanan|saya|di mana|dimana|kapan|"
+    r"konnichiwa|arigatou|arigato|sumimasen|chuumon|chumon|doko|desu|ka|wa|onegai|"
+    r"nihao|ni hao|xiexie|zai nali|dingdan"
+    r")(?![\w'])"
+)
+_LATIN_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _other_latin_language(text: str) -> bool:
+    """Two or more everyday words of another Latin-script language, making up at least half
+    of the message's words ("hola, donde esta mi pedido 100683")."""
+    found = _OTHER_LATIN.findall(text)
+    if len(found) < 2:
+        return False
+    words = len(_LATIN_WORD.findall(_IDS.sub(" ", text)))
+    return words > 0 and sum(len(f.split()) for f in found) * 2 >= words
+
+
 def unsupported_language(text: str) -> bool:
     """Whether the message is written in a language the bot does not answer in (Japanese,
-    Korean, Russian, ...): that script's letters outnumber the Chinese and English ones, and
-    the message does not ask for English or Chinese."""
+    Korean, Russian, Spanish, ...): that script's letters outnumber the Chinese and English
+    ones, or it is mostly everyday words of another Latin-script language, and the message
+    does not ask for English or Chinese."""
     if requested_language(text) is not None:
         return False
+    if not _HAN.search(text) and _other_latin_language(text):
+        return True
     other = sum(1 for ch in _OTHER_SCRIPT.findall(text) if ch not in _EMOTICON_CHARS)
     if other < 2:
         return False

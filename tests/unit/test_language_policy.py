@@ -61,7 +61,18 @@ def test_reply_language(
     assert reply_language(text, chosen=chosen, session=session, profile=profile) == lang
 
 
-@pytest.mark.parametrize("text", ["注文はどこですか", "주문 어디 있어요?", "Где мой заказ?"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "注文はどこですか",
+        "주문 어디 있어요?",
+        "Где мой заказ?",
+        "hola, donde esta mi pedido 100683",
+        "où est ma commande 100683 ?",
+        "wo ist meine Bestellung 100683",
+        "Konnichiwa, chuumon wa doko desu ka",
+    ],
+)
 def test_another_language_is_told_which_languages_are_supported(text: str) -> None:
     assert unsupported_language(text)
     found = match_intents(text)
@@ -117,6 +128,9 @@ def test_language_requests_are_read_carefully(text: str, lang: str | None) -> No
         "我の订单100683到哪了",
         "My name is Ольга, where is 100683?",
         "where is 100683? Спасибо",
+        "gracias! where is 100683",
+        "I want to cancel ma order 100904",
+        "what's the ETA of order 100683, EST please",
     ],
 )
 def test_a_few_characters_of_another_script_do_not_make_a_message_unsupported(text: str) -> None:
