@@ -4,6 +4,7 @@ subjects, tickets, questions waiting for a yes, requests waiting for an amount o
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.degrade.context import DegradeContext
@@ -71,6 +72,15 @@ class MergeContextNode(NodeBase):
                     }
                 )
             data = result.data if isinstance(result.data, dict) else {}
+            if result.usable:
+                # a search's only hit is what "it" means next ("how much is it?")
+                for name, value in _only_hit(data, fact_fields).items():
+                    key = fact_fields[name]
+                    if value in remembered[key]:
+                        remembered[key].remove(value)
+                    remembered[key].append(value)
+                    if name == subject:
+                        last_subject = value
             if (
                 result.status is ToolStatus.OK
                 and task.call is not None
@@ -173,3 +183,16 @@ def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[st
         args = {k: str(v) for k, v in (action.get("args") or {}).items() if v is not None}
         notices.append({**args, "key": key})
     return notices
+
+
+def _only_hit(data: Mapping[str, Any], fact_fields: Mapping[str, str]) -> dict[str, str]:
+    """The identifiers of a result's only hit: ``data`` names none itself (it is a search, not
+    a record: an order's one item is not what the customer looked for) and holds one list of
+    records with exactly one record in it ({"products": [{"sku": "SKU-1002", ...}]})."""
+    if any(data.get(name) for name in fact_fields):
+        return {}
+    lists = [v for v in data.values() if isinstance(v, list)]
+    if len(lists) != 1 or len(lists[0]) != 1 or not isinstance(lists[0][0], Mapping):
+        return {}
+    record = lists[0][0]
+    return {name: str(record[name]) for name in fact_fields if record.get(name)}

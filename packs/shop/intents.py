@@ -1382,7 +1382,16 @@ def _with_entities(
 ) -> list[_Request]:
     intent = base.intent
     if intent is ShopIntent.STOCK:
-        if not ents.skus and last_sku and _REFERS_BACK.search(normalize(base.text, _TYPOS)):
+        if (
+            not ents.skus
+            and last_sku
+            and (
+                _REFERS_BACK.search(normalize(base.text, _TYPOS))
+                or product_query(base.text) is None
+            )
+        ):
+            # "that one, when is it back?", and a stock question naming no product of its own
+            # ("how much are they?", "多少钱") after the session's last product
             return [replace(base, sku=last_sku)]
         if not ents.skus:
             # "do you have USB-C cables and a 65W charger?": one search per product named
