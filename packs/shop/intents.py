@@ -20,7 +20,7 @@ Longer than 400 lines because the templates are one priority-ordered table: the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -1045,12 +1045,14 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     """The shop pack's :attr:`~helpdesk.tools.packs.Pack.matcher`: :func:`match_shop` with the
     session's last order and product."""
     skus = context.facts.get("skus") or []
+    orders = context.facts.get("order_ids") or []
     return match_shop(
         text,
         packs=context.packs,
         last_order_id=context.facts.get("last_order_id"),
         last_sku=skus[-1] if isinstance(skus, list) and skus else None,
         awaiting_confirmation=context.awaiting_confirmation,
+        known_orders=[str(o) for o in orders] if isinstance(orders, list) else (),
     )
 
 
@@ -1061,6 +1063,7 @@ def match_shop(
     last_order_id: str | None = None,
     last_sku: str | None = None,
     awaiting_confirmation: bool = False,
+    known_orders: Sequence[str] = (),
 ) -> list[MatchedIntent]:
     """Read every request in a customer message, in order.
 
@@ -1074,6 +1077,9 @@ def match_shop(
         awaiting_confirmation: the bot asked a yes/no question; bare "yes"/"确认" and
             "no"/"算了" are then :attr:`Intent.CONFIRM_YES` / :attr:`Intent.CONFIRM_NO`.
             Otherwise they are acknowledgements (:attr:`Intent.THANKS` with ``details="ack"``).
+        known_orders: the orders the session has named, oldest first; "and the other one?"
+            / "那另一个呢" is the latest of them that is not ``last_order_id`` (none: the
+            customer's orders are listed to pick from).
 
     Returns:
         At least one item; ``[MatchedIntent(Intent.UNKNOWN, ...)]`` when nothing matched.
@@ -1091,6 +1097,8 @@ def match_shop(
         answer = read_confirmation(text, norm, message_lang, packs, SHOP_WORDS)
         if answer is not None:
             return [answer]
+    if _OTHER_ONE.match(norm):
+        return [_published(_other_order(text.strip(), message_lang, known_orders, last_order_id))]
     spans = _split_after_identifiers(norm, clause_spans(norm), awaiting_confirmation)
     # a part asking for something no template reads is deferred on its own: its words and
     # its order never become (or change) another request
@@ -1194,6 +1202,30 @@ def match_shop(
             matched = [m for m in matched if m.details != "ack"]
         matched.extend(parts)
     return [_published(m) for m in matched or [_unknown(text, message_lang)]]
+
+
+# "and the other one?", "what about the other order", "那另一个呢", "另外那个订单怎么样了": the
+# order the session named besides the one it talked about last
+_OTHER_ONE = rx(
+    r"^\W*(?:ok\W*|so\W*)?(?:and |what about |how about |and what about )?(?:the |my )?other"
+    r" (?:one|order|package|parcel)(?: of mine)?\W*$"
+    r"|^\W*(?:那|还有|那么)?(?:另(?:外)?(?:一|那)个|另一单|另外的)(?:订单|包裹)?"
+    r"(?:呢|怎么样了?|到哪了?|发货了吗|什么情况)?\W*$"
+)
+
+
+def _other_order(
+    text: str, lang: Lang, known: Sequence[str], last_order_id: str | None
+) -> _Request:
+    """The look at "the other" order: the latest one named that is not the last one talked
+    about (flagged as inferred: the reply says which order it took), else the list of the
+    customer's orders to pick from."""
+    others = [o for o in known if o != last_order_id]
+    if others:
+        return _Request(
+            ShopIntent.ORDER_STATUS, text=text, lang=lang, order_id=others[-1], inferred_order=True
+        )
+    return _Request(ShopIntent.LIST_ORDERS, text=text, lang=lang)
 
 
 def _is_request(words: str) -> bool:

@@ -702,3 +702,18 @@ def test_parts_promotions_and_reasons(text: str, expected: Reading) -> None:
 
 def test_a_product_question_after_an_unread_clause_naming_a_sku_asks_about_that_sku() -> None:
     assert [m.sku for m in read("SKU-1047有优惠吗 有货吗") if m.intent is SI.STOCK] == ["SKU-1047"]
+
+
+@pytest.mark.parametrize(
+    ("text", "orders", "last", "expected"),
+    [
+        ("and the other one?", ["100998", "100683"], "100683", (SI.ORDER_STATUS, "100998")),
+        ("那另一个呢", ["100998", "100683"], "100683", (SI.ORDER_STATUS, "100998")),
+        ("what about the other order", ["100683"], "100683", (SI.LIST_ORDERS, None)),
+    ],
+)
+def test_the_other_one_is_the_other_order_the_session_named(
+    text: str, orders: list[str], last: str, expected: tuple[object, str | None]
+) -> None:
+    found = read(text, known_orders=orders, last_order_id=last)
+    assert [(m.intent, m.order_id) for m in found] == [expected]
