@@ -23,6 +23,7 @@ __all__ = [
     "BUT",
     "CONFIRM_WORD",
     "CORRECTION",
+    "EMOJI",
     "FOLLOW_UP",
     "GOODBYE",
     "GREETING",

@@ -30,6 +30,7 @@ from helpdesk.graph.conversation import (
     ARE_YOU_HUMAN,
     BUT,
     CORRECTION,
+    EMOJI,
     GOODBYE,
     GREETING,
     HOTLINE,
@@ -310,6 +311,9 @@ def read_confirmation(
     plain = bare(norm)
     stripped = text.strip()
     questioning = bool(QUESTION_MARK.search(stripped))
+    if not plain and EMOJI.search(norm):
+        # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
+        return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
     if YES_ONLY.match(plain) and not questioning:
         # "确认退款" names the action it confirms: it runs only an action of that kind
         verb = words.named_action(plain)

@@ -40,6 +40,7 @@ from helpdesk.graph.conversation import (
     AFTER_ALL,
     ARE_YOU_HUMAN,
     CONFIRM_WORD,
+    EMOJI,
     FOLLOW_UP,
     GOODBYE,
     GREETING,
@@ -656,8 +657,12 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # asked about again (planning); otherwise the reply says nothing waits for a yes
         verb = _named_action(plain)
         return _Match(Intent.CONFIRM_YES, verb=verb)
-    if not has_ids and ACK_WHOLE.match(plain):
-        # a yes is read for the whole message (match_intents), never clause by clause
+    if not has_ids and (
+        ACK_WHOLE.match(plain) or (not awaiting and not plain and EMOJI.search(norm))
+    ):
+        # a yes is read for the whole message (match_intents), never clause by clause; an
+        # assent emoji alone ("👍", "🙏") is an acknowledgement too — except to a question
+        # waiting for a yes, where it is no yes to act on (asked again)
         return _Match(Intent.THANKS, ack=True)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         return _Match(Intent.CONFIRM_NO)

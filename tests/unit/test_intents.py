@@ -409,7 +409,9 @@ def test_match_intents_unqualified_yes_confirms(text):
     assert [m.intent for m in got] == [Intent.CONFIRM_YES]
 
 
-@pytest.mark.parametrize("text", ["yes?", "确认吗", "yes, I asked a week ago", "ok?", "好的？"])
+@pytest.mark.parametrize(
+    "text", ["yes?", "确认吗", "yes, I asked a week ago", "ok?", "好的？", "👍", "🙏🙏"]
+)
 def test_match_intents_questioning_or_hedged_yes_is_unclear(text):
     got = match_intents(text, awaiting_confirmation=True)
     assert [m.intent for m in got] == [Intent.CONFIRM_UNCLEAR]
@@ -665,3 +667,9 @@ def test_typos_and_everyday_words(text: str, intent: Intent):
 def test_an_emoji_ok_is_an_acknowledgement():
     found = match_intents("好的👌")
     assert [(m.intent, m.details) for m in found] == [(Intent.THANKS, "ack")]
+
+
+@pytest.mark.parametrize("text", ["👍", "🙏", "👌👌"])
+def test_an_assent_emoji_with_nothing_waiting_is_an_acknowledgement(text):
+    got = match_intents(text)
+    assert [(m.intent, m.details) for m in got] == [(Intent.THANKS, "ack")]
