@@ -594,6 +594,9 @@ _ORDER_STATUS = rx(
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
+    # "能不能快点", "快点发货": hurrying an order along is asking where it is (the reply says
+    # what state it is in and offers a person)
+    r"|能不能快点|能快点吗|可以快点吗|快点发货|快点发|快点送|快一点发"
     # "100998发了没", "寄出去了吗": has it shipped
     r"|发(?:出去?)?了(?:没|吗|么)|发没发|寄出(?:去)?了(?:没|吗|么)"
     r"|查订单|查询订单"
