@@ -117,6 +117,8 @@ class AdaptiveThrottle:
             self.policy.healthy_window_s, max(1, math.ceil(self.policy.healthy_window_s))
         )
         """The same answered attempts over the last ``healthy_window_s`` (health)."""
+        self.last_accepted_at: float | None = None
+        """Clock time of the last accepted attempt."""
 
     def reject_probability(self) -> float:
         """The chance the next attempt is rejected here: ``(sent - k*accepts)/(sent+1)``."""
@@ -150,6 +152,15 @@ class AdaptiveThrottle:
                 window.add(now, _SENT)
                 if accepted:
                     window.add(now, _ACCEPTS)
+            if accepted:
+                self.last_accepted_at = now
+
+    def served_since(self, moment: float) -> bool:
+        """Whether the dependency accepted an attempt after ``moment`` (clock time): a queue
+        that refused a call and then served others is moving (a blip), one that has served
+        nobody since is not (it may have just gone down)."""
+        with self._lock:
+            return self.last_accepted_at is not None and self.last_accepted_at > moment
 
     def serving(self) -> bool:
         """Whether the dependency served a share of what was sent in the window: its refusals

@@ -72,6 +72,8 @@ class AttemptBook:
         self.unsettled: Failure | None = None
         """The last attempt's failure, not yet told to the breaker
         (see :func:`helpdesk.tools.retry_policy.settle_breaker`)."""
+        self.first_failed_at: float | None = None
+        """Clock time of the first failed attempt (did the dependency serve anyone since?)."""
 
 
 @dataclass(frozen=True, slots=True)

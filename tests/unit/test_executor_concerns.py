@@ -62,11 +62,11 @@ def test_retry_wait_never_for_money_nor_a_write_without_key() -> None:
 
 
 @pytest.mark.parametrize("healthy", [True, False])
-def test_retry_wait_a_503_is_retried_only_from_a_healthy_dependency(healthy: bool) -> None:
+def test_retry_wait_a_503_is_retried_once_only_from_a_healthy_dependency(healthy: bool) -> None:
     """Noise vs overload: a 503 from a dependency that accepted nearly all else is a blip
-    (retried while attempts are left, after at least half the backoff's ceiling: its queue
-    was full a moment ago); from one that refuses a share of its traffic it is overload, and
-    a retry would add to it."""
+    (retried once, after at least half the backoff's ceiling: its queue was full a moment
+    ago); from one that refuses a share of its traffic it is overload, and a retry would add
+    to it."""
     failure = Failure(ErrorClass.UNAVAILABLE, "get_order: HTTP 503", status_code=503)
 
     def wait(policy: ToolPolicy, attempt: int = 1) -> float | None:
@@ -85,11 +85,33 @@ def test_retry_wait_a_503_is_retried_only_from_a_healthy_dependency(healthy: boo
     assert wait(ToolPolicy()) == expected
     if healthy:
         assert expected is not None and 0.25 <= expected <= 0.5
-        second = wait(ToolPolicy(), attempt=2)
-        assert second is not None and 0.5 <= second <= 1.0
-    else:
-        assert wait(ToolPolicy(), attempt=2) is None
-    assert wait(ToolPolicy(), attempt=3) is None  # max_attempts
+    # once: a dependency that has just gone down still looks healthy for a few seconds
+    assert wait(ToolPolicy(), attempt=2) is None
+    # twice if its queue moved (it served others since this call's first refusal)
+    second = retry_wait(
+        ToolPolicy(),
+        failure,
+        "hd-1",
+        2,
+        max_attempts=4,
+        fast_retry_wait=0.05,
+        backoff=FullJitterBackoff(rng=random.Random(7)),
+        dependency_healthy=healthy,
+        served_since_failure=True,
+    )
+    assert (second is not None and 0.5 <= second <= 1.0) if healthy else second is None
+    third = retry_wait(
+        ToolPolicy(),
+        failure,
+        "hd-1",
+        3,
+        max_attempts=4,
+        fast_retry_wait=0.05,
+        backoff=FullJitterBackoff(rng=random.Random(7)),
+        dependency_healthy=healthy,
+        served_since_failure=True,
+    )
+    assert third is None  # never a third time
     assert wait(ToolPolicy(kind="write", idempotent=True)) is None  # never a write's
     circuit_open = Failure(ErrorClass.UNAVAILABLE, "get_order: circuit open")
     assert (

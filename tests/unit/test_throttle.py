@@ -208,6 +208,19 @@ def test_overloaded_means_refusing_a_share_while_still_serving() -> None:
     assert not throttle.overloaded()
 
 
+def test_served_since_tells_a_moving_queue_from_a_dependency_that_went_down() -> None:
+    throttle, clock = _throttle()
+    assert not throttle.served_since(0.0)  # never served
+    throttle.record(accepted=True)
+    clock.advance(1.0)
+    refused_at = clock.now()
+    throttle.record(accepted=False)
+    assert not throttle.served_since(refused_at)  # nobody served since the refusal
+    clock.advance(0.2)
+    throttle.record(accepted=True)  # someone else's attempt got through
+    assert throttle.served_since(refused_at)
+
+
 def test_health_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="healthy_ratio"):
         ThrottlePolicy(healthy_ratio=1.5)
