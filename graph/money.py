@@ -127,8 +127,13 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         m = pattern.search(norm)
         if m:
             return _exact(m.group(1))
-    if _NOT_FULL.search(norm):
-        return AmountReading("invalid", raw=_NOT_FULL.search(norm).group(0))  # type: ignore[union-attr]
+    not_full = _NOT_FULL.search(norm)
+    if not_full:
+        # "不要全退 退300就行", "not the full amount, 200": the number is the amount
+        number = _BARE_NUMBER.search(norm) if money_context else None
+        if number:
+            return _exact(number.group(1))
+        return AmountReading("invalid", raw=not_full.group(0))
     if _FULL.search(norm):
         return AmountReading("full", raw=_FULL.search(norm).group(0))  # type: ignore[union-attr]
     if money_context:

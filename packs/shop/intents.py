@@ -331,6 +331,8 @@ _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
+    # "why did you refund only 433", "100609的退款为什么只有433": a question about a refund made
+    r"|\bwhy\b|为什么|为啥|怎么只|咋只"
     # "do I get a refund for 100998", "am I eligible for a refund": whether, not a request
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any )?(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
@@ -1129,7 +1131,7 @@ def match_shop(
         later = group_ents[index + 1].order_ids[:1] if index + 1 < len(group_ents) else ()
         has_ctx = bool(ents.order_ids or earlier or later or last_order_id)
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
-        if found is None and _continues_decline(ents, previous):
+        if found is None and _continues_decline(ents, previous, clause_norm):
             continue
         if found is None and _asks_again(clause_norm, ents, previous):
             found = _Match(ShopIntent.STOCK)
@@ -1194,6 +1196,7 @@ def match_shop(
             )
         matched.extend(_with_entities(base, ents, message_order, last_order_id, last_sku))
 
+    matched = _taken_back([_unless_retracted(m) for m in matched])
     read = _refunds_beside_cancel(_dedupe(matched))
     matched = [*read, *_changes_not_read(matched, read)]
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
@@ -1390,9 +1393,63 @@ def _asks_of_its_own(norm: str, group: _Group) -> bool:
     return bool(_LOOK_VERB.search(clause) or ASKS.search(clause))
 
 
-def _continues_decline(ents: Entities, previous: Kind | None) -> bool:
-    """ "算了不退了 100609": the order of a refusal belongs to the refusal, not a new request."""
+# "can you refund 100609? actually no, forget it": the customer took the request back in the
+# same breath (the words end the request's own part of the message)
+_RETRACTED = rx(
+    r"(?:^|[,.!?;\s])(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+|nope[,.!\s]+)?"
+    r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it)\W*$"
+    r"|[,，.。!！?？\s](?:算了|还是算了|不用了|不要了|先不了|不了)(?:吧|吧。)?\W*$"
+)
+
+
+# a refusal on its own after a write in the same message: "取消100904，算了", "退100609 算了不退了"
+_TAKE_BACK = rx(
+    r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
+    r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:forget it|never ?mind"
+    r"|scratch that)\W*$"
+)
+
+
+def _taken_back(matched: list[_Request]) -> list[_Request]:
+    """Writes a later bare refusal takes back ("退100609 算了不退了", "取消100904，算了", "cancel
+    100998. never mind"): the refusal stays (the reply says nothing was done), the writes go. A
+    refusal naming an order or a thing ("but keep 100904", "dont refund the shipping") leaves
+    the writes as they are."""
+    refusal_at = [
+        n
+        for n, m in enumerate(matched)
+        if not extract_entities(normalize(m.text, _TYPOS)).order_ids
+        and (m.intent is Intent.CONFIRM_NO or (m.intent is Intent.THANKS and m.details == "ack"))
+        and _TAKE_BACK.search(m.text.lower())
+    ]
+    if not refusal_at:
+        return matched
+    last = refusal_at[-1]
+    kept = [m for n, m in enumerate(matched) if not (n < last and m.intent in _ACTIONS)]
+    if len(kept) == len(matched):
+        return matched
+    return [
+        _Request(Intent.CONFIRM_NO, text=m.text, lang=m.lang) if m is matched[last] else m
+        for m in kept
+    ]
+
+
+def _unless_retracted(request: _Request) -> _Request:
+    """A write whose own part of the message ends taking it back is a refusal, not a write."""
+    if request.intent in _ACTIONS and _RETRACTED.search(request.text):
+        return _Request(Intent.CONFIRM_NO, text=request.text, lang=request.lang)
+    return request
+
+
+def _continues_decline(ents: Entities, previous: Kind | None, clause: str = "") -> bool:
+    """ "算了不退了 100609": the order of a refusal belongs to the refusal, not a new request —
+    unless the clause looks at it or asks about it ("don't cancel 100904, just check 100998")."""
+    if _LOOK_VERB.search(clause) or ASKS.search(clause) or _TELL_ME.search(clause):
+        return False
     return previous is Intent.CONFIRM_NO and bool(ents.order_ids) and not ents.skus
+
+
+_TELL_ME = rx(r"(?:tell|show|let) me|告诉我|看下|看看")
 
 
 def _details(found: _Match, clause_text: str) -> str:
@@ -1578,7 +1635,8 @@ def _asks_beyond_the_look(text: str) -> bool:
 
 def _dedupe(items: list[_Request]) -> list[_Request]:
     """One request per intent and object. Of two ("我想退100609的钱，退一百就行"), the one that
-    states an amount wins: an amount said is never replaced by the whole."""
+    states an amount wins: an amount said is never replaced by the whole, and an exact amount
+    wins over words that are not one ("退款100609 不要全退 退300就行")."""
     seen: dict[tuple[Kind, str | None, str | None, str | None, str], int] = {}
     out: list[_Request] = []
     for item in items:
@@ -1591,7 +1649,10 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             index = seen[key]
-            if out[index].amount_kind == "none" and item.amount_kind != "none":
+            kept = out[index].amount_kind
+            if (kept == "none" and item.amount_kind != "none") or (
+                kept == "invalid" and item.amount_kind == "exact"
+            ):
                 out[index] = item
             continue
         seen[key] = len(out)

@@ -129,3 +129,12 @@ def test_a_model_decomposition_keeps_its_amount() -> None:
         packs=packs,
     )
     assert bad.amount_kind == "invalid" and bad.amount is None
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [("不要全退 退300就行", "300.00"), ("not the full amount, just 200", "200.00")],
+)
+def test_read_amount_a_number_beside_not_all_is_the_amount(text: str, amount: str) -> None:
+    reading = read_amount(text, money_context=True, packs=SHOP)
+    assert reading.kind == "exact" and str(reading.amount) == amount

@@ -121,6 +121,27 @@ def test_a_part_no_template_reads_is_deferred_on_its_own(text: str, expected: Re
             "refund 100609 but is 100200 refundable too",
             [(SI.REFUND, "100609"), (SI.ORDER_STATUS, "100200")],
         ),
+        # a request taken back in the same breath is a refusal; a refusal naming an order or a
+        # thing leaves the write beside it
+        ("can you refund 100609? actually no, forget it", [(Intent.CONFIRM_NO, None)]),
+        ("取消100904，算了", [(Intent.CONFIRM_NO, None)]),
+        ("退100609 算了不退了", [(Intent.CONFIRM_NO, None)]),
+        (
+            "cancel 100998 but dont touch 100904",
+            [(SI.CANCEL_ORDER, "100998"), (Intent.CONFIRM_NO, None)],
+        ),
+        (
+            "refund 100609 but dont refund the shipping",
+            [(SI.REFUND, "100609"), (Intent.CONFIRM_NO, None)],
+        ),
+        # a refusal is not the look beside it
+        (
+            "don't cancel 100904, just tell me when 100998 ships",
+            [(Intent.CONFIRM_NO, None), (SI.ORDER_STATUS, "100998")],
+        ),
+        # why a refund was what it was is asked, never a refund of that amount
+        ("why did you refund only 433 last time for 100609", [(SI.ORDER_STATUS, "100609")]),
+        ("100609的退款为什么只有433", [(SI.ORDER_STATUS, "100609")]),
         # a question naming no order, a space, then an order's own question: both kept
         (
             "你们几点下班 100683今天能到吗",
