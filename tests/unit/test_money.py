@@ -138,3 +138,9 @@ def test_a_model_decomposition_keeps_its_amount() -> None:
 def test_read_amount_a_number_beside_not_all_is_the_amount(text: str, amount: str) -> None:
     reading = read_amount(text, money_context=True, packs=SHOP)
     assert reading.kind == "exact" and str(reading.amount) == amount
+
+
+@pytest.mark.parametrize(("text", "raw"), [("refund 100609 -50", "-50"), ("负50元", "负50")])
+def test_an_invalid_amount_is_quoted_back_whole(text: str, raw: str) -> None:
+    reading = read_amount(text, money_context=True, packs=SHOP)
+    assert reading.kind == "invalid" and reading.raw == raw
