@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum, StrEnum
 from typing import Any
 
-from helpdesk.graph.asking import asks_for_something
+from helpdesk.graph.asking import ASKS, asks_for_something
 from helpdesk.graph.conversation import (
     ACK_WHOLE,
     AFTER_ALL,
@@ -45,6 +45,7 @@ from helpdesk.graph.conversation import (
     bare,
     clause_spans,
     normalize,
+    rx,
 )
 from helpdesk.graph.language import (
     Lang,
@@ -326,6 +327,21 @@ def read_confirmation(
         partial = read_amount(plain, money_context=True, packs=packs)
         if partial.kind != "none":
             return _changed_amount(stripped, lang, partial)
+    if negative and ASKS.search(plain) and not NO_ANY.search(_WAIT.sub(" ", plain)):
+        # "wait, which order is that?": a question before answering, not a no — asked again
+        return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+    if (
+        yes is None
+        and not negative
+        and not subjects
+        and not words.identifiers(norm)
+        and len(plain) <= 40
+    ):
+        # "actually make it 200", "全退": the pending refund's amount changed, with no yes
+        # (asked again at the new amount, never run as it stands)
+        changed = read_amount(plain, money_context=True, packs=packs)
+        if changed.kind in ("exact", "full", "invalid") and not QUESTION_MARK.search(stripped):
+            return _changed_amount(stripped, lang, changed)
     if negative and not (yes and not NO_ANY.match(plain)):
         if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
             return _changed_subject(stripped, lang, words.subject, subjects[0])
@@ -357,6 +373,9 @@ def read_confirmation(
         changed = _changed_amount(stripped, lang, reading)
         return changed.with_request({words.subject: subjects[0]}) if subjects else changed
     return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+
+
+_WAIT = rx(r"\b(?:wait|hold on|hang on)\b|等等|等一下")
 
 
 def _changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedIntent:

@@ -86,7 +86,8 @@ _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
         + _CN_NOT_AMOUNT
     ),
 )
-_BARE_NUMBER = re.compile(f"(?<![\\w.-])({_NUMBER})(?![\\w.])")
+# after a Chinese word too ("改成200"), never inside a Latin word or a number
+_BARE_NUMBER = re.compile(f"(?<![A-Za-z0-9_.-])({_NUMBER})(?![\\w.])")
 # a Chinese numeral that is an amount: not "一下"/"一点"/"两个"/"三天"/"万一" (words, counts, times)
 _BARE_CN = re.compile(
     r"(?<!万)(?!万一)([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*+)"

@@ -426,6 +426,9 @@ def test_match_intents_questioning_or_hedged_yes_is_unclear(text):
         ("yes, but can you make it $30 instead", 30.0),
         ("yes, refund 30 instead", 30.0),
         ("好的，但是改成退30元", 30.0),
+        # no yes at all: the amount changed, asked again (never run as it stands)
+        ("actually make it 200", 200.0),
+        ("改成200吧", 200.0),
     ],
 )
 def test_match_intents_yes_with_a_changed_amount_is_a_change(text: str, amount: float) -> None:
@@ -673,3 +676,15 @@ def test_an_emoji_ok_is_an_acknowledgement():
 def test_an_assent_emoji_with_nothing_waiting_is_an_acknowledgement(text):
     got = match_intents(text)
     assert [(m.intent, m.details) for m in got] == [(Intent.THANKS, "ack")]
+
+
+@pytest.mark.parametrize("text", ["全退", "refund all of it"])
+def test_the_whole_amount_while_a_refund_waits_is_asked_again(text):
+    got = match_intents(text, awaiting_confirmation=True)
+    assert [(m.intent, m.amount_kind) for m in got] == [(Intent.CONFIRM_CHANGE, "full")]
+
+
+@pytest.mark.parametrize("text", ["wait which order is that", "等等，是哪个订单？"])
+def test_a_question_before_answering_is_no_no(text):
+    got = match_intents(text, awaiting_confirmation=True)
+    assert [m.intent for m in got] == [Intent.CONFIRM_UNCLEAR]
