@@ -34,6 +34,7 @@ __all__ = [
     "QUESTION_MARK",
     "STRIP",
     "THANKS",
+    "WAIT",
     "YES_ONLY",
     "YES_START",
     "bare",
@@ -252,6 +253,8 @@ NO_ANY = rx(
     r"|不用|不要|不需要|算了|别|先不|不了|不取消|不退|否|不是|不对|等等|等一下"
 )
 NO_WHOLE = rx(r"^(?:no|n|nope|nah|cancel|cancel it|取消|取消吧|不|否|不对)$")
+# "wait, which order is that?": a pause before answering, a no only with no question after it
+WAIT = rx(r"\b(?:wait|hold on|hang on)\b|等等|等一下")
 # The whole message is a yes and nothing else: the only answer that runs an action.
 YES_ONLY = rx(
     r"^(?:(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|"

@@ -40,12 +40,12 @@ from helpdesk.graph.conversation import (
     QUESTION_MARK,
     STRIP,
     THANKS,
+    WAIT,
     YES_ONLY,
     YES_START,
     bare,
     clause_spans,
     normalize,
-    rx,
 )
 from helpdesk.graph.language import (
     Lang,
@@ -327,20 +327,14 @@ def read_confirmation(
         partial = read_amount(plain, money_context=True, packs=packs)
         if partial.kind != "none":
             return _changed_amount(stripped, lang, partial)
-    if negative and ASKS.search(plain) and not NO_ANY.search(_WAIT.sub(" ", plain)):
+    if negative and ASKS.search(plain) and not NO_ANY.search(WAIT.sub(" ", plain)):
         # "wait, which order is that?": a question before answering, not a no — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
-    if (
-        yes is None
-        and not negative
-        and not subjects
-        and not words.identifiers(norm)
-        and len(plain) <= 40
-    ):
-        # "actually make it 200", "全退": the pending refund's amount changed, with no yes
-        # (asked again at the new amount, never run as it stands)
+    if yes is None and not (negative or subjects or words.identifiers(norm)) and len(plain) <= 40:
+        # "actually make it 200", "全退": the pending refund's amount changed with no yes (asked
+        # again at the new amount, never run as it stands)
         changed = read_amount(plain, money_context=True, packs=packs)
-        if changed.kind in ("exact", "full", "invalid") and not QUESTION_MARK.search(stripped):
+        if changed.kind != "none" and not questioning:
             return _changed_amount(stripped, lang, changed)
     if negative and not (yes and not NO_ANY.match(plain)):
         if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
@@ -373,9 +367,6 @@ def read_confirmation(
         changed = _changed_amount(stripped, lang, reading)
         return changed.with_request({words.subject: subjects[0]}) if subjects else changed
     return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
-
-
-_WAIT = rx(r"\b(?:wait|hold on|hang on)\b|等等|等一下")
 
 
 def _changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedIntent:
