@@ -172,8 +172,17 @@ _ORDER_NEXT = re.compile(r"\d{6}(?!\d)")
 _ORDER_OF_ITS_OWN = re.compile(r"\d{6}(?!\d)\s*(?![都也一全两俩和跟])[\u4e00-\u9fff]")
 
 
+# "转人工 100998为什么还不发货": a request for a person, then a question about an order
+_ASKS_FOR_A_PERSON = re.compile(r"(?:转|找|要|接)人工(?:客服)?$|人工客服$")
+_ORDER_QUESTION_NEXT = re.compile(
+    r"\d{6}(?!\d)[^\d]*(?:为什么|怎么|什么时候|吗|呢|哪|多久|几[点天号])"
+)
+
+
 def _question_before_an_order(left: str, norm: str, at: int) -> bool:
     words = left.strip()
+    if _ASKS_FOR_A_PERSON.search(words) and _ORDER_QUESTION_NEXT.match(norm, at):
+        return True
     return (
         len(words) >= 4
         and not any(c.isdigit() for c in words)

@@ -16,19 +16,19 @@ import pytest
 from tests.conversations.evaluate import Evaluation, run_evaluation
 from tests.conversations.labels import held_out, load_set
 
-# Measured 2026-12-01 on the embedded default (1024 judged turns, after 92 more multi-request
+# Measured 2026-12-01 on the embedded default (1033 judged turns, after 92 more multi-request
 # messages and 4 conversations were added and the multi-request reading was reworked (issue 12):
 # a write never takes the order of a look after it, an order to keep stays out of a write, a
 # refund destination beside a cancel is deferred, parts beside a look are read or deferred;
-# session 9: 22 messages and 7 conversations found trying the bot, e.g. a look after "再" read
+# session 9: 22 messages and 10 conversations found trying the bot, e.g. a look after "再" read
 # as a second cancel, "100609退50 100200的物流呢" as a second refund of 50, "why did you refund
 # only 433" as a refund of 433);
 # see README "Understanding: the labelled conversation set". Ratchet: raise, never lower
 # without saying why.
-FLOOR_UNDERSTOOD = 0.969  # 993/1024
-FLOOR_ACCEPTED = 0.968  # 992/1024
-FLOOR_MULTI_REQUESTS_SERVED = 0.973  # 1053/1082
-FLOOR_ANSWERED_OR_DEFERRED = 0.950  # 458/482 multi-request turns (4 misses tuned, 20 held out)
+FLOOR_UNDERSTOOD = 0.970  # 1003/1033
+FLOOR_ACCEPTED = 0.969  # 1002/1033
+FLOOR_MULTI_REQUESTS_SERVED = 0.974  # 1054/1082
+FLOOR_ANSWERED_OR_DEFERRED = 0.952  # 459/482 multi-request turns (3 misses tuned, 20 held out)
 
 
 @pytest.fixture(scope="module")

@@ -142,6 +142,12 @@ def test_a_part_no_template_reads_is_deferred_on_its_own(text: str, expected: Re
         # why a refund was what it was is asked, never a refund of that amount
         ("why did you refund only 433 last time for 100609", [(SI.ORDER_STATUS, "100609")]),
         ("100609的退款为什么只有433", [(SI.ORDER_STATUS, "100609")]),
+        # a request for a person, then a question about an order: both kept
+        (
+            "转人工 100998为什么还不发货",
+            [(SI.HANDOFF, "100998"), (SI.ORDER_STATUS, "100998")],
+        ),
+        ("我要转人工 100683一直不到", [(SI.HANDOFF, "100683")]),
         # a question naming no order, a space, then an order's own question: both kept
         (
             "你们几点下班 100683今天能到吗",
