@@ -333,9 +333,9 @@ def read_confirmation(
     if yes is None and not (negative or subjects or words.identifiers(norm)) and len(plain) <= 40:
         # "actually make it 200", "全退": the pending refund's amount changed with no yes (asked
         # again at the new amount, never run as it stands)
-        changed = read_amount(plain, money_context=True, packs=packs)
-        if changed.kind != "none" and not questioning:
-            return _changed_amount(stripped, lang, changed)
+        new_amount = read_amount(plain, money_context=True, packs=packs)
+        if new_amount.kind != "none" and not questioning:
+            return _changed_amount(stripped, lang, new_amount)
     if negative and not (yes and not NO_ANY.match(plain)):
         if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
             return _changed_subject(stripped, lang, words.subject, subjects[0])

@@ -181,7 +181,7 @@ class Workload:
         """Turn indexes ``[start, end)`` as fractions of the run."""
         return (round(self.turns * start), round(self.turns * end))
 
-    def down_turns(self) -> tuple[int, int]:
+    def down_turns(self) -> tuple[float, float]:
         """The turn indexes ``[start, end)`` during which the scenario's ``down_tool`` is down
         (25%-60% of the run; empty without one)."""
         return self.window(0.25, 0.60) if self.scenario.down_tool else (0, 0)
