@@ -69,16 +69,17 @@ def test_retry_wait_a_503_is_retried_once_only_from_a_healthy_dependency(healthy
     to it."""
     failure = Failure(ErrorClass.UNAVAILABLE, "get_order: HTTP 503", status_code=503)
 
-    def wait(policy: ToolPolicy, attempt: int = 1) -> float | None:
+    def wait(policy: ToolPolicy, attempt: int = 1, *, served: bool = False) -> float | None:
         return retry_wait(
             policy,
             failure,
             "hd-1",
             attempt,
-            max_attempts=3,
+            max_attempts=4,
             fast_retry_wait=0.05,
             backoff=FullJitterBackoff(rng=random.Random(7)),
             dependency_healthy=healthy,
+            served_since_failure=served,
         )
 
     expected = FullJitterBackoff(rng=random.Random(7)).delay_from_half(1) if healthy else None
@@ -88,29 +89,9 @@ def test_retry_wait_a_503_is_retried_once_only_from_a_healthy_dependency(healthy
     # once: a dependency that has just gone down still looks healthy for a few seconds
     assert wait(ToolPolicy(), attempt=2) is None
     # twice if its queue moved (it served others since this call's first refusal)
-    second = retry_wait(
-        ToolPolicy(),
-        failure,
-        "hd-1",
-        2,
-        max_attempts=4,
-        fast_retry_wait=0.05,
-        backoff=FullJitterBackoff(rng=random.Random(7)),
-        dependency_healthy=healthy,
-        served_since_failure=True,
-    )
+    second = wait(ToolPolicy(), attempt=2, served=True)
     assert (second is not None and 0.5 <= second <= 1.0) if healthy else second is None
-    third = retry_wait(
-        ToolPolicy(),
-        failure,
-        "hd-1",
-        3,
-        max_attempts=4,
-        fast_retry_wait=0.05,
-        backoff=FullJitterBackoff(rng=random.Random(7)),
-        dependency_healthy=healthy,
-        served_since_failure=True,
-    )
+    third = wait(ToolPolicy(), attempt=3, served=True)
     assert third is None  # never a third time
     assert wait(ToolPolicy(kind="write", idempotent=True)) is None  # never a write's
     circuit_open = Failure(ErrorClass.UNAVAILABLE, "get_order: circuit open")
