@@ -4,10 +4,10 @@ Matching logic shared by the engine's own matcher (:func:`helpdesk.graph.intents
 match_conversation`) and packs' template matchers (the demo shop's reads its requests around
 these): text normalization and clause splitting, the conversation intents (greeting, thanks,
 goodbye, a question about the bot, the hotline), and the words of an answer for
-:func:`helpdesk.graph.intents.read_confirmation`, the only reader
+:func:`helpdesk.graph.confirmation_reading.read_confirmation`, the only reader
 of a customer's answer to the question the bot asked. A pack supplies what only it knows (its
 identifiers, what counts as one of its requests, the action a "确认取消" names) as
-:class:`helpdesk.graph.intents.ConfirmationWords`.
+:class:`helpdesk.graph.confirmation_reading.ConfirmationWords`.
 """
 
 from __future__ import annotations

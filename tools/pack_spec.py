@@ -289,7 +289,7 @@ class Pack:
     that has one reads every message (the demo shop's reads its requests, the conversation
     intents and answers to the bot's questions); other packs' requests are still found by
     their :attr:`understand` and patterns. It must read answers with
-    :func:`helpdesk.graph.intents.read_confirmation`, the only reader of a yes."""
+    :func:`helpdesk.graph.confirmation_reading.read_confirmation`, the only reader of a yes."""
     handoff_tool: str | None = None
     """The tool that hands a conversation to a human (the ladder's last rung), if the pack has
     one; at most one loaded pack may name it."""

@@ -1,0 +1,156 @@
+"""How a message answers the yes/no question the bot asked (the only reader of a yes).
+
+:func:`read_confirmation` tells an unqualified yes (:attr:`Intent.CONFIRM_YES`, the only thing
+that runs an action) from a no, a yes that changes what was asked ("yes but only 100"), a
+correction ("不对，我是说100904"), a hedge or question ("yes?"), and a new request. What a pack
+knows about its own requests reaches it as :class:`ConfirmationWords`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from helpdesk.graph.asking import ASKS, asks_for_something
+from helpdesk.graph.conversation import (
+    AFTER_ALL,
+    BUT,
+    CORRECTION,
+    EMOJI,
+    NO_ANY,
+    NO_WHOLE,
+    NOT_ALL,
+    QUESTION_MARK,
+    STRIP,
+    WAIT,
+    YES_ONLY,
+    YES_START,
+    bare,
+)
+from helpdesk.graph.language import Lang
+from helpdesk.graph.money import AmountReading, read_amount
+from helpdesk.graph.request import Intent, MatchedIntent
+from helpdesk.tools.packs import PackSet
+
+__all__ = ["ConfirmationWords", "read_confirmation"]
+
+
+def _no_ids(words: str) -> tuple[str, ...]:
+    return ()
+
+
+def _no_request(words: str) -> bool:
+    return False
+
+
+def _no_action(words: str) -> str:
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationWords:
+    """What a matcher knows about its own requests, for reading an answer to its question."""
+
+    subject: str = ""
+    """The request field a corrected identifier replaces ("不对，我是说100904": ``order_id``)."""
+    subjects: Callable[[str], tuple[str, ...]] = _no_ids
+    """The subject identifiers named in (normalized) words."""
+    identifiers: Callable[[str], tuple[str, ...]] = _no_ids
+    """Every identifier named in the words (a no that names one is not a bare no)."""
+    is_request: Callable[[str], bool] = _no_request
+    """Whether words are a request of their own ("对，退款吧": a new request, not a yes)."""
+    named_action: Callable[[str], str] = _no_action
+    """The action a confirmation names ("确认取消": ``cancel``; "" when none)."""
+
+
+def read_confirmation(
+    text: str, norm: str, lang: Lang, packs: PackSet, words: ConfirmationWords
+) -> MatchedIntent | None:
+    """How a message answers the yes/no question the bot asked; None when it is a new request.
+
+    Only an unqualified yes is :attr:`Intent.CONFIRM_YES`. A yes with a change ("yes but only
+    100"), a correction ("不对，我是说100904") or a hedge/question ("yes?") never runs anything.
+    """
+    plain = bare(norm)
+    stripped = text.strip()
+    questioning = bool(QUESTION_MARK.search(stripped))
+    if not plain and EMOJI.search(norm):
+        # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
+        return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+    if YES_ONLY.match(plain) and not questioning:
+        # "确认退款" names the action it confirms: it runs only an action of that kind
+        verb = words.named_action(plain)
+        return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb)
+    subjects = words.subjects(norm)
+    negative = bool(NO_WHOLE.match(plain) or NO_ANY.search(plain)) and not AFTER_ALL.search(plain)
+    yes = YES_START.match(plain)
+    if NOT_ALL.search(plain) and not subjects:
+        # "不要全部，退50就行" / "not all of it, just 50": the amount changes, asked again
+        partial = read_amount(plain, money_context=True, packs=packs)
+        if partial.kind != "none":
+            return _changed_amount(stripped, lang, partial)
+    if negative and ASKS.search(plain) and not NO_ANY.search(WAIT.sub(" ", plain)):
+        # "wait, which order is that?": a question before answering, not a no — asked again
+        return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+    if yes is None and not (negative or subjects or words.identifiers(norm)) and len(plain) <= 40:
+        # "actually make it 200", "全退": the pending refund's amount changed with no yes (asked
+        # again at the new amount, never run as it stands)
+        new_amount = read_amount(plain, money_context=True, packs=packs)
+        if new_amount.kind != "none" and not questioning:
+            return _changed_amount(stripped, lang, new_amount)
+    if negative and not (yes and not NO_ANY.match(plain)):
+        if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
+            return _changed_subject(stripped, lang, words.subject, subjects[0])
+        if not words.identifiers(norm) and len(plain) <= 40:
+            return MatchedIntent(intent=Intent.CONFIRM_NO, text=stripped, lang=lang)
+        return None
+    if yes is None:
+        if subjects and CORRECTION.search(norm):
+            return _changed_subject(stripped, lang, words.subject, subjects[0])
+        return None
+    rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
+    named = read_amount(rest, packs=packs) if rest and not subjects else None
+    if named is not None and named.kind in ("exact", "invalid"):
+        # "yes but make it 30", "yes, refund 30 instead": an amount in so many words changes the
+        # pending one (asked again); a request verb beside it ("make it", "refund") is not a new
+        # request — with no identifier there is nothing else it could be about
+        return _changed_amount(stripped, lang, named)
+    if rest and words.is_request(rest):
+        return None  # "对，退款吧": a new request; what was pending is not done
+    if rest and asks_for_something(rest) and not CORRECTION.search(norm):
+        # "yes, and also add a gift message to 100904": a request of its own, not a change of
+        # the pending one (its order is not the pending action's); what was pending is not done
+        return None
+    reading = read_amount(rest, money_context=True, packs=packs)
+    asks_more = QUESTION_MARK.sub("", rest).strip(STRIP)
+    if asks_more and reading.kind == "none" and questioning and not CORRECTION.search(norm):
+        return None  # "yes, and where is 100683?": a new question; what was pending is not done
+    if reading.kind != "none" or subjects:
+        changed = _changed_amount(stripped, lang, reading)
+        return changed.with_request({words.subject: subjects[0]}) if subjects else changed
+    return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+
+
+def _changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedIntent:
+    """A confirmation answer that changes the amount (asked again, never run as it stands)."""
+    return MatchedIntent(
+        intent=Intent.CONFIRM_CHANGE,
+        text=text,
+        lang=lang,
+        amount=reading.value,
+        amount_kind=reading.kind,
+        amount_raw=reading.raw,
+    )
+
+
+def _changed_subject(text: str, lang: Lang, subject: str, value: str) -> MatchedIntent:
+    changed = MatchedIntent(intent=Intent.CONFIRM_CHANGE, text=text, lang=lang)
+    return changed.with_request({subject: value}) if subject else changed
+
+
+def _without(norm: str, ids: tuple[str, ...]) -> str:
+    """``norm`` with the identifiers blanked (same length)."""
+    for value in ids:
+        norm = re.sub(re.escape(value.lower()), lambda m: " " * len(m.group(0)), norm)
+    return norm
