@@ -56,7 +56,15 @@ def normalize(text: str, typos: tuple[tuple[str, str], ...] = ()) -> str:
     norm = text.translate(FULLWIDTH_TO_ASCII).lower()
     for typo, word in typos:
         norm = norm.replace(typo, word)
-    return norm
+    # a numbered list's markers end a request and are no part of the next one's words (the
+    # "1." of "三件事：1.100683到哪了" is not a decimal point before an order number)
+    return _LIST_MARKER.sub(lambda m: ";" + " " * (len(m.group(0)) - 1), norm)
+
+
+# "1) where is 100683 2) refund 100609", "1.100683到哪了 2.退款", "三件事：1.…": a numbered list
+_LIST_MARKER = re.compile(
+    r"(?<![^\s:,])(?:[1-9][).\uff09\u3001:]|\([1-9]\))(?=\s*[a-z\u4e00-\u9fff]|\d{6}(?!\d))"
+)
 
 
 def blank(text: str, pattern: re.Pattern[str]) -> str:
@@ -99,8 +107,6 @@ SPLIT = rx(
     # "i moved so update my address": "so" before what the customer asks to be done
     r"|\s+\bso\s+(?=(?:(?:please|pls|plz|can you|could you)\s+)?(?:update|change|send|deliver"
     r"|ship|add|put|move|make|let|give)\b)"
-    # "1) where is 100683 2) refund 100609", "1.100683到哪了 2.退款": a numbered list
-    r"|(?<!\S)(?:[1-9][).\uff09\u3001:]|\([1-9]\))(?=\s*[a-z\u4e00-\u9fff]|\d{6}(?!\d))"
     r"|[?;!。\n]|\.(?=\s|$)"
     r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|顺带|顺手|顺道|然后|同时|对了|最后|其次)"
     # "btw can i ...", "oh and one more thing, ...", "first, ... second, ...", "第一 ... 第二 ..."

@@ -71,6 +71,7 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.packs.shop.order_parts import KEEP, SPARED, amounts_by_order, kept_out
 from helpdesk.packs.shop.words import looked_product, product_query
 from helpdesk.tools.packs import PackSet
 
@@ -310,8 +311,12 @@ _REFUND = rx(
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
+_REFUND_MADE = (
+    r"\b(?:was|were|got|been) (?:paid|processed|issued|sent|credited|refunded|approved)\b"
+)
 _REFUND_WHERE = rx(
-    r"\bwhere(?:'?s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
+    _REFUND_MADE
+    + r"|\bwhere(?:'?s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
     r"|\bwhat happened\b|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到"
 )
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
@@ -337,6 +342,10 @@ _REFUND_QUESTION = rx(
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any )?(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
+    # "her 100609 refund amount", "哪个还能退": what a refund is or could be, asked
+    r"|\b(?:refund(?:able)?|refunded) (?:amount|total|sum|balance)\b"
+    r"|\bamount (?:of|for) (?:the |my |"
+    r"her |his |our |that )?refund\b|哪(?:个|些|一个|一单).{0,4}(?:能|可以)退|退款金额"
     # "钱会退回支付宝吗", "是退到银行卡吗": where a refund goes, asked
     r"|会退|会不会退|是不是退|(?<!还)是退[到回]"
     r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
@@ -357,6 +366,10 @@ _REFUND_WHEN = rx(
     # "帮我看下100609的退款", "can you check my refund": a look at the refund, not a new one
     r"|(?:看|查|问)(?:一?下|看|查|询|问)?.{0,12}退款"
     r"|\b(?:check|look (?:at|into)|see)\b.{0,20}\brefund"
+    # "I only wanted to know when the 433 refund was paid": a refund made, asked about
+    r"|"
+    + _REFUND_MADE
+    + r"|\b(?:want(?:ed)? to|like to|need to) know\b|\bwonder(?:ing)?\b|\bjust asking\b"
 )
 
 
@@ -508,6 +521,8 @@ _CANCEL_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要)\s*取消"
+    # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
+    r"|(?<!还)没有?\s*取消(?![了吗])"
 )
 # "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
 _AFTER_CANCEL = rx(
@@ -549,6 +564,38 @@ _TICKET = rx(
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁"
+)
+# "帮我转人工", "transfer me": a person asked for in so many words
+_TRANSFER = rx(
+    r"转人工|转接|找(?:个)?人工|要人工|接人工|人工客服(?!电话)"
+    r"|\btransfer\b|\b(?:talk|speak) (?:to|with)\b"
+    r"|\b(?:get|want|need) (?:a |an )?(?:human|real person|agent)\b"
+)
+# "what do i do if it arrives damaged", "万一坏了怎么办": a problem that may happen, asked about
+_HYPOTHETICAL = rx(
+    r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
+    r"|something|anything|my|they)\b|如果|要是|万一|假如|的话"
+)
+# "100200 能退货吗", "can i return 100200?": whether an after-sales step is possible, asked
+_WHETHER_POSSIBLE = rx(
+    r"(?:能|可以|可不可以|能不能)[^，。,.!?！？]{0,6}(?:退货|退换|换货|换|退回|保修|维修)[^，。,.!?！？]{0,4}[吗么嘛]"
+    r"|(?:能不能|可不可以)[^，。,.!?！？]{0,4}(?:退货|退换|换货|换|保修|维修)"
+    r"|\b(?:can|could|may) i (?:still )?(?:return|exchange|send)\b"
+    r"|\bis it (?:still )?possible\b"
+    r"|\bhow (?:do|does|can) (?:i|that|it|this)\b|怎么(?:退|换|弄|办)"
+)
+# "open a ticket", "开个工单", "我要投诉": a ticket asked for in so many words
+_EXPLICIT_TICKET = rx(
+    r"\b(?:open|file|create|raise|submit|log) (?:a |an )?(?:support |after[- ]sales )?"
+    r"(?:ticket|case|complaint)"
+    r"|\bcomplain|投诉|(?:开|提|建|提交|创建)(?:个|一个)?(?:售后)?工单"
+)
+# "我名下有没有未处理的工单", "any open tickets on my account?": tickets there are, asked about
+_TICKET_QUESTION = rx(
+    r"(?:有没有|有哪些|有几个|还有|查(?:一?下|看)?|看(?:一?下)?)[^，。,.!?！？]{0,8}工单(?![^，。,.!?！？]{0,4}(?:开|提))"
+    r"|工单[^，。,.!?！？]{0,6}(?:进度|状态|处理了|怎么样|呢|有吗|吗)"
+    r"|\b(?:any|my|existing|open|pending)\s+(?:open\s+|pending\s+|support\s+)?tickets\b"
+    r"|\bany (?:open |pending )?tickets?\b"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -683,12 +730,14 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
             if found is not None and found.intent is not Intent.UNKNOWN
             else _Match(Intent.LANGUAGE)
         )
-    if _HANDOFF.search(norm) and not ARE_YOU_HUMAN.search(norm):
+    if HOTLINE.search(norm) and not has_ids and not _TRANSFER.search(norm):
+        # "人工电话多少": the number to call, asked — not a transfer to a person
+        return _Match(Intent.HOTLINE)
+    if _HANDOFF.search(norm) and (not ARE_YOU_HUMAN.search(norm) or _TRANSFER.search(norm)):
+        # "是AI的话帮我转人工": the transfer asked for, whatever the clause asks about the bot
         return _Match(ShopIntent.HANDOFF)
     if ARE_YOU_HUMAN.search(norm):
         return _Match(Intent.IDENTITY)
-    if HOTLINE.search(norm) and not has_ids:
-        return _Match(Intent.HOTLINE)
     if _PROMO_BACK.search(norm) and not ents.order_ids:
         return None
     if (
@@ -735,6 +784,21 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # "退货怎么弄" / "how does a return work": explain the policy, open nothing
         return _Match(ShopIntent.FAQ, topic="returns")
     ticket_refused = bool(_TICKET_NEGATED.search(norm))
+    if _TICKET_QUESTION.search(norm) and not ents.ticket_ids:
+        return None  # "我名下有没有未处理的工单", "any open tickets?": asked about, none filed
+    if (
+        not ticket_refused
+        and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
+        and not _EXPLICIT_TICKET.search(norm)
+        and not REQUESTS.search(norm)
+        and (
+            _HYPOTHETICAL.search(norm)
+            or (ents.order_ids and _WHETHER_POSSIBLE.search(norm) and not IMPERATIVE.search(norm))
+        )
+    ):
+        # "what do i do if the parcel arrives damaged", "收到的空气炸锅有点瑕疵 100200 能退货吗":
+        # what the customer could do, asked — the policy answers it; nothing is filed unasked
+        return _Match(ShopIntent.FAQ, topic=ents.faq_topic or "returns")
     if (
         not ticket_refused
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
@@ -899,7 +963,7 @@ def _cut_holds(kind: str, left: str, right: str, awaiting: bool) -> bool:
     if (
         kind == "midway"
         and _IDENTIFIER.match(right)
-        and (_KEEP.search(right) or NO_ANY.search(right))
+        and (KEEP.search(right) or NO_ANY.search(right))
     ):
         return True  # "取消100998 100904保留": the second order is kept out of the cancel
     return _unread_request(right, extract_entities(right), awaiting)
@@ -1194,7 +1258,10 @@ def match_shop(
             message_order = _message_order(
                 [extract_entities(norm[s:e]) for s, e in unread if e <= group.start][::-1]
             )
-        matched.extend(_with_entities(base, ents, message_order, last_order_id, last_sku))
+        found_requests = _with_entities(base, ents, message_order, last_order_id, last_sku)
+        if found.intent in _ACTIONS and len(ents.order_ids) > 1:
+            found_requests = _per_order(found_requests, clause_norm, ents.order_ids, packs)
+        matched.extend(found_requests)
 
     matched = _taken_back([_unless_retracted(m) for m in matched])
     read = _refunds_beside_cancel(_dedupe(matched))
@@ -1333,8 +1400,6 @@ def _message_order(ents_newest_first: list[Entities]) -> str | None:
 
 # A write (or money) request an order named on its own continues ("取消100904 100998也取消")
 _ACTIONS = frozenset({ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET})
-# "... but keep 100904", "100904保留": the order is to stay as it is, never the write's object
-_KEEP = rx(r"\b(?:keep|leave)\b|保留|留着|不动|别动|不要动")
 # looking at something, not asking for it done: "另一个订单100200也看下", "check 100200 too"
 _LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
 
@@ -1344,8 +1409,9 @@ def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _
     question or a look ("and where the hell is 100683", "100200也看下") never continues a write:
     it looks at the order."""
     if ents.order_ids:
-        if previous in _ACTIONS and (NO_ANY.search(clause) or _KEEP.search(clause)):
-            return _Match(Intent.CONFIRM_NO)  # "... but dont touch 100998", "100904保留"
+        if previous in _ACTIONS and (NO_ANY.search(clause) or SPARED.search(clause)):
+            # "... but dont touch 100998", "100904保留", "but not 100998": never the write's
+            return _Match(Intent.CONFIRM_NO)
         if previous in _ACTIONS and (ASKS.search(clause) or _LOOK_VERB.search(clause)):
             return _Match(ShopIntent.ORDER_STATUS)
         if previous in ORDER_SCOPED_INTENTS and previous is not None:
@@ -1468,6 +1534,26 @@ _REFERS_BACK = rx(
     r"|^\W*(?:when|will) (?:will |is |are )?(?:it|that|this one|they)\b"
     r"|^\W*(?:那|这|它)(?:个|款)?(?:什么时候|啥时候|何时|多少钱|有货|还有)"
 )
+
+
+def _per_order(
+    requests: list[_Request], clause_norm: str, order_ids: Sequence[str], packs: PackSet
+) -> list[_Request]:
+    """A write clause naming several orders: the orders "keep" / "don't" keeps out of it are
+    left out, and a refund's amount is each order's own (:mod:`.order_parts`)."""
+    out = kept_out(clause_norm, order_ids)
+    kept = [r for r in requests if r.order_id not in out]
+    amounts = (
+        amounts_by_order(clause_norm, order_ids, packs)
+        if kept and kept[0].intent is ShopIntent.REFUND
+        else {}
+    )
+    return [
+        replace(r, amount=a.value, amount_kind=a.kind, amount_raw=a.raw)
+        if (a := amounts.get(r.order_id or "")) is not None
+        else r
+        for r in kept
+    ]
 
 
 def _with_entities(

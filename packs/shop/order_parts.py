@@ -1,0 +1,99 @@
+"""One write clause naming several orders: which orders it is for, and each one's amount.
+
+"取消100904，100998保留别动" names two orders and cancels one: an order with "keep" / "don't"
+beside it is kept out of the write. "refund 200 for 100609 and 100 for 100200" names two
+amounts: each order gets the amount written beside it, and when the words do not say which
+amount is whose, the amount is asked about (``invalid``), never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from helpdesk.graph.conversation import NO_ANY, rx
+from helpdesk.graph.money import AmountReading, read_amount
+from helpdesk.tools.packs import PackSet
+
+__all__ = ["KEEP", "SPARED", "amounts_by_order", "kept_out"]
+
+KEEP = rx(r"\b(?:keep|leave)\b|保留|留着|不动|别动|不要动")
+"""Words that keep an order out of the write beside it ("100998保留", "keep 100998")."""
+
+SPARED = rx(KEEP.pattern + r"|\b(?:not|except|but not)\b|除了")
+"""Words that spare an order a write named before it ("cancel 100904 but not 100998")."""
+_NOT = rx(r"\b(?:don'?t|do not|not|except)\b|别|不要|不用|先不|除了")
+_BEFORE = 12
+"""Characters before an order number read for "keep" / "don't" ("but keep 100998")."""
+_AFTER = 8
+"""Characters after it ("100998保留别动", "100998 leave it")."""
+
+
+def _mentions(norm: str, order_id: str) -> list[re.Match[str]]:
+    return list(re.finditer(rf"(?<!\d){re.escape(order_id)}(?!\d)", norm))
+
+
+def _bounds(norm: str, order_ids: Sequence[str]) -> list[tuple[int, int, str]]:
+    """Every mention of the orders, in order of appearance: (start, end, order id)."""
+    found = [(m.start(), m.end(), o) for o in order_ids for m in _mentions(norm, o)]
+    return sorted(found)
+
+
+def kept_out(norm: str, order_ids: Sequence[str]) -> set[str]:
+    """The orders of a write clause the words keep out of it: "keep", "don't", "保留", "别动"
+    right before a mention (after the previous order) or right after it (before the next)."""
+    bounds = _bounds(norm, order_ids)
+    out: set[str] = set()
+    for n, (start, end, order_id) in enumerate(bounds):
+        previous_end = bounds[n - 1][1] if n else 0
+        next_start = bounds[n + 1][0] if n + 1 < len(bounds) else len(norm)
+        before = norm[max(previous_end, start - _BEFORE) : start]
+        after = norm[end : min(next_start, end + _AFTER)]
+        if KEEP.search(before) or KEEP.search(after) or NO_ANY.search(after):
+            out.add(order_id)
+        elif n and _NOT.search(before):
+            out.add(order_id)  # "cancel 100904 but not 100998"
+    return out
+
+
+def amounts_by_order(
+    norm: str, order_ids: Sequence[str], packs: PackSet
+) -> dict[str, AmountReading]:
+    """Each order's amount when a refund clause names several orders and more than one
+    amount: the amount written right after each order (up to the next), else right before it
+    (after the previous); when neither reading gives every order one amount, every order's
+    amount is ``invalid`` (asked about). Empty when the clause names at most one amount."""
+    bounds = _bounds(norm, order_ids)
+    named = _amounts(_blank_orders(norm, bounds), packs)
+    if len(bounds) < 2 or len({r.value for r in named}) < 2:
+        return {}  # one amount for them all ("退100609和100200各50"), or none
+    after: dict[str, AmountReading] = {}
+    before: dict[str, AmountReading] = {}
+    for n, (start, end, order_id) in enumerate(bounds):
+        previous_end = bounds[n - 1][1] if n else 0
+        next_start = bounds[n + 1][0] if n + 1 < len(bounds) else len(norm)
+        after[order_id] = read_amount(norm[end:next_start], money_context=True, packs=packs)
+        before[order_id] = read_amount(norm[previous_end:start], money_context=True, packs=packs)
+    for reading in (after, before):
+        if all(reading[o].kind == "exact" for o in order_ids):
+            return {o: reading[o] for o in order_ids}
+    raw = " / ".join(r.raw for r in named)
+    return {o: AmountReading("invalid", raw=raw) for o in order_ids}
+
+
+def _amounts(text: str, packs: PackSet, most: int = 6) -> list[AmountReading]:
+    """Every exact amount the words name, in the order read."""
+    found: list[AmountReading] = []
+    for _ in range(most):
+        reading = read_amount(text, money_context=True, packs=packs)
+        if reading.kind != "exact" or not reading.raw or reading.raw not in text:
+            break
+        found.append(reading)
+        text = text.replace(reading.raw, " " * len(reading.raw), 1)
+    return found
+
+
+def _blank_orders(norm: str, bounds: list[tuple[int, int, str]]) -> str:
+    for start, end, _ in bounds:
+        norm = norm[:start] + " " * (end - start) + norm[end:]
+    return norm
