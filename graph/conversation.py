@@ -148,7 +148,7 @@ HAN_SPACE = re.compile(
 # "X不 / X没" after a verb or its object ("还有货不 ...", "发了没 ...": "有没有货", asked)
 _ASKED_NOT = r"(?<=[了货到发退收完行好对])[不没]"
 COMPLETE = re.compile(
-    r"\d{4,}|(?:[吗呢了么吧啊呀嘛]|多少钱?|什么|啥|哪儿?|几[点天号个时件次]|多久|"
+    r"\d{4,}|(?:[吗呢了么吧啊呀嘛哈哦噢]|多少钱?|什么|啥|哪儿?|几[点天号个时件次年月周]|多久|多长时间|多[大长重高]|"
     + _ASKED_NOT
     + r")$"
 )
@@ -160,8 +160,12 @@ OPEN_NEGATION = re.compile(
 # ("有的话帮我留一个": a condition on what was asked, then a request); after an identifier
 # ("帮我查查100200 再查查100609"; "订单 100683 到哪了" is one request) only these and "再/也/又"
 AGAIN = re.compile(r"(?:再|也|又|还要|接着)")
+# "取消100904 退100200 查100683": after an identifier, a verb of its own opens the next request
+VERB_NEXT = re.compile(r"(?:查|看看|看下|看一下|取消|退款|催|改|开)")
 OPENS_REQUEST = re.compile(
     r"(?:可以|能不能|能否|可不可以|能帮|能给|帮我|帮忙|麻烦|请问|我想|我要|还要|还想|如果|要是|再(?!见)"
+    # "不用取消哈 就问问100998啥时候发": the question the customer does ask
+    r"|(?:就|只是|只|我就)?(?:想)?问(?:问|一?下)"
     # "我下周出差 先放快递站": "first (do this)" opens what the customer asks
     r"|先(?=放|帮|给|别|不要|寄|送|存)"
     r"|[\u4e00-\u9fff]{1,3}的话)"
@@ -206,7 +210,10 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
             _question_before_an_order(left, norm, m.end())
         )
         if left[-1:].isdigit() and not (
-            opens or AGAIN.match(norm, m.end(), end) or _ORDER_OF_ITS_OWN.match(norm, m.end(), end)
+            opens
+            or AGAIN.match(norm, m.end(), end)
+            or VERB_NEXT.match(norm, m.end(), end)
+            or _ORDER_OF_ITS_OWN.match(norm, m.end(), end)
         ):
             continue  # "我的订单 100123 为什么还没发货": the order of the words around it
         if (COMPLETE.search(left) or opens) and not OPEN_NEGATION.search(left):

@@ -58,12 +58,17 @@ def detect_language(text: str, default: Lang = "en") -> Lang:
 _ASK_EN = re.compile(
     r"(?i)\b(?:reply|answer|respond|speak|talk|write|chat|text)\b[^.?!。？！]{0,20}\bin english\b"
     r"|\benglish,? please\b|^\W*(?:in )?english\W*$|\bdo you speak english\b"
+    # "please switch to english", "can you speak English?", "change the language to english"
+    r"|\b(?:switch|change|go|move)\b[^.?!。？！]{0,16}\b(?:to|into) english\b"
+    r"|\bcan (?:you|u) speak english\b"
     r"|(?:用|说|讲|改用|换成)(?:英文|英语)(?!说明|版|名|书|资料|单)|(?:英文|英语)(?:回复|回答|交流|沟通)"
 )
 _ASK_ZH = re.compile(
     r"(?i)\b(?:reply|answer|respond|speak|talk|write|chat)\b[^.?!。？！]{0,20}"
     r"\bin (?:chinese|mandarin)\b"
     r"|\b(?:chinese|mandarin),? please\b|\bdo you speak (?:chinese|mandarin)\b"
+    r"|\b(?:switch|change|go|move)\b[^.?!。？！]{0,16}\b(?:to|into) (?:chinese|mandarin)\b"
+    r"|\bcan (?:you|u) speak (?:chinese|mandarin)\b"
     r"|(?:用|说|讲|改用|换成)(?:中文|汉语|普通话)|(?:中文|汉语)(?:回复|回答|交流|沟通)"
 )
 # Scripts the bot does not answer in: kana, hangul, Cyrillic, Greek, Arabic, Hebrew, Thai, ...

@@ -9,7 +9,13 @@ from typing import Any
 
 from helpdesk.graph.capabilities import match_packs, merge_matches
 from helpdesk.graph.first_round import RULES, calls_signature, first_round, reading_signature
-from helpdesk.graph.intents import Intent, MatchedIntent, match_intents, stored_intent
+from helpdesk.graph.intents import (
+    Intent,
+    MatchedIntent,
+    match_intents,
+    split_clauses,
+    stored_intent,
+)
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
@@ -40,17 +46,18 @@ class DecomposeNode(NodeBase):
         facts = state.get("facts", {})
         text = _last_human_text(state.get("messages", []))
         lang = _lang(state)
+        awaiting = bool(facts.get("pending_actions"))
         template = match_intents(
-            text,
-            packs=self.packs,
-            facts=facts,
-            awaiting_confirmation=bool(facts.get("pending_actions")),
+            text, packs=self.packs, facts=facts, awaiting_confirmation=awaiting
         )
         is_confirmation = any(m.intent in _ANSWERS for m in template)
         # a part the matcher could not read that a pack's claim merged away may still be a
         # request of its own: such a reading is never taken as settled without the models
         unread = any(m.intent is Intent.UNKNOWN for m in template)
-        if len(self.packs) and not is_confirmation:
+        # a no with nothing waiting for an answer is a refused request ("don't cancel 100904.
+        # is T-000031 closed?"): the packs still read the rest of the message
+        answers_question = is_confirmation and (awaiting or len(split_clauses(text)) <= 1)
+        if len(self.packs) and not answers_question:
             template = merge_matches(
                 template, match_packs(text, lang, facts, self.packs), self.packs
             )

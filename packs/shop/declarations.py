@@ -77,7 +77,7 @@ def _list_orders(m: Request, facts: Request) -> PlannedCall | None:
 
 def _tracking(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
-    product = tracked_product(str(m.get("text", "")))
+    product = tracked_product(str(m.get("text", ""))) or m.get("product")
     if oid and not (m.get("inferred_order") and product):
         return PlannedCall("track_shipment", {"order_id": oid})
     number = m.get("tracking_number") or (m.get("args") or {}).get("tracking_number")

@@ -72,7 +72,7 @@ from helpdesk.graph.language import (
 )
 from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.packs.shop.order_parts import KEEP, SPARED, amounts_by_order, kept_out
-from helpdesk.packs.shop.words import looked_product, product_query
+from helpdesk.packs.shop.words import looked_product, product_query, tracked_product
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
@@ -303,7 +303,7 @@ _REFUND = rx(
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
-    r"|退到哪|退哪(?:了|去了)|钱到哪"
+    r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])"
     # "钱多久能退回来": the money sent back, a refund (a parcel "退回来" is a return)
     r"|钱[^，。,.!?！？]{0,6}退回"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
@@ -529,6 +529,13 @@ _AFTER_CANCEL = rx(
     r"取消(?:后|之后|以后|了的话)|取消.{0,4}的话|\bafter (?:i |you |it'?s? |it is )?cancel"
     r"|\bif (?:i |you )?cancel"
 )
+_MONEY_BACK_WHEN = rx(
+    r"(?:钱|款)[^，。,.!?！？]{0,6}(?:多久|几天|什么时候|多长时间|啥时候|几个工作日)"
+    r"|(?:多久|几天|什么时候|啥时候|多长时间)[^，。,.!?！？]{0,6}(?:到账|退回|回到|返还)"
+    r"|\bhow (?:long|many (?:business |working )?days)\b.{0,40}\b(?:money|payment)\b"
+    r"|\b(?:money|payment)\b.{0,30}\b(?:how long|how many days)\b"
+    r"|\bwhen (?:do|will|would) i\b.{0,20}\b(?:money|payment)\b"
+)
 _MONEY_WORDS = rx(r"钱|退|\brefund|\bmoney\b")
 # a question about after-sales (policy, cost, warranty), not a report of a problem to file
 _AFTER_SALES_QUESTION = rx(
@@ -580,6 +587,7 @@ _HYPOTHETICAL = rx(
 _WHETHER_POSSIBLE = rx(
     r"(?:能|可以|可不可以|能不能)[^，。,.!?！？]{0,6}(?:退货|退换|换货|换|退回|保修|维修)[^，。,.!?！？]{0,4}[吗么嘛]"
     r"|(?:能不能|可不可以)[^，。,.!?！？]{0,4}(?:退货|退换|换货|换|保修|维修)"
+    r"|(?:退货|退换|换货|保修|维修)[^，。,.!?！？]{0,3}[吗么嘛]"
     r"|\b(?:can|could|may) i (?:still )?(?:return|exchange|send)\b"
     r"|\bis it (?:still )?possible\b"
     r"|\bhow (?:do|does|can) (?:i|that|it|this)\b|怎么(?:退|换|弄|办)"
@@ -609,12 +617,12 @@ _TRACKING = rx(
     r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
     r"shipping status|delivery status|shipment status|"
     r"in transit|out for delivery|waybill|eta)\b"
-    r"|\bwhere(?:'?s| is| are)\s+(?:is |are )?(?:my |the |this |that |our )?"
+    r"|\bwhere(?:'?s| is| are| r)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
     r"|\bwhere(?:'?s| is)\s+(?:order\s+|#)?\d{6}\b"
     r"|\bwhere (?:the hell|the heck|on earth|tf) (?:is|are)\b"
     # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)
-    r"|\bwhere(?:'?s| is| are)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
+    r"|\bwhere(?:'?s| is| are| r)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
     r"|points|voucher|credit|coupon)[a-z\u3400-\u9fff]"
     # "I ordered headphones last week and they still haven't arrived"
     r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
@@ -629,6 +637,8 @@ _ARRIVE = rx(
 )
 _SHIP_WHEN = rx(
     r"\bwhen (?:will|do|does|would) (?:you|it|they|my order|the order) (?:be )?ship(?:ped)?\b"
+    # "when does 100998 ship", "when does my first one ship"
+    r"|\bwhen (?:will|do|does|would|is|are)\b[^.?!,]{0,24}?\b(?:be )?ship(?:ped|ping|s)?\b"
     r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
 )
 _ORDER_STATUS = rx(
@@ -668,8 +678,19 @@ _STOCK = rx(
     r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖"
     r"|有没有(?!人|可能|良心|优惠|办法|邮箱|电话|微信|联系|地址|门店|实体店|网站|公众号)"
 )
+# "有加湿器吗", "冲锋衣有XL吗", "手机壳有透明的吗": whether the shop has a thing (a product
+# search), not a problem, an offer, a document or a person
+_HAVE_THING = rx(
+    r"有(?!问题|优惠|活动|发票|保修|质保|客服|人|电话|工单|运费|办法|可能|什么|时间|空|效|用|事|进展|更新"
+    r"|消息|物流|记录|折扣|赠品|券|礼品|售后|门店|实体店|邮箱|微信|地址|网站|会员|积分)"
+    r"[\u4e00-\u9fffa-z0-9 ]{1,12}?的?[吗嘛](?=\W|$)"
+)
+_WHICH_ORDERS = rx(
+    r"\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪些订单|哪几个订单|哪几单|哪些单"
+)
 _LIST_ORDERS = rx(
-    r"\bmy orders\b|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
+    r"\bmy orders\b|\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪几个订单|哪几单|哪些单"
+    r"|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
     r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
     r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
     r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
@@ -748,6 +769,10 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     ):
         return None
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
+        return _Match(ShopIntent.FAQ, topic="refund_time")
+    if _MONEY_BACK_WHEN.search(norm) and not ents.order_ids and not _REFUND.search(norm):
+        # "钱多久能回来", "how many days till the money is back on my card": how long refunds
+        # take (a refund of an order, asked about, is read with the order's refunds below)
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
@@ -834,8 +859,14 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     if ents.tracking_numbers and not ents.order_ids:
         # "YT9433239273到哪了", "where is YT9433239273": the parcel of that number
         return _Match(ShopIntent.TRACKING)
+    if ents.faq_topic in ("invoice", "payment", "warranty") and not ents.order_ids:
+        # "另外电子发票在哪下载": where to get an invoice, not where the message's order is
+        return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _TRACKING.search(norm):
         return _Match(ShopIntent.TRACKING)
+    if _LIST_ORDERS.search(norm) and not ents.order_ids and _WHICH_ORDERS.search(norm):
+        # "which of my orders havent shipped yet", "我哪些订单还没发货": the list to pick from
+        return _Match(ShopIntent.LIST_ORDERS)
     if _ARRIVE.search(norm):
         if has_order_ctx:
             return _Match(ShopIntent.TRACKING)
@@ -852,7 +883,7 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _STOCK.search(norm) and _SERVICE.search(norm):
         return None
-    if _STOCK.search(norm):
+    if _STOCK.search(norm) or (_HAVE_THING.search(norm) and not ents.order_ids):
         return _Match(ShopIntent.STOCK)
     if _LIST_ORDERS.search(norm):
         return _Match(ShopIntent.LIST_ORDERS)
@@ -1025,12 +1056,31 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
 
 def _asks_again(clause: str, ents: Entities, previous: Kind | None) -> bool:
     """ "羽绒服有货吗 数据线呢": after a product question, a clause naming only another thing
-    ("数据线呢", "what about a charger") asks the same of it (a product search of its own)."""
-    return (
-        previous is ShopIntent.STOCK
-        and not (ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers)
-        and FOLLOW_UP.search(clause.strip()) is not None
-    )
+    ("数据线呢", "what about a charger") asks the same of it (a product search of its own); after
+    a look at a product bought ("我的耳机到哪了 还有保温杯", "where r my headphones and the
+    thermos"), a bare thing is looked at the same way."""
+    if ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers:
+        return False
+    if previous is ShopIntent.STOCK:
+        return FOLLOW_UP.search(clause.strip()) is not None
+    if previous is ShopIntent.TRACKING:
+        thing = _BARE_THING.fullmatch(clause.strip(STRIP))
+        asks_something = bool(
+            ASKS.search(clause)
+            or REQUESTS.search(clause)
+            or IMPERATIVE.search(clause.strip())
+            or ACTION_VERB.search(clause)
+        )
+        return thing is not None and not asks_something and looked_product(clause) is not None
+    return False
+
+
+# "还有保温杯", "and the thermos", "那个保温杯呢": a thing named, nothing asked of it
+_BARE_THING = rx(
+    r"(?:还有|以及|和|那|那个|and|also|plus|what about|and the|the|my)?\s*"
+    r"(?:(?:the|my|那个|我的)\s*)?[a-z\u4e00-\u9fff][a-z\u4e00-\u9fff -]{1,24}?"
+    r"\s*(?:呢|too|as well)?"
+)
 
 
 def _unread_clauses(
@@ -1074,7 +1124,7 @@ def _group_clauses(
         ents = extract_entities(clause)
         found = _classify(clause, ents, has_order_ctx=True, awaiting=awaiting)
         if found is None and _asks_again(clause, ents, previous):
-            found = _Match(ShopIntent.STOCK)
+            found = _Match(previous or ShopIntent.STOCK)
         previous = found.intent if found is not None else previous
         substantive = bool(ents.order_ids or ents.skus) or found is not None
         last = norm[groups[-1].start : groups[-1].end] if groups and not after_unread else ""
@@ -1187,6 +1237,7 @@ def match_shop(
     product_before: str | None = None  # the product words of the message's last product question
     sku_before: str | None = None  # or its SKU, when it named one
     looked_at: str | None = None  # the product a look at an order named ("我的耳机到哪了")
+    mentioned: str | None = None  # the product words of an earlier clause of another kind
     for index, (group, ents) in enumerate(zip(groups, group_ents, strict=True)):
         clause_norm = norm[group.start : group.end]
         clause_text = text[group.start : group.end].strip(STRIP) or text.strip()
@@ -1197,8 +1248,9 @@ def match_shop(
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if found is None and _continues_decline(ents, previous, clause_norm):
             continue
-        if found is None and _asks_again(clause_norm, ents, previous):
-            found = _Match(ShopIntent.STOCK)
+        followed_up = found is None and _asks_again(clause_norm, ents, previous)
+        if followed_up:
+            found = _Match(previous or ShopIntent.STOCK)
         if found is not None and _only_polite_around(clause_norm, ents, found, previous):
             # "cancel order #100904 and order #100998, thank you": the order continues the cancel
             found = _from_entities(ents, previous, clause_norm)
@@ -1215,6 +1267,10 @@ def match_shop(
         previous = found.intent
         if found.intent in _LOOKS:
             looked_at = looked_product(clause_text) or looked_at
+        elif found.intent is not ShopIntent.STOCK and not ents.order_ids:
+            # "how long is the warranty on the smart watch and is it in stock": the product a
+            # clause of another kind named is what a later "is it in stock" asks about
+            mentioned = product_query(clause_text) or mentioned
         base = _Request(
             intent=found.intent,
             text=clause_text,
@@ -1223,6 +1279,9 @@ def match_shop(
             topic=found.topic,
             details=_details(found, clause_text),
         )
+        if followed_up and found.intent is ShopIntent.TRACKING:
+            # "还有保温杯": the product bought, looked up by name like the look before it
+            base = replace(base, args={"product": looked_product(clause_text)})
         if found.intent is ShopIntent.REFUND:
             reading = read_amount(clause_text, money_context=True, packs=packs)
             base = replace(
@@ -1249,6 +1308,7 @@ def match_shop(
                 # 耳机到哪了 有没有黑色的同款"
                 named = [product_query(text[s:e]) for s, e in unread if e <= group.start]
                 before = product_before or next((w for w in named[::-1] if w), looked_at)
+                before = before or mentioned
                 base = replace(base, text=_asked_of_before(base.text, before))
                 product_before = product_query(base.text) or product_before
         message_order = earlier or (later[0] if later else None)
@@ -1732,6 +1792,14 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             else ""
         )
         searched = searched or str(item.args.get("tracking_number") or "")
+        if item.intent is ShopIntent.TRACKING and item.order_id is None and not searched:
+            # "我的耳机到哪了 还有保温杯": two things looked up; "the screen protector i ordered,
+            # where is it, is there a tracking number": one
+            searched = tracked_product(item.text) or str(item.args.get("product") or "")
+            if not searched and any(
+                o.intent is ShopIntent.TRACKING and o.order_id is None for o in out
+            ):
+                continue
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             index = seen[key]

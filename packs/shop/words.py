@@ -36,9 +36,11 @@ def ticket_needs_asking(text: str) -> bool:
 _ZH_FRAME = re.compile(
     r"还有货吗|有没有货|有货吗|有货没|有货|还有吗|还有没有|有没有|有吗|没货|现货|缺货|库存|补货|到货|"
     r"卖完了吗|卖完了|卖完|售罄|还卖吗|卖吗|有卖|你们家|你们|请问|我想买|想要|想买|要买|我想|"
-    r"多少钱一个|多少钱|什么价|啥价|价格|价钱|什么时候|啥时候|何时|几时|那种|那个|这个|那款|这款|"
+    r"多少钱一个|多少钱|还有多少|什么价|啥价|价格|价钱|什么时候|啥时候|何时|几时|那种|那个|这个|那款|这款|"
     r"想问问|问问|问一下|问下|顺便|另外|帮我|帮忙|麻烦|查一下|查查|看一下|看看|现在|目前|有的话|"
     r"的话|如果|要是|"
+    # "成都仓有货吗", "上海有货吗": where the stock is asked about, not the product
+    r"(?:成都|上海|广州|北京|深圳|杭州|天津|武汉|重庆|南京)(?:仓库|仓)?|[\u4e00-\u9fff]{2}仓库?(?=有|还|现|库)|"
     r"一个|一下|吗|呢|么|呀|啊|吧|的|了|还|卖|买|有"
 )
 _EN_FRAME = re.compile(
@@ -51,7 +53,7 @@ _EN_FRAME = re.compile(
     # "can you tell me the price of the air fryer and whether it's in stock", "whats the
     # difference between ...", "is the speaker on sale": asking about a product, not its name
     r"tell|know|whether|if|its|whats|difference|between|about|also|and|show|"
-    r"sale|discount|discounted|cheaper|info)\b|[?？!！.,，。、~]",
+    r"sale|discount|discounted|cheaper|info|warehouse)\b|[?？!！.,，。、~]",
     re.IGNORECASE,
 )
 # A quantity ("3个", "2 pcs"), not a product attribute ("65W", "27寸", "28cm", "S3")
@@ -111,10 +113,11 @@ _TRACKING_FRAME = re.compile(
 # Where a delivery question names what was bought: "where are my headphones", "I ordered a kettle
 # last week", "my rice cooker hasn't come", "我买的钢化膜到哪了", "我的耳机还没到", "耳机到哪了".
 _POSSESSED = re.compile(
-    r"\bwhere(?:'s| is| are)\s+(?:my|the|our)\s+(?P<a>[^?.!,;]{2,40})"
+    r"\bwhere(?:'s| is| are| r|s)\s+(?:my|the|our)\s+(?P<a>[^?.!,;]{2,40})"
     r"|\b(?:i|we) (?:ordered|bought|purchased|got)\s+(?:an?\s+|some\s+|the\s+)?"
     r"(?P<b>[^?.!,;]{2,40})"
     r"|\bmy\s+(?P<c>[^?.!,;]{2,30}?)\s+(?:has|have|is|are|still|hasn'?t|haven'?t|isn'?t)\b"
+    r"|\b(?:the|my|those|that)\s+(?P<f>[^?.!,;]{2,30}?)\s+(?:i|we) (?:ordered|bought|purchased)\b"
     r"|(?:我买的|我的|买的)(?P<d>[^？?！!，,。、\s]{2,12}?)(?=到哪|在哪|怎么还|还没|什么时候|啥时候|何时|呢)"
     r"|^\W*(?P<e>[\u3400-\u9fff]{2,8}?)(?=到哪了|到哪|在哪)",
     re.IGNORECASE,
