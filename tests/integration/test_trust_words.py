@@ -1,0 +1,105 @@
+"""Money and writes from the words of a fresh batch of customer messages (written by someone who
+had not seen the matcher): each of these planned or executed a write nobody asked for before it
+was fixed. Every test counts executions in the shop's audit log, after the customer also says
+yes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+
+async def _order_status(bot: object, order_id: str) -> str:
+    order = await bot.client.call(  # type: ignore[attr-defined]
+        "GET", f"/orders/{order_id}", tool="t", customer="C0001"
+    )
+    return str(order["status"])
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a question about a refund already made, after refusing a new one
+        ("Please do not refund 100609. I only wanted to know when the 433 refund was paid", "yes"),
+        # a question about the refundable amount of two orders
+        ("100200 100609 哪个还能退 各能退多少", "是的"),
+        ("can u tell me what's in 100200, also her 100609 refund amount", "yes"),
+    ],
+)
+async def test_refund_questions_never_become_a_refund(
+    tmp_path: Path, question: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    first = await say(bot, question)
+    assert all(r["tool"] != "request_refund" for r in first["tool_results"])
+    await say(bot, answer)
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what do i do if the parcel arrives damaged",
+        "我名下有没有未处理的工单",
+        "any open tickets on my account?",
+        "收到的空气炸锅有点瑕疵 100200 能退货吗？退货的话运费谁出",
+        "人工电话多少？发票咋开",
+    ],
+)
+async def test_questions_about_after_sales_file_nothing(tmp_path: Path, question: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, question)
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_hotline_question_gets_the_number_not_a_transfer(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "人工电话多少？发票咋开")
+    assert bot.settings.hotline in out["reply"]
+
+
+@pytest.mark.parametrize(
+    ("message", "answer"),
+    [
+        ("取消100904，100998保留别动，100998什么时候发", "确认"),
+        ("cancel 100904 but not 100998", "yes"),
+        ("cancel 100904 except 100998", "yes"),
+    ],
+)
+async def test_an_order_kept_out_of_a_cancel_is_never_cancelled(
+    tmp_path: Path, message: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, answer)
+    cancels = await executions(bot, "cancel_order")
+    assert [e["target"] for e in cancels] == ["100904"]
+    assert await _order_status(bot, "100998") == "paid"
+
+
+async def test_i_did_not_cancel_it_is_no_cancel(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    first = await say(bot, "100998为啥被取消了？？我没取消啊")
+    assert all(r["tool"] != "cancel_order" for r in first["tool_results"])
+    await say(bot, "确认")
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_each_order_gets_the_amount_written_beside_it(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    ask = await say(bot, "hi again, refund 200 for 100609 and 100 for 100200")
+    assert "¥200.00" in ask["reply"] and "¥100.00" in ask["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [200.0]
+    assert await refunds_of(bot, "100200") == [100.0]
+
+
+async def test_amounts_that_do_not_say_whose_are_asked_not_guessed(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    ask = await say(bot, "refund 100609 and 100200, 50 and 30")
+    assert "¥50.00" not in ask["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
