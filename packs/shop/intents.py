@@ -189,6 +189,7 @@ _TYPOS = (
     ("退宽", "退款"),
     ("定单", "订单"),
     ("到那了", "到哪了"),
+    ("发火了", "发货了"),
 )
 
 
@@ -303,7 +304,7 @@ _REFUND = rx(
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
-    r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])"
+    r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])|(?:什么时候|啥时候|哪天|几号)退的"
     # "钱多久能退回来": the money sent back, a refund (a parcel "退回来" is a return)
     r"|钱[^，。,.!?！？]{0,6}退回"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
@@ -323,7 +324,7 @@ _REFUND_WHERE = rx(
 _REFUND_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
-    r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*退|退款不用了|退款不要了|退款算了"
+    r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*(?:给我|帮我|给)?\s*退|退款不用了|退款不要了|退款算了"
 )
 # "can I get store credit instead of a refund": the refund is what the customer does not want;
 # what they ask for is the rest of the clause
@@ -370,6 +371,7 @@ _REFUND_WHEN = rx(
     r"|"
     + _REFUND_MADE
     + r"|\b(?:want(?:ed)? to|like to|need to) know\b|\bwonder(?:ing)?\b|\bjust asking\b"
+    r"|想知道|想问|啥时候|哪天退|几号退"
 )
 
 
@@ -474,7 +476,10 @@ _HANDOFF = rx(
     r"talk (?:to|with) (?:someone|somebody|a person)|"
     r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
     r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor))\b"
-    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:你们)?(?:的)?(?:领导|主管|经理|负责人)"
+    r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:个|你们)?(?:的)?(?:领导|主管|经理|负责人)"
+    # "100609的事我想找个人聊聊", "give me someone to talk to"
+    r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)"
+    r"|\bsomeone (?:to|i can) (?:talk|speak) (?:to|with)\b"
     # "能不能让人打电话给我": a person to call back
     r"|(?:让|叫|找)(?:个)?(?:人|客服|你们的?人)(?:给我)?(?:打|回)(?:个)?电话|(?:打|回)(?:个)?电话给我"
     r"|给我(?:打|回)(?:个)?电话"
@@ -516,6 +521,10 @@ _CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
+)
+_CAN_I_CANCEL = rx(
+    r"(?:还|现在)?(?:能|可以)(?:不能)?取消[吗么嘛]|能不能取消|可不可以取消"
+    r"|\bcan (?:i|we) (?:still )?cancel\b(?! (?:it|order|my|the|this|that|#?\d))"
 )
 _CANCEL_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
@@ -634,6 +643,8 @@ _ARRIVE = rx(
     r"|\barriv(?:e|al)\b|\bdeliver(?:ed|y) date\b"
     r"|什么时候到|何时到|多久(?:能|可以|才)?到|几天(?:能|可以|才)?到|啥时候到|什么时候能到|什么时候送到"
     r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到|什么时候能送到|多久能送到"
+    r"|到齐|\b(?:everything|all of it|both parcels?|all (?:the )?items?)"
+    r" (?:arrived|came|delivered)\b"
 )
 _SHIP_WHEN = rx(
     r"\bwhen (?:will|do|does|would) (?:you|it|they|my order|the order) (?:be )?ship(?:ped)?\b"
@@ -685,11 +696,14 @@ _HAVE_THING = rx(
     r"|消息|物流|记录|折扣|赠品|券|礼品|售后|门店|实体店|邮箱|微信|地址|网站|会员|积分)"
     r"[\u4e00-\u9fffa-z0-9 ]{1,12}?的?[吗嘛](?=\W|$)"
 )
+# "成都仓的降噪耳机还有多少": how many of a product are left (of an order: its refunds, above)
+_HOW_MANY_LEFT = rx(r"还有多少|还剩多少|有多少(?:件|个|台|只)")
 _WHICH_ORDERS = rx(
     r"\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪些订单|哪几个订单|哪几单|哪些单"
 )
 _LIST_ORDERS = rx(
     r"\bmy orders\b|\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪几个订单|哪几单|哪些单"
+    r"|^\W*(?:my |all )?orders\W*$"
     r"|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
     r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
     r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
@@ -796,6 +810,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _CANCEL_QUERY.search(norm):
         return _Match(ShopIntent.ORDER_STATUS)
+    if _CAN_I_CANCEL.search(norm) and not ents.order_ids and not has_order_ctx:
+        # "现在还能取消吗", "can i still cancel if i want": whether a cancel is possible, asked
+        return _Match(ShopIntent.FAQ, topic="cancel_order")
     if _CANCEL.search(norm) and _PART_OF_ORDER.search(norm):
         return None  # "只取消里面的手表": a part of an order, which no cancel here does
     if not _CANCEL_NEGATED.search(norm) and (
@@ -883,7 +900,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _STOCK.search(norm) and _SERVICE.search(norm):
         return None
-    if _STOCK.search(norm) or (_HAVE_THING.search(norm) and not ents.order_ids):
+    if _STOCK.search(norm) or (
+        (_HAVE_THING.search(norm) or _HOW_MANY_LEFT.search(norm)) and not ents.order_ids
+    ):
         return _Match(ShopIntent.STOCK)
     if _LIST_ORDERS.search(norm):
         return _Match(ShopIntent.LIST_ORDERS)
@@ -1126,7 +1145,8 @@ def _group_clauses(
         if found is None and _asks_again(clause, ents, previous):
             found = _Match(previous or ShopIntent.STOCK)
         previous = found.intent if found is not None else previous
-        substantive = bool(ents.order_ids or ents.skus) or found is not None
+        # a ticket named is a request of its own (the packs read it), never folded into the next
+        substantive = bool(ents.order_ids or ents.skus or ents.ticket_ids) or found is not None
         last = norm[groups[-1].start : groups[-1].end] if groups and not after_unread else ""
         if last and _gives_a_reason(last, clause, found):
             groups[-1] = _Group(groups[-1].start, end)
