@@ -36,7 +36,10 @@ from helpdesk.tools.shop import ensure_seeded
 from tests.conversations.judge import Observation, Verdict, judge
 from tests.conversations.labels import LabelledSet, Turn, held_out, load_set
 
-__all__ = ["Evaluation", "Rate", "evaluate", "main", "run_evaluation"]
+__all__ = ["FRESH_PREFIX", "Evaluation", "Rate", "evaluate", "main", "run_evaluation"]
+
+FRESH_PREFIX = "fx-"
+"""Ids of the fresh batch (``messages.*-fresh.yaml``)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,11 @@ class Evaluation:
         """(tuned, held out)."""
         tuned = [v for v in self.turns if not self.is_held_out(v)]
         return tuned, [v for v in self.turns if self.is_held_out(v)]
+
+    def fresh(self) -> list[Verdict]:
+        """The fresh batch: messages written without seeing the matcher (``fx-`` ids), tuned on
+        since; its first run before any change is in its files' header."""
+        return [v for v in self.turns if v.turn.id.startswith(FRESH_PREFIX)]
 
     def multi_coverage(self) -> tuple[Rate, Rate]:
         """For turns with several requests: (requests served, turns with every request served)."""
@@ -247,6 +255,7 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
         _row("conversation turns", ev, [v for vs in ev.conversations.values() for v in vs]),
         _row("tuned", ev, tuned),
         _row("held out", ev, held),
+        _row("fresh batch", ev, ev.fresh()),
         "",
         "per language:",
         *(_row(f"  {lang}", ev, vs) for lang, vs in ev.by_language().items()),
@@ -345,6 +354,8 @@ def figures(ev: Evaluation) -> dict[str, Any]:
         "multi_turns_answered_or_deferred": ev.answered_or_deferred().value,
         "multi_turns_answered_or_deferred_tuned": ev.answered_or_deferred(tuned).value,
         "multi_turns_answered_or_deferred_held_out": ev.answered_or_deferred(held).value,
+        "fresh_batch": ev.understood(ev.fresh()).value,
+        "fresh_batch_answered_or_deferred": ev.answered_or_deferred(ev.fresh()).value,
         "writes": len(ev.writes),
         "unsafe": [v.turn.id for v in ev.unsafe()],
         "seconds": ev.seconds,

@@ -23,12 +23,16 @@ from tests.conversations.labels import held_out, load_set
 # session 9: 22 messages and 10 conversations found trying the bot, e.g. a look after "再" read
 # as a second cancel, "100609退50 100200的物流呢" as a second refund of 50, "why did you refund
 # only 433" as a refund of 433);
+# session 10: the fresh batch (220 messages written by a session that had not seen the matcher,
+# messages.*-fresh.yaml) was added after fixing what it showed; the floors were LOWERED from
+# 0.970 / 0.969 / 0.974 / 0.952 because the set grew by messages harder than the tuned part
+# (the other 1033 turns alone: 97.5% understood, 1007), not because any item got worse;
 # see README "Understanding: the labelled conversation set". Ratchet: raise, never lower
 # without saying why.
-FLOOR_UNDERSTOOD = 0.970  # 1003/1033
-FLOOR_ACCEPTED = 0.969  # 1002/1033
-FLOOR_MULTI_REQUESTS_SERVED = 0.974  # 1054/1082
-FLOOR_ANSWERED_OR_DEFERRED = 0.952  # 459/482 multi-request turns (3 misses tuned, 20 held out)
+FLOOR_UNDERSTOOD = 0.941  # 1180/1253
+FLOOR_ACCEPTED = 0.940  # 1178/1253
+FLOOR_MULTI_REQUESTS_SERVED = 0.958  # 1336/1394
+FLOOR_ANSWERED_OR_DEFERRED = 0.940  # 596/634 multi-request turns (19 misses tuned, 19 held out)
 
 
 @pytest.fixture(scope="module")
