@@ -184,6 +184,9 @@ _ORDER_NEXT = re.compile(r"\d{6}(?!\d)")
 _ORDER_OF_ITS_OWN = re.compile(r"\d{6}(?!\d)\s*(?![都也一全两俩和跟])[\u4e00-\u9fff]")
 
 
+# "两个单号都发我 100609的也要": an order the request before is asked of too
+_ORDER_ALSO = re.compile(r"\d{6}(?!\d)\s*的?\s*(?:也|都|还)")
+
 # "转人工 100998为什么还不发货": a request for a person, then a question about an order
 _ASKS_FOR_A_PERSON = re.compile(r"(?:转|找|要|接)人工(?:客服)?$|人工客服$")
 _ORDER_QUESTION_NEXT = re.compile(
@@ -208,8 +211,10 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
     begin = start
     for m in HAN_SPACE.finditer(norm, start, end):
         left = norm[begin : m.start()]
-        opens = OPENS_REQUEST.match(norm, m.end(), end) is not None or (
-            _question_before_an_order(left, norm, m.end())
+        opens = (
+            OPENS_REQUEST.match(norm, m.end(), end) is not None
+            or _question_before_an_order(left, norm, m.end())
+            or (not left[-1:].isdigit() and _ORDER_ALSO.match(norm, m.end(), end) is not None)
         )
         if left[-1:].isdigit() and not (
             opens

@@ -266,6 +266,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bcan (?:orders?|it|i|you) (?:still )?(?:be )?cancel+(?:ed)? .*\b(?:after|once)\b"
         r"|\bcancel+ation policy\b"
         r"|(?:发货|付款|支付)(?:了|后|之后)(?:还)?(?:能|可以)取消|怎么取消订单|如何取消订单|取消订单(?:的)?流程"
+        # "怎么自己在app上取消订单", "how do i cancel an order myself in the app"
+        r"|(?:怎么|如何|怎样)(?:自己)?[^，。,.!?！？\d]{0,10}取消订单"
     ),
     "shipping_fee": rx(
         r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
@@ -297,6 +299,10 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bhow (?:can|do|should) i pay\b|\b(?:alipay|wechat pay|credit cards?|debit cards?|paypal"
         r"|installments?)\b|支付方式|付款方式|怎么(?:付款|支付|付钱)|如何(?:付款|支付)|支付宝|微信支付"
         r"|信用卡|花呗|分期|用什么支付|能用.{0,6}支付"
+        # "how long do i have to pay before it expires", "最晚什么时候要付款": the unpaid window
+        r"|\bhow long (?:do i have|can i wait|have i got) to pay\b|\bbefore it expires\b"
+        r"|\bpay(?:ment)? deadline\b|最晚什么时候(?:要)?付|多久(?:内|之内)?(?:要|必须)?付款"
+        r"|付款期限"
     ),
 }
 _REFUND = rx(
@@ -537,6 +543,8 @@ _CANCEL_NEGATED = rx(
 _AFTER_CANCEL = rx(
     r"取消(?:后|之后|以后|了的话)|取消.{0,4}的话|\bafter (?:i |you |it'?s? |it is )?cancel"
     r"|\bif (?:i |you )?cancel"
+    # "取消了钱会自动退吗", "does a cancelled order refund automatically"
+    r"|取消了(?=[^，。,.!?！？]{0,4}(?:钱|款|退))|\bcancel+ed orders?\b"
 )
 _MONEY_BACK_WHEN = rx(
     r"(?:钱|款)[^，。,.!?！？]{0,6}(?:多久|几天|什么时候|多长时间|啥时候|几个工作日)"
@@ -686,8 +694,10 @@ _STOCK = rx(
     r"(?:you|u) sell|coming back|back yet"
     r"|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
-    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖"
-    r"|有没有(?!人|可能|良心|优惠|办法|邮箱|电话|微信|联系|地址|门店|实体店|网站|公众号)"
+    r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|(?:什么时候|啥时候|何时)补"
+    # "没有的话香薰蜡烛也行", "if not whats the priciest camera you've got": another thing
+    r"|(?:没有的话|没的话|不然的话).{1,12}(?:也行|也可以|也好)|\byou'?ve got\b"
+    r"|有没有(?!人|可能|良心|优惠|办法|邮箱|电话|微信|联系|地址|门店|实体店|网站|公众号|活动|满减|促销|折扣|券)"
 )
 # "有加湿器吗", "冲锋衣有XL吗", "手机壳有透明的吗": whether the shop has a thing (a product
 # search), not a problem, an offer, a document or a person
@@ -1062,6 +1072,8 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
             return False
         return asks_for_something(clause)
     rest = blank(blank(blank(blank(clause, _SKU), _TICKET_ID), _TRACKING_NO), _ORDER)
+    if ents.order_ids and _ALSO_SAME.match(rest):
+        return False  # "100609的也要", "100609的也给我", "and 100609 too": the request before
     # "is there any way to combine 100904 and 100998": a question about something done counts,
     # and one about a promotion ("SKU-1047有优惠吗")
     promo = bool(ents.skus and not ents.order_ids and _PROMO.search(rest))
@@ -1094,6 +1106,13 @@ def _asks_again(clause: str, ents: Entities, previous: Kind | None) -> bool:
     return False
 
 
+# "100609的也要", "100609的也给我", "100200 too": an order the request before is asked of again
+_ALSO_SAME = rx(
+    r"^[\s,.!?;:，。！？、~]*(?:(?:and|also|plus)\s+)?(?:的)?\s*(?:也|都|还有)?"
+    r"(?:要|给我|发我|发一下|查(?:一?下)?|看(?:一?下)?|一样|是|呢)?"
+    r"\s*(?:too|as well|also|吧|呢|谢谢)?"
+    r"[\s,.!?;:，。！？、~]*$"
+)
 # "还有保温杯", "and the thermos", "那个保温杯呢": a thing named, nothing asked of it
 _BARE_THING = rx(
     r"(?:还有|以及|和|那|那个|and|also|plus|what about|and the|the|my)?\s*"
@@ -1168,7 +1187,7 @@ _COMPLAINT = rx(r"\bcomplain(?:t|ts|ing)?\b|投诉")
 _WHERE_OR_WHEN = rx(
     r"\b(?:where|wheres|when|status|track|tracking|eta|shipped|arrived?|delivered)\b"
     r"|\b(?:check|look|see|show)\b|哪|什么时候|啥时候|几时|何时|状态|物流|进度|到了|发了|没到|还没|催"
-    r"|签收|看|查"
+    r"|签收|看|查|(?<!订)单号|运单"
 )
 _LOOKS = frozenset({ShopIntent.TRACKING, ShopIntent.ORDER_STATUS})
 
@@ -1264,7 +1283,12 @@ def match_shop(
         lang = detect_language(clause_text, default=message_lang)
         earlier = _message_order(group_ents[:index][::-1])
         later = group_ents[index + 1].order_ids[:1] if index + 1 < len(group_ents) else ()
-        has_ctx = bool(ents.order_ids or earlier or later or last_order_id)
+        # "can i change the delivery address for 100998 (unread) and when is it shipping": the
+        # order a deferred part names is the context of a look after it
+        unread_order = any(
+            extract_entities(norm[s:e]).order_ids for s, e in unread if e <= group.start
+        )
+        has_ctx = bool(ents.order_ids or earlier or later or last_order_id or unread_order)
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if found is None and _continues_decline(ents, previous, clause_norm):
             continue
@@ -1329,6 +1353,10 @@ def match_shop(
                 named = [product_query(text[s:e]) for s, e in unread if e <= group.start]
                 before = product_before or next((w for w in named[::-1] if w), looked_at)
                 before = before or mentioned
+                if product_before is not None and product_query(base.text) is None:
+                    # "有平板电脑吗 电子书阅读器呢 都多少钱", "what are the prices": the searches
+                    # before already show each product's price and stock
+                    continue
                 base = replace(base, text=_asked_of_before(base.text, before))
                 product_before = product_query(base.text) or product_before
         message_order = earlier or (later[0] if later else None)
@@ -1729,13 +1757,21 @@ def _refunds_beside_cancel(items: list[_Request]) -> list[_Request]:
 
 
 # "A and B", "A和B", "A、B": two things asked about in one product question
+_SEVERAL = rx(
+    r"这(?:两|三|四|五|几)(?:个|样|款|件)|都有(?:货|吗)|\b(?:all|both) (?:of them|in stock)\b"
+)
+_HAN_LIST_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _PRODUCT_AND = rx(
     r"\s*[?？]?\s+(?:and|&|or|also|plus|n)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者"
 )
 
 
 def _product_parts(text: str) -> list[str]:
-    parts = [p for p in (p.strip(STRIP) for p in _PRODUCT_AND.split(text)) if len(p) >= 2]
+    split = _PRODUCT_AND.split(text)
+    if _SEVERAL.search(text):
+        # "主厨刀 收纳箱 洗衣液 这三个有货吗": things listed with spaces, then asked of together
+        split = [piece for part in split for piece in _HAN_LIST_SPACE.split(part)]
+    parts = [p for p in (p.strip(STRIP) for p in split) if len(p) >= 2]
     # "is the smart watch waterproof and do you have it in stock": one product, asked twice
     named = [p for p in parts if product_query(p)]
     return named if len(named) > 1 or (named and len(named) < len(parts)) else [text]

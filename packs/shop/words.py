@@ -36,7 +36,7 @@ def ticket_needs_asking(text: str) -> bool:
 _ZH_FRAME = re.compile(
     r"还有货吗|有没有货|有货吗|有货没|有货|还有吗|还有没有|有没有|有吗|没货|现货|缺货|库存|补货|到货|"
     r"卖完了吗|卖完了|卖完|售罄|还卖吗|卖吗|有卖|你们家|你们|请问|我想买|想要|想买|要买|我想|"
-    r"多少钱一个|多少钱|还有多少|什么价|啥价|价格|价钱|什么时候|啥时候|何时|几时|那种|那个|这个|那款|这款|"
+    r"这(?:两|三|四|五|几)(?:个|样|款|件)|多少钱一个|多少钱|还有多少|多少|没有的话|没的话|不然的话|也行|也可以|也好|什么价|啥价|价格|价钱|什么时候|啥时候|何时|几时|那种|那个|这个|那款|这款|"
     r"想问问|问问|问一下|问下|顺便|另外|帮我|帮忙|麻烦|查一下|查查|看一下|看看|现在|目前|有的话|"
     r"的话|如果|要是|"
     # "成都仓有货吗", "上海有货吗": where the stock is asked about, not the product
@@ -53,7 +53,7 @@ _EN_FRAME = re.compile(
     # "can you tell me the price of the air fryer and whether it's in stock", "whats the
     # difference between ...", "is the speaker on sale": asking about a product, not its name
     r"tell|know|whether|if|its|whats|difference|between|about|also|and|show|"
-    r"sale|discount|discounted|cheaper|info|warehouse)\b|[?？!！.,，。、~]",
+    r"sale|discount|discounted|cheaper|info|warehouse|ve|if|not|priciest|cheapest|whats)\b|[?？!！.,，。、~]",
     re.IGNORECASE,
 )
 # A quantity ("3个", "2 pcs"), not a product attribute ("65W", "27寸", "28cm", "S3")
