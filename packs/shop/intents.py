@@ -291,6 +291,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bhow fast (?:do|is|can) (?:you )?(?:ship|deliver|delivery|shipping)\b"
         r"|配送时间|发货时间|送货时间|配送(?:要|需要)?(?:多久|几天)|快递(?:要|需要)?(?:多久|几天)"
         r"|几天(?:能|可以|才)?到|多久(?:能|可以|才)?到|多久发货|几天发货|时效|一般多久"
+        # "发天津一般要几天啊", "how many days should it take": how long delivery takes
+        r"|(?:寄|送|发)(?:到|往)?[\u4e00-\u9fff]{2,3}(?:一般|大概)?(?:要|需要)(?:几天|多久)"
+        r"|\bhow (?:long|many days) (?:should|would|does|will) it (?:usually |normally )?take\b"
     ),
     "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据|专票|普票"),
     "warranty": rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固"),
@@ -952,7 +955,8 @@ _LOOK_WORDS = rx(
 
 
 # "track 100683, cancel 100998": a comma right after an identifier, before more words
-_AFTER_IDENTIFIER = rx(r"(?<=\d),\s*(?=[a-z\u4e00-\u9fff])")
+# ("取消100904，100998保留别动": a second order with words of its own, after a comma)
+_AFTER_IDENTIFIER = rx(r"(?<=\d),\s*(?=[a-z\u4e00-\u9fff]|\d{6}(?!\d)\s*[\u4e00-\u9fff])")
 # "我要投诉快递，100683到哪了": a Chinese comma before an identifier that starts a request
 _BEFORE_IDENTIFIER = rx(r"(?<=[\u4e00-\u9fff]),\s*(?=\d{4,})")
 # "where is 100683 i need it by friday can you speed it up": a request asked midway, unpunctuated
@@ -1121,16 +1125,42 @@ _BARE_THING = rx(
 )
 
 
+# "are the wireless mouse (and) mechanical keyboard in stock": a product named, the question
+# about it asked after the "and"
+_PRODUCT_NAMED = rx(
+    r"(?:(?:are|is|do (?:you|u) have|have (?:you|u) got|got|any)\s+)?(?:the|a|an|any|your|some)?\s*"
+    r"[a-z0-9][a-z0-9 -]{1,30}"
+)
+
+
+def _names_the_next_question(
+    clause: str, norm: str, rest: list[tuple[int, int]], awaiting: bool
+) -> bool:
+    """A clause that only names a product, before a product question ("are the wireless
+    mouse and mechanical keyboard in stock"): the question is asked of it too."""
+    if not rest or not _PRODUCT_NAMED.fullmatch(clause.strip(STRIP)) or len(clause.split()) > 6:
+        return False
+    nxt = norm[rest[0][0] : rest[0][1]]
+    found = _classify(nxt, extract_entities(nxt), has_order_ctx=False, awaiting=awaiting)
+    if found is None or found.intent is not ShopIntent.STOCK or not product_query(clause):
+        return False
+    # the next names a product of its own ("... and mechanical keyboard in stock"), not "it"
+    # ("is the smart watch waterproof and do you have it in stock": a question of its own)
+    return bool(product_query(nxt)) and not _REFERS_BACK.search(nxt)
+
+
 def _unread_clauses(
     norm: str, spans: list[tuple[int, int]], awaiting: bool
 ) -> list[tuple[int, int]]:
     """The clauses that ask for something no template reads."""
     unread = []
     previous: Kind | None = None
-    for start, end in spans:
+    for index, (start, end) in enumerate(spans):
         clause = norm[start:end]
         ents = extract_entities(clause)
         if _asks_again(clause, ents, previous):
+            continue
+        if _names_the_next_question(clause, norm, spans[index + 1 :], awaiting):
             continue
         if _unread_request(clause, ents, awaiting):
             unread.append((start, end))
@@ -1311,7 +1341,7 @@ def match_shop(
         previous = found.intent
         if found.intent in _LOOKS:
             looked_at = looked_product(clause_text) or looked_at
-        elif found.intent is not ShopIntent.STOCK and not ents.order_ids:
+        elif found.intent is ShopIntent.FAQ and not ents.order_ids:
             # "how long is the warranty on the smart watch and is it in stock": the product a
             # clause of another kind named is what a later "is it in stock" asks about
             mentioned = product_query(clause_text) or mentioned
