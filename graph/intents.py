@@ -33,6 +33,7 @@ from helpdesk.graph.conversation import (
 )
 from helpdesk.graph.language import detect_language, requested_language, unsupported_language
 from helpdesk.graph.request import (
+    CHANGE_UNCLEAR,
     DEFERRED_PART,
     Intent,
     MatchedIntent,
@@ -42,6 +43,7 @@ from helpdesk.graph.request import (
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
+    "CHANGE_UNCLEAR",
     "DEFERRED_PART",
     "ConfirmationWords",
     "Intent",

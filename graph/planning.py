@@ -13,7 +13,13 @@ import dataclasses
 from typing import Any
 
 from helpdesk.graph.capabilities import pack_call
-from helpdesk.graph.intents import Intent, MatchedIntent, plain_match, stored_intent
+from helpdesk.graph.intents import (
+    CHANGE_UNCLEAR,
+    Intent,
+    MatchedIntent,
+    plain_match,
+    stored_intent,
+)
 from helpdesk.graph.state import Task
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall
@@ -94,9 +100,21 @@ def plan_tasks(
                 tasks.append(_ask_again(again[-1], match, next_id(), packs))
                 continue
         if match.intent in (Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE) and pending:
-            for action in pending:
-                tasks.append(_ask_again(action, match, next_id(), packs))
-            pending = []
+            changed = _changed_actions(pending, match, packs)
+            pending, waiting = [], pending
+            if match.intent is Intent.CONFIRM_CHANGE and not changed:
+                # several actions wait and the change names none of them: none stays waiting
+                # (a later "yes" runs nothing) and the reply says which words were not used
+                unclear = MatchedIntent(
+                    Intent.UNKNOWN, text=match.text, lang=match.lang, details=CHANGE_UNCLEAR
+                )
+                task_id = next_id()
+                tasks.append(Task(id=task_id, intent="unknown", match=plain_match(unclear)))
+                continue
+            unchanged = dataclasses.replace(match, intent=Intent.CONFIRM_UNCLEAR)
+            for action in waiting:
+                answer = match if action in changed else unchanged
+                tasks.append(_ask_again(action, answer, next_id(), packs))
             continue
         task_id = next_id()
         call = call_for(match, task_id, facts=facts, packs=packs)
@@ -123,6 +141,28 @@ def _names(action: dict[str, Any], verb: str) -> bool:
     ``action``."""
     intent = str((action.get("match") or {}).get("intent", ""))
     return not verb or verb in intent or verb in str(action.get("tool", ""))
+
+
+def _changed_actions(
+    pending: list[dict[str, Any]], answer: MatchedIntent, packs: PackSet
+) -> list[dict[str, Any]]:
+    """The pending actions a changed answer is about. One waiting action takes the change; of
+    several ("refund 200 for 100609 and 100 for 100200" -> "yes but only 50 for 100200"), only
+    those whose subject the answer names; the others are asked about again unchanged. A change
+    naming none of them, or no subject at all, says nothing about which one: empty (never one
+    change applied to all: "yes but only 50 for 100200" would refund 100200 twice)."""
+    if answer.intent is not Intent.CONFIRM_CHANGE:
+        return []
+    if len(pending) == 1:
+        return list(pending)
+    chosen = []
+    for action in pending:
+        cap = packs.for_tool(action["tool"])
+        subject = cap.subject if cap is not None else ""
+        named = answer.request_value(subject) if subject else None
+        if named and str(action["args"].get(subject)) == str(named):
+            chosen.append(action)
+    return chosen
 
 
 def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, packs: PackSet) -> Task:

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.graph.capabilities import describe_pack_action, render_item
-from helpdesk.graph.intents import DEFERRED_PART, Intent, MatchedIntent
+from helpdesk.graph.intents import CHANGE_UNCLEAR, DEFERRED_PART, Intent, MatchedIntent
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.tools.packs import PackSet
@@ -227,6 +227,8 @@ def _without_result(w: Writer, match: MatchedIntent) -> str:
         if match.details == DEFERRED_PART:
             # one question of a message whose other requests were answered
             return w.say("unread_part", text=match.text)
+        if match.details == CHANGE_UNCLEAR:
+            return w.say("change_unclear", text=match.text)
         return w.say("clarify")
     return ""
 

@@ -18,7 +18,14 @@ from typing import Any
 
 from helpdesk.graph.language import Lang
 
-__all__ = ["DEFERRED_PART", "Intent", "MatchedIntent", "plain_match", "stored_intent"]
+__all__ = [
+    "CHANGE_UNCLEAR",
+    "DEFERRED_PART",
+    "Intent",
+    "MatchedIntent",
+    "plain_match",
+    "stored_intent",
+]
 
 
 class Intent(StrEnum):
@@ -102,6 +109,12 @@ DEFERRED_PART = "part"
 """:attr:`MatchedIntent.details` of an :attr:`Intent.UNKNOWN` request that is one question of a
 message whose other requests were read: the reply says this part was not understood (quoting
 it) instead of dropping it."""
+
+
+CHANGE_UNCLEAR = "change_unclear"
+""":attr:`MatchedIntent.details` of an :attr:`Intent.UNKNOWN` request that is a changed answer
+("yes but only 50", "no, I meant 100998") while several actions wait for a yes, naming none of
+them: which one it changes is unknown, so none stays waiting and the reply says so."""
 
 
 def plain_match(match: MatchedIntent) -> dict[str, Any]:

@@ -103,3 +103,36 @@ async def test_amounts_that_do_not_say_whose_are_asked_not_guessed(tmp_path: Pat
     assert "¥50.00" not in ask["reply"]
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+async def test_a_change_naming_one_of_two_waiting_refunds_changes_only_that_one(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "hi again, refund 200 for 100609 and 100 for 100200")
+    again = await say(bot, "yes but only 50 for 100200")
+    assert "¥200.00" in again["reply"] and "¥50.00" in again["reply"]
+    await say(bot, "yes")
+    # before: both waiting refunds became "¥50 for 100200" and a yes refunded 100200 twice
+    assert await refunds_of(bot, "100609") == [200.0]
+    assert await refunds_of(bot, "100200") == [50.0]
+
+
+@pytest.mark.parametrize(
+    ("first", "change"),
+    [
+        ("hi again, refund 200 for 100609 and 100 for 100200", "yes but only 50"),
+        ("refund 200 for 100609 and cancel 100904", "no, I meant 100998"),
+        ("退100609 200块 再取消100904", "不对，我是说100998"),
+    ],
+)
+async def test_a_change_naming_none_of_several_waiting_actions_leaves_none_waiting(
+    tmp_path: Path, first: str, change: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, change)
+    assert change.split()[-1].lstrip("不对，我是说") in out["reply"]  # the words quoted back
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
