@@ -241,7 +241,8 @@ FOLLOW_UP = rx(
 
 # "你是真人还是AI" / "are you a bot?": a question about the bot, not a request for a person
 ARE_YOU_HUMAN = rx(
-    r"\bare you (?:a |an )?(?:real |actual )?(?:human|person|bot|robot|ai|machine)\b"
+    r"\bare (?:you|u) (?:a |an )?(?:real |actual )?(?:human|person|bot|robot|ai|machine)\b"
+    r"|\bare (?:you|u) real\b"
     r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:a |an )?(?:real )?"
     r"(?:human|person|bot|robot|ai|machine)\b"
     r"|\bwho (?:are|r) (?:you|u)\b|\bwhat(?:'s| is) your name\b"
@@ -253,7 +254,7 @@ HOTLINE = rx(
     r"\b(?:hotline|(?:your|the|customer service|support|contact) (?:phone |telephone )?number"
     r"|call (?:you|u|your)\b(?! back)|customer (?:service|support) (?:line|phone))"
     r"|客服电话|热线|客服号码|联系方式|(?:你们|客服)(?:的)?(?:电话|号码)|有没有电话可以打"
-    r"|(?<!我的)电话(?:是)?(?:多少|几号)"
+    r"|(?<!我的)电话(?:是)?(?:多少|几号)|有没有\S{0,4}(?:电话|热线)"
 )
 GOODBYE = rx(
     r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
@@ -278,7 +279,7 @@ YES_START = rx(
     r"|^(?:是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok)"
 )
 NO_ANY = rx(
-    r"\b(?:no|nope|nah|don'?t|do not|never ?mind|not now|stop|forget it|wait)\b"
+    r"\b(?:no|nope|nah|don'?t|do not|never ?mind|nvm|not now|stop|forget it|wait)\b"
     r"|不用|不要|不需要|算了|别|先不|不了|不取消|不退|否|不是|不对|等等|等一下"
 )
 NO_WHOLE = rx(r"^(?:no|n|nope|nah|cancel|cancel it|取消|取消吧|不|否|不对)$")

@@ -47,6 +47,7 @@ from helpdesk.graph.conversation import (
     HOTLINE,
     NO_ANY,
     NO_WHOLE,
+    QUESTION_MARK,
     STRIP,
     THANKS,
     bare,
@@ -252,10 +253,14 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
         r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
         r"|可以退货吗|能不能退货|可不可以退货|可以退吗|能退吗|退货流程|怎么退换|如何退换"
+        # "how many days after delivery can i still send stuff back"
+        r"|\b(?:how many days|how long)\b.{0,30}\bsend (?:it|them|stuff|things|items?) back\b"
+        r"|\bcan i (?:still )?send (?:it|them|stuff|things|items?) back\b"
     ),
     "exchange": rx(
         r"\bexchange (?:it |them |this )?for (?:a |an )?(?:bigger|smaller|larger|different|other)\b"
         r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
+        r"|\b(?:can|could) (?:it|they|this|i) (?:be )?swap(?:ped)? for\b"
         r"|\b(?:bigger|smaller|larger|different) size\b"
         r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"
         r"|可以换货吗|能(?:不能)?换(?!.{0,4}(?:快递|物流|地址|时间|日期|方式|号码|手机|账号|卡|支付|付款))"
@@ -274,7 +279,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bfree (?:shipping|delivery)\b|\bshipping (?:fees?|costs?|charges?|price)\b"
         r"|\bdelivery (?:fees?|costs?|charges?)\b"
         r"|\bcharg(?:e|es|ed|ing) (?:me |us )?(?:for |on )(?:the )?(?:shipping|delivery|postage)\b"
-        r"|运费|邮费|包邮|免运费|配送费|快递费"
+        r"|运费|邮费|包邮|免运费|配送费|快递费|\bpostage\b"
     ),
     "delivery_times": rx(
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
@@ -294,12 +299,16 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         # "发天津一般要几天啊", "how many days should it take": how long delivery takes
         r"|(?:寄|送|发)(?:到|往)?[\u4e00-\u9fff]{2,3}(?:一般|大概)?(?:要|需要)(?:几天|多久)"
         r"|\bhow (?:long|many days) (?:should|would|does|will) it (?:usually |normally )?take\b"
+        r"|\bhow fast can (?:it|you|they) (?:get|arrive|ship|deliver|be)\b"
+        r"|\b(?:delivery|shipping) to [a-z]+\W{0,3}how (?:many days|long)\b"
+        r"|(?:今天|明天|后天)下单.{0,6}(?:能|可以)?(?:到|送到)"
     ),
     "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据|专票|普票"),
-    "warranty": rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固"),
+    "warranty": rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固|管修|包修|保几年"),
     "payment": rx(
         r"\bpayment (?:methods?|options?)\b|\bpay (?:with|by|using|via)\b"
         r"|\bhow (?:can|do|should) i pay\b|\b(?:alipay|wechat pay|credit cards?|debit cards?|paypal"
+        r"|huabei|split (?:it|the payment)"
         r"|installments?)\b|支付方式|付款方式|怎么(?:付款|支付|付钱)|如何(?:付款|支付)|支付宝|微信支付"
         r"|信用卡|花呗|分期|用什么支付|能用.{0,6}支付"
         # "how long do i have to pay before it expires", "最晚什么时候要付款": the unpaid window
@@ -314,6 +323,9 @@ _REFUND = rx(
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])|(?:什么时候|啥时候|哪天|几号)退的"
+    # "how much more can i still claim back", "i want the rest back", "还剩多少能退"
+    r"|\bclaim(?:ed|ing)? (?:back|on)\b|\bwhat can i (?:still )?claim\b"
+    r"|\b(?:want|need) (?:the rest|the remainder|it all|my money|the money) back\b|多少能退"
     # "钱多久能退回来": the money sent back, a refund (a parcel "退回来" is a return)
     r"|钱[^，。,.!?！？]{0,6}退回"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
@@ -333,6 +345,7 @@ _REFUND_WHERE = rx(
 _REFUND_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
+    r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*(?:给我|帮我|给)?\s*退|退款不用了|退款不要了|退款算了"
 )
 # "can I get store credit instead of a refund": the refund is what the customer does not want;
@@ -345,6 +358,7 @@ _INSTEAD_OF = rx(
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
+    r"|\brefund (?:timing|time ?frame|times?)\b"
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
     # "why did you refund only 433", "100609的退款为什么只有433": a question about a refund made
     r"|\bwhy\b|为什么|为啥|怎么只|咋只"
@@ -380,7 +394,7 @@ _REFUND_WHEN = rx(
     r"|"
     + _REFUND_MADE
     + r"|\b(?:want(?:ed)? to|like to|need to) know\b|\bwonder(?:ing)?\b|\bjust asking\b"
-    r"|想知道|想问|啥时候|哪天退|几号退"
+    r"|想知道|想问|啥时候|哪天退|几号退|退款(?:记录|明细|详情|情况|信息)"
 )
 
 
@@ -526,7 +540,10 @@ _FEE = rx(
     r"\b(?:shipping|delivery|postage) (?:fee|cost|charge)s?\b|\bpostage\b|\bdifference\b"
     r"|运费|邮费|差价"
 )
-_CANCEL_WEAK = rx(r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b")
+_CANCEL_WEAK = rx(
+    r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b"
+    r"|\bkill (?:it|that|the order|that order)\b"
+)
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
@@ -555,6 +572,7 @@ _MONEY_BACK_WHEN = rx(
     r"|\bhow (?:long|many (?:business |working )?days)\b.{0,40}\b(?:money|payment)\b"
     r"|\b(?:money|payment)\b.{0,30}\b(?:how long|how many days)\b"
     r"|\bwhen (?:do|will|would) i\b.{0,20}\b(?:money|payment)\b"
+    r"|\bwhen (?:the |my )?money (?:comes?|gets?|will be|is|goes) back\b"
 )
 _MONEY_WORDS = rx(r"钱|退|\brefund|\bmoney\b")
 # a question about after-sales (policy, cost, warranty), not a report of a problem to file
@@ -584,13 +602,13 @@ _TICKET = rx(
     r"stopped working|won'?t (?:turn on|work|charge)|wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
     r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
-    r"|(?:open|file|create|raise|submit) a "
+    r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn)\b"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
     r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
-    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁"
+    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
 )
 # "帮我转人工", "transfer me": a person asked for in so many words
 _TRANSFER = rx(
@@ -639,7 +657,8 @@ _TRACKING = rx(
     r"in transit|out for delivery|waybill|eta)\b"
     r"|\bwhere(?:'?s| is| are| r)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
-    r"|\bwhere(?:'?s| is)\s+(?:order\s+|#)?\d{6}\b"
+    r"|\bwhere(?:'?s| is)\s+(?:order\s+|#)?\d{6}\b|\bparcels\b"
+    r"|\bwhere(?:'?s| is| are)\s+the\s+[a-z]+(?:\s+[a-z]+)?\s+(?:i|we)\s+(?:ordered|bought)\b"
     r"|\bwhere (?:the hell|the heck|on earth|tf) (?:is|are)\b"
     # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)
     r"|\bwhere(?:'?s| is| are| r)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
@@ -661,6 +680,7 @@ _SHIP_WHEN = rx(
     r"\bwhen (?:will|do|does|would) (?:you|it|they|my order|the order) (?:be )?ship(?:ped)?\b"
     # "when does 100998 ship", "when does my first one ship"
     r"|\bwhen (?:will|do|does|would|is|are)\b[^.?!,]{0,24}?\b(?:be )?ship(?:ped|ping|s)?\b"
+    r"|\bwhen (?:it|they|that|this one|\d{6}) ships?\b"
     r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
 )
 _ORDER_STATUS = rx(
@@ -694,7 +714,8 @@ _STOCK = rx(
     r"|store|shop|wechat"
     r"|account|live chat)\b)|"
     r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
-    r"(?:you|u) sell|coming back|back yet"
+    r"(?:you|u) sell|coming back|back yet|how much (?:r|are|is)|(?:you|u) (?:guys )?(?:even )?sell"
+    r"|\bgo(?:es)? for\b|\blooking for (?:a|an|some)\b|cheapest|priciest"
     r"|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
     r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|(?:什么时候|啥时候|何时)补"
@@ -743,7 +764,58 @@ class _Match:
 
 
 def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
-    """The single best intent for one clause, by template priority; None if nothing matches."""
+    """The single best intent for one clause, by template priority; None if nothing matches.
+
+    A write read from a clause that asks a wh-question and asks for nothing ("what can i still
+    claim on each", "how cancelling works", "100181为什么是取消状态", "电子产品坏了能保几年") is a
+    question about the write: the order is shown, or the policy answers it."""
+    found = _classify_clause(norm, ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
+    if found is None or found.intent not in _WRITES_ASKED_ABOUT or not _asks_not_requests(norm):
+        return found
+    if ents.order_ids or (has_order_ctx and found.intent is not ShopIntent.CREATE_TICKET):
+        return _Match(ShopIntent.ORDER_STATUS)
+    return _Match(ShopIntent.FAQ, topic=ents.faq_topic or _WRITE_POLICY[found.intent])
+
+
+_WRITES_ASKED_ABOUT = frozenset(
+    {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
+)
+_WRITE_POLICY = {
+    ShopIntent.CANCEL_ORDER: "cancel_order",
+    ShopIntent.REFUND: "refund_time",
+    ShopIntent.CREATE_TICKET: "returns",
+}
+# a question word asking what, why, how, when, which, how much or how long
+_WH_QUESTION = rx(
+    r"\b(?:how|hows|what|whats|why|whys|when|whens|which)\b|为什么|为啥|怎么|怎样|如何|什么|啥|哪"
+    r"|多少|几[年天个次号点月周]|多久|多长时间|是不是|会不会"
+)
+# "what can i still claim", "how much can i get back": a question, whatever "can i" asks
+_WH_CAN_I = rx(r"\b(?:what|how much|how|when|which)\s+(?:\w+\s+)?(?:can|could|may) i\b")
+# "你们看怎么处理", "can someone sort this out": asking for it to be handled, not how it works
+_HANDLE_IT = rx(
+    r"怎么处理|怎么解决|给(?:个|我)?(?:说法|解决)|处理一下"
+    r"|\bsort (?:this|it) out\b|\bfix (?:this|it)\b"
+    r"|\bdeal with (?:this|it)\b|\bcan someone\b"
+)
+
+
+def _asks_not_requests(norm: str) -> bool:
+    """A wh-question with no request words ("please", "can you", "帮我", an opening verb)."""
+    return bool(
+        _WH_QUESTION.search(norm)
+        and not REQUESTS.search(blank(norm, _WH_CAN_I))
+        and not IMPERATIVE.search(norm.strip())
+        and not _EXPLICIT_TICKET.search(norm)
+        and not _HANDOFF.search(norm)
+        and not _HANDLE_IT.search(norm)
+    )
+
+
+def _classify_clause(
+    norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool
+) -> _Match | None:
+    """:func:`_classify` before the wh-question rule."""
     norm = blank(norm, _INSTEAD_OF)
     plain = bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
@@ -1097,17 +1169,39 @@ def _asks_again(clause: str, ents: Entities, previous: Kind | None) -> bool:
     if ents.order_ids or ents.skus or ents.ticket_ids or ents.tracking_numbers:
         return False
     if previous is ShopIntent.STOCK:
-        return FOLLOW_UP.search(clause.strip()) is not None
+        # "do u sell air fryers? rice cookers?": a bare thing after a product question
+        return FOLLOW_UP.search(clause.strip()) is not None or _another_product(clause)
     if previous is ShopIntent.TRACKING:
-        thing = _BARE_THING.fullmatch(clause.strip(STRIP))
-        asks_something = bool(
-            ASKS.search(clause)
-            or REQUESTS.search(clause)
-            or IMPERATIVE.search(clause.strip())
-            or ACTION_VERB.search(clause)
-        )
-        return thing is not None and not asks_something and looked_product(clause) is not None
+        return _bare_thing(clause)
     return False
+
+
+def _another_product(clause: str) -> bool:
+    """ "rice cookers?" after "do u sell air fryers?": another product, asked the same way
+    (English, a question mark; "type-c的", "need both asap", "能一起发吗" are not products)."""
+    stripped = clause.strip()
+    return (
+        stripped.endswith("?")
+        and not re.search(r"[\u3400-\u9fff]", stripped)
+        and not _NOT_A_PRODUCT.search(stripped)
+        and _bare_thing(clause)
+    )
+
+
+_NOT_A_PRODUCT = rx(r"\b(?:both|need|like|ones?|asap|too|also|all|them|it|cheaper)\b")
+
+
+def _bare_thing(clause: str) -> bool:
+    """Only a thing named ("还有保温杯", "rice cookers?"): nothing asked of it, no verb."""
+    if _BARE_THING.fullmatch(clause.strip(STRIP)) is None or len(clause.split()) > 4:
+        return False
+    asks_something = bool(
+        REQUESTS.search(clause)
+        or IMPERATIVE.search(clause.strip())
+        or ACTION_VERB.search(clause)
+        or ASKS.search(QUESTION_MARK.sub(" ", clause))
+    )
+    return not asks_something and looked_product(clause) is not None
 
 
 # "100609的也要", "100609的也给我", "100200 too": an order the request before is asked of again
@@ -1401,7 +1495,7 @@ def match_shop(
             found_requests = _per_order(found_requests, clause_norm, ents.order_ids, packs)
         matched.extend(found_requests)
 
-    matched = _taken_back([_unless_retracted(m) for m in matched])
+    matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
     read = _refunds_beside_cancel(_dedupe(matched))
     matched = [*read, *_changes_not_read(matched, read)]
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
@@ -1638,6 +1732,34 @@ def _taken_back(matched: list[_Request]) -> list[_Request]:
     ]
 
 
+# "cancel 100998 - actually no, keep that one. it's 100904 i meant", "帮我取消100998 啊不 点错了
+# 我要取消的是100904": the customer corrects the order of the write they just asked for
+_CORRECTION = rx(
+    r"\b(?:actually|no wait|oops|sorry|my bad|i meant|i mean|meant"
+    r"|keep (?:that|this|it)(?: one)?)\b"
+    r"|点错了|说错了|写错了|打错了|搞错了|弄错了|不对|啊不|哦不|不是这个|我是说|应该是|我要\S{0,4}的是"
+)
+
+
+def _corrected(matched: list[_Request], norm: str) -> list[_Request]:
+    """A write of one order followed, after a correction, by the same write of another order:
+    the first is the one the customer took back (only the corrected one is asked about)."""
+    out = []
+    for n, m in enumerate(matched):
+        later = [
+            o
+            for o in matched[n + 1 :]
+            if o.intent is m.intent and o.order_id and o.order_id != m.order_id
+        ]
+        if m.intent in _ACTIONS and m.order_id and later:
+            start = norm.find(m.order_id)
+            end = norm.rfind(later[-1].order_id or "")
+            if 0 <= start < end and _CORRECTION.search(norm, start, end):
+                continue
+        out.append(m)
+    return out
+
+
 def _unless_retracted(request: _Request) -> _Request:
     """A write whose own part of the message ends taking it back is a refusal, not a write."""
     if request.intent in _ACTIONS and _RETRACTED.search(request.text):
@@ -1792,7 +1914,7 @@ _SEVERAL = rx(
 )
 _HAN_LIST_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _PRODUCT_AND = rx(
-    r"\s*[?？]?\s+(?:and|&|or|also|plus|n)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者"
+    r"\s*[?？]?\s+(?:and|&|or|also|plus|n|vs\.?|versus)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者"
 )
 
 

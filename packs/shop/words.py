@@ -53,7 +53,8 @@ _EN_FRAME = re.compile(
     # "can you tell me the price of the air fryer and whether it's in stock", "whats the
     # difference between ...", "is the speaker on sale": asking about a product, not its name
     r"tell|know|whether|if|its|whats|difference|between|about|also|and|show|"
-    r"sale|discount|discounted|cheaper|info|warehouse|ve|if|not|priciest|cheapest|whats)\b|[?？!！.,，。、~]",
+    r"sale|discount|discounted|cheaper|info|warehouse|ve|if|not|priciest|cheapest|whats|oh|lol"
+    r"|even|go|goes|looking|something|under|over|vs|versus|r)\b|[?？!！.,，。、~]",
     re.IGNORECASE,
 )
 # A quantity ("3个", "2 pcs"), not a product attribute ("65W", "27寸", "28cm", "S3")
@@ -118,6 +119,7 @@ _POSSESSED = re.compile(
     r"(?P<b>[^?.!,;]{2,40})"
     r"|\bmy\s+(?P<c>[^?.!,;]{2,30}?)\s+(?:has|have|is|are|still|hasn'?t|haven'?t|isn'?t)\b"
     r"|\b(?:the|my|those|that)\s+(?P<f>[^?.!,;]{2,30}?)\s+(?:i|we) (?:ordered|bought|purchased)\b"
+    r"|^\W*(?P<g>[\u3400-\u9fff]{2,6}?)买了(?=.{0,12}(?:没到|还没|到哪|物流|在哪))"
     r"|(?:我买的|我的|买的)(?P<d>[^？?！!，,。、\s]{2,12}?)(?=到哪|在哪|怎么还|还没|什么时候|啥时候|何时|呢)"
     r"|^\W*(?P<e>[\u3400-\u9fff]{2,8}?)(?=到哪了|到哪|在哪)",
     re.IGNORECASE,
