@@ -64,6 +64,8 @@ def normalize(text: str, typos: tuple[tuple[str, str], ...] = ()) -> str:
 # "1) where is 100683 2) refund 100609", "1.100683到哪了 2.退款", "三件事：1.…": a numbered list
 _LIST_MARKER = re.compile(
     r"(?<![^\s:,])(?:[1-9][).\uff09\u3001:]|\([1-9]\))(?=\s*[a-z\u4e00-\u9fff]|\d{6}(?!\d))"
+    # "①把100904取消 ②问下银行卡退款几天到": circled numbers
+    r"|[\u2460-\u2468](?=\s*\S)"
 )
 
 
@@ -151,8 +153,7 @@ COMPLETE = re.compile(
     r"\d{4,}|(?:[吗呢了么吧啊呀嘛哈哦噢]|多少钱?|什么|啥|哪儿?|几[点天号个时件次年月周]|多久|多长时间|多[大长重高]|"
     # "发票怎么开 ...", "不粘锅啥时候补货 ...": a question asked, its verb last
     r"(?:怎么|如何|咋)[\u4e00-\u9fff]{1,2}|(?:啥时候|什么时候|何时)[\u4e00-\u9fff]{1,3}|"
-    + _ASKED_NOT
-    + r")$"
+    r"(?:多久|几天)[\u4e00-\u9fff]{1,4}|" + _ASKED_NOT + r")$"
 )
 # "不用 100683...": a negation waiting for its object; "发货没 ..." / "有货不 ..." ask a question
 OPEN_NEGATION = re.compile(
@@ -233,7 +234,7 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
 # "羽绒服有货吗 数据线呢", "do you have cables? what about a charger": the request before, asked
 # again of something else; the clause names only the new object
 FOLLOW_UP = rx(
-    r"^\W*(?:那|那么|还有|另外)?\s*(?!那|这|你|我|他|她|它)[^\s?]{1,12}?\s*(?:呢|怎么样|咋样)\W*$"
+    r"^\W*(?:那|那么|还有|另外)?\s*(?!那|这|你|我|他|她|它)[^\s?]{1,12}?\s*(?:呢|怎么样|咋样)[^\w\u3400-\u9fff]*$"
     r"|^\W*(?:and |also |so )?(?:what|how) about (?!(?:it|that|this|them|you|me)\b)\w.{0,40}$"
 )
 
@@ -247,6 +248,7 @@ ARE_YOU_HUMAN = rx(
     r"(?:human|person|bot|robot|ai|machine)\b"
     r"|\bwho (?:are|r) (?:you|u)\b|\bwhat(?:'s| is) your name\b"
     r"|真人还是|是不是真人|是真人吗|是机器人|是不是机器人|机器人吗|是ai|是不是ai|人工智能吗"
+    r"|人工还是(?:智能|机器|ai)|还是智能客服|是智能客服吗"
     r"|你是谁|你叫什么|你们是人|你是人吗|是人工吗|是不是人工"
     r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:an? )?(?:agent|representative)\b"
 )

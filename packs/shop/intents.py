@@ -241,7 +241,7 @@ _QUANTITY_PATTERNS: tuple[re.Pattern[str], ...] = (
     rx(
         rf"\b(?:buy|need|want|order|get|purchase|take|like|have)\s+({_EN_NUM}|\d{{1,4}})\b(?!\s*(?:days?|weeks?|hours?))"
     ),
-    rx(rf"^\W*({_EN_NUM})\W*$"),
+    rx(rf"^\W*({_EN_NUM})[^\w\u3400-\u9fff]*$"),
 )
 
 _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -256,6 +256,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         # "how many days after delivery can i still send stuff back"
         r"|\b(?:how many days|how long)\b.{0,30}\bsend (?:it|them|stuff|things|items?) back\b"
         r"|\bcan i (?:still )?send (?:it|them|stuff|things|items?) back\b"
+        # "被子拆了包装还能退吗", "who pays postage on returns"
+        r"|拆(?:了|开)(?:包装|封)?[^，。,.!?！？]{0,6}(?:还)?(?:能|可以)退|\bpostage on returns?\b"
+        r"|\bwho pays\b.{0,20}\breturns?\b|\bopened\b.{0,20}\breturn(?:ed)?\b"
     ),
     "exchange": rx(
         r"\bexchange (?:it |them |this )?for (?:a |an )?(?:bigger|smaller|larger|different|other)\b"
@@ -271,6 +274,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bcan (?:orders?|it|i|you) (?:still )?(?:be )?cancel+(?:ed)? .*\b(?:after|once)\b"
         r"|\bcancel+ation policy\b"
         r"|(?:发货|付款|支付)(?:了|后|之后)(?:还)?(?:能|可以)取消|怎么取消订单|如何取消订单|取消订单(?:的)?流程"
+        r"|取消[^，。,.!?！？]{0,4}(?:手续费|要钱|收费|扣钱)|\bcancel+ation fee\b"
         # "怎么自己在app上取消订单", "how do i cancel an order myself in the app"
         r"|(?:怎么|如何|怎样)(?:自己)?[^，。,.!?！？\d]{0,10}取消订单"
     ),
@@ -666,6 +670,7 @@ _TRACKING = rx(
     # "I ordered headphones last week and they still haven't arrived"
     r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
     r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
+    r"|包裹(?![^，。,.!?！？]{0,3}(?:费|单))"
 )
 _ARRIVE = rx(
     r"\bwhen (?:will|would|does|do|is|should|can|might)\s+(?:it|they|this|that|my \w+|the \w+|"
@@ -673,7 +678,8 @@ _ARRIVE = rx(
     r"|\barriv(?:e|al)\b|\bdeliver(?:ed|y) date\b"
     r"|什么时候到|何时到|多久(?:能|可以|才)?到|几天(?:能|可以|才)?到|啥时候到|什么时候能到|什么时候送到"
     r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到|什么时候能送到|多久能送到"
-    r"|到齐|\b(?:everything|all of it|both parcels?|all (?:the )?items?)"
+    r"|到齐|没送到|没送来"
+    r"|\b(?:everything|all of it|both parcels?|all (?:the )?items?)"
     r" (?:arrived|came|delivered)\b"
 )
 _SHIP_WHEN = rx(
@@ -737,13 +743,13 @@ _WHICH_ORDERS = rx(
 )
 _LIST_ORDERS = rx(
     r"\bmy orders\b|\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪几个订单|哪几单|哪些单"
-    r"|^\W*(?:my |all )?orders\W*$"
+    r"|^\W*(?:my |all )?orders[^\w\u3400-\u9fff]*$"
     r"|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
     r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
     r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
     r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
     r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
-    r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单\W*$"
+    r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单[^\w\u3400-\u9fff]*$"
 )
 _HOW_TO = rx(r"怎么|怎样|如何|流程|\bhow (?:do|does|can|to)\b|\bprocess\b")
 _QUESTIONISH = rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
@@ -883,6 +889,8 @@ def _classify_clause(
         ):
             # a refund question naming no order asks how long refunds take, not where one is
             return _Match(ShopIntent.ORDER_STATUS)
+        if _FAQ_PATTERNS["returns"].search(norm) and not _MONEY_BACK_WHEN.search(norm):
+            return _Match(ShopIntent.FAQ, topic="returns")  # "拆了包装还能退吗": a return
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
         return _Match(ShopIntent.FAQ, topic="returns")
@@ -1491,6 +1499,9 @@ def match_shop(
                 [extract_entities(norm[s:e]) for s, e in unread if e <= group.start][::-1]
             )
         found_requests = _with_entities(base, ents, message_order, last_order_id, last_sku)
+        if found.intent is not Intent.LANGUAGE and requested_language(clause_norm) is not None:
+            # "please reply in English ... where's my order 100998": the switch and the question
+            found_requests.append(_Request(Intent.LANGUAGE, text=clause_text, lang=lang))
         if found.intent in _ACTIONS and len(ents.order_ids) > 1:
             found_requests = _per_order(found_requests, clause_norm, ents.order_ids, packs)
         matched.extend(found_requests)
@@ -1518,9 +1529,9 @@ def match_shop(
 # order the session named besides the one it talked about last
 _OTHER_ONE = rx(
     r"^\W*(?:ok\W*|so\W*)?(?:and |what about |how about |and what about )?(?:the |my )?other"
-    r" (?:one|order|package|parcel)(?: of mine)?\W*$"
+    r" (?:one|order|package|parcel)(?: of mine)?[^\w\u3400-\u9fff]*$"
     r"|^\W*(?:那|还有|那么)?(?:另(?:外)?(?:一|那)个|另一单|另外的)(?:订单|包裹)?"
-    r"(?:呢|怎么样了?|到哪了?|发货了吗|什么情况)?\W*$"
+    r"(?:呢|怎么样了?|到哪了?|发货了吗|什么情况)?[^\w\u3400-\u9fff]*$"
 )
 
 
@@ -1695,8 +1706,9 @@ def _asks_of_its_own(norm: str, group: _Group) -> bool:
 # same breath (the words end the request's own part of the message)
 _RETRACTED = rx(
     r"(?:^|[,.!?;\s])(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+|nope[,.!\s]+)?"
-    r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it)\W*$"
-    r"|[,，.。!！?？\s](?:算了|还是算了|不用了|不要了|先不了|不了)(?:吧|吧。)?\W*$"
+    r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it)"
+    r"[^\w\u3400-\u9fff]*$"
+    r"|[,，.。!！?？\s](?:算了|还是算了|不用了|不要了|先不了|不了)(?:吧|吧。)?[^\w\u3400-\u9fff]*$"
 )
 
 
@@ -1704,7 +1716,7 @@ _RETRACTED = rx(
 _TAKE_BACK = rx(
     r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
     r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:forget it|never ?mind"
-    r"|scratch that)\W*$"
+    r"|scratch that)[^\w\u3400-\u9fff]*$"
 )
 
 

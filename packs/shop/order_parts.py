@@ -48,7 +48,12 @@ def kept_out(norm: str, order_ids: Sequence[str]) -> set[str]:
         previous_end = bounds[n - 1][1] if n else 0
         next_start = bounds[n + 1][0] if n + 1 < len(bounds) else len(norm)
         before = norm[max(previous_end, start - _BEFORE) : start]
-        after = norm[end : min(next_start, end + _AFTER)]
+        # words right before the next order are that order's ("cancel 100904, leave 100998
+        # alone": the "leave" is 100998's, not 100904's)
+        after_end = min(next_start, end + _AFTER)
+        if n + 1 < len(bounds):
+            after_end = min(after_end, max(end, next_start - _BEFORE))
+        after = norm[end:after_end]
         if KEEP.search(before) or KEEP.search(after) or NO_ANY.search(after):
             out.add(order_id)
         elif n and _NOT.search(before):
