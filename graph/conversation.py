@@ -242,7 +242,7 @@ FOLLOW_UP = rx(
 
 # "你是真人还是AI" / "are you a bot?": a question about the bot, not a request for a person
 ARE_YOU_HUMAN = rx(
-    r"\bare (?:you|u) (?:a |an )?(?:real |actual )?(?:human|person|bot|robot|ai|machine)\b"
+    r"\b(?:are|r) (?:you|u) (?:a |an )?(?:real |actual )?(?:human|person|bot|robot|ai|machine)\b"
     r"|\bare (?:you|u) real\b"
     r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:a |an )?(?:real )?"
     r"(?:human|person|bot|robot|ai|machine)\b"

@@ -350,6 +350,7 @@ _REFUND_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
+    r"|\bnot asking for (?:a |the |any )?refund"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*(?:给我|帮我|给)?\s*退|退款不用了|退款不要了|退款算了"
 )
 # "can I get store credit instead of a refund": the refund is what the customer does not want;
@@ -362,7 +363,9 @@ _INSTEAD_OF = rx(
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
-    r"|\brefund (?:timing|time ?frame|times?)\b"
+    r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
+    # "refund left on 100609": what is left to refund, asked in two words
+    r"|\brefunds? (?:left|remaining|available|balance)\b|\b(?:left|remaining) to (?:be )?refund"
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
     # "why did you refund only 433", "100609的退款为什么只有433": a question about a refund made
     r"|\bwhy\b|为什么|为啥|怎么只|咋只"
@@ -583,6 +586,7 @@ _MONEY_WORDS = rx(r"钱|退|\brefund|\bmoney\b")
 _AFTER_SALES_QUESTION = rx(
     r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何|能不能|可不可以"
     r"|\bhow (?:do|does|can|to|much)\b|\bwhat(?:'?s| is| are)\b|\bwho pays\b|\bis there\b"
+    r"|几天|多久|期限|时限"
     r"|\bshould i\b"
 )
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
@@ -630,7 +634,7 @@ _WHETHER_POSSIBLE = rx(
     r"(?:能|可以|可不可以|能不能)[^，。,.!?！？]{0,6}(?:退货|退换|换货|换|退回|保修|维修)[^，。,.!?！？]{0,4}[吗么嘛]"
     r"|(?:能不能|可不可以)[^，。,.!?！？]{0,4}(?:退货|退换|换货|换|保修|维修)"
     r"|(?:退货|退换|换货|保修|维修)[^，。,.!?！？]{0,3}[吗么嘛]"
-    r"|\b(?:can|could|may) i (?:still )?(?:return|exchange|send)\b"
+    r"|\b(?:can|could|may) i (?:still )?(?:return|exchange|send|swap)\b"
     r"|\bis it (?:still )?possible\b"
     r"|\bhow (?:do|does|can) (?:i|that|it|this)\b|怎么(?:退|换|弄|办)"
 )
@@ -796,6 +800,8 @@ _WH_QUESTION = rx(
     r"\b(?:how|hows|what|whats|why|whys|when|whens|which)\b|为什么|为啥|怎么|怎样|如何|什么|啥|哪"
     r"|多少|几[年天个次号点月周]|多久|多长时间|是不是|会不会"
 )
+# "can I exchange an item for another colour?": whether the customer may, asked
+_CAN_I = rx(r"\b(?:can|could|may) i\b")
 # "what can i still claim", "how much can i get back": a question, whatever "can i" asks
 _WH_CAN_I = rx(r"\b(?:what|how much|how|when|which)\s+(?:\w+\s+)?(?:can|could|may) i\b")
 # "你们看怎么处理", "can someone sort this out": asking for it to be handled, not how it works
@@ -925,10 +931,10 @@ def _classify_clause(
         not ticket_refused
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
         and not _EXPLICIT_TICKET.search(norm)
-        and not REQUESTS.search(norm)
+        and not REQUESTS.search(blank(norm, _CAN_I))
         and (
             _HYPOTHETICAL.search(norm)
-            or (ents.order_ids and _WHETHER_POSSIBLE.search(norm) and not IMPERATIVE.search(norm))
+            or (_WHETHER_POSSIBLE.search(norm) and not IMPERATIVE.search(norm))
         )
     ):
         # "what do i do if the parcel arrives damaged", "收到的空气炸锅有点瑕疵 100200 能退货吗":
@@ -1517,6 +1523,7 @@ def match_shop(
         for part in (text[start:end].strip(STRIP) for start, end in unread)
     ]
     parts = [replace(p, details=DEFERRED_PART) for p in parts]
+    matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
         matched = [m for m in matched if m.intent not in _SMALL_TALK]
         if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
@@ -1706,7 +1713,8 @@ def _asks_of_its_own(norm: str, group: _Group) -> bool:
 # same breath (the words end the request's own part of the message)
 _RETRACTED = rx(
     r"(?:^|[,.!?;\s])(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+|nope[,.!\s]+)?"
-    r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it)"
+    r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it"
+    r"|(?:no|wait)[,.!\s]+keep it|leave it)"
     r"[^\w\u3400-\u9fff]*$"
     r"|[,，.。!！?？\s](?:算了|还是算了|不用了|不要了|先不了|不了)(?:吧|吧。)?[^\w\u3400-\u9fff]*$"
 )
@@ -1715,8 +1723,9 @@ _RETRACTED = rx(
 # a refusal on its own after a write in the same message: "取消100904，算了", "退100609 算了不退了"
 _TAKE_BACK = rx(
     r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
-    r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:forget it|never ?mind"
-    r"|scratch that)[^\w\u3400-\u9fff]*$"
+    r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:wait[,.!\s]+)?"
+    r"(?:forget it|never ?mind"
+    r"|scratch that|keep it|leave it)[^\w\u3400-\u9fff]*$"
 )
 
 
@@ -1751,6 +1760,40 @@ _CORRECTION = rx(
     r"|keep (?:that|this|it)(?: one)?)\b"
     r"|点错了|说错了|写错了|打错了|搞错了|弄错了|不对|啊不|哦不|不是这个|我是说|应该是|我要\S{0,4}的是"
 )
+
+
+# "I need to return the dinnerware set, how does that work?": how it is done, asked
+_HOW_IT_WORKS = rx(
+    r"^\W*(?:so |and |but )?how (?:does|do|would|will) (?:that|it|this|the process|returning|"
+    r"exchanging) work\b|^\W*how do i (?:do|go about) (?:that|it|this)\b"
+    r"|\bwhat(?:'s| is) the process\b"
+    r"|怎么(?:弄|操作|办理|申请)|流程是(?:什么|怎样|啥)|要怎么做"
+)
+
+
+def _asked_how_first(
+    matched: list[_Request], parts: list[_Request]
+) -> tuple[list[_Request], list[_Request]]:
+    """An after-sales ticket read from words that do not ask for one in so many words, beside
+    "how does that work?": the customer asks how it is done before anything is filed — the
+    policy answers both, nothing is filed."""
+    how = [p for p in parts if _HOW_IT_WORKS.search(p.text.lower())]
+    tickets = [
+        m
+        for m in matched
+        if m.intent is ShopIntent.CREATE_TICKET and not _EXPLICIT_TICKET.search(m.text.lower())
+    ]
+    if not how or not tickets:
+        return matched, parts
+    topic = next(
+        (t for m in tickets if (t := extract_entities(normalize(m.text, _TYPOS)).faq_topic)),
+        "returns",
+    )
+    policy = _Request(ShopIntent.FAQ, text=tickets[0].text, lang=tickets[0].lang, topic=topic)
+    kept = [
+        policy if m is tickets[0] else m for m in matched if m is tickets[0] or m not in tickets
+    ]
+    return kept, [p for p in parts if p not in how]
 
 
 def _corrected(matched: list[_Request], norm: str) -> list[_Request]:
