@@ -650,6 +650,9 @@ _TICKET_QUESTION = rx(
     r"|工单[^，。,.!?！？]{0,6}(?:进度|状态|处理了|怎么样|呢|有吗|吗)"
     r"|\b(?:any|my|existing|open|pending)\s+(?:open\s+|pending\s+|support\s+)?tickets\b"
     r"|\bany (?:open |pending )?tickets?\b"
+    # "我投诉的那个工单也石沉大海", "why does nobody answer my ticket": a ticket there is
+    r"|(?:我|之前|上次|以前)[^，。,.!?！？]{0,4}的(?:那个)?工单"
+    r"|\bmy (?:last |previous |old |existing )?ticket\b"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(

@@ -36,10 +36,21 @@ from helpdesk.tools.shop import ensure_seeded
 from tests.conversations.judge import Observation, Verdict, judge
 from tests.conversations.labels import LabelledSet, Turn, held_out, load_set
 
-__all__ = ["FRESH_PREFIX", "Evaluation", "Rate", "evaluate", "main", "run_evaluation"]
+__all__ = [
+    "FRESH_PREFIXES",
+    "SEALED_DIR",
+    "Evaluation",
+    "Rate",
+    "evaluate",
+    "main",
+    "run_evaluation",
+    "sealed_report",
+]
 
-FRESH_PREFIX = "fx-"
-"""Ids of the fresh batch (``messages.*-fresh.yaml``)."""
+FRESH_PREFIXES = ("fx-", "fy-")
+"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``messages.*-fresh2.yaml``)."""
+SEALED_DIR = Path(__file__).parent / "sealed"
+"""The sealed batch: never tuned on; its figures are reported, its failures never listed."""
 
 
 @dataclass(frozen=True)
@@ -115,9 +126,9 @@ class Evaluation:
         return tuned, [v for v in self.turns if self.is_held_out(v)]
 
     def fresh(self) -> list[Verdict]:
-        """The fresh batch: messages written without seeing the matcher (``fx-`` ids), tuned on
-        since; its first run before any change is in its files' header."""
-        return [v for v in self.turns if v.turn.id.startswith(FRESH_PREFIX)]
+        """The fresh batches: messages written without seeing the matcher (``fx-``, ``fy-``
+        ids), tuned on since; each one's first run before any change is in its files' header."""
+        return [v for v in self.turns if v.turn.id.startswith(FRESH_PREFIXES)]
 
     def multi_coverage(self) -> tuple[Rate, Rate]:
         """For turns with several requests: (requests served, turns with every request served)."""
@@ -206,8 +217,13 @@ async def _judge_turn(
 async def _run_session(
     turns: Iterable[Turn], tmp: Path, writes: list[str], *, session: str | None
 ) -> list[Verdict]:
-    """The turns on one fresh bot: all in ``session``, or (None) each in a session of its own."""
-    bot = _bot(tmp)
+    """The turns on one fresh bot: all in ``session``, or (None) each in a session of its own.
+
+    Single messages share a bot until one executes a write: the next gets a fresh shop, so
+    that no item's reply depends on which items ran before it (a ticket filed by one would be
+    listed in another's late-delivery answer)."""
+    shops = 0
+    bot = _bot(tmp / f"shop-{shops}")
     try:
         audit, tools = _Audit(bot), _write_tools(bot)
         verdicts = []
@@ -215,6 +231,11 @@ async def _run_session(
             verdict = await _judge_turn(bot, audit, turn, session or f"m-{turn.id}", tools)
             writes.extend(f"{turn.id}: {w}" for w in verdict.observed_writes)
             verdicts.append(verdict)
+            if session is None and verdict.observed_writes:
+                await bot.aclose()
+                shops += 1
+                bot = _bot(tmp / f"shop-{shops}")
+                audit = _Audit(bot)
         return verdicts
     finally:
         await bot.aclose()
@@ -255,7 +276,7 @@ def _report_lines(ev: Evaluation, *, failures: bool) -> list[str]:
         _row("conversation turns", ev, [v for vs in ev.conversations.values() for v in vs]),
         _row("tuned", ev, tuned),
         _row("held out", ev, held),
-        _row("fresh batch", ev, ev.fresh()),
+        _row("fresh batches", ev, ev.fresh()),
         "",
         "per language:",
         *(_row(f"  {lang}", ev, vs) for lang, vs in ev.by_language().items()),
@@ -322,6 +343,18 @@ def _row(label: str, ev: Evaluation, verdicts: list[Verdict]) -> str:
     )
 
 
+def sealed_report(ev: Evaluation) -> list[str]:
+    """The sealed batch's figures, and nothing of its items (not even which ones failed)."""
+    return [
+        "sealed batch (never tuned on; its failures are never listed):",
+        f"  understood {ev.understood()}; accepted {ev.accepted()}",
+        f"  multi-request turns: every request served or explicitly deferred "
+        f"{ev.answered_or_deferred()}",
+        f"  questions/negations producing a write or write/money task: {len(ev.unsafe())}",
+        f"  writes nobody asked for: {sum(len(v.unexpected_writes) for v in ev.turns)}",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -330,10 +363,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="figures as JSON")
     args = parser.parse_args(argv)
     ev = run_evaluation()
+    sealed = run_evaluation(load_set(SEALED_DIR))
     if args.json:
-        print(json.dumps(figures(ev), ensure_ascii=False, indent=2))
+        print(json.dumps({**figures(ev), "sealed": figures(sealed)}, ensure_ascii=False, indent=2))
     else:
         print(ev.report(failures=args.failures))
+        print("")
+        print("\n".join(sealed_report(sealed)))
     return 0
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from tests.conversations.evaluate import Evaluation, run_evaluation
+from tests.conversations.evaluate import SEALED_DIR, Evaluation, run_evaluation, sealed_report
 from tests.conversations.labels import held_out, load_set
 
 # Measured 2026-12-01 on the embedded default (1033 judged turns, after 92 more multi-request
@@ -29,10 +29,16 @@ from tests.conversations.labels import held_out, load_set
 # (the other 1033 turns alone: 97.5% understood, 1007), not because any item got worse;
 # see README "Understanding: the labelled conversation set". Ratchet: raise, never lower
 # without saying why.
-FLOOR_UNDERSTOOD = 0.941  # 1180/1253
-FLOOR_ACCEPTED = 0.940  # 1178/1253
-FLOOR_MULTI_REQUESTS_SERVED = 0.958  # 1336/1394
-FLOOR_ANSWERED_OR_DEFERRED = 0.940  # 596/634 multi-request turns (19 misses tuned, 19 held out)
+# and lowered again when the second fresh batch (200 messages, messages.*-fresh2.yaml) joined
+# (before: 0.941 / 0.940 / 0.958 / 0.940); the single messages now get a fresh shop after any
+# write (an item's reply no longer depends on the items before it).
+FLOOR_UNDERSTOOD = 0.935  # 1360/1453
+FLOOR_ACCEPTED = 0.933  # 1357/1453
+FLOOR_MULTI_REQUESTS_SERVED = 0.955  # 1567/1640
+FLOOR_ANSWERED_OR_DEFERRED = 0.931  # 702/754 multi-request turns (34 misses tuned, 18 held out)
+# The sealed batch (tests/conversations/sealed/, never tuned on), measured the same day.
+FLOOR_SEALED_UNDERSTOOD = 0.737  # 118/160
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.864  # 83/96
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +54,11 @@ def test_the_set_has_the_size_and_mix_the_issue_asks_for() -> None:
     languages = Counter(t.lang for t in turns)
     assert 0.4 < languages["zh"] / len(turns) < 0.6
     ids = [m.id for m in labelled.messages] + [c.id for c in labelled.conversations]
-    assert 0.15 < sum(map(held_out, ids)) / len(ids) < 0.25
+    # the part never used while tuning: the held-out ids and the sealed batch (the fresh
+    # batches, looked at in full, are all tuned)
+    sealed = load_set(SEALED_DIR).messages
+    apart = sum(map(held_out, ids)) + len(sealed)
+    assert 0.15 < apart / (len(ids) + len(sealed)) < 0.25
     tags = Counter(tag for t in turns for tag in t.tags)
     for kind in ("question", "negation", "multi", "typo", "colloquial", "mixed", "emotion",
                  "emoji", "reference", "no_punct"):  # fmt: skip
@@ -67,6 +77,16 @@ def test_understanding_does_not_fall_below_the_ratchet(evaluation: Evaluation) -
     assert served.value >= FLOOR_MULTI_REQUESTS_SERVED, evaluation.report()
     complete = evaluation.answered_or_deferred()
     assert complete.value >= FLOOR_ANSWERED_OR_DEFERRED, evaluation.report()
+
+
+def test_the_sealed_batch_is_safe_and_above_its_floor() -> None:
+    """Figures only: a failing assertion shows the sealed report, never an item."""
+    sealed = run_evaluation(load_set(SEALED_DIR))
+    report = "\n".join(sealed_report(sealed))
+    assert not sealed.unsafe(), report
+    assert not any(v.unexpected_writes for v in sealed.turns), report
+    assert sealed.understood().value >= FLOOR_SEALED_UNDERSTOOD, report
+    assert sealed.answered_or_deferred().value >= FLOOR_SEALED_ANSWERED_OR_DEFERRED, report
 
 
 def test_the_report_gives_every_figure_the_issue_asks_for(evaluation: Evaluation) -> None:
