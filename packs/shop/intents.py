@@ -793,7 +793,7 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
 )
-_WRITE_POLICY = {
+_WRITE_POLICY: dict[Kind, str] = {
     ShopIntent.CANCEL_ORDER: "cancel_order",
     ShopIntent.REFUND: "refund_time",
     ShopIntent.CREATE_TICKET: "returns",
