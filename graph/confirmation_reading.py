@@ -107,6 +107,13 @@ def read_confirmation(
         return None
     if yes is None:
         if subjects and CORRECTION.search(norm):
+            # "100200改成50吧" while refunds of 100609 and 100200 wait: that order's amount
+            named = read_amount(bare(_without(norm, subjects)), money_context=True, packs=packs)
+            if named.kind in ("exact", "invalid") and len(subjects) == 1:
+                changed = _changed_amount(stripped, lang, named)
+                return (
+                    changed.with_request({words.subject: subjects[0]}) if words.subject else changed
+                )
             return _changed_subject(stripped, lang, words.subject, subjects[0])
         return None
     rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)

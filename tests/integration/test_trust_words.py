@@ -136,3 +136,16 @@ async def test_a_change_naming_none_of_several_waiting_actions_leaves_none_waiti
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
     assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_new_amount_for_one_of_two_waiting_refunds_is_that_ones_only(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100609退200 100200退100")
+    again = await say(bot, "100200改成50吧")
+    assert "¥50.00" in again["reply"] and "¥200.00" in again["reply"]
+    await say(bot, "确认")
+    # before: the order was read and the amount dropped — a yes refunded ¥100, not ¥50
+    assert await refunds_of(bot, "100200") == [50.0]
+    assert await refunds_of(bot, "100609") == [200.0]
