@@ -27,13 +27,17 @@ from helpdesk.graph.conversation import (
     YES_ONLY,
     YES_START,
     bare,
+    rx,
 )
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["ConfirmationWords", "read_confirmation"]
+__all__ = ["ONLY", "ConfirmationWords", "read_confirmation"]
+
+ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
+"""Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
 
 
 def _no_ids(words: str) -> tuple[str, ...]:
@@ -62,6 +66,8 @@ class ConfirmationWords:
     """Whether words are a request of their own ("对，退款吧": a new request, not a yes)."""
     named_action: Callable[[str], str] = _no_action
     """The action a confirmation names ("确认取消": ``cancel``; "" when none)."""
+    named_actions: Callable[[str], tuple[str, ...]] = _no_ids
+    """Every action the words name ("不退款只取消": ``refund`` and ``cancel``)."""
 
 
 def read_confirmation(
@@ -85,6 +91,22 @@ def read_confirmation(
     subjects = words.subjects(norm)
     negative = bool(NO_WHOLE.match(plain) or NO_ANY.search(plain)) and not AFTER_ALL.search(plain)
     yes = YES_START.match(plain)
+    verb = words.named_action(plain)
+    one_kind = len(set(words.named_actions(plain))) <= 1  # "no don't refund, just cancel": two
+    names_one = bool(verb and one_kind and not subjects and len(plain) <= 30)
+    # several actions wait: "only the cancel" / "只要取消" keeps that one (asked again, the
+    # others dropped), "取消那个不用了" / "don't refund" drops that one (the others asked again);
+    # neither runs anything. An amount said is a change ("不要全部，退50就行").
+    if (
+        names_one
+        and not NO_WHOLE.match(plain)
+        and not NOT_ALL.search(plain)
+        and read_amount(plain, money_context=True, packs=packs).kind == "none"
+    ):
+        if NO_ANY.search(plain):
+            return MatchedIntent(Intent.CONFIRM_NO, stripped, lang, details=f"not:{verb}")
+        if ONLY.search(plain):
+            return MatchedIntent(Intent.CONFIRM_UNCLEAR, stripped, lang, details=f"only:{verb}")
     if NOT_ALL.search(plain) and not subjects:
         # "不要全部，退50就行" / "not all of it, just 50": the amount changes, asked again
         partial = read_amount(plain, money_context=True, packs=packs)
@@ -108,9 +130,9 @@ def read_confirmation(
     if yes is None:
         if subjects and CORRECTION.search(norm):
             # "100200改成50吧" while refunds of 100609 and 100200 wait: that order's amount
-            named = read_amount(bare(_without(norm, subjects)), money_context=True, packs=packs)
-            if named.kind in ("exact", "invalid") and len(subjects) == 1:
-                changed = _changed_amount(stripped, lang, named)
+            corrected = read_amount(bare(_without(norm, subjects)), money_context=True, packs=packs)
+            if corrected.kind in ("exact", "invalid") and len(subjects) == 1:
+                changed = _changed_amount(stripped, lang, corrected)
                 return (
                     changed.with_request({words.subject: subjects[0]}) if words.subject else changed
                 )

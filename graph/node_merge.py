@@ -165,12 +165,16 @@ def _moved_on_from(state: HelpdeskState) -> list[dict[str, Any]]:
     """Actions that waited for a yes the customer did not give: they asked something else."""
     previous = state.get("facts", {}).get("pending_actions") or []
     tasks = state.get("tasks", [])
-    answered = (
-        any(t.call is not None and t.call.confirmed for t in tasks)
-        or any(t.intent == "confirm_no" for t in tasks)
-        or any(t.match.get("reasked") for t in tasks)
+    answered = any(t.call is not None and t.call.confirmed for t in tasks) or any(
+        t.intent == "confirm_no" for t in tasks
     )
-    return [] if answered else list(previous)
+    if answered:
+        return []
+    reasked = {t.match.get("reasked_from") for t in tasks if t.match.get("reasked")}
+    if reasked:
+        # "only the cancel" while a cancel and a refund waited: the refund was dropped
+        return [a for a in previous if a.get("id") not in reasked]
+    return list(previous)
 
 
 def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[str, Any]]:

@@ -99,6 +99,17 @@ def plan_tasks(
             if again:
                 tasks.append(_ask_again(again[-1], match, next_id(), packs))
                 continue
+        if match.intent is Intent.CONFIRM_NO and pending and match.details.startswith("not:"):
+            # "取消那个不用了" while a refund waits too: the cancel is declined, the refund asked
+            # again (a no naming no action, or the only one waiting, declines everything)
+            others = _still_asked(pending, match.details)
+            pending = []
+            no = dataclasses.replace(match, details="")
+            tasks.append(Task(id=next_id(), intent=no.intent.value, match=plain_match(no)))
+            for action in others:
+                unchanged = dataclasses.replace(match, intent=Intent.CONFIRM_UNCLEAR, details="")
+                tasks.append(_ask_again(action, unchanged, next_id(), packs))
+            continue
         if match.intent in (Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE) and pending:
             changed = _changed_actions(pending, match, packs)
             pending, waiting = [], pending
@@ -112,7 +123,7 @@ def plan_tasks(
                 tasks.append(Task(id=task_id, intent="unknown", match=plain_match(unclear)))
                 continue
             unchanged = dataclasses.replace(match, intent=Intent.CONFIRM_UNCLEAR)
-            for action in waiting:
+            for action in _still_asked(waiting, match.details):
                 answer = match if action in changed else unchanged
                 tasks.append(_ask_again(action, answer, next_id(), packs))
             continue
@@ -141,6 +152,18 @@ def _names(action: dict[str, Any], verb: str) -> bool:
     ``action``."""
     intent = str((action.get("match") or {}).get("intent", ""))
     return not verb or verb in intent or verb in str(action.get("tool", ""))
+
+
+def _still_asked(waiting: list[dict[str, Any]], details: str) -> list[dict[str, Any]]:
+    """The waiting actions an unclear answer asks about again: all of them, or, for an answer
+    naming an action kind ("only:cancel" from "only the cancel", "not:refund" from "don't
+    refund"), only those it keeps. The others are dropped (reported as not done)."""
+    keep, _, verb = details.partition(":")
+    if keep == "only" and verb:
+        return [a for a in waiting if _names(a, verb)]
+    if keep == "not" and verb:
+        return [a for a in waiting if not _names(a, verb)]
+    return waiting
 
 
 def _changed_actions(
@@ -190,7 +213,7 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
     return Task(
         id=task_id,
         intent=original.get("intent", action["tool"]),
-        match={**original, "reasked": True},
+        match={**original, "reasked": True, "reasked_from": action.get("id", "")},
         call=call,
     )
 

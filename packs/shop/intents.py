@@ -1574,6 +1574,11 @@ SHOP_WORDS = ConfirmationWords(
     identifiers=_identifiers,
     is_request=_is_request,
     named_action=_named_action,
+    named_actions=lambda words: tuple(
+        verb
+        for verb, words_of in (("cancel", _CANCEL), ("refund", _REFUND))
+        if words_of.search(words)
+    ),
 )
 """What the shop knows for reading an answer: orders are its subject, SKUs identifiers too."""
 

@@ -149,3 +149,36 @@ async def test_a_new_amount_for_one_of_two_waiting_refunds_is_that_ones_only(
     # before: the order was read and the amount dropped — a yes refunded ¥100, not ¥50
     assert await refunds_of(bot, "100200") == [50.0]
     assert await refunds_of(bot, "100609") == [200.0]
+
+
+@pytest.mark.parametrize(
+    ("first", "answer", "kept_action"),
+    [
+        # before: "only the cancel" was a new request — a cancel of the session's last order
+        ("cancel 100904 and refund 50 on 100609", "only the cancel", "cancel_order"),
+        ("cancel 100904 and refund 50 on 100609", "just the refund", "create_refund"),
+        # before: a refusal of one dropped both
+        ("退100609 100块 取消100904", "取消那个不用了", "create_refund"),
+    ],
+)
+async def test_an_answer_naming_one_of_two_waiting_actions_keeps_only_that_one(
+    tmp_path: Path, first: str, answer: str, kept_action: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "yes" if answer.isascii() else "确认")
+    other = {"cancel_order", "create_refund"} - {kept_action}
+    assert len(await executions(bot, kept_action)) == 1
+    assert await executions(bot, other.pop()) == []
+
+
+async def test_two_actions_named_in_a_no_are_a_no(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100904 and refund 50 on 100609")
+    await say(bot, "no don't refund, just cancel")
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
