@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -228,10 +229,14 @@ def _markdown(report: CrashReport) -> str:
 
 
 def _fresh_shop(out: Path) -> Path:
-    """A newly seeded shop database in ``out`` (any earlier run's is removed)."""
+    """A newly seeded shop database in ``out``; any earlier run's shop, outcomes and
+    conversations (their sessions and write journals) are removed — a second run in the same
+    directory found the first run's refunds and pending confirmations and reported them as
+    violations."""
     out.mkdir(parents=True, exist_ok=True)
     shop_db = out / "shop.sqlite"
     for stale in [*out.glob("shop.sqlite*"), out / "outcomes.jsonl"]:
         stale.unlink(missing_ok=True)
+    shutil.rmtree(out / "conversations", ignore_errors=True)
     ensure_seeded(shop_db)
     return shop_db

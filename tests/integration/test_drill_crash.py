@@ -14,6 +14,7 @@ from helpdesk.app.cli import app
 from helpdesk.app.drill_crash import (
     CrashScenario,
     Statement,
+    _fresh_shop,
     classify_reply,
     judge,
     plan_scenarios,
@@ -122,3 +123,16 @@ def test_drill_crash_finds_no_duplicate_and_no_wrong_statement(
     _, _, report, _ = crash_run
     assert report["duplicate_executions"] == 0
     assert [o["violations"] for o in report["outcomes"] if o["violations"]] == []
+
+
+def test_a_second_run_in_the_same_directory_starts_from_a_fresh_shop_and_no_sessions(
+    tmp_path: Path,
+) -> None:
+    stale = tmp_path / "conversations" / "crash-0005"
+    stale.mkdir(parents=True)
+    (stale / "sessions.sqlite").write_text("an earlier run's sessions")
+    (tmp_path / "outcomes.jsonl").write_text("{}\n")
+    _fresh_shop(tmp_path)
+    assert not (tmp_path / "conversations").exists()
+    assert not (tmp_path / "outcomes.jsonl").exists()
+    assert (tmp_path / "shop.sqlite").exists()
