@@ -45,6 +45,11 @@ __all__ = [
 ]
 
 
+TO_END = r"[^\w\u3400-\u9fff]*$"
+"""Only spaces and punctuation up to the end of the message: with :func:`rx`'s ASCII classes a
+Chinese character is ``\\W``, so ``\\W*$`` would let "不要了帮我取消" end at "不要了"."""
+
+
 def rx(pattern: str) -> re.Pattern[str]:
     """A case-insensitive pattern whose ``\\b`` and ``\\w`` are ASCII (Chinese has no word gaps)."""
     return re.compile(pattern, re.IGNORECASE | re.ASCII)
@@ -234,8 +239,9 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
 # "羽绒服有货吗 数据线呢", "do you have cables? what about a charger": the request before, asked
 # again of something else; the clause names only the new object
 FOLLOW_UP = rx(
-    r"^\W*(?:那|那么|还有|另外)?\s*(?!那|这|你|我|他|她|它)[^\s?]{1,12}?\s*(?:呢|怎么样|咋样)[^\w\u3400-\u9fff]*$"
-    r"|^\W*(?:and |also |so )?(?:what|how) about (?!(?:it|that|this|them|you|me)\b)\w.{0,40}$"
+    r"^\W*(?:那|那么|还有|另外)?\s*(?!那|这|你|我|他|她|它)[^\s?]{1,12}?\s*(?:呢|怎么样|咋样)"
+    + TO_END
+    + r"|^\W*(?:and |also |so )?(?:what|how) about (?!(?:it|that|this|them|you|me)\b)\w.{0,40}$"
 )
 
 # --- conversation --------------------------------------------------------------------------------

@@ -104,8 +104,7 @@ def plan_tasks(
             # again (a no naming no action, or the only one waiting, declines everything)
             others = _still_asked(pending, match.details)
             pending = []
-            no = dataclasses.replace(match, details="")
-            tasks.append(Task(id=next_id(), intent=no.intent.value, match=plain_match(no)))
+            tasks.append(_answered(dataclasses.replace(match, details=""), next_id()))
             for action in others:
                 unchanged = dataclasses.replace(match, intent=Intent.CONFIRM_UNCLEAR, details="")
                 tasks.append(_ask_again(action, unchanged, next_id(), packs))
@@ -119,8 +118,7 @@ def plan_tasks(
                 unclear = MatchedIntent(
                     Intent.UNKNOWN, text=match.text, lang=match.lang, details=CHANGE_UNCLEAR
                 )
-                task_id = next_id()
-                tasks.append(Task(id=task_id, intent="unknown", match=plain_match(unclear)))
+                tasks.append(_answered(unclear, next_id()))
                 continue
             unchanged = dataclasses.replace(match, intent=Intent.CONFIRM_UNCLEAR)
             for action in _still_asked(waiting, match.details):
@@ -152,6 +150,11 @@ def _names(action: dict[str, Any], verb: str) -> bool:
     ``action``."""
     intent = str((action.get("match") or {}).get("intent", ""))
     return not verb or verb in intent or verb in str(action.get("tool", ""))
+
+
+def _answered(match: MatchedIntent, task_id: str) -> Task:
+    """A task the reply answers without a tool (a decline, a change it could not place)."""
+    return Task(id=task_id, intent=match.intent.value, match=plain_match(match))
 
 
 def _still_asked(waiting: list[dict[str, Any]], details: str) -> list[dict[str, Any]]:

@@ -50,6 +50,7 @@ from helpdesk.graph.conversation import (
     QUESTION_MARK,
     STRIP,
     THANKS,
+    TO_END,
     bare,
     blank,
     clause_spans,
@@ -241,7 +242,7 @@ _QUANTITY_PATTERNS: tuple[re.Pattern[str], ...] = (
     rx(
         rf"\b(?:buy|need|want|order|get|purchase|take|like|have)\s+({_EN_NUM}|\d{{1,4}})\b(?!\s*(?:days?|weeks?|hours?))"
     ),
-    rx(rf"^\W*({_EN_NUM})[^\w\u3400-\u9fff]*$"),
+    rx(rf"^\W*({_EN_NUM})" + TO_END),
 )
 
 _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -750,13 +751,14 @@ _WHICH_ORDERS = rx(
 )
 _LIST_ORDERS = rx(
     r"\bmy orders\b|\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪几个订单|哪几单|哪些单"
-    r"|^\W*(?:my |all )?orders[^\w\u3400-\u9fff]*$"
-    r"|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
+    r"|^\W*(?:my |all )?orders"
+    + TO_END
+    + r"|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
     r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
     r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
     r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
     r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
-    r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单[^\w\u3400-\u9fff]*$"
+    r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单" + TO_END
 )
 _HOW_TO = rx(r"怎么|怎样|如何|流程|\bhow (?:do|does|can|to)\b|\bprocess\b")
 _QUESTIONISH = rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
@@ -1539,9 +1541,10 @@ def match_shop(
 # order the session named besides the one it talked about last
 _OTHER_ONE = rx(
     r"^\W*(?:ok\W*|so\W*)?(?:and |what about |how about |and what about )?(?:the |my )?other"
-    r" (?:one|order|package|parcel)(?: of mine)?[^\w\u3400-\u9fff]*$"
-    r"|^\W*(?:那|还有|那么)?(?:另(?:外)?(?:一|那)个|另一单|另外的)(?:订单|包裹)?"
-    r"(?:呢|怎么样了?|到哪了?|发货了吗|什么情况)?[^\w\u3400-\u9fff]*$"
+    r" (?:one|order|package|parcel)(?: of mine)?"
+    + TO_END
+    + r"|^\W*(?:那|还有|那么)?(?:另(?:外)?(?:一|那)个|另一单|另外的)(?:订单|包裹)?"
+    r"(?:呢|怎么样了?|到哪了?|发货了吗|什么情况)?" + TO_END
 )
 
 
@@ -1723,8 +1726,9 @@ _RETRACTED = rx(
     r"(?:^|[,.!?;\s])(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+|nope[,.!\s]+)?"
     r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it"
     r"|(?:no|wait)[,.!\s]+keep it|leave it)"
-    r"[^\w\u3400-\u9fff]*$"
-    r"|[,，.。!！?？\s](?:算了|还是算了|不用了|不要了|先不了|不了)(?:吧|吧。)?[^\w\u3400-\u9fff]*$"
+    + TO_END
+    + r"|[,，.。!！?？\s](?:算了|还是算了|不用了|不要了|先不了|不了)(?:吧|吧。)?"
+    + TO_END
 )
 
 
@@ -1733,7 +1737,7 @@ _TAKE_BACK = rx(
     r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
     r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:wait[,.!\s]+)?"
     r"(?:forget it|never ?mind"
-    r"|scratch that|keep it|leave it)[^\w\u3400-\u9fff]*$"
+    r"|scratch that|keep it|leave it)" + TO_END
 )
 
 
