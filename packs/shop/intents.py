@@ -331,6 +331,8 @@ _REFUND = rx(
     # "how much more can i still claim back", "i want the rest back", "还剩多少能退"
     r"|\bclaim(?:ed|ing)? (?:back|on)\b|\bwhat can i (?:still )?claim\b"
     r"|\b(?:want|need) (?:the rest|the remainder|it all|my money|the money) back\b|多少能退"
+    # "don't refund 100609, just tell me how much is left on it": what is still refundable
+    r"|\bhow much (?:is |do i have )?(?:left|remaining) (?:on|for|of)\b"
     # "钱多久能退回来": the money sent back, a refund (a parcel "退回来" is a return)
     r"|钱[^，。,.!?！？]{0,6}退回"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)

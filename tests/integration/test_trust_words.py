@@ -27,6 +27,7 @@ async def _order_status(bot: object, order_id: str) -> str:
         # a question about the refundable amount of two orders
         ("100200 100609 哪个还能退 各能退多少", "是的"),
         ("can u tell me what's in 100200, also her 100609 refund amount", "yes"),
+        ("don't refund 100609, just tell me how much is left on it", "yes"),
     ],
 )
 async def test_refund_questions_never_become_a_refund(
@@ -182,3 +183,9 @@ async def test_two_actions_named_in_a_no_are_a_no(tmp_path: Path) -> None:
     await say(bot, "yes")
     assert await executions(bot, "cancel_order") == []
     assert await executions(bot, "create_refund") == []
+
+
+async def test_how_much_is_left_after_a_refusal_is_the_refundable_amount(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "don't refund 100609, just tell me how much is left on it")
+    assert "866.00" in out["reply"]  # it searched the products for "just on"
