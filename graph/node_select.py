@@ -7,6 +7,7 @@ from typing import Any
 from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
 from helpdesk.graph.planning import call_for, match_from_task
 from helpdesk.graph.state import HelpdeskState, Task
+from helpdesk.graph.subject_resolution import resolve_subjects
 from helpdesk.graph.tiered import select_with_models
 
 __all__ = ["SelectToolNode"]
@@ -41,6 +42,10 @@ class SelectToolNode(NodeBase):
                 tasks, tier = chosen
             else:
                 self._fell_to_minimal(ctx, "select_tool")
+        # "cancel my air fryer order": the order its words describe, found by one read
+        tasks = await resolve_subjects(
+            tasks, packs=self.packs, executor=self.executor, ctx=ctx, facts=facts
+        )
         out: list[Task] = []
         for task in tasks:
             if task.call is None:

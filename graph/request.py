@@ -21,6 +21,7 @@ from helpdesk.graph.language import Lang
 __all__ = [
     "CHANGE_UNCLEAR",
     "DEFERRED_PART",
+    "RESOLVED",
     "Intent",
     "MatchedIntent",
     "plain_match",
@@ -104,6 +105,10 @@ class MatchedIntent:
 
 
 _MATCH_FIELDS = frozenset(f.name for f in fields(MatchedIntent)) - {"intent", "args"}
+
+RESOLVED = "resolved"
+"""The request argument marking a subject found from the request's description ("my air fryer
+order": :mod:`helpdesk.graph.subject_resolution`), not named by the customer."""
 
 DEFERRED_PART = "part"
 """:attr:`MatchedIntent.details` of an :attr:`Intent.UNKNOWN` request that is one question of a

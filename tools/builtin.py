@@ -248,15 +248,18 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         fallback=_self_service(hotline, "orders"),
     )
     async def list_orders(
-        status: OrderStatus | None = None, limit: int = 5, customer: str | None = None
+        status: OrderStatus | None = None,
+        limit: int = 5,
+        product: str | None = None,
+        customer: str | None = None,
     ) -> Any:
-        """List the customer's most recent orders, optionally by status."""
+        """List the customer's most recent orders, optionally by status, or only those holding
+        the product a customer's words name (``product``: "my air fryer order")."""
+        params: dict[str, Any] = {"status": status, "limit": limit}
+        if product and product.strip():
+            params["product"] = product.strip()[:200]
         return await client.call(
-            "GET",
-            "/orders",
-            tool="list_orders",
-            customer=customer,
-            params={"status": status, "limit": limit},
+            "GET", "/orders", tool="list_orders", customer=customer, params=params
         )
 
     @registry.tool(

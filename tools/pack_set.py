@@ -231,6 +231,15 @@ def check_capabilities(packs: PackSet, registry: ToolRegistry) -> None:
                 f"capability {cap.name!r} is {cap.kind!r} but tool {cap.tool!r} is "
                 f"{spec.policy.kind!r}"
             )
+    for pack in packs.packs:
+        if pack.resolver is None:
+            continue
+        spec = registry.get(pack.resolver.tool)
+        if spec is None or spec.policy.kind != "read":
+            raise PackError(
+                f"pack {pack.name!r}: the resolver's tool {pack.resolver.tool!r} must be a "
+                "registered read"
+            )
 
 
 @functools.lru_cache(maxsize=64)

@@ -38,6 +38,7 @@ __all__ = [
     "PlanFn",
     "PlannedCall",
     "ReplyOutcome",
+    "SubjectResolver",
     "UnderstandFn",
     "Understood",
     "regex_args",
@@ -88,6 +89,23 @@ PlanFn: TypeAlias = Callable[[Mapping[str, Any], Mapping[str, Any]], PlannedCall
 """``plan(request, facts) -> call``: for requests read by a pack's own understanding (the
 request's fields as plain values: ``intent``, ``text``, ``lang`` and what was read), the call
 that serves it, or None when information is missing (the reply asks instead of guessing)."""
+
+
+@dataclass(frozen=True)
+class SubjectResolver:
+    """How a scoped request that describes its subject instead of naming it ("cancel my air
+    fryer order", "净化器那单") finds it: one read of the customer's objects, made before the
+    request is planned. Only a single fitting subject is used; none, or several for a request
+    that does not settle on one, leaves the request as it was (the reply asks which)."""
+
+    tool: str
+    """A read tool listing the customer's objects (the shop's ``list_orders``)."""
+    query: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
+    """``query(request) -> args`` of :attr:`tool` for a request (plain fields) that names no
+    subject or only the session's last one; None when its words describe none."""
+    pick: Callable[[Mapping[str, Any], Any], Sequence[str]]
+    """``pick(request, data) -> subjects``: the subjects of the read's data the request fits,
+    the one to use first; the engine uses a subject only when exactly one is returned."""
 
 
 HandoffArgsFn: TypeAlias = Callable[[str, Mapping[str, Any], Sequence[str]], dict[str, Any]]
@@ -328,6 +346,9 @@ class Pack:
     """How customers write the pack's identifiers (name -> regex, matched case-insensitively,
     usually looser than :attr:`identifiers`: ``"sku 1001"``). The generic money reader blanks
     them before reading an amount, so an identifier is never taken for an amount."""
+    resolver: SubjectResolver | None = None
+    """Finds the :attr:`subject` a request describes without naming it (its tool must be a
+    registered read); None = such a request is asked for its subject."""
     time_zone: str | None = None
     """The IANA time zone the pack's replies show times in (``"Asia/Shanghai"``); validation
     accepts a UTC timestamp of the data quoted in it. None = times as the data gives them."""

@@ -14,11 +14,18 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
+from helpdesk.packs.shop.order_reference import ORDER_RESOLVER
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
-from helpdesk.packs.shop.words import product_query, ticket_needs_asking, tracked_product
+from helpdesk.packs.shop.words import (
+    product_query,
+    ticket_asked_for,
+    ticket_needs_asking,
+    tracked_product,
+)
 from helpdesk.tools.builtin import build_shop_registry
 from helpdesk.tools.packs import (
     Capability,
@@ -78,7 +85,7 @@ def _list_orders(m: Request, facts: Request) -> PlannedCall | None:
 def _tracking(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
     product = tracked_product(str(m.get("text", ""))) or m.get("product")
-    if oid and not (m.get("inferred_order") and product):
+    if oid and not (m.get("inferred_order") and product and not m.get("resolved")):
         return PlannedCall("track_shipment", {"order_id": oid})
     number = m.get("tracking_number") or (m.get("args") or {}).get("tracking_number")
     if number:
@@ -107,10 +114,13 @@ def _faq(m: Request, facts: Request) -> PlannedCall | None:
 def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     text = str(m.get("text", ""))
     subject = (m.get("details") or text)[:120]
+    # a ticket for no order, or for the order the session talked about last ("it broke"), is
+    # filed after a yes unless the customer asked for one in so many words
+    unnamed = not m.get("order_id") or (bool(m.get("inferred_order")) and not m.get("resolved"))
     return PlannedCall(
         "create_ticket",
         {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")},
-        ask_first=ticket_needs_asking(text),
+        ask_first=ticket_needs_asking(text) or (unnamed and not ticket_asked_for(text)),
     )
 
 
@@ -229,6 +239,7 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         ),
         extract=_order_or_last,
         required=("order_id",),
+        subject="order_id",
         core=False,
     ),
     Capability(
@@ -357,6 +368,7 @@ def _no_tools(env: PackEnv) -> ToolRegistry:
 
 def shop_declarations() -> Pack:
     """The shop pack's declarations; its tools are built from ``options["shop_client"]``."""
+    load_model()  # the trained clause model is read now, never inside a node (event loop)
     return Pack(
         name="shop",
         time_zone=SHOP_TIME_ZONE,
@@ -366,6 +378,7 @@ def shop_declarations() -> Pack:
         identifiers=SHOP_IDENTIFIERS,
         mentions=SHOP_MENTIONS,
         subject="order_id",
+        resolver=ORDER_RESOLVER,
         subject_intent="order_status",
         subject_words=r"订单|order",
         unknown_codes=("order_not_found",),

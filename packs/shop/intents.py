@@ -73,7 +73,9 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.order_parts import KEEP, SPARED, amounts_by_order, kept_out
+from helpdesk.packs.shop.order_reference import describes_an_order, order_query
 from helpdesk.packs.shop.words import looked_product, product_query, tracked_product
 from helpdesk.tools.packs import PackSet
 
@@ -375,6 +377,8 @@ _REFUND_QUESTION = rx(
     # "do I get a refund for 100998", "am I eligible for a refund": whether, not a request
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any )?(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
+    # "can I still get more back", "could I claim anything back": whether, asked
+    r"|\b(?:can|could) (?:i|we) (?:still )?(?:get|claim|have) (?:\w+ )?(?:back|refunded)\b"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
     # "her 100609 refund amount", "哪个还能退": what a refund is or could be, asked
     r"|\b(?:refund(?:able)?|refunded) (?:amount|total|sum|balance)\b"
@@ -558,6 +562,14 @@ _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
 )
+# "100998现在还能取消吗", "can I still cancel 100998?": whether it can be, asked; "我记得取消了",
+# "I already cancelled it": said to have been — neither asks for a cancel
+_CANCEL_ASKED_OR_TOLD = rx(
+    r"还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
+    r"|\bcan (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
+    r"|(?:记得|已经|早就|之前|不是)[^，。,.!?！？]{0,6}取消(?:过)?了"
+    r"|\b(?:i|we) (?:already |had )?cancel+ed\b"
+)
 _CAN_I_CANCEL = rx(
     r"(?:还|现在)?(?:能|可以)(?:不能)?取消[吗么嘛]|能不能取消|可不可以取消"
     r"|\bcan (?:i|we) (?:still )?cancel\b(?! (?:it|order|my|the|this|that|#?\d))"
@@ -565,7 +577,7 @@ _CAN_I_CANCEL = rx(
 _CANCEL_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
-    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要)\s*取消"
+    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要)\s*(?:给我|帮我|给|再)?\s*取消"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*取消(?![了吗])"
 )
@@ -622,6 +634,15 @@ _TICKET = rx(
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
 )
 # "帮我转人工", "transfer me": a person asked for in so many words
+# "不用转人工了 我自己搞定了", "don't need a human anymore": a transfer declined
+_HANDOFF_NEGATED = rx(
+    r"(?:不用|不要|别|不需要|没必要|无需|先不)\s*(?:给我|帮我)?\s*(?:再)?\s*(?:转|找|接)?(?:人工|真人|客服)"
+    r"|人工(?:客服)?(?:就)?(?:不用|不要|算)了"
+    r"|\b(?:don'?t|do not|no longer|no need to)\s+(?:need|want)?\s*(?:to\s+)?(?:talk to |speak to |a |an )?"
+    r"(?:human|agent|real person|transfer)"
+    r"|\bno need (?:for|of) (?:a |an )?(?:human|agent|transfer)\b"
+    r"|\bnever ?mind (?:the |about the )?(?:human|agent|transfer)\b"
+)
 _TRANSFER = rx(
     r"转人工|转接|找(?:个)?人工|要人工|接人工|人工客服(?!电话)"
     r"|\btransfer\b|\b(?:talk|speak) (?:to|with)\b"
@@ -639,6 +660,8 @@ _WHETHER_POSSIBLE = rx(
     r"|(?:退货|退换|换货|保修|维修)[^，。,.!?！？]{0,3}[吗么嘛]"
     r"|\b(?:can|could|may) i (?:still )?(?:return|exchange|send|swap)\b"
     r"|\bis it (?:still )?possible\b"
+    # "and whether you do warranty repairs", "do you offer repairs": what the shop does, asked
+    r"|\bwhether (?:you|i|we|it|they)\b|\bdo you (?:do|offer|provide)\b"
     r"|\bhow (?:do|does|can) (?:i|that|it|this)\b|怎么(?:退|换|弄|办)"
 )
 # "open a ticket", "开个工单", "我要投诉": a ticket asked for in so many words
@@ -661,7 +684,8 @@ _TICKET_QUESTION = rx(
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
     r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?ticket"
-    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:提交|开|建|创建|提)?\s*工单"
+    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:提交|开|建|创建|提)?\s*"
+    r"(?:个|一个)?工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
 )
@@ -869,6 +893,8 @@ def _classify_clause(
             if found is not None and found.intent is not Intent.UNKNOWN
             else _Match(Intent.LANGUAGE)
         )
+    if _HANDOFF_NEGATED.search(norm):
+        return _Match(Intent.CONFIRM_NO)  # "不用转人工了", "no need for a human": never a transfer
     if HOTLINE.search(norm) and not has_ids and not _TRANSFER.search(norm):
         # "人工电话多少": the number to call, asked — not a transfer to a person
         return _Match(Intent.HOTLINE)
@@ -914,7 +940,11 @@ def _classify_clause(
     if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
         # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
-    if _CANCEL_QUERY.search(norm):
+    if _CANCEL_QUERY.search(norm) or (
+        _CANCEL_ASKED_OR_TOLD.search(norm)
+        and not REQUESTS.search(blank(norm, _CAN_I))
+        and (ents.order_ids or has_order_ctx)
+    ):
         return _Match(ShopIntent.ORDER_STATUS)
     if _CAN_I_CANCEL.search(norm) and not ents.order_ids and not has_order_ctx:
         # "现在还能取消吗", "can i still cancel if i want": whether a cancel is possible, asked
@@ -1413,7 +1443,8 @@ def match_shop(
     unread = _unread_clauses(norm, spans, awaiting_confirmation)
     groups = _group_clauses(norm, spans, awaiting_confirmation, unread)
     if not groups:
-        return [_published(_unknown(text, message_lang))]
+        model_read = _model_reading(text.strip(), norm, message_lang, norm, last_order_id, last_sku)
+        return [_published(m) for m in model_read or [_unknown(text, message_lang)]]
 
     group_ents = [extract_entities(norm[g.start : g.end]) for g in groups]
     matched: list[_Request] = []
@@ -1434,6 +1465,7 @@ def match_shop(
             extract_entities(norm[s:e]).order_ids for s, e in unread if e <= group.start
         )
         has_ctx = bool(ents.order_ids or earlier or later or last_order_id or unread_order)
+        has_ctx = has_ctx or describes_an_order(clause_norm)
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if found is None and _continues_decline(ents, previous, clause_norm):
             continue
@@ -1522,21 +1554,66 @@ def match_shop(
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
     read = _refunds_beside_cancel(_dedupe(matched))
     matched = [*read, *_changes_not_read(matched, read)]
-    substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     # a part of the message that asks for something nothing read is said to be unread, not
     # dropped, also beside a greeting or a bare "ok" ("hi, can you gift wrap my order")
-    parts = [
-        _Request(Intent.UNKNOWN, text=part, lang=detect_language(part, default=message_lang))
-        for part in (text[start:end].strip(STRIP) for start, end in unread)
-    ]
-    parts = [replace(p, details=DEFERRED_PART) for p in parts]
+    parts = []
+    for start, end in unread:
+        part = text[start:end].strip(STRIP)
+        lang = detect_language(part, default=message_lang)
+        model_read = _model_reading(part, norm[start:end], lang, norm, last_order_id, last_sku)
+        if model_read:
+            matched.extend(model_read)
+        else:
+            parts.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details=DEFERRED_PART))
+    substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
         matched = [m for m in matched if m.intent not in _SMALL_TALK]
         if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
             matched = [m for m in matched if m.details != "ack"]
         matched.extend(parts)
+    if not matched:
+        # nothing read at all: the trained model's reading of the whole message, if confident
+        matched = _model_reading(text.strip(), norm, message_lang, norm, last_order_id, last_sku)
     return [_published(m) for m in matched or [_unknown(text, message_lang)]]
+
+
+_MODEL_KINDS: dict[str, Kind] = {
+    "product": ShopIntent.STOCK,
+    "tracking": ShopIntent.TRACKING,
+    "order_status": ShopIntent.ORDER_STATUS,
+    "refund_info": ShopIntent.ORDER_STATUS,
+    "list_orders": ShopIntent.LIST_ORDERS,
+    "faq": ShopIntent.FAQ,
+    "hotline": Intent.HOTLINE,
+}
+
+
+def _model_reading(
+    part: str,
+    part_norm: str,
+    lang: Lang,
+    message_norm: str,
+    last_order_id: str | None,
+    last_sku: str | None,
+) -> list[_Request]:
+    """What the trained classifier (:mod:`helpdesk.packs.shop.clause_model`) reads a part no
+    template read as: only a question answered by reading, never a part that asks for
+    something to be changed or done ("add a gift message to 100904" stays unread: a look at
+    the order would answer what nobody asked), and a product question only with product words
+    to search for. Empty when the model is not confident."""
+    if asks_for_a_change(part_norm) or IMPERATIVE.search(part_norm.strip()):
+        return []
+    reading = read_clause(part)
+    kind = _MODEL_KINDS.get(reading.intent) if reading is not None else None
+    if reading is None or kind is None:
+        return []
+    ents = extract_entities(part_norm)
+    if kind is ShopIntent.STOCK and not ents.skus and product_query(part) is None:
+        return []
+    base = _Request(intent=kind, text=part, lang=lang, topic=reading.topic, quantity=ents.quantity)
+    message_order = next(iter(extract_entities(message_norm).order_ids), None)
+    return _with_entities(base, ents, message_order, last_order_id, last_sku)
 
 
 # "and the other one?", "what about the other order", "那另一个呢", "另外那个订单怎么样了": the
@@ -1919,7 +1996,13 @@ def _with_entities(
             return [replace(base, order_id=message_order, sku=sku)]
         if last_order_id is not None:
             return [replace(base, order_id=last_order_id, sku=sku, inferred_order=True)]
-        if intent is ShopIntent.ORDER_STATUS:
+        if (
+            intent is ShopIntent.ORDER_STATUS
+            and order_query(_published(base).args | {"intent": "order_status", "text": base.text})
+            is None
+        ):
+            # nothing said of the order ("what did I order?"): the list to pick from; a
+            # description ("has my monitor shipped") is looked up before planning
             return [replace(base, intent=ShopIntent.LIST_ORDERS)]
         return [replace(base, sku=sku)]
     if intent is ShopIntent.HANDOFF:

@@ -18,6 +18,7 @@ from typing import Any
 from helpdesk.graph.intents import MatchedIntent
 from helpdesk.graph.prompting import render
 from helpdesk.graph.replies import ReplyItem, Writer
+from helpdesk.graph.request import RESOLVED
 from helpdesk.packs.shop.intents import (
     ORDER_SCOPED_INTENTS,
     ShopIntent,
@@ -283,7 +284,10 @@ class ShopReplies:
         return _body(w, item)
 
     def inferred(self, w: Writer, match: MatchedIntent) -> str:
-        return w.say("inferred_order", order_id=order_of(match)) if order_of(match) else ""
+        if not order_of(match):
+            return ""
+        key = "resolved_order" if match.args.get(RESOLVED) else "inferred_order"
+        return w.say(key, order_id=order_of(match))
 
     def question(self, w: Writer, item: ReplyItem) -> str:
         match, result = item.intent, item.result

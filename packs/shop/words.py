@@ -6,7 +6,13 @@ import re
 
 from helpdesk.graph.asking import ASKS
 
-__all__ = ["is_complaint", "product_query", "ticket_needs_asking", "tracked_product"]
+__all__ = [
+    "is_complaint",
+    "product_query",
+    "ticket_asked_for",
+    "ticket_needs_asking",
+    "tracked_product",
+]
 
 # "我要投诉" / "I want to complain": acknowledge and offer a ticket; an explicit ticket request
 # ("open a ticket", "提交工单") or a concrete fault ("broken") is filed as asked.
@@ -21,6 +27,11 @@ _TICKET_ASKED = re.compile(
 def is_complaint(text: str) -> bool:
     """Whether a ticket request is a complaint to acknowledge and ask about before filing."""
     return bool(_COMPLAINT.search(text)) and not _TICKET_ASKED.search(text)
+
+
+def ticket_asked_for(text: str) -> bool:
+    """Whether the customer asked for a ticket in so many words ("open a ticket", "提交工单")."""
+    return bool(_TICKET_ASKED.search(text))
 
 
 def ticket_needs_asking(text: str) -> bool:

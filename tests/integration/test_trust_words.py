@@ -189,3 +189,41 @@ async def test_how_much_is_left_after_a_refusal_is_the_refundable_amount(tmp_pat
     bot = bot_for(tmp_path)
     out = await say(bot, "don't refund 100609, just tell me how much is left on it")
     assert "866.00" in out["reply"]  # it searched the products for "just on"
+
+
+@pytest.mark.parametrize(
+    ("message", "answer", "action"),
+    [
+        # the third fresh batch: each planned or executed the write it declines
+        ("不用转人工了 我自己搞定了", "是的", "create_ticket"),
+        ("别给我再开工单了 我就想知道T-000031现在啥状态", "确认", "create_ticket"),
+        ("100998现在还能取消吗？先别取消啊 我就问问", "确认", "cancel_order"),
+        ("空气炸锅那单先别给我取消啊 我晚点付 没付款的单子能留多久", "确认", "cancel_order"),
+        ("Can I still cancel 100998? I ordered the monitor and the phone last night", "yes",
+         "cancel_order"),
+        ("100181那个围巾订单退款了吗 我记得取消了 现在又想要了", "确认", "cancel_order"),
+        ("did the refund for 100609 go through? and can I still get more back", "yes",
+         "create_refund"),
+        ("Hi, I'd like to know your return policy, and whether you do warranty repairs", "yes",
+         "create_ticket"),
+    ],
+)  # fmt: skip
+async def test_declined_or_asked_about_writes_are_never_done(
+    tmp_path: Path, message: str, answer: str, action: str
+) -> None:
+    bot = bot_for(tmp_path)
+    first = await say(bot, message)
+    assert all(t.get("tool") != action for t in first["tasks"])
+    await say(bot, answer)
+    assert await executions(bot, action) == []
+
+
+async def test_a_fault_report_naming_no_order_is_filed_only_after_a_yes(tmp_path: Path) -> None:
+    """ "it broke" after a look at 100904 filed a ticket on 100904 at once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "where is 100904")
+    asked = await say(bot, "it broke")
+    assert await executions(bot, "create_ticket") == []
+    assert "100904" in asked["reply"]
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "create_ticket")] != []

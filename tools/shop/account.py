@@ -49,9 +49,14 @@ def get_customer(conn: sqlite3.Connection, customer_id: str) -> dict[str, Any] |
 
 
 def list_orders(
-    conn: sqlite3.Connection, customer_id: str, status: str | None, limit: int
+    conn: sqlite3.Connection,
+    customer_id: str,
+    status: str | None,
+    limit: int,
+    skus: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The customer's orders, newest first, optionally of one status."""
+    """The customer's orders, newest first, optionally of one status, and (``skus``) only
+    those holding one of these products."""
     sql = (
         "SELECT o.order_id, o.status, o.created_at, o.total_cents, o.currency,"
         " (SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.order_id)"
@@ -61,6 +66,10 @@ def list_orders(
     if status is not None:
         sql += " AND o.status = ?"
         params.append(status)
+    if skus is not None:
+        marks = ",".join("?" * len(skus)) or "NULL"
+        sql += f" AND o.order_id IN (SELECT order_id FROM order_items WHERE sku IN ({marks}))"
+        params.extend(skus)
     sql += " ORDER BY o.created_at DESC, o.order_id DESC LIMIT ?"
     params.append(limit)
     return {
@@ -76,6 +85,16 @@ def list_orders(
             for row in conn.execute(sql, params)
         ]
     }
+
+
+def ordered_skus(conn: sqlite3.Connection, customer_id: str) -> list[str]:
+    """Every product the customer has ordered."""
+    rows = conn.execute(
+        "SELECT DISTINCT i.sku FROM order_items i JOIN orders o ON o.order_id = i.order_id"
+        " WHERE o.customer_id = ? ORDER BY i.sku",
+        (customer_id,),
+    ).fetchall()
+    return [row["sku"] for row in rows]
 
 
 def owned_order(conn: sqlite3.Connection, customer_id: str, order_id: str) -> sqlite3.Row:

@@ -231,6 +231,9 @@ def customer_me(call: _Call) -> dict[str, Any]:
 def list_orders(call: _Call) -> dict[str, Any]:
     wanted = choice("status", call.query.get("status"), ORDER_STATUSES)
     limit = query_int(call.query, "limit", 10, 1, 100)
+    if call.query.get("product") is not None:
+        product = query_text(call.query, "product", 1, 200)
+        return call.read(service.orders_naming, call.customer_id, product, wanted, limit)
     return call.read(service.list_orders, call.customer_id, wanted, limit)
 
 

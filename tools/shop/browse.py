@@ -14,9 +14,14 @@ from typing import Any
 
 from helpdesk.tools.shop.catalog import SEARCH_ALIASES, city_zh
 from helpdesk.tools.shop.conventions import ShopError, money
-from helpdesk.tools.shop.product_search import ProductText, product_text, rank_products
+from helpdesk.tools.shop.product_search import (
+    ProductText,
+    mention_scores,
+    product_text,
+    rank_products,
+)
 
-__all__ = ["get_inventory", "matching_skus", "search_faq", "search_products"]
+__all__ = ["get_inventory", "matching_skus", "named_skus", "search_faq", "search_products"]
 
 
 def _restock_passed(restock: str | None, today: date | None) -> bool:
@@ -62,6 +67,22 @@ def matching_skus(conn: sqlite3.Connection, query: str) -> list[str]:
         return []
     rows = conn.execute("SELECT sku, name, name_zh, category FROM products ORDER BY sku").fetchall()
     return rank_products(query, _search_texts(rows))
+
+
+def named_skus(conn: sqlite3.Connection, text: str, among: list[str]) -> list[str]:
+    """The SKUs of ``among`` that a customer's words name most strongly ("cancel my air fryer
+    order": the air fryer among the products of the customer's orders); empty when they name
+    none of them."""
+    if not among or not text.strip():
+        return []
+    marks = ",".join("?" * len(among))
+    rows = conn.execute(
+        f"SELECT sku, name, name_zh, category FROM products WHERE sku IN ({marks}) ORDER BY sku",
+        among,
+    ).fetchall()
+    scores = mention_scores(text, _search_texts(rows))
+    best = max(scores.values(), default=0)
+    return [sku for sku, score in scores.items() if score == best and best > 0]
 
 
 def _search_texts(rows: list[sqlite3.Row]) -> list[ProductText]:

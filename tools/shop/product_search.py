@@ -97,3 +97,38 @@ def rank_products(query: str, products: Sequence[ProductText]) -> list[str]:
     if best < _PARTIAL_HAN:
         return []
     return [sku for score, _, sku in sorted(scored, key=lambda s: (-s[0], s[1])) if score >= best]
+
+
+# Words of product names that say nothing about which product a customer means on their own.
+_NAME_FILLER = frozenset(
+    {"set", "pack", "pcs", "and", "the", "with", "for", "of", "in", "inch", "electronics", "home",
+     "clothing", "queen", "pairs", "2m", "5l", "4l", "500ml", "1.7l", "28cm", "128gb", "256gb",
+     "3kg", "25l", "1tb"}
+)  # fmt: skip
+_LATIN_WORD = re.compile(r"[a-z0-9][a-z0-9+.-]*")
+_HAN = re.compile(r"[\u3400-\u9fff]+")
+
+
+def _name_words(text: str) -> set[str]:
+    return {w for w in _LATIN_WORD.findall(text) if len(w) >= 3 and w not in _NAME_FILLER}
+
+
+def _name_pairs(text: str) -> set[str]:
+    return {run[i : i + 2] for run in _HAN.findall(text) for i in range(len(run) - 1)}
+
+
+def mention_scores(text: str, products: Sequence[ProductText]) -> dict[str, int]:
+    """How strongly ``text`` (a customer's words, not a search query) names each product: its
+    name's words found whole (singular or plural: "my headphones", "the monitor order") plus
+    its Chinese names' two-character pieces found ("净化器那单" names 空气净化器 twice). Only
+    products named at all are in the result."""
+    cleaned = _clean(text)
+    words = set(_LATIN_WORD.findall(cleaned))
+    words |= {s for w in words if (s := _singular(w))}
+    scores: dict[str, int] = {}
+    for product in products:
+        score = len(_name_words(product.text) & words)
+        score += sum(1 for pair in _name_pairs(product.text) if pair in cleaned)
+        if score:
+            scores[product.sku] = score
+    return scores

@@ -31,8 +31,15 @@ from helpdesk.tools.shop.account import (
     get_tracking_by_product,
     list_orders,
     list_tickets,
+    ordered_skus,
 )
-from helpdesk.tools.shop.browse import get_inventory, matching_skus, search_faq, search_products
+from helpdesk.tools.shop.browse import (
+    get_inventory,
+    matching_skus,
+    named_skus,
+    search_faq,
+    search_products,
+)
 from helpdesk.tools.shop.conventions import ShopError, money, to_cents
 from helpdesk.tools.shop.writes import cancel_order, create_refund, create_ticket
 
@@ -55,6 +62,7 @@ __all__ = [
     "list_orders",
     "list_tickets",
     "money",
+    "orders_naming",
     "search_faq",
     "search_products",
     "to_cents",
@@ -68,3 +76,22 @@ def track_product(
     """The tracking of the customer's latest order holding the product ``query`` names
     ("where are my headphones?"); see :func:`get_tracking_by_product`."""
     return get_tracking_by_product(conn, customer_id, matching_skus(conn, query), query, today)
+
+
+def orders_naming(
+    conn: sqlite3.Connection, customer_id: str, text: str, status: str | None, limit: int
+) -> dict[str, Any]:
+    """The customer's orders holding the product their words name ("cancel my air fryer
+    order", "净化器那单"), newest first, with the products matched (``matched_products``);
+    words naming none of the products the customer ordered filter nothing (and match none)."""
+    skus = named_skus(conn, text, ordered_skus(conn, customer_id))
+    found = list_orders(conn, customer_id, status, limit, skus=skus or None)
+    marks = ",".join("?" * len(skus))
+    rows = (
+        conn.execute(
+            f"SELECT sku, name, name_zh FROM products WHERE sku IN ({marks}) ORDER BY sku", skus
+        ).fetchall()
+        if skus
+        else []
+    )
+    return {**found, "matched_products": [dict(row) for row in rows]}

@@ -1,0 +1,97 @@
+"""Orders the customer describes instead of numbering: "my air fryer order", "净化器那单".
+
+The shop pack's :class:`~helpdesk.tools.packs.SubjectResolver`: a request about an order that
+names none (or only the session's last one) and whose words say something about it — a product
+bought, "the one I haven't paid for" — is looked up with ``list_orders(product=..., status=...)``
+(the shop matches the words against the products of the customer's own orders), and the order
+it fits is used: for a look, the one still on its way first, else the latest; for a write, only
+when exactly one order fits and can take it (a cancel: an unpaid or paid order), so the
+confirmation the customer answers names that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from helpdesk.graph.conversation import rx
+from helpdesk.packs.shop.words import looked_product
+from helpdesk.tools.packs import SubjectResolver
+
+__all__ = ["ORDER_RESOLVER", "describes_an_order", "order_query", "pick_order"]
+
+#: Requests about one order whose order a description may give.
+_SCOPED = frozenset(
+    {"order_status", "tracking", "cancel_order", "refund", "create_ticket", "change_address"}
+)
+_LOOKS = frozenset({"order_status", "tracking", "change_address"})
+#: The states in which an order can take each request (the others are refused by the shop).
+_FITS: dict[str, frozenset[str]] = {
+    "cancel_order": frozenset({"pending", "paid"}),
+    "refund": frozenset({"shipped", "delivered"}),
+    "create_ticket": frozenset({"shipped", "delivered"}),
+    "change_address": frozenset({"pending", "paid"}),
+    "tracking": frozenset({"paid", "shipped", "delivered"}),
+}
+_ON_ITS_WAY = ("shipped", "paid")
+
+# "the one I haven't paid for", "my unpaid order", "还没付款的那单", "待付款的"
+_UNPAID = rx(
+    r"\b(?:have ?n[o']?t|not|never|didn'?t|did not|yet to) (?:yet )?(?:paid|pay)\b|\bunpaid\b"
+    r"|未付款|没付款|没有付款|还没付|没付钱|待付款|未支付|没支付"
+)
+
+
+# "净化器那单", "空气炸锅的订单", "显示器和手机那个单子", "my air fryer order", "the purifier order",
+# "the order with the monitor": an order named by what is in it
+_DESCRIBED_ORDER = rx(
+    r"[\u4e00-\u9fff]{2}(?:的|那|这)?(?:一|个)?(?:单|笔|订单|单子)(?![号据])"
+    r"|\b(?:my|the|that|this)\s+(?:[a-z0-9-]+\s+){1,3}(?:order|purchase)\b(?!\s*(?:number|id|#))"
+    r"|\border (?:with|for) (?:the |my |a )?[a-z]{3,}"
+)
+
+
+def describes_an_order(text: str) -> bool:
+    """Whether ``text`` names an order by what is in it or its state ("净化器那单", "the order I
+    haven't paid for"): a question about money or delivery then has an order to be about."""
+    return bool(_DESCRIBED_ORDER.search(text) or _UNPAID.search(text))
+
+
+def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``list_orders`` arguments that find the order a request describes, or None."""
+    if str(request.get("intent")) not in _SCOPED:
+        return None
+    text = str(request.get("text") or "")
+    args: dict[str, Any] = {"limit": 20}
+    if _UNPAID.search(text):
+        args["status"] = "pending"
+    if looked_product(_UNPAID.sub(" ", text)):
+        args["product"] = text[:200]
+    return args if len(args) > 1 else None
+
+
+def pick_order(request: Mapping[str, Any], data: Any) -> list[str]:
+    """The order ids of the lookup's result the request fits, the one to use first.
+
+    Nothing when the words named no product the customer ordered and no state either. A look
+    takes the order still on its way first, else the latest; an action takes the orders that
+    can take it (a cancel: unpaid or paid), or the only order found (the shop then says why it
+    cannot: "100683 has shipped")."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("orders"), list):
+        return []
+    query = order_query(request) or {}
+    if not data.get("matched_products") and "status" not in query:
+        return []
+    intent = str(request.get("intent"))
+    found = [o for o in data["orders"] if isinstance(o, Mapping) and o.get("order_id")]
+    fits = _FITS.get(intent)
+    fitting = [o for o in found if fits is None or str(o.get("status")) in fits]
+    if intent in _LOOKS:
+        candidates = fitting or found
+        moving = [o for o in candidates if o.get("status") in _ON_ITS_WAY]
+        return [str((moving or candidates)[0]["order_id"])] if candidates else []
+    chosen = fitting or (found if len(found) == 1 else [])
+    return [str(o["order_id"]) for o in chosen]
+
+
+ORDER_RESOLVER = SubjectResolver(tool="list_orders", query=order_query, pick=pick_order)
