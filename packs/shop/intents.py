@@ -638,8 +638,8 @@ _TICKET = rx(
 _HANDOFF_NEGATED = rx(
     r"(?:不用|不要|别|不需要|没必要|无需|先不)\s*(?:给我|帮我)?\s*(?:再)?\s*(?:转|找|接)?(?:人工|真人|客服)"
     r"|人工(?:客服)?(?:就)?(?:不用|不要|算)了"
-    r"|\b(?:don'?t|do not|no longer|no need to)\s+(?:need|want)?\s*(?:to\s+)?(?:talk to |speak to |a |an )?"
-    r"(?:human|agent|real person|transfer)"
+    r"|\b(?:don'?t|do not|no longer|no need to)\s+(?:need|want)?\s*(?:to\s+)?"
+    r"(?:talk to |speak to |a |an )?(?:human|agent|real person|transfer)"
     r"|\bno need (?:for|of) (?:a |an )?(?:human|agent|transfer)\b"
     r"|\bnever ?mind (?:the |about the )?(?:human|agent|transfer)\b"
 )

@@ -42,8 +42,8 @@ _UNPAID = rx(
 )
 
 
-# "净化器那单", "空气炸锅的订单", "显示器和手机那个单子", "my air fryer order", "the purifier order",
-# "the order with the monitor": an order named by what is in it
+# "净化器那单", "空气炸锅的订单", "显示器和手机那个单子", "my air fryer order", "the purifier
+# order", "the order with the monitor": an order named by what is in it
 _DESCRIBED_ORDER = rx(
     r"[\u4e00-\u9fff]{2}(?:的|那|这)?(?:一|个)?(?:单|笔|订单|单子)(?![号据])"
     r"|\b(?:my|the|that|this)\s+(?:[a-z0-9-]+\s+){1,3}(?:order|purchase)\b(?!\s*(?:number|id|#))"
