@@ -261,17 +261,20 @@ ARE_YOU_HUMAN = rx(
 HOTLINE = rx(
     r"\b(?:hotline|(?:your|the|customer service|support|contact) (?:phone |telephone )?number"
     r"|call (?:you|u|your)\b(?! back)|customer (?:service|support) (?:line|phone))"
+    r"|\b(?:a |any |some )?(?:phone )?number (?:i|we) (?:can|could) (?:call|ring|phone)\b"
+    r"|\bcan i (?:call|phone|ring) (?:you|u|someone|somebody)\b|\bon the phone\b"
     r"|客服电话|热线|客服号码|联系方式|(?:你们|客服)(?:的)?(?:电话|号码)|有没有电话可以打"
     r"|(?<!我的)电话(?:是)?(?:多少|几号)|有没有\S{0,4}(?:电话|热线)"
 )
 GOODBYE = rx(
     r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
-    r"|\bhave a (?:nice|good|great) (?:day|one|evening)\b"
-    r"|再见|拜拜|^\W*88\W*$|回头见|下次见|先这样"
+    r"|\bhave a (?:nice|good|great) (?:day|one|evening|night|weekend)\b"
+    r"|\b(?:that'?s|thats) all i (?:needed|wanted|need)\b|\b(?:ok |okay )?bye\W*$|\bbye for now\b"
+    r"|再见|拜拜|^\W*(?:88|886|8888)\W*$|回头见|下次见|先这样"
 )
 GREETING = rx(
     r"^\W*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|greetings|yo)\b"
-    r"|你好|您好|嗨|哈喽|哈啰|在吗|在不在|早上好|下午好|晚上好|早安|有人吗"
+    r"|你好|您好|嗨|哈喽|哈啰|在吗|在不在|早上好|下午好|晚上好|早安|有人吗|有没有人(?:在)?|有人在"
 )
 THANKS = rx(
     r"\b(?:thanks|thank you|thank u|thx|ty|cheers|appreciate it|much appreciated)\b"

@@ -232,6 +232,8 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
                     r"(?! on (?:the |my )?account)",
                     r"(?<!billing )(?<!email )(?<!e-mail )\baddress\b[^.?!]{0,20}"
                     r"\b(?:wrong|incorrect|changed?)\b",
+                    # "put the wrong address on the air fryer order", "地址填错了"
+                    r"\b(?:wrong|incorrect|old) (?:delivery |shipping )?address\b",
                     r"(?:改|换|修改|更改|更换)[^。？！?!]{0,6}(?<!邮箱)(?<!账单)(?<!邮件)(?<!默认)地址",
                     r"(?<!邮箱)(?<!账单)(?<!邮件)(?<!默认)地址[^。？！?!]{0,8}(?:填错|写错|错了|有误|改|换)",
                 ),

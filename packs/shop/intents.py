@@ -76,7 +76,7 @@ from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.order_parts import KEEP, SPARED, amounts_by_order, kept_out
 from helpdesk.packs.shop.order_reference import describes_an_order, order_query
-from helpdesk.packs.shop.words import looked_product, product_query, tracked_product
+from helpdesk.packs.shop.words import DISSATISFIED, looked_product, product_query, tracked_product
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
@@ -194,6 +194,9 @@ _TYPOS = (
     ("定单", "订单"),
     ("到那了", "到哪了"),
     ("发火了", "发货了"),
+    ("钢化摸", "钢化膜"),
+    ("取笑了", "取消了"),
+    ("吧100", "把100"),
 )
 
 
@@ -325,8 +328,10 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
 }
 _REFUND = rx(
-    r"\bre?fu?nd(?:s|ed|ing)?\b|\bmoney back\b|\bmy money\b|\breimburse"
+    r"\bre?fu?nd(?:s|ed|ing|able)?\b|\bmoney back\b|\bmy money\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
+    # "I want 100 yuan back on 100683", "give me 50 back"
+    r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)? ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])|(?:什么时候|啥时候|哪天|几号)退的"
@@ -397,7 +402,8 @@ _REFUND_WHEN = rx(
     r"|\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
     r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
     r"|状态|进度|到了吗|到了没"
-    r"|\bupdate\b|\bnews\b|\bdone\b|\bprocess(?:ed)?\b|\bhave you refunded\b|\bany word\b"
+    r"|\bupdate\b|\bnews\b|(?<!i'm )(?<!im )(?<!i am )\bdone\b(?! with)|\bprocess(?:ed)?\b"
+    r"|\bhave you refunded\b|\bany word\b"
     r"|有消息|处理了|了没|了吗|催"
     # "and my refund for 100609?": the refund there is, asked about
     r"|^\W*(?:and |also |so |what about |how about )?(?:my|the) (?:re?fu?nd|money)\b"
@@ -589,7 +595,9 @@ _AFTER_CANCEL = rx(
     r"|取消了(?=[^，。,.!?！？]{0,4}(?:钱|款|退))|\bcancel+ed orders?\b"
 )
 _MONEY_BACK_WHEN = rx(
-    r"(?:钱|款)[^，。,.!?！？]{0,6}(?:多久|几天|什么时候|多长时间|啥时候|几个工作日)"
+    r"(?:钱|(?<![男女新同爆童])款)[^，。,.!?！？]{0,6}(?:多久|几天|什么时候|多长时间|啥时候|几个工作日)"
+    # "退回支付宝要几天": the money's way back, then the time
+    r"|(?:退回|退到|到账)[^，。,.!?！？]{0,8}(?:多久|几天|多长时间|啥时候|什么时候)"
     r"|(?:多久|几天|什么时候|啥时候|多长时间)[^，。,.!?！？]{0,6}(?:到账|退回|回到|返还)"
     r"|\bhow (?:long|many (?:business |working )?days)\b.{0,40}\b(?:money|payment)\b"
     r"|\b(?:money|payment)\b.{0,30}\b(?:how long|how many days)\b"
@@ -634,6 +642,11 @@ _TICKET = rx(
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
 )
 # "帮我转人工", "transfer me": a person asked for in so many words
+# "don't need anything else", "没别的了": nothing more wanted
+_NOTHING_ELSE = rx(
+    r"\b(?:don'?t|do not) need anything (?:else|more)\b|\bnothing else\b|\bi'?m (?:all )?good\b"
+    r"|没(?:有)?别的(?:事|问题)?了|没其他(?:事|问题)?了|不需要(?:别的|其他)?了"
+)
 # "不用转人工了 我自己搞定了", "don't need a human anymore": a transfer declined
 _HANDOFF_NEGATED = rx(
     r"(?:不用|不要|别|不需要|没必要|无需|先不)\s*(?:给我|帮我)?\s*(?:再)?\s*(?:转|找|接)?(?:人工|真人|客服)"
@@ -735,6 +748,9 @@ _ORDER_STATUS = rx(
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
+    # "那单当时一共付了多少", "how much did I pay for it", "为啥一直显示待付款", "我是不是没付成功"
+    r"|(?:一共|总共|当时)?(?:付了|花了)多少|\bhow much did (?:i|we) pay\b|显示(?:待付款|已取消|未付款|已发货)"
+    r"|(?:没|未)(?:付|支付)成功|付款成功了吗|\bdid (?:my|the) payment go through\b"
     # "能不能快点", "快点发货": hurrying an order along is asking where it is (the reply says
     # what state it is in and offers a person)
     r"|能不能快点|能快点吗|可以快点吗|快点发货|快点发|快点送|快一点发"
@@ -772,8 +788,19 @@ _HAVE_THING = rx(
 )
 # "成都仓的降噪耳机还有多少": how many of a product are left (of an order: its refunds, above)
 _HOW_MANY_LEFT = rx(r"还有多少|还剩多少|有多少(?:件|个|台|只)")
+_RESTOCK_WHEN = rx(
+    r"(?:什么时候|啥时候|何时|几号|哪天)(?:能|会|才|可以)?(?:到货|有货|补货|上架)"
+    r"|\bwhen (?:are|is|will) (?:the |your )?[a-z0-9 '-]{2,30}? (?:be )?back\b(?! to)"
+    r"|\bwhen (?:the |your )?[a-z0-9 '-]{2,30}? (?:are|is|will be|come|comes) back\b(?! to)"
+)
+# "any silk pyjamas left", "what would you recommend", "想给我爸买个手环 有啥": a product, asked
+_PRODUCT_ASKED = rx(
+    r"\bany\b[a-z0-9 '-]{2,30}?\bleft\b|\b(?:what|which) (?:would|do|can) you recommend\b"
+    r"|\brecommend (?:me )?(?:a|an|some)\b|推荐(?:一下|下|个)?|(?:买|要)(?:个|一个|一台|一件)[\u4e00-\u9fff]{2,6}\s*有啥"
+)
 _WHICH_ORDERS = rx(
     r"\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪些订单|哪几个订单|哪几单|哪些单"
+    r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)"
 )
 _LIST_ORDERS = rx(
     r"\bmy orders\b|\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪几个订单|哪几单|哪些单"
@@ -782,7 +809,12 @@ _LIST_ORDERS = rx(
     + r"|\b(?:all|recent|past|previous|list(?: of)?|show(?: me)?|see) "
     r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
     r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
+    # "I lost all my order numbers", "what are my order numbers", "忘了订单号"
+    r"|\b(?:lost|forgot|forgotten|don'?t (?:know|have|remember)) (?:all )?(?:of )?my order (?:numbers|ids)\b"
+    r"|\bwhat are my order (?:numbers|ids)\b|(?:忘了|忘记|不记得|找不到)(?:我的)?订单号"
     r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
+    # "我有没有还没付款的单子", "any unpaid orders?"
+    r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)|\bany (?:unpaid|unshipped|open) orders\b"
     r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
     r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单" + TO_END
 )
@@ -880,6 +912,9 @@ def _classify_clause(
         # waiting for a yes, where it is no yes to act on (asked again)
         return _Match(Intent.THANKS, ack=True)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
+        return _Match(Intent.CONFIRM_NO)
+    if (_TICKET_NEGATED.search(norm) or _NOTHING_ELSE.search(norm)) and not has_ids:
+        # "no, I don't want a ticket", "nah that's fine, don't need anything else"
         return _Match(Intent.CONFIRM_NO)
     if requested_language(norm) is not None:
         # "I want to speak to a human in English": the request is the handoff (the language
@@ -1015,11 +1050,14 @@ def _classify_clause(
     if ents.faq_topic in ("invoice", "payment", "warranty") and not ents.order_ids:
         # "另外电子发票在哪下载": where to get an invoice, not where the message's order is
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
-    if _TRACKING.search(norm):
-        return _Match(ShopIntent.TRACKING)
     if _LIST_ORDERS.search(norm) and not ents.order_ids and _WHICH_ORDERS.search(norm):
         # "which of my orders havent shipped yet", "我哪些订单还没发货": the list to pick from
         return _Match(ShopIntent.LIST_ORDERS)
+    if _TRACKING.search(norm):
+        return _Match(ShopIntent.TRACKING)
+    if _RESTOCK_WHEN.search(norm) and not has_order_ctx and product_query(norm):
+        # "修身牛仔裤什么时候到货", "when are the jeans back": a product's restock, not a parcel
+        return _Match(ShopIntent.STOCK)
     if _ARRIVE.search(norm):
         if has_order_ctx:
             return _Match(ShopIntent.TRACKING)
@@ -1036,6 +1074,8 @@ def _classify_clause(
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _STOCK.search(norm) and _SERVICE.search(norm):
         return None
+    if _PRODUCT_ASKED.search(norm) and not ents.order_ids and product_query(norm):
+        return _Match(ShopIntent.STOCK)
     if _STOCK.search(norm) or (
         (_HAVE_THING.search(norm) or _HOW_MANY_LEFT.search(norm)) and not ents.order_ids
     ):
@@ -1054,6 +1094,15 @@ def _classify_clause(
         return _Match(Intent.GREETING)
     if THANKS.search(norm):
         return _Match(Intent.THANKS)
+    if (
+        DISSATISFIED.search(norm)
+        and not ASKS.search(norm)
+        and not (has_ids or ents.tracking_numbers)
+    ):
+        # "really poor packaging on your side", "什么破快递": a complaint, acknowledged and a
+        # ticket offered (filed only after a yes: words.is_complaint); beside another request
+        # it is how the customer feels about that one (match_shop drops it)
+        return _Match(ShopIntent.CREATE_TICKET, verb=_VENTED)
     return None
 
 
@@ -1500,6 +1549,8 @@ def match_shop(
             topic=found.topic,
             details=_details(found, clause_text),
         )
+        if found.verb == _VENTED:
+            base = replace(base, args={_VENTED: True})
         if followed_up and found.intent is ShopIntent.TRACKING:
             # "还有保温杯": the product bought, looked up by name like the look before it
             base = replace(base, args={"product": looked_product(clause_text)})
@@ -1552,6 +1603,10 @@ def match_shop(
         matched.extend(found_requests)
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
+    if any(not m.args.get(_VENTED) and m.intent not in _SMALL_TALK for m in matched):
+        # "where is my parcel ... honestly the worst delivery": the unhappiness is about the
+        # request beside it (whose answer apologises), not a complaint to file
+        matched = [m for m in matched if not m.args.get(_VENTED)]
     read = _refunds_beside_cancel(_dedupe(matched))
     matched = [*read, *_changes_not_read(matched, read)]
     # a part of the message that asks for something nothing read is said to be unread, not
@@ -1568,7 +1623,10 @@ def match_shop(
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
-        matched = [m for m in matched if m.intent not in _SMALL_TALK]
+        # "ok cool thx bye": thanks beside a goodbye keep the goodbye (a greeting goes)
+        only_thanks = not parts and all(m.intent is Intent.THANKS for m in substantive)
+        dropped = {Intent.GREETING} if only_thanks else _SMALL_TALK
+        matched = [m for m in matched if m.intent not in dropped]
         if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
             matched = [m for m in matched if m.details != "ack"]
         matched.extend(parts)
@@ -1924,10 +1982,14 @@ def _continues_decline(ents: Entities, previous: Kind | None, clause: str = "") 
 _TELL_ME = rx(r"(?:tell|show|let) me|告诉我|看下|看看")
 
 
+_VENTED = "vented"
+"""The :attr:`_Match.verb` of a complaint read from unhappy words alone ("not impressed")."""
+
+
 def _details(found: _Match, clause_text: str) -> str:
     if found.ack:
         return "ack"
-    if found.verb:
+    if found.verb and found.verb != _VENTED:
         return found.verb
     if found.intent in (ShopIntent.CREATE_TICKET, ShopIntent.HANDOFF):
         return clause_text

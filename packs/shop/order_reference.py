@@ -46,6 +46,8 @@ _UNPAID = rx(
 # order", "the order with the monitor": an order named by what is in it
 _DESCRIBED_ORDER = rx(
     r"[\u4e00-\u9fff]{2}(?:的|那|这)?(?:一|个)?(?:单|笔|订单|单子)(?![号据])"
+    # "净化器那个剩下的钱能退多少": the thing bought, then what is asked of its order
+    r"|[\u4e00-\u9fff]{2}(?:那个|这个)(?=[^，。,.!?！？]{0,8}(?:钱|退|到哪|物流|快递|发货))"
     r"|\b(?:my|the|that|this)\s+(?:[a-z0-9-]+\s+){1,3}(?:order|purchase)\b(?!\s*(?:number|id|#))"
     r"|\border (?:with|for) (?:the |my |a )?[a-z]{3,}"
 )

@@ -7,6 +7,7 @@ import re
 from helpdesk.graph.asking import ASKS
 
 __all__ = [
+    "DISSATISFIED",
     "is_complaint",
     "product_query",
     "ticket_asked_for",
@@ -17,6 +18,17 @@ __all__ = [
 # "我要投诉" / "I want to complain": acknowledge and offer a ticket; an explicit ticket request
 # ("open a ticket", "提交工单") or a concrete fault ("broken") is filed as asked.
 _COMPLAINT = re.compile(r"\bcomplain(?:t|ts|ing|ed)?\b|投诉", re.IGNORECASE)
+# Unhappiness with the service, said without the word "complaint": "not impressed", "really poor
+# packaging", "the courier was super rude", "什么破快递", "服了", "态度太差"
+DISSATISFIED = re.compile(
+    r"\b(?:not impressed|not happy|unacceptable|ridiculous|pathetic|terrible|awful|horrible"
+    r"|disgusting|disappointed|disappointing|fed up|worst|a joke"
+    r"|(?:super|so|very|really|extremely) (?:rude|slow|poor|bad)|poor (?:packaging|service|quality)"
+    r"|(?:was|were|is|are) rude|rude to)\b"
+    r"|服了|无语|破快递|什么破|差评|垃圾|态度(?:太|很|极|特别)?差|太差了|坑人|气死|不满意|太失望"
+    r"|也太慢|太慢了|慢死了|费劲",
+    re.IGNORECASE,
+)
 _TICKET_ASKED = re.compile(
     r"\b(?:open|file|create|raise|submit|log) (?:a |an )?(?:support |complaint )?ticket\b"
     r"|工单|提交|登记",
@@ -26,7 +38,8 @@ _TICKET_ASKED = re.compile(
 
 def is_complaint(text: str) -> bool:
     """Whether a ticket request is a complaint to acknowledge and ask about before filing."""
-    return bool(_COMPLAINT.search(text)) and not _TICKET_ASKED.search(text)
+    complained = _COMPLAINT.search(text) or DISSATISFIED.search(text)
+    return bool(complained) and not _TICKET_ASKED.search(text)
 
 
 def ticket_asked_for(text: str) -> bool:
@@ -40,7 +53,7 @@ def ticket_needs_asking(text: str) -> bool:
     customer asked for the ticket in so many words ("can you open a ticket ...")."""
     if _TICKET_ASKED.search(text):
         return False
-    return bool(_COMPLAINT.search(text)) or bool(ASKS.search(text.lower()))
+    return is_complaint(text) or bool(ASKS.search(text.lower()))
 
 
 # Question scaffolding around a product: "do you have ... in stock?", "...多少钱", "有没有...的".

@@ -129,6 +129,14 @@ def _result_skus(result: Mapping[str, Any] | None) -> set[str]:
     return found
 
 
+def _first_sku(result: Mapping[str, Any] | None) -> str | None:
+    data = (result or {}).get("data")
+    products = data.get("products") if isinstance(data, dict) else None
+    if isinstance(products, list) and products and isinstance(products[0], dict):
+        return str(products[0].get("sku"))
+    return None
+
+
 def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observation) -> bool:
     tool: str | None = str(task["tool"]) if task.get("tool") else None
     args: Mapping[str, Any] = task.get("args") or {}
@@ -156,6 +164,11 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
             return not exp.skus or args.get("sku") in exp.skus
         if tool == "search_products" and name == "product":
             return not exp.skus or bool(_result_skus(result) & set(exp.skus))
+        if tool == "search_products" and exp.skus:
+            # "when does the non stick pan restock": a search whose first hit is the product
+            # asked about answers with its stock and restock date (the reply facts check them)
+            return _first_sku(result) in exp.skus
+        return False
         return False
     if name == "faq":
         return tool == "search_faq" and (exp.topic is None or args.get("topic") == exp.topic)

@@ -67,6 +67,8 @@ SEARCH_ALIASES: dict[str, tuple[str, ...]] = {
     "Men's Down Jacket": ("puffer", "parka", "coat", "棉服"),
     "Women's Down Jacket": ("puffer", "parka", "coat", "棉服"),
     "Cashmere Sweater": ("jumper", "pullover", "毛衣"),
+    "Silk Pajama Set": ("pyjamas", "pyjama", "pajamas", "pjs", "睡衣"),
+    "Thermal Underwear Set": ("long johns", "thermals", "保暖衣"),
 }
 
 
