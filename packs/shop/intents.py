@@ -331,7 +331,8 @@ _REFUND = rx(
     r"\bre?fu?nd(?:s|ed|ing|able)?\b|\bmoney back\b|\bmy money\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b"
     # "I want 100 yuan back on 100683", "give me 50 back"
-    r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)? ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
+    r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)?"
+    r" ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])|(?:什么时候|啥时候|哪天|几号)退的"
@@ -749,7 +750,8 @@ _ORDER_STATUS = rx(
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
     r"|帮我催|催一下|催催|催单|催促"
     # "那单当时一共付了多少", "how much did I pay for it", "为啥一直显示待付款", "我是不是没付成功"
-    r"|(?:一共|总共|当时)?(?:付了|花了)多少|\bhow much did (?:i|we) pay\b|显示(?:待付款|已取消|未付款|已发货)"
+    r"|(?:一共|总共|当时)?(?:付了|花了)多少|\bhow much did (?:i|we) pay\b"
+    r"|显示(?:待付款|已取消|未付款|已发货)"
     r"|(?:没|未)(?:付|支付)成功|付款成功了吗|\bdid (?:my|the) payment go through\b"
     # "能不能快点", "快点发货": hurrying an order along is asking where it is (the reply says
     # what state it is in and offers a person)
@@ -796,7 +798,8 @@ _RESTOCK_WHEN = rx(
 # "any silk pyjamas left", "what would you recommend", "想给我爸买个手环 有啥": a product, asked
 _PRODUCT_ASKED = rx(
     r"\bany\b[a-z0-9 '-]{2,30}?\bleft\b|\b(?:what|which) (?:would|do|can) you recommend\b"
-    r"|\brecommend (?:me )?(?:a|an|some)\b|推荐(?:一下|下|个)?|(?:买|要)(?:个|一个|一台|一件)[\u4e00-\u9fff]{2,6}\s*有啥"
+    r"|\brecommend (?:me )?(?:a|an|some)\b|推荐(?:一下|下|个)?"
+    r"|(?:买|要)(?:个|一个|一台|一件)[\u4e00-\u9fff]{2,6}\s*有啥"
 )
 _WHICH_ORDERS = rx(
     r"\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪些订单|哪几个订单|哪几单|哪些单"
@@ -810,11 +813,13 @@ _LIST_ORDERS = rx(
     r"(?:my |all |of my )?orders\b|\border (?:history|list)\b|\bpurchase history\b"
     r"|\bwhat (?:did|have) i (?:order|ordered|buy|bought)\b|\bmy (?:recent |past )?purchases\b"
     # "I lost all my order numbers", "what are my order numbers", "忘了订单号"
-    r"|\b(?:lost|forgot|forgotten|don'?t (?:know|have|remember)) (?:all )?(?:of )?my order (?:numbers|ids)\b"
+    r"|\b(?:lost|forgot|forgotten|don'?t (?:know|have|remember)) (?:all )?(?:of )?my order"
+    r" (?:numbers|ids)\b"
     r"|\bwhat are my order (?:numbers|ids)\b|(?:忘了|忘记|不记得|找不到)(?:我的)?订单号"
     r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
     # "我有没有还没付款的单子", "any unpaid orders?"
-    r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)|\bany (?:unpaid|unshipped|open) orders\b"
+    r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)"
+    r"|\bany (?:unpaid|unshipped|open) orders\b"
     r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
     r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单" + TO_END
 )
