@@ -195,6 +195,8 @@ _TYPOS = (
     ("到那了", "到哪了"),
     ("发火了", "发货了"),
     ("钢化摸", "钢化膜"),
+    ("mutch", "much "),
+    ("clame", "claim"),
     ("取笑了", "取消了"),
     ("吧100", "把100"),
 )
@@ -267,7 +269,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bwho pays\b.{0,20}\breturns?\b|\bopened\b.{0,20}\breturn(?:ed)?\b"
     ),
     "exchange": rx(
-        r"\bexchange (?:it |them |this )?for (?:a |an )?(?:bigger|smaller|larger|different|other)\b"
+        r"\bexchange (?:it |them |this |(?:the |my )[a-z0-9 ]{2,20} )?for (?:a |an )?"
+        r"(?:bigger|smaller|larger|different|other)\b"
         r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
         r"|\b(?:can|could) (?:it|they|this|i) (?:be )?swap(?:ped)? for\b"
         r"|\b(?:bigger|smaller|larger|different) size\b"
@@ -287,6 +290,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "shipping_fee": rx(
         r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
         r"|\bfree (?:shipping|delivery)\b|\bshipping (?:fees?|costs?|charges?|price)\b"
+        r"|\b(?:shipping|delivery) (?:is |be )?free\b"
         r"|\bdelivery (?:fees?|costs?|charges?)\b"
         r"|\bcharg(?:e|es|ed|ing) (?:me |us )?(?:for |on )(?:the )?(?:shipping|delivery|postage)\b"
         r"|运费|邮费|包邮|免运费|配送费|快递费|\bpostage\b"
@@ -300,6 +304,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
         r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
         r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
+        r"|下单(?:的话)?[^，。,.!?！？]{0,6}(?:啥时候|什么时候|几天|多久)(?:能)?到"
+        r"|到货?(?:一般|大概|通常)(?:要)?(?:几天|多久)"
         r"|\bhow (?:long|many days) (?:does|will|do|is)?\s*(?:it )?(?:take )?(?:for )?(?:the )?"
         r"(?:delivery|shipping|deliver|ship|arrive)"
         r"|\bhow long .*\b(?:delivery|shipping|to arrive|to deliver)\b"
@@ -325,6 +331,12 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bhow long (?:do i have|can i wait|have i got) to pay\b|\bbefore it expires\b"
         r"|\bpay(?:ment)? deadline\b|最晚什么时候(?:要)?付|多久(?:内|之内)?(?:要|必须)?付款"
         r"|付款期限"
+        # "没付款的单子能留多久", "does 100904 get auto cancelled if I only pay tomorrow"
+        r"|(?:没付款|未付款|待付款|没付)[^，。,.!?！？]{0,8}(?:留|保留)多久|多久(?:会)?自动取消"
+        r"|\bauto(?:matically)?[ -]?cancel+(?:ed|s)?\b|\bhow long (?:will|do) you (?:hold|keep)\b"
+        # "can I pay for 100904 with wechat", "do you accept UnionPay"
+        r"|\baccept (?:unionpay|visa|mastercard|amex|credit cards?|paypal|apple pay|wechat)\b"
+        r"|\bunionpay\b|银联"
     ),
 }
 _REFUND = rx(
@@ -523,6 +535,8 @@ _HANDOFF = rx(
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:个|你们)?(?:的)?(?:领导|主管|经理|负责人)"
     # "100609的事我想找个人聊聊", "give me someone to talk to"
     r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)"
+    # "give me someone who can actually help"
+    r"|\b(?:give me|get me|i need|i want) (?:someone|somebody) (?:who|that) can (?:actually )?help\b"
     r"|\bsomeone (?:to|i can) (?:talk|speak) (?:to|with)\b"
     # "能不能让人打电话给我": a person to call back
     r"|(?:让|叫|找)(?:个)?(?:人|客服|你们的?人)(?:给我)?(?:打|回)(?:个)?电话|(?:打|回)(?:个)?电话给我"
@@ -575,6 +589,7 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
     r"|\bcan (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
     r"|(?:记得|已经|早就|之前|不是)[^，。,.!?！？]{0,6}取消(?:过)?了"
+    r"|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消|\bwhich (?:orders? )?can (?:i|be) (?:still )?cancel"
     r"|\b(?:i|we) (?:already |had )?cancel+ed\b"
 )
 _CAN_I_CANCEL = rx(
@@ -698,6 +713,7 @@ _TICKET_QUESTION = rx(
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
     r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?ticket"
+    r"|\b(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|any\s+|another\s+)?(?:support\s+)?ticket"
     r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:提交|开|建|创建|提)?\s*"
     r"(?:个|一个)?工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
@@ -717,6 +733,8 @@ _TRACKING = rx(
     r"|points|voucher|credit|coupon)[a-z\u3400-\u9fff]"
     # "I ordered headphones last week and they still haven't arrived"
     r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
+    r"|\b(?:is|has) (?:it|my [a-z ]{2,20}|the (?:parcel|package)|(?:parcel|package) \d{6})"
+    r" (?:been )?mov(?:ing|ed)\b|\bmoving at all\b"
     r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
     r"|包裹(?![^，。,.!?！？]{0,3}(?:费|单))"
 )
@@ -980,6 +998,8 @@ def _classify_clause(
     if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
         # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _CANCEL_ASKED_OR_TOLD.search(norm) and not (ents.order_ids or has_order_ctx):
+        return _Match(ShopIntent.FAQ, topic="cancel_order")  # "哪些能取消": the policy
     if _CANCEL_QUERY.search(norm) or (
         _CANCEL_ASKED_OR_TOLD.search(norm)
         and not REQUESTS.search(blank(norm, _CAN_I))
@@ -1984,7 +2004,10 @@ def _continues_decline(ents: Entities, previous: Kind | None, clause: str = "") 
     return previous is Intent.CONFIRM_NO and bool(ents.order_ids) and not ents.skus
 
 
-_TELL_ME = rx(r"(?:tell|show|let) me|告诉我|看下|看看")
+_TELL_ME = rx(
+    r"\b(?:tell|show|let) me\b|告诉我|看下|看看|\b(?:want|like) to know\b|\bjust asking\b"
+    r"|想知道|就问问|问一下|\bis (?:it|my parcel|the parcel) (?:moving|moved)\b"
+)
 
 
 _VENTED = "vented"

@@ -47,8 +47,8 @@ __all__ = [
     "sealed_report",
 ]
 
-FRESH_PREFIXES = ("fx-", "fy-")
-"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``messages.*-fresh2.yaml``)."""
+FRESH_PREFIXES = ("fx-", "fy-", "fw-")
+"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2.yaml``, ``-fresh3.yaml``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""
 
