@@ -536,7 +536,8 @@ _HANDOFF = rx(
     # "100609的事我想找个人聊聊", "give me someone to talk to"
     r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)"
     # "give me someone who can actually help"
-    r"|\b(?:give me|get me|i need|i want) (?:someone|somebody) (?:who|that) can (?:actually )?help\b"
+    r"|\b(?:give me|get me|i need|i want) (?:someone|somebody) (?:who|that) can"
+    r" (?:actually )?help\b"
     r"|\bsomeone (?:to|i can) (?:talk|speak) (?:to|with)\b"
     # "能不能让人打电话给我": a person to call back
     r"|(?:让|叫|找)(?:个)?(?:人|客服|你们的?人)(?:给我)?(?:打|回)(?:个)?电话|(?:打|回)(?:个)?电话给我"
@@ -589,7 +590,8 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
     r"|\bcan (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
     r"|(?:记得|已经|早就|之前|不是)[^，。,.!?！？]{0,6}取消(?:过)?了"
-    r"|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消|\bwhich (?:orders? )?can (?:i|be) (?:still )?cancel"
+    r"|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消"
+    r"|\bwhich (?:orders? )?can (?:i|be) (?:still )?cancel"
     r"|\b(?:i|we) (?:already |had )?cancel+ed\b"
 )
 _CAN_I_CANCEL = rx(
