@@ -810,6 +810,10 @@ _HAVE_THING = rx(
 )
 # "成都仓的降噪耳机还有多少": how many of a product are left (of an order: its refunds, above)
 _HOW_MANY_LEFT = rx(r"还有多少|还剩多少|有多少(?:件|个|台|只)")
+# "钢化膜什么时候到啊": the thing named first, then when it arrives (a thing bought, looked up)
+_THING_ARRIVES = rx(
+    r"^\W*(?:我的|我买的|买的)?[\u4e00-\u9fff]{2,8}?(?:什么时候|啥时候|何时)(?:能|才)?(?:到|送到)(?!货)"
+)
 _RESTOCK_WHEN = rx(
     r"(?:什么时候|啥时候|何时|几号|哪天)(?:能|会|才|可以)?(?:到货|有货|补货|上架)"
     r"|\bwhen (?:are|is|will) (?:the |your )?[a-z0-9 '-]{2,30}? (?:be )?back\b(?! to)"
@@ -1086,7 +1090,8 @@ def _classify_clause(
         # "修身牛仔裤什么时候到货", "when are the jeans back": a product's restock, not a parcel
         return _Match(ShopIntent.STOCK)
     if _ARRIVE.search(norm):
-        if has_order_ctx:
+        if has_order_ctx or tracked_product(norm) or _THING_ARRIVES.search(norm):
+            # "钢化膜什么时候到": a thing bought, looked up by what it is (graph resolution)
             return _Match(ShopIntent.TRACKING)
         return _Match(ShopIntent.FAQ, topic="delivery_times")
     if _SHIP_WHEN.search(norm):

@@ -55,7 +55,7 @@ SEARCH_ALIASES: dict[str, tuple[str, ...]] = {
     "11-inch Tablet 256GB": ("ipad", "pad", "平板"),
     "E-book Reader": ("ebook", "kindle", "阅读器"),
     "Clear Phone Case": ("cover", "手机套"),
-    "Tempered Glass Screen Protector": ("screen protector", "钢化膜", "贴膜", "手机膜"),
+    "Tempered Glass Screen Protector": ("screen protector", "钢化膜", "贴膜", "手机膜", "膜"),
     "Robot Vacuum Cleaner": ("hoover", "扫地机", "吸尘器"),
     "Non-stick Frying Pan 28cm": ("nonstick", "pan", "不粘锅", "平底锅"),
     "Stainless Steel Thermos 500ml": ("flask", "water bottle", "水杯"),

@@ -114,7 +114,11 @@ def _name_words(text: str) -> set[str]:
 
 
 def _name_pairs(text: str) -> set[str]:
-    return {run[i : i + 2] for run in _HAN.findall(text) for i in range(len(run) - 1)}
+    """Two-character pieces of the Chinese names, and one-character aliases whole ("膜")."""
+    runs = _HAN.findall(text)
+    return {run[i : i + 2] for run in runs for i in range(len(run) - 1)} | {
+        run for run in runs if len(run) == 1
+    }
 
 
 def mention_scores(text: str, products: Sequence[ProductText]) -> dict[str, int]:
