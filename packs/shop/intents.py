@@ -1524,7 +1524,9 @@ def match_shop(
     unread = _unread_clauses(norm, spans, awaiting_confirmation)
     groups = _group_clauses(norm, spans, awaiting_confirmation, unread)
     if not groups:
-        model_read = _model_reading(text.strip(), norm, message_lang, norm, last_order_id, last_sku)
+        model_read = _model_reading(
+            text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
+        )
         return [_published(m) for m in model_read or [_unknown(text, message_lang)]]
 
     group_ents = [extract_entities(norm[g.start : g.end]) for g in groups]
@@ -1664,7 +1666,9 @@ def match_shop(
         matched.extend(parts)
     if not matched:
         # nothing read at all: the trained model's reading of the whole message, if confident
-        matched = _model_reading(text.strip(), norm, message_lang, norm, last_order_id, last_sku)
+        matched = _model_reading(
+            text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
+        )
     return [_published(m) for m in matched or [_unknown(text, message_lang)]]
 
 
@@ -1686,6 +1690,8 @@ def _model_reading(
     message_norm: str,
     last_order_id: str | None,
     last_sku: str | None,
+    *,
+    whole: bool = False,
 ) -> list[_Request]:
     """What the trained classifier (:mod:`helpdesk.packs.shop.clause_model`) reads a part no
     template read as: only a question answered by reading, never a part that asks for
@@ -1699,7 +1705,14 @@ def _model_reading(
     if reading is None or kind is None:
         return []
     ents = extract_entities(part_norm)
-    if kind is ShopIntent.STOCK and not ents.skus and product_query(part) is None:
+    if (
+        kind is ShopIntent.STOCK
+        and not ents.skus
+        and (whole is False or product_query(part) is None or FOLLOW_UP.search(part_norm))
+    ):
+        # a part the templates left unread that names a product asks something of it they
+        # do not answer ("is the smart watch waterproof", "数据线呢" after a look at an
+        # order): a search would answer another question; it stays unread
         return []
     base = _Request(intent=kind, text=part, lang=lang, topic=reading.topic, quantity=ents.quantity)
     message_order = next(iter(extract_entities(message_norm).order_ids), None)
