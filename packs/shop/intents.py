@@ -1651,7 +1651,10 @@ def match_shop(
         lang = detect_language(part, default=message_lang)
         model_read = _model_reading(part, norm[start:end], lang, norm, last_order_id, last_sku)
         if model_read:
-            matched.extend(model_read)
+            # a part the model reads as a request already read ("what's in 100998? I forgot
+            # what I bought") is answered by that one
+            seen = {_request_key(m) for m in matched}
+            matched.extend(m for m in model_read if _request_key(m) not in seen)
         else:
             parts.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details=DEFERRED_PART))
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
@@ -1670,6 +1673,10 @@ def match_shop(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
     return [_published(m) for m in matched or [_unknown(text, message_lang)]]
+
+
+def _request_key(request: _Request) -> tuple[Any, ...]:
+    return (request.intent, request.order_id, request.sku, request.topic)
 
 
 _MODEL_KINDS: dict[str, Kind] = {

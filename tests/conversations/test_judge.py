@@ -147,3 +147,19 @@ def test_a_request_said_to_be_unread_is_deferred_not_served() -> None:
     # one deferral accounts for one missing request only
     both_missing = judge(asked, _deferring(deferred=1))
     assert len(both_missing.missing) == 2 and not both_missing.answered_or_deferred
+
+
+def _searched(*skus: str) -> Observation:
+    payload = {
+        "reply": "found",
+        "tasks": [{"id": "t1-0", "intent": "stock", "tool": "search_products", "args": {"q": "x"}}],
+        "tool_results": [{"call_id": "t1-0", "data": {"products": [{"sku": sku} for sku in skus]}}],
+    }
+    return Observation.of(payload, [], WRITE_TOOLS)
+
+
+def test_a_search_whose_first_hit_is_the_product_asked_about_serves_a_stock_question() -> None:
+    assert judge(turn("stock SKU-1026"), _searched("SKU-1026", "SKU-1027")).understood
+    # another product first: the reply's first answer is about something else
+    assert not judge(turn("stock SKU-1026"), _searched("SKU-1027", "SKU-1026")).understood
+    assert not judge(turn("stock SKU-1026"), _searched()).understood

@@ -1,0 +1,165 @@
+"""Orders described instead of numbered: the shop's words-to-products scoring, the pack's
+resolver (query and pick) and the engine's resolution step on a fake executor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from helpdesk.degrade.clock import FakeClock
+from helpdesk.graph.planning import plan_tasks
+from helpdesk.graph.request import RESOLVED
+from helpdesk.graph.subject_resolution import resolve_subjects
+from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import ShopIntent as SI
+from helpdesk.packs.shop.intents import shop_request
+from helpdesk.packs.shop.order_reference import describes_an_order, order_query, pick_order
+from helpdesk.tools.context import RequestContext
+from helpdesk.tools.packs import PackSet
+from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
+from helpdesk.tools.shop.product_search import mention_scores, product_text
+
+PRODUCTS = [
+    product_text("SKU-1029", ["Air Fryer 5L", "空气炸锅 5L", "home"]),
+    product_text("SKU-1035", ["Air Purifier", "空气净化器", "home"]),
+    product_text("SKU-1021", ["Tempered Glass Screen Protector", "钢化玻璃膜", "钢化膜", "膜"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "best"),
+    [
+        ("please cancel my air fryer order", "SKU-1029"),
+        ("净化器那单还能退多少", "SKU-1035"),
+        ("膜到现在没到", "SKU-1021"),
+        ("where are my screen protectors", "SKU-1021"),
+    ],
+)
+def test_the_product_a_customer_names_scores_highest(text: str, best: str) -> None:
+    scores = mention_scores(text, PRODUCTS)
+    assert max(scores, key=lambda sku: scores[sku]) == best
+
+
+def test_words_naming_no_product_score_nothing() -> None:
+    assert mention_scores("please cancel my order, it is taking forever", PRODUCTS) == {}
+
+
+@pytest.mark.parametrize(
+    ("intent", "text", "expected"),
+    [
+        ("cancel_order", "cancel my air fryer order", {"limit": 20, "product": "x"}),
+        ("cancel_order", "cancel the order I haven't paid for", {"limit": 20, "status": "pending"}),
+        ("order_status", "还没付款的那单", {"limit": 20, "status": "pending"}),
+        ("faq", "how do refunds work for the air fryer", None),
+        ("cancel_order", "cancel it", None),
+    ],
+)
+def test_the_query_asks_for_the_orders_the_words_describe(
+    intent: str, text: str, expected: dict[str, Any] | None
+) -> None:
+    query = order_query({"intent": intent, "text": text})
+    if expected is None:
+        assert query is None or ("status" not in query and "product" in query)
+        return
+    assert query is not None
+    # words beside a state may be sent as a product too: naming none, they filter nothing
+    assert set(expected) <= set(query)
+    if "status" in expected:
+        assert query["status"] == expected["status"]
+    else:
+        assert "status" not in query
+
+
+def _orders(*rows: tuple[str, str], matched: bool = True) -> dict[str, Any]:
+    return {
+        "orders": [{"order_id": o, "status": s} for o, s in rows],
+        "matched_products": [{"sku": "SKU-1029"}] if matched else [],
+    }
+
+
+def test_a_cancel_takes_the_one_order_that_can_be_cancelled() -> None:
+    data = _orders(("100904", "pending"), ("100200", "delivered"))
+    assert pick_order({"intent": "cancel_order", "text": "cancel my air fryer order"}, data) == [
+        "100904"
+    ]
+    # a refund takes the delivered one
+    assert pick_order({"intent": "refund", "text": "refund my air fryer order"}, data) == ["100200"]
+
+
+def test_two_orders_that_could_take_a_write_are_not_chosen_between() -> None:
+    data = _orders(("100904", "pending"), ("100998", "paid"))
+    assert pick_order({"intent": "cancel_order", "text": "cancel my air fryer order"}, data) == [
+        "100904",
+        "100998",
+    ]
+
+
+def test_a_look_takes_the_order_on_its_way_first() -> None:
+    data = _orders(("100200", "delivered"), ("100683", "shipped"))
+    assert pick_order({"intent": "tracking", "text": "where is my air fryer"}, data) == ["100683"]
+
+
+def test_words_that_matched_no_product_pick_nothing() -> None:
+    data = _orders(("100904", "pending"), matched=False)
+    assert pick_order({"intent": "cancel_order", "text": "cancel my kayak order"}, data) == []
+
+
+def test_an_order_described_by_what_is_in_it_is_an_order_to_be_about() -> None:
+    assert describes_an_order("净化器那单还能退多少")
+    assert describes_an_order("cancel my air fryer order")
+    assert describes_an_order("the one I haven't paid for")
+    assert not describes_an_order("how long do refunds take")
+
+
+class _Reader:
+    """A fake executor: answers ``list_orders`` with fixed data and counts the calls."""
+
+    def __init__(self, data: Any, status: ToolStatus = ToolStatus.OK) -> None:
+        self.data, self.status, self.calls = data, status, []
+
+    async def run_many(self, calls: list[ToolCall], ctx: RequestContext) -> list[ToolResult]:
+        self.calls.extend(calls)
+        return [
+            ToolResult(call_id=c.id, tool=c.name, status=self.status, data=self.data) for c in calls
+        ]
+
+
+def _tasks(*matches: Any) -> list[Any]:
+    packs = PackSet(default_packs())
+    return plan_tasks(list(matches), turn=1, facts={}, packs=packs)
+
+
+async def test_resolution_fills_the_order_and_plans_the_call_again() -> None:
+    packs = PackSet(default_packs())
+    tasks = _tasks(shop_request(SI.CANCEL_ORDER, "please cancel my air fryer order"))
+    assert tasks[0].call is None  # no order: nothing to call before the lookup
+    reader = _Reader(_orders(("100904", "pending"), ("100200", "delivered")))
+    ctx = RequestContext.new(session="s", turn=1, customer="C0001", clock=FakeClock())
+    out = await resolve_subjects(tasks, packs=packs, executor=reader, ctx=ctx, facts={})  # type: ignore[arg-type]
+    assert [c.name for c in reader.calls] == ["list_orders"]
+    assert out[0].call is not None and out[0].call.args["order_id"] == "100904"
+    assert out[0].match[RESOLVED] is True and out[0].match["inferred_order"] is True
+
+
+async def test_a_failed_or_ambiguous_lookup_leaves_the_request_to_ask() -> None:
+    packs = PackSet(default_packs())
+    ctx = RequestContext.new(session="s", turn=1, customer="C0001", clock=FakeClock())
+    tasks = _tasks(shop_request(SI.CANCEL_ORDER, "please cancel my air fryer order"))
+    failed = _Reader(None, status=ToolStatus.FAILED)
+    out = await resolve_subjects(tasks, packs=packs, executor=failed, ctx=ctx, facts={})  # type: ignore[arg-type]
+    assert out == tasks
+    two = _Reader(_orders(("100904", "pending"), ("100998", "paid")))
+    out = await resolve_subjects(tasks, packs=packs, executor=two, ctx=ctx, facts={})  # type: ignore[arg-type]
+    assert out == tasks
+
+
+async def test_a_numbered_order_is_never_looked_up() -> None:
+    packs = PackSet(default_packs())
+    ctx = RequestContext.new(session="s", turn=1, customer="C0001", clock=FakeClock())
+    tasks = _tasks(
+        shop_request(SI.CANCEL_ORDER, "cancel 100998 my air fryer order", order_id="100998")
+    )
+    reader = _Reader(_orders(("100904", "pending")))
+    out = await resolve_subjects(tasks, packs=packs, executor=reader, ctx=ctx, facts={})  # type: ignore[arg-type]
+    assert reader.calls == [] and out == tasks
