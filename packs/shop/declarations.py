@@ -114,9 +114,10 @@ def _faq(m: Request, facts: Request) -> PlannedCall | None:
 def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     text = str(m.get("text", ""))
     subject = (m.get("details") or text)[:120]
-    # a ticket for no order, or for the order the session talked about last ("it broke"), is
-    # filed after a yes unless the customer asked for one in so many words
-    unnamed = not m.get("order_id") or (bool(m.get("inferred_order")) and not m.get("resolved"))
+    # a ticket for no order, for the order the session talked about last ("it broke") or for
+    # the order a description was taken to mean ("the purifier arrived cracked") is filed
+    # after a yes unless the customer asked for one in so many words
+    unnamed = not m.get("order_id") or bool(m.get("inferred_order"))
     return PlannedCall(
         "create_ticket",
         {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")},

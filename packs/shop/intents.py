@@ -591,6 +591,9 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|\bcan (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
     r"|(?:记得|已经|早就|之前|不是)[^，。,.!?！？]{0,6}取消(?:过)?了"
     r"|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消"
+    r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,6}取消|\bif (?:i|we) (?:were to |did |do )?cancel"
+    r"|\bthinking (?:of|about) cancel+ing\b|\bis (?:that|it|this) (?:even )?possible\b"
+    r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消"
     r"|\bwhich (?:orders? )?can (?:i|be) (?:still )?cancel"
     r"|\b(?:i|we) (?:already |had )?cancel+ed\b"
 )
@@ -672,6 +675,8 @@ _HANDOFF_NEGATED = rx(
     r"|\b(?:don'?t|do not|no longer|no need to)\s+(?:need|want)?\s*(?:to\s+)?"
     r"(?:talk to |speak to |a |an )?(?:human|agent|real person|transfer)"
     r"|\bno need (?:for|of) (?:a |an )?(?:human|agent|transfer)\b"
+    # "I don't want to be transferred to a human", "no thanks, no agent"
+    r"|\b(?:don'?t|do not|dont|no longer)\b[^.?!]{0,24}\b(?:human|agent|real person|transferr?ed|transfer)\b"
     r"|\bnever ?mind (?:the |about the )?(?:human|agent|transfer)\b"
 )
 _TRANSFER = rx(
@@ -693,6 +698,7 @@ _WHETHER_POSSIBLE = rx(
     r"|\bis it (?:still )?possible\b"
     # "and whether you do warranty repairs", "do you offer repairs": what the shop does, asked
     r"|\bwhether (?:you|i|we|it|they)\b|\bdo you (?:do|offer|provide)\b"
+    r"|\b(?:still )?eligible for\b|\bqualif(?:y|ies) for\b"
     r"|\bhow (?:do|does|can) (?:i|that|it|this)\b|怎么(?:退|换|弄|办)"
 )
 # "open a ticket", "开个工单", "我要投诉": a ticket asked for in so many words
@@ -704,11 +710,12 @@ _EXPLICIT_TICKET = rx(
 # "我名下有没有未处理的工单", "any open tickets on my account?": tickets there are, asked about
 _TICKET_QUESTION = rx(
     r"(?:有没有|有哪些|有几个|还有|查(?:一?下|看)?|看(?:一?下)?)[^，。,.!?！？]{0,8}工单(?![^，。,.!?！？]{0,4}(?:开|提))"
-    r"|工单[^，。,.!?！？]{0,6}(?:进度|状态|处理了|怎么样|呢|有吗|吗)"
+    r"|工单[^，。,.!?！？]{0,6}(?:进度|进展|状态|处理了|怎么样|呢|有吗|吗|跟进|回复|结果|没)"
     r"|\b(?:any|my|existing|open|pending)\s+(?:open\s+|pending\s+|support\s+)?tickets\b"
     r"|\bany (?:open |pending )?tickets?\b"
     # "我投诉的那个工单也石沉大海", "why does nobody answer my ticket": a ticket there is
-    r"|(?:我|之前|上次|以前)[^，。,.!?！？]{0,4}的(?:那个)?工单"
+    r"|(?:我|之前|上次|以前)[^，。,.!?！？]{0,10}的(?:那个)?工单"
+    r"|\bmy (?:ticket|complaint) about\b|\b(?:has|did) any(?:one|body) (?:done|do) anything\b"
     r"|\bmy (?:last |previous |old |existing )?ticket\b"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
@@ -1637,7 +1644,11 @@ def match_shop(
         matched.extend(found_requests)
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
-    if any(not m.args.get(_VENTED) and m.intent not in _SMALL_TALK for m in matched):
+    if (
+        unread
+        or ASKS.search(norm)
+        or any(not m.args.get(_VENTED) and m.intent not in _SMALL_TALK for m in matched)
+    ):
         # "where is my parcel ... honestly the worst delivery": the unhappiness is about the
         # request beside it (whose answer apologises), not a complaint to file
         matched = [m for m in matched if not m.args.get(_VENTED)]

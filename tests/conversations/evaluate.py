@@ -38,6 +38,7 @@ from tests.conversations.labels import LabelledSet, Turn, held_out, load_set
 
 __all__ = [
     "FRESH_PREFIXES",
+    "SEALED_BATCHES",
     "SEALED_DIR",
     "Evaluation",
     "Rate",
@@ -343,11 +344,22 @@ def _row(label: str, ev: Evaluation, verdicts: list[Verdict]) -> str:
     )
 
 
+SEALED_BATCHES = {"first (fz-)": "fz-", "second (fv-)": "fv-"}
+"""The sealed batches by id prefix: reported apart, since each was first run at another time."""
+
+
 def sealed_report(ev: Evaluation) -> list[str]:
-    """The sealed batch's figures, and nothing of its items (not even which ones failed)."""
+    """The sealed batches' figures, and nothing of their items (not even which ones failed)."""
+    per_batch = [
+        f"  {name}: understood {ev.understood(batch)}; every request served or deferred "
+        f"{ev.answered_or_deferred(batch)}"
+        for name, prefix in SEALED_BATCHES.items()
+        if (batch := [v for v in ev.turns if v.turn.id.startswith(prefix)])
+    ]
     return [
-        "sealed batch (never tuned on; its failures are never listed):",
-        f"  understood {ev.understood()}; accepted {ev.accepted()}",
+        "sealed batches (never tuned on; their failures are never listed):",
+        *per_batch,
+        f"  both: understood {ev.understood()}; accepted {ev.accepted()}",
         f"  multi-request turns: every request served or explicitly deferred "
         f"{ev.answered_or_deferred()}",
         f"  questions/negations producing a write or write/money task: {len(ev.unsafe())}",

@@ -193,6 +193,15 @@ def _serves(alternatives: Sequence[Expected], task: Mapping[str, Any], obs: Obse
     return any(_serves_one(e, n, task, obs) for e in alternatives for n in e.intents)
 
 
+_WHOLE_ANSWERS = frozenset({"get_order", "check_stock", "search_products"})
+"""Tools whose one answer shows everything about its object (an order's items, payment and
+refunds; a product's price and stock): two questions about the same object are both served."""
+
+
+def _answers_both(task: Mapping[str, Any]) -> bool:
+    return str(task.get("tool")) in _WHOLE_ANSWERS
+
+
 def _assign(turn: Turn, obs: Observation) -> tuple[list[str], set[int]]:
     """Labelled requests left unserved, and the indexes of the tasks used, by backtracking."""
     best: tuple[list[str], set[int]] | None = None
@@ -208,6 +217,11 @@ def _assign(turn: Turn, obs: Observation) -> tuple[list[str], set[int]]:
         for n, task in enumerate(obs.tasks):
             if n not in used and _serves(alternatives, task, obs):
                 walk(index + 1, used | {n}, missing)
+        for n in used:
+            # "how much did I pay for 100609 and how much was refunded": one look at the order
+            # shows both; "is X in stock and how much is it": one answer about X gives both
+            if _answers_both(obs.tasks[n]) and _serves(alternatives, obs.tasks[n], obs):
+                walk(index + 1, used, missing)
         walk(index + 1, used, [*missing, alternatives[0].intent])
 
     walk(0, set(), [])

@@ -32,13 +32,18 @@ from tests.conversations.labels import held_out, load_set
 # and lowered again when the second fresh batch (200 messages, messages.*-fresh2.yaml) joined
 # (before: 0.941 / 0.940 / 0.958 / 0.940); the single messages now get a fresh shop after any
 # write (an item's reply no longer depends on the items before it).
-FLOOR_UNDERSTOOD = 0.935  # 1360/1453
-FLOOR_ACCEPTED = 0.933  # 1357/1453
-FLOOR_MULTI_REQUESTS_SERVED = 0.955  # 1567/1640
-FLOOR_ANSWERED_OR_DEFERRED = 0.931  # 702/754 multi-request turns (34 misses tuned, 18 held out)
-# The sealed batch (tests/conversations/sealed/, never tuned on), measured the same day.
-FLOOR_SEALED_UNDERSTOOD = 0.737  # 118/160
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.864  # 83/96
+# Session 11: the third fresh batch (270 messages, messages.*-fresh3.yaml, first run 47.3% /
+# 53.2% en / zh) joined after its fixes; the floors were LOWERED from 0.935 / 0.933 / 0.955 /
+# 0.931 because the set grew by 270 harder messages (84.1% of the fresh batches understood,
+# the older 1453 turns 94.6%: 1374, was 1360), not because any item got worse.
+FLOOR_UNDERSTOOD = 0.922  # 1589/1723
+FLOOR_ACCEPTED = 0.918  # 1582/1723
+FLOOR_MULTI_REQUESTS_SERVED = 0.955  # 1746/1828
+FLOOR_ANSWERED_OR_DEFERRED = 0.934  # 791/846 multi-request turns
+# The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
+# first (160 messages, session 10) and the second (221 messages, session 11) together.
+FLOOR_SEALED_UNDERSTOOD = 0.690  # 263/381 (first 129/160, second 134/221)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.779  # 138/177 (first 87/96, second 51/81)
 
 
 @pytest.fixture(scope="module")

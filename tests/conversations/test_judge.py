@@ -163,3 +163,11 @@ def test_a_search_whose_first_hit_is_the_product_asked_about_serves_a_stock_ques
     # another product first: the reply's first answer is about something else
     assert not judge(turn("stock SKU-1026"), _searched("SKU-1027", "SKU-1026")).understood
     assert not judge(turn("stock SKU-1026"), _searched()).understood
+
+
+def test_one_look_at_an_order_serves_two_questions_about_it() -> None:
+    look = seen(("order_status", "get_order", {"order_id": "100609"}))
+    assert judge(turn("order_status 100609", "refund_info 100609"), look).understood
+    # but not a question about another order, nor a request another tool serves
+    assert not judge(turn("order_status 100609", "refund_info 100200"), look).understood
+    assert not judge(turn("order_status 100609", "tracking 100609"), look).understood
