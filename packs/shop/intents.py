@@ -676,7 +676,8 @@ _HANDOFF_NEGATED = rx(
     r"(?:talk to |speak to |a |an )?(?:human|agent|real person|transfer)"
     r"|\bno need (?:for|of) (?:a |an )?(?:human|agent|transfer)\b"
     # "I don't want to be transferred to a human", "no thanks, no agent"
-    r"|\b(?:don'?t|do not|dont|no longer)\b[^.?!]{0,24}\b(?:human|agent|real person|transferr?ed|transfer)\b"
+    r"|\b(?:don'?t|do not|dont|no longer)\b[^.?!]{0,24}"
+    r"\b(?:human|agent|real person|transferr?ed|transfer)\b"
     r"|\bnever ?mind (?:the |about the )?(?:human|agent|transfer)\b"
 )
 _TRANSFER = rx(
