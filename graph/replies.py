@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.graph.capabilities import describe_pack_action, render_item
-from helpdesk.graph.intents import CHANGE_UNCLEAR, DEFERRED_PART, Intent, MatchedIntent
+from helpdesk.graph.intents import BRIEF, CHANGE_UNCLEAR, DEFERRED_PART, Intent, MatchedIntent
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.tools.packs import PackSet
@@ -209,11 +209,11 @@ def _without_result(w: Writer, match: MatchedIntent) -> str:
     message it could not read); "" for requests a pack words."""
     intent = match.intent
     if intent is Intent.GREETING:
-        return w.say("greeting")
+        return w.say("greeting_brief" if match.details == BRIEF else "greeting")
     if intent is Intent.THANKS:
         return w.say("acknowledge" if match.details == "ack" else "thanks")
     if intent is Intent.GOODBYE:
-        return w.say("goodbye")
+        return w.say("goodbye_brief" if match.details == BRIEF else "goodbye")
     if intent is Intent.IDENTITY:
         return w.say("identity")
     if intent is Intent.HOTLINE:

@@ -19,6 +19,7 @@ from typing import Any
 from helpdesk.graph.language import Lang
 
 __all__ = [
+    "BRIEF",
     "CHANGE_UNCLEAR",
     "DEFERRED_PART",
     "RESOLVED",
@@ -105,6 +106,10 @@ class MatchedIntent:
 
 
 _MATCH_FIELDS = frozenset(f.name for f in fields(MatchedIntent)) - {"intent", "args"}
+
+BRIEF = "brief"
+""":attr:`MatchedIntent.details` of a greeting or goodbye beside other requests ("hi! is SKU-1004
+in stock?"): answered in a word ("Hi!") before (or after) the answers, not with the help menu."""
 
 RESOLVED = "resolved"
 """The request argument marking a subject found from the request's description ("my air fryer

@@ -58,6 +58,7 @@ from helpdesk.graph.conversation import (
     rx,
 )
 from helpdesk.graph.intents import (
+    BRIEF,
     DEFERRED_PART,
     ConfirmationWords,
     Intent,
@@ -1672,10 +1673,16 @@ def match_shop(
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
-        # "ok cool thx bye": thanks beside a goodbye keep the goodbye (a greeting goes)
+        # "ok cool thx bye": thanks beside a goodbye keep the goodbye (a greeting goes); a
+        # greeting or goodbye beside a request is answered in a word ("hi! is SKU-1004 in
+        # stock?": "Hi!" and the stock)
         only_thanks = not parts and all(m.intent is Intent.THANKS for m in substantive)
-        dropped = {Intent.GREETING} if only_thanks else _SMALL_TALK
-        matched = [m for m in matched if m.intent not in dropped]
+        if only_thanks:
+            matched = [m for m in matched if m.intent is not Intent.GREETING]
+        else:
+            matched = [
+                replace(m, details=BRIEF) if m.intent in _SMALL_TALK else m for m in matched
+            ]
         if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
             matched = [m for m in matched if m.details != "ack"]
         matched.extend(parts)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from helpdesk.graph.intents import Intent
+from helpdesk.graph.intents import BRIEF, Intent
 from helpdesk.graph.language import detect_language
 from helpdesk.packs import default_packs
 from helpdesk.packs.shop.intents import (
@@ -49,7 +49,8 @@ INTENT_TABLE: list[tuple[str, list[tuple[Kind, str | None, str | None]]]] = [
     ("物流到哪了", [(SI.TRACKING, None, None)]),
     ("快递单号", [(SI.TRACKING, None, None)]),
     ("订单100124的物流信息", [(SI.TRACKING, "100124", None)]),
-    ("hi, where is order 100123?", [(SI.TRACKING, "100123", None)]),
+    # a greeting of its own beside a request is answered in a word (details BRIEF)
+    ("hi, where is order 100123?", [(IN.GREETING, None, None), (SI.TRACKING, "100123", None)]),
     ("Is SKU-1001 in stock?", [(SI.STOCK, None, "SKU-1001")]),
     ("sku 1001 in stock?", [(SI.STOCK, None, "SKU-1001")]),
     ("SKU-1001什么时候到货", [(SI.STOCK, None, "SKU-1001")]),
@@ -239,8 +240,11 @@ def test_match_intents_language_per_message():
     assert [m.lang for m in match_intents("where is order 100123")] == ["en"]
 
 
-def test_match_intents_greeting_dropped_when_other_requests():
-    assert [m.intent for m in match_intents("你好，帮我查一下订单100123")] == [SI.ORDER_STATUS]
+def test_match_intents_a_greeting_beside_a_request_is_answered_in_a_word():
+    found = match_intents("你好，帮我查一下订单100123")
+    assert [(m.intent, m.details) for m in found] == [(IN.GREETING, BRIEF), (SI.ORDER_STATUS, "")]
+    # a greeting word inside the request's own clause is no greeting of its own
+    assert [m.intent for m in match_intents("hey can you check 100123")] == [SI.ORDER_STATUS]
 
 
 def test_match_intents_dedupes_same_intent_same_order():

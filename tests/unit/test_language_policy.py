@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from helpdesk.graph.intents import Intent
+from helpdesk.graph.intents import BRIEF, Intent
 from helpdesk.graph.language import reply_language, requested_language, unsupported_language
 from helpdesk.packs import default_packs
 from helpdesk.packs.shop.intents import ShopIntent as SI
@@ -104,7 +104,8 @@ def test_a_phone_product_is_not_a_hotline_question() -> None:
 
 
 def test_a_goodbye_with_a_request_answers_the_request() -> None:
-    assert [m.intent for m in match_intents("where is 100683? bye")] == [SI.TRACKING]
+    found = match_intents("where is 100683? bye")
+    assert [(m.intent, m.details) for m in found] == [(SI.TRACKING, ""), (Intent.GOODBYE, BRIEF)]
 
 
 @pytest.mark.parametrize(

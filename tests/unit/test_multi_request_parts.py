@@ -267,7 +267,8 @@ def test_a_request_with_a_price_word_is_not_a_product_search() -> None:
 
 def test_a_request_the_shop_cannot_do_beside_a_greeting_is_deferred_not_dropped() -> None:
     assert reading("hi, can you gift wrap my order") == [
-        (Intent.UNKNOWN, "part: can you gift wrap my order")
+        (Intent.GREETING, None),
+        (Intent.UNKNOWN, "part: can you gift wrap my order"),
     ]
 
 
