@@ -5,12 +5,17 @@
 names no subject, or only the session's last one, is asked of the pack's
 :attr:`~helpdesk.tools.packs.Pack.resolver` before it is planned. When the read finds exactly one
 subject the request fits, the request is about that one (flagged ``inferred_order``, with
-``resolved`` in its arguments, so the reply says which it took and a write's confirmation names
-it); otherwise the request stays as it was and the reply asks. Domain-free: which words
-describe a subject and which subjects fit is the pack's.
+:data:`~helpdesk.graph.request.RESOLVED` in its arguments — the pack's label of what it matched,
+"Air Fryer 5L" — so the reply says which it took and a write's confirmation names it). When the
+words describe a subject the read cannot settle on (none fits, several do, or the read failed),
+the session's last subject is dropped too: the reply asks which one, never acts on the order the
+conversation happened to be about. Domain-free: which words describe a subject and which subjects
+fit is the pack's.
 
-The read is a read like any other (the executor's budget, breaker and retries); when it fails,
-nothing is guessed.
+The read is one call with a small time slice of its own: it never spends the turn's retries or
+degrade ladder (a failed lookup nobody asked for must not turn the customer's own question into
+a handoff), and only a live answer for the arguments asked counts (a fallback, or a simplified
+retry that dropped a filter, settles nothing).
 """
 
 from __future__ import annotations
@@ -20,19 +25,31 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from helpdesk.degrade.budget import RetryBudget
 from helpdesk.graph.planning import call_for, match_from_task
 from helpdesk.graph.request import RESOLVED, Intent, MatchedIntent, plain_match
 from helpdesk.graph.state import Task
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.packs import Pack, PackSet
-from helpdesk.tools.results import ToolCall
+from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
-__all__ = ["resolve_subjects"]
+__all__ = ["LOOKUP_BUDGET_S", "resolve_subjects"]
+
+LOOKUP_BUDGET_S = 2.0
+"""The most time a lookup may take (less when the turn has less left); no retries."""
 
 
-def _describes(task: Task, packs: PackSet) -> tuple[Pack, MatchedIntent, dict[str, Any]] | None:
-    """The pack, match and resolver arguments of a task whose subject its words describe."""
+@dataclasses.dataclass(frozen=True)
+class _Wanted:
+    pack: Pack
+    match: MatchedIntent
+    args: dict[str, Any]
+    writes: bool
+
+
+def _describes(task: Task, packs: PackSet) -> _Wanted | None:
+    """What a task whose words may describe its subject asks the pack's resolver."""
     match = match_from_task(task)
     if match.intent is not Intent.PACK or match.args.get(RESOLVED):
         return None
@@ -45,11 +62,40 @@ def _describes(task: Task, packs: PackSet) -> tuple[Pack, MatchedIntent, dict[st
     if match.request_value(pack.subject) and not match.inferred_order:
         return None
     args = pack.resolver.query({**plain_match(match), "intent": match.capability})
-    return (pack, match, dict(args)) if args is not None else None
+    if args is None:
+        return None
+    return _Wanted(pack, match, dict(args), writes=cap.kind != "read")
 
 
 def _key(tool: str, args: Mapping[str, Any]) -> str:
     return tool + json.dumps(args, sort_keys=True, default=str)
+
+
+def _settles(result: ToolResult) -> bool:
+    """A live (or cached) answer to exactly the arguments asked."""
+    return (
+        result.status in (ToolStatus.OK, ToolStatus.STALE)
+        and not result.fallback
+        and not result.ladder
+    )
+
+
+def _lookup_context(ctx: RequestContext, executor: ResilientExecutor) -> RequestContext:
+    seconds = max(0.0, min(LOOKUP_BUDGET_S, ctx.budget.remaining()))
+    return RequestContext(
+        session=ctx.session,
+        turn=ctx.turn,
+        customer=ctx.customer,
+        budget=RetryBudget(max_retries=0, max_seconds=seconds, clock=executor.clock),
+        request_id=ctx.request_id,
+    )
+
+
+def _without_subject(match: MatchedIntent, subject: str) -> MatchedIntent:
+    """The request with the session's subject it had inherited taken away (asked instead)."""
+    args = {k: v for k, v in match.args.items() if k != subject}
+    plain = dataclasses.replace(match, inferred_order=False, args=args)
+    return plain if not hasattr(plain, subject) else dataclasses.replace(plain, **{subject: None})
 
 
 async def resolve_subjects(
@@ -61,31 +107,43 @@ async def resolve_subjects(
     facts: Mapping[str, Any],
 ) -> list[Task]:
     """``tasks`` with the subjects their words describe filled in (and their calls planned
-    again); a task whose subject is not found unambiguously is returned unchanged."""
+    again); see the module docstring for what happens when the lookup does not settle."""
     wanted = {n: found for n, task in enumerate(tasks) if (found := _describes(task, packs))}
     if not wanted:
         return list(tasks)
     calls: dict[str, ToolCall] = {}
-    for n, (pack, _, args) in wanted.items():
-        assert pack.resolver is not None
-        key = _key(pack.resolver.tool, args)
-        calls.setdefault(key, ToolCall(name=pack.resolver.tool, args=args, id=f"resolve-{n}"))
-    results = await executor.run_many(list(calls.values()), ctx)
-    by_key = {key: result for key, result in zip(calls, results, strict=True)}
-    out = list(tasks)
-    for n, (pack, match, args) in wanted.items():
-        assert pack.resolver is not None
-        result = by_key[_key(pack.resolver.tool, args)]
-        if not result.usable or result.fallback:
-            continue
-        request = {**plain_match(match), "intent": match.capability}
-        subjects = list(pack.resolver.pick(request, result.data))
-        if len(subjects) != 1:
-            continue
-        resolved = dataclasses.replace(match, inferred_order=True).with_request(
-            {pack.subject: subjects[0], RESOLVED: True}
+    for n, item in wanted.items():
+        assert item.pack.resolver is not None
+        key = _key(item.pack.resolver.tool, item.args)
+        calls.setdefault(
+            key, ToolCall(name=item.pack.resolver.tool, args=item.args, id=f"resolve-{n}")
         )
+    results = await executor.run_many(list(calls.values()), _lookup_context(ctx, executor))
+    by_key = dict(zip(calls, results, strict=True))
+    out = list(tasks)
+    for n, item in wanted.items():
+        resolver, subject = item.pack.resolver, item.pack.subject
+        assert resolver is not None
+        result = by_key[_key(resolver.tool, item.args)]
+        request = {**plain_match(item.match), "intent": item.match.capability}
+        picked = resolver.pick(request, result.data) if _settles(result) else []
+        if picked is None:
+            continue  # the words describe no subject: the request stays as it was
+        if len(picked) == 1:
+            label = resolver.label(result.data, picked[0]) if resolver.label else ""
+            updated = dataclasses.replace(item.match, inferred_order=True).with_request(
+                {subject: picked[0], RESOLVED: label or True}
+            )
+        elif item.match.inferred_order and (item.writes or _settles(result)):
+            # described but not settled: never the session's order in its place (a write
+            # always; a look when the answer said the description fits none or several)
+            updated = _without_subject(item.match, subject)
+        else:
+            continue
         task = tasks[n]
-        call = call_for(resolved, task.id, facts=dict(facts), packs=packs)
-        out[n] = task.model_copy(update={"match": plain_match(resolved), "call": call})
+        own_facts = dict(facts)
+        if not updated.request_value(subject):
+            own_facts.pop(f"last_{subject}", None)  # an extractor must not bring it back
+        call = call_for(updated, task.id, facts=own_facts, packs=packs)
+        out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
     return out

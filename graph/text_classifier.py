@@ -151,7 +151,17 @@ class TextClassifier:
         labels, features = raw.get("labels"), raw.get("features")
         if not isinstance(labels, dict) or not labels or not isinstance(features, dict):
             raise ValueError("classifier model without labels or features")
-        return cls(labels, features, alpha=float(raw.get("alpha", 0.5)))
+        counts_ok = all(isinstance(n, int) and n > 0 for n in labels.values()) and all(
+            isinstance(per, dict) and all(isinstance(n, int) and n >= 0 for n in per.values())
+            for per in features.values()
+        )
+        alpha = raw.get("alpha", 0.5)
+        if not counts_ok or not isinstance(alpha, int | float) or not 0 < alpha < 100:
+            raise ValueError("classifier model with counts or alpha that are not numbers")
+        try:
+            return cls(labels, features, alpha=float(alpha))
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise ValueError(f"classifier model that cannot be used: {exc}") from exc
 
     @classmethod
     def load(cls, path: Path) -> TextClassifier:

@@ -95,17 +95,22 @@ that serves it, or None when information is missing (the reply asks instead of g
 class SubjectResolver:
     """How a scoped request that describes its subject instead of naming it ("cancel my air
     fryer order", "净化器那单") finds it: one read of the customer's objects, made before the
-    request is planned. Only a single fitting subject is used; none, or several for a request
-    that does not settle on one, leaves the request as it was (the reply asks which)."""
+    request is planned (:mod:`helpdesk.graph.subject_resolution`). Only a single fitting subject
+    is used; when the words describe one the read cannot settle on, the request is asked about
+    — never sent to the session's last subject instead."""
 
     tool: str
     """A read tool listing the customer's objects (the shop's ``list_orders``)."""
     query: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
     """``query(request) -> args`` of :attr:`tool` for a request (plain fields) that names no
-    subject or only the session's last one; None when its words describe none."""
-    pick: Callable[[Mapping[str, Any], Any], Sequence[str]]
+    subject or only the session's last one; None when its words cannot describe one."""
+    pick: Callable[[Mapping[str, Any], Any], Sequence[str] | None]
     """``pick(request, data) -> subjects``: the subjects of the read's data the request fits,
-    the one to use first; the engine uses a subject only when exactly one is returned."""
+    the one to use first (the engine uses one only when exactly one is returned); None when the
+    data shows the words described no subject at all (the request stays as it was)."""
+    label: Callable[[Any, str], Any] | None = None
+    """``label(data, subject)``: what the read matched for that subject, as plain JSON (the
+    shop: ``{"en": "Air Fryer 5L", "zh": "空气炸锅 5L"}``), kept with the request for the reply."""
 
 
 HandoffArgsFn: TypeAlias = Callable[[str, Mapping[str, Any], Sequence[str]], dict[str, Any]]

@@ -12,6 +12,7 @@ only the templates (and then the customer's yes) can do.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,6 +31,8 @@ __all__ = [
     "load_model",
     "read_clause",
 ]
+
+_LOG = logging.getLogger(__name__)
 
 MODEL_PATH = Path(__file__).with_name("clause_model.json")
 MIN_CONFIDENCE = 0.6
@@ -95,10 +98,13 @@ def clause_features(text: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def load_model() -> TextClassifier | None:
-    """The shipped model, or None when the file is missing (the templates still read)."""
-    if not MODEL_PATH.exists():
+    """The shipped model, or None when the file is missing or broken (logged; the templates
+    still read every message, only the model's fallback readings are lost)."""
+    try:
+        return TextClassifier.load(MODEL_PATH)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        _LOG.warning("clause model not used (%s): %s", MODEL_PATH, exc)
         return None
-    return TextClassifier.load(MODEL_PATH)
 
 
 def read_clause(text: str, model: TextClassifier | None = None) -> ClauseReading | None:

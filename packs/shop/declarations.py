@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from helpdesk.graph.request import RESOLVED
 from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
@@ -85,7 +86,7 @@ def _list_orders(m: Request, facts: Request) -> PlannedCall | None:
 def _tracking(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
     product = tracked_product(str(m.get("text", ""))) or m.get("product")
-    if oid and not (m.get("inferred_order") and product and not m.get("resolved")):
+    if oid and not (m.get("inferred_order") and product and not m.get(RESOLVED)):
         return PlannedCall("track_shipment", {"order_id": oid})
     number = m.get("tracking_number") or (m.get("args") or {}).get("tracking_number")
     if number:
@@ -117,11 +118,13 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     # a ticket for no order, for the order the session talked about last ("it broke") or for
     # the order a description was taken to mean ("the purifier arrived cracked") is filed
     # after a yes unless the customer asked for one in so many words
-    unnamed = not m.get("order_id") or bool(m.get("inferred_order"))
+    guessed = bool(m.get("inferred_order"))  # even "open a ticket: the monitor order, ..."
     return PlannedCall(
         "create_ticket",
         {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")},
-        ask_first=ticket_needs_asking(text) or (unnamed and not ticket_asked_for(text)),
+        ask_first=ticket_needs_asking(text)
+        or guessed
+        or (not m.get("order_id") and not ticket_asked_for(text)),
     )
 
 

@@ -396,6 +396,7 @@ _REFUND_QUESTION = rx(
     # "do I get a refund for 100998", "am I eligible for a refund": whether, not a request
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any )?(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
+    r"|\bdid you (?:already |actually |really )?refund\b"
     # "can I still get more back", "could I claim anything back": whether, asked
     r"|\b(?:can|could) (?:i|we) (?:still )?(?:get|claim|have) (?:\w+ )?(?:back|refunded)\b"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
@@ -594,6 +595,7 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,6}取消|\bif (?:i|we) (?:were to |did |do )?cancel"
     r"|\bthinking (?:of|about) cancel+ing\b|\bis (?:that|it|this) (?:even )?possible\b"
+    r"|\bshould (?:i|we) (?:still )?cancel\b|\bwould cancel+ing\b|\bif cancel+ing\b"
     r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消"
     r"|\bwhich (?:orders? )?can (?:i|be) (?:still )?cancel"
     r"|\b(?:i|we) (?:already |had )?cancel+ed\b"
@@ -606,6 +608,7 @@ _CANCEL_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要)\s*(?:给我|帮我|给|再)?\s*取消"
+    r"|\b(?:never|didn'?t|did not) ask(?:ed)? (?:you |anyone )?to cancel"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*取消(?![了吗])"
 )
@@ -1680,9 +1683,7 @@ def match_shop(
         if only_thanks:
             matched = [m for m in matched if m.intent is not Intent.GREETING]
         else:
-            matched = [
-                replace(m, details=BRIEF) if m.intent in _SMALL_TALK else m for m in matched
-            ]
+            matched = [replace(m, details=BRIEF) if m.intent in _SMALL_TALK else m for m in matched]
         if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
             matched = [m for m in matched if m.details != "ack"]
         matched.extend(parts)

@@ -18,7 +18,13 @@ from helpdesk.graph.conversation import rx
 from helpdesk.packs.shop.words import looked_product
 from helpdesk.tools.packs import SubjectResolver
 
-__all__ = ["ORDER_RESOLVER", "describes_an_order", "order_query", "pick_order"]
+__all__ = [
+    "ORDER_RESOLVER",
+    "describes_an_order",
+    "order_label",
+    "order_query",
+    "pick_order",
+]
 
 #: Requests about one order whose order a description may give.
 _SCOPED = frozenset(
@@ -48,7 +54,8 @@ _DESCRIBED_ORDER = rx(
     r"[\u4e00-\u9fff]{2}(?:的|那|这)?(?:一|个)?(?:单|笔|订单|单子)(?![号据])"
     # "净化器那个剩下的钱能退多少": the thing bought, then what is asked of its order
     r"|[\u4e00-\u9fff]{2}(?:那个|这个)(?=[^，。,.!?！？]{0,8}(?:钱|退|到哪|物流|快递|发货))"
-    r"|\b(?:my|the|that|this)\s+(?:[a-z0-9-]+\s+){1,3}(?:order|purchase)\b(?!\s*(?:number|id|#))"
+    r"|\b(?:my|the|that|this)\s+(?!(?:next|new|first|future|own)\b)(?:[a-z0-9-]+\s+){1,3}"
+    r"(?:order|purchase)\b(?!\s*(?:number|id|#))"
     r"|\border (?:with|for) (?:the |my |a )?[a-z]{3,}"
 )
 
@@ -59,12 +66,24 @@ def describes_an_order(text: str) -> bool:
     return bool(_DESCRIBED_ORDER.search(text) or _UNPAID.search(text))
 
 
+# "cancel the monitor order, not the air fryer one", "keep my air fryer order but ...",
+# "空气炸锅那单保留", "除了净化器那单": an order described to be left out, never the one meant
+_LEFT_OUT = rx(
+    r"\b(?:not|except|but not|apart from|other than)\s+(?:the |my |that )?[a-z0-9 '-]{2,30}?"
+    r"(?:\s+(?:one|order|purchase))\b"
+    r"|\b(?:keep|leave|don'?t (?:touch|cancel|refund))\s+(?:the |my |that )?[a-z0-9 '-]{2,30}?"
+    r"(?:\s+(?:one|order|purchase)|(?= alone))\b"
+    r"|除了[^，。,.!?！？]{1,12}|[\u4e00-\u9fff]{2,8}(?:那单|那个|的订单)?(?:保留|别动|不要动|不取消|先别)"
+)
+_LIMIT = 100
+
+
 def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     """The ``list_orders`` arguments that find the order a request describes, or None."""
     if str(request.get("intent")) not in _SCOPED:
         return None
-    text = str(request.get("text") or "")
-    args: dict[str, Any] = {"limit": 20}
+    text = _LEFT_OUT.sub(" ", str(request.get("text") or ""))
+    args: dict[str, Any] = {"limit": _LIMIT}
     if _UNPAID.search(text):
         args["status"] = "pending"
     if looked_product(_UNPAID.sub(" ", text)):
@@ -72,20 +91,25 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     return args if len(args) > 1 else None
 
 
-def pick_order(request: Mapping[str, Any], data: Any) -> list[str]:
-    """The order ids of the lookup's result the request fits, the one to use first.
+def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
+    """The order ids of the lookup's result the request fits, the one to use first; None when
+    the words named no product and no state (nothing was described).
 
-    Nothing when the words named no product the customer ordered and no state either. A look
-    takes the order still on its way first, else the latest; an action takes the orders that
-    can take it (a cancel: unpaid or paid), or the only order found (the shop then says why it
-    cannot: "100683 has shipped")."""
+    A look takes the order still on its way first, else the latest; an action takes the orders
+    that can take it (a cancel: unpaid or paid), or the only order found (the shop then says why
+    it cannot: "100683 has shipped")."""
     if not isinstance(data, Mapping) or not isinstance(data.get("orders"), list):
         return []
     query = order_query(request) or {}
-    if not data.get("matched_products") and "status" not in query:
-        return []
+    described = bool(data.get("matched_products")) or "status" in query
+    if not described:
+        # "cancel my kayak order": an order described, though by nothing the customer bought
+        text = str(request.get("text") or "")
+        return [] if data.get("names_a_product") or describes_an_order(text) else None
     intent = str(request.get("intent"))
-    found = [o for o in data["orders"] if isinstance(o, Mapping) and o.get("order_id")]
+    found = [
+        o for o in data["orders"] if isinstance(o, Mapping) and isinstance(o.get("order_id"), str)
+    ]
     fits = _FITS.get(intent)
     fitting = [o for o in found if fits is None or str(o.get("status")) in fits]
     if intent in _LOOKS:
@@ -96,4 +120,22 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str]:
     return [str(o["order_id"]) for o in chosen]
 
 
-ORDER_RESOLVER = SubjectResolver(tool="list_orders", query=order_query, pick=pick_order)
+def order_label(data: Any, order_id: str) -> dict[str, str] | None:
+    """What the words matched in that order, by language ("Air Fryer 5L" / "空气炸锅 5L")."""
+    orders = data.get("orders") if isinstance(data, Mapping) else None
+    for order in orders if isinstance(orders, list) else ():
+        if isinstance(order, Mapping) and order.get("order_id") == order_id:
+            matched = [m for m in order.get("matched") or () if isinstance(m, Mapping)]
+            if matched:
+                return {
+                    lang: "、".join(str(m.get(lang)) for m in matched)
+                    if lang == "zh"
+                    else ", ".join(str(m.get(lang)) for m in matched)
+                    for lang in ("en", "zh")
+                }
+    return None
+
+
+ORDER_RESOLVER = SubjectResolver(
+    tool="list_orders", query=order_query, pick=pick_order, label=order_label
+)

@@ -286,7 +286,10 @@ class ShopReplies:
     def inferred(self, w: Writer, match: MatchedIntent) -> str:
         if not order_of(match):
             return ""
-        key = "resolved_order" if match.args.get(RESOLVED) else "inferred_order"
+        resolved = match.args.get(RESOLVED)
+        if isinstance(resolved, dict) and resolved.get(w.lang):
+            return w.say("resolved_order_named", order_id=order_of(match), product=resolved[w.lang])
+        key = "resolved_order" if resolved else "inferred_order"
         return w.say(key, order_id=order_of(match))
 
     def question(self, w: Writer, item: ReplyItem) -> str:

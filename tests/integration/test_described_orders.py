@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpdesk.degrade.chaos import ChaosPlan
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
@@ -92,3 +93,84 @@ async def test_words_naming_no_product_of_the_customer_ask_for_the_order(tmp_pat
     assert not [c for c in _calls(out) if c[0] == "cancel_order"]
     await say(bot, "yes")
     assert await executions(bot, "cancel_order") == []
+
+
+# --- found by a review of the first version (each reproduced on it) ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "message"),
+    [
+        ("status of 100998", "cancel my kayak order"),  # names no order of the customer
+        ("where is 100683", "refund 20 on my purifier and thermos order"),  # two orders fit
+    ],
+)
+async def test_an_order_described_but_not_found_never_falls_back_to_the_session_order(
+    tmp_path: Path, first: str, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, message)
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_failed_lookup_never_falls_back_to_the_session_order(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "what is in order 100200")
+    bot.executor.chaos = ChaosPlan.simple({"list_orders": {"unavailable": 1.0}})
+    asked = await say(bot, "refund 100 on the purifier order")
+    assert "100200" not in asked["reply"]
+    bot.executor.chaos = None
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_an_order_ruled_out_in_the_words_is_not_the_one_taken(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    asked = await say(bot, "cancel the monitor order, not the air fryer one")
+    assert "100998" in asked["reply"] and "27-inch 4K Monitor" in asked["reply"]
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+async def test_a_ticket_on_a_described_order_waits_for_a_yes_even_when_asked_for(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "please open a ticket: the monitor order, not the screen protector one, is dead")
+    assert await executions(bot, "create_ticket") == []
+    await say(bot, "yes")
+    tickets = await executions(bot, "create_ticket")
+    assert len(tickets) == 1
+
+
+async def test_a_failed_lookup_spends_none_of_the_turns_ladder(tmp_path: Path) -> None:
+    """It did: the lookup's fallback used the ladder's levels, so the customer's own question
+    ended in a handoff ticket nobody asked for and an empty reply."""
+    bot = bot_for(tmp_path)
+    bot.executor.chaos = ChaosPlan.simple({"list_orders": {"unavailable": 1.0}})
+    out = await say(bot, "has my monitor shipped? also what is your returns policy")
+    assert await executions(bot, "create_ticket") == []
+    assert "7 days" in out["reply"]  # the returns policy is still answered
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "should I cancel my air fryer order?",
+        "I never asked to cancel my air fryer order",
+        "would cancelling my air fryer order refund me?",
+        "did you refund 100 on the purifier order?",
+    ],
+)
+async def test_questions_about_a_described_order_plan_no_write(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    first = await say(bot, message)
+    assert all(t.get("tool") not in ("cancel_order", "request_refund") for t in first["tasks"])
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []

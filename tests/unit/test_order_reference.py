@@ -14,7 +14,12 @@ from helpdesk.graph.subject_resolution import resolve_subjects
 from helpdesk.packs import default_packs
 from helpdesk.packs.shop.intents import ShopIntent as SI
 from helpdesk.packs.shop.intents import shop_request
-from helpdesk.packs.shop.order_reference import describes_an_order, order_query, pick_order
+from helpdesk.packs.shop.order_reference import (
+    describes_an_order,
+    order_label,
+    order_query,
+    pick_order,
+)
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
@@ -72,9 +77,13 @@ def test_the_query_asks_for_the_orders_the_words_describe(
 
 
 def _orders(*rows: tuple[str, str], matched: bool = True) -> dict[str, Any]:
+    fryer = {"en": "Air Fryer 5L", "zh": "空气炸锅 5L"}
     return {
-        "orders": [{"order_id": o, "status": s} for o, s in rows],
-        "matched_products": [{"sku": "SKU-1029"}] if matched else [],
+        "orders": [
+            {"order_id": o, "status": s, "matched": [fryer] if matched else []} for o, s in rows
+        ],
+        "matched_products": [{"sku": "SKU-1029", **fryer}] if matched else [],
+        "names_a_product": matched,
     }
 
 
@@ -102,7 +111,10 @@ def test_a_look_takes_the_order_on_its_way_first() -> None:
 
 def test_words_that_matched_no_product_pick_nothing() -> None:
     data = _orders(("100904", "pending"), matched=False)
+    # an order described by something the customer never bought: described, none fits
     assert pick_order({"intent": "cancel_order", "text": "cancel my kayak order"}, data) == []
+    # no description at all ("cancel it"): the request stays as it was
+    assert pick_order({"intent": "cancel_order", "text": "cancel it please"}, data) is None
 
 
 def test_an_order_described_by_what_is_in_it_is_an_order_to_be_about() -> None:
@@ -117,9 +129,12 @@ class _Reader:
 
     def __init__(self, data: Any, status: ToolStatus = ToolStatus.OK) -> None:
         self.data, self.status, self.calls = data, status, []
+        self.clock = FakeClock()
+        self.contexts: list[RequestContext] = []
 
     async def run_many(self, calls: list[ToolCall], ctx: RequestContext) -> list[ToolResult]:
         self.calls.extend(calls)
+        self.contexts.append(ctx)
         return [
             ToolResult(call_id=c.id, tool=c.name, status=self.status, data=self.data) for c in calls
         ]
@@ -139,7 +154,10 @@ async def test_resolution_fills_the_order_and_plans_the_call_again() -> None:
     out = await resolve_subjects(tasks, packs=packs, executor=reader, ctx=ctx, facts={})  # type: ignore[arg-type]
     assert [c.name for c in reader.calls] == ["list_orders"]
     assert out[0].call is not None and out[0].call.args["order_id"] == "100904"
-    assert out[0].match[RESOLVED] is True and out[0].match["inferred_order"] is True
+    assert out[0].match[RESOLVED] and out[0].match["inferred_order"] is True
+    # the lookup runs on a context of its own: no retries, never the turn's ladder
+    (side,) = reader.contexts
+    assert side is not ctx and side.budget.max_retries == 0 and side.guard is not ctx.guard
 
 
 async def test_a_failed_or_ambiguous_lookup_leaves_the_request_to_ask() -> None:
@@ -163,3 +181,25 @@ async def test_a_numbered_order_is_never_looked_up() -> None:
     reader = _Reader(_orders(("100904", "pending")))
     out = await resolve_subjects(tasks, packs=packs, executor=reader, ctx=ctx, facts={})  # type: ignore[arg-type]
     assert reader.calls == [] and out == tasks
+
+
+async def test_a_description_that_does_not_settle_drops_the_sessions_order() -> None:
+    packs = PackSet(default_packs())
+    ctx = RequestContext.new(session="s", turn=1, customer="C0001", clock=FakeClock())
+    guessed = shop_request(
+        SI.CANCEL_ORDER, "cancel my air fryer order", order_id="100998", inferred_order=True
+    )
+    tasks = _tasks(guessed)
+    assert tasks[0].call is not None and tasks[0].call.args["order_id"] == "100998"
+    for reader in (
+        _Reader(_orders(("100904", "pending"), ("100200", "paid"))),  # two fit
+        _Reader(None, status=ToolStatus.FAILED),  # the lookup failed
+    ):
+        out = await resolve_subjects(tasks, packs=packs, executor=reader, ctx=ctx, facts={})  # type: ignore[arg-type]
+        assert out[0].call is None  # asked which order, never 100998
+
+
+def test_the_label_names_what_the_words_matched() -> None:
+    data = _orders(("100904", "pending"))
+    assert order_label(data, "100904") == {"en": "Air Fryer 5L", "zh": "空气炸锅 5L"}
+    assert order_label(data, "100200") is None

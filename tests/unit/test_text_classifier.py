@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -69,7 +70,16 @@ def test_the_model_round_trips_through_json_byte_for_byte() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    ["not json", "[]", '{"format": "other"}', '{"format": "helpdesk-naive-bayes/1", "labels": {}}'],
+    [
+        "not json",
+        "[]",
+        '{"format": "other"}',
+        '{"format": "helpdesk-naive-bayes/1", "labels": {}}',
+        '{"format": "helpdesk-naive-bayes/1", "labels": {"a": 0}, "features": {}}',
+        '{"format": "helpdesk-naive-bayes/1", "labels": {"a": "x"}, "features": {}}',
+        '{"format": "helpdesk-naive-bayes/1", "labels": {"a": 1}, "features": {"a": 3}}',
+        '{"format": "helpdesk-naive-bayes/1", "labels": {"a": 1}, "features": {}, "alpha": -1}',
+    ],
 )
 def test_a_broken_model_file_is_a_clear_error(bad: str) -> None:
     with pytest.raises(ValueError, match="model"):
@@ -100,3 +110,20 @@ def test_the_shipped_model_is_what_the_labelled_set_trains() -> None:
     from tests.conversations.train_clause_model import examples, train
 
     assert train(examples(load_set())).to_json() == MODEL_PATH.read_text(encoding="utf-8")
+
+
+def test_a_broken_shipped_model_is_logged_and_the_templates_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from helpdesk.packs.shop import clause_model
+
+    broken = tmp_path / "clause_model.json"
+    broken.write_text("{not json", encoding="utf-8")
+    monkeypatch.setattr(clause_model, "MODEL_PATH", broken)
+    clause_model.load_model.cache_clear()
+    try:
+        assert clause_model.load_model() is None
+        assert "clause model not used" in caplog.text
+        assert clause_model.read_clause("how many days to deliver to Kunming?") is None
+    finally:
+        clause_model.load_model.cache_clear()

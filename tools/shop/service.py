@@ -82,16 +82,32 @@ def orders_naming(
     conn: sqlite3.Connection, customer_id: str, text: str, status: str | None, limit: int
 ) -> dict[str, Any]:
     """The customer's orders holding the product their words name ("cancel my air fryer
-    order", "净化器那单"), newest first, with the products matched (``matched_products``);
-    words naming none of the products the customer ordered filter nothing (and match none)."""
-    skus = named_skus(conn, text, ordered_skus(conn, customer_id))
+    order", "净化器那单"), newest first, each with the products of it the words matched
+    (``matched``). Words naming none of the products the customer ordered filter nothing and
+    match none; ``names_a_product`` says whether they name a product of the catalogue at all
+    ("my kayak order": yes, though the customer never ordered one)."""
+    ordered = ordered_skus(conn, customer_id)
+    skus = named_skus(conn, text, ordered)
     found = list_orders(conn, customer_id, status, limit, skus=skus or None)
-    marks = ",".join("?" * len(skus))
-    rows = (
-        conn.execute(
-            f"SELECT sku, name, name_zh FROM products WHERE sku IN ({marks}) ORDER BY sku", skus
+    names: dict[str, dict[str, str]] = {}
+    if skus:
+        marks = ",".join("?" * len(skus))
+        rows = conn.execute(
+            f"SELECT sku, name, name_zh FROM products WHERE sku IN ({marks})", skus
         ).fetchall()
-        if skus
-        else []
-    )
-    return {**found, "matched_products": [dict(row) for row in rows]}
+        names = {row["sku"]: {"en": row["name"], "zh": row["name_zh"]} for row in rows}
+        for order in found["orders"]:
+            held = {
+                row["sku"]
+                for row in conn.execute(
+                    f"SELECT sku FROM order_items WHERE order_id = ? AND sku IN ({marks})",
+                    (order["order_id"], *skus),
+                )
+            }
+            order["matched"] = [names[sku] for sku in sorted(held)]
+    catalog = [row["sku"] for row in conn.execute("SELECT sku FROM products")]
+    return {
+        **found,
+        "matched_products": [{"sku": sku, **names[sku]} for sku in sorted(names)],
+        "names_a_product": bool(skus) or bool(named_skus(conn, text, catalog)),
+    }
