@@ -269,7 +269,8 @@ HOTLINE = rx(
 GOODBYE = rx(
     r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
     r"|\bhave a (?:nice|good|great) (?:day|one|evening|night|weekend)\b"
-    r"|\b(?:that'?s|thats) all i (?:needed|wanted|need)\b|\b(?:ok |okay )?bye\W*$|\bbye for now\b"
+    r"|\b(?:that'?s|thats) all i (?:needed|wanted|need)\b|\b(?:ok |okay )?(?:bye|cya|see ya)\W*$"
+    r"|\bbye for now\b|\bzai ?jian\b"
     r"|再见|拜拜|^\W*(?:88|886|8888)\W*$|回头见|下次见|先这样"
 )
 GREETING = rx(

@@ -197,6 +197,10 @@ _TYPOS = (
     ("发火了", "发货了"),
     ("钢化摸", "钢化膜"),
     ("mutch", "much "),
+    ("订但", "订单"),
+    ("发获", "发货"),
+    ("取效", "取消"),
+    ("teh ", "the "),
     ("clame", "claim"),
     ("取笑了", "取消了"),
     ("吧100", "把100"),
@@ -268,6 +272,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         # "被子拆了包装还能退吗", "who pays postage on returns"
         r"|拆(?:了|开)(?:包装|封)?[^，。,.!?！？]{0,6}(?:还)?(?:能|可以)退|\bpostage on returns?\b"
         r"|\bwho pays\b.{0,20}\breturns?\b|\bopened\b.{0,20}\breturn(?:ed)?\b"
+        r"|\b(?:still )?returnable\b"
     ),
     "exchange": rx(
         r"\bexchange (?:it |them |this |(?:the |my )[a-z0-9 ]{2,20} )?for (?:a |an )?"
@@ -292,6 +297,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
         r"|\bfree (?:shipping|delivery)\b|\bshipping (?:fees?|costs?|charges?|price)\b"
         r"|\b(?:shipping|delivery) (?:is |be )?free\b"
+        r"|\b(?:do|would|will) i (?:have to |need to )?pay (?:for )?(?:the )?"
+        r"(?:shipping|delivery|postage)\b"
         r"|\bdelivery (?:fees?|costs?|charges?)\b"
         r"|\bcharg(?:e|es|ed|ing) (?:me |us )?(?:for |on )(?:the )?(?:shipping|delivery|postage)\b"
         r"|运费|邮费|包邮|免运费|配送费|快递费|\bpostage\b"
@@ -306,6 +313,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
         r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
         r"|下单(?:的话)?[^，。,.!?！？]{0,6}(?:啥时候|什么时候|几天|多久)(?:能)?到"
+        r"|\bhow long (?:would|will|does|do) (?:stuff|things|it|orders?|parcels?|delivery) take"
+        r" to (?:get|arrive|reach)\b"
         r"|到货?(?:一般|大概|通常)(?:要)?(?:几天|多久)"
         r"|\bhow (?:long|many days) (?:does|will|do|is)?\s*(?:it )?(?:take )?(?:for )?(?:the )?"
         r"(?:delivery|shipping|deliver|ship|arrive)"
@@ -321,12 +330,15 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|(?:今天|明天|后天)下单.{0,6}(?:能|可以)?(?:到|送到)"
     ),
     "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据|专票|普票"),
-    "warranty": rx(r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固|管修|包修|保几年"),
+    "warranty": rx(
+        r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固|管修|包修|保几年"
+        r"|\bis (?:that|it|this) covered\b|\bcovered (?:by|under)\b"
+    ),
     "payment": rx(
         r"\bpayment (?:methods?|options?)\b|\bpay (?:with|by|using|via)\b"
         r"|\bhow (?:can|do|should) i pay\b|\b(?:alipay|wechat pay|credit cards?|debit cards?|paypal"
         r"|huabei|split (?:it|the payment)"
-        r"|installments?)\b|支付方式|付款方式|怎么(?:付款|支付|付钱)|如何(?:付款|支付)|支付宝|微信支付"
+        r"|instal+ments?)\b|支付方式|付款方式|怎么(?:付款|支付|付钱)|如何(?:付款|支付)|支付宝|微信支付"
         r"|信用卡|花呗|分期|用什么支付|能用.{0,6}支付"
         # "how long do i have to pay before it expires", "最晚什么时候要付款": the unpaid window
         r"|\bhow long (?:do i have|can i wait|have i got) to pay\b|\bbefore it expires\b"
@@ -372,7 +384,8 @@ _REFUND_WHERE = rx(
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
 _REFUND_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
-    r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund|\bi'?ll keep it\b"
+    r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund"
+    r"|(?<!\d yuan, )(?<!so )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*(?:给我|帮我|给)?\s*退|退款不用了|退款不要了|退款算了"
@@ -394,9 +407,11 @@ _REFUND_QUESTION = rx(
     # "why did you refund only 433", "100609的退款为什么只有433": a question about a refund made
     r"|\bwhy\b|为什么|为啥|怎么只|咋只"
     # "do I get a refund for 100998", "am I eligible for a refund": whether, not a request
-    r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any )?(?:re?fu?nd|money back)\b"
+    r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any |all (?:of )?(?:my |the )?)?"
+    r"(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
     r"|\bdid you (?:already |actually |really )?refund\b"
+    r"|\b(?:it'?s|this is|that'?s) (?:about|regarding|re) (?:the |my )?re?fu?nd\b"
     # "can I still get more back", "could I claim anything back": whether, asked
     r"|\b(?:can|could) (?:i|we) (?:still )?(?:get|claim|have) (?:\w+ )?(?:back|refunded)\b"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
@@ -412,7 +427,8 @@ _HOW_MUCH = rx(r"\bhow much\b|多少")
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
-    r"|\b(?:go|gone|went) through\b|\barrived?\b|\breceived?\b"
+    r"|\b(?:go|gone|went) through\b|\breceived?\b"
+    r"|\b(?:it|refund|money|payment)(?: has| have)? (?:arrived|come|landed)\b|\barrived? yet\b"
     r"|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到|已经|还没"
     r"|\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
     r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
@@ -536,7 +552,7 @@ _HANDOFF = rx(
     r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor))\b"
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:个|你们)?(?:的)?(?:领导|主管|经理|负责人)"
     # "100609的事我想找个人聊聊", "give me someone to talk to"
-    r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)"
+    r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)|(?:让|叫)(?:你们)?的?(?:主管|经理|领导|负责人)"
     # "give me someone who can actually help"
     r"|\b(?:give me|get me|i need|i want) (?:someone|somebody) (?:who|that) can"
     r" (?:actually )?help\b"
@@ -596,9 +612,26 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,6}取消|\bif (?:i|we) (?:were to |did |do )?cancel"
     r"|\bthinking (?:of|about) cancel+ing\b|\bis (?:that|it|this) (?:even )?possible\b"
     r"|\bshould (?:i|we) (?:still )?cancel\b|\bwould cancel+ing\b|\bif cancel+ing\b"
-    r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消"
+    r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消|(?:之前|以前|上次|已经)取消(?:了)?的"
     r"|\bwhich (?:orders? )?can (?:i|be) (?:still )?cancel"
     r"|\b(?:i|we) (?:already |had )?cancel+ed\b"
+)
+_CANCEL_TOLD = rx(
+    r"(?:记得|已经|早就|之前|以前|上次|不是)[^，。,.!?！？]{0,6}取消(?:过)?了?(?:的)?"
+    r"|我(?:已经)?取消了(?:的)?|\b(?:i|we) (?:already |had )?cancel+ed (?:it|that|the \w+)?"
+)
+_PAID_QUESTION = rx(
+    r"\bdid (?:the|my|your|that) [a-z ]{2,40}?(?:actually |ever |really )?(?:get |been )?"
+    r"(?:paid|processed|sent|credited|go through|went through)\b"
+    r"|(?:补偿|赔偿|退款|退的钱)[^，。,.!?！？]{0,6}(?:到账|付了|打了|给了|退了)(?:吗|没)"
+)
+_PAID_HOW_MUCH = rx(
+    r"(?:一共|总共|当时|我)?(?:付了|花了)多少|\bhow much did (?:i|we) (?:pay|spend)\b"
+)
+_CANCEL_WORRY = rx(
+    r"(?:怕|担心|害怕|以免|生怕)[^，。,.!?！？]{0,6}(?:被|给我)?(?:自动|系统)?取消"
+    r"|\b(?:worried|afraid|scared) (?:it(?:'ll| will)? |that it |my order )?(?:gets? |be |will be )?"
+    r"(?:auto[- ]?)?cancel+ed\b"
 )
 _CAN_I_CANCEL = rx(
     r"(?:还|现在)?(?:能|可以)(?:不能)?取消[吗么嘛]|能不能取消|可不可以取消"
@@ -607,7 +640,7 @@ _CAN_I_CANCEL = rx(
 _CANCEL_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
-    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要)\s*(?:给我|帮我|给|再)?\s*取消"
+    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想)\s*(?:给我|帮我|给|再)?\s*取消"
     r"|\b(?:never|didn'?t|did not) ask(?:ed)? (?:you |anyone )?to cancel"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*取消(?![了吗])"
@@ -620,7 +653,7 @@ _AFTER_CANCEL = rx(
     r"|取消了(?=[^，。,.!?！？]{0,4}(?:钱|款|退))|\bcancel+ed orders?\b"
 )
 _MONEY_BACK_WHEN = rx(
-    r"(?:钱|(?<![男女新同爆童])款)[^，。,.!?！？]{0,6}(?:多久|几天|什么时候|多长时间|啥时候|几个工作日)"
+    r"(?:钱|(?<![男女新同爆童付])款)[^，。,.!?！？]{0,6}(?:多久|几天|什么时候|多长时间|啥时候|几个工作日)"
     # "退回支付宝要几天": the money's way back, then the time
     r"|(?:退回|退到|到账)[^，。,.!?！？]{0,8}(?:多久|几天|多长时间|啥时候|什么时候)"
     r"|(?:多久|几天|什么时候|啥时候|多长时间)[^，。,.!?！？]{0,6}(?:到账|退回|回到|返还)"
@@ -685,10 +718,11 @@ _HANDOFF_NEGATED = rx(
     r"|\bnever ?mind (?:the |about the )?(?:human|agent|transfer)\b"
 )
 _TRANSFER = rx(
-    r"转人工|转接|找(?:个)?人工|要人工|接人工|人工客服(?!电话)"
+    r"转人工|转接|找(?:个)?人工|要人工|接人工|人工客服(?!电话|热线|号码)"
     r"|\btransfer\b|\b(?:talk|speak) (?:to|with)\b"
     r"|\b(?:get|want|need) (?:a |an )?(?:human|real person|agent)\b"
 )
+_SENTENCE_START = re.compile(r"[.?!。？！\n]")
 # "what do i do if it arrives damaged", "万一坏了怎么办": a problem that may happen, asked about
 _HYPOTHETICAL = rx(
     r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
@@ -721,6 +755,8 @@ _TICKET_QUESTION = rx(
     # "我投诉的那个工单也石沉大海", "why does nobody answer my ticket": a ticket there is
     r"|(?:我|之前|上次|以前)[^，。,.!?！？]{0,10}的(?:那个)?工单"
     r"|\bmy (?:ticket|complaint) about\b|\b(?:has|did) any(?:one|body) (?:done|do) anything\b"
+    r"|\b(?:any )?(?:update|news|progress) (?:on|about|with) (?:the |my )(?:complaint|ticket)\b"
+    r"|\bthe (?:complaint|ticket) i (?:made|filed|opened|raised)\b"
     r"|\bmy (?:last |previous |old |existing )?ticket\b"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
@@ -748,7 +784,7 @@ _TRACKING = rx(
     # "I ordered headphones last week and they still haven't arrived"
     r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
     r"|\b(?:is|has) (?:it|my [a-z ]{2,20}|the (?:parcel|package)|(?:parcel|package) \d{6})"
-    r" (?:been )?mov(?:ing|ed)\b|\bmoving at all\b"
+    r" (?:been )?mov(?:ing|ed)\b|\bmoving at all\b|\bsigned for\b|签收了(?:吗|没)"
     r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
     r"|包裹(?![^，。,.!?！？]{0,3}(?:费|单))"
 )
@@ -856,6 +892,8 @@ _LIST_ORDERS = rx(
     # "我有没有还没付款的单子", "any unpaid orders?"
     r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)"
     r"|\bany (?:unpaid|unshipped|open) orders\b"
+    r"|\bdo i have anything (?:that )?(?:hasn'?t|has not|isn'?t) (?:been |yet )?"
+    r"(?:delivered|arrived|shipped)\b"
     r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
     r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单" + TO_END
 )
@@ -954,6 +992,10 @@ def _classify_clause(
         return _Match(Intent.THANKS, ack=True)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         return _Match(Intent.CONFIRM_NO)
+    if _PAID_QUESTION.search(norm):
+        # "did the compensation for my damaged purifier actually get paid", "赔偿到账了吗": the
+        # order's refunds are shown (a damage named in passing is no report to file)
+        return _Match(ShopIntent.ORDER_STATUS)
     if (_TICKET_NEGATED.search(norm) or _NOTHING_ELSE.search(norm)) and not has_ids:
         # "no, I don't want a ticket", "nah that's fine, don't need anything else"
         return _Match(Intent.CONFIRM_NO)
@@ -1016,8 +1058,14 @@ def _classify_clause(
     if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
         # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _CANCEL_WORRY.search(norm):
+        # "怕给我自动取消了", "worried it gets cancelled": the unpaid window, not a cancel
+        return _Match(ShopIntent.FAQ, topic="payment")
     if _CANCEL_ASKED_OR_TOLD.search(norm) and not (ents.order_ids or has_order_ctx):
-        return _Match(ShopIntent.FAQ, topic="cancel_order")  # "哪些能取消": the policy
+        if not _CANCEL_TOLD.search(norm):
+            return _Match(ShopIntent.FAQ, topic="cancel_order")  # "哪些能取消": the policy
+        # "之前取消的那条美利奴的现在还有货不": a cancel told of; the rest is what is asked
+        norm = blank(norm, _CANCEL_TOLD)
     if _CANCEL_QUERY.search(norm) or (
         _CANCEL_ASKED_OR_TOLD.search(norm)
         and not REQUESTS.search(blank(norm, _CAN_I))
@@ -1116,6 +1164,9 @@ def _classify_clause(
         return None  # "can i change the delivery time for 100683", "改个送货时间": not the policy
     if ents.faq_topic is not None:
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _PAID_HOW_MUCH.search(norm):
+        # "我买的空气净化器当时花了多少钱", "how much did I pay for the air fryer order": the order
+        return _Match(ShopIntent.ORDER_STATUS)
     if _STOCK.search(norm) and _SERVICE.search(norm):
         return None
     if _PRODUCT_ASKED.search(norm) and not ents.order_ids and product_query(norm):
@@ -1562,6 +1613,14 @@ def match_shop(
         has_ctx = bool(ents.order_ids or earlier or later or last_order_id or unread_order)
         has_ctx = has_ctx or describes_an_order(clause_norm)
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
+        if (
+            found is not None
+            and found.intent is ShopIntent.CREATE_TICKET
+            and _HYPOTHETICAL.search(_SENTENCE_START.split(norm[: group.start])[-1])
+        ):
+            # "what if the parcel arrives and it's the wrong colour": a problem that may happen,
+            # asked about in the sentence before the clause — the policy answers it
+            found = _Match(ShopIntent.FAQ, topic=ents.faq_topic or "returns")
         if found is None and _continues_decline(ents, previous, clause_norm):
             continue
         followed_up = found is None and _asks_again(clause_norm, ents, previous)
@@ -2203,7 +2262,9 @@ _SEVERAL = rx(
 )
 _HAN_LIST_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 _PRODUCT_AND = rx(
-    r"\s*[?？]?\s+(?:and|&|or|also|plus|n|vs\.?|versus)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|还有|、|或者"
+    r"\s*[?？]?\s+(?:and|&|or|also|plus|n|vs\.?|versus)\s+(?:an?\s+|the\s+|some\s+)?|和|跟|以及|、|或者"
+    # "围巾还有货不" asks whether there is stock left; "耳机还有数据线" lists two
+    r"|还有(?![货没吗么嘛多少几库存现])"
 )
 
 

@@ -105,7 +105,7 @@ _NAME_FILLER = frozenset(
      "clothing", "queen", "pairs", "2m", "5l", "4l", "500ml", "1.7l", "28cm", "128gb", "256gb",
      "3kg", "25l", "1tb"}
 )  # fmt: skip
-_LATIN_WORD = re.compile(r"[a-z0-9][a-z0-9+.-]*")
+_LATIN_WORD = re.compile(r"[a-z0-9][a-z0-9.-]*")  # "monitor+phone" names two
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 
 
