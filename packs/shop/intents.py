@@ -631,7 +631,8 @@ _PAID_HOW_MUCH = rx(
 )
 _CANCEL_WORRY = rx(
     r"(?:怕|担心|害怕|以免|生怕)[^，。,.!?！？]{0,6}(?:被|给我)?(?:自动|系统)?取消"
-    r"|\b(?:worried|afraid|scared) (?:it(?:'ll| will)? |that it |my order )?(?:gets? |be |will be )?"
+    r"|\b(?:worried|afraid|scared) (?:it(?:'ll| will)? |that it |my order )?"
+    r"(?:gets? |be |will be )?"
     r"(?:auto[- ]?)?cancel+ed\b"
 )
 _CAN_I_CANCEL = rx(
