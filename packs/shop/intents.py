@@ -872,6 +872,10 @@ _RESTOCK_WHEN = rx(
 # "any silk pyjamas left", "what would you recommend", "想给我爸买个手环 有啥": a product, asked
 _PRODUCT_ASKED = rx(
     r"\bany\b[a-z0-9 '-]{2,30}?\bleft\b|\b(?:what|which) (?:would|do|can) you recommend\b"
+    # "anything that gets wrinkles out of shirts", "something to keep soup hot", "got anything?"
+    r"|\b(?:got|have you got|do you (?:have|sell)) anything\b|\banything (?:that|to|for)\b"
+    r"|\bsomething (?:to|for|that)\b|\bwhat do you have\b|\bgift (?:idea|for)\b"
+    r"|有(?:啥|什么)(?:推荐|好的|合适的)?(?:吗)?$|有合适的|有没有能"
     r"|\brecommend (?:me )?(?:a|an|some)\b|推荐(?:一下|下|个)?"
     r"|(?:买|要)(?:个|一个|一台|一件)[\u4e00-\u9fff]{2,6}\s*有啥"
 )

@@ -95,8 +95,19 @@ def rank_products(query: str, products: Sequence[ProductText]) -> list[str]:
         return whole
     best = max((score for score, _, _ in scored), default=0.0)
     if best < _PARTIAL_HAN:
-        return []
+        return _by_pieces(terms, products)
     return [sku for score, _, sku in sorted(scored, key=lambda s: (-s[0], s[1])) if score >= best]
+
+
+def _by_pieces(terms: Sequence[str], products: Sequence[ProductText]) -> list[str]:
+    """When no word of the query is found, Chinese words not split by the customer ("能给汤保温
+    的杯子"): the products holding the most of their two-character pieces ("保温"), if any."""
+    pieces = {t[i : i + 2] for t in terms if not t[0].isascii() for i in range(len(t) - 1)}
+    if not pieces:
+        return []
+    hits = [(sum(1 for p in pieces if p in product.text), product.sku) for product in products]
+    best = max((n for n, _ in hits), default=0)
+    return [sku for n, sku in hits if n == best] if best else []
 
 
 # Words of product names that say nothing about which product a customer means on their own.
