@@ -115,16 +115,13 @@ def _faq(m: Request, facts: Request) -> PlannedCall | None:
 def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     text = str(m.get("text", ""))
     subject = (m.get("details") or text)[:120]
-    # a ticket for no order, for the order the session talked about last ("it broke") or for
-    # the order a description was taken to mean ("the purifier arrived cracked") is filed
-    # after a yes unless the customer asked for one in so many words
-    guessed = bool(m.get("inferred_order"))  # even "open a ticket: the monitor order, ..."
+    # filed after a yes: for the order the session talked about last ("it broke") or one a
+    # description was taken to mean, even when asked for; for no order, unless asked for
+    guessed = bool(m.get("inferred_order"))
+    unnamed = not m.get("order_id") and not ticket_asked_for(text)
+    args = {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")}
     return PlannedCall(
-        "create_ticket",
-        {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")},
-        ask_first=ticket_needs_asking(text)
-        or guessed
-        or (not m.get("order_id") and not ticket_asked_for(text)),
+        "create_ticket", args, ask_first=ticket_needs_asking(text) or guessed or unnamed
     )
 
 

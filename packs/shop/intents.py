@@ -359,6 +359,7 @@ _REFUND = rx(
     r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)?"
     r" ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
+    r"|整单(?:都)?退|全额退"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])|(?:什么时候|啥时候|哪天|几号)退的"
     # "how much more can i still claim back", "i want the rest back", "还剩多少能退"
@@ -724,6 +725,13 @@ _TRANSFER = rx(
     r"|\btransfer\b|\b(?:talk|speak) (?:to|with)\b"
     r"|\b(?:get|want|need) (?:a |an )?(?:human|real person|agent)\b"
 )
+_OPENING_GREETING = rx(
+    r"^\W*(?:hi+|hello+|hey+|hiya|howdy|good (?:morning|afternoon|evening)|bonjour|hola)\b"
+    r"[^a-z0-9\u3400-\u9fff]*(?:there\b[^a-z0-9\u3400-\u9fff]*)?"
+    r"|^\W*(?:morning|evening)\s*[!,.~]+\s*"
+    r"|^\W*(?:你好|您好|哈喽|哈啰|嗨|在吗|在不在)(?:呀|啊)?(?:小姐姐|小哥哥|客服)?[^\u3400-\u9fffa-z0-9]*"
+    r"|^\W*亲[\s,，~～!！]+"
+)
 _SENTENCE_START = re.compile(r"[.?!。？！\n]")
 # "what do i do if it arrives damaged", "万一坏了怎么办": a problem that may happen, asked about
 _HYPOTHETICAL = rx(
@@ -935,6 +943,8 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     return _Match(ShopIntent.FAQ, topic=ents.faq_topic or _WRITE_POLICY[found.intent])
 
 
+# "refund what's left on 100609", "取消那个还没付的": the write itself opens the clause
+_WRITE_OPENING = rx(r"^\W*(?:please |pls |plz |just )?(?:refund|cancel)\b(?! (?:policy|fee))")
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
 )
@@ -964,6 +974,7 @@ def _asks_not_requests(norm: str) -> bool:
     """A wh-question with no request words ("please", "can you", "帮我", an opening verb)."""
     return bool(
         _WH_QUESTION.search(norm)
+        and not _WRITE_OPENING.search(norm)
         and not REQUESTS.search(blank(norm, _WH_CAN_I))
         and not IMPERATIVE.search(norm.strip())
         and not _EXPLICIT_TICKET.search(norm)
@@ -1575,6 +1586,13 @@ def match_shop(
     """
     message_lang = detect_language(text)
     norm = normalize(text, _TYPOS)
+    opening = _OPENING_GREETING.match(norm)
+    greeted = ""
+    if opening and norm[opening.end() :].strip(STRIP) and not awaiting_confirmation:
+        # "morning! how much is the electric kettle", "哈喽小姐姐～...羊毛袜还有吗": "Hi!", and the
+        # greeting is no part of what the request names
+        greeted = text[: opening.end()].strip(STRIP) or text[: opening.end()]
+        text = " " * opening.end() + text[opening.end() :]  # read as before, named without it
     if unsupported_language(text):
         return [
             MatchedIntent(
@@ -1596,7 +1614,8 @@ def match_shop(
         model_read = _model_reading(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
-        return [_published(m) for m in model_read or [_unknown(text, message_lang)]]
+        alone = model_read or [_unknown(text, message_lang)]
+        return [_published(m) for m in _greeted_first(alone, greeted, message_lang)]
 
     group_ents = [extract_entities(norm[g.start : g.end]) for g in groups]
     matched: list[_Request] = []
@@ -1757,7 +1776,15 @@ def match_shop(
         matched = _model_reading(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
-    return [_published(m) for m in matched or [_unknown(text, message_lang)]]
+    matched = _greeted_first(matched or [_unknown(text, message_lang)], greeted, message_lang)
+    return [_published(m) for m in matched]
+
+
+def _greeted_first(matched: list[_Request], greeted: str, lang: Lang) -> list[_Request]:
+    """The requests, after a word of greeting back when the message opened with one."""
+    if not greeted or any(m.intent is Intent.GREETING for m in matched):
+        return matched
+    return [_Request(Intent.GREETING, text=greeted, lang=lang, details=BRIEF), *matched]
 
 
 def _request_key(request: _Request) -> tuple[Any, ...]:
