@@ -32,18 +32,19 @@ from tests.conversations.labels import held_out, load_set
 # and lowered again when the second fresh batch (200 messages, messages.*-fresh2.yaml) joined
 # (before: 0.941 / 0.940 / 0.958 / 0.940); the single messages now get a fresh shop after any
 # write (an item's reply no longer depends on the items before it).
-# Session 11: the third fresh batch (270 messages, messages.*-fresh3.yaml, first run 47.3% /
-# 53.2% en / zh) joined after its fixes; the floors were LOWERED from 0.935 / 0.933 / 0.955 /
-# 0.931 because the set grew by 270 harder messages (84.1% of the fresh batches understood,
-# the older 1453 turns 94.6%: 1374, was 1360), not because any item got worse.
-FLOOR_UNDERSTOOD = 0.922  # 1589/1723
-FLOOR_ACCEPTED = 0.918  # 1582/1723
-FLOOR_MULTI_REQUESTS_SERVED = 0.955  # 1746/1828
-FLOOR_ANSWERED_OR_DEFERRED = 0.934  # 791/846 multi-request turns
+# Session 11: the third and fifth fresh batches (270 + 233 messages, messages.*-fresh3.yaml and
+# -fresh5.yaml; first runs 47-53% and 52-63%) joined after their fixes; the floors were LOWERED
+# from 0.935 / 0.933 / 0.955 / 0.931 because the set grew by 503 harder messages (those two
+# batches: 77.1% understood), not because any item got worse (the older 1453 turns: 1374
+# understood, was 1360).
+FLOOR_UNDERSTOOD = 0.900  # 1762/1956
+FLOOR_ACCEPTED = 0.896  # 1754/1956
+FLOOR_MULTI_REQUESTS_SERVED = 0.940  # 1884/2003
+FLOOR_ANSWERED_OR_DEFERRED = 0.918  # 856/932 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10) and the second (221 messages, session 11) together.
-FLOOR_SEALED_UNDERSTOOD = 0.690  # 263/381 (first 129/160, second 134/221)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.779  # 138/177 (first 87/96, second 51/81)
+FLOOR_SEALED_UNDERSTOOD = 0.711  # 271/381 (first 128/160, second 143/221)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.802  # 142/177 (first 86/96, second 56/81)
 
 
 @pytest.fixture(scope="module")
