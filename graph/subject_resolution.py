@@ -95,7 +95,10 @@ def _without_subject(match: MatchedIntent, subject: str) -> MatchedIntent:
     """The request with the session's subject it had inherited taken away (asked instead)."""
     args = {k: v for k, v in match.args.items() if k != subject}
     plain = dataclasses.replace(match, inferred_order=False, args=args)
-    return plain if not hasattr(plain, subject) else dataclasses.replace(plain, **{subject: None})
+    if not hasattr(plain, subject):
+        return plain
+    cleared: dict[str, Any] = {subject: None}  # a subject kept as a field of the record
+    return dataclasses.replace(plain, **cleared)
 
 
 async def resolve_subjects(
