@@ -218,8 +218,8 @@ async def test_stock_question_by_product_name_finds_the_products(bot: Bot) -> No
     assert out["tasks"][0]["tool"] == "search_products"
     assert out["tasks"][0]["args"] == {"q": "耳机"}
     assert "SKU-1001" in out["reply"] and "有货" in out["reply"]
-    none = await say(bot, "is the unicorn blanket available?")
-    assert 'matching "unicorn blanket"' in none["reply"]
+    none = await say(bot, "is the unicorn kite available?")
+    assert 'matching "unicorn kite"' in none["reply"]
 
 
 # --- the language policy, whole turns -------------------------------------------------------------
