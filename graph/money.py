@@ -78,7 +78,7 @@ _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(f"({_NUMBER})" + _CURRENCY_AFTER, re.IGNORECASE),
     re.compile(
         r"(?:refund|退款|退钱|退|only|just|make it|instead|amount|金额|只要|只退|就退)"
-        r"\s*(?:of|for|me)?\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,])",
+        r"\s*(?:of|for|me|给我|我)?\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,])",
         re.IGNORECASE,
     ),
     re.compile(
