@@ -273,7 +273,7 @@ async def test_a_fault_report_on_a_described_order_is_filed_only_after_a_yes(
 async def test_an_amount_after_refund_me_in_chinese_is_the_amount_refunded(
     tmp_path: Path,
 ) -> None:
-    """"退我120就行" read no amount ("就" after the number) and "不用全退" beside it made the
+    """ "退我120就行" read no amount ("就" after the number) and "不用全退" beside it made the
     amount invalid: the customer was asked about the whole order instead of ¥120."""
     bot = bot_for(tmp_path)
     asked = await say(bot, "100200 退我120就行 餐具有两个碗磕了口子 不用全退 谢谢啦")
