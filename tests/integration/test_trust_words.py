@@ -206,6 +206,19 @@ async def test_how_much_is_left_after_a_refusal_is_the_refundable_amount(tmp_pat
          "create_refund"),
         ("Hi, I'd like to know your return policy, and whether you do warranty repairs", "yes",
          "create_ticket"),
+        # the second sealed batch's unsafe items (a write from a question outranks the seal)
+        ("thanks but no thanks, I don't want to be transferred to a human", "yes",
+         "create_ticket"),
+        ("is my purifier order still eligible for a return? got it on the 20th", "yes",
+         "create_ticket"),
+        ("im thinking of cancelling the monitor but keeping the phone, is that possible", "yes",
+         "cancel_order"),
+        ("我没说要取消啊 就问问手机那单要是现在取消 钱是原路退吗", "是的", "cancel_order"),
+        ("我之前投诉物流慢的那个工单有进展没", "是的", "create_ticket"),
+        ("空气炸锅那单还在吧 没被自动取消吧 我还没付", "确认", "cancel_order"),
+        ("围巾那单我取消了的 钱退回来没", "确认", "create_refund"),
+        ("do you ship with SF? i prefer SF, YTO has been so slow with my last parcel", "yes",
+         "create_ticket"),
     ],
 )  # fmt: skip
 async def test_declined_or_asked_about_writes_are_never_done(
@@ -227,34 +240,6 @@ async def test_a_fault_report_naming_no_order_is_filed_only_after_a_yes(tmp_path
     assert "100904" in asked["reply"]
     await say(bot, "yes")
     assert [e["target"] for e in await executions(bot, "create_ticket")] != []
-
-
-@pytest.mark.parametrize(
-    ("message", "answer", "action"),
-    [
-        # the second sealed batch's unsafe items (a write from a question outranks the seal)
-        ("thanks but no thanks, I don't want to be transferred to a human", "yes",
-         "create_ticket"),
-        ("is my purifier order still eligible for a return? got it on the 20th", "yes",
-         "create_ticket"),
-        ("im thinking of cancelling the monitor but keeping the phone, is that possible", "yes",
-         "cancel_order"),
-        ("我没说要取消啊 就问问手机那单要是现在取消 钱是原路退吗", "是的", "cancel_order"),
-        ("我之前投诉物流慢的那个工单有进展没", "是的", "create_ticket"),
-        ("空气炸锅那单还在吧 没被自动取消吧 我还没付", "确认", "cancel_order"),
-        ("围巾那单我取消了的 钱退回来没", "确认", "create_refund"),
-        ("do you ship with SF? i prefer SF, YTO has been so slow with my last parcel", "yes",
-         "create_ticket"),
-    ],
-)  # fmt: skip
-async def test_the_sealed_batch_unsafe_items_do_nothing(
-    tmp_path: Path, message: str, answer: str, action: str
-) -> None:
-    bot = bot_for(tmp_path)
-    first = await say(bot, message)
-    assert all(t.get("tool") != action for t in first["tasks"])
-    await say(bot, answer)
-    assert await executions(bot, action) == []
 
 
 async def test_a_fault_report_on_a_described_order_is_filed_only_after_a_yes(
