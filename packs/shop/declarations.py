@@ -22,6 +22,7 @@ from helpdesk.packs.shop.order_reference import ORDER_RESOLVER
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import (
+    COMPLAINED,
     product_query,
     ticket_asked_for,
     ticket_needs_asking,
@@ -121,7 +122,9 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     unnamed = not m.get("order_id") and not ticket_asked_for(text)
     args = {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")}
     return PlannedCall(
-        "create_ticket", args, ask_first=ticket_needs_asking(text) or guessed or unnamed
+        "create_ticket",
+        args,
+        ask_first=ticket_needs_asking(text) or bool(m.get(COMPLAINED)) or guessed or unnamed,
     )
 
 

@@ -77,7 +77,14 @@ from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.order_parts import KEEP, SPARED, amounts_by_order, kept_out
 from helpdesk.packs.shop.order_reference import describes_an_order, order_query
-from helpdesk.packs.shop.words import DISSATISFIED, looked_product, product_query, tracked_product
+from helpdesk.packs.shop.words import (
+    COMPLAINED,
+    DISSATISFIED,
+    is_complaint,
+    looked_product,
+    product_query,
+    tracked_product,
+)
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
@@ -389,7 +396,8 @@ _REFUND_NEGATED = rx(
     r"|(?<!\d yuan, )(?<!so )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
-    r"|(?:不用|不要|别|不|不需要|先不|不想|不必)\s*(?:给我|帮我|给)?\s*退|退款不用了|退款不要了|退款算了"
+    r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*退"
+    r"|退款不用了|退款不要了|退款算了"
 )
 # "can I get store credit instead of a refund": the refund is what the customer does not want;
 # what they ask for is the rest of the clause
@@ -648,6 +656,7 @@ _CANCEL_NEGATED = rx(
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*取消(?![了吗])"
 )
+_MONEY_BACK_TO_ME = rx(r"(?:把)?钱\s*(?:原路|全部|都)?\s*(?:退|还)(?:给|回)?(?:我|回)|钱\s*原路")
 # "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
 _AFTER_CANCEL = rx(
     r"取消(?:后|之后|以后|了的话)|取消.{0,4}的话|\bafter (?:i |you |it'?s? |it is )?cancel"
@@ -774,7 +783,8 @@ _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
     r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?ticket"
     r"|\b(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|any\s+|another\s+)?(?:support\s+)?ticket"
-    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:提交|开|建|创建|提)?\s*"
+    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:新|重新|另|多)?"
+    r"\s*(?:提交|开|建|创建|提)?\s*"
     r"(?:个|一个)?工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
@@ -936,11 +946,47 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     claim on each", "how cancelling works", "100181为什么是取消状态", "电子产品坏了能保几年") is a
     question about the write: the order is shown, or the policy answers it."""
     found = _classify_clause(norm, ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
+    if (
+        found is not None
+        and found.topic == "delivery_times"
+        and _STATES_DELIVERY.search(norm)
+        and not _ASKS_WHERE.search(norm)
+    ):
+        # "the screen protector was meant to arrive on the 31st and it's still in chengdu": a
+        # late delivery told, not how long deliveries take asked — its state is looked at
+        return _Match(ShopIntent.TRACKING)
+    if _vents_about_delivery(norm, ents, found) and not _STATES_DELIVERY.search(norm):
+        # "什么破快递", "你们这物流也太慢了吧": the delivery named to say how bad it is, not asked
+        # about — a complaint (acknowledged, a ticket offered); a look beside it answers the state
+        return _Match(ShopIntent.CREATE_TICKET, verb=_VENTED)
     if found is None or found.intent not in _WRITES_ASKED_ABOUT or not _asks_not_requests(norm):
         return found
     if ents.order_ids or (has_order_ctx and found.intent is not ShopIntent.CREATE_TICKET):
         return _Match(ShopIntent.ORDER_STATUS)
     return _Match(ShopIntent.FAQ, topic=ents.faq_topic or _WRITE_POLICY[found.intent])
+
+
+# what the delivery did, stated ("一张膜寄了一周还没到", "it's STILL in Chengdu")
+_STATES_DELIVERY = rx(
+    r"没到|还没|没动|没收到|在路上|还在|不动|"
+    r"\b(?:still|stuck|hasn'?t (?:come|arrived|moved|shipped)|not (?:arrived|here)|late)\b"
+)
+# where or when a delivery is, asked ("到哪了", "when will it come"), or a look asked for
+_ASKS_WHERE = rx(
+    r"[?？]|\b(?:where|wheres|when|whens|status|track|eta|check|look|show|tell)\b"
+    r"|哪|什么时候|啥时候|几时|何时|几号|几天|多久|进度|催|看|查|吗|呢|没有"
+)
+
+
+def _vents_about_delivery(norm: str, ents: Entities, found: _Match | None) -> bool:
+    """A look read from unhappy words about the delivery that ask nothing and name nothing."""
+    return (
+        found is not None
+        and found.intent in _LOOKS
+        and bool(DISSATISFIED.search(norm))
+        and not _ASKS_WHERE.search(norm)
+        and not (ents.order_ids or ents.skus or ents.tracking_numbers)
+    )
 
 
 # "refund what's left on 100609", "取消那个还没付的": the write itself opens the clause
@@ -1047,6 +1093,12 @@ def _classify_clause(
         and not _REFUND_NEGATED.search(norm)
     ):
         return None
+    if _MONEY_BACK_TO_ME.search(norm) and not _CANCEL.search(norm):
+        # "把钱退我", "钱原路退吗": the money back, asked for (a refund; beside a cancel of the
+        # order, how a cancel refunds) or asked about (how refunds are paid)
+        if ASKS.search(norm) or not has_order_ctx:
+            return _Match(ShopIntent.FAQ, topic="refund_time")
+        return _Match(ShopIntent.REFUND)
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _MONEY_BACK_WHEN.search(norm) and not ents.order_ids and not _REFUND.search(norm):
@@ -1206,6 +1258,10 @@ def _classify_clause(
         return _Match(Intent.GREETING)
     if THANKS.search(norm):
         return _Match(Intent.THANKS)
+    if DISSATISFIED.search(norm) and _STATES_DELIVERY.search(norm) and not has_ids:
+        # "钢化膜一个礼拜了还在成都 差评": how late it is, told: the delivery is looked at (a
+        # complaint beside it is offered by match_shop)
+        return _Match(ShopIntent.TRACKING)
     if (
         DISSATISFIED.search(norm)
         and not ASKS.search(norm)
@@ -1252,6 +1308,57 @@ _AFTER_WRITE = rx(r"(?<=[\u4e00-\u9fff\d])\s+(?=[\u4e00-\u9fff])")
 _IDENTIFIER = re.compile(r"\d{4,}")
 # what a clause naming no order reads as when it only introduces the order that follows
 _INTRODUCES_ORDER = frozenset({ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS})
+
+
+# "I just want to know", "我就问问", "我该怎么办": a question follows, after a refusal
+_JUST_ASKING = rx(
+    r"\b(?:i |i'?m )?(?:just |only )?(?:want(?:ed)? to know|wanna know|asking|want to ask)\b"
+    r"|就想知道|只想知道|我想知道|就问问|就是问问|只是问问|我想问|想问一下|该怎么办|怎么办"
+)
+
+
+def _split_after_refusal(norm: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """ "don't refund the purifier, I just want to know whether the 433 came back", "不退也不
+    取消，100609净化器有异响我该怎么办": the refusal and the question after it are read apart
+    (read as one clause, the refusal swallowed the question)."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        refused = _REFUND_NEGATED.search(norm, start, end) or _CANCEL_NEGATED.search(
+            norm, start, end
+        )
+        asking = _JUST_ASKING.search(norm, refused.end(), end) if refused else None
+        if asking is None or not norm[asking.start() : end].strip(STRIP):
+            out.append((start, end))
+            continue
+        cut = max(norm.rfind(p, refused.end() if refused else start, asking.start()) for p in ",，:：")
+        at = cut + 1 if cut >= 0 else asking.start()
+        out.extend([(start, at), (at, end)])
+    return out
+
+
+# "钱多久能回来", "然后把钱退我", "钱原路退吗": the money of an order, after a cancel of it
+_MONEY_AFTER = rx(r"(?:然后|再|并且?|顺便)?\s*(?:把)?钱(?=[^，。,.!?！？]{0,6}(?:退|回|到账))")
+
+
+def _split_money_after_cancel(norm: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """ "100998不想要了帮我cancel 钱多久能回来": the cancel and what happens to the money are two
+    requests (the money one is answered by how refunds of a cancel are paid)."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        cancel = _CANCEL.search(norm, start, end)
+        if _AFTER_CANCEL.search(norm, start, end):
+            cancel = None  # "100998取消后钱多久退回来": what follows a cancel, asked
+        money = _MONEY_AFTER.search(norm, cancel.end(), end) if cancel else None
+        if (
+            money is None
+            or money.start() <= start
+            or ASKS.search(norm, start, money.start())
+            or _JUST_ASKING.search(norm, start, money.start())
+        ):
+            out.append((start, end))
+            continue
+        out.extend([(start, money.start()), (money.start(), end)])
+    return out
 
 
 def _split_after_identifiers(
@@ -1606,6 +1713,7 @@ def match_shop(
     if _OTHER_ONE.match(norm):
         return [_published(_other_order(text.strip(), message_lang, known_orders, last_order_id))]
     spans = _split_after_identifiers(norm, clause_spans(norm), awaiting_confirmation)
+    spans = _split_money_after_cancel(norm, _split_after_refusal(norm, spans))
     # a part asking for something no template reads is deferred on its own: its words and
     # its order never become (or change) another request
     unread = _unread_clauses(norm, spans, awaiting_confirmation)
@@ -1733,15 +1841,27 @@ def match_shop(
         matched.extend(found_requests)
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
-    if (
-        unread
-        or ASKS.search(norm)
-        or any(not m.args.get(_VENTED) and m.intent not in _SMALL_TALK for m in matched)
-    ):
-        # "where is my parcel ... honestly the worst delivery": the unhappiness is about the
-        # request beside it (whose answer apologises), not a complaint to file
+    matched, unread = _write_corrected_midway(matched, unread, norm)
+    others = [m for m in matched if not m.args.get(_VENTED) and m.intent not in _SMALL_TALK]
+    if unread or any(m.intent not in _LOOKS for m in others):
+        # "can I get a refund? honestly the worst": the unhappiness is about the request beside
+        # it, not a complaint to file; beside looks only ("where is my parcel ... worst
+        # delivery ever", "物流太慢了 服了 膜还没到") it is acknowledged and a ticket offered, and
+        # the look shows the delivery's state
         matched = [m for m in matched if not m.args.get(_VENTED)]
-    read = _refunds_beside_cancel(_dedupe(matched))
+    elif others:
+        matched = _complaint_beside_looks(matched, others, text, norm)
+    if is_complaint(text):
+        # "我要投诉！！… 100200送货直接扔门口": a ticket read from any clause of a complaint is
+        # filed only after a yes, whichever clause said it was a complaint
+        matched = [
+            replace(m, args={**m.args, COMPLAINED: True})
+            if m.intent is ShopIntent.CREATE_TICKET
+            else m
+            for m in matched
+        ]
+    matched = _late_delivery_looked_at(matched, norm)
+    read = _refunds_beside_cancel(_one_parcel(_dedupe(matched)))
     matched = [*read, *_changes_not_read(matched, read)]
     # a part of the message that asks for something nothing read is said to be unread, not
     # dropped, also beside a greeting or a bare "ok" ("hi, can you gift wrap my order")
@@ -1778,6 +1898,39 @@ def match_shop(
         )
     matched = _greeted_first(matched or [_unknown(text, message_lang)], greeted, message_lang)
     return [_published(m) for m in matched]
+
+
+# the delivery talked about: a complaint beside a look at it is about it
+_DELIVERY_TALK = rx(
+    r"快递|物流|包裹|送货|配送|没到|\b(?:parcel|package|delivery|courier|shipping|late|stuck)\b"
+)
+
+
+def _complaint_beside_looks(
+    matched: list[_Request], looks: list[_Request], text: str, norm: str
+) -> list[_Request]:
+    """The complaint of a message that looks at a delivery and says how bad it is: about the
+    look's order, its words the whole message (what the ticket, if the customer says yes,
+    tells after-sales); also when the unhappiness was said inside the look's own clause
+    ("钢化膜一个礼拜了还在成都 差评")."""
+    vented = [m for m in matched if m.args.get(_VENTED)]
+    if not _DELIVERY_TALK.search(norm) and all(m.intent is not ShopIntent.TRACKING for m in looks):
+        # "not happy with it ... how much more could I get back": about the look's question
+        return [m for m in matched if not m.args.get(_VENTED)]
+    if not vented and not DISSATISFIED.search(norm):
+        return matched
+    whole = text.strip(STRIP)
+    order_id = next((m.order_id for m in looks if m.order_id), None)
+    complaint = replace(
+        vented[0] if vented else looks[0],
+        intent=ShopIntent.CREATE_TICKET,
+        text=whole,
+        details=whole,
+        args={_VENTED: True},
+    )
+    if complaint.order_id is None:
+        complaint = replace(complaint, order_id=order_id)
+    return [*(m for m in matched if not m.args.get(_VENTED)), complaint]
 
 
 def _greeted_first(matched: list[_Request], greeted: str, lang: Lang) -> list[_Request]:
@@ -2128,9 +2281,62 @@ def _corrected(matched: list[_Request], norm: str) -> list[_Request]:
     return out
 
 
+# "cancel 100904 - actually wait no, keep it, I'll pay tonight", "退100609 哦不 先留着": the write
+# taken back midway, whatever reason follows (an order named after it is _corrected's)
+_KEPT_AFTER_ALL = rx(
+    r"\b(?:actually|wait|no|nah|hmm|oh)[,.!\s-]+(?:(?:wait|no|actually|hold on)[,.!\s-]+)*"
+    r"(?:keep|leave) (?:it|that|this)(?: one)?\b"
+    r"|(?:算了|不对|等等|哦不|啊不)[,，.。!！\s]*(?:还是)?(?:先)?(?:留着|保留|别取消|不取消|不退)"
+)
+
+
+# "then just tell me where it is", "那就帮我查下物流": what the customer wants instead of the write
+_JUST_INSTEAD = rx(
+    r"\b(?:then |so )?just (?:tell|show|check|let me know|look)\b|那就(?:帮我)?(?:查|看|告诉)"
+)
+_CHANGED_MIND = rx(r"\b(?:oh wait|wait|actually|hmm|oops)\b|哦不|啊不|不对|等等|算了")
+
+
+def _write_corrected_midway(
+    matched: list[_Request], unread: list[tuple[int, int]], norm: str
+) -> tuple[list[_Request], list[tuple[int, int]]]:
+    """A write corrected after it in words nothing else read: "cancel 100998... actually no keep
+    that one, it's 100904 I want gone" / "取消100904，哦不对，是100998" asks about the order named
+    after the correction instead (that part is read as the correction, not deferred); "cancel
+    100683 ... oh wait it's shipped right? then just tell me where it is" drops the write."""
+    out: list[_Request] = []
+    for m in matched:
+        if m.intent not in _ACTIONS or not m.order_id:
+            out.append(m)
+            continue
+        at = norm.find(m.order_id)
+        fix = _CORRECTION.search(norm, at + 1) if at >= 0 else None
+        changed = _CHANGED_MIND.search(norm, at + 1) if at >= 0 else None
+        if changed and _JUST_INSTEAD.search(norm, changed.end()):
+            out.append(_Request(Intent.CONFIRM_NO, text=m.text, lang=m.lang))
+            continue
+        if fix is None:
+            out.append(m)
+            continue
+        span = next(((a, b) for a, b in unread if a <= fix.start() < b or a >= fix.start()), None)
+        ids = extract_entities(norm[span[0] : span[1]]).order_ids if span else ()
+        others = [o for o in ids if o != m.order_id]
+        if span is None or len(others) != 1:
+            out.append(m)
+            continue
+        out.append(replace(m, order_id=others[0], inferred_order=False))
+        unread = [u for u in unread if u != span]
+    return out, unread
+
+
 def _unless_retracted(request: _Request) -> _Request:
-    """A write whose own part of the message ends taking it back is a refusal, not a write."""
-    if request.intent in _ACTIONS and _RETRACTED.search(request.text):
+    """A write whose own part of the message takes it back is a refusal, not a write."""
+    if request.intent not in _ACTIONS:
+        return request
+    kept = _KEPT_AFTER_ALL.search(request.text.lower())
+    if _RETRACTED.search(request.text) or (
+        kept and not _IDENTIFIER.search(request.text, kept.end())
+    ):
         return _Request(Intent.CONFIRM_NO, text=request.text, lang=request.lang)
     return request
 
@@ -2368,6 +2574,59 @@ def _asks_beyond_the_look(text: str) -> bool:
         and not EXASPERATION.search(lowered)
         and word_count(lowered) >= 4
     )
+
+
+_TICKET_WORD = rx(r"\btickets?\b|工单")
+
+
+def _late_delivery_looked_at(matched: list[_Request], norm: str) -> list[_Request]:
+    """ "我要投诉😡100683这么多天了还没到": a complaint about an order's delivery being late is
+    answered with the delivery's state too (an apology, where it is, any open ticket)."""
+    if (
+        not _STATES_DELIVERY.search(norm)
+        or not _DELIVERY_TALK.search(norm)
+        or _TICKET_WORD.search(norm)
+        or any(m.intent is ShopIntent.HANDOFF for m in matched)
+    ):
+        # a ticket asked for in so many words, or a person: what the customer asked is done
+        return matched
+    looked = {m.order_id for m in matched if m.intent in _LOOKS}
+    added = [
+        _Request(ShopIntent.TRACKING, text=m.text, lang=m.lang, order_id=m.order_id)
+        for m in matched
+        if m.intent is ShopIntent.CREATE_TICKET
+        and m.order_id
+        and m.order_id not in looked
+        and _STATES_DELIVERY.search(normalize(m.text, _TYPOS))
+        and (m.args.get(_VENTED) or m.args.get(COMPLAINED) or is_complaint(m.text))
+    ]
+    return [*matched, *added]
+
+
+def _one_parcel(items: list[_Request]) -> list[_Request]:
+    """ "Where's my package?? tracking SF5969721286", "where is my screen protector, ordered it a
+    week ago and nothing": a look naming nothing beside a look at a parcel the message names
+    (its tracking number, the product in it) is that look."""
+
+    def _names_parcel(item: _Request) -> bool:
+        return bool(
+            item.args.get("tracking_number")
+            or (item.intent is ShopIntent.TRACKING and tracked_product(item.text))
+        )
+
+    if not any(m.intent in _LOOKS and _names_parcel(m) for m in items):
+        return items
+    return [
+        m
+        for m in items
+        if not (
+            m.intent in _LOOKS
+            and m.order_id is None
+            and not _names_parcel(m)
+            and not m.args.get("product")
+            and not looked_product(m.text)
+        )
+    ]
 
 
 def _dedupe(items: list[_Request]) -> list[_Request]:

@@ -60,6 +60,12 @@ _DESCRIBED_ORDER = rx(
 )
 
 
+# "where is my parcel", "我的快递到哪了": the delivery on its way, named by no product — the
+# order meant when exactly one of the customer's orders is on its way (else the bot asks)
+_PARCEL = rx(r"\b(?:parcel|package|packet|delivery|shipment|stuff)s?\b|快递|包裹|物流|件")
+_PARCEL_LOOKS = frozenset({"tracking", "order_status"})
+
+
 def describes_an_order(text: str) -> bool:
     """Whether ``text`` names an order by what is in it or its state ("净化器那单", "the order I
     haven't paid for"): a question about money or delivery then has an order to be about."""
@@ -88,7 +94,16 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
         args["status"] = "pending"
     if looked_product(_UNPAID.sub(" ", text)):
         args["product"] = text[:200]
+    elif "status" not in args and _PARCEL.search(text) and _about_the_parcel(request):
+        args["status"] = "shipped"
     return args if len(args) > 1 else None
+
+
+def _about_the_parcel(request: Mapping[str, Any]) -> bool:
+    """A look, or a complaint told in unhappy words (asked about before anything is filed)."""
+    return request.get("intent") in _PARCEL_LOOKS or (
+        request.get("intent") == "create_ticket" and bool(request.get("vented"))
+    )
 
 
 def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
@@ -101,10 +116,21 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     if not isinstance(data, Mapping) or not isinstance(data.get("orders"), list):
         return []
     query = order_query(request) or {}
+    text = str(request.get("text") or "")
+    if (
+        not data.get("matched_products")
+        and not data.get("names_a_product")
+        and _PARCEL.search(text)
+        and _about_the_parcel(request)
+    ):
+        # "where is my parcel": only when a single order is on its way
+        moving = [
+            o for o in data["orders"] if isinstance(o, Mapping) and o.get("status") == "shipped"
+        ]
+        return [str(moving[0]["order_id"])] if len(moving) == 1 else []
     described = bool(data.get("matched_products")) or "status" in query
     if not described:
         # "cancel my kayak order": an order described, though by nothing the customer bought
-        text = str(request.get("text") or "")
         return [] if data.get("names_a_product") or describes_an_order(text) else None
     intent = str(request.get("intent"))
     found = [
@@ -113,11 +139,18 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     fits = _FITS.get(intent)
     fitting = [o for o in found if fits is None or str(o.get("status")) in fits]
     if intent in _LOOKS:
-        candidates = fitting or found
+        candidates = sorted(fitting or found, key=_matched_count, reverse=True)
         moving = [o for o in candidates if o.get("status") in _ON_ITS_WAY]
         return [str((moving or candidates)[0]["order_id"])] if candidates else []
     chosen = fitting or (found if len(found) == 1 else [])
     return [str(o["order_id"]) for o in chosen]
+
+
+def _matched_count(order: Mapping[str, Any]) -> int:
+    """How many of the products the words named the order holds ("the air fryer + plates +
+    thermos order" is the one with all three, not the one with only an air fryer)."""
+    mentions = order.get("mentions")
+    return mentions if isinstance(mentions, int) else len(order.get("matched") or ())
 
 
 def order_label(data: Any, order_id: str) -> dict[str, str] | None:

@@ -7,6 +7,7 @@ import re
 from helpdesk.graph.asking import ASKS
 
 __all__ = [
+    "COMPLAINED",
     "DISSATISFIED",
     "is_complaint",
     "product_query",
@@ -24,7 +25,8 @@ DISSATISFIED = re.compile(
     r"\b(?:not impressed|not happy|unacceptable|ridiculous|pathetic|terrible|awful|horrible"
     r"|disgusting|disappointed|disappointing|fed up|worst|a joke"
     r"|(?:super|so|very|really|extremely) (?:rude|slow|poor|bad)|poor (?:packaging|service|quality)"
-    r"|(?:was|were|is|are) rude|rude to)\b"
+    r"|(?:was|were|is|are) rude|rude to|wtf|sick of|so done|seriously(?=\s*[?!]))\b"
+    r"|😡|🤬|😤|💢"
     r"|服了|无语|破快递|什么破|差评|垃圾|态度(?:太|很|极|特别)?差|太差了|坑人|气死|不满意|太失望"
     r"|也太慢|太慢了|慢死了|费劲",
     re.IGNORECASE,
@@ -34,6 +36,10 @@ _TICKET_ASKED = re.compile(
     r"|工单|提交|登记",
     re.IGNORECASE,
 )
+
+
+COMPLAINED = "complained"
+"""A ticket request's argument: the message it came from is a complaint (asked before filing)."""
 
 
 def is_complaint(text: str) -> bool:
@@ -130,7 +136,7 @@ _TRACKING_FRAME = re.compile(
     # how the customer feels about it is not a product either
     r"投诉|太慢|很慢|慢|太|很|急|着急|离谱|真的|为什么|要|想|一直|每天|都|"
     r"\b(?:complain|complaint|slow|angry|ugh|ridiculous|seriously|really|very|yet|week|again"
-    r"|this|that|these|those|here|now)\b",
+    r"|this|that|these|those|here|now|nothing|anything|something|everything|tf|yo|like)\b",
     re.IGNORECASE,
 )
 

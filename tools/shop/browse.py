@@ -21,7 +21,14 @@ from helpdesk.tools.shop.product_search import (
     rank_products,
 )
 
-__all__ = ["get_inventory", "matching_skus", "named_skus", "search_faq", "search_products"]
+__all__ = [
+    "get_inventory",
+    "matching_skus",
+    "mentioned",
+    "named_skus",
+    "search_faq",
+    "search_products",
+]
 
 
 def _restock_passed(restock: str | None, today: date | None) -> bool:
@@ -73,16 +80,21 @@ def named_skus(conn: sqlite3.Connection, text: str, among: list[str]) -> list[st
     """The SKUs of ``among`` that a customer's words name most strongly ("cancel my air fryer
     order": the air fryer among the products of the customer's orders); empty when they name
     none of them."""
+    scores = mentioned(conn, text, among)
+    best = max(scores.values(), default=0)
+    return [sku for sku, score in scores.items() if score == best and best > 0]
+
+
+def mentioned(conn: sqlite3.Connection, text: str, among: list[str]) -> dict[str, int]:
+    """How strongly the words name each SKU of ``among`` (only those named at all)."""
     if not among or not text.strip():
-        return []
+        return {}
     marks = ",".join("?" * len(among))
     rows = conn.execute(
         f"SELECT sku, name, name_zh, category FROM products WHERE sku IN ({marks}) ORDER BY sku",
         among,
     ).fetchall()
-    scores = mention_scores(text, _search_texts(rows))
-    best = max(scores.values(), default=0)
-    return [sku for sku, score in scores.items() if score == best and best > 0]
+    return mention_scores(text, _search_texts(rows))
 
 
 def _search_texts(rows: list[sqlite3.Row]) -> list[ProductText]:

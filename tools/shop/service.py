@@ -36,6 +36,7 @@ from helpdesk.tools.shop.account import (
 from helpdesk.tools.shop.browse import (
     get_inventory,
     matching_skus,
+    mentioned,
     named_skus,
     search_faq,
     search_products,
@@ -87,7 +88,9 @@ def orders_naming(
     match none; ``names_a_product`` says whether they name a product of the catalogue at all
     ("my kayak order": yes, though the customer never ordered one)."""
     ordered = ordered_skus(conn, customer_id)
-    skus = named_skus(conn, text, ordered)
+    scores = mentioned(conn, text, ordered)
+    best = max(scores.values(), default=0)
+    skus = [sku for sku, score in scores.items() if score == best and best > 0]
     found = list_orders(conn, customer_id, status, limit, skus=skus or None)
     names: dict[str, dict[str, str]] = {}
     if skus:
@@ -105,6 +108,14 @@ def orders_naming(
                 )
             }
             order["matched"] = [names[sku] for sku in sorted(held)]
+            # "the air fryer + plates + thermos order": how much of what the words name it holds
+            order["mentions"] = sum(
+                score
+                for (sku,) in conn.execute(
+                    "SELECT sku FROM order_items WHERE order_id = ?", (order["order_id"],)
+                )
+                if (score := scores.get(sku))
+            )
     catalog = [row["sku"] for row in conn.execute("SELECT sku FROM products")]
     return {
         **found,
