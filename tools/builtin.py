@@ -111,6 +111,10 @@ class TicketOut(_Loose):
     status: str
 
 
+class TicketsOut(_Loose):
+    tickets: list[TicketOut]
+
+
 class RefundOut(_Loose):
     refund_id: str
     amount: float
@@ -308,6 +312,21 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         """One of the customer's support tickets (T-000123): subject, order, status, when opened."""
         path = f"/tickets/{quote(ticket_id.strip().upper(), safe='')}"
         return await client.call("GET", path, tool="get_ticket", customer=customer)
+
+    @registry.tool(
+        kind="read",
+        timeout=READ_TIMEOUT_S,
+        cache_ttl=60.0,
+        output=TicketsOut,
+        core=False,
+        fallback=_self_service(hotline, "ticket_status"),
+    )
+    async def list_tickets(limit: int = 5, customer: str | None = None) -> Any:
+        """The customer's support tickets, newest first ("any update on my complaint?")."""
+        params = {"limit": max(1, min(int(limit), 20))}
+        return await client.call(
+            "GET", "/tickets", tool="list_tickets", customer=customer, params=params
+        )
 
     @registry.tool(
         kind="read",

@@ -36,7 +36,6 @@ from helpdesk.tools.packs import (
     PackEnv,
     PackError,
     PlannedCall,
-    regex_args,
 )
 from helpdesk.tools.registry import ToolRegistry
 
@@ -111,6 +110,18 @@ def _faq(m: Request, facts: Request) -> PlannedCall | None:
     else:
         args["q"] = str(m.get("text", ""))[:200]
     return PlannedCall("search_faq", args)
+
+
+def _ticket_status(m: Request, facts: Request) -> PlannedCall | None:
+    """One ticket by its number; "any update on my complaint?" (no number): the customer's."""
+    found = _TICKET_NUMBER.search(str(m.get("text") or ""))
+    ticket_id = m.get("ticket_id") or (f"T-{found.group(1)}" if found else None)
+    if ticket_id:
+        return PlannedCall("get_ticket", {"ticket_id": ticket_id})
+    return PlannedCall("list_tickets", {"limit": 5})
+
+
+_TICKET_NUMBER = re.compile(r"(?<![a-z0-9])t-?(\d{6})(?!\d)", re.IGNORECASE)
 
 
 def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
@@ -262,8 +273,7 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
                 patterns=(r"(?<![a-z0-9])t-?\d{6}(?!\d)",),
             ),
         ),
-        extract=regex_args(ticket_id=(r"(?<![a-z0-9])t-?(\d{6})(?!\d)", lambda n: f"T-{n}")),
-        required=("ticket_id",),
+        plan=_ticket_status,
         keep=("ticket_id", "status"),
         core=False,
     ),

@@ -118,6 +118,7 @@ class ShopIntent(StrEnum):
     REFUND = "refund"
     HANDOFF = "handoff"
     FAQ = "faq"
+    TICKET_STATUS = "ticket_status"
 
 
 Kind = Intent | ShopIntent
@@ -1158,7 +1159,9 @@ def _classify_clause(
         return _Match(ShopIntent.FAQ, topic="returns")
     ticket_refused = bool(_TICKET_NEGATED.search(norm))
     if _TICKET_QUESTION.search(norm) and not ents.ticket_ids:
-        return None  # "我名下有没有未处理的工单", "any open tickets?": asked about, none filed
+        # "我名下有没有未处理的工单", "any update on the complaint I made?": the customer's
+        # tickets are shown, none filed
+        return _Match(ShopIntent.TICKET_STATUS)
     if (
         not ticket_refused
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
@@ -1330,7 +1333,9 @@ def _split_after_refusal(norm: str, spans: list[tuple[int, int]]) -> list[tuple[
         if asking is None or not norm[asking.start() : end].strip(STRIP):
             out.append((start, end))
             continue
-        cut = max(norm.rfind(p, refused.end() if refused else start, asking.start()) for p in ",，:：")
+        cut = max(
+            norm.rfind(p, refused.end() if refused else start, asking.start()) for p in ",，:："
+        )
         at = cut + 1 if cut >= 0 else asking.start()
         out.extend([(start, at), (at, end)])
     return out

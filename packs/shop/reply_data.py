@@ -212,8 +212,18 @@ def address_change_text(w: Writer, order: dict[str, Any]) -> str:
     return w.say("address_change_closed", order_id=order_id, status=label)
 
 
+_CLOSED = frozenset({"closed", "resolved"})
+
+
 def ticket_text(w: Writer, ticket: dict[str, Any]) -> str:
-    """A ticket's status, what it is about and when it was opened."""
+    """A ticket's status, what it is about and when it was opened; for the customer's list of
+    tickets ("any update on my complaint?"), the open ones (else the latest), each so."""
+    if "tickets" in ticket:
+        listed = [t for t in ticket.get("tickets") or () if isinstance(t, dict)]
+        if not listed:
+            return w.say("tickets_none")
+        shown = [t for t in listed if t.get("status") not in _CLOSED] or listed[:1]
+        return "\n\n".join(ticket_text(w, t) for t in shown[:3])
     ticket_id = need(as_str(ticket["ticket_id"]))
     status = as_str(ticket["status"])
     lines = [

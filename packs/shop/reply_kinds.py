@@ -37,6 +37,7 @@ TOOL_KINDS: dict[str, Kind] = {
     "search_products": "stock",
     "search_faq": "faq",
     "get_ticket": "ticket_status",
+    "list_tickets": "ticket_status",
     "cancel_order": "cancel",
     "request_refund": "refund",
     "create_ticket": "ticket",
