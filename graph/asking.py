@@ -33,6 +33,8 @@ ASKS = rx(
     r"[?]|吗|呢|怎么|为什么|什么|多少|哪|能不能|可不可以|能否|几[点天号个时件次]|多久|多长|啥|咋"
     # "有没有邮箱可以联系", "是不是", "要不要": a question asked as "A not A"
     r"|([\u4e00-\u9fff])[不没]\1"
+    # "100904付了没", "发货了没有": "done or not?"
+    r"|了没有?(?![\u4e00-\u9fff])"
     r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
     # as customers type them ("wheres 100683", "whats the tracking no."), and "请问 / 问下 /
     # 想问": saying that a question follows ("顺便问下退货地址")

@@ -748,6 +748,9 @@ _HYPOTHETICAL = rx(
     r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
     r"|something|anything|my|they)\b|如果|要是|万一|假如|的话"
 )
+_IF_SO_CANCEL = rx(
+    r"(?:要是|如果|若是?)?[^，。,.!?！？]{0,10}(?:就|的话)\s*(?:帮我|给我)?\s*取消(?:了|掉)?(?:吧|了吧)\W*$"
+)
 # "100200 能退货吗", "can i return 100200?": whether an after-sales step is possible, asked
 _WHETHER_POSSIBLE = rx(
     r"(?:能|可以|可不可以|能不能)[^，。,.!?！？]{0,6}(?:退货|退换|换货|换|退回|保修|维修)[^，。,.!?！？]{0,4}[吗么嘛]"
@@ -1128,6 +1131,10 @@ def _classify_clause(
     if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
         # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _IF_SO_CANCEL.search(norm) and (ents.order_ids or has_order_ctx):
+        # "要是没付就取消吧", "没付的话就取消了吧": a cancel asked for on a condition the shop
+        # checks (the customer is asked first; a paid or shipped order is refused with why)
+        return _Match(ShopIntent.CANCEL_ORDER)
     if _CANCEL_WORRY.search(norm):
         # "怕给我自动取消了", "worried it gets cancelled": the unpaid window, not a cancel
         return _Match(ShopIntent.FAQ, topic="payment")
@@ -2186,7 +2193,7 @@ _RETRACTED = rx(
     r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it"
     r"|(?:no|wait)[,.!\s]+keep it|leave it)"
     + TO_END
-    + r"|[,，.。!！?？\s](?:算了|还是算了|不用了|不要了|先不了|不了)(?:吧|吧。)?"
+    + r"|[,，.。!！?？\s](?:算了|还是算了|不用了|先不了|不了)(?:吧|吧。)?"
     + TO_END
 )
 
@@ -2200,11 +2207,23 @@ _TAKE_BACK = rx(
 )
 
 
+# "100904取消掉 不要了": why it is cancelled (the customer does not want it), not a take-back
+_DONT_WANT_IT = rx(r"^\W*(?:都|我)?不要了\W*$")
+
+
 def _taken_back(matched: list[_Request]) -> list[_Request]:
     """Writes a later bare refusal takes back ("退100609 算了不退了", "取消100904，算了", "cancel
     100998. never mind"): the refusal stays (the reply says nothing was done), the writes go. A
     refusal naming an order or a thing ("but keep 100904", "dont refund the shipping") leaves
     the writes as they are."""
+    matched = [
+        m
+        for n, m in enumerate(matched)
+        if not (
+            _DONT_WANT_IT.match(m.text)
+            and any(o.intent is ShopIntent.CANCEL_ORDER for o in matched[:n])
+        )
+    ]
     refusal_at = [
         n
         for n, m in enumerate(matched)

@@ -64,8 +64,9 @@ def test_the_set_has_the_size_and_mix_the_issue_asks_for() -> None:
     # batches, looked at in full, are all tuned)
     sealed = load_set(SEALED_DIR).messages
     apart = sum(map(held_out, ids)) + len(sealed)
-    # about a fifth at least (issue 12); more since a second sealed batch joined (session 11)
-    assert 0.15 < apart / (len(ids) + len(sealed)) < 0.30
+    # about a fifth at least (issue 12); more since a second (session 11) and a third (session
+    # 12) sealed batch joined
+    assert 0.15 < apart / (len(ids) + len(sealed)) < 0.35
     tags = Counter(tag for t in turns for tag in t.tags)
     for kind in ("question", "negation", "multi", "typo", "colloquial", "mixed", "emotion",
                  "emoji", "reference", "no_punct"):  # fmt: skip
