@@ -398,7 +398,7 @@ _REFUND_NEGATED = rx(
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*退"
-    r"|退款不用了|退款不要了|退款算了"
+    r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
 )
 # "can I get store credit instead of a refund": the refund is what the customer does not want;
 # what they ask for is the rest of the clause

@@ -359,7 +359,7 @@ def sealed_report(ev: Evaluation) -> list[str]:
     return [
         "sealed batches (never tuned on; their failures are never listed):",
         *per_batch,
-        f"  both: understood {ev.understood()}; accepted {ev.accepted()}",
+        f"  all: understood {ev.understood()}; accepted {ev.accepted()}",
         f"  multi-request turns: every request served or explicitly deferred "
         f"{ev.answered_or_deferred()}",
         f"  questions/negations producing a write or write/money task: {len(ev.unsafe())}",

@@ -37,14 +37,18 @@ from tests.conversations.labels import held_out, load_set
 # from 0.935 / 0.933 / 0.955 / 0.931 because the set grew by 503 harder messages (those two
 # batches: 77.1% understood), not because any item got worse (the older 1453 turns: 1374
 # understood, was 1360).
-FLOOR_UNDERSTOOD = 0.900  # 1762/1956
-FLOOR_ACCEPTED = 0.896  # 1754/1956
-FLOOR_MULTI_REQUESTS_SERVED = 0.940  # 1884/2003
-FLOOR_ANSWERED_OR_DEFERRED = 0.918  # 856/932 multi-request turns
+# Session 12: raised (complaints beside late deliveries, "where is my parcel", corrections,
+# ticket questions without a number, ...); six labels changed, each said in the README.
+FLOOR_UNDERSTOOD = 0.917  # 1795/1956
+FLOOR_ACCEPTED = 0.913  # 1786/1956
+FLOOR_MULTI_REQUESTS_SERVED = 0.947  # 1910/2015
+FLOOR_ANSWERED_OR_DEFERRED = 0.928  # 871/938 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
-# first (160 messages, session 10) and the second (221 messages, session 11) together.
-FLOOR_SEALED_UNDERSTOOD = 0.711  # 271/381 (first 128/160, second 143/221)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.802  # 142/177 (first 86/96, second 56/81)
+# first (160 messages, session 10), the second (221, session 11) and the third (249, session 12)
+# together. LOWERED from 0.711 / 0.802 (two batches) when the third joined: its first run was
+# 69.1% understood and 71.4% served or deferred.
+FLOOR_SEALED_UNDERSTOOD = 0.711  # 448/630 (first 126/160, second 147/221, third 175/249)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.779  # 209/268 (first 86/96, second 59/81, third 64/91)
 
 
 @pytest.fixture(scope="module")

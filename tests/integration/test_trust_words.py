@@ -219,6 +219,11 @@ async def test_how_much_is_left_after_a_refusal_is_the_refundable_amount(tmp_pat
         ("围巾那单我取消了的 钱退回来没", "确认", "create_refund"),
         ("do you ship with SF? i prefer SF, YTO has been so slow with my last parcel", "yes",
          "create_ticket"),
+        # the third sealed batch's unsafe items (session 12)
+        ("cancel 100904 - actually wait no, keep it, I'll pay tonight", "yes", "cancel_order"),
+        ("别给我新建工单了，我就想知道原来那个还开着没，快递到底还动不动", "确认", "create_ticket"),
+        ("Pls cancel 100683 ... oh wait it's already shipped right? then just tell me where it is",
+         "yes", "cancel_order"),
     ],
 )  # fmt: skip
 async def test_declined_or_asked_about_writes_are_never_done(
@@ -265,3 +270,47 @@ async def test_an_amount_after_refund_me_in_chinese_is_the_amount_refunded(
     assert "120.00" in asked["reply"]
     await say(bot, "确认")
     assert await refunds_of(bot, "100200") == [120.0]
+
+
+async def test_a_ticket_from_any_clause_of_a_complaint_is_filed_only_after_a_yes(
+    tmp_path: Path,
+) -> None:
+    """ "我要投诉！！… 100200送货直接扔门口": the ticket read from the clause without the complaint
+    words was filed at once (sealed batch 3, after a change of session 12)."""
+    bot = bot_for(tmp_path)
+    await say(bot, "我要投诉！！快递员态度太差了 100200送货直接扔门口 还有100683到现在都没到")
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_cancel_corrected_midway_cancels_only_the_corrected_order(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    asked = await say(
+        bot,
+        "pls cancel 100998... actually no keep that one, it's the air fryer one 100904 I want gone",
+    )
+    assert "100904" in asked["reply"]
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+    assert await _order_status(bot, "100998") == "paid"
+
+
+async def test_dont_want_it_beside_a_cancel_is_the_reason_not_a_take_back(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "帮我查下100998发货没 另外100904取消掉 不要了")
+    await say(bot, "确认")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+async def test_where_is_my_parcel_is_the_one_order_on_its_way(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    answer = await say(bot, "Where is my parcel? It's been stuck for ages")
+    assert "100683" in answer["reply"] and "YT9433239273" in answer["reply"]
+
+
+async def test_a_ticket_question_without_a_number_shows_the_tickets_and_files_none(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    answer = await say(bot, "any update on the complaint I made about my slow delivery?")
+    assert "T-000031" in answer["reply"]
+    assert await executions(bot, "create_ticket") == []
