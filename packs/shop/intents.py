@@ -86,6 +86,7 @@ from helpdesk.packs.shop.words import (
     tracked_product,
 )
 from helpdesk.tools.packs import PackSet
+from helpdesk.tools.shop.product_search import price_cap
 
 __all__ = [
     "FAQ_TOPICS",
@@ -950,6 +951,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     claim on each", "how cancelling works", "100181为什么是取消状态", "电子产品坏了能保几年") is a
     question about the write: the order is shown, or the policy answers it."""
     found = _classify_clause(norm, ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
+    if found is None and price_cap(norm)[0] is not None and product_query(norm):
+        # "earphones under 500?", "一百以内的鼠标有吗": products within a budget, asked
+        return _Match(ShopIntent.STOCK)
     if (
         found is not None
         and found.topic == "delivery_times"

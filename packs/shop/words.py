@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from helpdesk.graph.asking import ASKS
+from helpdesk.tools.shop.product_search import price_cap
 
 __all__ = [
     "COMPLAINED",
@@ -68,6 +69,7 @@ _ZH_FRAME = re.compile(
     r"卖完了吗|卖完了|卖完|售罄|还卖吗|卖吗|有卖|你们家|你们|请问|我想买|想要|想买|要买|我想|"
     r"这(?:两|三|四|五|几)(?:个|样|款|件)|多少钱一个|多少钱|还有多少|多少|没有的话|没的话|不然的话|也行|也可以|也好|什么价|啥价|价格|价钱|什么时候|啥时候|何时|几时|那种|那个|这个|那款|这款|"
     r"想问问|问问|问一下|问下|顺便|另外|帮我|帮忙|麻烦|查一下|查查|看一下|看看|现在|目前|有的话|"
+    r"推荐一下|推荐下|推荐推荐|推荐|再配个|再来个|再加个|配个|什么东西|东西|"
     r"的话|如果|要是|"
     # "成都仓有货吗", "上海有货吗": where the stock is asked about, not the product
     r"(?:成都|上海|广州|北京|深圳|杭州|天津|武汉|重庆|南京)(?:仓库|仓)?|[\u4e00-\u9fff]{2}仓库?(?=有|还|现|库)|"
@@ -101,13 +103,20 @@ def product_query(text: str) -> str | None:
     "耳机多少钱" -> "耳机", "do u have the mens down jacket in stock" -> "mens down jacket",
     "有没有65W的充电器" -> "65w 充电器". Chinese and English words are kept apart by spaces.
     """
+    cap, text = price_cap(text)
     rest = text.lower().replace("’", "'")
     rest = _LOCATION.sub(" ", rest.strip(" ?？!！.。"))
     rest = _ZH_FRAME.sub(" ", rest)
     rest = _EN_FRAME.sub(" ", rest)
     rest = _QUANTITY.sub(" ", rest)
     rest = re.sub(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])", " ", rest)
-    return _enough(rest.split())
+    found = _enough(rest.split())
+    # "earphones under 500", "一百以内的无线鼠标": the shop's search reads the price cap
+    if cap is None:
+        return found
+    if re.search(r"[\u3400-\u9fff]", found or text):
+        return f"{found or ''} {cap:g}元以内".strip()
+    return f"{found or ''} under {cap:g}".strip()
 
 
 def _enough(words: list[str]) -> str | None:

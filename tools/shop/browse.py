@@ -17,6 +17,7 @@ from helpdesk.tools.shop.conventions import ShopError, money
 from helpdesk.tools.shop.product_search import (
     ProductText,
     mention_scores,
+    price_cap,
     product_text,
     rank_products,
 )
@@ -122,8 +123,17 @@ def search_products(
         " FROM products p ORDER BY p.sku"
     ).fetchall()
     by_sku = {row["sku"]: row for row in rows}
-    ranked = rank_products(query or "", _search_texts(rows))[:limit]
-    return {"products": [_product_hit(by_sku[sku], today) for sku in ranked]}
+    cap, words = price_cap(query or "")
+    ranked = rank_products(words, _search_texts(rows))
+    if cap is not None:
+        # "earphones under 500", "一百以内的无线鼠标": only what costs no more
+        ranked = [sku for sku in ranked if by_sku[sku]["price_cents"] <= round(cap * 100)]
+    found: dict[str, Any] = {
+        "products": [_product_hit(by_sku[sku], today) for sku in ranked[:limit]]
+    }
+    if cap is not None:
+        found["max_price"] = cap
+    return found
 
 
 def _product_hit(row: sqlite3.Row, today: date | None = None) -> dict[str, Any]:

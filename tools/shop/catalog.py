@@ -53,7 +53,7 @@ SEARCH_ALIASES: dict[str, tuple[str, ...]] = {
     "Fitness Band 7": ("tracker", "手环"),
     "Smartphone X12 128GB": ("phone", "mobile", "手机"),
     "11-inch Tablet 256GB": ("ipad", "pad", "平板"),
-    "E-book Reader": ("ebook", "kindle", "阅读器"),
+    "E-book Reader": ("ebook", "e-reader", "ereader", "kindle", "阅读器", "电纸书"),
     "Clear Phone Case": ("cover", "手机套"),
     "Tempered Glass Screen Protector": ("screen protector", "钢化膜", "贴膜", "手机膜", "膜"),
     "Robot Vacuum Cleaner": ("hoover", "扫地机", "吸尘器"),
@@ -77,6 +77,18 @@ SEARCH_ALIASES: dict[str, tuple[str, ...]] = {
     "Blackout Curtains": ("block light", "挡光"),
     "Knit Beanie": ("warm hat", "hat", "帽子"),
     "Thermal Underwear Set": ("long johns", "thermals", "保暖衣"),
+    "Hooded Sweatshirt": ("hoodie", "卫衣"),
+    "Yoga Leggings": ("yoga pants", "瑜伽服"),
+    "8-inch Chef's Knife": ("kitchen knife", "菜刀"),
+    "Wool Socks (5 pairs)": ("袜子",),
+    "Scented Candle": ("蜡烛", "香薰"),
+    "Rice Cooker 4L": ("电饭锅",),
+    "Leather Belt": ("皮带",),
+    "Wi-Fi 6 Router": ("wifi router", "wifi"),
+    "Portable SSD 1TB": ("hard drive", "external drive"),
+    "Cotton Bed Sheet Set (Queen)": ("bedding", "bed sheets", "床单"),
+    "Bath Towel Set": ("towels",),
+    "Backpack 25L": ("rucksack", "书包"),
 }
 
 

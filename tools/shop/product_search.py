@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["ProductText", "product_text", "rank_products", "search_terms"]
+__all__ = ["ProductText", "price_cap", "product_text", "rank_products", "search_terms"]
 
 _TERM = re.compile(r"[a-z0-9][a-z0-9+.-]*|[\u3400-\u9fff]+")
 _APOSTROPHES = re.compile(r"['’`]")
@@ -29,6 +29,56 @@ class ProductText:
     sku: str
     text: str
     """Name, Chinese name, SKU, category and aliases, lower-cased, apostrophes removed."""
+
+
+_CN_DIGITS = {
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_AMOUNT = r"(\d+(?:\.\d+)?|[一二两三四五六七八九]?[百千][一二两三四五六七八九]?)"
+_YUAN = r"\s*(?:¥|rmb|cny|yuan|kuai|元|块钱|块)?"
+# "earphones under 500", "budget around 500 kuai", "200以内", "一百以内的无线鼠标", "不超过300"
+_PRICE_CAP = re.compile(
+    r"\b(?:under|below|less than|cheaper than|no more than|not more than|max(?:imum)?|up to"
+    r"|within|budget(?: of| is| around| about)?)\s*(?:¥|rmb|cny)?\s*"
+    + _AMOUNT
+    + _YUAN
+    + r"|"
+    + _AMOUNT
+    + _YUAN
+    + r"\s*(?:以内|以下|之内|内|左右)"
+    + r"|(?:不超过|不到|低于|少于|预算)\s*"
+    + _AMOUNT
+    + _YUAN,
+    re.IGNORECASE,
+)
+
+
+def _amount(raw: str) -> float:
+    """A number as written: digits, or Chinese hundreds and thousands ("一百", "两千五")."""
+    if raw[0].isdigit():
+        return float(raw)
+    mark, value = ("千", 1000) if "千" in raw else ("百", 100)
+    before, _, after = raw.partition(mark)
+    lead = _CN_DIGITS.get(before, 1)
+    return float(lead * value + _CN_DIGITS.get(after, 0) * value // 10)
+
+
+def price_cap(query: str) -> tuple[float | None, str]:
+    """The most a search says to spend ("under 500", "一百以内") and the query without it."""
+    found = _PRICE_CAP.search(query)
+    if found is None:
+        return None, query
+    raw = next(g for g in found.groups() if g)
+    return _amount(raw), (query[: found.start()] + " " + query[found.end() :]).strip()
 
 
 def _clean(text: str) -> str:
@@ -54,13 +104,18 @@ def _singular(word: str) -> str | None:
 
 
 def _ascii_hit(term: str, text: str) -> bool:
+    # a number is a whole number ("200" is no hit in "20000mah")
+    end = r"(?![0-9])" if term[-1].isdigit() else ""
     for form in filter(None, (term, _singular(term))):
-        if re.search(r"(?<![a-z0-9])" + re.escape(form), text):
+        if re.search(r"(?<![a-z0-9])" + re.escape(form) + end, text):
             return True
     return False
 
 
 def _han_hit(term: str, text: str) -> float:
+    if len(term) == 1:
+        # one character is a word only as a whole alias ("膜"), never a piece ("不" of 不锈钢)
+        return 1.0 if re.search(rf"(?<![\u3400-\u9fff]){term}(?![\u3400-\u9fff])", text) else 0.0
     if term in text:
         return 1.0
     pieces = [term[i : i + 2] for i in range(len(term) - 1)]
