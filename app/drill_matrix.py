@@ -165,6 +165,9 @@ TOOL_PROBES: Final[Mapping[str, ToolProbe]] = {
             messages=("T-000031处理得怎么样了",),
         ),
         ToolProbe(
+            tool="list_tickets", kind="read", args={"limit": 5}, messages=("我的工单有进展吗",)
+        ),
+        ToolProbe(
             tool="search_faq",
             kind="read",
             args={"topic": "returns", "lang": "en"},

@@ -6,6 +6,9 @@ compaction, the wording that claims a write done — so the turn graph reads the
 instead of naming the shop's tools, statuses and fields. The shop's intents are read by its own
 template matcher (:mod:`helpdesk.packs.shop.intents`, the pack's ``matcher``), which is why they
 carry no patterns here.
+
+Over 400 lines on purpose: it is the pack's table of contents — every capability of the shop with
+its intents, examples and patterns, and the small planners that choose each call — in one place.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from helpdesk.packs.shop.order_reference import ORDER_RESOLVER
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import (
+    ASK_FIRST,
     COMPLAINED,
     product_query,
     ticket_asked_for,
@@ -135,7 +139,10 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     return PlannedCall(
         "create_ticket",
         args,
-        ask_first=ticket_needs_asking(text) or bool(m.get(COMPLAINED)) or guessed or unnamed,
+        ask_first=ticket_needs_asking(text)
+        or bool(m.get(COMPLAINED) or m.get(ASK_FIRST))
+        or guessed
+        or unnamed,
     )
 
 

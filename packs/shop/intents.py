@@ -78,11 +78,13 @@ from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.order_parts import KEEP, SPARED, amounts_by_order, kept_out
 from helpdesk.packs.shop.order_reference import describes_an_order, order_query
 from helpdesk.packs.shop.words import (
+    ASK_FIRST,
     COMPLAINED,
     DISSATISFIED,
     is_complaint,
     looked_product,
     product_query,
+    ticket_asked_for,
     tracked_product,
 )
 from helpdesk.tools.packs import PackSet
@@ -702,7 +704,8 @@ _ORDER_WORD = rx(r"\bor?de?r\b|订单|单子")
 _RETURN_ACTION = rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
 _TICKET = rx(
     r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
-    r"stopped working|won'?t (?:turn on|work|charge)|wrong (?:item|product|size|colou?r|order)|"
+    r"stopped (?:working|heating|charging|cooling|spinning)|won'?t (?:turn on|work|charge|heat)|"
+    r"wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
     r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
@@ -712,6 +715,8 @@ _TICKET = rx(
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
+    # what a thing no longer does ("保温杯不保温了", "加热不了", "开机就响")
+    r"|不保温|保温效果(?:太|很)?差|不加热|加热不了|不制冷|不亮了|不转了|异响|咔咔响|噪音(?:很|太)大"
 )
 # "帮我转人工", "transfer me": a person asked for in so many words
 # "don't need anything else", "没别的了": nothing more wanted
@@ -950,6 +955,11 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     A write read from a clause that asks a wh-question and asks for nothing ("what can i still
     claim on each", "how cancelling works", "100181为什么是取消状态", "电子产品坏了能保几年") is a
     question about the write: the order is shown, or the policy answers it."""
+    reason = _REASON_GIVEN.search(norm)
+    if reason and norm[: reason.start()].strip(STRIP):
+        # "金额866，原因：净化器噪音太大": the reason of the request, not a request of its own
+        norm = norm[: reason.start()]
+        ents = extract_entities(norm)
     found = _classify_clause(norm, ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
     if found is None and price_cap(norm)[0] is not None and product_query(norm):
         # "earphones under 500?", "一百以内的鼠标有吗": products within a budget, asked
@@ -979,6 +989,7 @@ _STATES_DELIVERY = rx(
     r"没到|还没|没动|没收到|在路上|还在|不动|"
     r"\b(?:still|stuck|hasn'?t (?:come|arrived|moved|shipped)|not (?:arrived|here)|late)\b"
 )
+_REASON_GIVEN = rx(r"(?:原因|理由)\s*[:：是]|\breason(?: is|:)")
 # where or when a delivery is, asked ("到哪了", "when will it come"), or a look asked for
 _ASKS_WHERE = rx(
     r"[?？]|\b(?:where|wheres|when|whens|status|track|eta|check|look|show|tell)\b"
@@ -1867,16 +1878,23 @@ def match_shop(
         matched = [m for m in matched if not m.args.get(_VENTED)]
     elif others:
         matched = _complaint_beside_looks(matched, others, text, norm)
-    if is_complaint(text):
+    flag = (
+        COMPLAINED
+        if is_complaint(text)
+        else ASK_FIRST
+        if any(m.intent is ShopIntent.FAQ for m in matched) and not ticket_asked_for(norm)
+        else None
+    )
+    if flag:
         # "我要投诉！！… 100200送货直接扔门口": a ticket read from any clause of a complaint is
-        # filed only after a yes, whichever clause said it was a complaint
+        # filed only after a yes, whichever clause said it was a complaint; so is a fault told
+        # beside a policy question ("100200的保温杯不保温了 这个有保修吗"): the customer weighs
+        # what to do, so it is asked first
         matched = [
-            replace(m, args={**m.args, COMPLAINED: True})
-            if m.intent is ShopIntent.CREATE_TICKET
-            else m
+            replace(m, args={**m.args, flag: True}) if m.intent is ShopIntent.CREATE_TICKET else m
             for m in matched
         ]
-    matched = _late_delivery_looked_at(matched, norm)
+    matched = _budget_joins_search(_late_delivery_looked_at(matched, norm))
     read = _refunds_beside_cancel(_one_parcel(_dedupe(matched)))
     matched = [*read, *_changes_not_read(matched, read)]
     # a part of the message that asks for something nothing read is said to be unread, not
@@ -1884,6 +1902,10 @@ def match_shop(
     parts = []
     for start, end in unread:
         part = text[start:end].strip(STRIP)
+        if _WHAT_TO_DO.search(norm[start:end]) and any(
+            m.intent is ShopIntent.CREATE_TICKET for m in matched
+        ):
+            continue  # "the kettle stopped heating ... what do I do": the ticket offer answers it
         lang = detect_language(part, default=message_lang)
         model_read = _model_reading(part, norm[start:end], lang, norm, last_order_id, last_sku)
         if model_read:
@@ -1919,6 +1941,13 @@ def match_shop(
 # the delivery talked about: a complaint beside a look at it is about it
 _DELIVERY_TALK = rx(
     r"快递|物流|包裹|送货|配送|没到|\b(?:parcel|package|delivery|courier|shipping|late|stuck)\b"
+)
+
+
+# "what do I do", "咋整", "才用两个月 怎么办": what to do about a fault told beside it
+_WHAT_TO_DO = rx(
+    r"^\W*(?:so |now )?what (?:do|should|can) i do(?: now| about it)?\W*$|^[^，。,.!?！？]{0,8}"
+    r"(?:咋整|怎么办|咋办|怎么弄|如何是好)\W*$"
 )
 
 
@@ -2163,11 +2192,26 @@ def _reason_for_next(
     names no order of its own: the action's reason (its order goes to the action)."""
     if not ents.order_ids or ASKS.search(clause) or index + 1 >= len(groups):
         return False
-    if _WHERE_OR_WHEN.search(clause) or _DELIVERY_STATE.search(clause):
+    unpaid = bool(_NOT_PAID.search(clause))
+    if not unpaid and (_WHERE_OR_WHEN.search(clause) or _DELIVERY_STATE.search(clause)):
         return False  # "my order 100683 never came": its state is worth showing beside the refund
     after = norm[groups[index + 1].start : groups[index + 1].end]
     found = _classify(after, extract_entities(after), has_order_ctx=True, awaiting=False)
-    return found is not None and found.intent in _ACTIONS and not extract_entities(after).order_ids
+    if found is None or extract_entities(after).order_ids:
+        return False
+    # "100904还没付款 帮我取消吧": why the cancel is asked; "100200的保温杯不保温了 这个有保修吗":
+    # what the policy question is about (a fault told, not a look asked for)
+    told_fault = found.intent is ShopIntent.FAQ and bool(_FAULT_TOLD.search(clause))
+    return found.intent in _ACTIONS or told_fault
+
+
+# "还没付款", "haven't paid yet": the order's payment, told
+_NOT_PAID = rx(r"没付|未付|未支付|没支付|\b(?:have ?n[o']?t|not|never) (?:yet )?paid\b|\bunpaid\b")
+# a fault or dislike told of something bought ("不保温了", "颜色不喜欢", "stopped working")
+_FAULT_TOLD = rx(
+    r"坏了|不保温|不工作|不能用|没法用|不喜欢|不合适|有问题|异响|裂|碎|漏|"
+    r"\b(?:broken|broke|stopped working|leaks?|leaking|cracked|don'?t like|doesn'?t fit)\b"
+)
 
 
 def _only_polite_around(clause: str, ents: Entities, found: _Match, previous: Kind | None) -> bool:
@@ -2605,6 +2649,22 @@ def _asks_beyond_the_look(text: str) -> bool:
 
 
 _TICKET_WORD = rx(r"\btickets?\b|工单")
+
+
+def _budget_joins_search(matched: list[_Request]) -> list[_Request]:
+    """ "gift idea for a friend who runs marathons? budget around 500 kuai": a budget said on
+    its own is the search before it, within that budget."""
+    out: list[_Request] = []
+    for m in matched:
+        cap, rest = price_cap(m.text)
+        searched = [o for o in out if o.intent is ShopIntent.STOCK and o.sku is None]
+        alone = m.sku is None and not product_query(rest)
+        if m.intent is ShopIntent.STOCK and cap is not None and searched and alone:
+            last = searched[-1]
+            out[out.index(last)] = replace(last, text=f"{last.text} {m.text}")
+            continue
+        out.append(m)
+    return out
 
 
 def _late_delivery_looked_at(matched: list[_Request], norm: str) -> list[_Request]:

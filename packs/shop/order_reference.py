@@ -153,11 +153,20 @@ def _matched_count(order: Mapping[str, Any]) -> int:
     return mentions if isinstance(mentions, int) else len(order.get("matched") or ())
 
 
+_ON_ITS_WAY_LABEL = {"en": "your only order on its way", "zh": "您目前唯一在途的订单"}
+
+
 def order_label(data: Any, order_id: str) -> dict[str, str] | None:
-    """What the words matched in that order, by language ("Air Fryer 5L" / "空气炸锅 5L")."""
+    """What the words matched in that order, by language ("Air Fryer 5L" / "空气炸锅 5L"); for
+    "where is my parcel", that it is the customer's only order on its way."""
     orders = data.get("orders") if isinstance(data, Mapping) else None
-    for order in orders if isinstance(orders, list) else ():
-        if isinstance(order, Mapping) and order.get("order_id") == order_id:
+    listed = [o for o in orders if isinstance(o, Mapping)] if isinstance(orders, list) else []
+    if isinstance(data, Mapping) and not data.get("matched_products"):
+        picked = [o for o in listed if o.get("order_id") == order_id]
+        if picked and picked[0].get("status") == "shipped":
+            return dict(_ON_ITS_WAY_LABEL)
+    for order in listed:
+        if order.get("order_id") == order_id:
             matched = [m for m in order.get("matched") or () if isinstance(m, Mapping)]
             if matched:
                 return {

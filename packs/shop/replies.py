@@ -51,7 +51,7 @@ from helpdesk.packs.shop.reply_kinds import (
     order_ref,
     what_of,
 )
-from helpdesk.packs.shop.words import product_query
+from helpdesk.packs.shop.words import COMPLAINED, is_complaint, product_query
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["ShopReplies"]
@@ -167,10 +167,15 @@ def _confirm(
     if kind == "cancel" and order_id:
         return w.say("cancel_confirm", order_id=order_id)
     if kind == "ticket":
-        # a complaint: acknowledged, and a ticket only if the customer says yes
+        # a complaint: acknowledged, and a ticket only if the customer says yes; a fault told
+        # ("the air fryer stopped heating") is offered an after-sales ticket
+        complaint = bool(match.args.get(COMPLAINED) or match.args.get("vented")) or is_complaint(
+            match.text
+        )
+        prefix = "complaint" if complaint else "fault"
         if order_id:
-            return w.say("complaint_confirm_order", order_id=order_id)
-        return w.say("complaint_confirm")
+            return w.say(f"{prefix}_confirm_order", order_id=order_id)
+        return w.say(f"{prefix}_confirm")
     if kind == "refund" and order_id:
         amount = args.get("amount")
         if amount is None:

@@ -8,6 +8,7 @@ from helpdesk.graph.asking import ASKS
 from helpdesk.tools.shop.product_search import price_cap
 
 __all__ = [
+    "ASK_FIRST",
     "COMPLAINED",
     "DISSATISFIED",
     "is_complaint",
@@ -39,6 +40,8 @@ _TICKET_ASKED = re.compile(
 )
 
 
+ASK_FIRST = "ask_first"
+"""A ticket request's argument: told beside questions, it is filed only after a yes."""
 COMPLAINED = "complained"
 """A ticket request's argument: the message it came from is a complaint (asked before filing)."""
 

@@ -81,6 +81,7 @@ def test_cli_tools_lists_policies(tmp_path: Path) -> None:
         "search_faq",
         "search_products",
         "get_ticket",
+        "list_tickets",
         "create_ticket",
         "cancel_order",
         "request_refund",

@@ -40,6 +40,8 @@ GENERIC = frozenset(
         "code",
         "pending",
         "ticket_id",
+        # the engine's session fact of the tickets a session opened (ToolResult.ticket_id)
+        "tickets",
     }
 )
 
