@@ -892,10 +892,22 @@ _HOW_MANY_LEFT = rx(r"还有多少|还剩多少|有多少(?:件|个|台|只)")
 _THING_ARRIVES = rx(
     r"^\W*(?:我的|我买的|买的)?[\u4e00-\u9fff]{2,8}?(?:什么时候|啥时候|何时)(?:能|才)?(?:到|送到)(?!货)"
 )
+# "(i) want a ...", "need a decent ...", "looking for something warm": a thing to buy
+_WANT_A_THING = rx(
+    r"^\W*(?:(?:so|now|and|also|ok|okay)\W+)*(?:i |we |i'?m |im )?(?:really |also |just )?"
+    r"(?:want|need|looking for|searching for|wanna get|want to (?:buy|get)|need to (?:buy|get)"
+    r"|would like|'d like)\s+(?:a |an |some |something |new |a new |a decent |a good |a cheap )"
+    r"(?!refund|human|person|agent|invoice|receipt|ticket|word|call|callback|update|answer)"
+)
+# what comes back that is not a product on sale ("if my parcel is back", "when is my money back")
+_NOT_GOODS = rx(
+    r"\b(?:parcel|package|order|delivery|refund|money|payment)s?\b|快递|包裹|订单|退款|钱"
+)
 _RESTOCK_WHEN = rx(
     r"(?:什么时候|啥时候|何时|几号|哪天)(?:能|会|才|可以)?(?:到货|有货|补货|上架)"
     r"|\bwhen (?:are|is|will) (?:the |your )?[a-z0-9 '-]{2,30}? (?:be )?back\b(?! to)"
     r"|\bwhen (?:the |your )?[a-z0-9 '-]{2,30}? (?:are|is|will be|come|comes) back\b(?! to)"
+    r"|\b(?:if|whether) (?:the |your )?[a-z0-9 '-]{2,30}? (?:are|is|r) (?:back|restocked)\b(?! to)"
 )
 # "any silk pyjamas left", "what would you recommend", "想给我爸买个手环 有啥": a product, asked
 _PRODUCT_ASKED = rx(
@@ -1240,7 +1252,12 @@ def _classify_clause(
         return _Match(ShopIntent.LIST_ORDERS)
     if _TRACKING.search(norm):
         return _Match(ShopIntent.TRACKING)
-    if _RESTOCK_WHEN.search(norm) and not has_order_ctx and product_query(norm):
+    if (
+        _RESTOCK_WHEN.search(norm)
+        and not ents.order_ids
+        and product_query(norm)
+        and not _NOT_GOODS.search(norm)
+    ):
         # "修身牛仔裤什么时候到货", "when are the jeans back": a product's restock, not a parcel
         return _Match(ShopIntent.STOCK)
     if _ARRIVE.search(norm):
@@ -1268,6 +1285,15 @@ def _classify_clause(
     if _STOCK.search(norm) or (
         (_HAVE_THING.search(norm) or _HOW_MANY_LEFT.search(norm)) and not ents.order_ids
     ):
+        return _Match(ShopIntent.STOCK)
+    if (
+        _WANT_A_THING.search(norm)
+        and not has_ids
+        and product_query(norm)
+        and not _NOT_A_PURCHASE.search(norm)
+    ):
+        # "want a mechanical keyboard for coding", "need a decent kitchen knife", "now I need
+        # something warm to sleep under": something to buy, looked for in the catalogue
         return _Match(ShopIntent.STOCK)
     if _LIST_ORDERS.search(norm):
         return _Match(ShopIntent.LIST_ORDERS)
@@ -1906,6 +1932,10 @@ def match_shop(
             m.intent is ShopIntent.CREATE_TICKET for m in matched
         ):
             continue  # "the kettle stopped heating ... what do I do": the ticket offer answers it
+        if _WHICH_ONE.search(norm[start:end]) and any(
+            m.intent is ShopIntent.STOCK for m in matched
+        ):
+            continue  # "need a kitchen knife ..., what do you recommend": the search answers it
         lang = detect_language(part, default=message_lang)
         model_read = _model_reading(part, norm[start:end], lang, norm, last_order_id, last_sku)
         if model_read:
@@ -1948,6 +1978,14 @@ _DELIVERY_TALK = rx(
 _WHAT_TO_DO = rx(
     r"^\W*(?:so |now )?what (?:do|should|can) i do(?: now| about it)?\W*$|^[^，。,.!?！？]{0,8}"
     r"(?:咋整|怎么办|咋办|怎么弄|如何是好)\W*$"
+)
+
+
+# "what do you recommend", "any suggestions?", "推荐一下": a choice asked of a search beside it
+_WHICH_ONE = rx(
+    r"^\W*(?:so |and )?(?:what|which)(?: one)? (?:do|would|can|could) (?:you|u) "
+    r"(?:recommend|suggest)\W*$|^\W*any (?:recommendations?|suggestions?|ideas?)\W*$"
+    r"|^\W*(?:有什么|有啥|帮我|给我)?推荐(?:一下|下)?\W*$"
 )
 
 
@@ -2653,9 +2691,13 @@ _TICKET_WORD = rx(r"\btickets?\b|工单")
 
 def _budget_joins_search(matched: list[_Request]) -> list[_Request]:
     """ "gift idea for a friend who runs marathons? budget around 500 kuai": a budget said on
-    its own is the search before it, within that budget."""
+    its own is the search before it, within that budget; "what do you recommend" beside a
+    search is answered by it."""
+    searches = [m for m in matched if m.intent is ShopIntent.STOCK and product_query(m.text)]
     out: list[_Request] = []
     for m in matched:
+        if m.intent is ShopIntent.STOCK and not m.sku and searches and not product_query(m.text):
+            continue  # "need a kitchen knife ..., what do you recommend": that search's answer
         cap, rest = price_cap(m.text)
         searched = [o for o in out if o.intent is ShopIntent.STOCK and o.sku is None]
         alone = m.sku is None and not product_query(rest)

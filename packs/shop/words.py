@@ -89,7 +89,10 @@ _EN_FRAME = re.compile(
     # difference between ...", "is the speaker on sale": asking about a product, not its name
     r"tell|know|whether|if|its|whats|difference|between|about|also|and|show|"
     r"sale|discount|discounted|cheaper|info|warehouse|ve|if|not|priciest|cheapest|whats|oh|lol"
-    r"|even|go|goes|looking|something|under|over|vs|versus|r)\b|[?？!！.,，。、~]",
+    r"|even|go|goes|looking|something|under|over|vs|versus|r"
+    # "what do you recommend", "any suggestions": asking for a choice, not naming a product
+    r"|recommend|recommendation|recommendations|suggest|suggestion|suggestions|would|decent)\b"
+    r"|[?？!！.,，。、~]",
     re.IGNORECASE,
 )
 # A quantity ("3个", "2 pcs"), not a product attribute ("65W", "27寸", "28cm", "S3")
