@@ -1981,6 +1981,11 @@ _WHAT_TO_DO = rx(
 )
 
 
+# "get one for my mum", "are those in stock": the product asked about just before
+_SAME_THING = rx(
+    r"\b(?:get|buy|order|want|need|grab) (?:one|it|them|those|these)\b"
+    r"|\b(?:are|is) (?:those|they|these|it) (?:in stock|available)\b"
+)
 # "what do you recommend", "any suggestions?", "推荐一下": a choice asked of a search beside it
 _WHICH_ONE = rx(
     r"^\W*(?:so |and )?(?:what|which)(?: one)? (?:do|would|can|could) (?:you|u) "
@@ -2698,6 +2703,9 @@ def _budget_joins_search(matched: list[_Request]) -> list[_Request]:
     for m in matched:
         if m.intent is ShopIntent.STOCK and not m.sku and searches and not product_query(m.text):
             continue  # "need a kitchen knife ..., what do you recommend": that search's answer
+        earlier = [o for o in out if o.intent is ShopIntent.STOCK]
+        if m.intent is ShopIntent.STOCK and not m.sku and earlier and _SAME_THING.search(m.text):
+            continue  # "any air fryers left? ... I want to get one for my mum": the same search
         cap, rest = price_cap(m.text)
         searched = [o for o in out if o.intent is ShopIntent.STOCK and o.sku is None]
         alone = m.sku is None and not product_query(rest)
