@@ -314,3 +314,24 @@ async def test_a_ticket_question_without_a_number_shows_the_tickets_and_files_no
     answer = await say(bot, "any update on the complaint I made about my slow delivery?")
     assert "T-000031" in answer["reply"]
     assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_fault_told_beside_a_policy_question_is_filed_only_after_a_yes(
+    tmp_path: Path,
+) -> None:
+    """ "100200的保温杯不保温了 这个有保修吗": the customer weighs what to do; a ticket was filed at
+    once when "不保温" became a fault word (session 12)."""
+    bot = bot_for(tmp_path)
+    asked = await say(bot, "100200的保温杯不保温了 这个有保修吗 帮我看看能不能换个新的")
+    assert await executions(bot, "create_ticket") == []
+    assert "100200" in asked["reply"]
+    await say(bot, "是的")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+async def test_a_fault_with_what_do_i_do_offers_an_after_sales_ticket(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    asked = await say(bot, "保温杯不保温了 才用两个月 咋整")
+    assert "售后工单" in asked["reply"] and "100200" in asked["reply"]
+    assert "没能处理" not in asked["reply"]  # "咋整" is answered by the offer, not deferred
+    assert await executions(bot, "create_ticket") == []

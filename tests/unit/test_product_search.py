@@ -3,11 +3,21 @@ product words out of a customer's question."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from helpdesk.packs.shop.words import product_query
+from helpdesk.tools.shop.browse import search_products
 from helpdesk.tools.shop.catalog import PRODUCTS, SEARCH_ALIASES
-from helpdesk.tools.shop.product_search import product_text, rank_products, search_terms
+from helpdesk.tools.shop.db import connect
+from helpdesk.tools.shop.product_search import (
+    price_cap,
+    product_text,
+    rank_products,
+    search_terms,
+)
+from helpdesk.tools.shop.seed import ensure_seeded
 
 CATALOG = [
     product_text(
@@ -37,6 +47,10 @@ def test_every_alias_names_a_catalog_product() -> None:
         ("27 寸 4k 显示器", "27-inch 4K Monitor"),
         ("smart watch s3 chengdu", "Smart Watch S3"),  # no product has every word: best wins
         ("不粘锅", "Non-stick Frying Pan 28cm"),
+        ("e-reader beijing wait", "E-book Reader"),  # aliases customers use
+        ("cozy hoodie", "Hooded Sweatshirt"),
+        ("围巾 不", "Merino Wool Scarf"),  # "不" is no piece of 不锈钢 (the thermos)
+        ("200 以内 蓝牙音箱", "Mini Bluetooth Speaker"),  # "200" is no hit in "20000mAh"
     ],
 )
 def test_a_query_finds_the_product_first(query: str, name: str) -> None:
@@ -95,3 +109,44 @@ def test_product_query_keeps_the_product_words(text: str, query: str | None) -> 
 @pytest.mark.parametrize("text", ["do you have any?", "有吗", "多少钱", "in stock?"])
 def test_a_question_without_product_words_has_no_query(text: str) -> None:
     assert product_query(text) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "cap", "rest"),
+    [
+        ("earphones under 500?", 500.0, "earphones  ?"),
+        ("budget around 500 kuai", 500.0, ""),
+        ("有没有200以内的蓝牙音箱", 200.0, "有没有 的蓝牙音箱"),
+        ("再配个一百以内的无线鼠标", 100.0, "再配个 的无线鼠标"),
+        ("两千五以内的手机", 2500.0, "的手机"),
+        ("不超过300的耳机", 300.0, "的耳机"),
+        ("65w charger", None, "65w charger"),
+    ],
+)
+def test_a_price_cap_is_read_and_taken_out_of_the_words(
+    query: str, cap: float | None, rest: str
+) -> None:
+    assert price_cap(query) == (cap, rest)
+
+
+def test_a_search_with_a_price_cap_keeps_what_costs_no_more(tmp_path: Path) -> None:
+    db = tmp_path / "shop.sqlite"
+    ensure_seeded(db)
+    conn = connect(db)
+    found = search_products(conn, "earphones under 500", 10)
+    assert found["max_price"] == 500.0
+    assert [p["sku"] for p in found["products"]] == [sku_of("True Wireless Earbuds")]
+    cheap = search_products(conn, "under 50", 20)["products"]
+    assert cheap and all(float(p["price"]) <= 50 for p in cheap)
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("earphones under 500?", "earphones under 500"),
+        ("有没有200以内的蓝牙音箱推荐下", "蓝牙音箱 200元以内"),
+        ("Do you have anything under 50 yuan?", "under 50"),
+    ],
+)
+def test_the_product_words_keep_the_price_cap(text: str, query: str) -> None:
+    assert product_query(text) == query
