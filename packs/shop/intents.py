@@ -798,6 +798,8 @@ _TICKET_NEGATED = rx(
     r"(?:个|一个)?工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
+    # "算了 先不报修了": no repair asked for (yet)
+    r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了"
 )
 _TRACKING = rx(
     r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
@@ -836,7 +838,7 @@ _SHIP_WHEN = rx(
     r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
 )
 _ORDER_STATUS = rx(
-    r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|"
+    r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|(?:been )?sent out|"
     r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"

@@ -57,6 +57,10 @@ _DESCRIBED_ORDER = rx(
     r"|\b(?:my|the|that|this)\s+(?!(?:next|new|first|future|own)\b)(?:[a-z0-9-]+\s+){1,3}"
     r"(?:order|purchase)\b(?!\s*(?:number|id|#))"
     r"|\border (?:with|for) (?:the |my |a )?[a-z]{3,}"
+    # "paid for the monitor and the phone last night", "she ordered a phone a couple of days
+    # ago": a purchase told by what was bought
+    r"|\b(?:(?:i|we|she|he|they) (?:just |already )?(?:paid for|ordered|bought|purchased) "
+    r"|(?:paid for|ordered|bought|purchased) (?:the|a|an|my) )[a-z]{3,}"
 )
 
 

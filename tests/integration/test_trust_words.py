@@ -224,6 +224,8 @@ async def test_how_much_is_left_after_a_refusal_is_the_refundable_amount(tmp_pat
         ("别给我新建工单了，我就想知道原来那个还开着没，快递到底还动不动", "确认", "create_ticket"),
         ("Pls cancel 100683 ... oh wait it's already shipped right? then just tell me where it is",
          "yes", "cancel_order"),
+        # sealed batch 1, after "噪音很大" became a fault (session 12)
+        ("100609的净化器噪音很大 算了 先不报修了 你告诉我保修期多久就行", "是的", "create_ticket"),
     ],
 )  # fmt: skip
 async def test_declined_or_asked_about_writes_are_never_done(
