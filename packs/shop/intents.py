@@ -276,6 +276,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bcan (?:i|it|this|items?|products?) be returned\b|\breturn (?:shipping|postage)\b"
         r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
         r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
+        # "穿了一次发现不喜欢 吊牌还在 能退不": whether a thing can go back, asked
+        r"|(?:能|可以)退(?:不|吗|么)(?![^，。,.!?！？]{0,3}(?:款|钱))"
         r"|可以退货吗|能不能退货|可不可以退货|可以退吗|能退吗|退货流程|怎么退换|如何退换"
         # "how many days after delivery can i still send stuff back"
         r"|\b(?:how many days|how long)\b.{0,30}\bsend (?:it|them|stuff|things|items?) back\b"
@@ -900,6 +902,9 @@ _WANT_A_THING = rx(
     r"(?:want|need|looking for|searching for|wanna get|want to (?:buy|get)|need to (?:buy|get)"
     r"|would like|'d like)\s+(?:a |an |some |something |new |a new |a decent |a good |a cheap )"
     r"(?!refund|human|person|agent|invoice|receipt|ticket|word|call|callback|update|answer)"
+    # "我想买那个扫地机器人", "想找个能烧水的", "打算买件羽绒服"
+    r"|(?:想买|要买|想要|想找|想入|打算买|准备买|需要)(?:个|一个|一台|一件|件|台|条|双|那个|这个|点)"
+    r"(?!人|客服|退|发票|工单|说法)"
 )
 # what comes back that is not a product on sale ("if my parcel is back", "when is my money back")
 _NOT_GOODS = rx(
@@ -1922,7 +1927,7 @@ def match_shop(
             replace(m, args={**m.args, flag: True}) if m.intent is ShopIntent.CREATE_TICKET else m
             for m in matched
         ]
-    matched = _budget_joins_search(_late_delivery_looked_at(matched, norm))
+    matched = _second_policy_question(_budget_joins_search(_late_delivery_looked_at(matched, norm)))
     read = _refunds_beside_cancel(_one_parcel(_dedupe(matched)))
     matched = [*read, *_changes_not_read(matched, read)]
     # a part of the message that asks for something nothing read is said to be unread, not
@@ -2694,6 +2699,41 @@ def _asks_beyond_the_look(text: str) -> bool:
 
 
 _TICKET_WORD = rx(r"\btickets?\b|工单")
+
+
+# words of these topics come up inside other questions ("退款几天到", "back to my wechat pay")
+_INCIDENTAL_TOPICS = frozenset({"payment", "delivery_times"})
+
+
+def _second_policy_question(matched: list[_Request]) -> list[_Request]:
+    """ "怎么自己在app上取消订单 取消了钱会自动退吗": two policy questions read as one clause (no
+    punctuation between them) are both answered, each by its topic's article. Only a topic
+    whose words stand apart from the first's (after them, not inside them) is added."""
+    asked = {m.topic for m in matched if m.intent is ShopIntent.FAQ}
+    out: list[_Request] = []
+    for m in matched:
+        out.append(m)
+        if m.intent is not ShopIntent.FAQ or m.topic is None:
+            continue
+        norm = normalize(m.text, _TYPOS)
+        own = _FAQ_PATTERNS.get(m.topic)
+        first = (own.search(norm) if own else None) or (
+            (
+                _REFUND_WHEN.search(norm)
+                or _MONEY_BACK_WHEN.search(norm)
+                or _AFTER_CANCEL.search(norm)
+            )
+            if m.topic == "refund_time"
+            else None
+        )
+        for topic, pattern in _FAQ_PATTERNS.items():
+            found = pattern.search(norm)
+            if topic in asked or topic in _INCIDENTAL_TOPICS or found is None:
+                continue
+            if first is not None and (found.end() <= first.start() or found.start() >= first.end()):
+                out.append(replace(m, topic=topic))
+                asked.add(topic)
+    return out
 
 
 def _budget_joins_search(matched: list[_Request]) -> list[_Request]:
