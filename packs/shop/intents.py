@@ -421,6 +421,10 @@ _REFUND_QUESTION = rx(
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
     # "why did you refund only 433", "100609的退款为什么只有433": a question about a refund made
     r"|\bwhy\b|为什么|为啥|怎么只|咋只"
+    # "got a refund for the purifier a while back - was that the full amount?"
+    r"|\b(?:got|received|had) (?:a |the |my |that )?refund\b"
+    r"|\bwas (?:that|it|this) (?:the )?(?:full|whole|entire|complete|all)\b"
+    r"|\bhow much more\b"
     # "do I get a refund for 100998", "am I eligible for a refund": whether, not a request
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any |all (?:of )?(?:my |the )?)?"
     r"(?:re?fu?nd|money back)\b"
@@ -439,6 +443,11 @@ _REFUND_QUESTION = rx(
     r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
 )
 _HOW_MUCH = rx(r"\bhow much\b|多少")
+# "got a refund for the purifier ... was that the full amount": a refund made, asked about
+_REFUND_TOLD = rx(
+    r"\b(?:got|received|had) (?:a |the |my |that )?refund\b"
+    r"|\bwas (?:that|it|this) (?:the )?(?:full|whole|entire|complete|all)\b"
+)
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
@@ -576,6 +585,29 @@ _HANDOFF = rx(
     # "能不能让人打电话给我": a person to call back
     r"|(?:让|叫|找)(?:个)?(?:人|客服|你们的?人)(?:给我)?(?:打|回)(?:个)?电话|(?:打|回)(?:个)?电话给我"
     r"|给我(?:打|回)(?:个)?电话"
+)
+# "换货呢", "那维修呢", "what about exchanges?": the question before, asked of another policy
+_POLICY_FOLLOW_UP = rx(
+    r"^\W*(?:那|那么)?(换货|退货|维修|保修|退款)(?:的话)?呢\W*$"
+    r"|^\W*(?:and )?(?:what|how) about (exchanges?|returns?|repairs?|warranty|refunds?)\W*$"
+)
+_POLICY_OF = {
+    "换货": "exchange", "exchange": "exchange", "exchanges": "exchange",
+    "退货": "returns", "return": "returns", "returns": "returns",
+    "维修": "warranty", "保修": "warranty", "repair": "warranty", "repairs": "warranty",
+    "warranty": "warranty", "退款": "refund_time", "refund": "refund_time",
+    "refunds": "refund_time",
+}  # fmt: skip
+# when the shop's people answer, asked ("你们周末有人工吗", "人工几点上班", "do you have
+# human agents on weekends")
+_WHEN_PEOPLE_WORK = rx(
+    r"(?:周末|周六|周日|晚上|夜里|半夜|节假日|假期|过年|24小时|二十四小时)[^，。,.!?！？]{0,4}"
+    r"(?:有|有没有)?(?:人工|真人|客服)(?:客服)?(?:吗|么|嘛|没|在吗|上班)"
+    r"|(?:人工|客服)[^，。,.!?！？]{0,3}(?:几点|什么时候|啥时候)(?:上班|下班|在线|有人)"
+    r"|(?:人工|客服)(?:客服)?(?:工作|上班|服务)时间"
+    r"|\b(?:human|live|real) (?:agents?|people|support|person)\b[^.?!]{0,30}"
+    r"\b(?:weekends?|at night|hours|overnight|24/7|holidays?)\b"
+    r"|\b(?:when|what hours) (?:are|is|do) (?:your )?(?:human |live )?(?:agents?|support|staff)\b"
 )
 _CANCEL = rx(
     r"(?<!noise )(?<!noise-)\bcancel(?:l?ing|lation)?\b"
@@ -789,6 +821,8 @@ _TICKET_QUESTION = rx(
     r"|\b(?:any )?(?:update|news|progress) (?:on|about|with) (?:the |my )(?:complaint|ticket)\b"
     r"|\bthe (?:complaint|ticket) i (?:made|filed|opened|raised)\b"
     r"|\bmy (?:last |previous |old |existing )?ticket\b"
+    # "has anyone even looked at my complaint?", "did anybody read my complaint"
+    r"|\b(?:looked at|looked into|read|answered|handled|dealt with|checked) (?:my|the) complaint\b"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -996,7 +1030,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # "什么破快递", "你们这物流也太慢了吧": the delivery named to say how bad it is, not asked
         # about — a complaint (acknowledged, a ticket offered); a look beside it answers the state
         return _Match(ShopIntent.CREATE_TICKET, verb=_VENTED)
-    if found is None or found.intent not in _WRITES_ASKED_ABOUT or not _asks_not_requests(norm):
+    if found is None or found.intent not in _WRITES_ASKED_ABOUT:
+        return found
+    if not (_asks_not_requests(norm) or _CHECK_WHETHER.search(norm)):
         return found
     if ents.order_ids or (has_order_ctx and found.intent is not ShopIntent.CREATE_TICKET):
         return _Match(ShopIntent.ORDER_STATUS)
@@ -1027,6 +1063,12 @@ def _vents_about_delivery(norm: str, ents: Entities, found: _Match | None) -> bo
     )
 
 
+# "帮我看看100609还能不能退货", "check if 100998 can still be cancelled": whether, asked
+_CHECK_WHETHER = rx(
+    r"(?:看看|看下|看一下|查查|查下|查一下|确认下|确认一下)[^，。,.!?！？]{0,12}"
+    r"(?:还能不能|能不能|可不可以|是否|能否|行不行)"
+    r"|\bcheck (?:if|whether) (?:i|we|it|this|that|\d{6}|my order) (?:can|could|is|still)\b"
+)
 # "refund what's left on 100609", "取消那个还没付的": the write itself opens the clause
 _WRITE_OPENING = rx(r"^\W*(?:please |pls |plz |just )?(?:refund|cancel)\b(?! (?:policy|fee))")
 _WRITES_ASKED_ABOUT = frozenset(
@@ -1114,6 +1156,10 @@ def _classify_clause(
         )
     if _HANDOFF_NEGATED.search(norm):
         return _Match(Intent.CONFIRM_NO)  # "不用转人工了", "no need for a human": never a transfer
+    if _WHEN_PEOPLE_WORK.search(norm) and not _TRANSFER.search(norm):
+        # "你们周末有人工吗", "are your agents available at night": when people answer, asked —
+        # the number to call, never a transfer
+        return _Match(Intent.HOTLINE)
     if HOTLINE.search(norm) and not has_ids and not _TRANSFER.search(norm):
         # "人工电话多少": the number to call, asked — not a transfer to a person
         return _Match(Intent.HOTLINE)
@@ -1148,7 +1194,7 @@ def _classify_clause(
         # still refundable) or the refund-time answer, never a refund offer
         if ents.order_ids or (
             has_order_ctx
-            and (_REFUND_WHERE.search(norm) or _HOW_MUCH.search(norm))
+            and (_REFUND_WHERE.search(norm) or _HOW_MUCH.search(norm) or _REFUND_TOLD.search(norm))
             and not _HOW_LONG.search(norm)
         ):
             # a refund question naming no order asks how long refunds take, not where one is
@@ -1198,6 +1244,10 @@ def _classify_clause(
     if _RETURN_ACTION.search(norm) and _HOW_TO.search(norm) and not ents.order_ids:
         # "退货怎么弄" / "how does a return work": explain the policy, open nothing
         return _Match(ShopIntent.FAQ, topic="returns")
+    policy = _POLICY_FOLLOW_UP.match(norm)
+    if policy and not ents.order_ids:
+        # "退货要几天内申请啊 换货呢": the same question of another policy, not a request
+        return _Match(ShopIntent.FAQ, topic=_POLICY_OF[policy.group(1) or policy.group(2)])
     ticket_refused = bool(_TICKET_NEGATED.search(norm))
     if _TICKET_QUESTION.search(norm) and not ents.ticket_ids:
         # "我名下有没有未处理的工单", "any update on the complaint I made?": the customer's
@@ -1804,7 +1854,11 @@ def match_shop(
             extract_entities(norm[s:e]).order_ids for s, e in unread if e <= group.start
         )
         has_ctx = bool(ents.order_ids or earlier or later or last_order_id or unread_order)
+        # "got a refund for the purifier ... how much more could I still get back": an order
+        # described earlier in the message is what a later money question is about
         has_ctx = has_ctx or describes_an_order(clause_norm)
+        if _REFUND.search(clause_norm):
+            has_ctx = has_ctx or describes_an_order(norm[: group.end])
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if (
             found is not None

@@ -59,6 +59,7 @@ _DESCRIBED_ORDER = rx(
     r"|\border (?:with|for) (?:the |my |a )?[a-z]{3,}"
     # "paid for the monitor and the phone last night", "she ordered a phone a couple of days
     # ago": a purchase told by what was bought
+    r"|\b(?:refund|money back|compensation) (?:for|on) (?:the|my) [a-z]{3,}"
     r"|\b(?:(?:i|we|she|he|they) (?:just |already )?(?:paid for|ordered|bought|purchased) "
     r"|(?:paid for|ordered|bought|purchased) (?:the|a|an|my) )[a-z]{3,}"
 )

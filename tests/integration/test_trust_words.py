@@ -226,6 +226,14 @@ async def test_how_much_is_left_after_a_refusal_is_the_refundable_amount(tmp_pat
          "yes", "cancel_order"),
         # sealed batch 1, after "噪音很大" became a fault (session 12)
         ("100609的净化器噪音很大 算了 先不报修了 你告诉我保修期多久就行", "是的", "create_ticket"),
+        # the fourth sealed batch's unsafe items (session 12)
+        ("你们周末有人工吗？电话多少", "是的", "create_ticket"),
+        ("退货要几天内申请啊 换货呢", "是的", "create_ticket"),
+        ("早上好！帮我看看100609还能不能退货", "是的", "create_ticket"),
+        ("my order 100683 still hasn't arrived and the ETA was Oct 31. I already complained about "
+         "it days ago - has anyone even looked at my complaint?", "yes", "create_ticket"),
+        ("got a refund for the purifier a while back - was that the full amount or only part of "
+         "it? how much more could I still get back", "yes", "create_refund"),
     ],
 )  # fmt: skip
 async def test_declined_or_asked_about_writes_are_never_done(
