@@ -27,6 +27,7 @@ from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
+    TICKET_MESSAGE,
     product_query,
     ticket_asked_for,
     ticket_needs_asking,
@@ -135,7 +136,8 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     # description was taken to mean, even when asked for; for no order, unless asked for
     guessed = bool(m.get("inferred_order"))
     unnamed = not m.get("order_id") and not ticket_asked_for(text)
-    args = {"subject": subject, "description": text[:2000], "order_id": m.get("order_id")}
+    description = str(m.get(TICKET_MESSAGE) or text)[:2000]
+    args = {"subject": subject, "description": description, "order_id": m.get("order_id")}
     return PlannedCall(
         "create_ticket",
         args,

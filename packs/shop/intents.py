@@ -81,6 +81,7 @@ from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
     DISSATISFIED,
+    TICKET_MESSAGE,
     is_complaint,
     looked_product,
     product_query,
@@ -1981,6 +1982,14 @@ def match_shop(
             replace(m, args={**m.args, flag: True}) if m.intent is ShopIntent.CREATE_TICKET else m
             for m in matched
         ]
+    whole = text.strip(STRIP)
+    matched = [
+        # "保温杯不保温了 才用两个月 咋整": after-sales reads the whole message, not the clause
+        replace(m, args={**m.args, TICKET_MESSAGE: whole[:2000]})
+        if m.intent is ShopIntent.CREATE_TICKET and m.text.strip(STRIP) != whole
+        else m
+        for m in matched
+    ]
     matched = _second_policy_question(_budget_joins_search(_late_delivery_looked_at(matched, norm)))
     read = _refunds_beside_cancel(_one_parcel(_dedupe(matched)))
     matched = [*read, *_changes_not_read(matched, read)]

@@ -11,6 +11,7 @@ __all__ = [
     "ASK_FIRST",
     "COMPLAINED",
     "DISSATISFIED",
+    "TICKET_MESSAGE",
     "is_complaint",
     "product_query",
     "ticket_asked_for",
@@ -42,6 +43,8 @@ _TICKET_ASKED = re.compile(
 
 ASK_FIRST = "ask_first"
 """A ticket request's argument: told beside questions, it is filed only after a yes."""
+TICKET_MESSAGE = "ticket_message"
+"""A ticket request's argument: the whole message it was read from (its description)."""
 COMPLAINED = "complained"
 """A ticket request's argument: the message it came from is a complaint (asked before filing)."""
 
