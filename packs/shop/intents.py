@@ -695,6 +695,10 @@ _CANCEL_NEGATED = rx(
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*取消(?![了吗])"
 )
+# "不用把钱退我", "别把钱退给我": the money back, refused
+_NOT_BEFORE_MONEY = rx(r"(?:不用|不要|别|不必|不需要|先不|没让你|没说要)\s*(?:给我|帮我)?\s*把?钱")
+# "退到卡里还是原路": one or the other, asked
+_EITHER_OR = rx(r"还是|\bor\b")
 _MONEY_BACK_TO_ME = rx(r"(?:把)?钱\s*(?:原路|全部|都)?\s*(?:退|还)(?:给|回)?(?:我|回)|钱\s*原路")
 # "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
 _AFTER_CANCEL = rx(
@@ -1180,8 +1184,11 @@ def _classify_clause(
         return None
     if _MONEY_BACK_TO_ME.search(norm) and not _CANCEL.search(norm):
         # "把钱退我", "钱原路退吗": the money back, asked for (a refund; beside a cancel of the
-        # order, how a cancel refunds) or asked about (how refunds are paid)
-        if ASKS.search(norm) or not has_order_ctx:
+        # order, how a cancel refunds) or asked about (how refunds are paid); "不用把钱退我",
+        # "别把钱退我" refuse it, "钱退我卡里还是原路" asks where it goes
+        if _REFUND_NEGATED.search(norm) or _NOT_BEFORE_MONEY.search(norm):
+            return _Match(Intent.CONFIRM_NO)
+        if ASKS.search(norm) or _EITHER_OR.search(norm) or not has_order_ctx:
             return _Match(ShopIntent.FAQ, topic="refund_time")
         return _Match(ShopIntent.REFUND)
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
@@ -1213,8 +1220,11 @@ def _classify_clause(
         # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _IF_SO_CANCEL.search(norm) and (ents.order_ids or has_order_ctx):
-        # "要是没付就取消吧", "没付的话就取消了吧": a cancel asked for on a condition the shop
-        # checks (the customer is asked first; a paid or shipped order is refused with why)
+        # "没发就取消吧": a cancel on a condition the shop checks (it refuses a shipped order);
+        # "要是没付就取消吧": on one nothing checks (the shop cancels a paid order too) — the order
+        # is shown, so the customer sees whether it holds and asks again, never a cancel on it
+        if _NOT_PAID.search(norm):
+            return _Match(ShopIntent.ORDER_STATUS)
         return _Match(ShopIntent.CANCEL_ORDER)
     if _CANCEL_WORRY.search(norm):
         # "怕给我自动取消了", "worried it gets cancelled": the unpaid window, not a cancel
@@ -1970,7 +1980,13 @@ def match_shop(
         COMPLAINED
         if is_complaint(text)
         else ASK_FIRST
-        if any(m.intent is ShopIntent.FAQ for m in matched) and not ticket_asked_for(norm)
+        if not ticket_asked_for(norm)
+        and (
+            any(m.intent is ShopIntent.FAQ for m in matched)
+            # "100200的保温杯不保温了？", "the thermos stopped heating, is that normal?": asked,
+            # not a ticket asked for ("..., can you send a replacement?" asks for one)
+            or (ASKS.search(norm) and not REQUESTS.search(blank(norm, _CAN_I)))
+        )
         else None
     )
     if flag:
@@ -2368,7 +2384,8 @@ _TAKE_BACK = rx(
 )
 
 
-# "100904取消掉 不要了": why it is cancelled (the customer does not want it), not a take-back
+# "100904取消掉 不要了": why it is cancelled (the customer does not want it), not a take-back —
+# unless the customer changed their mind on the way ("100904取消。等等 不要了", "哦不，不要了")
 _DONT_WANT_IT = rx(r"^\W*(?:都|我)?不要了\W*$")
 
 
@@ -2383,6 +2400,9 @@ def _taken_back(matched: list[_Request]) -> list[_Request]:
         if not (
             _DONT_WANT_IT.match(m.text)
             and any(o.intent is ShopIntent.CANCEL_ORDER for o in matched[:n])
+            and not _CHANGED_MIND.search(
+                normalize(" ".join(o.text for o in matched[: n + 1]), _TYPOS)
+            )
         )
     ]
     refusal_at = [
@@ -2472,6 +2492,8 @@ _KEPT_AFTER_ALL = rx(
     r"\b(?:actually|wait|no|nah|hmm|oh)[,.!\s-]+(?:(?:wait|no|actually|hold on)[,.!\s-]+)*"
     r"(?:keep|leave) (?:it|that|this)(?: one)?\b"
     r"|(?:算了|不对|等等|哦不|啊不)[,，.。!！\s]*(?:还是)?(?:先)?(?:留着|保留|别取消|不取消|不退)"
+    # "取消100904 呃 不要了 我再想想", "cancel 100904. wait, 不要了": the write itself not wanted
+    r"|(?:等等|等一下|哦不|啊不|呃|\bwait\b|\bhmm\b)[,，.。!！\s]*(?:还是)?(?:不要了|算了|先不)"
 )
 
 
@@ -2479,25 +2501,69 @@ _KEPT_AFTER_ALL = rx(
 _JUST_INSTEAD = rx(
     r"\b(?:then |so )?just (?:tell|show|check|let me know|look)\b|那就(?:帮我)?(?:查|看|告诉)"
 )
-_CHANGED_MIND = rx(r"\b(?:oh wait|wait|actually|hmm|oops)\b|哦不|啊不|不对|等等|算了")
+_CHANGED_MIND = rx(
+    r"\b(?:oh wait|wait|actually|hmm|oops|hold on)\b|哦不|啊不|不对|等等|等一下|算了|呃|再想想"
+    r"|考虑一下"
+)
+
+
+def _only_order(text: str) -> str | None:
+    """The one order a request's words name, if exactly one."""
+    ids = extract_entities(normalize(text, _TYPOS)).order_ids
+    return ids[0] if len(ids) == 1 else None
 
 
 def _write_corrected_midway(
     matched: list[_Request], unread: list[tuple[int, int]], norm: str
 ) -> tuple[list[_Request], list[tuple[int, int]]]:
-    """A write corrected after it in words nothing else read: "cancel 100998... actually no keep
-    that one, it's 100904 I want gone" / "取消100904，哦不对，是100998" asks about the order named
-    after the correction instead (that part is read as the correction, not deferred); "cancel
-    100683 ... oh wait it's shipped right? then just tell me where it is" drops the write."""
+    """A write corrected after it: "cancel 100998... actually no keep that one, it's 100904 I
+    want gone", "cancel 100998... actually no, 100904", "取消100904，哦不对，是100998" ask about the
+    order named after the correction instead (that part is read as the correction, not deferred
+    or refused); "cancel 100683 ... oh wait it's shipped right? then just tell me where it is",
+    "cancel 100904 - hmm, actually just tell me where 100998 is" and "取消100904 哦不对 帮我查下
+    100998到哪了" drop the write (the look after it stays, or is added). A polite "sorry" is no
+    change of mind ("cancel 100904, sorry, and where is 100998?" cancels 100904)."""
     out: list[_Request] = []
-    for m in matched:
+    dropped: set[int] = set()
+    for index, m in enumerate(matched):
+        if index in dropped:
+            continue
         if m.intent not in _ACTIONS or not m.order_id:
             out.append(m)
+            continue
+        own = normalize(m.text, _TYPOS)
+        first = _ORDER.search(own)
+        changed = _CHANGED_MIND.search(own, first.end()) if first else None
+        just = _JUST_INSTEAD.search(own, changed.end()) if changed else None
+        if just:
+            # the write and what is wanted instead were read as one clause
+            out.append(_Request(Intent.CONFIRM_NO, text=m.text, lang=m.lang))
+            for order_id in extract_entities(own[just.end() :]).order_ids[:1]:
+                look = _Request(ShopIntent.TRACKING, text=m.text, lang=m.lang, order_id=order_id)
+                out.append(look)
             continue
         at = norm.find(m.order_id)
         fix = _CORRECTION.search(norm, at + 1) if at >= 0 else None
         changed = _CHANGED_MIND.search(norm, at + 1) if at >= 0 else None
         if changed and _JUST_INSTEAD.search(norm, changed.end()):
+            out.append(_Request(Intent.CONFIRM_NO, text=m.text, lang=m.lang))
+            continue
+        later = [
+            (n, o, named)
+            for n, o in enumerate(matched[index + 1 :], start=index + 1)
+            for named in [o.order_id or _only_order(o.text)]
+            if named and named != m.order_id and norm.find(named) > at
+        ]
+        again = any(o.intent is m.intent for _, o, _ in later)
+        head = later[0] if later and not again else None
+        between = norm[at : norm.find(head[2])] if head else ""
+        if head and head[1].intent is Intent.CONFIRM_NO and _CORRECTION.search(between):
+            # "cancel 100998... actually no, 100904": the refusal names the order meant
+            dropped.add(head[0])
+            out.append(replace(m, order_id=head[2], inferred_order=False))
+            continue
+        if head and head[1].intent in _LOOKS and _CHANGED_MIND.search(between):
+            # "取消100904 哦不对 帮我查下100998到哪了": the look is what is wanted instead
             out.append(_Request(Intent.CONFIRM_NO, text=m.text, lang=m.lang))
             continue
         if fix is None:

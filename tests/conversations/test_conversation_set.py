@@ -39,15 +39,15 @@ from tests.conversations.labels import held_out, load_set
 # understood, was 1360).
 # Session 12: raised (complaints beside late deliveries, "where is my parcel", corrections,
 # ticket questions without a number, price caps, faults, ...); six labels changed, each said in
-# the README.
-FLOOR_UNDERSTOOD = 0.931  # 1822/1956
-FLOOR_ACCEPTED = 0.926  # 1813/1956
-FLOOR_MULTI_REQUESTS_SERVED = 0.953  # 1922/2015
-FLOOR_ANSWERED_OR_DEFERRED = 0.937  # 879/938 multi-request turns
+# the README (a review then turned an unpaid-conditional cancel into a look: 2 fewer).
+FLOOR_UNDERSTOOD = 0.930  # 1820/1956
+FLOOR_ACCEPTED = 0.925  # 1811/1956
+FLOOR_MULTI_REQUESTS_SERVED = 0.952  # 1920/2015
+FLOOR_ANSWERED_OR_DEFERRED = 0.934  # 877/938 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
-FLOOR_SEALED_UNDERSTOOD = 0.728  # 619/850 (first 129, second 147, third 177, fourth 166)
+FLOOR_SEALED_UNDERSTOOD = 0.729  # 620/850 (first 129, second 148, third 177, fourth 166)
 FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.791  # 281/355 (86/96, 60/81, 64/91, 71/87)
 
 

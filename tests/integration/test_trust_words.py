@@ -234,6 +234,16 @@ async def test_how_much_is_left_after_a_refusal_is_the_refundable_amount(tmp_pat
          "it days ago - has anyone even looked at my complaint?", "yes", "create_ticket"),
         ("got a refund for the purifier a while back - was that the full amount or only part of "
          "it? how much more could I still get back", "yes", "create_refund"),
+        # a review of session 12's changes found these planning or executing the write
+        ("100609 不用把钱退我", "是的", "create_refund"),
+        ("100609 别把钱退我，我要换货", "是的", "create_refund"),
+        ("100609 钱退我卡里还是原路", "是的", "create_refund"),
+        ("100998要是没付就取消吧", "是的", "cancel_order"),
+        ("100904取消。等等 不要了", "是的", "cancel_order"),
+        ("取消100904 呃 不要了 我再想想", "是的", "cancel_order"),
+        ("cancel 100904. wait, 不要了", "yes", "cancel_order"),
+        ("cancel 100904 - hmm, actually just tell me where 100998 is", "yes", "cancel_order"),
+        ("取消100904 哦不对 帮我查下100998到哪了", "是的", "cancel_order"),
     ],
 )  # fmt: skip
 async def test_declined_or_asked_about_writes_are_never_done(
@@ -345,3 +355,39 @@ async def test_a_fault_with_what_do_i_do_offers_an_after_sales_ticket(tmp_path: 
     assert "售后工单" in asked["reply"] and "100200" in asked["reply"]
     assert "没能处理" not in asked["reply"]  # "咋整" is answered by the offer, not deferred
     assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "message", ["100200的保温杯不保温了？", "100200 the thermos stopped heating, is that normal?"]
+)
+async def test_a_fault_asked_about_files_nothing_before_a_yes(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_conditional_cancel_is_never_done_on_a_false_condition(tmp_path: Path) -> None:
+    """ "100998付了没" (paid), then "要是没付就取消吧" and a yes cancelled the paid order."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100998付了没")
+    await say(bot, "要是没付就取消吧")
+    await say(bot, "是的")
+    assert await executions(bot, "cancel_order") == []
+    assert await _order_status(bot, "100998") == "paid"
+
+
+@pytest.mark.parametrize(
+    ("message", "answer", "cancelled"),
+    [
+        ("cancel 100998... actually no, 100904", "yes", ["100904"]),
+        # a polite "sorry" is no change of mind
+        ("cancel 100904, sorry, and where is 100998?", "yes", ["100904"]),
+    ],
+)
+async def test_a_corrected_cancel_cancels_the_order_meant(
+    tmp_path: Path, message: str, answer: str, cancelled: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, answer)
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == cancelled
