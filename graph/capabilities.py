@@ -28,6 +28,7 @@ from helpdesk.graph.intents import (
 from helpdesk.graph.language import Lang, detect_language
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.prompting import TemplateError, load_templates, render
+from helpdesk.graph.request import RESOLVED
 from helpdesk.tools.packs import Capability, PackSet
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
@@ -156,7 +157,8 @@ def pack_args(
     args: dict[str, Any] = {}
     if cap.extract is not None:
         args.update(cap.extract(match.text, facts))
-    args.update({k: v for k, v in match.args.items() if v is not None})
+    # what the subject lookup found ("resolved") is the reply's, never a tool argument
+    args.update({k: v for k, v in match.args.items() if v is not None and k != RESOLVED})
     for name in cap.amounts:
         if name in args or name not in cap.required:
             continue

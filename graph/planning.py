@@ -21,7 +21,7 @@ from helpdesk.graph.intents import (
     stored_intent,
 )
 from helpdesk.graph.state import Task
-from helpdesk.tools.packs import PackSet
+from helpdesk.tools.packs import Capability, PackSet
 from helpdesk.tools.results import ToolCall
 
 __all__ = ["call_for", "match_from_task", "plain_match", "plan_tasks"]
@@ -38,6 +38,17 @@ def call_for(
     if match.intent is Intent.PACK:
         return pack_call(match, task_id, facts=facts, packs=packs)
     return None
+
+
+def _with_said(
+    facts: dict[str, Any], said: dict[str, Any], cap: Capability | None
+) -> dict[str, Any]:
+    """The facts a look is planned with: a subject an earlier request of the same message named
+    is the last one ("where's my parcel YT9433239273? can the courier drop it at my office"). A
+    write keeps the session's facts: it never acts on a subject only a look named."""
+    if not said or cap is None or cap.kind != "read":
+        return facts
+    return {**facts, **{f"last_{name}": value for name, value in said.items()}}
 
 
 def plan_tasks(
@@ -60,6 +71,7 @@ def plan_tasks(
     """
     tasks: list[Task] = []
     pending = list(facts.get("pending_actions") or [])
+    said: dict[str, Any] = {}  # subjects this message's earlier requests named
     index = 0
 
     def next_id() -> str:
@@ -126,8 +138,10 @@ def plan_tasks(
                 tasks.append(_ask_again(action, answer, next_id(), packs))
             continue
         task_id = next_id()
-        call = call_for(match, task_id, facts=facts, packs=packs)
         cap = packs.for_intent(match.capability) if match.capability else None
+        call = call_for(match, task_id, facts=_with_said(facts, said, cap), packs=packs)
+        if call is not None and cap is not None and cap.subject and call.args.get(cap.subject):
+            said[cap.subject] = call.args[cap.subject]
         tasks.append(
             Task(
                 id=task_id,

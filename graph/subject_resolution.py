@@ -149,4 +149,24 @@ async def resolve_subjects(
             own_facts.pop(f"last_{subject}", None)  # an extractor must not bring it back
         call = call_for(updated, task.id, facts=own_facts, packs=packs)
         out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
+    return _carried(out, packs, facts)
+
+
+def _carried(tasks: list[Task], packs: PackSet, facts: Mapping[str, Any]) -> list[Task]:
+    """A look left without its subject takes the one an earlier request of the message was
+    found to be about ("where's my parcel? can the courier drop it at my office instead"), as
+    :func:`~helpdesk.graph.planning.plan_tasks` does for subjects named in so many words."""
+    out, said = list(tasks), {}
+    for n, task in enumerate(tasks):
+        match = match_from_task(task)
+        cap = packs.for_intent(match.capability) if match.intent is Intent.PACK else None
+        if cap is None or not cap.subject:
+            continue
+        if task.call is not None and task.call.args.get(cap.subject):
+            said[cap.subject] = task.call.args[cap.subject]
+        elif task.call is None and cap.kind == "read" and cap.subject in said:
+            own = {**facts, f"last_{cap.subject}": said[cap.subject]}
+            call = call_for(match, task.id, facts=own, packs=packs)
+            if call is not None:
+                out[n] = task.model_copy(update={"call": call})
     return out

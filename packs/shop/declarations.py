@@ -254,8 +254,20 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
                     r"\b(?:change|update|correct|edit|modify|fix)\b[^.?!]{0,40}"
                     r"(?<!billing )(?<!email )(?<!e-mail )(?<!ip )(?<!default )\baddress\b"
                     r"(?! on (?:the |my )?account)",
-                    r"(?<!billing )(?<!email )(?<!e-mail )\baddress\b[^.?!]{0,20}"
+                    r"(?<!billing )(?<!email )(?<!e-mail )\baddress\b[^.?!]{0,30}"
                     r"\b(?:wrong|incorrect|changed?)\b",
+                    # the parcel sent somewhere else: "can 100998 be sent to my office instead",
+                    # "drop it at my work address instead of home", "go to my new place" (not
+                    # "can you deliver to my office on weekends": a question of delivery times)
+                    r"\b(?:send|sent|ship|shipped|deliver|delivered|go|drop|dropped|redirect"
+                    r"|forward|bring)\b[^.?!]{0,30}\b(?:to|at) (?:my|our|the) (?:new "
+                    r"(?:place|flat|apartment|home|house|address)\b|(?:office|work(?:place)?"
+                    r"|work address|company|other address)\b[^.?!]{0,15}\binstead\b)",
+                    r"\binstead of (?:my |the )?(?:home|house|old (?:place|address|flat))\b",
+                    # "改送到公司", "100998能不能寄到我单位" (not "开张发票寄到公司": the invoice)
+                    r"改(?:送|寄|发)到|(?:包裹|快递|订单|这单|那单|\d{6})[^。？！?!，,]{0,8}"
+                    r"(?:送|寄|发|派送|配送)到(?:我|我们)?(?:的)?"
+                    r"(?:公司|单位|新家|新地址|别的地址|另一个地址|办公室)",
                     # "put the wrong address on the air fryer order", "地址填错了"
                     r"\b(?:wrong|incorrect|old) (?:delivery |shipping )?address\b",
                     r"(?:改|换|修改|更改|更换)[^。？！?!]{0,6}(?<!邮箱)(?<!账单)(?<!邮件)(?<!默认)地址",
