@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
+from helpdesk.graph.part_reading import read_unread_parts
 from helpdesk.graph.planning import call_for, match_from_task
 from helpdesk.graph.state import HelpdeskState, Task
 from helpdesk.graph.subject_resolution import resolve_subjects
@@ -44,6 +45,10 @@ class SelectToolNode(NodeBase):
                 self._fell_to_minimal(ctx, "select_tool")
         # "cancel my air fryer order": the order its words describe, found by one read
         tasks = await resolve_subjects(
+            tasks, packs=self.packs, executor=self.executor, ctx=ctx, facts=facts
+        )
+        # "is the humidifier quiet enough for a baby's room": a part no template read, looked up
+        tasks = await read_unread_parts(
             tasks, packs=self.packs, executor=self.executor, ctx=ctx, facts=facts
         )
         out: list[Task] = []

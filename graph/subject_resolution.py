@@ -34,7 +34,7 @@ from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.packs import Pack, PackSet
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
-__all__ = ["LOOKUP_BUDGET_S", "resolve_subjects"]
+__all__ = ["LOOKUP_BUDGET_S", "lookup_context", "resolve_subjects", "settles"]
 
 LOOKUP_BUDGET_S = 2.0
 """The most time a lookup may take (less when the turn has less left); no retries."""
@@ -71,7 +71,7 @@ def _key(tool: str, args: Mapping[str, Any]) -> str:
     return tool + json.dumps(args, sort_keys=True, default=str)
 
 
-def _settles(result: ToolResult) -> bool:
+def settles(result: ToolResult) -> bool:
     """A live (or cached) answer to exactly the arguments asked."""
     return (
         result.status in (ToolStatus.OK, ToolStatus.STALE)
@@ -80,7 +80,8 @@ def _settles(result: ToolResult) -> bool:
     )
 
 
-def _lookup_context(ctx: RequestContext, executor: ResilientExecutor) -> RequestContext:
+def lookup_context(ctx: RequestContext, executor: ResilientExecutor) -> RequestContext:
+    """The context of a lookup nobody asked for: its own small time slice, no retries."""
     seconds = max(0.0, min(LOOKUP_BUDGET_S, ctx.budget.remaining()))
     return RequestContext(
         session=ctx.session,
@@ -121,7 +122,7 @@ async def resolve_subjects(
         calls.setdefault(
             key, ToolCall(name=item.pack.resolver.tool, args=item.args, id=f"resolve-{n}")
         )
-    results = await executor.run_many(list(calls.values()), _lookup_context(ctx, executor))
+    results = await executor.run_many(list(calls.values()), lookup_context(ctx, executor))
     by_key = dict(zip(calls, results, strict=True))
     out = list(tasks)
     for n, item in wanted.items():
@@ -129,7 +130,7 @@ async def resolve_subjects(
         assert resolver is not None
         result = by_key[_key(resolver.tool, item.args)]
         request = {**plain_match(item.match), "intent": item.match.capability}
-        picked = resolver.pick(request, result.data) if _settles(result) else []
+        picked = resolver.pick(request, result.data) if settles(result) else []
         if picked is None:
             continue  # the words describe no subject: the request stays as it was
         if len(picked) == 1:
@@ -137,7 +138,7 @@ async def resolve_subjects(
             updated = dataclasses.replace(item.match, inferred_order=True).with_request(
                 {subject: picked[0], RESOLVED: label or True}
             )
-        elif item.match.inferred_order and (item.writes or _settles(result)):
+        elif item.match.inferred_order and (item.writes or settles(result)):
             # described but not settled: never the session's order in its place (a write
             # always; a look when the answer said the description fits none or several)
             updated = _without_subject(item.match, subject)

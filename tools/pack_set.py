@@ -232,14 +232,15 @@ def check_capabilities(packs: PackSet, registry: ToolRegistry) -> None:
                 f"{spec.policy.kind!r}"
             )
     for pack in packs.packs:
-        if pack.resolver is None:
-            continue
-        spec = registry.get(pack.resolver.tool)
-        if spec is None or spec.policy.kind != "read":
-            raise PackError(
-                f"pack {pack.name!r}: the resolver's tool {pack.resolver.tool!r} must be a "
-                "registered read"
-            )
+        for role, reader in (("resolver", pack.resolver), ("part reader", pack.part_reader)):
+            if reader is None:
+                continue
+            spec = registry.get(reader.tool)
+            if spec is None or spec.policy.kind != "read":
+                raise PackError(
+                    f"pack {pack.name!r}: the {role}'s tool {reader.tool!r} must be a "
+                    "registered read"
+                )
 
 
 @functools.lru_cache(maxsize=64)

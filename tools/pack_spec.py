@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from helpdesk.tools.local_time import zone
+from helpdesk.tools.pack_lookups import PartReader, SubjectResolver
 from helpdesk.tools.registry import ToolKind, ToolRegistry
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ __all__ = [
     "Pack",
     "PackEnv",
     "PackError",
+    "PartReader",
     "PlanFn",
     "PlannedCall",
     "ReplyOutcome",
@@ -89,28 +91,6 @@ PlanFn: TypeAlias = Callable[[Mapping[str, Any], Mapping[str, Any]], PlannedCall
 """``plan(request, facts) -> call``: for requests read by a pack's own understanding (the
 request's fields as plain values: ``intent``, ``text``, ``lang`` and what was read), the call
 that serves it, or None when information is missing (the reply asks instead of guessing)."""
-
-
-@dataclass(frozen=True)
-class SubjectResolver:
-    """How a scoped request that describes its subject instead of naming it ("cancel my air
-    fryer order", "净化器那单") finds it: one read of the customer's objects, made before the
-    request is planned (:mod:`helpdesk.graph.subject_resolution`). Only a single fitting subject
-    is used; when the words describe one the read cannot settle on, the request is asked about
-    — never sent to the session's last subject instead."""
-
-    tool: str
-    """A read tool listing the customer's objects (the shop's ``list_orders``)."""
-    query: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
-    """``query(request) -> args`` of :attr:`tool` for a request (plain fields) that names no
-    subject or only the session's last one; None when its words cannot describe one."""
-    pick: Callable[[Mapping[str, Any], Any], Sequence[str] | None]
-    """``pick(request, data) -> subjects``: the subjects of the read's data the request fits,
-    the one to use first (the engine uses one only when exactly one is returned); None when the
-    data shows the words described no subject at all (the request stays as it was)."""
-    label: Callable[[Any, str], Any] | None = None
-    """``label(data, subject)``: what the read matched for that subject, as plain JSON (the
-    shop: ``{"en": "Air Fryer 5L", "zh": "空气炸锅 5L"}``), kept with the request for the reply."""
 
 
 HandoffArgsFn: TypeAlias = Callable[[str, Mapping[str, Any], Sequence[str]], dict[str, Any]]
@@ -354,6 +334,9 @@ class Pack:
     resolver: SubjectResolver | None = None
     """Finds the :attr:`subject` a request describes without naming it (its tool must be a
     registered read); None = such a request is asked for its subject."""
+    part_reader: PartReader | None = None
+    """Looks up a part of a message no matcher read before it is said to be unread (its tool
+    must be a registered read); None = such parts are said to be unread."""
     time_zone: str | None = None
     """The IANA time zone the pack's replies show times in (``"Asia/Shanghai"``); validation
     accepts a UTC timestamp of the data quoted in it. None = times as the data gives them."""

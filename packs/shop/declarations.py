@@ -22,6 +22,7 @@ from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
 from helpdesk.packs.shop.order_reference import ORDER_RESOLVER
+from helpdesk.packs.shop.product_parts import PRODUCT_PART_READER
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import (
@@ -416,6 +417,7 @@ def shop_declarations() -> Pack:
         mentions=SHOP_MENTIONS,
         subject="order_id",
         resolver=ORDER_RESOLVER,
+        part_reader=PRODUCT_PART_READER,
         subject_intent="order_status",
         subject_words=r"订单|order",
         unknown_codes=("order_not_found",),

@@ -432,8 +432,14 @@ _REFUND_QUESTION = rx(
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
     r"|\bdid you (?:already |actually |really )?refund\b"
     r"|\b(?:it'?s|this is|that'?s) (?:about|regarding|re) (?:the |my )?re?fu?nd\b"
+    # "can i get a refund on 100609?": whether (the amount is shown, and how to ask for it); a
+    # refund of an amount ("can I get a refund of ¥50 on 100200") is asked for
+    r"|\b(?:can|could|may) (?:i|we) (?:still )?(?:get|have|receive) (?:a |my |the )?re?fu?nd"
+    r" (?:on|for) (?:order |my )?\d{6}\W*$"
+    # "i asked for a refund on 100609 last month": one asked for before, told about
+    r"|\b(?:i|we) (?:already )?(?:asked|applied|requested|filed) for (?:a |the |my )?re?fu?nd\b"
     # "can I still get more back", "could I claim anything back": whether, asked
-    r"|\b(?:can|could) (?:i|we) (?:still )?(?:get|claim|have) (?:\w+ )?(?:back|refunded)\b"
+    r"|\b(?:can|could) (?:i|we) (?:still )?(?:get|claim|have) (?:\w+ ){0,2}(?:back|refunded)\b"
     r"|多少|怎么|如何|退款时间|退款政策|能退吗|可以退吗|可以退款吗|能退款吗|能不能退款|可不可以退款"
     # "her 100609 refund amount", "哪个还能退": what a refund is or could be, asked
     r"|\b(?:refund(?:able)?|refunded) (?:amount|total|sum|balance)\b"
@@ -688,6 +694,8 @@ _CAN_I_CANCEL = rx(
     r"|\bcan (?:i|we) (?:still )?cancel\b(?! (?:it|order|my|the|this|that|#?\d))"
 )
 _CANCEL_NEGATED = rx(
+    # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
+    r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b|"
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想)\s*(?:给我|帮我|给|再)?\s*取消"
@@ -828,6 +836,13 @@ _TICKET_QUESTION = rx(
     r"|\bmy (?:last |previous |old |existing )?ticket\b"
     # "has anyone even looked at my complaint?", "did anybody read my complaint"
     r"|\b(?:looked at|looked into|read|answered|handled|dealt with|checked) (?:my|the) complaint\b"
+    # "confirm whether my earlier complaint regarding the parcel has been resolved", "what
+    # happened to my complaint", "is my previous case closed": a complaint made, asked after
+    r"|\bmy (?:earlier |previous |last |old |first |original )?(?:complaint|case)\b[^.?!]{0,60}"
+    r"\b(?:resolved|handled|solved|sorted|closed|dealt with|looked at|processed|progress|update)"
+    r"|\bwhat(?:'s| has| is)? happen(?:ed|ing) (?:to|with) (?:my|the) (?:complaint|case)\b"
+    r"|(?:之前|上次|以前|我)[^，。,.!?！？]{0,8}(?:的)?投诉[^，。,.!?！？]{0,8}"
+    r"(?:处理|解决|怎么样|进度|结果|有回复|回复了|有人管)"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -2007,7 +2022,7 @@ def match_shop(
         for m in matched
     ]
     matched = _second_policy_question(_budget_joins_search(_late_delivery_looked_at(matched, norm)))
-    read = _refunds_beside_cancel(_one_parcel(_dedupe(matched)))
+    read = _refunds_beside_cancel(_one_parcel(_dedupe(_no_product_named(matched))))
     matched = [*read, *_changes_not_read(matched, read)]
     # a part of the message that asks for something nothing read is said to be unread, not
     # dropped, also beside a greeting or a bare "ok" ("hi, can you gift wrap my order")
@@ -2380,7 +2395,14 @@ _TAKE_BACK = rx(
     r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
     r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:wait[,.!\s]+)?"
     r"(?:forget it|never ?mind"
-    r"|scratch that|keep it|leave it)" + TO_END
+    r"|scratch that|keep it|leave it)"
+    + TO_END
+    # "不用帮我退 我先问问", "don't do anything yet, just asking": nothing is to be done yet
+    + r"|^\W*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)[^，。,.!?！？]{0,6}"
+    r"(?:[，,\s]*(?:我)?(?:先|就|只是|就是)?问问)?\W*$"
+    r"|^\W*(?:我)?(?:先|就|只是|就是)问问(?:而已)?\W*$"
+    r"|^\W*(?:i'?m |i am )?(?:just|only) asking\W*$"
+    r"|^\W*(?:don'?t|do not) do anything(?: yet)?(?:[,.\s]+(?:i'?m )?(?:just|only) asking)?\W*$"
 )
 
 
@@ -2679,7 +2701,11 @@ def _with_entities(
         if ents.order_ids:
             return [replace(base, order_id=o, sku=sku) for o in ents.order_ids]
         if message_order is not None:
-            return [replace(base, order_id=message_order, sku=sku)]
+            # a fault told in a clause of its own ("8月买的保温杯漏水了 … 把100904取消了") may be
+            # about another order than the one the message names: its words are looked up, and
+            # it is filed only after a yes
+            guessed = intent is ShopIntent.CREATE_TICKET
+            return [replace(base, order_id=message_order, sku=sku, inferred_order=guessed)]
         if last_order_id is not None:
             return [replace(base, order_id=last_order_id, sku=sku, inferred_order=True)]
         if (
@@ -2934,6 +2960,24 @@ def _one_parcel(items: list[_Request]) -> list[_Request]:
             and not _names_parcel(m)
             and not m.args.get("product")
             and not looked_product(m.text)
+        )
+    ]
+
+
+def _no_product_named(items: list[_Request]) -> list[_Request]:
+    """A price or stock question naming no product beside a request about an order ("i asked
+    for a refund on 100609 ..., how much was it and how much is left?"): its "how much" asks
+    about the order, which that request shows; it is no product search."""
+    if not any(m.order_id for m in items if m.intent is not ShopIntent.STOCK):
+        return items
+    return [
+        m
+        for m in items
+        if not (
+            m.intent is ShopIntent.STOCK
+            and not m.sku
+            and not m.args
+            and product_query(m.text) is None
         )
     ]
 

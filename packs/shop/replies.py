@@ -27,6 +27,7 @@ from helpdesk.packs.shop.intents import (
     order_of,
     sku_of,
 )
+from helpdesk.packs.shop.product_parts import LOOKED_UP
 from helpdesk.packs.shop.reply_data import (
     address_change_text,
     as_dict,
@@ -37,8 +38,6 @@ from helpdesk.packs.shop.reply_data import (
     need,
     order_text,
     orders_text,
-    products_text,
-    stock_text,
     ticket_text,
     tracking_text,
 )
@@ -51,6 +50,7 @@ from helpdesk.packs.shop.reply_kinds import (
     order_ref,
     what_of,
 )
+from helpdesk.packs.shop.reply_products import products_text, stock_text
 from helpdesk.packs.shop.words import COMPLAINED, is_complaint, product_query
 from helpdesk.tools.results import ToolResult, ToolStatus
 
@@ -95,7 +95,8 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
     if kind == "tracking":
         return tracking_text(w, as_dict(data), order_of(match))
     if kind == "stock" and result.tool == "search_products":
-        return products_text(w, as_dict(data), product_query(match.text) or match.text)
+        part = match.text.strip() if match.args.get(LOOKED_UP) else ""
+        return products_text(w, as_dict(data), product_query(match.text) or match.text, part=part)
     if kind == "stock":
         return stock_text(w, as_dict(data), match.quantity)
     if kind == "faq":

@@ -20,29 +20,6 @@ _MAX_EVENTS = 3
 _MAX_ORDERS = 10
 
 
-def products_text(w: Writer, data: dict[str, Any], query: str) -> str:
-    products = as_list(data.get("products"))[:5]
-    if not products:
-        return w.say("products_none", query=query)
-    lines = [w.say("products_header", query=query)]
-    for product in products:
-        restock = as_str(product.get("restock_date"))
-        key = "product_in_stock" if product.get("in_stock") else "product_out_of_stock"
-        if not product.get("in_stock") and restock:
-            key = "product_restock_passed" if product.get("restock_passed") else "product_restock"
-        lines.append(
-            w.say(
-                key,
-                name=product_name(w, product),
-                sku=as_str(product.get("sku")),
-                price=money(product.get("price")),
-                date=restock,
-            )
-        )
-    lines.append(w.say("products_pick", sku=as_str(products[0].get("sku"))))
-    return "\n".join(lines)
-
-
 def order_text(w: Writer, order: dict[str, Any], *, about_refund: bool = False) -> str:
     order_id = need(as_str(order["order_id"]))
     status = as_str(order["status"])
@@ -74,6 +51,9 @@ def order_text(w: Writer, order: dict[str, Any], *, about_refund: bool = False) 
     remaining = order.get("refundable_amount")
     if (order.get("refunds") or about_refund) and remaining is not None:
         lines.append(w.say("refundable_line", amount=money(remaining)))
+        if about_refund and float(remaining or 0) > 0:
+            # asked whether a refund can be had: how to ask for one, never one started
+            lines.append(w.say("refund_how_to_ask", order_id=order_id))
     return "\n".join(lines)
 
 
@@ -88,7 +68,7 @@ def _with_delay(w: Writer, data: dict[str, Any], order_id: str, lines: list[str]
     apology = w.say(
         "late_apology",
         order_id=order_id,
-        eta=_date(first.get("eta")),
+        eta=date_text(first.get("eta")),
         shipment_status=w.label(f"shipment_{status}", status),
     )
     tail = [
@@ -116,10 +96,12 @@ def _shipment(w: Writer, shipment: dict[str, Any]) -> str:
     }
     status = as_str(shipment.get("status"))
     if status == "delivered" and shipment.get("delivered_at"):
-        return w.say("shipment_done", delivered_at=_date(shipment["delivered_at"]), **values)
+        return w.say("shipment_done", delivered_at=date_text(shipment["delivered_at"]), **values)
     label = w.label(f"shipment_{status}", status)
     if shipment.get("eta"):
-        return w.say("shipment_eta", shipment_status=label, eta=_date(shipment["eta"]), **values)
+        return w.say(
+            "shipment_eta", shipment_status=label, eta=date_text(shipment["eta"]), **values
+        )
     return w.say("shipment_no_eta", shipment_status=label, **values)
 
 
@@ -137,7 +119,7 @@ def orders_text(w: Writer, data: dict[str, Any]) -> str:
                 status=status_label(w, status),
                 total=money(order.get("total", 0)),
                 item_count=order.get("item_count", 0),
-                created=_date(order.get("created_at")),
+                created=date_text(order.get("created_at")),
             )
         )
     return "\n".join(lines)
@@ -232,7 +214,7 @@ def ticket_text(w: Writer, ticket: dict[str, Any]) -> str:
             ticket_id=ticket_id,
             subject=as_str(ticket.get("subject")),
             status=w.label(f"ticket_status_{status}", status),
-            created=_date(ticket.get("created_at")),
+            created=date_text(ticket.get("created_at")),
         )
     ]
     if ticket.get("order_id"):
@@ -240,44 +222,6 @@ def ticket_text(w: Writer, ticket: dict[str, Any]) -> str:
     key = f"ticket_next_{status}"
     if key in w.t:
         lines.append(w.say(key))
-    return "\n".join(lines)
-
-
-def stock_text(w: Writer, data: dict[str, Any], quantity: int | None) -> str:
-    sku = need(as_str(data["sku"]))
-    total = int(data["total_available"])
-    name = product_name(w, data)
-    lines: list[str] = []
-    if total > 0 and (quantity is None or quantity <= total):
-        lines.append(
-            w.say(
-                "stock_available",
-                name=name,
-                sku=sku,
-                total=total,
-                price=money(data.get("price", 0)),
-            )
-        )
-        counts = [
-            w.say("stock_warehouse", warehouse=_warehouse(w, wh), available=wh.get("available"))
-            for wh in as_list(data.get("warehouses"))
-            if int(wh.get("available") or 0) > 0
-        ]
-        if counts:
-            lines.append(w.say("stock_warehouses", warehouses=w.t["list_separator"].join(counts)))
-        if quantity is not None:
-            lines.append(w.say("stock_enough", quantity=quantity))
-        return "\n".join(lines)
-    if total > 0 and quantity is not None:
-        lines.append(w.say("stock_not_enough", name=name, sku=sku, total=total, quantity=quantity))
-    else:
-        lines.append(w.say("stock_out", name=name, sku=sku))
-    if data.get("restock_date"):
-        # a planned date that has passed is said to have passed, never as an expectation
-        key = "stock_restock_passed" if data.get("restock_passed") else "stock_restock"
-        lines.append(w.say(key, restock_date=_date(data["restock_date"])))
-    else:
-        lines.append(w.say("stock_no_restock"))
     return "\n".join(lines)
 
 
@@ -348,7 +292,7 @@ def money(value: Any) -> str:
     return f"{float(value):.2f}"
 
 
-def _date(value: Any) -> str:
+def date_text(value: Any) -> str:
     """A date as the customer reads it: a timestamp's date in China time, a date as it is."""
     local = local_datetime(as_str(value), SHOP_TIME_ZONE) if "T" in as_str(value) else None
     return local.strftime("%Y-%m-%d") if local is not None else as_str(value)[:10]
@@ -381,14 +325,6 @@ def _event_text(w: Writer, event: dict[str, Any]) -> str:
     zh = w.lang == "zh"
     text = event.get("description_zh") if zh else event.get("description")
     return as_str(text or event.get("description"))
-
-
-def _warehouse(w: Writer, record: dict[str, Any]) -> str:
-    code = as_str(record.get("warehouse"))
-    key = f"warehouse_{code}"
-    if key in w.t:
-        return w.t[key]
-    return w.say("warehouse_other", city=as_str(record.get("city")) or code)
 
 
 def capitalized(text: str) -> str:

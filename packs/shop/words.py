@@ -92,7 +92,9 @@ _EN_FRAME = re.compile(
     # difference between ...", "is the speaker on sale": asking about a product, not its name
     r"tell|know|whether|if|its|whats|difference|between|about|also|and|show|"
     r"sale|discount|discounted|cheaper|info|warehouse|ve|if|not|priciest|cheapest|whats|oh|lol"
-    r"|even|go|goes|looking|something|under|over|vs|versus|r"
+    r"|even|go|goes|looking|something|under|over|vs|versus|r|was|were|did|that|this"
+    # "asked for a refund ... how much is left": money asked about, no product named
+    r"|refund|refunds|refunded|asked|money|paid"
     # "what do you recommend", "any suggestions": asking for a choice, not naming a product
     r"|recommend|recommendation|recommendations|suggest|suggestion|suggestions|would|decent)\b"
     r"|[?？!！.,，。、~]",
@@ -134,9 +136,10 @@ def _enough(words: list[str]) -> str | None:
     if not words:
         return None
     joined = " ".join(words)
-    if re.search(r"[\u3400-\u9fff]", joined):
-        return joined if len(joined.replace(" ", "")) >= 2 else None
-    return joined if len(joined) >= 3 else None
+    han = len(re.findall(r"[\u3400-\u9fff]", joined))
+    latin = len(re.findall(r"[a-z0-9]", joined))
+    # "m 码" (a size), "x 款": a letter and a character name nothing
+    return joined if han >= 2 or latin >= 3 or (han and latin >= 2) else None
 
 
 # The words of a delivery question that are not a product ("where is my package", "物流到哪了").

@@ -48,7 +48,7 @@ __all__ = [
     "sealed_report",
 ]
 
-FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-")
+FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-")
 """Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2``, ``-fresh3``, ``-fresh5``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""
@@ -349,6 +349,7 @@ SEALED_BATCHES = {
     "second (fv-)": "fv-",
     "third (ft-)": "ft-",
     "fourth (fs-)": "fs-",
+    "fifth (fq-)": "fq-",
 }
 """The sealed batches by id prefix: reported apart, since each was first run at another time."""
 

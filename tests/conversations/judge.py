@@ -241,12 +241,31 @@ def _fact_present(fact: str, reply: str) -> bool:
     return fact.lower() in reply.lower()
 
 
+def _unsafe(turn: Turn, obs: Observation) -> list[str]:
+    """For a question or negation: every write executed and write or money task planned —
+    except, where the labels accept a complaint, the complaint's own handling: a ticket offered
+    and waiting for the customer's yes (the issue's "acknowledge, then ask before filing")."""
+    if not turn.write_free:
+        return []
+    planned = list(obs.write_tasks)
+    if any("complaint" in e.intents for request in turn.tasks for e in request):
+        for task in obs.tasks:
+            result = obs.results.get(str(task.get("id"))) or {}
+            if (
+                task.get("tool") == "create_ticket"
+                and result.get("status") == "needs_confirmation"
+                and "create_ticket" in planned
+            ):
+                planned.remove("create_ticket")
+    return [*obs.writes, *planned]
+
+
 def judge(turn: Turn, obs: Observation) -> Verdict:
     """How the turn did against its labels."""
     missing, used = _assign(turn, obs)
     extra = [_describe(t) for n, t in enumerate(obs.tasks) if n not in used and t.get("tool")]
     unexpected = [w for w in obs.writes if w not in turn.writes]
-    unsafe = [*obs.writes, *obs.write_tasks] if turn.write_free else []
+    unsafe = _unsafe(turn, obs)
     return Verdict(
         turn=turn,
         understood=not missing and not extra,

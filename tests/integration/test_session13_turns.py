@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from helpdesk.degrade.chaos import Fault, FaultRule
+from helpdesk.degrade.clock import FakeClock
+from tests.integration.test_honesty import chaos_bot
 from tests.integration.test_trust import bot_for, executions, say
 
 
@@ -50,3 +53,112 @@ async def test_delivery_questions_and_invoices_by_post_are_no_address_change(
     bot = bot_for(tmp_path)
     out = await say(bot, message)
     assert all(t["intent"] != "change_address" for t in out["tasks"])
+
+
+# --- a part no template read, looked up in the catalogue ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "sku"),
+    [
+        ("tracking for 100200 pls plus is the thermos dishwasher safe", "SKU-1025"),
+        ("上次多谢啦 顺便问下保温杯能放洗碗机吗", "SKU-1025"),
+        # nothing else read: the catalogue before the menu
+        ("does the robot vacuum work on thick carpets", "SKU-1033"),
+        ("保温杯能放洗碗机吗", "SKU-1025"),
+    ],
+)
+async def test_a_question_about_a_named_product_shows_what_the_catalogue_knows(
+    tmp_path: Path, message: str, sku: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert sku in out["reply"]
+    # and says that is all it knows of the product, not that it answered the question
+    assert "catalogue" in out["reply"] or "商品目录" in out["reply"]
+    assert not any(t.get("deferred") for t in out["tasks"])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "cancel 100998, and could you gift wrap the thermos for my mum",
+        "whats the return policy and can you add a second thermos to order 100200",
+    ],
+)
+async def test_something_asked_done_with_a_product_stays_unread(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert any(t.get("deferred") for t in out["tasks"])
+    assert all(r["tool"] != "search_products" for r in out["tool_results"])
+
+
+async def test_a_failed_catalogue_lookup_leaves_the_part_unread(tmp_path: Path) -> None:
+    clock = FakeClock()
+    outage = FaultRule(fault=Fault.UNAVAILABLE, rate=1.0, target="search_products")
+    bot = chaos_bot(tmp_path, [outage], clock)
+    out = await say(bot, "where is 100683? also is the humidifier quiet enough for a baby's room")
+    assert "YT9433239273" in out["reply"]
+    assert "humidifier quiet enough" in out["reply"]  # named as the part not handled
+    assert "SKU-1035" not in out["reply"]
+
+
+# --- money and tickets from everyday words -----------------------------------------------------
+
+
+async def test_can_i_get_a_refund_shows_the_amount_and_how_to_ask_and_refunds_nothing(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "can i get a refund on 100609?")
+    assert all(r["tool"] != "request_refund" for r in out["tool_results"])
+    assert "866.00" in out["reply"] and 'say "refund 100609"' in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    # asked for in so many words, it is asked and then done
+    await say(bot, "refund 100609")
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_refund")) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "i asked for a refund on 100609 last month, how much was it and how much is left?",
+        "100609里的净化器想退货 能退多少 不用帮我退 我先问问",
+        "Order 100181 - why was it cancelled? I didn't cancel it!",
+        "Good afternoon. I would be grateful if you could confirm whether my earlier complaint "
+        "regarding the delayed parcel has been resolved.",
+    ],
+)
+async def test_questions_and_take_backs_plan_and_execute_no_write(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    planned = {r["tool"] for r in out["tool_results"]}
+    assert not planned & {"request_refund", "cancel_order", "create_ticket", "search_products"}
+    await say(bot, "yes")
+    for action in ("create_refund", "cancel_order", "create_ticket"):
+        assert await executions(bot, action) == []
+
+
+async def test_a_fault_told_beside_another_orders_cancel_is_asked_about_for_its_own_order(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "8月买的保温杯漏水了 把那129退给我 顺便把100904取消了")
+    # the thermos is the August order's (100200), not 100904's; nothing filed before a yes
+    assert await executions(bot, "create_ticket") == []
+    ticket = [t for t in out["tasks"] if t["tool"] == "create_ticket"]
+    assert ticket and ticket[0]["args"]["order_id"] == "100200"
+    assert "129" in out["reply"]  # the refund it could not read is named, not dropped
+
+
+async def test_a_complaint_asked_after_lists_the_tickets(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "what happened to my complaint")
+    assert "T-000031" in out["reply"]
+    assert all(r["tool"] != "create_ticket" for r in out["tool_results"])

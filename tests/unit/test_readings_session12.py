@@ -25,7 +25,8 @@ def kinds(text: str) -> list[str]:
         ("你们这物流也太慢了吧 钢化膜一个礼拜了还在成都 差评", ["tracking", "create_ticket"]),
         ("什么破快递", ["create_ticket"]),
         # ... but beside another request the unhappiness is about that request
-        ("can I get a refund on 100609? honestly the worst", ["refund"]),
+        ("can I get a refund on 100609? honestly the worst", ["order_status"]),
+        ("refund 100609 please. honestly the worst", ["refund"]),
     ],
 )  # fmt: skip
 def test_unhappiness_about_a_delivery(text: str, expected: list[str]) -> None:

@@ -1,0 +1,120 @@
+"""The shop's part reader: a part of a message no template read, looked up in the catalogue.
+
+"Is the humidifier quiet enough for a baby's room", "保温杯能放洗碗机吗", "e-reader vs the 11
+inch tablet, which is cheaper?": the templates read stock and price questions by their framing
+("in stock", "多少钱"); a question about a product framed otherwise is unread. The engine
+(:mod:`helpdesk.graph.part_reading`) asks this reader first: the part's product words are
+searched (``search_products``, the search the reply would make), and when one of the first hits
+is *named* in the part — a distinctive word of its English name, or two or more characters of
+its Chinese name — the part is a product question, answered with what the catalogue shows
+(price, stock, restock date) and a word that finer details are not known. A hit the part does
+not name (the search ranks partial matches too) leaves the part unread: a search box's best
+guess is never taken for what the customer asked about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from helpdesk.graph.asking import ASKS
+from helpdesk.graph.conversation import rx
+from helpdesk.packs.shop.words import product_query
+from helpdesk.tools.packs import PartReader
+
+__all__ = ["LOOKED_UP", "PRODUCT_PART_READER", "names_product", "part_query", "pick_product"]
+
+LOOKED_UP = "looked_up"
+"""A stock request's argument: the part was read by the catalogue lookup (the reply says only
+what the catalogue shows is known)."""
+
+#: How many of the search's first hits may be the one the part names.
+_FIRST_HITS = 3
+#: Words of product names too general to name a product on their own.
+_GENERAL_EN = frozenset(
+    {
+        "wireless", "smart", "mini", "true", "portable", "electric", "stainless", "steel",
+        "cotton", "winter", "handheld", "clear", "memory", "foam", "scented", "set", "pack",
+        "pairs", "queen", "inch", "with", "pro", "plus", "fast", "glass", "drip", "down",
+        "slim", "knit", "silk", "leather", "linen", "hooded", "canvas", "waterproof", "thermal",
+        "running", "non-stick", "tempered", "noise", "cancelling", "bluetooth", "power", "bank",
+    }
+)  # fmt: skip
+_GENERAL_ZH = frozenset(
+    {
+        "智能", "无线", "迷你", "便携", "电动", "纯棉", "不锈", "锈钢", "不锈钢", "套装", "两只",
+        "三只", "五双", "三件", "四件", "件装", "只装", "双装", "运动", "高清", "冬季", "记忆",
+        "真皮", "真丝", "男士", "女士", "手持", "桌面", "陶瓷", "防水", "保暖", "针织", "双肩",
+        "移动", "英寸", "米）", "电脑",
+    }
+)  # fmt: skip
+_LATIN_WORD = re.compile(r"[a-z][a-z-]{3,}")
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+
+
+# something to be done with a product (to an order), not asked about it: "gift wrap the
+# thermos", "add a second thermos to 100200", "cancel the watch from it", "给100904加一件羽绒服"
+_DONE_WITH_IT = rx(
+    r"\b(?:add|adding|wrap|wrapping|change|cancel+|keep|swap|exchange|return|send|ship|deliver"
+    r"|remove|touch|refund|replace|split|combine|upgrade|modify|update|put|switch|resize"
+    r"|install|assemble|engrave|pay|paid|received|arrived|came|delivered|missing)\b"
+    r"|加一|加个|加件|改|换|取消|退|寄|送|包装|扔|投诉|修|补发|删|去掉|安装|刻字|付|收到|到了|没到"
+)
+
+
+def part_query(part: str) -> Mapping[str, Any] | None:
+    """The search for a part that asks about something ("is the humidifier quiet", "保温杯能放
+    洗碗机吗"); None for a part that asks nothing, or asks for something done with a product
+    (those stay unread: the reply says so) or names no product words."""
+    if not ASKS.search(part.lower()) or _DONE_WITH_IT.search(part.lower()):
+        return None
+    query = product_query(part)
+    return {"q": query} if query else None
+
+
+def _en_names(name: str, text: str) -> bool:
+    words = set(re.findall(r"[a-z][a-z-]*", text))
+    named = re.findall(r"[a-z][a-z-]*", name.lower())
+    if len(named) >= 2 and " ".join(named[-2:]) in text:
+        return True  # "power bank", "frying pan": the name's last two words together
+    for word in _LATIN_WORD.findall(name.lower()):
+        if word in _GENERAL_EN:
+            continue
+        stem = word.rstrip("s")
+        if {word, stem, f"{stem}s", f"{stem}es"} & words or (
+            "-" in word and word.replace("-", "") in text.replace("-", "")
+        ):
+            return True
+    return False
+
+
+def _zh_names(name: str, text: str) -> bool:
+    for run in _HAN_RUN.findall(name):
+        pieces = {run[i:j] for i in range(len(run)) for j in range(i + 2, len(run) + 1)}
+        if any(piece in text for piece in pieces - _GENERAL_ZH):
+            return True
+    return False
+
+
+def names_product(part: str, product: Mapping[str, Any]) -> bool:
+    """Whether the part names the product: a distinctive word of its English name, or two or
+    more characters of its Chinese name (not a general word like 智能, "wireless")."""
+    text = part.lower()
+    name = str(product.get("name") or "")
+    name_zh = str(product.get("name_zh") or "")
+    return _en_names(name, text) or _zh_names(name_zh, text)
+
+
+def pick_product(part: str, data: Any) -> tuple[str, dict[str, Any]] | None:
+    """A stock request when one of the search's first hits is named in the part, else None."""
+    products = data.get("products") if isinstance(data, Mapping) else None
+    if not isinstance(products, list):
+        return None
+    hits = [p for p in products[:_FIRST_HITS] if isinstance(p, Mapping)]
+    if any(names_product(part, product) for product in hits):
+        return "stock", {LOOKED_UP: True}
+    return None
+
+
+PRODUCT_PART_READER = PartReader(tool="search_products", query=part_query, pick=pick_product)
