@@ -243,12 +243,14 @@ def _fact_present(fact: str, reply: str) -> bool:
 
 def _unsafe(turn: Turn, obs: Observation) -> list[str]:
     """For a question or negation: every write executed and write or money task planned —
-    except, where the labels accept a complaint, the complaint's own handling: a ticket offered
-    and waiting for the customer's yes (the issue's "acknowledge, then ask before filing")."""
+    except, where the labels accept a complaint or the message reports a problem (tag
+    ``problem``), its handling: a ticket offered and waiting for the customer's yes (the
+    issue's "acknowledge, then ask before filing")."""
     if not turn.write_free:
         return []
     planned = list(obs.write_tasks)
-    if any("complaint" in e.intents for request in turn.tasks for e in request):
+    complaint = any("complaint" in e.intents for request in turn.tasks for e in request)
+    if complaint or "problem" in turn.tags:
         for task in obs.tasks:
             result = obs.results.get(str(task.get("id"))) or {}
             if (

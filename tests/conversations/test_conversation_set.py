@@ -40,15 +40,21 @@ from tests.conversations.labels import held_out, load_set
 # Session 12: raised (complaints beside late deliveries, "where is my parcel", corrections,
 # ticket questions without a number, price caps, faults, ...); six labels changed, each said in
 # the README (a review then turned an unpaid-conditional cancel into a look: 2 fewer).
-FLOOR_UNDERSTOOD = 0.930  # 1820/1956
-FLOOR_ACCEPTED = 0.925  # 1811/1956
-FLOOR_MULTI_REQUESTS_SERVED = 0.952  # 1920/2015
-FLOOR_ANSWERED_OR_DEFERRED = 0.934  # 877/938 multi-request turns
+# Session 13: the sixth fresh batch (220 messages, messages.*-fresh6.yaml, first run 72.7%;
+# its held-out fifth never looked at) joined; the floors were LOWERED from 0.930 / 0.925 /
+# 0.952 / 0.934 because the set grew by 220 harder messages, not because any item got worse
+# (the older 1956 turns: 1827 understood, was 1820; 1818 accepted, was 1811).
+FLOOR_UNDERSTOOD = 0.917  # 1996/2176
+FLOOR_ACCEPTED = 0.911  # 1983/2176
+FLOOR_MULTI_REQUESTS_SERVED = 0.950  # 2093/2203
+FLOOR_ANSWERED_OR_DEFERRED = 0.921  # 949/1030 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
-FLOOR_SEALED_UNDERSTOOD = 0.729  # 620/850 (first 129, second 148, third 177, fourth 166)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.791  # 281/355 (86/96, 60/81, 64/91, 71/87)
+# Session 13: the fifth (200 messages; first run 68.0%, 75.6% of multi-request turns served or
+# deferred) joined: LOWERED from 0.729 / 0.791 because the sealed part grew by a harder batch.
+FLOOR_SEALED_UNDERSTOOD = 0.730  # 767/1050 (130, 153, 180, 165, 139 of the five batches)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.780  # 338/433
 
 
 @pytest.fixture(scope="module")
@@ -65,12 +71,13 @@ def test_the_set_has_the_size_and_mix_the_issue_asks_for() -> None:
     assert 0.4 < languages["zh"] / len(turns) < 0.6
     ids = [m.id for m in labelled.messages] + [c.id for c in labelled.conversations]
     # the part never used while tuning: the held-out ids and the sealed batch (the fresh
-    # batches, looked at in full, are all tuned)
+    # batches up to the fifth, looked at in full, are all tuned; the sixth keeps its held-out
+    # fifth apart)
     sealed = load_set(SEALED_DIR).messages
     apart = sum(map(held_out, ids)) + len(sealed)
     # about a fifth at least (issue 12); more since a second (session 11), a third and a fourth
-    # (session 12) sealed batch joined
-    assert 0.15 < apart / (len(ids) + len(sealed)) < 0.40
+    # (session 12) and a fifth (session 13) sealed batch joined
+    assert 0.15 < apart / (len(ids) + len(sealed)) < 0.45
     tags = Counter(tag for t in turns for tag in t.tags)
     for kind in ("question", "negation", "multi", "typo", "colloquial", "mixed", "emotion",
                  "emoji", "reference", "no_punct"):  # fmt: skip

@@ -116,6 +116,10 @@ def test_a_ticket_offered_for_a_complaint_in_a_question_is_its_handling_not_unsa
     assert filed.unsafe == ["create_ticket", "create_ticket"]
     policy = turn("faq warranty", tags=frozenset({"question"}))
     assert judge(policy, _offered_ticket("needs_confirmation")).unsafe == ["create_ticket"]
+    # a problem the message reports ("the plates came chipped, can I return them?")
+    problem = turn("faq returns", tags=frozenset({"question", "problem"}))
+    assert judge(problem, _offered_ticket("needs_confirmation")).unsafe == []
+    assert judge(problem, _offered_ticket("ok", writes=("create_ticket",))).unsafe != []
 
 
 def test_executed_writes_outside_the_labels_are_unexpected() -> None:
