@@ -62,9 +62,10 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
     re.compile(r"\bhalf\b|一半|半价|\bquarter\b|三分之|四分之", re.IGNORECASE),
     re.compile(r"(?<![a-z])\d+(?:\.\d+)?e[+-]?\d+\b", re.IGNORECASE),
-    # the whole number is quoted back ("-50", not "-5")
+    # the whole number is quoted back ("-50", not "-5"); a dash with a space after it is a
+    # separator ("100609 - 100 yuan please"), not a minus sign
     re.compile(
-        r"(?<![a-z0-9])-\s*\d+(?:\.\d+)?|负\s*\d+(?:\.\d+)?|负[一二两三四五六七八九十百千]+",
+        r"(?<![a-z0-9])-\d+(?:\.\d+)?|负\s*\d+(?:\.\d+)?|负[一二两三四五六七八九十百千]+",
         re.IGNORECASE,
     ),
     re.compile(r"\d+\.\d{3,}"),

@@ -125,6 +125,7 @@ async def resolve_subjects(
     results = await executor.run_many(list(calls.values()), lookup_context(ctx, executor))
     by_key = dict(zip(calls, results, strict=True))
     out = list(tasks)
+    unsettled: set[int] = set()
     for n, item in wanted.items():
         resolver, subject = item.pack.resolver, item.pack.subject
         assert resolver is not None
@@ -133,6 +134,8 @@ async def resolve_subjects(
         picked = resolver.pick(request, result.data) if settles(result) else []
         if picked is None:
             continue  # the words describe no subject: the request stays as it was
+        if len(picked) != 1:
+            unsettled.add(n)  # described, but not one subject: never another request's
         if len(picked) == 1:
             label = resolver.label(result.data, picked[0]) if resolver.label else ""
             updated = dataclasses.replace(item.match, inferred_order=True).with_request(
@@ -150,24 +153,45 @@ async def resolve_subjects(
             own_facts.pop(f"last_{subject}", None)  # an extractor must not bring it back
         call = call_for(updated, task.id, facts=own_facts, packs=packs)
         out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
-    return _carried(out, packs, facts)
+    return _carried(out, packs, facts, described=unsettled)
 
 
-def _carried(tasks: list[Task], packs: PackSet, facts: Mapping[str, Any]) -> list[Task]:
-    """A look left without its subject takes the one an earlier request of the message was
+def _carried(
+    tasks: list[Task], packs: PackSet, facts: Mapping[str, Any], *, described: set[int]
+) -> list[Task]:
+    """A request left without its subject takes the one an earlier request of the message was
     found to be about ("where's my parcel? can the courier drop it at my office instead"), as
-    :func:`~helpdesk.graph.planning.plan_tasks` does for subjects named in so many words."""
+    :func:`~helpdesk.graph.planning.plan_tasks` does for subjects named in so many words; a
+    write whose subject is optional takes it and is asked first, a write that needs one and a
+    money request never take it, nor does a request whose own words describe another."""
     out, said = list(tasks), {}
     for n, task in enumerate(tasks):
         match = match_from_task(task)
         cap = packs.for_intent(match.capability) if match.intent is Intent.PACK else None
         if cap is None or not cap.subject:
             continue
-        if task.call is not None and task.call.args.get(cap.subject):
-            said[cap.subject] = task.call.args[cap.subject]
-        elif task.call is None and cap.kind == "read" and cap.subject in said:
-            own = {**facts, f"last_{cap.subject}": said[cap.subject]}
-            call = call_for(match, task.id, facts=own, packs=packs)
-            if call is not None:
-                out[n] = task.model_copy(update={"call": call})
+        planned = task.call or call_for(match, task.id, facts=dict(facts), packs=packs)
+        if planned is not None and planned.args.get(cap.subject):
+            said[cap.subject] = planned.args[cap.subject]
+            continue
+        if n in described:
+            continue  # its words describe a subject the lookup did not settle on: asked which
+        # a write takes it only where its subject is optional (it plans without one): one that
+        # needs a subject to act ("cancel it") is asked which, as before
+        if cap.subject not in said or not (
+            cap.kind == "read" or (cap.kind == "write" and planned is not None)
+        ):
+            continue
+        updated = dataclasses.replace(match, inferred_order=True).with_request(
+            {cap.subject: said[cap.subject]}
+        )
+        own = {**facts, f"last_{cap.subject}": said[cap.subject]}
+        call = call_for(updated, task.id, facts=own, packs=packs)
+        if call is None:
+            continue
+        if cap.kind != "read":
+            # "my parcel is late AGAIN. please file a ticket": the write is about the parcel
+            # the look found, which the customer never named: asked first, naming it
+            call = call.model_copy(update={"ask_first": True})
+        out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
     return out

@@ -224,7 +224,8 @@ _TYPOS = (
 _SKU = rx(r"(?<![a-z0-9])sku[\s_-]*(\d{3,6})(?!\d)")
 _TICKET_ID = rx(r"(?<![a-z0-9])t-?(\d{6})(?!\d)")
 _TRACKING_NO = rx(r"(?<![a-z0-9])(?:sf|yt)\d{10}(?!\d)")
-_ORDER = rx(r"(?<![\d.])(\d{6})(?!\d|\.\d|\s*(?:元|块|yuan|rmb|cny))")
+# not a refund's or a shipment's number ("refund R-000094 did it go through")
+_ORDER = rx(r"(?<![\d.])(?<![rs]-)(?<![rs])(\d{6})(?!\d|\.\d|\s*(?:元|块|yuan|rmb|cny))")
 # A money amount: "1,299.00", "1299", "50.5" (thousands separators allowed, removed on parse).
 _MONEY = r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)"
 _AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -701,7 +702,7 @@ _CANCEL_NEGATED = rx(
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想)\s*(?:给我|帮我|给|再)?\s*取消"
     r"|\b(?:never|didn'?t|did not) ask(?:ed)? (?:you |anyone )?to cancel"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
-    r"|(?<!还)没有?\s*取消(?![了吗])"
+    r"|(?<!还)没有?\s*(?:点|按|申请|要求|让你|让)?(?:过)?\s*取消(?![了吗])"
 )
 # "不用把钱退我", "别把钱退给我": the money back, refused
 _NOT_BEFORE_MONEY = rx(r"(?:不用|不要|别|不必|不需要|先不|没让你|没说要)\s*(?:给我|帮我)?\s*把?钱")
@@ -1215,10 +1216,20 @@ def _classify_clause(
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
-        if ents.order_ids or (
-            has_order_ctx
-            and (_REFUND_WHERE.search(norm) or _HOW_MUCH.search(norm) or _REFUND_TOLD.search(norm))
-            and not _HOW_LONG.search(norm)
+        if (
+            ents.order_ids
+            or (
+                has_order_ctx
+                and (
+                    _REFUND_WHERE.search(norm)
+                    or _HOW_MUCH.search(norm)
+                    or _REFUND_TOLD.search(norm)
+                )
+                and not _HOW_LONG.search(norm)
+            )
+            # "how much can I still get back on the air purifier": the order its words
+            # describe, looked up before planning
+            or (_HOW_MUCH.search(norm) and describes_an_order(norm))
         ):
             # a refund question naming no order asks how long refunds take, not where one is
             return _Match(ShopIntent.ORDER_STATUS)
@@ -1829,6 +1840,12 @@ def match_shop(
     """
     message_lang = detect_language(text)
     norm = normalize(text, _TYPOS)
+    # "i meant refund not cancel for 100609", "100609不是取消是退款": the action named as not
+    # meant is no request (its words are blanked, the spans stay aligned)
+    for found in _NOT_THIS_ACTION.finditer(norm):
+        start, end = found.span(next(g for g in ("not", "not2", "not3") if found.group(g)))
+        norm = norm[:start] + " " * (end - start) + norm[end:]
+        text = text[:start] + " " * (end - start) + text[end:]
     opening = _OPENING_GREETING.match(norm)
     greeted = ""
     if opening and norm[opening.end() :].strip(STRIP) and not awaiting_confirmation:
@@ -2497,15 +2514,38 @@ def _corrected(matched: list[_Request], norm: str) -> list[_Request]:
         later = [
             o
             for o in matched[n + 1 :]
-            if o.intent is m.intent and o.order_id and o.order_id != m.order_id
+            if (o.intent is m.intent or {o.intent, m.intent} <= _LOOKS)
+            and o.order_id
+            and o.order_id != m.order_id
         ]
-        if m.intent in _ACTIONS and m.order_id and later:
+        if m.order_id and later and (m.intent in _ACTIONS or m.intent in _LOOKS):
             start = norm.find(m.order_id)
             end = norm.rfind(later[-1].order_id or "")
-            if 0 <= start < end and _CORRECTION.search(norm, start, end):
+            # a look is corrected only by a mistyped number said so ("where's order 100698 -
+            # sorry, typo, 100683"): "where's 100683, actually 100609 too" asks about both
+            fix = _CORRECTION if m.intent in _ACTIONS else _MISTYPED
+            if 0 <= start < end and fix.search(norm, start, end):
                 continue
         out.append(m)
     return out
+
+
+_ACTION_WORD = r"(?:refund(?:ed|ing)?|cancel+(?:ed|ing|ation)?|return(?:ed|ing)?|exchange)"
+_NOT_THIS_ACTION = rx(
+    r"\b(?:i )?meant (?:a |to )?"
+    + _ACTION_WORD
+    + r"(?P<not>,? (?:and )?not (?:a |to )?"
+    + _ACTION_WORD
+    + r")\b"
+    r"|\b" + _ACTION_WORD + r"(?P<not2>,? not (?:a |to )?" + _ACTION_WORD + r")\b(?=.{0,20}\d{6})"
+    r"|(?P<not3>不是(?:要)?(?:取消|退款|退货|换货))[，,\s]*(?:而)?是(?:要)?(?:取消|退款|退货|换货)"
+)
+
+
+_MISTYPED = rx(
+    r"\btypo\b|\bwrong (?:number|id|order(?: number)?)\b|\bi meant?\b|\bmeant\b"
+    r"|打错|写错|输错|输入错|应该是|我是说"
+)
 
 
 # "cancel 100904 - actually wait no, keep it, I'll pay tonight", "退100609 哦不 先留着": the write

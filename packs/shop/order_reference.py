@@ -48,10 +48,18 @@ _UNPAID = rx(
 )
 
 
+# "已付款那个发了没", "the paid one", "my paid order": the order paid for and not yet shipped
+_PAID = rx(
+    r"\b(?:the|my) paid (?:one|order)\b|\bthe one i (?:already )?paid for\b"
+    r"|已付款(?:的|那个|那单)|付了款的|付过款的|已经付了的|已支付的"
+)
+
+
 # "净化器那单", "空气炸锅的订单", "显示器和手机那个单子", "my air fryer order", "the purifier
 # order", "the order with the monitor": an order named by what is in it
 _DESCRIBED_ORDER = rx(
-    r"[\u4e00-\u9fff]{2}(?:的|那|这)?(?:一|个)?(?:单|笔|订单|单子)(?![号据])"
+    # (a 工单 is a ticket, not an order: "帮我开个工单")
+    r"[\u4e00-\u9fff]{2}(?:的|那|这)?(?:一|个)?(?:(?<![工账菜清保名])单|笔|订单|单子)(?![号据])"
     # "净化器那个剩下的钱能退多少": the thing bought, then what is asked of its order
     r"|[\u4e00-\u9fff]{2}(?:那个|这个)(?=[^，。,.!?！？]{0,8}(?:钱|退|到哪|物流|快递|发货))"
     r"|\b(?:my|the|that|this)\s+(?!(?:next|new|first|future|own)\b)(?:[a-z0-9-]+\s+){1,3}"
@@ -60,6 +68,9 @@ _DESCRIBED_ORDER = rx(
     # "paid for the monitor and the phone last night", "she ordered a phone a couple of days
     # ago": a purchase told by what was bought
     r"|\b(?:refund|money back|compensation) (?:for|on) (?:the|my) [a-z]{3,}"
+    # "how much can I still get back on the air purifier", "上个月净化器退过一次款"
+    r"|\b(?:get|got|claim|have) (?:\w+ )?back (?:for|on) (?:the|my) [a-z]{3,}"
+    r"|[\u4e00-\u9fff]{2}(?=退过|退了一?(?:部分|次|笔))"
     r"|\b(?:(?:i|we|she|he|they) (?:just |already )?(?:paid for|ordered|bought|purchased) "
     r"|(?:paid for|ordered|bought|purchased) (?:the|a|an|my) )[a-z]{3,}"
 )
@@ -67,14 +78,18 @@ _DESCRIBED_ORDER = rx(
 
 # "where is my parcel", "我的快递到哪了": the delivery on its way, named by no product — the
 # order meant when exactly one of the customer's orders is on its way (else the bot asks)
-_PARCEL = rx(r"\b(?:parcel|package|packet|delivery|shipment|stuff)s?\b|快递|包裹|物流|件")
+_PARCEL = rx(
+    r"\b(?:parcel|package|packet|delivery|shipment|stuff)s?\b|快递|包裹|物流|件"
+    # "my tracking's stuck", "my order is late": the parcel on its way, by what is wrong with it
+    r"|\bmy tracking\b|\bmy order(?:'s| is| has been)? (?:late|delayed|stuck|lost|overdue)\b"
+)
 _PARCEL_LOOKS = frozenset({"tracking", "order_status"})
 
 
 def describes_an_order(text: str) -> bool:
     """Whether ``text`` names an order by what is in it or its state ("净化器那单", "the order I
     haven't paid for"): a question about money or delivery then has an order to be about."""
-    return bool(_DESCRIBED_ORDER.search(text) or _UNPAID.search(text))
+    return bool(_DESCRIBED_ORDER.search(text) or _UNPAID.search(text) or _PAID.search(text))
 
 
 # "cancel the monitor order, not the air fryer one", "keep my air fryer order but ...",
@@ -97,7 +112,9 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     args: dict[str, Any] = {"limit": _LIMIT}
     if _UNPAID.search(text):
         args["status"] = "pending"
-    if looked_product(_UNPAID.sub(" ", text)):
+    elif _PAID.search(text):
+        args["status"] = "paid"
+    if looked_product(_PAID.sub(" ", _UNPAID.sub(" ", text))):
         args["product"] = text[:200]
     elif "status" not in args and _PARCEL.search(text) and _about_the_parcel(request):
         args["status"] = "shipped"

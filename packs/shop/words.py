@@ -79,6 +79,8 @@ _ZH_FRAME = re.compile(
     r"的话|如果|要是|"
     # "成都仓有货吗", "上海有货吗": where the stock is asked about, not the product
     r"(?:成都|上海|广州|北京|深圳|杭州|天津|武汉|重庆|南京)(?:仓库|仓)?|[\u4e00-\u9fff]{2}仓库?(?=有|还|现|库)|"
+    # "一共多少钱", "哪个便宜", "…谢谢": the sum, a comparison or thanks, asked beside a product
+    r"一共|总共|合计|哪个(?:更)?(?:便宜|贵|好)|哪款|谢谢啦|谢谢|谢了|多谢|里面|里头|里|配什么|什么样的|"
     r"一个|一下|吗|呢|么|呀|啊|吧|的|了|还|卖|买|有"
 )
 _EN_FRAME = re.compile(
@@ -183,8 +185,16 @@ def looked_product(text: str) -> str | None:
     order words and the numbers."""
     rest = _TRACKING_FRAME.sub(" ", text.lower().replace("’", "'"))
     rest = re.sub(r"[?？!！.,，。、~]|\b(?:r|from|in|at)\b", " ", rest)
+    # "都六天了", "两个礼拜了": how long it has been, not a product
+    rest = _HOW_LONG_IT_HAS_BEEN.sub(" ", rest)
     rest = re.sub(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])", " ", rest)
     return _enough([w for w in rest.split() if not w.isdigit()])
+
+
+_HOW_LONG_IT_HAS_BEEN = re.compile(
+    r"(?:都|已经|快|差不多)?[一二两三四五六七八九十\d]+(?:个)?(?:天|周|星期|礼拜|月|小时)(?:了|多)?"
+    r"|\b(?:\d+|a|one|two|three|four|five|six|seven|ten) (?:days?|weeks?|months?)\b"
+)
 
 
 def tracked_product(text: str) -> str | None:

@@ -162,3 +162,25 @@ async def test_a_complaint_asked_after_lists_the_tickets(tmp_path: Path) -> None
     out = await say(bot, "what happened to my complaint")
     assert "T-000031" in out["reply"]
     assert all(r["tool"] != "create_ticket" for r in out["tool_results"])
+
+
+@pytest.mark.parametrize(
+    "message", ["hi, my parcel is late AGAIN. please file a ticket", "快递又延误了，帮我开个工单"]
+)
+async def test_a_ticket_for_the_parcel_a_look_found_names_it_and_asks_first(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    ticket = [t for t in out["tasks"] if t["tool"] == "create_ticket"]
+    assert ticket and ticket[0]["args"]["order_id"] == "100683"
+    assert await executions(bot, "create_ticket") == []  # the order was found, not named
+    await say(bot, "yes" if message.isascii() else "是")
+    filed = await executions(bot, "create_ticket")
+    assert [e["target"] for e in filed] == ["100683"] or len(filed) == 1
+
+
+async def test_a_cancel_never_takes_the_order_a_look_found(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "the screen protector: where is it, and can I even cancel it now?")
+    assert all(t["tool"] != "cancel_order" for t in out["tasks"])

@@ -1,0 +1,83 @@
+"""How the shop pack reads messages session 13's batches showed it misread: refund ids, refund
+questions about a described order, parcels by what is wrong with them, mistyped order numbers,
+an action named as not meant, a sum or a comparison beside a product (each reading is what the
+planner acts on; executions are counted in tests/integration/test_session13_turns.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import extract_entities, kind_of, match_shop, order_of
+from helpdesk.packs.shop.words import product_query
+
+SHOP = default_packs()
+
+
+def read(text: str) -> list[tuple[str, str | None]]:
+    return [(str(kind_of(m)), order_of(m)) for m in match_shop(text, packs=SHOP)]
+
+
+def test_a_refund_number_is_no_order_number() -> None:
+    assert extract_entities("still waiting on refund R-000094, did it go through?").order_ids == ()
+    assert extract_entities("S-000123 shipment").order_ids == ()
+    assert extract_entities("order 100609 and R-000094").order_ids == ("100609",)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a look at an order, corrected for a mistyped number: only the corrected one
+        ("where's order 100698 - sorry, typo, 100683. and 100609 too",
+         [("tracking", "100683"), ("tracking", "100609")]),
+        ("查下100200 不对 我是说100609的物流", [("tracking", "100609")]),
+        # ... but "actually" alone adds an order, it corrects none
+        ("where's 100683, actually 100609 too", [("tracking", "100683"), ("tracking", "100609")]),
+        # the action named as not meant is no request
+        ("oops i meant refund not cancel for 100609 - 100 yuan please", [("refund", "100609")]),
+        ("说错了 100609不是取消是退款 退100", [("refund", "100609")]),
+        # "I didn't cancel it" / "我没点取消啊": what the customer did not do, never a cancel
+        ("Order 100181 - why was it cancelled? I didn't cancel it!",
+         [("order_status", "100181"), ("confirm_no", None)]),
+        ("围巾那单怎么被取消了？我没点取消啊", [("order_status", None), ("confirm_no", None)]),
+        # how long it has been is no product of the parcel asked after
+        ("我的快递到底还要等多久！！！都六天了", [("tracking", None)]),
+        # "how much in total" beside an order's contents asks about the order, no product
+        ("100998里买了啥 一共多少钱 100904呢",
+         [("order_status", "100998"), ("order_status", "100904")]),
+    ],
+)  # fmt: skip
+def test_readings(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can i get a refund on 100609?",
+        "i asked for a refund on 100609 last month, how much was it and how much is left?",
+        "How much can I still get back on the air purifier?",
+        "上个月净化器退过一次款 退了多少 还剩多少能退",
+        "Can I get some money back for those",
+    ],
+)
+def test_refund_questions_are_no_refund(text: str) -> None:
+    assert all(str(kind_of(m)) != "refund" for m in match_shop(text, packs=SHOP))
+
+
+def test_a_refund_of_an_amount_is_still_asked_for() -> None:
+    assert read("can I get a refund of ¥50 on 100200") == [("refund", "100200")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("电子书阅读器和平板哪个便宜", "电子书阅读器和平板"),
+        ("X12配什么手机壳 谢谢", "x12 手机壳"),
+        ("M码还有吗", None),  # a size letter and a character name nothing
+    ],
+)
+def test_product_words_leave_comparisons_sums_thanks_and_sizes_out(
+    text: str, expected: str | None
+) -> None:
+    assert product_query(text) == expected
