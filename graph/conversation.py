@@ -102,6 +102,8 @@ SPLIT = rx(
     # "取消100998 但是100904留着", "退100609 不过100200别动": what follows is kept apart
     r"|,?\s*(?:但是|不过|可是)(?=\s*(?:\d{6}|别|不要|不用|先别|保留|留着))"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
+    # "帮我看下100998和100683，谢谢啦": thanks after a comma is said apart from the request
+    r"|,\s*(?=(?:谢谢|多谢|谢了|感谢|thanks|thank you|thx|cheers)(?:[\s!！~。.啦了哈呀]|$))"
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
     r"(?!(?:where|what|when|how)(?:'s|\s+is|\s+are)\s+(?:it|that|this|they|them)\b)"
@@ -176,7 +178,9 @@ OPENS_REQUEST = re.compile(
     r"|(?:就|只是|只|我就)?(?:想)?问(?:问|一?下)"
     # "我下周出差 先放快递站": "first (do this)" opens what the customer asks
     r"|先(?=放|帮|给|别|不要|寄|送|存)"
-    r"|[\u4e00-\u9fff]{1,3}的话)"
+    r"|[\u4e00-\u9fff]{1,3}的话"
+    # "X12配什么手机壳 有没有钢化膜 谢谢": another thing asked after, and thanks said apart
+    r"|有没有(?=[\u4e00-\u9fffa-z])(?!货|库存|现货)|(?:谢谢|多谢|谢了|感谢)(?=[\s!！~。啦了哈呀]|$))"
 )
 
 
@@ -200,9 +204,23 @@ _ORDER_QUESTION_NEXT = re.compile(
 )
 
 
+# "几点前付款能当天发货 智能手表有现货吗": a question, then a question about a thing of its own
+# (not "…快递 还没到吗": a word like 还/也/都 continues the question before)
+_QUESTION_OF_ITS_OWN = re.compile(
+    r"(?![还也都就才又是的了吧在])[\u4e00-\u9fff][\u4e00-\u9fffa-z0-9]{3,14}"
+    r"(?:吗|呢|么|多少钱|有货没|有没有货)(?=\s|$|[?？!！。，,])"
+)
+
+
 def _question_before_an_order(left: str, norm: str, at: int) -> bool:
     words = left.strip()
     if _ASKS_FOR_A_PERSON.search(words) and _ORDER_QUESTION_NEXT.match(norm, at):
+        return True
+    if (
+        len(words) >= 4
+        and _QUESTION_WORD.search(words) is not None
+        and _QUESTION_OF_ITS_OWN.match(norm, at) is not None
+    ):
         return True
     return (
         len(words) >= 4

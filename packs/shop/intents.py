@@ -457,6 +457,11 @@ _REFUND_TOLD = rx(
     r"|\bwas (?:that|it|this) (?:the )?(?:full|whole|entire|complete|all)\b"
 )
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
+# a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
+_REFUND_NOW = rx(
+    r"(?:直接|干脆|赶紧|马上|就)(?:给我|帮我)?退(?:了吧|款吧|钱吧|掉吧|了|款|钱)"
+    r"|(?:给我|帮我)退(?:了吧|款吧|钱吧)|\bjust (?:refund|give me a refund)\b"
+)
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     r"|\b(?:go|gone|went) through\b|\breceived?\b"
@@ -916,6 +921,9 @@ _ORDER_STATUS = rx(
     # "100998发了没", "寄出去了吗": has it shipped
     r"|发(?:出去?)?了(?:没|吗|么)|发没发|寄出(?:去)?了(?:没|吗|么)"
     r"|查订单|查询订单"
+    # "What happened to my scarf order?": the order's state, asked
+    r"|\bwhat(?:'s| has)? happened (?:to|with) (?:my|the|that|our) [a-z0-9 '-]{0,30}?"
+    r"(?:order|purchase)\b"
 )
 _STOCK = rx(
     r"\b(?:in stock|stock|available|availability|have any(?! idea)|restock(?:ed|ing)?|"
@@ -1213,6 +1221,15 @@ def _classify_clause(
         # "钱多久能回来", "how many days till the money is back on my card": how long refunds
         # take (a refund of an order, asked about, is read with the order's refunds below)
         return _Match(ShopIntent.FAQ, topic="refund_time")
+    if (
+        _REFUND_NOW.search(norm)
+        and not ASKS.search(norm)
+        and not _REFUND_NEGATED.search(norm)
+        and not _REFUND_QUESTION.search(norm)
+    ):
+        # "膜寄了快一个礼拜还没到 直接退了吧", "just refund it": the refund asked for, the
+        # delay (还没到) its reason, not a question about a refund's progress
+        return _Match(ShopIntent.REFUND)
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
@@ -1998,6 +2015,7 @@ def match_shop(
         matched.extend(found_requests)
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
+    matched = _taken_back_after(matched, norm)
     matched, unread = _write_corrected_midway(matched, unread, norm)
     others = [m for m in matched if not m.args.get(_VENTED) and m.intent not in _SMALL_TALK]
     if unread or any(m.intent not in _LOOKS for m in others):
@@ -2504,6 +2522,36 @@ def _asked_how_first(
         policy if m is tickets[0] else m for m in matched if m is tickets[0] or m not in tickets
     ]
     return kept, [p for p in parts if p not in how]
+
+
+# "... can you refund the 433? wait no, that one was already refunded, forget it. just the
+# phone": the write taken back in words no clause of its own kept
+_FORGET_IT = rx(r"\b(?:forget (?:it|that|about it)|never ?mind|scratch that|don'?t bother)\b")
+
+
+def _taken_back_after(matched: list[_Request], norm: str) -> list[_Request]:
+    """Writes (and money) asked for before a later "forget it" / "never mind" that no write
+    follows are taken back, wherever the words ended up (a clause read with another request)."""
+    found = list(_FORGET_IT.finditer(norm))
+    if not found:
+        return matched
+    at = found[-1].end()
+
+    def taken_back(m: _Request) -> bool:
+        """Asked for before the words, or in the clause that says them ("that one was
+        already refunded, forget it")."""
+        words = normalize(m.text, _TYPOS).strip()
+        start = norm.find(words)
+        return start >= 0 and (start + len(words) <= at or start < found[-1].start())
+
+    before = [m for m in matched if m.intent in _ACTIONS and taken_back(m)]
+    if not before:
+        return matched
+    kept = [m for m in matched if m not in before]
+    if any(m.intent in _ACTIONS for m in kept):
+        return kept  # "cancel 100904. never mind, cancel 100998 instead": the later one stands
+    words = norm[found[-1].start() : found[-1].end()]
+    return [*kept, _Request(Intent.CONFIRM_NO, text=words, lang=before[0].lang)]
 
 
 def _corrected(matched: list[_Request], norm: str) -> list[_Request]:

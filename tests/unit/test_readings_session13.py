@@ -45,6 +45,20 @@ def test_a_refund_number_is_no_order_number() -> None:
         # "how much in total" beside an order's contents asks about the order, no product
         ("100998里买了啥 一共多少钱 100904呢",
          [("order_status", "100998"), ("order_status", "100904")]),
+        # a write taken back by a later "forget it", wherever its words ended up
+        ("hey, two things: where's my phone order, and can you refund the 433 I was charged on "
+         "the purifier?? wait no, that one was already refunded, forget it. just the phone",
+         [("greeting", None), ("tracking", None), ("confirm_no", None)]),
+        ("cancel 100904. never mind, cancel 100998 instead", [("cancel_order", "100998")]),
+        ("cancel 100904. never mind", [("confirm_no", None)]),
+        # a refund asked for now, its delay the reason (not a question about a refund's progress)
+        ("一个29块的膜寄了快一个礼拜还没到 直接退了吧", [("refund", None)]),
+        ("退款还没到 能不能快点", [("faq", None), ("order_status", None)]),
+        ("What happened to my scarf order?", [("order_status", None)]),
+        # a question, then a question about a thing of its own, apart; thanks said apart
+        ("几点前付款能当天发货 智能手表有现货吗", [("faq", None), ("stock", None)]),
+        ("帮我看下100998和100683，谢谢啦",
+         [("order_status", "100998"), ("order_status", "100683"), ("thanks", None)]),
     ],
 )  # fmt: skip
 def test_readings(text: str, expected: list[tuple[str, str | None]]) -> None:
