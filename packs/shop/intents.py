@@ -2566,6 +2566,13 @@ def _corrected(matched: list[_Request], norm: str) -> list[_Request]:
             and o.order_id
             and o.order_id != m.order_id
         ]
+        swapped = [o for o in matched[n + 1 :] if o.intent in _ACTIONS and o.intent is not m.intent]
+        if m.intent in _ACTIONS and swapped:
+            # "我想退空气炸锅那单 不对 是取消 还没付钱的那个": another action, corrected to
+            start = norm.find(normalize(m.text, _TYPOS).strip())
+            swap = _ACTION_SWAP.search(norm, start) if start >= 0 else None
+            if swap and not _AS_WELL.search(norm, swap.end()):
+                continue  # ("..., actually cancel 100998 too" asks for both)
         if m.order_id and later and (m.intent in _ACTIONS or m.intent in _LOOKS):
             start = norm.find(m.order_id)
             end = norm.rfind(later[-1].order_id or "")
@@ -2588,6 +2595,17 @@ _NOT_THIS_ACTION = rx(
     r"|\b" + _ACTION_WORD + r"(?P<not2>,? not (?:a |to )?" + _ACTION_WORD + r")\b(?=.{0,20}\d{6})"
     r"|(?P<not3>不是(?:要)?(?:取消|退款|退货|换货))[，,\s]*(?:而)?是(?:要)?(?:取消|退款|退货|换货)"
 )
+
+
+# "不对 是取消", "actually, cancel it": the action itself corrected to another
+_ACTION_SWAP = rx(
+    r"(?:不对|说错了|搞错了|错了)[，,。\s]*(?:是|应该是|我是说|我要|我想)?(?:取消|退款|退货)"
+    r"|\b(?:actually|i mean|i meant|no wait|oops)[,\s]+(?:i want to |i'?d like to |please |pls )?"
+    r"(?:cancel|refund|return)\b"
+)
+
+
+_AS_WELL = rx(r"\b(?:too|also|as well)\b|也|还要|一起")
 
 
 _MISTYPED = rx(

@@ -45,6 +45,7 @@ _ON_ITS_WAY = ("shipped", "paid")
 _UNPAID = rx(
     r"\b(?:have ?n[o']?t|not|never|didn'?t|did not|yet to) (?:yet )?(?:paid|pay)\b|\bunpaid\b"
     r"|未付款|没付款|没有付款|还没付|没付钱|待付款|未支付|没支付|没付的"
+    r"|\b(?:my|the) pending (?:one|order)\b"
 )
 
 

@@ -184,3 +184,24 @@ async def test_a_cancel_never_takes_the_order_a_look_found(tmp_path: Path) -> No
     bot = bot_for(tmp_path)
     out = await say(bot, "the screen protector: where is it, and can I even cancel it now?")
     assert all(t["tool"] != "cancel_order" for t in out["tasks"])
+
+
+async def test_a_refund_corrected_to_a_cancel_refunds_nothing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "我想退空气炸锅那单 不对 是取消 还没付钱的那个")
+    assert [t["tool"] for t in out["tasks"]] == ["cancel_order"]
+    assert out["tasks"][0]["args"]["order_id"] == "100904"
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+async def test_a_refund_taken_back_by_forget_it_is_never_made(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(
+        bot,
+        "hey, two things: where's my phone order, and can you refund the 433 I was charged on "
+        "the purifier?? wait no, that one was already refunded, forget it. just the phone",
+    )
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []

@@ -55,6 +55,10 @@ def test_a_refund_number_is_no_order_number() -> None:
         ("一个29块的膜寄了快一个礼拜还没到 直接退了吧", [("refund", None)]),
         ("退款还没到 能不能快点", [("faq", None), ("order_status", None)]),
         ("What happened to my scarf order?", [("order_status", None)]),
+        # the action itself corrected to another: only the corrected one is asked about
+        ("我想退空气炸锅那单 不对 是取消 还没付钱的那个", [("cancel_order", None)]),
+        ("cancel 100904, sorry, and refund 100609",
+         [("cancel_order", "100904"), ("refund", "100609")]),
         # a question, then a question about a thing of its own, apart; thanks said apart
         ("几点前付款能当天发货 智能手表有现货吗", [("faq", None), ("stock", None)]),
         ("帮我看下100998和100683，谢谢啦",
