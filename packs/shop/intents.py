@@ -451,6 +451,8 @@ _REFUND_QUESTION = rx(
     r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
 )
 _HOW_MUCH = rx(r"\bhow much\b|多少")
+# "can I still get more back": what is left to refund, of the order talked about
+_MORE_BACK = rx(r"\b(?:get|claim|have) (?:\w+ ){0,2}back\b|还能退|还可以退|还能拿回")
 # "got a refund for the purifier ... was that the full amount": a refund made, asked about
 _REFUND_TOLD = rx(
     r"\b(?:got|received|had) (?:a |the |my |that )?refund\b"
@@ -1241,6 +1243,7 @@ def _classify_clause(
                     _REFUND_WHERE.search(norm)
                     or _HOW_MUCH.search(norm)
                     or _REFUND_TOLD.search(norm)
+                    or _MORE_BACK.search(norm)
                 )
                 and not _HOW_LONG.search(norm)
             )
@@ -2057,7 +2060,9 @@ def match_shop(
         for m in matched
     ]
     matched = _second_policy_question(_budget_joins_search(_late_delivery_looked_at(matched, norm)))
-    read = _refunds_beside_cancel(_one_parcel(_dedupe(_no_product_named(matched))))
+    read = _refunds_beside_cancel(
+        _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
+    )
     matched = [*read, *_changes_not_read(matched, read)]
     # a part of the message that asks for something nothing read is said to be unread, not
     # dropped, also beside a greeting or a bare "ok" ("hi, can you gift wrap my order")
@@ -3068,6 +3073,54 @@ def _one_parcel(items: list[_Request]) -> list[_Request]:
             and not looked_product(m.text)
         )
     ]
+
+
+# "平底锅多少钱 啥时候到货", "发票能开电子的吗 多久能收到": a bare "when / how long" after a
+# question asks about that question's subject (the stock answer has the restock date, the
+# invoice policy says when invoices come), not about delivery times
+# what may stand around the words: punctuation and spaces (``\W`` is ASCII: it would take Han)
+_EDGE = r"[^\w\u4e00-\u9fff]*"
+_BARE_WHEN = rx(
+    "^" + _EDGE + r"(?:那|那么|大概|一般)?(?:啥时候|什么时候|何时|多久|几天)(?:能|会|可以|才)?"
+    r"(?:到货|有货|补货|收到|到|有)?(?:呢|啊|吗)?" + _EDGE + "$"
+    "|^" + _EDGE + r"(?:and |so )?(?:when|how long)(?: (?:will|would|does|do|is) (?:it|they|that))?"
+    r"(?: (?:be back|take|come|arrive|be restocked))?" + _EDGE + "$"
+)
+_BARE_RESTOCK = rx(
+    "^"
+    + _EDGE
+    + r"(?:那|那么)?(?:啥时候|什么时候|何时)(?:能|会|才|可以)?(?:到货|有货|补货)(?:呢|啊)?"
+    + _EDGE
+    + "$"
+    "|^"
+    + _EDGE
+    + r"(?:and |so )?when (?:will|would|is|are) (?:it|they) (?:be )?(?:back|restocked)"
+    + _EDGE
+    + "$"
+)
+#: Policies whose answer says when (an invoice is sent, a refund arrives, a warranty lasts).
+_TIMED_TOPICS = frozenset({"invoice", "refund_time", "warranty"})
+
+
+def _when_of_the_one_before(items: list[_Request]) -> list[_Request]:
+    out: list[_Request] = []
+    for item in items:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and before.intent in (ShopIntent.STOCK, ShopIntent.FAQ)
+            and item.intent in (ShopIntent.STOCK, ShopIntent.FAQ)
+            and not item.sku
+            and not item.order_id
+            # (after "运费怎么算" or "有货吗", "多久能到" asks about delivery times)
+            and (
+                (before.intent is ShopIntent.STOCK and _BARE_RESTOCK.search(item.text))
+                or (before.topic in _TIMED_TOPICS and _BARE_WHEN.search(item.text))
+            )
+        ):
+            continue
+        out.append(item)
+    return out
 
 
 def _no_product_named(items: list[_Request]) -> list[_Request]:

@@ -55,6 +55,11 @@ def test_a_refund_number_is_no_order_number() -> None:
         ("一个29块的膜寄了快一个礼拜还没到 直接退了吧", [("refund", None)]),
         ("退款还没到 能不能快点", [("faq", None), ("order_status", None)]),
         ("What happened to my scarf order?", [("order_status", None)]),
+        # a bare "when" after a stock or a timed policy question asks about that one
+        ("平底锅多少钱 啥时候到货", [("stock", None)]),
+        ("发票能开电子的吗 多久能收到", [("faq", None)]),
+        ("运费怎么算 多久能到", [("faq", None), ("faq", None)]),
+        ("电动牙刷有货吗？保修多久？", [("stock", None), ("faq", None)]),
         # the action itself corrected to another: only the corrected one is asked about
         ("我想退空气炸锅那单 不对 是取消 还没付钱的那个", [("cancel_order", None)]),
         ("cancel 100904, sorry, and refund 100609",
