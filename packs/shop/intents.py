@@ -1862,8 +1862,8 @@ def match_shop(
     norm = normalize(text, _TYPOS)
     # "i meant refund not cancel for 100609", "100609不是取消是退款": the action named as not
     # meant is no request (its words are blanked, the spans stay aligned)
-    for found in _NOT_THIS_ACTION.finditer(norm):
-        start, end = found.span(next(g for g in ("not", "not2", "not3") if found.group(g)))
+    for negated in _NOT_THIS_ACTION.finditer(norm):
+        start, end = negated.span(next(g for g in ("not", "not2", "not3") if negated.group(g)))
         norm = norm[:start] + " " * (end - start) + norm[end:]
         text = text[:start] + " " * (end - start) + text[end:]
     opening = _OPENING_GREETING.match(norm)
