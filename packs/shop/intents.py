@@ -2010,6 +2010,9 @@ def match_shop(
                 [extract_entities(norm[s:e]) for s, e in unread if e <= group.start][::-1]
             )
         found_requests = _with_entities(base, ents, message_order, last_order_id, last_sku)
+        if found.intent is Intent.GOODBYE and THANKS.search(clause_norm):
+            # "thanks so much, bye!", "谢谢 拜拜": the thanks is answered too, then goodbye
+            found_requests.insert(0, _Request(Intent.THANKS, text=clause_text, lang=lang))
         if found.intent is not Intent.LANGUAGE and requested_language(clause_norm) is not None:
             # "please reply in English ... where's my order 100998": the switch and the question
             found_requests.append(_Request(Intent.LANGUAGE, text=clause_text, lang=lang))

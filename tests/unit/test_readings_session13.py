@@ -55,6 +55,9 @@ def test_a_refund_number_is_no_order_number() -> None:
         ("一个29块的膜寄了快一个礼拜还没到 直接退了吧", [("refund", None)]),
         ("退款还没到 能不能快点", [("faq", None), ("order_status", None)]),
         ("What happened to my scarf order?", [("order_status", None)]),
+        # thanks and goodbye in one breath: both answered
+        ("谢谢 拜拜", [("thanks", None), ("goodbye", None)]),
+        ("Thanks, bye!", [("thanks", None), ("goodbye", None)]),
         # a bare "when" after a stock or a timed policy question asks about that one
         ("平底锅多少钱 啥时候到货", [("stock", None)]),
         ("发票能开电子的吗 多久能收到", [("faq", None)]),
