@@ -103,7 +103,7 @@ SPLIT = rx(
     r"|,?\s*(?:但是|不过|可是)(?=\s*(?:\d{6}|别|不要|不用|先别|保留|留着))"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
     # "帮我看下100998和100683，谢谢啦": thanks after a comma is said apart from the request
-    r"|,\s*(?=(?:谢谢|多谢|谢了|感谢)(?:[\s!！~。.啦了哈呀]|$))"
+    r"|,\s*(?=(?:谢谢|多谢|谢了|感谢)(?:[\s!！~。.啦了哈呀]|$)(?![^,，。]*(?:不用|算了|不要)))"
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
     r"(?!(?:where|what|when|how)(?:'s|\s+is|\s+are)\s+(?:it|that|this|they|them)\b)"

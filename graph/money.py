@@ -65,7 +65,9 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     # the whole number is quoted back ("-50", not "-5"); a dash with a space after it is a
     # separator ("100609 - 100 yuan please"), not a minus sign
     re.compile(
-        r"(?<![a-z0-9])-\d+(?:\.\d+)?|负\s*\d+(?:\.\d+)?|负[一二两三四五六七八九十百千]+",
+        r"(?<![a-z0-9])-\d+(?:\.\d+)?|负\s*\d+(?:\.\d+)?|负[一二两三四五六七八九十百千]+"
+        # two numbers around a dash ("866 - 66", "100 - 200 yuan"): a sum or a range, unclear
+        r"|(?<![\d.])\d+(?:\.\d+)?\s+-\s+\d+(?:\.\d+)?",
         re.IGNORECASE,
     ),
     re.compile(r"\d+\.\d{3,}"),

@@ -71,9 +71,14 @@ class DecomposeNode(NodeBase):
                 state, template, text, lang, ctx, complete=not unread
             )
         tasks = self._plan(matches, state, allow_confirm=tier == "minimal")
-        # Calls are attached by select_tool; a confirmation keeps the call it resumes.
+        # Calls are attached by select_tool; a confirmation keeps the call it resumes, and an
+        # action asked again keeps the call that asks (a write that needs no confirmation of its
+        # own, offered and then changed — "no, for 100609" — must be asked, never run)
         planned = [
-            t if t.call and t.call.confirmed else t.model_copy(update={"call": None}) for t in tasks
+            t
+            if t.call and (t.call.confirmed or t.match.get("reasked"))
+            else t.model_copy(update={"call": None})
+            for t in tasks
         ]
         return {
             "tasks": planned,

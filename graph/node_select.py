@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
-from helpdesk.graph.part_reading import read_unread_parts
+from helpdesk.graph.part_reading import drop_unnamed_reads, read_unread_parts
 from helpdesk.graph.planning import call_for, match_from_task
 from helpdesk.graph.state import HelpdeskState, Task
 from helpdesk.graph.subject_resolution import resolve_subjects
@@ -49,6 +49,9 @@ class SelectToolNode(NodeBase):
         )
         # "is the humidifier quiet enough for a baby's room": a part no template read, looked up
         tasks = await read_unread_parts(
+            tasks, packs=self.packs, executor=self.executor, ctx=ctx, facts=facts
+        )
+        tasks = await drop_unnamed_reads(
             tasks, packs=self.packs, executor=self.executor, ctx=ctx, facts=facts
         )
         out: list[Task] = []

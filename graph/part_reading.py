@@ -28,7 +28,7 @@ from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.packs import Pack, PackSet
 from helpdesk.tools.results import ToolCall
 
-__all__ = ["read_unread_parts"]
+__all__ = ["drop_unnamed_reads", "read_unread_parts"]
 
 
 def _unread(task: Task) -> MatchedIntent | None:
@@ -129,3 +129,46 @@ async def read_unread_parts(
             }
         )
     return [task for task in out if task is not None]
+
+
+async def drop_unnamed_reads(
+    tasks: Sequence[Task],
+    *,
+    packs: PackSet,
+    executor: ResilientExecutor,
+    ctx: RequestContext,
+    facts: Mapping[str, Any],
+) -> list[Task]:
+    """Of several reads of a pack's part-reader tool in one message ("is the duvet warm enough?
+    and the pillow, is it firm or soft": searches for the duvet, the pillow and "soft"), the
+    ones whose words name nothing the read found are dropped — a detail of the thing asked
+    about before, not a thing of its own. One read alone, or none naming anything, stays."""
+    out = list(tasks)
+    for pack in _readers(packs):
+        reader = pack.part_reader
+        assert reader is not None
+        planned = {
+            n: call
+            for n, task in enumerate(out)
+            if (
+                call := task.call
+                or call_for(match_from_task(task), task.id, facts=dict(facts), packs=packs)
+            )
+            is not None
+            and call.name == reader.tool
+        }
+        if len(planned) < 2:
+            continue
+        lookups = {
+            n: ToolCall(name=reader.tool, args=call.args, id=f"named-{n}")
+            for n, call in planned.items()
+        }
+        results = await executor.run_many(list(lookups.values()), lookup_context(ctx, executor))
+        unnamed = {
+            n
+            for n, result in zip(lookups, results, strict=True)
+            if settles(result) and reader.pick(match_from_task(out[n]).text, result.data) is None
+        }
+        if unnamed and len(unnamed) < len(planned):
+            out = [task for n, task in enumerate(out) if n not in unnamed]
+    return out

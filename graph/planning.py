@@ -226,7 +226,9 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
         # the change cannot be used as it is (an invalid amount): look it up and ask instead
         call = ToolCall(name=replanned.tool, args=dict(replanned.args), id=task_id)
     else:
-        call = ToolCall(name=action["tool"], args=args, id=task_id)
+        # asked again, whatever the tool: a write that needs no confirmation of its own (a
+        # ticket offered because the bot found its order) must not run on "no, for 100609"
+        call = ToolCall(name=action["tool"], args=args, id=task_id, ask_first=True)
     return Task(
         id=task_id,
         intent=original.get("intent", action["tool"]),

@@ -182,9 +182,9 @@ def _carried(
             cap.kind == "read" or (cap.kind == "write" and planned is not None)
         ):
             continue
-        updated = dataclasses.replace(match, inferred_order=True).with_request(
-            {cap.subject: said[cap.subject]}
-        )
+        # not "inferred" from the conversation: the message itself named or described it (the
+        # reply must not say "going by our earlier conversation")
+        updated = match.with_request({cap.subject: said[cap.subject]})
         own = {**facts, f"last_{cap.subject}": said[cap.subject]}
         call = call_for(updated, task.id, facts=own, packs=packs)
         if call is None:

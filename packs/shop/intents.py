@@ -435,6 +435,8 @@ _REFUND_QUESTION = rx(
     r"|\b(?:it'?s|this is|that'?s) (?:about|regarding|re) (?:the |my )?re?fu?nd\b"
     # "can i get a refund on 100609?": whether (the amount is shown, and how to ask for it); a
     # refund of an amount ("can I get a refund of ¥50 on 100200") is asked for
+    # "100200能全退吗": whether all of it can be refunded, asked
+    r"|(?:能|可以)(?:全|都|全部)退(?:吗|么|不|没)"
     r"|\b(?:can|could|may) (?:i|we) (?:still )?(?:get|have|receive) (?:a |my |the )?re?fu?nd"
     r" (?:on|for) (?:order |my )?\d{6}\W*$"
     # "i asked for a refund on 100609 last month": one asked for before, told about
@@ -461,9 +463,11 @@ _REFUND_TOLD = rx(
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 # a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
 _REFUND_NOW = rx(
-    r"(?:直接|干脆|赶紧|马上|就)(?:给我|帮我)?退(?:了吧|款吧|钱吧|掉吧|了|款|钱)"
+    r"(?:直接|干脆|赶紧|马上)(?:给我|帮我)?退(?:了吧|款吧|钱吧|掉吧|款(?![了过])|钱(?![了过]))"
     r"|(?:给我|帮我)退(?:了吧|款吧|钱吧)|\bjust (?:refund|give me a refund)\b"
 )
+# a refund made before, told or complained of: "上次就退了这么点", "已经退了"
+_REFUND_BEFORE = rx(r"上次|上周|之前|已经|早就|这么点|那么点|\balready\b|\blast (?:time|week)\b")
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     r"|\b(?:go|gone|went) through\b|\breceived?\b"
@@ -703,10 +707,11 @@ _CAN_I_CANCEL = rx(
 )
 _CANCEL_NEGATED = rx(
     # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
-    r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b|"
+    r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b"
+    r"(?![^.?!]{0,30}\bcancel\b)|"
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
-    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想)\s*(?:给我|帮我|给|再)?\s*取消"
+    r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想|不是)\s*(?:给我|帮我|给|再)?\s*取消"
     r"|\b(?:never|didn'?t|did not) ask(?:ed)? (?:you |anyone )?to cancel"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*(?:点|按|申请|要求|让你|让)?(?:过)?\s*取消(?![了吗])"
@@ -757,6 +762,11 @@ _COURIER_QUESTION = rx(
 )
 _ORDER_WORD = rx(r"\bor?de?r\b|订单|单子")
 _RETURN_ACTION = rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
+# returns as a policy (a noun): "7 day no reason returns", "free returns", "七天无理由退货"
+_RETURNS_TOLD_OF = rx(
+    r"\b(?:\d+|seven)[- ]?days?(?: no[- ]reason| free| easy)? returns?\b"
+    r"|\b(?:no[- ]reason|free|easy|hassle[- ]free) returns?\b|(?:七|7)天无理由(?:退货|退换)?"
+)
 _TICKET = rx(
     r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
     r"stopped (?:working|heating|charging|cooling|spinning)|won'?t (?:turn on|work|charge|heat)|"
@@ -1225,6 +1235,7 @@ def _classify_clause(
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if (
         _REFUND_NOW.search(norm)
+        and not _REFUND_BEFORE.search(norm)
         and not ASKS.search(norm)
         and not _REFUND_NEGATED.search(norm)
         and not _REFUND_QUESTION.search(norm)
@@ -1341,6 +1352,9 @@ def _classify_clause(
     ):
         # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic or "returns")
+    if _RETURNS_TOLD_OF.search(norm) and not _TICKET.search(norm) and not ents.order_ids:
+        # "I heard you do 7 day no reason returns": the policy spoken of, no return asked for
+        return _Match(ShopIntent.FAQ, topic="returns")
     if not ticket_refused and (
         (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
     ):
@@ -1861,11 +1875,11 @@ def match_shop(
     message_lang = detect_language(text)
     norm = normalize(text, _TYPOS)
     # "i meant refund not cancel for 100609", "100609不是取消是退款": the action named as not
-    # meant is no request (its words are blanked, the spans stay aligned)
+    # meant is no request (its words are blanked in what is read, the spans stay aligned; a
+    # ticket still quotes the customer's own words)
     for negated in _NOT_THIS_ACTION.finditer(norm):
         start, end = negated.span(next(g for g in ("not", "not2", "not3") if negated.group(g)))
         norm = norm[:start] + " " * (end - start) + norm[end:]
-        text = text[:start] + " " * (end - start) + text[end:]
     opening = _OPENING_GREETING.match(norm)
     greeted = ""
     if opening and norm[opening.end() :].strip(STRIP) and not awaiting_confirmation:
@@ -2534,7 +2548,11 @@ def _asked_how_first(
 
 # "... can you refund the 433? wait no, that one was already refunded, forget it. just the
 # phone": the write taken back in words no clause of its own kept
-_FORGET_IT = rx(r"\b(?:forget (?:it|that|about it)|never ?mind|scratch that|don'?t bother)\b")
+_FORGET_IT = rx(
+    r"\b(?:forget (?:it|that|about it)|never ?mind|scratch that)\b"
+    # ("never mind the address", "forget it, about calling me": something else let go)
+    r"(?!\s*,?\s*(?:the|about|my|with|calling|to|that one)\b)"
+)
 
 
 def _taken_back_after(matched: list[_Request], norm: str) -> list[_Request]:
@@ -2602,6 +2620,7 @@ _NOT_THIS_ACTION = rx(
     + r")\b"
     r"|\b" + _ACTION_WORD + r"(?P<not2>,? not (?:a |to )?" + _ACTION_WORD + r")\b(?=.{0,20}\d{6})"
     r"|(?P<not3>不是(?:要)?(?:取消|退款|退货|换货))[，,\s]*(?:而)?是(?:要)?(?:取消|退款|退货|换货)"
+    r"(?![^，。,.!?！？]{0,8}[吗么?？])"
 )
 
 

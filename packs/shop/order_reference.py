@@ -51,7 +51,7 @@ _UNPAID = rx(
 
 # "已付款那个发了没", "the paid one", "my paid order": the order paid for and not yet shipped
 _PAID = rx(
-    r"\b(?:the|my) paid (?:one|order)\b|\bthe one i (?:already )?paid for\b"
+    r"\b(?:the|my) paid (?:one|order)\b"
     r"|已付款(?:的|那个|那单)|付了款的|付过款的|已经付了的|已支付的"
 )
 

@@ -23,7 +23,14 @@ from helpdesk.graph.conversation import rx
 from helpdesk.packs.shop.words import product_query
 from helpdesk.tools.packs import PartReader
 
-__all__ = ["LOOKED_UP", "PRODUCT_PART_READER", "names_product", "part_query", "pick_product"]
+__all__ = [
+    "LOOKED_UP",
+    "PRODUCT_PART_READER",
+    "named_in",
+    "names_product",
+    "part_query",
+    "pick_product",
+]
 
 LOOKED_UP = "looked_up"
 """A stock request's argument: the part was read by the catalogue lookup (the reply says only
@@ -112,9 +119,27 @@ def pick_product(part: str, data: Any) -> tuple[str, dict[str, Any]] | None:
     if not isinstance(products, list):
         return None
     hits = [p for p in products[:_FIRST_HITS] if isinstance(p, Mapping)]
-    if any(names_product(part, product) for product in hits):
+    if any(named_in(part, product) for product in hits):
         return "stock", {LOOKED_UP: True}
     return None
+
+
+def named_in(part: str, product: Mapping[str, Any]) -> bool:
+    """Whether the part names the hit: the shop's own ``named`` (the query held a word of the
+    product's names or aliases: "a warm hat" names the beanie) and a distinctive word of it in
+    the part (:func:`names_product`), or that word alone when the shop does not say."""
+    if names_product(part, product):
+        return True
+    return bool(product.get("named")) and not _only_general_words(part, product)
+
+
+def _only_general_words(part: str, product: Mapping[str, Any]) -> bool:
+    """The part shares words with the product's English name, all of them general ("is it
+    smart enough" and "Smart Watch"): the shop's ``named`` then rests on those alone. A part
+    sharing none was named by an alias ("a warm hat" and the Knit Beanie)."""
+    name = set(re.findall(r"[a-z][a-z-]*", str(product.get("name") or "").lower()))
+    shared = name & set(re.findall(r"[a-z][a-z-]*", part.lower()))
+    return bool(shared) and shared <= _GENERAL_EN
 
 
 PRODUCT_PART_READER = PartReader(tool="search_products", query=part_query, pick=pick_product)

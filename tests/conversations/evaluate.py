@@ -48,8 +48,8 @@ __all__ = [
     "sealed_report",
 ]
 
-FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-")
-"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2``, ``-fresh3``, ``-fresh5``)."""
+FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-")
+"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh7``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""
 

@@ -124,12 +124,17 @@ def search_products(
     ).fetchall()
     by_sku = {row["sku"]: row for row in rows}
     cap, words = price_cap(query or "")
-    ranked = rank_products(words, _search_texts(rows))
+    texts = _search_texts(rows)
+    ranked = rank_products(words, texts)
     if cap is not None:
         # "earphones under 500", "一百以内的无线鼠标": only what costs no more
         ranked = [sku for sku in ranked if by_sku[sku]["price_cents"] <= round(cap * 100)]
+    # which hits the query names (a word of its names or aliases), not only matches ranked in
+    named = mention_scores(words, texts) if words.strip() else {}
     found: dict[str, Any] = {
-        "products": [_product_hit(by_sku[sku], today) for sku in ranked[:limit]]
+        "products": [
+            {**_product_hit(by_sku[sku], today), "named": sku in named} for sku in ranked[:limit]
+        ]
     }
     if cap is not None:
         found["max_price"] = cap
