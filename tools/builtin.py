@@ -154,6 +154,11 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
                 "status": status,
             }
         )
+    if order is not None and order.get("status") == "paid":
+        # cancelling a paid order refunds what was paid: the question says how much
+        paid = order.get("refundable_amount", order.get("total"))
+        if paid is not None:
+            return PrecheckOutcome(data={"status": "paid", "refund_on_cancel": paid})
     return PrecheckOutcome()
 
 

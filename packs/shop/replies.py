@@ -166,6 +166,10 @@ def _confirm(
     args = as_dict(data.get("args")) or data
     order_id = as_str(args.get("order_id")) or order_id
     if kind == "cancel" and order_id:
+        if data.get("refund_on_cancel") is not None:
+            return w.say(
+                "cancel_confirm_paid", order_id=order_id, amount=money(data["refund_on_cancel"])
+            )
         return w.say("cancel_confirm", order_id=order_id)
     if kind == "ticket":
         # a complaint: acknowledged, and a ticket only if the customer says yes; a fault told

@@ -260,3 +260,12 @@ async def test_a_cancel_beside_other_words_is_still_asked(tmp_path: Path, messag
     await say(bot, message)
     await say(bot, "yes")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+async def test_cancelling_a_paid_order_says_what_goes_back_before_the_yes(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "Please cancel the order with the phone and the 4K monitor in it")
+    assert "100998" in out["reply"] and "5198.00" in out["reply"]
+    assert await executions(bot, "cancel_order") == []
+    pending = await say(bot, "取消100904")  # unpaid: nothing goes back, nothing is said of it
+    assert "¥" not in pending["reply"]
