@@ -2036,6 +2036,18 @@ def match_shop(
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
     matched = _taken_back_after(matched, norm)
+    if (
+        not awaiting_confirmation
+        and not any(m.intent in _ACTIONS for m in matched)
+        and (THANKS.search(norm) or GOODBYE.search(norm))
+    ):
+        # "谢谢啦 没别的事了 拜拜", "nothing else, thanks": a closing, not a "no" to anything
+        matched = [
+            replace(m, intent=Intent.THANKS if THANKS.search(m.text) else Intent.GOODBYE)
+            if m.intent is Intent.CONFIRM_NO and _A_CLOSING.search(m.text)
+            else m
+            for m in matched
+        ]
     matched, unread = _write_corrected_midway(matched, unread, norm)
     others = [m for m in matched if not m.args.get(_VENTED) and m.intent not in _SMALL_TALK]
     if unread or any(m.intent not in _LOOKS for m in others):
@@ -2632,6 +2644,10 @@ _ACTION_SWAP = rx(
 )
 
 
+_A_CLOSING = rx(
+    r"没(?:有)?(?:别的|其他|其它)(?:事|问题)?了?|没事了|\bthat'?s (?:all|it|everything)\b"
+    r"|\bnothing else\b|\bno(?:thing)? more (?:questions|for now)\b"
+)
 _AS_WELL = rx(r"\b(?:too|also|as well)\b|也|还要|一起")
 
 

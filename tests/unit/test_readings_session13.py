@@ -58,6 +58,9 @@ def test_a_refund_number_is_no_order_number() -> None:
         # thanks and goodbye in one breath: both answered
         ("谢谢 拜拜", [("thanks", None), ("goodbye", None)]),
         ("Thanks, bye!", [("thanks", None), ("goodbye", None)]),
+        # "nothing else" beside thanks or a goodbye closes, it declines nothing
+        ("谢谢啦 没别的事了 拜拜", [("thanks", None), ("goodbye", None)]),
+        ("nah I'm good, don't need anything else", [("confirm_no", None)]),
         # a bare "when" after a stock or a timed policy question asks about that one
         ("平底锅多少钱 啥时候到货", [("stock", None)]),
         ("发票能开电子的吗 多久能收到", [("faq", None)]),
