@@ -269,3 +269,27 @@ async def test_cancelling_a_paid_order_says_what_goes_back_before_the_yes(tmp_pa
     assert await executions(bot, "cancel_order") == []
     pending = await say(bot, "取消100904")  # unpaid: nothing goes back, nothing is said of it
     assert "¥" not in pending["reply"]
+
+
+@pytest.mark.parametrize(
+    ("message", "order_id"),
+    [
+        ("The order I paid 5198 for, has it left the warehouse yet?", "100998"),
+        ("那个29块的订单到哪了", "100683"),
+    ],
+)
+async def test_an_order_told_by_what_it_cost_is_found(
+    tmp_path: Path, message: str, order_id: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert [t["args"].get("order_id") for t in out["tasks"]] == [order_id]
+
+
+async def test_a_refund_on_an_order_told_by_its_cost_is_asked_with_its_own_amount(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "797那单退100")
+    assert "100200" in out["reply"] and "100.00" in out["reply"]
+    assert await executions(bot, "create_refund") == []
