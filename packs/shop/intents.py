@@ -297,6 +297,10 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:bigger|smaller|larger|different) size\b"
         r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"
         r"|可以换货吗|能(?:不能)?换(?!.{0,4}(?:快递|物流|地址|时间|日期|方式|号码|手机|账号|卡|支付|付款))"
+        # "衣服大了一码想换货", "how does an exchange work": an exchange, whatever follows
+        r"|(?<!退)换货(?=[^，。,.!?！？]{0,6}(?:怎么|如何|流程|吗|呢))|(?:大|小)了?一?码[^，。,.!?！？]{0,4}换"
+        r"|\b(?:an |the )?exchange (?:work|process|policy)\b|\bhow (?:does|do) "
+        r"(?:an |the )?exchanges? work\b"
     ),
     "cancel_order": rx(
         r"\bhow (?:do|can|to) (?:i )?cancel\b(?! (?:order )?\d)"
@@ -1274,7 +1278,10 @@ def _classify_clause(
     if (_COURIER_QUESTION.search(norm) or schedule) and not ents.order_ids:
         return _Match(ShopIntent.FAQ, topic="delivery_times")
     if ents.faq_topic in ("cancel_order", "exchange", "shipping_fee") and not ents.order_ids:
-        # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action
+        # "how do I cancel an order?", "能换大一码吗", "运费怎么算": the policy, never an action;
+        # "if I return something do I pay the postage": what a return costs, the returns policy
+        if ents.faq_topic == "shipping_fee" and _RETURN_ACTION.search(norm):
+            return _Match(ShopIntent.FAQ, topic="returns")
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if _IF_SO_CANCEL.search(norm) and (ents.order_ids or has_order_ctx):
         # "没发就取消吧": a cancel on a condition the shop checks (it refuses a shipped order);
@@ -2106,6 +2113,10 @@ def match_shop(
             m.intent is ShopIntent.STOCK for m in matched
         ):
             continue  # "need a kitchen knife ..., what do you recommend": the search answers it
+        if _HOW_IT_WORKS.search(norm[start:end]) and any(
+            m.intent is ShopIntent.FAQ for m in matched
+        ):
+            continue  # "衣服大了一码想换货，怎么操作": the policy says how
         lang = detect_language(part, default=message_lang)
         model_read = _model_reading(part, norm[start:end], lang, norm, last_order_id, last_sku)
         if model_read:

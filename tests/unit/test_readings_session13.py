@@ -62,6 +62,9 @@ def test_a_refund_number_is_no_order_number() -> None:
         # "nothing else" beside thanks or a goodbye closes, it declines nothing
         ("谢谢啦 没别的事了 拜拜", [("thanks", None), ("goodbye", None)]),
         ("nah I'm good, don't need anything else", [("confirm_no", None)]),
+        # an exchange asked how, and what a return costs: the policies
+        ("衣服大了一码想换货，怎么操作", [("faq", None)]),
+        ("if I return something do I pay the postage myself", [("faq", None)]),
         # a bare "when" after a stock or a timed policy question asks about that one
         ("平底锅多少钱 啥时候到货", [("stock", None)]),
         ("发票能开电子的吗 多久能收到", [("faq", None)]),
