@@ -861,10 +861,13 @@ _TICKET_QUESTION = rx(
     # "confirm whether my earlier complaint regarding the parcel has been resolved", "what
     # happened to my complaint", "is my previous case closed": a complaint made, asked after
     r"|\bmy (?:earlier |previous |last |old |first |original )?(?:complaint|case)\b[^.?!]{0,60}"
-    r"\b(?:resolved|handled|solved|sorted|closed|dealt with|looked at|processed|progress|update)"
+    r"\b(?:has|have|is|was|been|got)\b[^.?!]{0,15}"
+    r"\b(?:resolved|handled|solved|sorted|closed|dealt with|looked at|processed)"
     r"|\bwhat(?:'s| has| is)? happen(?:ed|ing) (?:to|with) (?:my|the) (?:complaint|case)\b"
-    r"|(?:之前|上次|以前|我)[^，。,.!?！？]{0,8}(?:的)?投诉[^，。,.!?！？]{0,8}"
-    r"(?:处理|解决|怎么样|进度|结果|有回复|回复了|有人管)"
+    r"|(?:之前|上次|以前|我)[^，。,.!?！？要想]{0,8}的投诉[^，。,.!?！？]{0,8}"
+    r"(?:处理了|处理得|处理好|解决了|怎么样|进度|进展|结果|有回复|回复了|有人管)"
+    # "物流慢的那个投诉有进展吗": a complaint made, asked after
+    r"|(?:那个|那条|的)投诉[^，。,.!?！？]{0,6}(?:有进展|进展|进度|处理了|处理得|解决了|怎么样了|有结果|有回复|有人管)"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -2864,7 +2867,11 @@ def _with_entities(
             # a fault told in a clause of its own ("8月买的保温杯漏水了 … 把100904取消了") may be
             # about another order than the one the message names: its words are looked up, and
             # it is filed only after a yes
-            guessed = intent is ShopIntent.CREATE_TICKET
+            # (a ticket asked for in so many words — "can you file a ticket about my broken
+            # purifier? order 100609" — is about the order the message names)
+            guessed = intent is ShopIntent.CREATE_TICKET and not ticket_asked_for(
+                normalize(base.text, _TYPOS)
+            )
             return [replace(base, order_id=message_order, sku=sku, inferred_order=guessed)]
         if last_order_id is not None:
             return [replace(base, order_id=last_order_id, sku=sku, inferred_order=True)]

@@ -293,3 +293,16 @@ async def test_a_refund_on_an_order_told_by_its_cost_is_asked_with_its_own_amoun
     out = await say(bot, "797那单退100")
     assert "100200" in out["reply"] and "100.00" in out["reply"]
     assert await executions(bot, "create_refund") == []
+
+
+async def test_a_ticket_asked_for_in_so_many_words_is_about_the_order_the_message_names(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot,
+        "Can you file a ticket about my broken purifier? order 100609. And how much could I get "
+        "back on it?",
+    )
+    assert len(await executions(bot, "create_ticket")) == 1
+    assert "100609" in out["reply"] and "866.00" in out["reply"]

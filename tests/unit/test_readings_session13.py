@@ -62,6 +62,10 @@ def test_a_refund_number_is_no_order_number() -> None:
         # "nothing else" beside thanks or a goodbye closes, it declines nothing
         ("谢谢啦 没别的事了 拜拜", [("thanks", None), ("goodbye", None)]),
         ("nah I'm good, don't need anything else", [("confirm_no", None)]),
+        # a complaint made, asked after; a complaint made now is no question
+        ("物流慢的那个投诉有进展吗", [("ticket_status", None)]),
+        ("我之前的投诉处理了吗", [("ticket_status", None)]),
+        ("我要投诉 快递太慢 处理一下", [("create_ticket", None)]),
         # an exchange asked how, and what a return costs: the policies
         ("衣服大了一码想换货，怎么操作", [("faq", None)]),
         ("if I return something do I pay the postage myself", [("faq", None)]),
