@@ -3237,12 +3237,18 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
     order are one question; its tracking answers both (a refund question keeps the order's
     status, which carries the refunds)."""
     tracked = {i.order_id for i in items if i.intent is ShopIntent.TRACKING and i.order_id}
+    tracking = any(i.intent is ShopIntent.TRACKING for i in items)
     return [
         i
         for i in items
         if not (
             i.intent is ShopIntent.ORDER_STATUS
-            and i.order_id in tracked
+            and (
+                i.order_id in tracked
+                # "…物流还停在成都 … 能不能帮我催一下": a status question naming and describing
+                # no order, beside a look at the parcel, is about that parcel
+                or (tracking and not i.order_id and not describes_an_order(i.text))
+            )
             and not _REFUND.search(normalize(i.text, _TYPOS))
         )
     ]

@@ -62,6 +62,8 @@ def test_a_refund_number_is_no_order_number() -> None:
         # "nothing else" beside thanks or a goodbye closes, it declines nothing
         ("谢谢啦 没别的事了 拜拜", [("thanks", None), ("goodbye", None)]),
         ("nah I'm good, don't need anything else", [("confirm_no", None)]),
+        # a status question naming no order beside a look at the parcel is about that parcel
+        ("物流还停在成都，能不能帮我催一下", [("tracking", None)]),
         # a complaint made, asked after; a complaint made now is no question
         ("物流慢的那个投诉有进展吗", [("ticket_status", None)]),
         ("我之前的投诉处理了吗", [("ticket_status", None)]),
