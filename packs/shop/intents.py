@@ -889,6 +889,9 @@ _TRACKING = rx(
     r"|\bwhere(?:'?s| is| are| r)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
     r"|\bwhere(?:'?s| is)\s+(?:order\s+|#)?\d{6}\b|\bparcels\b"
+    # "could you check where my screen protector parcel is": the question inside a request
+    r"|\bwhere (?:my|the|our) (?:[a-z0-9-]+ ){0,3}(?:order|package|parcel|shipment|delivery"
+    r"|stuff|items?|box|purchase)s? (?:is|are|has got(?:ten)?|went)\b"
     r"|\bwhere(?:'?s| is| are)\s+the\s+[a-z]+(?:\s+[a-z]+)?\s+(?:i|we)\s+(?:ordered|bought)\b"
     r"|\bwhere (?:the hell|the heck|on earth|tf) (?:is|are)\b"
     # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)

@@ -63,7 +63,9 @@ _HAN_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 # something to be done with a product (to an order), not asked about it: "gift wrap the
 # thermos", "add a second thermos to 100200", "cancel the watch from it", "给100904加一件羽绒服"
 _DONE_WITH_IT = rx(
-    r"\b(?:add|adding|wrap|wrapping|change|cancel+|keep|swap|exchange|return|send|ship|deliver"
+    # ("can i keep the free gift", not "does it keep tea hot")
+    r"\bkeep\b(?! (?:\w+ ){0,2}(?:hot|warm|cold|cool|dry|fresh|clean)\b)"
+    r"|\b(?:add|adding|wrap|wrapping|change|cancel+|swap|exchange|return|send|ship|deliver"
     r"|remove|touch|refund|replace|split|combine|upgrade|modify|update|put|switch|resize"
     r"|install|assemble|engrave|pay|paid|received|arrived|came|delivered|missing)\b"
     r"|加一|加个|加件|改|换|取消|退|寄|送|包装|扔|投诉|修|补发|删|去掉|安装|刻字|付|收到|到了|没到"

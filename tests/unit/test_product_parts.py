@@ -58,6 +58,7 @@ def test_general_words_or_another_product_are_not_a_name(
     "part",
     [
         "could you gift wrap the thermos for my mum",  # something done with it, not asked
+        "can i keep the free gift",
         "can you add a second thermos to order 100200",
         "can you install the protector for me",
         "给100904加一件羽绒服吗",
@@ -68,6 +69,10 @@ def test_general_words_or_another_product_are_not_a_name(
 )
 def test_parts_that_ask_nothing_about_a_product_are_not_looked_up(part: str) -> None:
     assert part_query(part) is None
+
+
+def test_keeping_something_hot_is_a_question_about_the_product() -> None:
+    assert part_query("does your steel thermos keep tea hot all day") is not None
 
 
 def test_a_question_about_a_product_is_searched_by_its_product_words() -> None:

@@ -62,6 +62,8 @@ def test_a_refund_number_is_no_order_number() -> None:
         # "nothing else" beside thanks or a goodbye closes, it declines nothing
         ("谢谢啦 没别的事了 拜拜", [("thanks", None), ("goodbye", None)]),
         ("nah I'm good, don't need anything else", [("confirm_no", None)]),
+        # "could you check where my ... parcel is": the look asked inside a request
+        ("could you check where my screen protector parcel is", [("tracking", None)]),
         # a status question naming no order beside a look at the parcel is about that parcel
         ("物流还停在成都，能不能帮我催一下", [("tracking", None)]),
         # a complaint made, asked after; a complaint made now is no question
