@@ -20,7 +20,6 @@ from helpdesk.tools.packs import SubjectResolver
 
 __all__ = [
     "ORDER_RESOLVER",
-    "described_amount",
     "describes_an_order",
     "order_label",
     "order_query",
@@ -88,35 +87,10 @@ _PARCEL = rx(
 _PARCEL_LOOKS = frozenset({"tracking", "order_status"})
 
 
-# "the order I paid 5198 for", "花了5198那单", "那个29块的订单", "the 29 yuan thing I ordered": an
-# order told by what it cost (matched against the orders' totals)
-_PAID_AMOUNT = rx(
-    r"\b(?:paid|spent)\s*(?:¥|rmb|cny)?\s*(?P<a>\d+(?:\.\d{1,2})?)(?!\d)"
-    r"|\bthe (?:¥|rmb)?\s*(?P<b>\d+(?:\.\d{1,2})?)\s*(?:yuan|rmb|kuai)? (?:thing|order|one|item)\b"
-    r"|花了\s*(?P<c>\d+(?:\.\d{1,2})?)(?!\d)"
-    r"|(?P<d>\d+(?:\.\d{1,2})?)\s*(?:块钱?|元)?的?(?:那单|那个订单|的订单|那笔|那个|订单)"
-)
-
-
-def described_amount(text: str) -> float | None:
-    """What the words say an order cost ("the order I paid 5198 for"), or None."""
-    found = _PAID_AMOUNT.search(text)
-    if found is None:
-        return None
-    raw = next(v for v in found.groupdict().values() if v)
-    # an order number is no price ("100683那单")
-    return None if len(raw.split(".")[0]) >= 6 else float(raw)
-
-
 def describes_an_order(text: str) -> bool:
     """Whether ``text`` names an order by what is in it or its state ("净化器那单", "the order I
     haven't paid for"): a question about money or delivery then has an order to be about."""
-    return bool(
-        _DESCRIBED_ORDER.search(text)
-        or _UNPAID.search(text)
-        or _PAID.search(text)
-        or described_amount(text) is not None
-    )
+    return bool(_DESCRIBED_ORDER.search(text) or _UNPAID.search(text) or _PAID.search(text))
 
 
 # "cancel the monitor order, not the air fryer one", "keep my air fryer order but ...",
@@ -141,12 +115,10 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
         args["status"] = "pending"
     elif _PAID.search(text):
         args["status"] = "paid"
-    if looked_product(_PAID_AMOUNT.sub(" ", _PAID.sub(" ", _UNPAID.sub(" ", text)))):
+    if looked_product(_PAID.sub(" ", _UNPAID.sub(" ", text))):
         args["product"] = text[:200]
     elif "status" not in args and _PARCEL.search(text) and _about_the_parcel(request):
         args["status"] = "shipped"
-    if len(args) == 1 and described_amount(text) is not None:
-        return args  # every order, to find the one that cost that much
     return args if len(args) > 1 else None
 
 
@@ -168,15 +140,6 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
         return []
     query = order_query(request) or {}
     text = str(request.get("text") or "")
-    amount = described_amount(text)
-    if amount is not None:
-        # "the order I paid 5198 for": the one order that cost exactly that
-        costing = [
-            str(o["order_id"])
-            for o in data["orders"]
-            if isinstance(o, Mapping) and _as_amount(o.get("total")) == amount
-        ]
-        return costing if len(costing) == 1 else []
     if (
         not data.get("matched_products")
         and not data.get("names_a_product")
@@ -204,13 +167,6 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
         return [str((moving or candidates)[0]["order_id"])] if candidates else []
     chosen = fitting or (found if len(found) == 1 else [])
     return [str(o["order_id"]) for o in chosen]
-
-
-def _as_amount(value: Any) -> float | None:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def _matched_count(order: Mapping[str, Any]) -> int:

@@ -269,40 +269,62 @@ async def test_cancelling_a_paid_order_says_what_goes_back_before_the_yes(tmp_pa
     assert await executions(bot, "cancel_order") == []
     pending = await say(bot, "取消100904")  # unpaid: nothing goes back, nothing is said of it
     assert "¥" not in pending["reply"]
+# --- found by a second review (prices as descriptions were withdrawn; these stay pinned) ------
 
 
 @pytest.mark.parametrize(
-    ("message", "order_id"),
+    ("message", "answer"),
     [
-        ("The order I paid 5198 for, has it left the warehouse yet?", "100998"),
-        ("那个29块的订单到哪了", "100683"),
+        ("5198那单先不动，399那单取消", "确认"),
+        ("取消5198那单 不对 是399那单", "确认"),
+        ("keep the order I paid 5198 for, cancel the other paid one", "yes"),
     ],
 )
-async def test_an_order_told_by_what_it_cost_is_found(
-    tmp_path: Path, message: str, order_id: str
+async def test_a_price_beside_a_keep_or_a_correction_never_cancels_that_order(
+    tmp_path: Path, message: str, answer: str
 ) -> None:
     bot = bot_for(tmp_path)
-    out = await say(bot, message)
-    assert [t["args"].get("order_id") for t in out["tasks"]] == [order_id]
+    await say(bot, message)
+    await say(bot, answer)
+    assert "100998" not in [e["target"] for e in await executions(bot, "cancel_order")]
 
 
-async def test_a_refund_on_an_order_told_by_its_cost_is_asked_with_its_own_amount(
-    tmp_path: Path,
-) -> None:
+@pytest.mark.parametrize(
+    "message", ["refund the 797 order, 100 only", "the 29 yuan thing, refund 10"]
+)
+async def test_a_price_told_of_is_never_the_refund_amount(tmp_path: Path, message: str) -> None:
     bot = bot_for(tmp_path)
-    out = await say(bot, "797那单退100")
-    assert "100200" in out["reply"] and "100.00" in out["reply"]
+    await say(bot, message)
+    await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
 
 
-async def test_a_ticket_asked_for_in_so_many_words_is_about_the_order_the_message_names(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    "message",
+    [
+        "can you file a ticket about my broken thermos? also cancel 100904",
+        "保温杯漏水了帮我开个工单，100904取消",
+    ],
+)
+async def test_a_ticket_about_a_product_is_never_filed_at_once_on_another_orders_number(
+    tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
-    out = await say(
-        bot,
-        "Can you file a ticket about my broken purifier? order 100609. And how much could I get "
-        "back on it?",
-    )
-    assert len(await executions(bot, "create_ticket")) == 1
-    assert "100609" in out["reply"] and "866.00" in out["reply"]
+    out = await say(bot, message)
+    assert await executions(bot, "create_ticket") == []
+    tickets = [t for t in out["tasks"] if t["tool"] == "create_ticket"]
+    assert all(t["args"].get("order_id") != "100904" for t in tickets)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["is my complaint resolved?", "did my complaint get resolved?", "is my case closed yet?"],
+)
+async def test_a_complaint_asked_after_lists_the_tickets_and_files_none(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "T-000031" in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []

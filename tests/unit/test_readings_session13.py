@@ -9,7 +9,6 @@ import pytest
 
 from helpdesk.packs import default_packs
 from helpdesk.packs.shop.intents import extract_entities, kind_of, match_shop, order_of
-from helpdesk.packs.shop.order_reference import described_amount
 from helpdesk.packs.shop.words import product_query
 
 SHOP = default_packs()
@@ -122,18 +121,3 @@ def test_product_words_leave_comparisons_sums_thanks_and_sizes_out(
     text: str, expected: str | None
 ) -> None:
     assert product_query(text) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "amount"),
-    [
-        ("The order I paid 5198 for, has it left the warehouse yet?", 5198.0),
-        ("花了5198那单啥时候发货啊", 5198.0),
-        ("where's the 29 yuan thing I ordered", 29.0),
-        ("那个29块的订单到哪了", 29.0),
-        ("100683那单到哪了", None),  # an order number is no price
-        ("refund 100 on 100609", None),
-    ],
-)
-def test_an_order_told_by_what_it_cost(text: str, amount: float | None) -> None:
-    assert described_amount(text) == amount
