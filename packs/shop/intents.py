@@ -860,9 +860,9 @@ _TICKET_QUESTION = rx(
     r"|\b(?:looked at|looked into|read|answered|handled|dealt with|checked) (?:my|the) complaint\b"
     # "confirm whether my earlier complaint regarding the parcel has been resolved", "what
     # happened to my complaint", "is my previous case closed": a complaint made, asked after
-    r"|\bmy (?:earlier |previous |last |old |first |original )?(?:complaint|case)\b[^.?!]{0,60}"
-    r"\b(?:has|have|is|was|been|got)\b[^.?!]{0,15}"
-    r"\b(?:resolved|handled|solved|sorted|closed|dealt with|looked at|processed)"
+    r"|(?<!file )(?<!lodge )(?<!submit )(?<!make )(?<!open )(?<!raise )"
+    r"\bmy (?:earlier |previous |last |old |first |original )?(?:complaint|case)\b[^.?!]{0,60}"
+    r"\b(?:resolved|solved|sorted|closed|dealt with|looked at|processed)"
     r"|\bwhat(?:'s| has| is)? happen(?:ed|ing) (?:to|with) (?:my|the) (?:complaint|case)\b"
     r"|(?:之前|上次|以前|我)[^，。,.!?！？要想]{0,8}的投诉[^，。,.!?！？]{0,8}"
     r"(?:处理了|处理得|处理好|解决了|怎么样|进度|进展|结果|有回复|回复了|有人管)"
@@ -2049,10 +2049,13 @@ def match_shop(
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
     matched = _taken_back_after(matched, norm)
-    if (
-        not awaiting_confirmation
-        and not any(m.intent in _ACTIONS for m in matched)
-        and (THANKS.search(norm) or GOODBYE.search(norm))
+    if not awaiting_confirmation and (
+        (
+            not any(m.intent in _ACTIONS for m in matched)
+            and (THANKS.search(norm) or GOODBYE.search(norm))
+        )
+        # "取消100904吧，谢谢，没别的事了": nothing else wanted, the cancel still is
+        or any(m.intent is Intent.CONFIRM_NO and _NOTHING_MORE.search(m.text) for m in matched)
     ):
         # "谢谢啦 没别的事了 拜拜", "nothing else, thanks": a closing, not a "no" to anything
         matched = [
@@ -2661,6 +2664,9 @@ _ACTION_SWAP = rx(
 )
 
 
+_NOTHING_MORE = rx(
+    r"没(?:有)?(?:别的|其他|其它)(?:事|问题)?了?|\bthat'?s (?:all|everything)\b|\bnothing else\b"
+)
 _A_CLOSING = rx(
     r"没(?:有)?(?:别的|其他|其它)(?:事|问题)?了?|没事了|\bthat'?s (?:all|it|everything)\b"
     r"|\bnothing else\b|\bno(?:thing)? more (?:questions|for now)\b"
@@ -2870,11 +2876,9 @@ def _with_entities(
             # a fault told in a clause of its own ("8月买的保温杯漏水了 … 把100904取消了") may be
             # about another order than the one the message names: its words are looked up, and
             # it is filed only after a yes
-            # (a ticket asked for in so many words — "can you file a ticket about my broken
-            # purifier? order 100609" — is about the order the message names)
-            guessed = intent is ShopIntent.CREATE_TICKET and not ticket_asked_for(
-                normalize(base.text, _TYPOS)
-            )
+            # (also one asked for in so many words: "can you file a ticket about my broken
+            # thermos? also cancel 100904" is not about 100904)
+            guessed = intent is ShopIntent.CREATE_TICKET
             return [replace(base, order_id=message_order, sku=sku, inferred_order=guessed)]
         if last_order_id is not None:
             return [replace(base, order_id=last_order_id, sku=sku, inferred_order=True)]

@@ -269,6 +269,8 @@ async def test_cancelling_a_paid_order_says_what_goes_back_before_the_yes(tmp_pa
     assert await executions(bot, "cancel_order") == []
     pending = await say(bot, "取消100904")  # unpaid: nothing goes back, nothing is said of it
     assert "¥" not in pending["reply"]
+
+
 # --- found by a second review (prices as descriptions were withdrawn; these stay pinned) ------
 
 

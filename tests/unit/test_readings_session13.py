@@ -69,6 +69,11 @@ def test_a_refund_number_is_no_order_number() -> None:
         ("物流慢的那个投诉有进展吗", [("ticket_status", None)]),
         ("我之前的投诉处理了吗", [("ticket_status", None)]),
         ("我要投诉 快递太慢 处理一下", [("create_ticket", None)]),
+        ("is my complaint resolved?", [("ticket_status", None)]),
+        ("please file my complaint and get it handled", [("create_ticket", None)]),
+        # "nothing else" beside a cancel closes the message, the cancel still stands
+        ("取消100904吧，谢谢，没别的事了",
+         [("cancel_order", "100904"), ("thanks", None), ("goodbye", None)]),
         # an exchange asked how, and what a return costs: the policies
         ("衣服大了一码想换货，怎么操作", [("faq", None)]),
         ("if I return something do I pay the postage myself", [("faq", None)]),
