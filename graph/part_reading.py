@@ -141,8 +141,9 @@ async def drop_unnamed_reads(
 ) -> list[Task]:
     """Of several reads of a pack's part-reader tool in one message ("is the duvet warm enough?
     and the pillow, is it firm or soft": searches for the duvet, the pillow and "soft"), the
-    ones whose words name nothing the read found are dropped — a detail of the thing asked
-    about before, not a thing of its own. One read alone, or none naming anything, stays."""
+    ones whose words name nothing the read found are not made: each is said to be unread (a
+    detail the catalogue cannot answer, or a thing it does not sell: "and a toaster?"), never
+    dropped silently. One read alone, or none naming anything, stays."""
     out = list(tasks)
     for pack in _readers(packs):
         reader = pack.part_reader
@@ -170,5 +171,14 @@ async def drop_unnamed_reads(
             if settles(result) and reader.pick(match_from_task(out[n]).text, result.data) is None
         }
         if unnamed and len(unnamed) < len(planned):
-            out = [task for n, task in enumerate(out) if n not in unnamed]
+            # never dropped silently: said to be unread ("I couldn't handle this part: …")
+            out = [_unread_part(task) if n in unnamed else task for n, task in enumerate(out)]
     return out
+
+
+def _unread_part(task: Task) -> Task:
+    match = match_from_task(task)
+    part = MatchedIntent(Intent.UNKNOWN, text=match.text, lang=match.lang, details=DEFERRED_PART)
+    return task.model_copy(
+        update={"intent": Intent.UNKNOWN.value, "match": plain_match(part), "call": None}
+    )

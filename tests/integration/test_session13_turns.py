@@ -330,3 +330,12 @@ async def test_a_complaint_asked_after_lists_the_tickets_and_files_none(
     assert "T-000031" in out["reply"]
     await say(bot, "yes")
     assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_second_product_the_catalogue_lacks_is_said_unread_not_dropped(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "do you sell a kettle? and a toaster?")
+    assert "SKU-1029" in out["reply"]  # the kettle
+    assert "toaster" in out["reply"]  # named as a part not handled
