@@ -39,6 +39,10 @@ ASKS = rx(
     # as customers type them ("wheres 100683", "whats the tracking no."), and "请问 / 问下 /
     # 想问": saying that a question follows ("顺便问下退货地址")
     r"|\b(?:wheres|whats|hows|whens|whys|whos)\b|请问|问下|问一下|想问|问问|咨询"
+    # "who pays the shipping", "运费谁出": who bears something ("the guy who delivered it" asks
+    # nothing)
+    r"|\bwho(?:'s| is| will| would| should| has to)?\s+(?:pay|pays|cover|covers|bear|bears"
+    r"|responsible|paying|covering)\b|谁(?:出|付|承担|负责|来出|来付|买单)"
     # "are they cheaper if i buy both": a clause opening with an auxiliary verb asks
     r"|^\W*(?:(?:and|also|so|but)\s+)?(?:are|is|do|does|did|will|would|has|have|was|were"
     r"|should|shall)\b"

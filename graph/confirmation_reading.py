@@ -23,6 +23,7 @@ from helpdesk.graph.conversation import (
     NOT_ALL,
     QUESTION_MARK,
     STRIP,
+    THANKS,
     WAIT,
     YES_ONLY,
     YES_START,
@@ -38,6 +39,13 @@ __all__ = ["ONLY", "ConfirmationWords", "read_confirmation"]
 
 ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
 """Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
+
+_NOTED = rx(
+    r"^(?:ok|okay|k|kk|alright|all right|got it|i see|noted"
+    r"|好的|好|嗯+|哦+|ok的|好吧|知道了|明白了?)$"
+)
+"""An acknowledgement that, with a thank-you, closes a topic rather than saying yes ("ok thanks"
+to "shall I cancel 100904?" may be "noted, thanks": asked again, never run)."""
 
 
 def _no_ids(words: str) -> tuple[str, ...]:
@@ -81,6 +89,8 @@ def read_confirmation(
     plain = bare(norm)
     stripped = text.strip()
     questioning = bool(QUESTION_MARK.search(stripped))
+    if THANKS.search(norm) and _NOTED.match(plain):
+        return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="noted")
     if not plain and EMOJI.search(norm):
         # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)

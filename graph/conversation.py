@@ -111,6 +111,9 @@ SPLIT = rx(
     # does the customer speaking of themselves ("..., I have a coupon I want to use", "...,
     # my address changed so ...")
     r"|,\s*(?=if\b)"
+    # "refund 100609 please, cancel 100998 too": an action verb after a comma opens its own
+    r"|,\s*(?=(?:(?:actually|also|and|now|pls|please|then|just|only)\s+)?(?:cancel|refund|return|track"
+    r"|file|open|escalate)\b(?!\s+(?:it|that|this|them|one|those|these)\b))"
     r"|,\s*(?=(?:i|we)\s+(?:have|want|need|would|'d|also|think|just|moved|got|used|wanna)\b"
     r"|(?:my|our)\s+\w+\s+(?:changed|is|was|has|got)\b)"
     # "i moved so update my address": "so" before what the customer asks to be done
@@ -297,7 +300,7 @@ GREETING = rx(
 )
 THANKS = rx(
     r"\b(?:thanks|thank you|thank u|thx|ty|cheers|appreciate it|much appreciated)\b"
-    r"|谢谢|多谢|感谢|谢了|辛苦了|3q"
+    r"|谢谢|多谢|感谢|谢了|谢啦|谢咯|谢谢啦|辛苦了|3q"
 )
 
 
@@ -341,7 +344,11 @@ ACK_WHOLE = rx(
     r"no thanks|not now|好|好的|好吧|行|嗯+|哦+|噢|知道了|明白了|了解|收到|ok的|可以"
     r"|是|是的|对|对的"
     r"|确认|确定|没问题|不|否|不要|不要了|不用取消|不要取消|别取消"
-    r"|不用了?|不需要了?|没有了?|(?:那|那就)?算了吧?|没事了?|不了)$"
+    r"|不用了?|不需要了?|没有了?|(?:那|那就)?算了吧?|没事了?|不了"
+    # "哈哈好的", "哦哦原来如此", "i see, makes sense": the answer taken in
+    r"|(?:哈哈+|嘿嘿|哦+|噢+|嗯+)\s*(?:好的|好|行|知道了|明白了|原来如此|这样啊|了解)?|原来如此|原来是这样"
+    r"|(?:ok |okay |ah |oh )?(?:makes sense|i see|got it|understood|fair enough|cool|great"
+    r"|perfect|nice))$"
 )
 CONFIRM_WORD = rx(
     r"^(?:confirm(?:ed)?|i confirm|go ahead|do it|proceed"

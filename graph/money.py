@@ -73,6 +73,13 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d+\.\d{3,}"),
     re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
 )
+# a count, not money ("refund the 1 item from 100200", "refund 2 plates", "2 of them")
+_COUNT = re.compile(
+    r"(?<![\d.])\d{1,2}(?=\s+(?:items?|pieces?|pcs|units?|pairs?|sets?|box(?:es)?|bottles?"
+    r"|plates?|cups?|bowls?|of (?:them|those|these|the)\b)\b)"
+    r"|(?:(?<=\bthe\s)|(?<=\bmy\s))\d{1,2}(?=\s+(?!yuan|rmb|cny|dollars?|bucks?|kuai)[a-z]{3,}s\b)",
+    re.IGNORECASE,
+)
 # what follows a Chinese numeral that is a word, a count or a time, not an amount ("一下", "两个")
 _CN_NOT_AMOUNT = r"(?![下点直起样些定般次会个件单份遍声切分天周月年号小共日岁])"
 _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -127,6 +134,8 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     identifiers = packs.mention_pattern()
     if identifiers is not None:
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
+    counted = norm
+    norm = _COUNT.sub(lambda m: " " * len(m.group(0)), norm)
     for pattern in _INVALID_PATTERNS:
         m = pattern.search(norm)
         if m:
@@ -151,6 +160,11 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         m = _BARE_CN.search(norm)
         if m and chinese_number(m.group(1)) is not None:
             return _exact(m.group(1))
+        count = _COUNT.search(counted)
+        if count:
+            # "refund the 1 item": part of an order, its amount unsaid — asked, never guessed
+            said = re.match(r"\d+\s+(?:of\s+)?\w+", counted[count.start() :])
+            return AmountReading("invalid", raw=said.group(0) if said else count.group(0))
     return AmountReading("none")
 
 

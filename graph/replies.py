@@ -21,7 +21,14 @@ from typing import Any, Protocol
 
 from helpdesk.degrade.context import DegradeContext, PendingItem
 from helpdesk.graph.capabilities import describe_pack_action, render_item
-from helpdesk.graph.intents import BRIEF, CHANGE_UNCLEAR, DEFERRED_PART, Intent, MatchedIntent
+from helpdesk.graph.intents import (
+    BRIEF,
+    CHANGE_UNCLEAR,
+    DEFERRED_PART,
+    SPARED_SUBJECT,
+    Intent,
+    MatchedIntent,
+)
 from helpdesk.graph.language import Lang
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.tools.packs import PackSet
@@ -195,6 +202,10 @@ def _item_paragraph(w: Writer, item: ReplyItem) -> str:
 def _body(w: Writer, item: ReplyItem) -> str:
     match = item.intent
     if match.intent is Intent.CONFIRM_NO:
+        spared = match.request_value(w.packs.subject()) if w.packs.subject() else None
+        if match.details == SPARED_SUBJECT and spared:
+            # "cancel 100904 but don't touch 100998": 100998 is left alone, the cancel stands
+            return w.say("subject_spared", subject=spared)
         return w.say("confirm_cancelled")
     if item.result is None and match.intent is not Intent.PACK:
         answer = _without_result(w, match)

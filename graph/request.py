@@ -23,6 +23,7 @@ __all__ = [
     "CHANGE_UNCLEAR",
     "DEFERRED_PART",
     "RESOLVED",
+    "SPARED_SUBJECT",
     "Intent",
     "MatchedIntent",
     "plain_match",
@@ -119,6 +120,12 @@ DEFERRED_PART = "part"
 """:attr:`MatchedIntent.details` of an :attr:`Intent.UNKNOWN` request that is one question of a
 message whose other requests were read: the reply says this part was not understood (quoting
 it) instead of dropping it."""
+
+
+SPARED_SUBJECT = "spared"
+""":attr:`MatchedIntent.details` of an :attr:`Intent.CONFIRM_NO` that spares one subject a write
+asked for beside it ("cancel 100904 but don't touch 100998"): the reply says that subject is
+left as it is, never that nothing at all will be done."""
 
 
 CHANGE_UNCLEAR = "change_unclear"

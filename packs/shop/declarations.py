@@ -180,6 +180,8 @@ def _handoff(m: Request, facts: Request) -> PlannedCall | None:
     return PlannedCall(
         "handoff_to_human",
         {"summary": str(m.get("text", ""))[:2000], "order_id": m.get("order_id"), "facts": kept},
+        # "..., 不然我要转人工了": a transfer threatened on a condition is offered, not made
+        ask_first=bool(m.get(ASK_FIRST)),
     )
 
 

@@ -60,6 +60,7 @@ from helpdesk.graph.conversation import (
 from helpdesk.graph.intents import (
     BRIEF,
     DEFERRED_PART,
+    SPARED_SUBJECT,
     ConfirmationWords,
     Intent,
     MatchContext,
@@ -75,7 +76,13 @@ from helpdesk.graph.language import (
 )
 from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.packs.shop.clause_model import read_clause
-from helpdesk.packs.shop.order_parts import KEEP, SPARED, amounts_by_order, kept_out
+from helpdesk.packs.shop.order_parts import (
+    KEEP,
+    SPARED,
+    amounts_by_order,
+    kept_out,
+    spared_before,
+)
 from helpdesk.packs.shop.order_reference import describes_an_order, order_query
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
@@ -96,6 +103,7 @@ __all__ = [
     "ORDER_SCOPED_INTENTS",
     "Entities",
     "ShopIntent",
+    "asks_cancellable",
     "extract_entities",
     "faq_topic_of",
     "kind_of",
@@ -319,6 +327,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:do|would|will) i (?:have to |need to )?pay (?:for )?(?:the )?"
         r"(?:shipping|delivery|postage)\b"
         r"|\bdelivery (?:fees?|costs?|charges?)\b"
+        r"|\bwho(?:'s| is| will| would| should| has to)?\s+(?:pay|pays|cover|covers|bear|bears"
+        r"|paying|covering)\s+(?:for\s+)?(?:the\s+)?(?:return\s+)?(?:shipping|postage|delivery)\b"
         r"|\bcharg(?:e|es|ed|ing) (?:me |us )?(?:for |on )(?:the )?(?:shipping|delivery|postage)\b"
         r"|运费|邮费|包邮|免运费|配送费|快递费|\bpostage\b"
     ),
@@ -464,6 +474,12 @@ _REFUND_TOLD = rx(
     r"\b(?:got|received|had) (?:a |the |my |that )?refund\b"
     r"|\bwas (?:that|it|this) (?:the )?(?:full|whole|entire|complete|all)\b"
 )
+# "you refunded the fitness band already", "那个已经退过了": a refund made, told of — no request
+_REFUND_PAST = rx(
+    r"\b(?:you|you guys|u|they|y'all) (?:have |'ve )?(?:already )?refunded\b"
+    r"|\b(?:was|were|been|got) (?:already )?refunded\b|\balready (?:been )?refunded\b"
+    r"|已经退(?:了|过)|退过(?:了)?|(?:之前|上次)(?:已经)?退了"
+)
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 # a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
 _REFUND_NOW = rx(
@@ -508,6 +524,13 @@ def shop_text_facts(text: str) -> dict[str, list[str]]:
         "order_ids": [o for o in ents.order_ids if _ORDER_SHAPE.fullmatch(o)],
         "skus": list(ents.skus),
     }
+
+
+def asks_cancellable(text: str) -> bool:
+    """Whether the text asks if an order can (still) be cancelled ("能取消吗？100998")."""
+    norm = normalize(text, _TYPOS)
+    asked = _CANCEL_ASKED_OR_TOLD.search(norm) or _CAN_I_CANCEL.search(norm)
+    return bool(asked) and not _CANCEL_TOLD.search(norm)
 
 
 def mentions_refund(text: str) -> bool:
@@ -686,6 +709,11 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消|(?:之前|以前|上次|已经)取消(?:了)?的"
     r"|\bwhich (?:orders? )?can (?:i|be) (?:still )?cancel"
     r"|\b(?:i|we) (?:already |had )?cancel+ed\b"
+    # "能取消吗？100998", "can 100998 be cancelled?": whether it can be (its state answers, and
+    # how to ask); "能帮我取消吗" asks for it
+    r"|(?<![帮给])(?:能|可以)取消(?:吗|么|嘛|不)"
+    r"|\bcan (?:it|this|that|this one|that one|(?:my |the |this )?order(?: #?\d+)?|#?\d{6})"
+    r" (?:still )?be cancel+ed\b|\bcancel+able\b|\b(?:still )?possible to cancel\b"
 )
 _CANCEL_TOLD = rx(
     r"(?:记得|已经|早就|之前|以前|上次|不是)[^，。,.!?！？]{0,6}取消(?:过)?了?(?:的)?"
@@ -750,6 +778,11 @@ _AFTER_SALES_QUESTION = rx(
     r"|几天|多久|期限|时限"
     r"|\bshould i\b"
 )
+_DONE_FOR_ME = rx(
+    r"帮我|给我|替我|帮忙|麻烦你?(?:帮|给)"
+    r"|\b(?:can|could|would) (?:you|u) (?:please |pls )?(?:open|file|make|create|raise|log|start"
+    r"|submit)\b"
+)
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 # "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
 # "你们周末发货吗" / "do you deliver on sundays": when the shop ships, not where an order is
@@ -765,7 +798,7 @@ _COURIER_QUESTION = rx(
     r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
 )
 _ORDER_WORD = rx(r"\bor?de?r\b|订单|单子")
-_RETURN_ACTION = rx(r"\breturn(?:s|ing)?\b|退货|退换|退回")
+_RETURN_ACTION = rx(r"\breturn(?:s|ing)?\b|退货|退换|退回|(?:单独|分开)退(?!款|钱)")
 # returns as a policy (a noun): "7 day no reason returns", "free returns", "七天无理由退货"
 _RETURNS_TOLD_OF = rx(
     r"\b(?:\d+|seven)[- ]?days?(?: no[- ]reason| free| easy)? returns?\b"
@@ -829,6 +862,8 @@ _IF_SO_CANCEL = rx(
 # "100200 能退货吗", "can i return 100200?": whether an after-sales step is possible, asked
 _WHETHER_POSSIBLE = rx(
     r"(?:能|可以|可不可以|能不能)[^，。,.!?！？]{0,6}(?:退货|退换|换货|换|退回|保修|维修)[^，。,.!?！？]{0,4}[吗么嘛]"
+    # "充电器能单独退吗": whether a thing can be sent back
+    r"|(?:能|可以)(?:单独|分开)退(?:吗|么|嘛|不)"
     r"|(?:能不能|可不可以)[^，。,.!?！？]{0,4}(?:退货|退换|换货|换|保修|维修)"
     r"|(?:退货|退换|换货|保修|维修)[^，。,.!?！？]{0,3}[吗么嘛]"
     r"|\b(?:can|could|may) i (?:still )?(?:return|exchange|send|swap)\b"
@@ -868,6 +903,23 @@ _TICKET_QUESTION = rx(
     r"(?:处理了|处理得|处理好|解决了|怎么样|进度|进展|结果|有回复|回复了|有人管)"
     # "物流慢的那个投诉有进展吗": a complaint made, asked after
     r"|(?:那个|那条|的)投诉[^，。,.!?！？]{0,6}(?:有进展|进展|进度|处理了|处理得|解决了|怎么样了|有结果|有回复|有人管)"
+    r"|\b(?:did|has) (?:anyone|anybody) (?:followed|follow) up\b"
+)
+# "我之前转人工那个单子有人跟进吗", "I asked for a human yesterday, has anyone followed up?": a
+# transfer made before, asked after — its ticket is shown, never a new transfer
+_TRANSFER_ASKED_AFTER = rx(
+    r"(?:之前|上次|以前|昨天|前几天|已经)[^，。,.!?！？]{0,4}(?:转(?:了)?人工|找(?:了)?(?:人工|客服))"
+    r"[^。.!?！？]{0,12}(?:跟进|处理|进展|进度|回复|回音|怎么样|结果|联系我|有人管|没人)"
+    r"|\b(?:i )?(?:asked|requested) (?:for |to talk to |to speak to )(?:a |an )?(?:human|agent"
+    r"|person|real person)\b[^.?!]{0,40}\b(?:follow(?:ed)?[- ]up|update|news|heard|anyone"
+    r"|anybody|nobody|no one|still waiting)"
+)
+# "..., 不然我要转人工了", "otherwise I want a human": a transfer on a condition the answer
+# beside it may settle — offered, never made at once
+_IF_NOT_THEN = rx(
+    r"^\W*(?:不然|否则|要不然|要不|再不[^，。,.!?！？]{0,8}就|如果[^，。,.!?！？]{0,10}(?:不|没)[^，。,.!?！？]{0,8}就)"
+    r"|^\W*(?:otherwise|or else|or i'?ll|or i will|if not\b|if (?:you|this|it) (?:can'?t|cannot"
+    r"|won'?t|doesn'?t|isn'?t|is not|does not)\b)"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -1214,6 +1266,8 @@ def _classify_clause(
     if HOTLINE.search(norm) and not has_ids and not _TRANSFER.search(norm):
         # "人工电话多少": the number to call, asked — not a transfer to a person
         return _Match(Intent.HOTLINE)
+    if _TRANSFER_ASKED_AFTER.search(norm) and not ents.ticket_ids:
+        return _Match(ShopIntent.TICKET_STATUS)
     if _HANDOFF.search(norm) and (not ARE_YOU_HUMAN.search(norm) or _TRANSFER.search(norm)):
         # "是AI的话帮我转人工": the transfer asked for, whatever the clause asks about the bot
         return _Match(ShopIntent.HANDOFF)
@@ -1243,6 +1297,14 @@ def _classify_clause(
         # "钱多久能回来", "how many days till the money is back on my card": how long refunds
         # take (a refund of an order, asked about, is read with the order's refunds below)
         return _Match(ShopIntent.FAQ, topic="refund_time")
+    if (
+        _REFUND_PAST.search(norm)
+        and not ASKS.search(norm)
+        and not _REFUND.search(blank(norm, _REFUND_PAST))
+    ):
+        # "..., you refunded the fitness band already": what was refunded, told — the order's
+        # refunds are shown, none offered
+        return _Match(ShopIntent.ORDER_STATUS) if ents.order_ids else None
     if (
         _REFUND_NOW.search(norm)
         and not _REFUND_BEFORE.search(norm)
@@ -1352,7 +1414,8 @@ def _classify_clause(
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
         and not ents.order_ids
         and (
-            _AFTER_SALES_QUESTION.search(norm)
+            # "能不能帮我开个工单": asked for, however politely
+            (_AFTER_SALES_QUESTION.search(norm) and not _DONE_FOR_ME.search(norm))
             # "do you do free returns", "退货地址是哪": a question about returns, no fault named
             # ("i want to return the thermos can you help" asks for the return)
             or (
@@ -1972,7 +2035,17 @@ def match_shop(
             found = _from_entities(ents, previous, clause_norm)
         if found is None:
             continue
-        if found.intent in _ACTIONS and later and _asks_of_its_own(norm, groups[index + 1]):
+        if found.intent in _ACTIONS and later and _spares(norm, groups[index + 1]):
+            # "取消我的订单，不是100998": the order named after the write is the one it spares
+            later = ()
+        told_after = norm[groups[index + 1].start : groups[index + 1].end] if later else ""
+        if (
+            found.intent in _ACTIONS
+            and later
+            and _asks_of_its_own(norm, groups[index + 1])
+            # "帮我开个工单 100683 物流一直不动": the problem told after a ticket is its order's
+            and not (found.intent is ShopIntent.CREATE_TICKET and not ASKS.search(told_after))
+        ):
             # "没发就取消吧 顺便看下100683到哪了": the order of a look after it is the look's,
             # never the object of a write (the session's order, or a question, is)
             later = ()
@@ -2030,6 +2103,16 @@ def match_shop(
                 base = replace(base, text=_asked_of_before(base.text, before))
                 product_before = product_query(base.text) or product_before
         message_order = earlier or (later[0] if later else None)
+        if (
+            earlier
+            and message_order == earlier
+            and not ents.order_ids
+            and found.intent in _LOOKS
+            and _names_its_own_thing(clause_text, clause_norm)
+        ):
+            # "refund 200 on 100609 ... and where's my screen protector": a look naming what it
+            # is about is about the order those words describe (looked up), not the one before
+            message_order = None
         if message_order is None and found.intent in _LOOKS and not ents.order_ids:
             # "can i change the delivery time for 100683 and whats the tracking number": a look
             # (a read, never a write) at the order only a deferred part names
@@ -2037,13 +2120,16 @@ def match_shop(
                 [extract_entities(norm[s:e]) for s, e in unread if e <= group.start][::-1]
             )
         found_requests = _with_entities(base, ents, message_order, last_order_id, last_sku)
+        if found.verb == SPARED_SUBJECT:
+            # "... but dont touch 100998": the reply names the order left alone
+            found_requests = [replace(base, order_id=ents.order_ids[0], details=SPARED_SUBJECT)]
         if found.intent is Intent.GOODBYE and THANKS.search(clause_norm):
             # "thanks so much, bye!", "谢谢 拜拜": the thanks is answered too, then goodbye
             found_requests.insert(0, _Request(Intent.THANKS, text=clause_text, lang=lang))
         if found.intent is not Intent.LANGUAGE and requested_language(clause_norm) is not None:
             # "please reply in English ... where's my order 100998": the switch and the question
             found_requests.append(_Request(Intent.LANGUAGE, text=clause_text, lang=lang))
-        if found.intent in _ACTIONS and len(ents.order_ids) > 1:
+        if found.intent in _ACTIONS and ents.order_ids:
             found_requests = _per_order(found_requests, clause_norm, ents.order_ids, packs)
         matched.extend(found_requests)
 
@@ -2065,6 +2151,16 @@ def match_shop(
             for m in matched
         ]
     matched, unread = _write_corrected_midway(matched, unread, norm)
+    matched = _instead_of_declined(matched)
+    if _RETURN_ACTION.search(norm):
+        # "return 100609 and who pays the shipping": what a return's postage costs, the returns
+        # policy
+        matched = [
+            replace(m, topic="returns")
+            if m.intent is ShopIntent.FAQ and m.topic == "shipping_fee"
+            else m
+            for m in matched
+        ]
     others = [m for m in matched if not m.args.get(_VENTED) and m.intent not in _SMALL_TALK]
     if unread or any(m.intent not in _LOOKS for m in others):
         # "can I get a refund? honestly the worst": the unhappiness is about the request beside
@@ -2096,6 +2192,14 @@ def match_shop(
             replace(m, args={**m.args, flag: True}) if m.intent is ShopIntent.CREATE_TICKET else m
             for m in matched
         ]
+    if any(m.intent is not ShopIntent.HANDOFF and m.intent not in _SMALL_TALK for m in matched):
+        # "100683为啥还没到，给个说法，不然我要转人工了": the answer may settle it; offered
+        matched = [
+            replace(m, args={**m.args, ASK_FIRST: True})
+            if m.intent is ShopIntent.HANDOFF and _IF_NOT_THEN.search(normalize(m.text, _TYPOS))
+            else m
+            for m in matched
+        ]
     whole = text.strip(STRIP)
     matched = [
         # "保温杯不保温了 才用两个月 咋整": after-sales reads the whole message, not the clause
@@ -2108,6 +2212,7 @@ def match_shop(
     read = _refunds_beside_cancel(
         _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
     )
+    read = _ticket_named_apart(_one_ticket_per_message(read), norm)
     matched = [*read, *_changes_not_read(matched, read)]
     # a part of the message that asks for something nothing read is said to be unread, not
     # dropped, also beside a greeting or a bare "ok" ("hi, can you gift wrap my order")
@@ -2135,6 +2240,9 @@ def match_shop(
             matched.extend(m for m in model_read if _request_key(m) not in seen)
         else:
             parts.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details=DEFERRED_PART))
+    # "我昨天问过的那个100683 … 离开成都了没有": the model's look at the parcel answers the
+    # status question about the same order
+    matched = _ticket_named_apart(_one_look_per_order(matched), norm)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -2397,6 +2505,35 @@ _ACTIONS = frozenset({ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CRE
 _LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
 
 
+_SPARING = rx(
+    r"^\W*(?:but\s+)?(?:not|except|rather than)\b|^\W*(?:不是|而不是|除了)"
+    r"|(?:保留|别动|不要动|(?<!一直)(?<!还是)(?<!物流)(?<!都)不动)\W*$"
+)
+
+
+_NOT_A_THING = re.compile(r"[它那这哪就]|退款|订单|快递|包裹|物流|东西|\s")
+
+
+def _names_its_own_thing(clause_text: str, clause_norm: str) -> bool:
+    """Whether a look names the thing it is about ("and where's my screen protector", "另外钢化膜
+    到哪了", "how much can I still get back on the air purifier"), not only an order before
+    it ("它到哪一步了", "那个定单的物流", "第二单还能退多少")."""
+    thing = tracked_product(clause_text)
+    if detect_language(clause_text) == "en":
+        return bool(thing) or describes_an_order(clause_norm)
+    return bool(thing) and not _NOT_A_THING.search(thing or "")
+
+
+def _spares(norm: str, group: _Group) -> bool:
+    """A short clause sparing the order it names a write before it ("..., not 100998",
+    "不是100998", "100998保留")."""
+    clause = norm[group.start : group.end]
+    without_ids = _ORDER.sub(" ", clause)
+    sparing = _SPARING.search(clause) or NO_ANY.search(clause) or SPARED.search(clause)
+    # "哦不对，是100998" corrects the order instead (:func:`_write_corrected_midway`)
+    return bool(sparing) and not _CORRECTION.search(clause) and len(bare(without_ids)) <= 16
+
+
 def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _Match | None:
     """A clause that names an order or SKU but no request: continue the previous request. A
     question or a look ("and where the hell is 100683", "100200也看下") never continues a write:
@@ -2404,7 +2541,7 @@ def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _
     if ents.order_ids:
         if previous in _ACTIONS and (NO_ANY.search(clause) or SPARED.search(clause)):
             # "... but dont touch 100998", "100904保留", "but not 100998": never the write's
-            return _Match(Intent.CONFIRM_NO)
+            return _Match(Intent.CONFIRM_NO, verb=SPARED_SUBJECT)
         if previous in _ACTIONS and (ASKS.search(clause) or _LOOK_VERB.search(clause)):
             return _Match(ShopIntent.ORDER_STATUS)
         if previous in ORDER_SCOPED_INTENTS and previous is not None:
@@ -2774,6 +2911,35 @@ def _write_corrected_midway(
     return out, unread
 
 
+def _instead_of_declined(matched: list[_Request]) -> list[_Request]:
+    """ "don't refund, cancel 100904": the "no" says what is not wanted before what is; with
+    the write after it standing, it is no refusal of everything (the reply would say "nothing
+    will be done" beside a question about the cancel). "取消100998 但是100904别取消": a "no"
+    naming one order no standing write is for spares that order (said to be left alone)."""
+    written = {m.order_id for m in matched if m.intent in _ACTIONS}
+    if written:
+        matched = [_spared_by(m, written) for m in matched]
+    return [
+        m
+        for n, m in enumerate(matched)
+        if not (
+            m.intent is Intent.CONFIRM_NO
+            and not m.order_id
+            and m.details != SPARED_SUBJECT
+            and any(o.intent in _ACTIONS for o in matched[n + 1 :])
+        )
+    ]
+
+
+def _spared_by(m: _Request, written: set[str | None]) -> _Request:
+    if m.intent is not Intent.CONFIRM_NO or m.order_id or m.details:
+        return m
+    named = extract_entities(normalize(m.text, _TYPOS)).order_ids
+    if len(named) != 1 or named[0] in written:
+        return m
+    return replace(m, order_id=named[0], details=SPARED_SUBJECT)
+
+
 def _unless_retracted(request: _Request) -> _Request:
     """A write whose own part of the message takes it back is a refusal, not a write."""
     if request.intent not in _ACTIONS:
@@ -2827,7 +2993,17 @@ def _per_order(
 ) -> list[_Request]:
     """A write clause naming several orders: the orders "keep" / "don't" keeps out of it are
     left out, and a refund's amount is each order's own (:mod:`.order_parts`)."""
-    out = kept_out(clause_norm, order_ids)
+    if len(order_ids) == 1:
+        # one order: only words right before it spare it ("..., not 100998"); a "no" after it
+        # is a correction or a refusal, read elsewhere ("取消100904，哦不对，是100998")
+        at = clause_norm.find(order_ids[0])
+        out = {order_ids[0]} if at > 0 and spared_before(clause_norm[:at]) else set()
+    else:
+        out = kept_out(clause_norm, order_ids)
+    if out and out.issuperset(order_ids):
+        # "cancel my order, not 100998": every order named is spared; the write is for an
+        # order the words only describe (looked up and asked about, never the one named)
+        return [replace(r, order_id=None, inferred_order=False) for r in requests]
     kept = [r for r in requests if r.order_id not in out]
     amounts = (
         amounts_by_order(clause_norm, order_ids, packs)
@@ -3239,6 +3415,39 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
     return _one_remedy_per_order(_one_look_per_order(out), asked=items)
 
 
+def _one_ticket_per_message(items: list[_Request]) -> list[_Request]:
+    """ "我想投诉快递员态度差，给我建个投诉单，订单100609": a problem and the ticket asked for it
+    are one ticket, for the order the message names (a ticket that describes an order of its
+    own, or names one, stays apart)."""
+    tickets = [i for i in items if i.intent is ShopIntent.CREATE_TICKET]
+    named = {i.order_id for i in tickets if i.order_id}
+    loose = [
+        i for i in tickets if not i.order_id and not describes_an_order(normalize(i.text, _TYPOS))
+    ]
+    if len(tickets) < 2 or len(named) > 1 or not loose:
+        return items
+    keeper = next((i for i in tickets if i.order_id), tickets[0])
+    flags = {k: v for i in tickets for k, v in i.args.items()}
+    merged = replace(keeper, args={**flags, **keeper.args})
+    return [merged if i is keeper else i for i in items if i is keeper or i not in loose]
+
+
+def _ticket_named_apart(items: list[_Request], norm: str) -> list[_Request]:
+    """ "我的投诉处理得怎么样了，单号T-000031": the ticket number said in a clause of its own is
+    the one asked after."""
+    named = extract_entities(norm).ticket_ids
+    if len(named) != 1:
+        return items
+    out: list[_Request] = []
+    for i in items:
+        if i.intent is ShopIntent.TICKET_STATUS:
+            if any(o.intent is ShopIntent.TICKET_STATUS for o in out):
+                continue  # the one ticket, asked after once
+            i = replace(i, args={**i.args, "ticket_id": named[0]})
+        out.append(i)
+    return out
+
+
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:
     """ "100683 still not here. where is it???": a status and a tracking question about one
     order are one question; its tracking answers both (a refund question keeps the order's
@@ -3257,6 +3466,8 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
                 or (tracking and not i.order_id and not describes_an_order(i.text))
             )
             and not _REFUND.search(normalize(i.text, _TYPOS))
+            # "订单100123到哪了？另外能取消吗": whether it can be cancelled, which its status says
+            and not asks_cancellable(i.text)
         )
     ]
 

@@ -15,14 +15,25 @@ from helpdesk.graph.conversation import NO_ANY, rx
 from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["KEEP", "SPARED", "amounts_by_order", "kept_out"]
+__all__ = ["KEEP", "SPARED", "amounts_by_order", "kept_out", "spared_before"]
 
-KEEP = rx(r"\b(?:keep|leave)\b|保留|留着|不动|别动|不要动")
+KEEP = rx(
+    # ("物流一直不动": a parcel not moving, nothing kept)
+    r"\b(?:keep|leave)\b|保留|留着|(?<!一直)(?<!还是)(?<!完全)(?<!物流)(?<!都)不动|别动|不要动"
+)
 """Words that keep an order out of the write beside it ("100998保留", "keep 100998")."""
 
 SPARED = rx(KEEP.pattern + r"|\b(?:not|except|but not)\b|除了")
 """Words that spare an order a write named before it ("cancel 100904 but not 100998")."""
 _NOT = rx(r"\b(?:don'?t|do not|not|except)\b|别|不要|不用|先不|除了")
+_SPARED_RIGHT_BEFORE = rx(
+    r"(?:[,;]\s*|\bbut\s+|\band\s+)(?:not|rather than|instead of)\s+"
+    r"(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
+    r"|\bexcept(?:\s+for)?\s+(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
+    r"|(?:[,，]\s*)(?:不是|而不是|别动|不要动)\s*(?:订单\s*)?$|(?:除了|而不是)\s*(?:订单\s*)?$"
+)
+"""Words right before an order that spare it a write named before them ("cancel my order, not
+100998", "取消我的订单，不是100998"): the first order of a clause too, unlike :data:`_NOT`."""
 _BEFORE = 12
 """Characters before an order number read for "keep" / "don't" ("but keep 100998")."""
 _AFTER = 8
@@ -58,7 +69,15 @@ def kept_out(norm: str, order_ids: Sequence[str]) -> set[str]:
             out.add(order_id)
         elif n and _NOT.search(before):
             out.add(order_id)  # "cancel 100904 but not 100998"
+        elif spared_before(norm[previous_end:start]):
+            out.add(order_id)  # "file a ticket about my broken purifier, not 100998"
     return out
+
+
+def spared_before(words: str) -> bool:
+    """Whether the words right before an order spare it the write they follow ("cancel my
+    order, not", "取消我的订单，不是"): read for the only order of a write clause too."""
+    return bool(_SPARED_RIGHT_BEFORE.search(words[-24:]))
 
 
 def amounts_by_order(

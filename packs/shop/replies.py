@@ -22,6 +22,7 @@ from helpdesk.graph.request import RESOLVED
 from helpdesk.packs.shop.intents import (
     ORDER_SCOPED_INTENTS,
     ShopIntent,
+    asks_cancellable,
     kind_of,
     mentions_refund,
     order_of,
@@ -89,7 +90,12 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
     if match.capability == "change_address":
         return address_change_text(w, as_dict(data))
     if kind == "order":
-        return order_text(w, as_dict(data), about_refund=mentions_refund(match.text))
+        return order_text(
+            w,
+            as_dict(data),
+            about_refund=mentions_refund(match.text),
+            about_cancel=asks_cancellable(match.text),
+        )
     if kind == "orders":
         return orders_text(w, as_dict(data))
     if kind == "tracking":

@@ -20,7 +20,18 @@ _MAX_EVENTS = 3
 _MAX_ORDERS = 10
 
 
-def order_text(w: Writer, order: dict[str, Any], *, about_refund: bool = False) -> str:
+_CANCEL_ANSWER = {
+    "pending": "cancel_still_possible",
+    "paid": "cancel_still_possible",
+    "shipped": "cancel_no_longer",
+    "delivered": "cancel_no_longer",
+}
+"""Whether an order of each state can still be cancelled, for "能取消吗？100998"."""
+
+
+def order_text(
+    w: Writer, order: dict[str, Any], *, about_refund: bool = False, about_cancel: bool = False
+) -> str:
     order_id = need(as_str(order["order_id"]))
     status = as_str(order["status"])
     key = f"order_status_{status}" if status in ORDER_STATUSES else "order_status_other"
@@ -54,6 +65,9 @@ def order_text(w: Writer, order: dict[str, Any], *, about_refund: bool = False) 
         if about_refund and float(remaining or 0) > 0:
             # asked whether a refund can be had: how to ask for one, never one started
             lines.append(w.say("refund_how_to_ask", order_id=order_id))
+    if about_cancel and status in _CANCEL_ANSWER:
+        # asked whether it can be cancelled: its state answers, and how to ask (never done)
+        lines.append(w.say(_CANCEL_ANSWER[status], order_id=order_id))
     return "\n".join(lines)
 
 

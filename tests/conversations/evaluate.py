@@ -48,7 +48,7 @@ __all__ = [
     "sealed_report",
 ]
 
-FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-")
+FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-", "fo-")
 """Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh7``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""

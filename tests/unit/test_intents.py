@@ -83,8 +83,9 @@ INTENT_TABLE: list[tuple[str, list[tuple[Kind, str | None, str | None]]]] = [
         [(SI.CANCEL_ORDER, "100123", None), (SI.CANCEL_ORDER, "100124", None)],
     ),
     (
+        # "能取消吗" asks whether it can be (the order's state answers, with how to ask)
         "订单100123到哪了？另外能取消吗",
-        [(SI.TRACKING, "100123", None), (SI.CANCEL_ORDER, "100123", None)],
+        [(SI.TRACKING, "100123", None), (SI.ORDER_STATUS, "100123", None)],
     ),
     (
         "订单100123的耳机坏了，另外SKU-1002有货吗，还有帮我查下订单100124物流",

@@ -57,8 +57,12 @@ def test_a_write_still_takes_the_order_named_after_it_for_it() -> None:
                 (Intent.UNKNOWN, "part: keep 100904"),
             ],
         ),
-        ("取消100998 100904保留", [(SI.CANCEL_ORDER, "100998"), (Intent.CONFIRM_NO, None)]),
-        ("取消100998 但是100904别取消", [(SI.CANCEL_ORDER, "100998"), (Intent.CONFIRM_NO, None)]),
+        # the refusal names the order it spares (the reply says it is left alone)
+        ("取消100998 100904保留", [(SI.CANCEL_ORDER, "100998"), (Intent.CONFIRM_NO, "100904")]),
+        (
+            "取消100998 但是100904别取消",
+            [(SI.CANCEL_ORDER, "100998"), (Intent.CONFIRM_NO, "100904")],
+        ),
         (
             "refund 100609 but leave 100200 alone",
             [(SI.REFUND, "100609"), (Intent.UNKNOWN, "part: leave 100200 alone")],

@@ -55,7 +55,7 @@ def test_a_request_and_a_refusal_in_one_message() -> None:
     found = match_intents("refund 100609 but don't cancel 100998")
     assert [(m.intent, m.order_id) for m in found] == [
         (SI.REFUND, "100609"),
-        (Intent.CONFIRM_NO, None),
+        (Intent.CONFIRM_NO, "100998"),  # the order spared, said to be left alone
     ]
 
 
