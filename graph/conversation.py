@@ -123,7 +123,8 @@ SPLIT = rx(
     r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|顺带|顺手|顺道|然后|同时|对了|最后|其次)"
     # "btw can i ...", "oh and one more thing, ...", "first, ... second, ...", "第一 ... 第二 ..."
     r"|,?\s*\b(?:btw|by the way|one more thing|another thing|last thing|lastly|finally"
-    r"|first(?:ly)?(?=,)|second(?:ly)?(?=,)|third(?:ly)?(?=,))\b"
+    r"|(?<!the )(?<!my )(?<!this )(?<!a )(?:first|second|third|fourth)(?:ly)?"
+    r"(?=[,:]|\s+(?:where|what|how|when|which|please|pls|cancel|refund|check)\b))\b"
     r"|(?<!\S)第[一二三四五](?=[\s,:、])"
     r"|,?\s*还有(?![货库存吗没多少剩的卖现])|,\s*再"
     # "帮我取消100904再查下100683物流": "再" after an identifier, before a verb, opens the next

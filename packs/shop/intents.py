@@ -795,6 +795,7 @@ _SHIP_SCHEDULE = rx(
 )
 _COURIER_QUESTION = rx(
     r"\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
+    r"(?!\s+(?:has|is (?:bringing|delivering|carrying)|took|picked up) (?:my|the|our)\b)"
     r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
 )
 _ORDER_WORD = rx(r"\bor?de?r\b|订单|单子")
@@ -931,6 +932,8 @@ _TICKET_NEGATED = rx(
     r"(?:个|一个)?工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
+    # "not interested, stop asking me about a ticket"
+    r"|\bstop (?:asking|offering|bugging)\b[^.?!]{0,20}\b(?:ticket|complaint)"
     # "算了 先不报修了": no repair asked for (yet)
     r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了"
 )
@@ -1065,6 +1068,8 @@ _PRODUCT_ASKED = rx(
 )
 _WHICH_ORDERS = rx(
     r"\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪些订单|哪几个订单|哪几单|哪些单"
+    # "我有哪些订单是可以退款的": the list, each with its state, to pick from
+    r"|哪些(?:订单|单)?(?:是)?(?:还)?(?:可以|能)(?:退款|退|取消)"
     r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)"
 )
 _LIST_ORDERS = rx(
@@ -1297,6 +1302,10 @@ def _classify_clause(
         # "钱多久能回来", "how many days till the money is back on my card": how long refunds
         # take (a refund of an order, asked about, is read with the order's refunds below)
         return _Match(ShopIntent.FAQ, topic="refund_time")
+    if _WHICH_ORDERS.search(norm) and _REFUND.search(norm) and not ents.order_ids:
+        # "which of my orders can I still get a refund on", "我有哪些订单是可以退款的": the list
+        # (each order's state) to pick from, never a refund
+        return _Match(ShopIntent.LIST_ORDERS)
     if (
         _REFUND_PAST.search(norm)
         and not ASKS.search(norm)
@@ -1318,6 +1327,8 @@ def _classify_clause(
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
+        if _WHICH_ORDERS.search(norm) and not ents.order_ids:
+            return _Match(ShopIntent.LIST_ORDERS)  # "我有哪些订单是可以退款的"
         if (
             ents.order_ids
             or (
@@ -1500,7 +1511,8 @@ def _classify_clause(
         # something warm to sleep under": something to buy, looked for in the catalogue
         return _Match(ShopIntent.STOCK)
     if _LIST_ORDERS.search(norm):
-        return _Match(ShopIntent.LIST_ORDERS)
+        # "what did I order on 100609": that order's contents, not the list
+        return _Match(ShopIntent.ORDER_STATUS if ents.order_ids else ShopIntent.LIST_ORDERS)
     if _ORDER_STATUS.search(norm):
         return _Match(ShopIntent.ORDER_STATUS)
     if (GREETING.search(norm) or THANKS.search(norm)) and ents.order_ids:
@@ -2232,6 +2244,10 @@ def match_shop(
         ):
             continue  # "衣服大了一码想换货，怎么操作": the policy says how
         lang = detect_language(part, default=message_lang)
+        if requested_language(norm[start:end]) is not None:
+            # "你好 我是英语用户 please answer in English, where is 100998": the switch
+            matched.append(_Request(Intent.LANGUAGE, text=part, lang=lang))
+            continue
         model_read = _model_reading(part, norm[start:end], lang, norm, last_order_id, last_sku)
         if model_read:
             # a part the model reads as a request already read ("what's in 100998? I forgot

@@ -68,7 +68,7 @@ _DESCRIBED_ORDER = rx(
     r"|\border (?:with|for) (?:the |my |a )?[a-z]{3,}"
     # "paid for the monitor and the phone last night", "she ordered a phone a couple of days
     # ago": a purchase told by what was bought
-    r"|\b(?:refund|money back|compensation) (?:for|on) (?:the|my) [a-z]{3,}"
+    r"|\b(?:refund|money back|compensation)(?: status| progress)? (?:for|on) (?:the|my) [a-z]{3,}"
     # "how much can I still get back on the air purifier", "上个月净化器退过一次款"
     r"|\b(?:get|got|claim|have) (?:\w+ )?back (?:for|on) (?:the|my) [a-z]{3,}"
     r"|[\u4e00-\u9fff]{2}(?=退过|退了一?(?:部分|次|笔))"

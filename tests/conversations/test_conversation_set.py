@@ -48,17 +48,17 @@ from tests.conversations.labels import held_out, load_set
 # Session 14: the eighth fresh batch (200 messages, messages.*-fresh8.yaml, first run 69.5%;
 # its held-out fifth never looked at) joined: LOWERED from 0.915 / 0.906 / 0.947 / 0.922
 # because the set grew by 200 harder messages (the older 2336 turns: see the README).
-FLOOR_UNDERSTOOD = 0.904  # 2294/2536
-FLOOR_ACCEPTED = 0.894  # 2269/2536
-FLOOR_MULTI_REQUESTS_SERVED = 0.945  # 2355/2492
-FLOOR_ANSWERED_OR_DEFERRED = 0.917  # 1071/1167 multi-request turns
+FLOOR_UNDERSTOOD = 0.907  # 2302/2536
+FLOOR_ACCEPTED = 0.897  # 2276/2536
+FLOOR_MULTI_REQUESTS_SERVED = 0.946  # 2359/2492
+FLOOR_ANSWERED_OR_DEFERRED = 0.919  # 1073/1167 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
 # Session 13: the fifth (200 messages; first run 68.0%, 75.6% of multi-request turns served or
 # deferred) joined: LOWERED from 0.729 / 0.791 because the sealed part grew by a harder batch.
-FLOOR_SEALED_UNDERSTOOD = 0.756  # 794/1050 (134, 160, 183, 172, 145 of the five batches)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.808  # 350/433
+FLOOR_SEALED_UNDERSTOOD = 0.758  # 796/1050 (135, 160, 184, 172, 145 of the five batches)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.812  # 352/433
 
 
 @pytest.fixture(scope="module")

@@ -159,7 +159,8 @@ def test_a_return_with_who_pays_the_postage_is_asked_first_and_answered() -> Non
         # a look naming a thing of its own is about that thing's order, not the one before
         ("Refund 200 yuan on 100609 pls, the filter was missing. and where's my screen protector",
          [("refund", "100609"), ("tracking", None)]),
-        ("订单100609退200块钱，滤网少了一个。另外钢化膜到哪了", [("refund", "100609"), ("tracking", None)]),
+        ("订单100609退200块钱，滤网少了一个。另外钢化膜到哪了",
+         [("refund", "100609"), ("tracking", None)]),
         # ... but "it" / "那个定单" is the order named before
         ("100609先退两百 100998别动 我就想知道它到哪一步了",
          [("refund", "100609"), ("confirm_no", "100998"), ("tracking", "100998")]),
@@ -195,3 +196,27 @@ def test_a_transfer_threatened_on_a_condition_is_offered() -> None:
     # asked alone, the transfer is made at once
     (alone,) = match_shop("if you can't fix it, get me a human", packs=SHOP)
     assert str(kind_of(alone)) == "handoff" and not alone.args.get("ask_first")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Which courier has my screen protector and what's the tracking number",
+         [("tracking", None)]),
+        ("which courier do you use", [("faq", None)]),
+        ("what did I order on 100609 and when did it arrive?", [("tracking", "100609")]),
+        ("not interested, stop asking me about a ticket", [("confirm_no", None)]),
+        ("帮我看一下我有哪些订单是可以退款的", [("list_orders", None)]),
+        ("which of my orders can I still get a refund on", [("list_orders", None)]),
+        ("whats the refund status on my air purifier, did the 433 come through",
+         [("order_status", None)]),
+        ("你好 我是英语用户 please answer in English, where is my order 100998",
+         [("greeting", None), ("tracking", "100998"), ("language", None)]),
+        ("ok so first, is the power bank in stock, second, how much is the wireless charging "
+         "pad, third where is my screen protector. thanks!!",
+         [("stock", None), ("stock", None), ("tracking", None), ("thanks", None)]),
+        ("the first is fine", [("unknown", None)]),
+    ],
+)  # fmt: skip
+def test_fresh_batch_eight_more_readings(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert read(text) == expected
