@@ -260,13 +260,17 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         status: OrderStatus | None = None,
         limit: int = 5,
         product: str | None = None,
+        refund: str | None = None,
         customer: str | None = None,
     ) -> Any:
         """List the customer's most recent orders, optionally by status, or only those holding
-        the product a customer's words name (``product``: "my air fryer order")."""
+        the product a customer's words name (``product``: "my air fryer order"), or the one a
+        refund of theirs is of (``refund``: "R-000094")."""
         params: dict[str, Any] = {"status": status, "limit": limit}
         if product and product.strip():
             params["product"] = product.strip()[:200]
+        elif refund and refund.strip():
+            params["refund"] = refund.strip().upper()[:8]
         return await client.call(
             "GET", "/orders", tool="list_orders", customer=customer, params=params
         )

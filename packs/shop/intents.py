@@ -2224,7 +2224,7 @@ def match_shop(
     read = _refunds_beside_cancel(
         _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
     )
-    read = _ticket_named_apart(_one_ticket_per_message(read), norm)
+    read = _refund_named(_ticket_named_apart(_one_ticket_per_message(read), norm))
     matched = [*read, *_changes_not_read(matched, read)]
     # a part of the message that asks for something nothing read is said to be unread, not
     # dropped, also beside a greeting or a bare "ok" ("hi, can you gift wrap my order")
@@ -3446,6 +3446,24 @@ def _one_ticket_per_message(items: list[_Request]) -> list[_Request]:
     flags = {k: v for i in tickets for k, v in i.args.items()}
     merged = replace(keeper, args={**flags, **keeper.args})
     return [merged if i is keeper else i for i in items if i is keeper or i not in loose]
+
+
+_REFUND_ID_SAID = rx(r"(?<![a-z0-9])r-\d{6}(?!\d)")
+
+
+def _refund_named(items: list[_Request]) -> list[_Request]:
+    """ "退款R-000094到账了没", "what's my refund amount on R-000094?": a question about a refund
+    named by its number is about the order it is of (looked up by the number), never the
+    refund-time policy or the list of orders."""
+    out = []
+    for i in items:
+        about_refund = (i.intent is ShopIntent.FAQ and i.topic == "refund_time") or (
+            i.intent in (ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS) and not i.order_id
+        )
+        if about_refund and _REFUND_ID_SAID.search(normalize(i.text, _TYPOS)):
+            i = replace(i, intent=ShopIntent.ORDER_STATUS, topic=None, inferred_order=False)
+        out.append(i)
+    return out
 
 
 def _ticket_named_apart(items: list[_Request], norm: str) -> list[_Request]:

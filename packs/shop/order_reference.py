@@ -103,6 +103,7 @@ _LEFT_OUT = rx(
     r"|除了[^，。,.!?！？]{1,12}|[\u4e00-\u9fff]{2,8}(?:那单|那个|的订单)?(?:保留|别动|不要动|不取消|先别)"
 )
 _LIMIT = 100
+_REFUND_NAMED = rx(r"(?<![a-z0-9])r-\d{6}(?!\d)")
 
 
 def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -110,6 +111,10 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     if str(request.get("intent")) not in _SCOPED:
         return None
     text = _LEFT_OUT.sub(" ", str(request.get("text") or ""))
+    refund = _REFUND_NAMED.search(text)
+    if refund and str(request.get("intent")) in _LOOKS:
+        # "did R-000094 go through?": the order that refund is of
+        return {"limit": 1, "refund": refund.group(0).upper()}
     args: dict[str, Any] = {"limit": _LIMIT}
     if _UNPAID.search(text):
         args["status"] = "pending"
@@ -151,7 +156,7 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
             o for o in data["orders"] if isinstance(o, Mapping) and o.get("status") == "shipped"
         ]
         return [str(moving[0]["order_id"])] if len(moving) == 1 else []
-    described = bool(data.get("matched_products")) or "status" in query
+    described = bool(data.get("matched_products")) or "status" in query or "refund" in query
     if not described:
         # "cancel my kayak order": an order described, though by nothing the customer bought
         return [] if data.get("names_a_product") or describes_an_order(text) else None

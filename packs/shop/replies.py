@@ -57,6 +57,8 @@ from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["ShopReplies"]
 
+_REFUND_ID = re.compile(r"(?<![a-z0-9])r-\d{6}(?!\d)", re.IGNORECASE)
+
 
 _ORDER_ID = re.compile(r"^\d{6}$")
 
@@ -97,7 +99,12 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
             about_cancel=asks_cancellable(match.text),
         )
     if kind == "orders":
-        return orders_text(w, as_dict(data))
+        listed = orders_text(w, as_dict(data))
+        refund = _REFUND_ID.search(match.text)
+        if refund:
+            # "did R-999999 go through?": no order of theirs has that refund — said, then the list
+            return "\n".join((w.say("refund_not_found", refund_id=refund.group(0).upper()), listed))
+        return listed
     if kind == "tracking":
         return tracking_text(w, as_dict(data), order_of(match))
     if kind == "stock" and result.tool == "search_products":

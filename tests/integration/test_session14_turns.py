@@ -171,3 +171,29 @@ async def test_a_count_is_asked_about_never_refunded(tmp_path: Path) -> None:
     assert all(t["tool"] != "request_refund" for t in out["tasks"])
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        ("退款R-000094到账了没", "433"),
+        ("R-000094 has this been paid out", "433"),
+        ("what's my refund amount on R-000094?", "866"),
+    ],
+)
+async def test_a_refund_named_by_its_number_shows_its_order(
+    tmp_path: Path, message: str, shown: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert [(t["tool"], t["args"].get("order_id")) for t in out["tasks"]] == [
+        ("get_order", "100609")
+    ]
+    assert shown in out["reply"] and "R-000094" in out["reply"]
+
+
+async def test_a_refund_number_not_theirs_is_said_not_found(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "did refund R-999999 go through?")
+    assert "R-999999" in out["reply"] and "couldn't find" in out["reply"]
+    assert all(t["tool"] != "request_refund" for t in out["tasks"])

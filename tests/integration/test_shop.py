@@ -184,6 +184,15 @@ async def test_orders_list_filters_status_and_limit(client: httpx.AsyncClient) -
     assert len(limited) == 2
 
 
+async def test_orders_list_finds_the_order_of_a_refund(client: httpx.AsyncClient) -> None:
+    found = (await client.get("/orders", params={"refund": "r-000094"})).json()["orders"]
+    assert [o["order_id"] for o in found] == ["100609"]
+    unknown = (await client.get("/orders", params={"refund": "R-999999"})).json()["orders"]
+    assert unknown == []
+    bad = await client.get("/orders", params={"refund": "R-12"})
+    assert bad.status_code == 422
+
+
 async def test_order_shape(client: httpx.AsyncClient) -> None:
     order = (await client.get(f"/orders/{C0001_ORDERS['delivered_partly_refunded']}")).json()
     assert {

@@ -54,9 +54,10 @@ def list_orders(
     status: str | None,
     limit: int,
     skus: list[str] | None = None,
+    refund_id: str | None = None,
 ) -> dict[str, Any]:
-    """The customer's orders, newest first, optionally of one status, and (``skus``) only
-    those holding one of these products."""
+    """The customer's orders, newest first, optionally of one status, (``skus``) only those
+    holding one of these products, and (``refund_id``) only the one that refund is of."""
     sql = (
         "SELECT o.order_id, o.status, o.created_at, o.total_cents, o.currency,"
         " (SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.order_id)"
@@ -70,6 +71,9 @@ def list_orders(
         marks = ",".join("?" * len(skus)) or "NULL"
         sql += f" AND o.order_id IN (SELECT order_id FROM order_items WHERE sku IN ({marks}))"
         params.extend(skus)
+    if refund_id is not None:
+        sql += " AND o.order_id IN (SELECT order_id FROM refunds WHERE refund_id = ?)"
+        params.append(refund_id)
     sql += " ORDER BY o.created_at DESC, o.order_id DESC LIMIT ?"
     params.append(limit)
     return {

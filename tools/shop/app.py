@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -228,12 +229,22 @@ def customer_me(call: _Call) -> dict[str, Any]:
     return profile
 
 
+_REFUND_ID = re.compile(r"R-\d{6}")
+
+
 def list_orders(call: _Call) -> dict[str, Any]:
     wanted = choice("status", call.query.get("status"), ORDER_STATUSES)
     limit = query_int(call.query, "limit", 10, 1, 100)
     if call.query.get("product") is not None:
         product = query_text(call.query, "product", 1, 200)
         return call.read(service.orders_naming, call.customer_id, product, wanted, limit)
+    if call.query.get("refund") is not None:
+        # "did R-000094 go through?": the order that refund is of (its refunds and what is
+        # still refundable)
+        refund_id = query_text(call.query, "refund", 8, 8).upper()
+        if not _REFUND_ID.fullmatch(refund_id):
+            raise invalid("refund", "a refund id looks like R-000123")
+        return call.read(service.list_orders, call.customer_id, wanted, limit, None, refund_id)
     return call.read(service.list_orders, call.customer_id, wanted, limit)
 
 
