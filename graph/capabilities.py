@@ -129,7 +129,18 @@ def merge_matches(
         ):
             continue
         kept.append(m)
-    return [*kept, *from_packs]
+    # "我的投诉处理得怎么样了，单号T-000031": a pattern's clause naming what a built-in request of
+    # the same capability already carries is that request, not a second one
+    extra = [p for p in from_packs if not any(_same_request(b, p) for b in kept)]
+    return [*kept, *extra]
+
+
+def _same_request(built: MatchedIntent, found: MatchedIntent) -> bool:
+    if built.intent is not Intent.PACK or built.capability != found.capability:
+        return False
+    text = found.text.lower()
+    values = [str(v).lower() for v in built.args.values() if isinstance(v, str) and v]
+    return any(v in text for v in values)
 
 
 def _named_outside(match: MatchedIntent, text: str, claimed: str) -> bool:

@@ -112,8 +112,10 @@ SPLIT = rx(
     # my address changed so ...")
     r"|,\s*(?=if\b)"
     # "refund 100609 please, cancel 100998 too": an action verb after a comma opens its own
-    r"|,\s*(?=(?:(?:actually|also|and|now|pls|please|then|just|only)\s+)?(?:cancel|refund|return|track"
-    r"|file|open|escalate)\b(?!\s+(?:it|that|this|them|one|those|these)\b))"
+    r"|(?<![\d#])\s*,\s*(?=(?:(?:actually|also|and|now|pls|please|then|just|only)\s+)?"
+    r"(?:cancel|refund)\b(?!\s+(?:it|that|this|them|one|those|these|both|all|each)\b))"
+    r"|(?<=\d),\s*(?=(?:(?:actually|also|and|now|pls|please|then|just|only)\s+)?"
+    r"(?:cancel|refund)\s+(?:order\s+)?#?\d)"
     r"|,\s*(?=(?:i|we)\s+(?:have|want|need|would|'d|also|think|just|moved|got|used|wanna)\b"
     r"|(?:my|our)\s+\w+\s+(?:changed|is|was|has|got)\b)"
     # "i moved so update my address": "so" before what the customer asks to be done

@@ -71,12 +71,19 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
     re.compile(r"\d+\.\d{3,}"),
+    # "2 plates at 40 each": a price per item, not the amount asked — asked, never multiplied
+    # ("refund 100609 and 100200 50 each": one amount for each order, read per order)
+    re.compile(
+        r"\b(?:at|@)\s*\d+(?:\.\d+)?\s*(?:yuan|rmb|元|块)?\s*(?:each|apiece)\b"
+        r"|\d+(?:\.\d+)?\s*(?:yuan|rmb|元|块)?\s*per (?:item|piece|plate|unit)\b",
+        re.IGNORECASE,
+    ),
     re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
 )
 # a count, not money ("refund the 1 item from 100200", "refund 2 plates", "2 of them")
 _COUNT = re.compile(
     r"(?<![\d.])\d{1,2}(?=\s+(?:items?|pieces?|pcs|units?|pairs?|sets?|box(?:es)?|bottles?"
-    r"|plates?|cups?|bowls?|of (?:them|those|these|the)\b)\b)"
+    r"|plates?|cups?|bowls?|of (?:them|those|these)\b)\b)"
     r"|(?:(?<=\bthe\s)|(?<=\bmy\s))\d{1,2}(?=\s+(?!yuan|rmb|cny|dollars?|bucks?|kuai)[a-z]{3,}s\b)",
     re.IGNORECASE,
 )

@@ -11,6 +11,7 @@ from helpdesk.degrade.context import DegradeContext
 from helpdesk.graph.node_base import NodeBase, _lang
 from helpdesk.graph.planning import match_from_task
 from helpdesk.graph.replies import ReplyItem, confirmation_question
+from helpdesk.graph.request import Intent
 from helpdesk.graph.state import HelpdeskState, Task
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolStatus
@@ -46,6 +47,9 @@ class MergeContextNode(NodeBase):
             for name, key in fact_fields.items():
                 value = task.match.get(name)
                 if not value or (name == subject and not_found):
+                    continue
+                if name == subject and task.match.get("intent") == Intent.CONFIRM_NO:
+                    # "取消我的订单，不是100998": the subject spared is never what "it" means next
                     continue
                 if value not in remembered[key]:
                     remembered[key].append(value)

@@ -432,6 +432,9 @@ _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
+    # "如果钢化膜一直不到 能退钱吗": whether money can come back, asked (what is refundable, and
+    # how to ask, answers it); "帮我退钱" asks for it
+    r"|(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|么|嘛|不)"
     # "refund left on 100609": what is left to refund, asked in two words
     r"|\brefunds? (?:left|remaining|available|balance)\b|\b(?:left|remaining) to (?:be )?refund"
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
@@ -479,6 +482,13 @@ _REFUND_PAST = rx(
     r"\b(?:you|you guys|u|they|y'all) (?:have |'ve )?(?:already )?refunded\b"
     r"|\b(?:was|were|been|got) (?:already )?refunded\b|\balready (?:been )?refunded\b"
     r"|已经退(?:了|过)|退过(?:了)?|(?:之前|上次)(?:已经)?退了"
+    # "数据线那笔退款批了 但是钱还没到": a refund approved, told of
+    r"|退款(?:已经)?(?:批了|批准了|通过了|审核通过了?|同意了)"
+    r"|\brefund (?:was |got |has been )?approved\b"
+)
+# "you refunded 100609 already but I want another 50": more asked for beside what was refunded
+_MORE_WANTED = rx(
+    r"\b(?:want|need|give me|another|more|rest|remaining|remainder)\b|还要|再|剩下|其余"
 )
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 # a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
@@ -619,7 +629,9 @@ _HANDOFF = rx(
     r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
     r"talk (?:to|with) (?:someone|somebody|a person)|"
     r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
-    r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor))\b"
+    r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor)"
+    r"|transfer me(?! to (?:a |an |another |my )?(?:address|order|account|card))"
+    r"|escalate (?:this|it|me))\b"
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:个|你们)?(?:的)?(?:领导|主管|经理|负责人)"
     # "100609的事我想找个人聊聊", "give me someone to talk to"
     r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)"
@@ -681,6 +693,11 @@ _COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔付|\bcompensat\w*"
 # "能买延保吗", "do you sell insurance for it": a service, not a product in the catalogue
 _SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsurance\b|\bmembership\b")
 # "need a quote for 50 units": a quantity asked with something other than buying it
+# the customer's own old thing, not one bought here: "家里那个坏了", "my old one died"
+_NOT_OURS = rx(
+    r"家里(?:的|那个|那台|那只|用的|现在用的)|(?:老|旧)的?那个|以前那个"
+    r"|\bmy (?:old|current) (?:one|\w+)\b|\bthe one (?:i have )?at home\b|\bour old\b"
+)
 _NOT_A_PURCHASE = rx(r"\b(?:quotes?|quotation|samples?|bulk price|wholesale)\b|报价|样品|批发")
 # "can u refund the shipping fee", "帮我把运费退了": a part of an order refunded, which the shop
 # cannot tell the amount of (never the whole order)
@@ -713,7 +730,8 @@ _CANCEL_ASKED_OR_TOLD = rx(
     # how to ask); "能帮我取消吗" asks for it
     r"|(?<![帮给])(?:能|可以)取消(?:吗|么|嘛|不)"
     r"|\bcan (?:it|this|that|this one|that one|(?:my |the |this )?order(?: #?\d+)?|#?\d{6})"
-    r" (?:still )?be cancel+ed\b|\bcancel+able\b|\b(?:still )?possible to cancel\b"
+    r" (?:still )?be cancel+ed\b|(?<!if it's )(?<!if its )(?<!if it is )(?<!if it's still )"
+    r"(?<!if its still )(?<!if it is still )\bcancel+able\b|\b(?:still )?possible to cancel\b"
 )
 _CANCEL_TOLD = rx(
     r"(?:记得|已经|早就|之前|以前|上次|不是)[^，。,.!?！？]{0,6}取消(?:过)?了?(?:的)?"
@@ -782,6 +800,12 @@ _DONE_FOR_ME = rx(
     r"帮我|给我|替我|帮忙|麻烦你?(?:帮|给)"
     r"|\b(?:can|could|would) (?:you|u) (?:please |pls )?(?:open|file|make|create|raise|log|start"
     r"|submit)\b"
+)
+# "could you open a ticket or should I do it myself?", "帮我开工单要多久": the customer weighs
+# it, a question (the policy answers), not the ticket asked for
+_WEIGHED = rx(
+    r"\bor (?:should|shall|do|would|can|could|is it|better|not)\b|\bhow long\b|\bwhat happens\b"
+    r"|要多久|多久|多长时间|几天|怎么|如何|还是|有用吗|有没有用"
 )
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 # "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
@@ -910,7 +934,8 @@ _TICKET_QUESTION = rx(
 # transfer made before, asked after — its ticket is shown, never a new transfer
 _TRANSFER_ASKED_AFTER = rx(
     r"(?:之前|上次|以前|昨天|前几天|已经)[^，。,.!?！？]{0,4}(?:转(?:了)?人工|找(?:了)?(?:人工|客服))"
-    r"[^。.!?！？]{0,12}(?:跟进|处理|进展|进度|回复|回音|怎么样|结果|联系我|有人管|没人)"
+    r"[^。.!?！？]{0,12}(?:跟进|处理|进展|进度|回复|回音|怎么样|结果|联系我|有人管|没人|什么情况"
+    r"|啥情况|情况|咋样|怎样|状态)"
     r"|\b(?:i )?(?:asked|requested) (?:for |to talk to |to speak to )(?:a |an )?(?:human|agent"
     r"|person|real person)\b[^.?!]{0,40}\b(?:follow(?:ed)?[- ]up|update|news|heard|anyone"
     r"|anybody|nobody|no one|still waiting)"
@@ -921,6 +946,12 @@ _IF_NOT_THEN = rx(
     r"^\W*(?:不然|否则|要不然|要不|再不[^，。,.!?！？]{0,8}就|如果[^，。,.!?！？]{0,10}(?:不|没)[^，。,.!?！？]{0,8}就)"
     r"|^\W*(?:otherwise|or else|or i'?ll|or i will|if not\b|if (?:you|this|it) (?:can'?t|cannot"
     r"|won'?t|doesn'?t|isn'?t|is not|does not)\b)"
+)
+# "... nobody called, transfer me again now", "上次转人工没人管 转人工", "再给我转一次": a new
+# transfer asked for beside the one made before
+_TRANSFER_AGAIN = rx(
+    r"\btransfer me\b|\b(?:get|put|connect) me (?:to|with|through)\b|\bagain\b|\bnow\b"
+    r"|转人工|再(?:给我|帮我)?转|重新转|马上转|现在就?转"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -1271,7 +1302,11 @@ def _classify_clause(
     if HOTLINE.search(norm) and not has_ids and not _TRANSFER.search(norm):
         # "人工电话多少": the number to call, asked — not a transfer to a person
         return _Match(Intent.HOTLINE)
-    if _TRANSFER_ASKED_AFTER.search(norm) and not ents.ticket_ids:
+    if (
+        _TRANSFER_ASKED_AFTER.search(norm)
+        and not ents.ticket_ids
+        and not _TRANSFER_AGAIN.search(blank(norm, _TRANSFER_ASKED_AFTER))
+    ):
         return _Match(ShopIntent.TICKET_STATUS)
     if _HANDOFF.search(norm) and (not ARE_YOU_HUMAN.search(norm) or _TRANSFER.search(norm)):
         # "是AI的话帮我转人工": the transfer asked for, whatever the clause asks about the bot
@@ -1310,6 +1345,7 @@ def _classify_clause(
         _REFUND_PAST.search(norm)
         and not ASKS.search(norm)
         and not _REFUND.search(blank(norm, _REFUND_PAST))
+        and not _MORE_WANTED.search(blank(norm, _REFUND_PAST))
     ):
         # "..., you refunded the fitness band already": what was refunded, told — the order's
         # refunds are shown, none offered
@@ -1407,6 +1443,9 @@ def _classify_clause(
         # "我名下有没有未处理的工单", "any update on the complaint I made?": the customer's
         # tickets are shown, none filed
         return _Match(ShopIntent.TICKET_STATUS)
+    if _NOT_OURS.search(norm) and not ents.order_ids and not _EXPLICIT_TICKET.search(norm):
+        # "电饭煲有货吗 家里那个坏了": why a new one is wanted, not a fault of what we sold
+        return None
     if (
         not ticket_refused
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
@@ -1426,7 +1465,10 @@ def _classify_clause(
         and not ents.order_ids
         and (
             # "能不能帮我开个工单": asked for, however politely
-            (_AFTER_SALES_QUESTION.search(norm) and not _DONE_FOR_ME.search(norm))
+            (
+                _AFTER_SALES_QUESTION.search(norm)
+                and not (_DONE_FOR_ME.search(norm) and not _WEIGHED.search(norm))
+            )
             # "do you do free returns", "退货地址是哪": a question about returns, no fault named
             # ("i want to return the thermos can you help" asks for the return)
             or (
@@ -2523,7 +2565,7 @@ _LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
 
 _SPARING = rx(
     r"^\W*(?:but\s+)?(?:not|except|rather than)\b|^\W*(?:不是|而不是|除了)"
-    r"|(?:保留|别动|不要动|(?<!一直)(?<!还是)(?<!物流)(?<!都)不动)\W*$"
+    r"|(?:保留|别动|不要动|(?<!物流)(?<!物流一直)(?<!快递一直)(?<!包裹一直)不动)\W*$"
 )
 
 
@@ -2550,12 +2592,16 @@ def _spares(norm: str, group: _Group) -> bool:
     return bool(sparing) and not _CORRECTION.search(clause) and len(bare(without_ids)) <= 16
 
 
+_NOT_KIDDING = rx(r"\bnot (?:kidding|joking|a joke)\b|\bno joke\b|不是开玩笑")
+
+
 def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _Match | None:
     """A clause that names an order or SKU but no request: continue the previous request. A
     question or a look ("and where the hell is 100683", "100200也看下") never continues a write:
     it looks at the order."""
     if ents.order_ids:
-        if previous in _ACTIONS and (NO_ANY.search(clause) or SPARED.search(clause)):
+        said = _NOT_KIDDING.sub(" ", clause)  # "cancel 100998 & 100904, not kidding": both
+        if previous in _ACTIONS and (NO_ANY.search(said) or SPARED.search(said)):
             # "... but dont touch 100998", "100904保留", "but not 100998": never the write's
             return _Match(Intent.CONFIRM_NO, verb=SPARED_SUBJECT)
         if previous in _ACTIONS and (ASKS.search(clause) or _LOOK_VERB.search(clause)):
@@ -2643,6 +2689,8 @@ _TAKE_BACK = rx(
     + r"|^\W*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)[^，。,.!?！？]{0,6}"
     r"(?:[，,\s]*(?:我)?(?:先|就|只是|就是)?问问)?\W*$"
     r"|^\W*(?:我)?(?:先|就|只是|就是)问问(?:而已)?\W*$"
+    # "先问问 不是现在就要退": not now
+    r"|^\W*(?:我)?(?:先|就|只是|就是)?(?:问问)?\W*不是(?:说)?现在(?:就)?要(?:退|取消|办|弄)"
     r"|^\W*(?:i'?m |i am )?(?:just|only) asking\W*$"
     r"|^\W*(?:don'?t|do not) do anything(?: yet)?(?:[,.\s]+(?:i'?m )?(?:just|only) asking)?\W*$"
 )

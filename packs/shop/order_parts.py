@@ -19,7 +19,8 @@ __all__ = ["KEEP", "SPARED", "amounts_by_order", "kept_out", "spared_before"]
 
 KEEP = rx(
     # ("物流一直不动": a parcel not moving, nothing kept)
-    r"\b(?:keep|leave)\b|保留|留着|(?<!一直)(?<!还是)(?<!完全)(?<!物流)(?<!都)不动|别动|不要动"
+    r"\b(?:keep|leave)\b|保留|留着|(?<!物流)(?<!物流一直)(?<!物流还是)(?<!快递)(?<!快递一直)"
+    r"(?<!包裹)(?<!包裹一直)(?<!物流都)(?<!信息)(?<!信息一直)不动|别动|不要动"
 )
 """Words that keep an order out of the write beside it ("100998保留", "keep 100998")."""
 

@@ -24,7 +24,7 @@ _CANCEL_ANSWER = {
     "pending": "cancel_still_possible",
     "paid": "cancel_still_possible",
     "shipped": "cancel_no_longer",
-    "delivered": "cancel_no_longer",
+    "delivered": "cancel_delivered",
 }
 """Whether an order of each state can still be cancelled, for "能取消吗？100998"."""
 

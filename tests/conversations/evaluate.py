@@ -350,6 +350,7 @@ SEALED_BATCHES = {
     "third (ft-)": "ft-",
     "fourth (fs-)": "fs-",
     "fifth (fq-)": "fq-",
+    "sixth (fn-)": "fn-",
 }
 """The sealed batches by id prefix: reported apart, since each was first run at another time."""
 

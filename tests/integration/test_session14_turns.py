@@ -197,3 +197,40 @@ async def test_a_refund_number_not_theirs_is_said_not_found(tmp_path: Path) -> N
     out = await say(bot, "did refund R-999999 go through?")
     assert "R-999999" in out["reply"] and "couldn't find" in out["reply"]
     assert all(t["tool"] != "request_refund" for t in out["tasks"])
+
+
+# --- the review's findings ------------------------------------------------------------------
+
+
+async def test_n_of_the_total_refunds_n(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 50 of the 797 on 100200")
+    await say(bot, "yes")
+    refunds = await executions(bot, "create_refund")
+    assert len(refunds) == 1
+    audit = await bot.client.http.get(
+        "/orders/100200", headers={"X-Customer-Id": "C0001"}
+    )
+    assert [r["amount"] for r in audit.json()["refunds"]] == [50.0]
+
+
+async def test_an_order_said_to_stay_is_never_cancelled_with_the_other(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消100904 100998一直不动")
+    await say(bot, "是的")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+async def test_a_spared_order_is_never_what_it_means_next(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消我的订单，不是100998")
+    out = await say(bot, "取消吧")
+    assert all(t["args"].get("order_id") != "100998" for t in out["tasks"])
+    await say(bot, "是的")
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_question_about_an_earlier_transfer_makes_none(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "我之前要求转人工的那个单子现在什么情况了")
+    assert await executions(bot, "create_ticket") == []

@@ -220,3 +220,66 @@ def test_a_transfer_threatened_on_a_condition_is_offered() -> None:
 )  # fmt: skip
 def test_fresh_batch_eight_more_readings(text: str, expected: list[tuple[str, str | None]]) -> None:
     assert read(text) == expected
+
+
+# --- a review of this session's changes (806 sessions run on the commit before and after) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "raw"),
+    [
+        # "N of the M" is N (the count rule read "50 of the" as a count and paid the 797)
+        ("refund 50 of the 797 on 100200", "exact", "50"),
+        ("refund only 25 of the money, 100609", "exact", "25"),
+        ("100609 refund 30 of the remaining 866", "exact", "30"),
+        # a price per item is asked about, never taken for the amount
+        ("refund 2 plates at 40 each 100200", "invalid", "at 40 each"),
+        # one amount for each of two orders is still read
+        ("refund 100609 and 100200 50 each", "exact", "50"),
+    ],
+)
+def test_amounts_beside_counts(text: str, kind: str, raw: str) -> None:
+    reading = read_amount(text, money_context=True, packs=SHOP)
+    assert (reading.kind, reading.raw) == (kind, raw)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "都不动" / "一直不动" beside a write keeps that order out of it ...
+        ("取消100904 100998一直不动", [("cancel_order", "100904"), ("confirm_no", "100998")]),
+        ("取消100904 100998都不动", [("cancel_order", "100904"), ("confirm_no", "100998")]),
+        ("退100609 100200一直不动", [("refund", "100609"), ("confirm_no", "100200")]),
+        # ... a parcel that does not move keeps nothing out
+        ("能不能帮我开个工单 100683 物流一直不动",
+         [("create_ticket", "100683"), ("tracking", "100683")]),
+        # orders listed, then one verb for them all: every order
+        ("100904, 100998, cancel both", [("cancel_order", "100904"), ("cancel_order", "100998")]),
+        ("100609, 100200, refund both 50", [("refund", "100609"), ("refund", "100200")]),
+        # a ticket weighed, not asked for
+        ("could you open a ticket for returns or should I do it myself?", [("faq", None)]),
+        ("帮我开工单要多久", [("faq", None)]),
+        # a new transfer asked beside the one made before
+        ("I asked for a human yesterday nobody called, transfer me again now", [("handoff", None)]),
+        ("上次转人工没人管 转人工", [("handoff", None)]),
+        ("我之前要求转人工的那个单子现在什么情况了", [("ticket_status", None)]),
+        # a cancel on the condition it can be is a cancel (the shop refuses if not)
+        ("cancel 100998 if it's still cancellable", [("cancel_order", "100998")]),
+        # a refund told of, with more asked for
+        ("you guys refunded 100609 already but I want another 50", [("refund", "100609")]),
+        ("数据线那笔退款批了 但是钱还没到 这正常吗", [("faq", None)]),
+        # whether money can come back, asked (with "just asking, not now"): never a refund
+        ("如果钢化膜一直不到 能退钱吗？先问问 不是现在就要退", [("faq", None), ("unknown", None)]),
+        ("100609能退款吗", [("order_status", "100609")]),
+        ("帮我退钱", [("refund", None)]),
+        # the customer's own old thing broke: why a new one is wanted, no ticket
+        ("早上好 电饭煲有货吗 家里那个坏了", [("stock", None)]),
+        ("my old kettle broke, do you sell kettles?", [("stock", None)]),
+        ("my kettle broke", [("create_ticket", None)]),
+        ("cancel 100998 & 100904, not kidding",
+         [("cancel_order", "100998"), ("cancel_order", "100904")]),
+        ("transfer me", [("handoff", None)]),
+    ],
+)  # fmt: skip
+def test_review_readings(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert read(text) == expected
