@@ -306,7 +306,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"
         r"|可以换货吗|能(?:不能)?换(?!.{0,4}(?:快递|物流|地址|时间|日期|方式|号码|手机|账号|卡|支付|付款))"
         # "衣服大了一码想换货", "how does an exchange work": an exchange, whatever follows
-        r"|(?<!退)换货(?=[^，。,.!?！？]{0,6}(?:怎么|如何|流程|吗|呢))|(?:大|小)了?一?码[^，。,.!?！？]{0,4}换"
+        r"|(?<!退)换货(?=[^，。,.!?！？]{0,6}(?:怎么|如何|流程|吗|呢|几天|多久|期限|时限|申请))"
+        r"|(?:大|小)了?一?码[^，。,.!?！？]{0,4}换"
         r"|\b(?:an |the )?exchange (?:work|process|policy)\b|\bhow (?:does|do) "
         r"(?:an |the )?exchanges? work\b"
     ),
@@ -835,6 +836,9 @@ _TICKET = rx(
     r"wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
     r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
+    r"|making (?:a |this )?(?:weird |strange |funny |loud |rattling |buzzing |grinding )?"
+    r"(?:noise|sound)s?|rattl(?:es|ing)|smells? (?:burnt|burning|like burning)|burning smell"
+    r"|(?:stopped|not|isn'?t|doesn'?t|won'?t) keep(?:ing)? (?:\w+ )?(?:hot|warm|cold)"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn)\b"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
@@ -872,7 +876,8 @@ _OPENING_GREETING = rx(
     r"^\W*(?:hi+|hello+|hey+|hiya|howdy|good (?:morning|afternoon|evening)|bonjour|hola)\b"
     r"[^a-z0-9\u3400-\u9fff]*(?:there\b[^a-z0-9\u3400-\u9fff]*)?"
     r"|^\W*(?:morning|evening)\s*[!,.~]+\s*"
-    r"|^\W*(?:你好|您好|哈喽|哈啰|嗨|在吗|在不在)(?:呀|啊)?(?:小姐姐|小哥哥|客服)?[^\u3400-\u9fffa-z0-9]*"
+    r"|^\W*(?:你好|您好|哈喽|哈啰|嗨|在吗|在不在|早上好|早安|下午好|晚上好)(?:呀|啊)?(?:小姐姐|小哥哥|客服)?"
+    r"[^\u3400-\u9fffa-z0-9]*"
     r"|^\W*亲[\s,，~～!！]+"
 )
 _SENTENCE_START = re.compile(r"[.?!。？！\n]")
@@ -2174,6 +2179,16 @@ def match_shop(
                 [extract_entities(norm[s:e]) for s, e in unread if e <= group.start][::-1]
             )
         found_requests = _with_entities(base, ents, message_order, last_order_id, last_sku)
+        if (
+            found.intent is ShopIntent.CREATE_TICKET
+            and ents.faq_topic in ("warranty", "returns", "exchange")
+            and ASKS.search(norm[group.start : group.end + 2])  # (the "?" after the clause)
+        ):
+            # "the thermos stopped keeping stuff hot, warranty covers that right?": the fault
+            # (a ticket, asked first) and the policy asked about in the same breath
+            found_requests.append(
+                _Request(ShopIntent.FAQ, text=clause_text, lang=lang, topic=ents.faq_topic)
+            )
         if found.verb == SPARED_SUBJECT:
             # "... but dont touch 100998": the reply names the order left alone
             found_requests = [replace(base, order_id=ents.order_ids[0], details=SPARED_SUBJECT)]

@@ -208,9 +208,7 @@ async def test_n_of_the_total_refunds_n(tmp_path: Path) -> None:
     await say(bot, "yes")
     refunds = await executions(bot, "create_refund")
     assert len(refunds) == 1
-    audit = await bot.client.http.get(
-        "/orders/100200", headers={"X-Customer-Id": "C0001"}
-    )
+    audit = await bot.client.http.get("/orders/100200", headers={"X-Customer-Id": "C0001"})
     assert [r["amount"] for r in audit.json()["refunds"]] == [50.0]
 
 

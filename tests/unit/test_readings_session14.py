@@ -273,7 +273,7 @@ def test_amounts_beside_counts(text: str, kind: str, raw: str) -> None:
         ("100609能退款吗", [("order_status", "100609")]),
         ("帮我退钱", [("refund", None)]),
         # the customer's own old thing broke: why a new one is wanted, no ticket
-        ("早上好 电饭煲有货吗 家里那个坏了", [("stock", None)]),
+        ("早上好 电饭煲有货吗 家里那个坏了", [("greeting", None), ("stock", None)]),
         ("my old kettle broke, do you sell kettles?", [("stock", None)]),
         ("my kettle broke", [("create_ticket", None)]),
         ("cancel 100998 & 100904, not kidding",
@@ -283,3 +283,29 @@ def test_amounts_beside_counts(text: str, kind: str, raw: str) -> None:
 )  # fmt: skip
 def test_review_readings(text: str, expected: list[tuple[str, str | None]]) -> None:
     assert read(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("早上好～帮我看看100609什么时候签收的", [("greeting", None), ("order_status", "100609")]),
+        # a fault said in English words, beside the policy asked about: both (the ticket asked
+        # first)
+        ("what's the warranty on the air purifier? it's making a weird rattling noise since "
+         "last week", [("faq", None), ("create_ticket", None)]),
+        ("the thermos from order 100200 stopped keeping stuff hot after a month smh, warranty "
+         "covers that right?", [("create_ticket", "100200"), ("faq", None)]),
+        ("换货要几天内申请啊", [("faq", None)]),
+        ("does the kettle make a loud noise?", [("unknown", None)]),
+    ],
+)  # fmt: skip
+def test_fresh_batch_eight_last_readings(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert read(text) == expected
+
+
+def test_a_fault_beside_a_policy_question_is_asked_first() -> None:
+    matches = match_shop("the purifier is rattling, what's the warranty on it?", packs=SHOP)
+    tickets = [m for m in matches if str(kind_of(m)) == "create_ticket"]
+    assert tickets and all(m.args.get("ask_first") for m in tickets)
+    assert [m.topic for m in matches if str(kind_of(m)) == "faq"] == ["warranty"]
+    assert [m.topic for m in match_shop("换货要几天内申请啊", packs=SHOP)] == ["exchange"]
