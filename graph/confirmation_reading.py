@@ -40,6 +40,10 @@ __all__ = ["ONLY", "ConfirmationWords", "read_confirmation"]
 ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
 """Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
 
+_NOT_THIS = rx(
+    r"(?:\bnot|\bexcept(?: for)?|\bbut not|\bleave|\bkeep|\bdon'?t (?:touch|cancel|refund)"
+    r"|不是|别|不要|除了|保留)\s*(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
+)
 _NOTED = rx(
     r"^(?:ok|okay|k|kk|alright|all right|got it|i see|noted"
     r"|好的|好|嗯+|哦+|ok的|好吧|知道了|明白了?)$"
@@ -99,6 +103,14 @@ def read_confirmation(
         verb = words.named_action(plain)
         return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb)
     subjects = words.subjects(norm)
+    if (
+        subjects
+        and YES_START.match(plain)
+        and any(_NOT_THIS.search(norm[: norm.find(sub.lower())]) for sub in subjects)
+    ):
+        # "yes but not 100998", "yes, not 100200": a subject named as not meant is never the one
+        # the answer moves the pending action to — asked again, nothing run
+        return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="not")
     negative = bool(NO_WHOLE.match(plain) or NO_ANY.search(plain)) and not AFTER_ALL.search(plain)
     yes = YES_START.match(plain)
     verb = words.named_action(plain)

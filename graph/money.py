@@ -83,13 +83,26 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
 # a count, not money ("refund the 1 item from 100200", "refund 2 plates", "2 of them")
 _COUNT = re.compile(
     r"(?<![\d.])\d{1,2}(?=\s+(?:items?|pieces?|pcs|units?|pairs?|sets?|box(?:es)?|bottles?"
-    r"|plates?|cups?|bowls?|of (?:them|those|these)\b)\b)"
+    r"|plates?|cups?|bowls?|of (?:them|those|these)(?!\s+\d)"
+    # "2 of the plates" is a count; "50 of the 797", "25 of the money" are amounts
+    r"|of the (?:\d+ (?!(?:yuan|rmb|cny|kuai|bucks?|dollars?|on|for|from|in|at|to|of|and|or"
+    r"|please|pls|back|refund|total|order)\b)(?=[a-z]))?"
+    r"(?!\d)(?!(?:money|total|amount|remaining|remainder|refund|sum|price|cost|rest"
+    r"|balance|refundable)\b)[a-z]+)\b)"
     r"|(?:(?<=\bthe\s)|(?<=\bmy\s))\d{1,2}(?=\s+(?!yuan|rmb|cny|dollars?|bucks?|kuai)[a-z]{3,}s\b)",
     re.IGNORECASE,
 )
 # what follows a Chinese numeral that is a word, a count or a time, not an amount ("一下", "两个")
 _CN_NOT_AMOUNT = r"(?![下点直起样些定般次会个件单份遍声切分天周月年号小共日岁])"
 _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
+    # "refund 50 of the 797 (yuan)", "10 of those 797": the part asked of the whole
+    re.compile(
+        r"(?<![\d.])(\d+(?:\.\d+)?)\s+of\s+(?:the\s+|those\s+|these\s+|my\s+)?"
+        r"(?:total\s+|remaining\s+|whole\s+|full\s+)?(?:¥|rmb\s*|cny\s*)?\d+(?:\.\d+)?(?![\d.])"
+        r"(?!\s+(?!(?:yuan|rmb|cny|kuai|bucks?|dollars?|on|for|from|in|at|to|and|or|please|pls"
+        r"|back|refund|total|order)\b)[a-z])",
+        re.IGNORECASE,
+    ),
     re.compile(_CURRENCY_BEFORE + f"({_NUMBER})", re.IGNORECASE),
     re.compile(f"({_CN_NUMBER})" + r"\s*(?:元|块钱|块)"),
     re.compile(f"({_NUMBER})" + _CURRENCY_AFTER, re.IGNORECASE),
@@ -170,7 +183,7 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         count = _COUNT.search(counted)
         if count:
             # "refund the 1 item": part of an order, its amount unsaid — asked, never guessed
-            said = re.match(r"\d+\s+(?:of\s+)?\w+", counted[count.start() :])
+            said = re.match(r"\d+\s+(?:of\s+(?:the\s+)?(?:\d+\s+)?)?\w+", counted[count.start() :])
             return AmountReading("invalid", raw=said.group(0) if said else count.group(0))
     return AmountReading("none")
 

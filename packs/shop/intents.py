@@ -489,7 +489,9 @@ _REFUND_PAST = rx(
 )
 # "you refunded 100609 already but I want another 50": more asked for beside what was refunded
 _MORE_WANTED = rx(
-    r"\b(?:want|need|give me|another|more|rest|remaining|remainder)\b|还要|再|剩下|其余"
+    r"(?<!don't )(?<!do not )(?<!dont )\b(?:want|need|give me|refund me)\s+(?:\w+\s+)?"
+    r"(?:another|more|the rest|the remaining|the remainder|\d+)\b|\banother \d+|\d+ more\b"
+    r"|还要退|再退|再给我退|剩下的(?:也)?(?:退|都退)"
 )
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 # a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
@@ -631,8 +633,10 @@ _HANDOFF = rx(
     r"talk (?:to|with) (?:someone|somebody|a person)|"
     r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
     r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor)"
-    r"|transfer me(?! to (?:a |an |another |my )?(?:address|order|account|card))"
-    r"|escalate (?:this|it|me))\b"
+    # "ok thanks, transfer me" (never "transfer me the money", "don't transfer me", "transfer
+    # me?")
+    r"|(?<!don't )(?<!dont )(?<!not )(?<!never )(?<!to )\btransfer me(?: (?:to (?:a |an )?"
+    r"(?:human|agent|person|real person|someone)|now|please|pls|again|asap))?(?=[\s.!]*$))"
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:个|你们)?(?:的)?(?:领导|主管|经理|负责人)"
     # "100609的事我想找个人聊聊", "give me someone to talk to"
     r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)"
@@ -696,8 +700,12 @@ _SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsura
 # "need a quote for 50 units": a quantity asked with something other than buying it
 # the customer's own old thing, not one bought here: "家里那个坏了", "my old one died"
 _NOT_OURS = rx(
-    r"家里(?:的|那个|那台|那只|用的|现在用的)|(?:老|旧)的?那个|以前那个"
-    r"|\bmy (?:old|current) (?:one|\w+)\b|\bthe one (?:i have )?at home\b|\bour old\b"
+    r"家里(?:的|那个|那台|那只|用的|现在用的)|\bmy old (?:one|\w+)\b"
+    r"|\bthe one (?:i have )?at home\b"
+)
+_BOUGHT_HERE = rx(
+    r"(?:你们|这里|这儿|这边)(?:这)?买|在你们(?:家|店)|\b(?:bought|ordered|got) (?:it |one |them )?"
+    r"(?:from you|here|from your)"
 )
 _NOT_A_PURCHASE = rx(r"\b(?:quotes?|quotation|samples?|bulk price|wholesale)\b|报价|样品|批发")
 # "can u refund the shipping fee", "帮我把运费退了": a part of an order refunded, which the shop
@@ -805,8 +813,9 @@ _DONE_FOR_ME = rx(
 # "could you open a ticket or should I do it myself?", "帮我开工单要多久": the customer weighs
 # it, a question (the policy answers), not the ticket asked for
 _WEIGHED = rx(
-    r"\bor (?:should|shall|do|would|can|could|is it|better|not)\b|\bhow long\b|\bwhat happens\b"
-    r"|要多久|多久|多长时间|几天|怎么|如何|还是|有用吗|有没有用"
+    r"\bor (?:should|shall|do|would|can|could|is it|better)\b|\bhow long does it take to\b"
+    r"|(?:开|提|建)(?:个)?工单(?:要|需要)多久|怎么(?:开|弄|提交|申请|操作)|如何(?:开|提交|申请)"
+    r"|还是(?:我)?自己"
 )
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 # "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
@@ -955,8 +964,10 @@ _IF_NOT_THEN = rx(
 # "... nobody called, transfer me again now", "上次转人工没人管 转人工", "再给我转一次": a new
 # transfer asked for beside the one made before
 _TRANSFER_AGAIN = rx(
-    r"\btransfer me\b|\b(?:get|put|connect) me (?:to|with|through)\b|\bagain\b|\bnow\b"
-    r"|转人工|再(?:给我|帮我)?转|重新转|马上转|现在就?转"
+    r"(?<!don't )(?<!not )\btransfer me (?:again|now)\b"
+    r"|\b(?:get|put|connect) me (?:to|with|through)\b"
+    r"|转人工(?![^，。,.!?！？]{0,6}(?:那个|的单|单子|有人|没人|什么|怎么))|再(?:给我|帮我)?转|重新转|马上转"
+    r"|现在就?转"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -968,8 +979,6 @@ _TICKET_NEGATED = rx(
     r"(?:个|一个)?工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
-    # "not interested, stop asking me about a ticket"
-    r"|\bstop (?:asking|offering|bugging)\b[^.?!]{0,20}\b(?:ticket|complaint)"
     # "算了 先不报修了": no repair asked for (yet)
     r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了"
 )
@@ -1448,9 +1457,6 @@ def _classify_clause(
         # "我名下有没有未处理的工单", "any update on the complaint I made?": the customer's
         # tickets are shown, none filed
         return _Match(ShopIntent.TICKET_STATUS)
-    if _NOT_OURS.search(norm) and not ents.order_ids and not _EXPLICIT_TICKET.search(norm):
-        # "电饭煲有货吗 家里那个坏了": why a new one is wanted, not a fault of what we sold
-        return None
     if (
         not ticket_refused
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
@@ -2221,6 +2227,18 @@ def match_shop(
         ]
     matched, unread = _write_corrected_midway(matched, unread, norm)
     matched = _instead_of_declined(matched)
+    if any(m.intent is ShopIntent.STOCK for m in matched):
+        # "电饭煲有货吗 家里那个坏了": why a new one is wanted, not a fault of what we sold
+        matched = [
+            m
+            for m in matched
+            if not (
+                m.intent is ShopIntent.CREATE_TICKET
+                and not m.order_id
+                and _NOT_OURS.search(normalize(m.text, _TYPOS))
+                and not _BOUGHT_HERE.search(norm)
+            )
+        ]
     if _RETURN_ACTION.search(norm):
         # "return 100609 and who pays the shipping": what a return's postage costs, the returns
         # policy
@@ -2269,6 +2287,13 @@ def match_shop(
             else m
             for m in matched
         ]
+    matched = [
+        # "transfer me? no thanks": a transfer asked about, offered (never made at once)
+        replace(m, args={**m.args, ASK_FIRST: True})
+        if m.intent is ShopIntent.HANDOFF and _asked_with_a_mark(m.text, norm)
+        else m
+        for m in matched
+    ]
     whole = text.strip(STRIP)
     matched = [
         # "保温杯不保温了 才用两个月 咋整": after-sales reads the whole message, not the clause
@@ -2688,7 +2713,7 @@ _RETRACTED = rx(
     r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it"
     r"|(?:no|wait)[,.!\s]+keep it|leave it)"
     + TO_END
-    + r"|[,，.。!！?？\s](?:算了|还是算了|不用了|先不了|不了)(?:吧|吧。)?"
+    + r"|[,，.。!！?？\s](?:算了(?:[,，\s]*不用了?)?|还是算了|不用了|先不了|不了)(?:吧|吧。)?"
     + TO_END
 )
 
@@ -3010,6 +3035,18 @@ def _instead_of_declined(matched: list[_Request]) -> list[_Request]:
     ]
 
 
+def _asked_with_a_mark(clause_text: str, norm: str) -> bool:
+    """Whether a clause of the message is asked with a question mark and then refused
+    ("transfer me? no thanks")."""
+    words = normalize(clause_text, _TYPOS).strip(STRIP)
+    at = norm.find(words) if words else -1
+    if at < 0:
+        return False
+    after = norm[at + len(words) :]
+    # ... and answered no in the same message ("can I talk to a human?" alone asks for one)
+    return after.strip()[:1] in ("?", "？") and bool(NO_ANY.search(after))
+
+
 def _spared_by(m: _Request, written: set[str | None]) -> _Request:
     if m.intent is not Intent.CONFIRM_NO or m.order_id or m.details:
         return m
@@ -3020,8 +3057,9 @@ def _spared_by(m: _Request, written: set[str | None]) -> _Request:
 
 
 def _unless_retracted(request: _Request) -> _Request:
-    """A write whose own part of the message takes it back is a refusal, not a write."""
-    if request.intent not in _ACTIONS:
+    """A write (or a transfer) whose own part of the message takes it back is a refusal, not a
+    write ("转人工？算了不用")."""
+    if request.intent not in _ACTIONS and request.intent is not ShopIntent.HANDOFF:
         return request
     kept = _KEPT_AFTER_ALL.search(request.text.lower())
     if _RETRACTED.search(request.text) or (

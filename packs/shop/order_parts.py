@@ -26,12 +26,18 @@ KEEP = rx(
 
 SPARED = rx(KEEP.pattern + r"|\b(?:not|except|but not)\b|除了")
 """Words that spare an order a write named before it ("cancel 100904 but not 100998")."""
-_NOT = rx(r"\b(?:don'?t|do not|not|except)\b|别|不要|不用|先不|除了")
+_NOT = rx(r"\b(?:don'?t|do not|not|except)\b|别|不要|不用|先不|除了|不是")
 _SPARED_RIGHT_BEFORE = rx(
     r"(?:[,;]\s*|\bbut\s+|\band\s+)(?:not|rather than|instead of)\s+"
     r"(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
     r"|\bexcept(?:\s+for)?\s+(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
-    r"|(?:[,，]\s*)(?:不是|而不是|别动|不要动)\s*(?:订单\s*)?$|(?:除了|而不是)\s*(?:订单\s*)?$"
+    # "cancel my order not 100998", "cancel everything but 100904"
+    r"|\b(?:order|orders|one|it|them|everything|all)\s+(?:but\s+)?not\s+(?:(?:the |my )?order\s*)?"
+    r"(?:#|no\.?\s*)?$"
+    r"|\b(?:everything|all|all orders|every order|all of them|all my orders)\s+but\s+"
+    r"(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
+    r"|(?:^|[,，]\s*)\W*(?:不是|而不是|别动|不要动)\s*(?:订单\s*)?$|(?:除了|而不是)\s*(?:订单\s*)?$"
+    r"|^\W*(?:not|except)\s+(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
 )
 """Words right before an order that spare it a write named before them ("cancel my order, not
 100998", "取消我的订单，不是100998"): the first order of a clause too, unlike :data:`_NOT`."""

@@ -232,3 +232,26 @@ async def test_a_question_about_an_earlier_transfer_makes_none(tmp_path: Path) -
     bot = bot_for(tmp_path)
     await say(bot, "我之前要求转人工的那个单子现在什么情况了")
     assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "answer"),
+    [("cancel 100904", "yes but not 100998"), ("refund 100609 50", "yes, not 100200")],
+)
+async def test_a_yes_naming_another_order_as_not_meant_runs_nothing_on_it(
+    tmp_path: Path, first: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    await say(bot, "yes")
+    for action in ("cancel_order", "create_refund"):
+        assert all(e["target"] not in ("100998", "100200") for e in await executions(bot, action))
+
+
+async def test_two_of_the_plates_is_asked_never_two_yuan(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund 2 of the plates on 100200")
+    assert "797" in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
