@@ -100,10 +100,10 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
         )
     if kind == "orders":
         listed = orders_text(w, as_dict(data))
-        refund = _REFUND_ID.search(match.text)
-        if refund:
+        named = _REFUND_ID.search(match.text)
+        if named:
             # "did R-999999 go through?": no order of theirs has that refund — said, then the list
-            return "\n".join((w.say("refund_not_found", refund_id=refund.group(0).upper()), listed))
+            return "\n".join((w.say("refund_not_found", refund_id=named.group(0).upper()), listed))
         return listed
     if kind == "tracking":
         return tracking_text(w, as_dict(data), order_of(match))
