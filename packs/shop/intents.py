@@ -429,13 +429,14 @@ _INSTEAD_OF = rx(
     r"|exchange)\b|而不是(?:退款|退钱|换货)|代替退款"
 )
 # A question about refunds (how much is left, how it works), not a request to refund.
+_CAN_MONEY_BACK_PATTERN = r"(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|么|嘛|不)"
+_CAN_MONEY_BACK = rx(_CAN_MONEY_BACK_PATTERN)
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
     # "如果钢化膜一直不到 能退钱吗": whether money can come back, asked (what is refundable, and
     # how to ask, answers it); "帮我退钱" asks for it
-    r"|(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|么|嘛|不)"
     # "refund left on 100609": what is left to refund, asked in two words
     r"|\brefunds? (?:left|remaining|available|balance)\b|\b(?:left|remaining) to (?:be )?refund"
     r"|\brefunded to\b|\brefunds? (?:go|goes) (?:back )?to\b|退到|退回到|原路"
@@ -469,6 +470,7 @@ _REFUND_QUESTION = rx(
     # "钱会退回支付宝吗", "是退到银行卡吗": where a refund goes, asked
     r"|会退|会不会退|是不是退|(?<!还)是退[到回]"
     r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
+    r"|" + _CAN_MONEY_BACK_PATTERN
 )
 _HOW_MUCH = rx(r"\bhow much\b|多少")
 # "can I still get more back": what is left to refund, of the order talked about
@@ -1388,6 +1390,8 @@ def _classify_clause(
                     or _HOW_MUCH.search(norm)
                     or _REFUND_TOLD.search(norm)
                     or _MORE_BACK.search(norm)
+                    # "查100609" -> "能退钱吗": that order's refundable amount
+                    or _CAN_MONEY_BACK.search(norm)
                 )
                 and not _HOW_LONG.search(norm)
             )

@@ -367,3 +367,8 @@ def test_a_transfer_asked_then_refused_is_only_offered() -> None:
     matches = match_shop("transfer me? no thanks", packs=SHOP)
     handoffs = [m for m in matches if str(kind_of(m)) == "handoff"]
     assert handoffs and all(m.args.get("ask_first") for m in handoffs)
+
+
+def test_can_money_come_back_after_a_look_asks_about_that_order() -> None:
+    matches = match_shop("能退钱吗", packs=SHOP, last_order_id="100609")
+    assert [(str(kind_of(m)), order_of(m)) for m in matches] == [("order_status", "100609")]
