@@ -103,14 +103,25 @@ def read_confirmation(
         verb = words.named_action(plain)
         return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb)
     subjects = words.subjects(norm)
+    spared = [s for s in subjects if _NOT_THIS.search(norm[: norm.find(s.lower())])]
+    if subjects and YES_START.match(plain) and spared:
+        # "yes but not 100998", "yes, not 100200": a subject named as not meant is never the one
+        # the answer moves a pending action to — the actions on it are dropped, the others
+        # asked again, nothing run
+        return MatchedIntent(
+            Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details=f"not:{spared[0]}"
+        )
     if (
         subjects
         and YES_START.match(plain)
-        and any(_NOT_THIS.search(norm[: norm.find(sub.lower())]) for sub in subjects)
+        and ONLY.search(plain)
+        and len(subjects) == 1
+        and read_amount(plain, money_context=True, packs=packs).kind == "none"
     ):
-        # "yes but not 100998", "yes, not 100200": a subject named as not meant is never the one
-        # the answer moves the pending action to — asked again, nothing run
-        return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="not")
+        # "yes only 100904": the actions on 100904 are asked again, the others dropped
+        return MatchedIntent(
+            Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details=f"only:{subjects[0]}"
+        )
     negative = bool(NO_WHOLE.match(plain) or NO_ANY.search(plain)) and not AFTER_ALL.search(plain)
     yes = YES_START.match(plain)
     verb = words.named_action(plain)

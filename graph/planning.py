@@ -163,7 +163,10 @@ def _names(action: dict[str, Any], verb: str) -> bool:
     """Whether a confirmation naming ``verb`` ("cancel", "refund"; "" names any) is about
     ``action``."""
     intent = str((action.get("match") or {}).get("intent", ""))
-    return not verb or verb in intent or verb in str(action.get("tool", ""))
+    args = action.get("args") or {}
+    # ... or a subject it acts on ("not:100998" from "yes but not 100998")
+    named = any(verb == str(v) for v in args.values()) if isinstance(args, dict) else False
+    return not verb or verb in intent or verb in str(action.get("tool", "")) or named
 
 
 def _answered(match: MatchedIntent, task_id: str) -> Task:

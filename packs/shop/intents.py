@@ -637,8 +637,11 @@ _HANDOFF = rx(
     r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor)"
     # "ok thanks, transfer me" (never "transfer me the money", "don't transfer me", "transfer
     # me?")
-    r"|(?<!don't )(?<!dont )(?<!not )(?<!never )(?<!to )\btransfer me(?: (?:to (?:a |an )?"
-    r"(?:human|agent|person|real person|someone)|now|please|pls|again|asap))?(?=[\s.!]*$))"
+    r"|(?<!don't )(?<!dont )(?<!not )(?<!never )(?<!to )(?<!you )(?<!will )(?<!would )"
+    r"\btransfer me(?![?？])(?!\s+(?:the|my|a|an|some|back|money|refund|cash|¥|\d{1,5}\b"
+    r"|\d+\s*(?:yuan|元|块)|to (?:a |an |another |my |the )?(?:address|order|account|card|bank)\b))"
+    r"|(?<!don't )(?<!dont )(?<!not )(?<!never )(?<!i )(?<!you )(?<!should )(?<!to )(?<!will )"
+    r"\bescalate (?:this|it|me)\b(?![?？])(?!\s+to (?:my|the|our) bank))"
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:个|你们)?(?:的)?(?:领导|主管|经理|负责人)"
     # "100609的事我想找个人聊聊", "give me someone to talk to"
     r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)"
@@ -847,9 +850,6 @@ _TICKET = rx(
     r"wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
     r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
-    r"|making (?:a |this )?(?:weird |strange |funny |loud |rattling |buzzing |grinding )?"
-    r"(?:noise|sound)s?|rattl(?:es|ing)|smells? (?:burnt|burning|like burning)|burning smell"
-    r"|(?:stopped|not|isn'?t|doesn'?t|won'?t) keep(?:ing)? (?:\w+ )?(?:hot|warm|cold)"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn)\b"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
@@ -970,6 +970,12 @@ _TRANSFER_AGAIN = rx(
     r"|\b(?:get|put|connect) me (?:to|with|through)\b"
     r"|转人工(?![^，。,.!?！？]{0,6}(?:那个|的单|单子|有人|没人|什么|怎么))|再(?:给我|帮我)?转|重新转|马上转"
     r"|现在就?转"
+)
+# "stop bugging me about complaints", "stop asking me about a ticket", "别再问我要不要开工单了"
+_STOP_OFFERING = rx(
+    r"\b(?:stop|quit|enough) (?:asking|offering|bugging|pestering|nagging)(?: me)?"
+    r"(?: (?:about|with|if i want))? (?:a |any |the |another )?(?:tickets?|complaints?)\b"
+    r"|别(?:再)?(?:问|提|推)(?:我)?(?:要不要)?(?:开|建|提交)?(?:工单|投诉)(?:了)?"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -2025,6 +2031,11 @@ def match_shop(
     for negated in _NOT_THIS_ACTION.finditer(norm):
         start, end = negated.span(next(g for g in ("not", "not2", "not3") if negated.group(g)))
         norm = norm[:start] + " " * (end - start) + norm[end:]
+    # "stop bugging me about complaints, cancel 100904": no ticket is wanted; the words are not
+    # read as one (blanked, the spans stay aligned), the rest is
+    no_tickets = list(_STOP_OFFERING.finditer(norm))
+    for said in no_tickets:
+        norm = norm[: said.start()] + " " * (said.end() - said.start()) + norm[said.end() :]
     opening = _OPENING_GREETING.match(norm)
     greeted = ""
     if opening and norm[opening.end() :].strip(STRIP) and not awaiting_confirmation:
@@ -2231,6 +2242,9 @@ def match_shop(
         ]
     matched, unread = _write_corrected_midway(matched, unread, norm)
     matched = _instead_of_declined(matched)
+    if no_tickets:
+        kept = [m for m in matched if m.intent not in (ShopIntent.CREATE_TICKET, Intent.UNKNOWN)]
+        matched = kept or [_Request(Intent.CONFIRM_NO, text=text.strip(), lang=message_lang)]
     if any(m.intent is ShopIntent.STOCK for m in matched):
         # "电饭煲有货吗 家里那个坏了": why a new one is wanted, not a fault of what we sold
         matched = [
@@ -2291,13 +2305,17 @@ def match_shop(
             else m
             for m in matched
         ]
-    matched = [
-        # "transfer me? no thanks": a transfer asked about, offered (never made at once)
-        replace(m, args={**m.args, ASK_FIRST: True})
-        if m.intent is ShopIntent.HANDOFF and _asked_with_a_mark(m.text, norm)
-        else m
+    asked_and_refused = [
+        # "transfer me? no thanks", "transfer me? no, cancel 100904": a transfer asked about and
+        # refused in the same breath is none (never one a "yes" to something else makes)
+        m
         for m in matched
+        if m.intent is ShopIntent.HANDOFF and _asked_with_a_mark(m.text, norm)
     ]
+    if asked_and_refused:
+        matched = [m for m in matched if m not in asked_and_refused] or [
+            _Request(Intent.CONFIRM_NO, text=asked_and_refused[0].text, lang=lang)
+        ]
     whole = text.strip(STRIP)
     matched = [
         # "保温杯不保温了 才用两个月 咋整": after-sales reads the whole message, not the clause

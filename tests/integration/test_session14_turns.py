@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_trust import bot_for, executions, say
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
 @pytest.mark.parametrize(
@@ -255,3 +255,28 @@ async def test_two_of_the_plates_is_asked_never_two_yuan(tmp_path: Path) -> None
     assert "797" in out["reply"]
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "answer", "kept"),
+    [
+        ("cancel 100904 and 100998", "yes but not 100998", ("cancel_order", "100904")),
+        ("refund 100609 and 100200", "yes but not 100200", ("create_refund", "100609")),
+        ("cancel 100904 and 100998", "yes only 100904", ("cancel_order", "100904")),
+    ],
+)
+async def test_a_yes_sparing_one_of_several_waiting_actions_runs_only_the_others(
+    tmp_path: Path, first: str, answer: str, kept: tuple[str, str]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    await say(bot, "yes")
+    action, order_id = kept
+    if action == "cancel_order":
+        assert [e["target"] for e in await executions(bot, action)] == [order_id]
+        assert await executions(bot, "create_refund") == []
+    else:
+        assert len(await executions(bot, action)) == 1
+        assert await refunds_of(bot, "100200") == []
+        assert await refunds_of(bot, order_id) == [866.0]

@@ -288,12 +288,11 @@ def test_review_readings(text: str, expected: list[tuple[str, str | None]]) -> N
     ("text", "expected"),
     [
         ("早上好～帮我看看100609什么时候签收的", [("greeting", None), ("order_status", "100609")]),
-        # a fault said in English words, beside the policy asked about: both (the ticket asked
-        # first)
-        ("what's the warranty on the air purifier? it's making a weird rattling noise since "
-         "last week", [("faq", None), ("create_ticket", None)]),
-        ("the thermos from order 100200 stopped keeping stuff hot after a month smh, warranty "
-         "covers that right?", [("create_ticket", "100200"), ("faq", None)]),
+        # a fault beside the policy asked about: both (the ticket asked first); "making a noise"
+        # alone is no fault ("the kids are making noise, where's 100683")
+        ("my thermos from order 100200 is broken after a month smh, warranty covers that right?",
+         [("create_ticket", "100200"), ("faq", None)]),
+        ("the kids are making noise sorry, where's 100683", [("tracking", "100683")]),
         ("换货要几天内申请啊", [("faq", None)]),
         ("does the kettle make a loud noise?", [("unknown", None)]),
     ],
@@ -303,7 +302,7 @@ def test_fresh_batch_eight_last_readings(text: str, expected: list[tuple[str, st
 
 
 def test_a_fault_beside_a_policy_question_is_asked_first() -> None:
-    matches = match_shop("the purifier is rattling, what's the warranty on it?", packs=SHOP)
+    matches = match_shop("the purifier is broken, what's the warranty on it?", packs=SHOP)
     tickets = [m for m in matches if str(kind_of(m)) == "create_ticket"]
     assert tickets and all(m.args.get("ask_first") for m in tickets)
     assert [m.topic for m in matches if str(kind_of(m)) == "faq"] == ["warranty"]
@@ -363,10 +362,33 @@ def test_a_yes_naming_an_order_not_meant_moves_nothing(text: str) -> None:
     assert answer.intent is Intent.CONFIRM_UNCLEAR
 
 
-def test_a_transfer_asked_then_refused_is_only_offered() -> None:
-    matches = match_shop("transfer me? no thanks", packs=SHOP)
-    handoffs = [m for m in matches if str(kind_of(m)) == "handoff"]
-    assert handoffs and all(m.args.get("ask_first") for m in handoffs)
+def test_a_transfer_asked_then_refused_is_none() -> None:
+    for text in ("transfer me? no thanks", "transfer me? no, cancel 100904", "转人工？不用了"):
+        assert all(str(kind_of(m)) != "handoff" for m in match_shop(text, packs=SHOP))
+    assert read("transfer me? no, cancel 100904") == [("cancel_order", "100904")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("escalate this", [("handoff", None)]),
+        ("transfer me to your manager", [("handoff", None)]),
+        ("transfer me, I'm done with the bot", [("handoff", None)]),
+        ("should i escalate this?", [("unknown", None)]),
+        ("I'll escalate this to my bank", [("unknown", None)]),
+        ("stop bugging me about complaints, cancel 100904", [("cancel_order", "100904")]),
+        ("stop asking me about a complaint, where is 100683", [("tracking", "100683")]),
+    ],
+)
+def test_third_review_readings(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert read(text) == expected
+
+
+def test_a_yes_naming_one_of_several_orders_keeps_or_drops_it() -> None:
+    (spared,) = match_shop("yes but not 100998", packs=SHOP, awaiting_confirmation=True)
+    assert spared.details == "not:100998"
+    (only,) = match_shop("yes only 100904", packs=SHOP, awaiting_confirmation=True)
+    assert only.details == "only:100904"
 
 
 def test_can_money_come_back_after_a_look_asks_about_that_order() -> None:
