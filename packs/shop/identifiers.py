@@ -8,7 +8,9 @@ before it reads an amount, so an order number or a SKU is never taken for an amo
 
 from __future__ import annotations
 
-__all__ = ["SHOP_IDENTIFIERS", "SHOP_MENTIONS"]
+import re
+
+__all__ = ["REFUND_MENTION", "SHOP_IDENTIFIERS", "SHOP_MENTIONS"]
 
 SHOP_IDENTIFIERS: dict[str, str] = {
     "order_id": r"\d{6}",
@@ -28,3 +30,6 @@ SHOP_MENTIONS: dict[str, str] = {
     "refund_id": r"r-\d{6}",
 }
 """How customers write the shop's identifiers (matched case-insensitively, full-width folded)."""
+
+REFUND_MENTION = re.compile(rf"(?<![a-z0-9]){SHOP_MENTIONS['refund_id']}(?!\d)", re.IGNORECASE)
+"""A refund number as a customer writes it ("did r-000094 go through?")."""

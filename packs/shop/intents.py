@@ -76,6 +76,7 @@ from helpdesk.graph.language import (
 )
 from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.packs.shop.clause_model import read_clause
+from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.order_parts import (
     KEEP,
     SPARED,
@@ -3571,9 +3572,6 @@ def _one_ticket_per_message(items: list[_Request]) -> list[_Request]:
     return [merged if i is keeper else i for i in items if i is keeper or i not in loose]
 
 
-_REFUND_ID_SAID = rx(r"(?<![a-z0-9])r-\d{6}(?!\d)")
-
-
 def _refund_named(items: list[_Request]) -> list[_Request]:
     """ "退款R-000094到账了没", "what's my refund amount on R-000094?": a question about a refund
     named by its number is about the order it is of (looked up by the number), never the
@@ -3583,7 +3581,7 @@ def _refund_named(items: list[_Request]) -> list[_Request]:
         about_refund = (i.intent is ShopIntent.FAQ and i.topic == "refund_time") or (
             i.intent in (ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS) and not i.order_id
         )
-        if about_refund and _REFUND_ID_SAID.search(normalize(i.text, _TYPOS)):
+        if about_refund and REFUND_MENTION.search(normalize(i.text, _TYPOS)):
             i = replace(i, intent=ShopIntent.ORDER_STATUS, topic=None, inferred_order=False)
         out.append(i)
     return out

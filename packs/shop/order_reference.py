@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.graph.conversation import rx
+from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.words import looked_product
 from helpdesk.tools.packs import SubjectResolver
 
@@ -103,7 +104,6 @@ _LEFT_OUT = rx(
     r"|除了[^，。,.!?！？]{1,12}|[\u4e00-\u9fff]{2,8}(?:那单|那个|的订单)?(?:保留|别动|不要动|不取消|先别)"
 )
 _LIMIT = 100
-_REFUND_NAMED = rx(r"(?<![a-z0-9])r-\d{6}(?!\d)")
 
 
 def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -111,7 +111,7 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     if str(request.get("intent")) not in _SCOPED:
         return None
     text = _LEFT_OUT.sub(" ", str(request.get("text") or ""))
-    refund = _REFUND_NAMED.search(text)
+    refund = REFUND_MENTION.search(text)
     if refund and str(request.get("intent")) in _LOOKS:
         # "did R-000094 go through?": the order that refund is of
         return {"limit": 1, "refund": refund.group(0).upper()}

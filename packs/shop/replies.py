@@ -19,6 +19,7 @@ from helpdesk.graph.intents import MatchedIntent
 from helpdesk.graph.prompting import render
 from helpdesk.graph.replies import ReplyItem, Writer
 from helpdesk.graph.request import RESOLVED
+from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.intents import (
     ORDER_SCOPED_INTENTS,
     ShopIntent,
@@ -56,8 +57,6 @@ from helpdesk.packs.shop.words import COMPLAINED, is_complaint, product_query
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["ShopReplies"]
-
-_REFUND_ID = re.compile(r"(?<![a-z0-9])r-\d{6}(?!\d)", re.IGNORECASE)
 
 
 _ORDER_ID = re.compile(r"^\d{6}$")
@@ -100,7 +99,7 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
         )
     if kind == "orders":
         listed = orders_text(w, as_dict(data))
-        named = _REFUND_ID.search(match.text)
+        named = REFUND_MENTION.search(match.text)
         if named:
             # "did R-999999 go through?": no order of theirs has that refund — said, then the list
             return "\n".join((w.say("refund_not_found", refund_id=named.group(0).upper()), listed))
