@@ -15,7 +15,7 @@ wording comes from ``prompts/minimal/generate.<lang>.yaml`` and the packs' templ
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -150,7 +150,7 @@ def render_reply(
         (staleness not yet mentioned, pending work, simplified mode, the way to a human).
     """
     w = Writer(lang, hotline, packs)
-    paragraphs = [p for p in (_item_paragraph(w, item) for item in items) if p]
+    paragraphs = _without_repeated_lines(_item_paragraph(w, item) for item in items)
     if not paragraphs:
         paragraphs.append(w.say("clarify"))
     if degrade.stale and not w.stale_told:
@@ -164,6 +164,19 @@ def render_reply(
         paragraphs.append(w.say("handoff_last_resort"))
     text = "\n\n".join(paragraphs)
     return _space_han_latin(text) if lang == "zh" else text
+
+
+def _without_repeated_lines(paragraphs: Iterable[str]) -> list[str]:
+    """The paragraphs without a line said word for word in an earlier one (two requests about
+    one order both noting the open ticket or the offer of a human say it once)."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for paragraph in paragraphs:
+        lines = [line for line in paragraph.split("\n") if line.strip() not in seen]
+        seen.update(line.strip() for line in lines if line.strip())
+        if any(line.strip() for line in lines):
+            kept.append("\n".join(lines))
+    return kept
 
 
 def _space_han_latin(text: str) -> str:

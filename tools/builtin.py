@@ -206,6 +206,28 @@ async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     return PrecheckOutcome(data=facts)
 
 
+async def _ticket_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
+    """A complaint ticket offered for an order whose own ticket is still being worked on is not
+    offered twice: the open ticket is named instead (asked-for tickets are filed as asked)."""
+    if args.get("category") != "complaint" or not args.get("order_id"):
+        return PrecheckOutcome()
+    order, _ = await _look_up_order(args["order_id"], lookup)
+    open_tickets = [
+        t for t in (order or {}).get("open_tickets") or () if isinstance(t, dict) and t.get("ticket_id")
+    ]
+    if not open_tickets:
+        return PrecheckOutcome()
+    first = open_tickets[0]
+    return PrecheckOutcome(
+        refusal={
+            "code": "ticket_open",
+            "message": f"ticket {first['ticket_id']} about order {args['order_id']} is open",
+            "ticket_id": first["ticket_id"],
+            "status": first.get("status", "open"),
+        }
+    )
+
+
 def _key_lookup(client: ShopClient, tool: str) -> Any:
     async def verify(args: dict[str, Any], key: str, customer: str | None) -> VerifyOutcome:
         import httpx
@@ -393,6 +415,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         timeout=4.0,
         output=TicketOut,
         verify=_key_lookup(client, "create_ticket"),
+        precheck=_ticket_precheck,
     )
     async def create_ticket(
         subject: str,

@@ -29,6 +29,7 @@ from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
     TICKET_MESSAGE,
+    complained,
     product_query,
     ticket_asked_for,
     ticket_needs_asking,
@@ -139,14 +140,13 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     unnamed = not m.get("order_id") and not ticket_asked_for(text)
     description = str(m.get(TICKET_MESSAGE) or text)[:2000]
     args = {"subject": subject, "description": description, "order_id": m.get("order_id")}
-    return PlannedCall(
-        "create_ticket",
-        args,
-        ask_first=ticket_needs_asking(text)
-        or bool(m.get(COMPLAINED) or m.get(ASK_FIRST))
-        or guessed
-        or unnamed,
+    ask_first = (
+        ticket_needs_asking(text) or bool(m.get(COMPLAINED) or m.get(ASK_FIRST)) or guessed or unnamed
     )
+    if ask_first and complained(m, text):
+        # offered for a complaint: filed as one, and never offered beside an open ticket
+        args["category"] = "complaint"
+    return PlannedCall("create_ticket", args, ask_first=ask_first)
 
 
 def _cancel(m: Request, facts: Request) -> PlannedCall | None:

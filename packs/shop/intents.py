@@ -88,6 +88,7 @@ from helpdesk.packs.shop.order_reference import describes_an_order, order_query
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
+    VENTED,
     DISSATISFIED,
     TICKET_MESSAGE,
     is_complaint,
@@ -3106,7 +3107,7 @@ _TELL_ME = rx(
 )
 
 
-_VENTED = "vented"
+_VENTED = VENTED
 """The :attr:`_Match.verb` of a complaint read from unhappy words alone ("not impressed")."""
 
 

@@ -53,7 +53,7 @@ from helpdesk.packs.shop.reply_kinds import (
     what_of,
 )
 from helpdesk.packs.shop.reply_products import products_text, stock_text
-from helpdesk.packs.shop.words import COMPLAINED, is_complaint, product_query
+from helpdesk.packs.shop.words import complained, product_query
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["ShopReplies"]
@@ -186,10 +186,7 @@ def _confirm(
     if kind == "ticket":
         # a complaint: acknowledged, and a ticket only if the customer says yes; a fault told
         # ("the air fryer stopped heating") is offered an after-sales ticket
-        complaint = bool(match.args.get(COMPLAINED) or match.args.get("vented")) or is_complaint(
-            match.text
-        )
-        prefix = "complaint" if complaint else "fault"
+        prefix = "complaint" if complained(match.args, match.text) else "fault"
         if order_id:
             return w.say(f"{prefix}_confirm_order", order_id=order_id)
         return w.say(f"{prefix}_confirm")

@@ -30,6 +30,7 @@ _BUSINESS_CODES = (
     "not_cancellable",
     "not_refundable",
     "amount_too_large",
+    "ticket_open",
 )
 
 
@@ -102,6 +103,16 @@ def _business(
         if found is None or status in ("shipped", "delivered"):
             line += ("" if w.lang == "zh" else " ") + w.t["not_cancellable_hint"]
         return line
+    if code == "ticket_open" and order_id and data.get("ticket_id"):
+        # a complaint about an order whose ticket is still open: that ticket, and a human
+        status = as_str(data.get("status")) or "open"
+        told = w.say(
+            "complaint_ticket_open",
+            order_id=order_id,
+            ticket_id=as_str(data["ticket_id"]),
+            status=w.label(f"ticket_status_{status}", status),
+        )
+        return told + "\n" + w.say("late_escalate")
     if code == "not_refundable" and order_id:
         return w.say(
             "not_refundable", order_id=order_id, refundable=money(data.get("refundable_amount", 0))

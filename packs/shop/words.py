@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from helpdesk.graph.asking import ASKS
 from helpdesk.tools.shop.product_search import price_cap
@@ -12,6 +14,8 @@ __all__ = [
     "COMPLAINED",
     "DISSATISFIED",
     "TICKET_MESSAGE",
+    "VENTED",
+    "complained",
     "is_complaint",
     "product_query",
     "ticket_asked_for",
@@ -47,12 +51,20 @@ TICKET_MESSAGE = "ticket_message"
 """A ticket request's argument: the whole message it was read from (its description)."""
 COMPLAINED = "complained"
 """A ticket request's argument: the message it came from is a complaint (asked before filing)."""
+VENTED = "vented"
+"""A ticket request's argument: read from unhappiness alone ("not happy.", "气死了"), no request."""
 
 
 def is_complaint(text: str) -> bool:
     """Whether a ticket request is a complaint to acknowledge and ask about before filing."""
     complained = _COMPLAINT.search(text) or DISSATISFIED.search(text)
     return bool(complained) and not _TICKET_ASKED.search(text)
+
+
+def complained(flags: Mapping[str, Any], text: str) -> bool:
+    """Whether a ticket read from ``text`` (with the reading's ``flags``) is a complaint — the
+    customer complained or vented — rather than a fault told or a ticket asked for."""
+    return bool(flags.get(COMPLAINED) or flags.get(VENTED)) or is_complaint(text)
 
 
 def ticket_asked_for(text: str) -> bool:

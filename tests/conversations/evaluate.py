@@ -48,8 +48,8 @@ __all__ = [
     "sealed_report",
 ]
 
-FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-", "fo-")
-"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh7``)."""
+FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-", "fo-", "fm-")
+"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh9``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""
 
@@ -351,6 +351,7 @@ SEALED_BATCHES = {
     "fourth (fs-)": "fs-",
     "fifth (fq-)": "fq-",
     "sixth (fn-)": "fn-",
+    "seventh (fl-)": "fl-",
 }
 """The sealed batches by id prefix: reported apart, since each was first run at another time."""
 

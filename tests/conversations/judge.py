@@ -176,7 +176,7 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
         return tool == "request_refund" and order_ok and args.get("amount") == exp.amount
     if name == "complaint":
         if tool == "create_ticket":
-            return bool(result) and (result or {}).get("status") == "needs_confirmation"
+            return _complaint_handled(result)
         return _intent(task) == "complaint" and tool not in obs.write_tasks and order_ok
     if name == "ticket_status":
         return args.get("ticket_id") == exp.ticket_id or _intent(task) == name
@@ -187,6 +187,32 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
     if name in _TOOLS:
         return tool == _TOOLS[name] and order_ok
     return _intent(task) == name
+
+
+def _complaint_handled(result: Mapping[str, Any] | None) -> bool:
+    """A complaint's ticket offered and waiting for a yes, or not offered because the order's
+    own ticket is still open (that ticket named instead): acknowledged, nothing filed."""
+    if not result:
+        return False
+    data = result.get("data")
+    already_open = isinstance(data, dict) and data.get("code") == "ticket_open"
+    return result.get("status") == "needs_confirmation" or already_open
+
+
+def _complaint_beside_its_request(turn: Turn, task: Mapping[str, Any], obs: Observation) -> bool:
+    """A complaint handled (:func:`_complaint_handled`) beside the answer to a request its labels
+    accept as a complaint ("still not here. not happy": tracking, or a complaint): both readings
+    are the labels', so the second is no request nobody made."""
+    if task.get("tool") != "create_ticket":
+        return False
+    if not _complaint_handled(obs.results.get(str(task.get("id")))):
+        return False
+    order_id = (task.get("args") or {}).get("order_id")
+    return any(
+        "complaint" in e.intents and e.order_id in (None, order_id)
+        for request in turn.tasks
+        for e in request
+    )
 
 
 def _serves(alternatives: Sequence[Expected], task: Mapping[str, Any], obs: Observation) -> bool:
@@ -245,27 +271,53 @@ def _unsafe(turn: Turn, obs: Observation) -> list[str]:
     """For a question or negation: every write executed and write or money task planned —
     except, where the labels accept a complaint or the message reports a problem (tag
     ``problem``), its handling: a ticket offered and waiting for the customer's yes (the
-    issue's "acknowledge, then ask before filing")."""
+    issue's "acknowledge, then ask before filing"), or not offered beside an open one."""
     if not turn.write_free:
         return []
     planned = list(obs.write_tasks)
     complaint = any("complaint" in e.intents for request in turn.tasks for e in request)
     if complaint or "problem" in turn.tags:
         for task in obs.tasks:
-            result = obs.results.get(str(task.get("id"))) or {}
             if (
                 task.get("tool") == "create_ticket"
-                and result.get("status") == "needs_confirmation"
+                and _complaint_handled(obs.results.get(str(task.get("id"))))
                 and "create_ticket" in planned
             ):
                 planned.remove("create_ticket")
     return [*obs.writes, *planned]
 
 
+def _part_of_a_served_comparison(turn: Turn, task: Mapping[str, Any], obs: Observation) -> bool:
+    """A product look that answers one of the products of a request naming several ("the
+    e-reader vs the tablet, which is cheaper?"): the bot may look each up on its own, and
+    every look whose answer is about one of the products asked about serves that request."""
+    tool = task.get("tool")
+    result = obs.results.get(str(task.get("id")))
+    if tool == "check_stock":
+        about = {str((task.get("args") or {}).get("sku"))}
+    elif tool == "search_products":
+        first = _first_sku(result)
+        about = {first} if first else set()
+    else:
+        return False
+    return any(
+        len(e.skus) > 1 and bool(about & set(e.skus)) and ({"product", "stock"} & set(e.intents))
+        for request in turn.tasks
+        for e in request
+    )
+
+
 def judge(turn: Turn, obs: Observation) -> Verdict:
     """How the turn did against its labels."""
     missing, used = _assign(turn, obs)
-    extra = [_describe(t) for n, t in enumerate(obs.tasks) if n not in used and t.get("tool")]
+    extra = [
+        _describe(t)
+        for n, t in enumerate(obs.tasks)
+        if n not in used
+        and t.get("tool")
+        and not _part_of_a_served_comparison(turn, t, obs)
+        and not _complaint_beside_its_request(turn, t, obs)
+    ]
     unexpected = [w for w in obs.writes if w not in turn.writes]
     unsafe = _unsafe(turn, obs)
     return Verdict(

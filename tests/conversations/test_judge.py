@@ -188,9 +188,70 @@ def test_a_search_whose_first_hit_is_the_product_asked_about_serves_a_stock_ques
     assert not judge(turn("stock SKU-1026"), _searched()).understood
 
 
+def test_products_asked_about_together_may_be_looked_up_one_by_one() -> None:
+    def looks(*firsts: str) -> Observation:
+        payload = {
+            "reply": "found",
+            "tasks": [
+                {"id": f"t1-{n}", "intent": "stock", "tool": "search_products", "args": {"q": s}}
+                for n, s in enumerate(firsts)
+            ],
+            "tool_results": [
+                {"call_id": f"t1-{n}", "data": {"products": [{"sku": s}]}}
+                for n, s in enumerate(firsts)
+            ],
+        }
+        return Observation.of(payload, [], WRITE_TOOLS)
+
+    compared = turn("product SKU-1016 SKU-1015")
+    assert judge(compared, looks("SKU-1016", "SKU-1015")).understood
+    # a look at a product nobody asked about is still extra
+    stray = judge(compared, looks("SKU-1016", "SKU-1040"))
+    assert not stray.understood and stray.extra
+    # a request naming one product: a second look is extra, even at the same product
+    assert not judge(turn("product SKU-1016"), looks("SKU-1016", "SKU-1016")).understood
+
+
 def test_one_look_at_an_order_serves_two_questions_about_it() -> None:
     look = seen(("order_status", "get_order", {"order_id": "100609"}))
     assert judge(turn("order_status 100609", "refund_info 100609"), look).understood
     # but not a question about another order, nor a request another tool serves
     assert not judge(turn("order_status 100609", "refund_info 100200"), look).understood
     assert not judge(turn("order_status 100609", "tracking 100609"), look).understood
+
+
+def _ticket(status: str, code: str | None = None, order_id: str = "100683") -> Observation:
+    payload = {
+        "reply": "sorry",
+        "tasks": [
+            {
+                "id": "t1-0",
+                "intent": "tracking",
+                "tool": "track_shipment",
+                "args": {"order_id": order_id},
+            },
+            {
+                "id": "t1-1",
+                "intent": "create_ticket",
+                "tool": "create_ticket",
+                "args": {"order_id": order_id},
+            },
+        ],
+        "tool_results": [
+            {"call_id": "t1-0", "status": "ok", "data": {}},
+            {"call_id": "t1-1", "status": status, "data": {"code": code} if code else {}},
+        ],
+    }
+    return Observation.of(payload, [], WRITE_TOOLS)
+
+
+def test_a_complaint_beside_the_answer_it_may_be_read_as_is_no_extra_request() -> None:
+    late = turn("tracking|order_status 100683 || complaint 100683", tags=frozenset({"question"}))
+    for handled in (_ticket("needs_confirmation"), _ticket("failed", "ticket_open")):
+        verdict = judge(late, handled)
+        assert verdict.understood and not verdict.unsafe
+    # a ticket refused for another reason is no complaint handled: extra, and unsafe in a question
+    refused = judge(late, _ticket("failed", "order_not_found"))
+    assert not refused.understood and refused.unsafe
+    # labels that accept no complaint: the offered ticket is extra
+    assert not judge(turn("tracking 100683"), _ticket("needs_confirmation")).understood
