@@ -212,9 +212,8 @@ async def _ticket_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     if args.get("category") != "complaint" or not args.get("order_id"):
         return PrecheckOutcome()
     order, _ = await _look_up_order(args["order_id"], lookup)
-    open_tickets = [
-        t for t in (order or {}).get("open_tickets") or () if isinstance(t, dict) and t.get("ticket_id")
-    ]
+    listed = (order or {}).get("open_tickets") or ()
+    open_tickets = [t for t in listed if isinstance(t, dict) and t.get("ticket_id")]
     if not open_tickets:
         return PrecheckOutcome()
     first = open_tickets[0]

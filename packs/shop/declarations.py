@@ -140,9 +140,8 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     unnamed = not m.get("order_id") and not ticket_asked_for(text)
     description = str(m.get(TICKET_MESSAGE) or text)[:2000]
     args = {"subject": subject, "description": description, "order_id": m.get("order_id")}
-    ask_first = (
-        ticket_needs_asking(text) or bool(m.get(COMPLAINED) or m.get(ASK_FIRST)) or guessed or unnamed
-    )
+    flagged = bool(m.get(COMPLAINED) or m.get(ASK_FIRST))
+    ask_first = ticket_needs_asking(text) or flagged or guessed or unnamed
     if ask_first and complained(m, text):
         # offered for a complaint: filed as one, and never offered beside an open ticket
         args["category"] = "complaint"

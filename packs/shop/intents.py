@@ -88,9 +88,9 @@ from helpdesk.packs.shop.order_reference import describes_an_order, order_query
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
-    VENTED,
     DISSATISFIED,
     TICKET_MESSAGE,
+    VENTED,
     is_complaint,
     looked_product,
     product_query,
