@@ -89,6 +89,7 @@ from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
     DISSATISFIED,
+    IF_LATE_BY,
     TICKET_MESSAGE,
     VENTED,
     is_complaint,
@@ -298,6 +299,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|拆(?:了|开)(?:包装|封)?[^，。,.!?！？]{0,6}(?:还)?(?:能|可以)退|\bpostage on returns?\b"
         r"|\bwho pays\b.{0,20}\breturns?\b|\bopened\b.{0,20}\breturn(?:ed)?\b"
         r"|\b(?:still )?returnable\b"
+        # "箱子压扁了 是拒收还是先签收再退": refuse the parcel or sign and return, asked
+        r"|拒收[^，。,.!?！？]{0,3}还是|还是[^，。,.!?！？]{0,3}拒收|(?:能|可以)拒收(?:吗|么|不)"
+        r"|\b(?:refuse|reject) (?:the )?(?:delivery|parcel|package)\b[^.!]{0,30}\?"
     ),
     "exchange": rx(
         r"\bexchange (?:it |them |this |(?:the |my )[a-z0-9 ]{2,20} )?for (?:a |an )?"
@@ -421,6 +425,7 @@ _REFUND_NEGATED = rx(
     r"|(?<!\d yuan, )(?<!so )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
+    r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*退"
     r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
 )
@@ -437,6 +442,7 @@ _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
+    r"|是(?:不是)?(?:全额|全部|全)退(?:款|钱)?(?:吗|么|嘛|\?|？)"
     # "如果钢化膜一直不到 能退钱吗": whether money can come back, asked (what is refundable, and
     # how to ask, answers it); "帮我退钱" asks for it
     # "refund left on 100609": what is left to refund, asked in two words
@@ -484,18 +490,38 @@ _REFUND_TOLD = rx(
 )
 # "you refunded the fitness band already", "那个已经退过了": a refund made, told of — no request
 _REFUND_PAST = rx(
-    r"\b(?:you|you guys|u|they|y'all) (?:have |'ve )?(?:already )?refunded\b"
+    r"\b(?:you|you guys|u|they|y'all) (?:have |'ve )?(?:already |only |just |partly |partially )?"
+    r"refunded\b"
     r"|\b(?:was|were|been|got) (?:already )?refunded\b|\balready (?:been )?refunded\b"
     r"|已经退(?:了|过)|退过(?:了)?|(?:之前|上次)(?:已经)?退了"
     # "数据线那笔退款批了 但是钱还没到": a refund approved, told of
     r"|退款(?:已经)?(?:批了|批准了|通过了|审核通过了?|同意了)"
     r"|\brefund (?:was |got |has been )?approved\b"
+    # "requested a refund two weeks ago and it still says requested": one asked for before
+    r"|\b(?:i )?(?:already )?(?:requested|asked for|applied for) (?:a |the |my )?refund\b"
+    r"(?=[^.!?]{0,40}\b(?:ago|already|last|still|yet|before)\b)"
+    r"|(?:已经|之前|上次|早就)?申请(?:了|过)退款|退款(?:已经)?申请(?:了|过)"
+)
+# "thx for the 433 refund", "谢谢 退款收到了": thanks for a refund made, nothing asked
+_THANKS_FOR_REFUND = rx(
+    r"\b(?:thanks|thank you|thx|ty|cheers)\b[^.!?]{0,12}\bfor\b[^.!?]{0,24}\b(?:re?fu?nd|money)"
+    r"|(?:谢谢|感谢|多谢)[^，。,.!?！？]{0,8}(?:退款|退的钱)|(?:退款|钱)(?:已经)?收到了"
+    r"|\b(?:got|received) (?:the |my )?(?:re?fu?nd|money)(?: back)?\b,? (?:thanks|thank you|thx)"
 )
 # "you refunded 100609 already but I want another 50": more asked for beside what was refunded
 _MORE_WANTED = rx(
     r"(?<!don't )(?<!do not )(?<!dont )\b(?:want|need|give me|refund me)\s+(?:\w+\s+)?"
     r"(?:another|more|the rest|the remaining|the remainder|\d+)\b|\banother \d+|\d+ more\b"
     r"|还要退|再退|再给我退|剩下的(?:也)?(?:退|都退)"
+)
+# what a refund amounts to, asked or doubted: "what's the most I could get refunded", "how come
+# only 866 is refundable", "was that the whole refund", "退款金额不对吧", "才退了433",
+# "一共退过我多少"
+_REFUND_AMOUNT_ASKED = rx(
+    r"\b(?:the )?most (?:i|we) (?:could|can) (?:get|have)\b|\bmaximum\b"
+    r"|\bhow come\b[^.?!]{0,50}\b(?:refund\w*|back)\b|\bonly \d+(?:\.\d+)? (?:is )?refundable\b"
+    r"|\b(?:the )?whole refund\b|\bmore coming\b|\bis there (?:any )?more\b"
+    r"|金额不对|才退(?:了)?\d|退(?:过|了)(?:我)?多少|(?:一共|总共)(?:给我)?退|还能退多少|能退多少"
 )
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 # a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
@@ -733,10 +759,13 @@ _CANCEL_QUERY = rx(
 # "I already cancelled it": said to have been — neither asks for a cancel
 _CANCEL_ASKED_OR_TOLD = rx(
     r"还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
-    r"|\bcan (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
+    r"|\b(?:can|could) (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
+    # "could I cancel the monitor order if I wanted to?": whether it could be, asked
+    r"|\bcancel\b[^.?!]{0,40}\bif (?:i|we) (?:wanted|want(?:ed)?|decided?|needed|need) to\b"
     r"|(?:记得|已经|早就|之前|不是)[^，。,.!?！？]{0,6}取消(?:过)?了"
     r"|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,6}取消|\bif (?:i|we) (?:were to |did |do )?cancel"
+    r"|取消(?:了)?的话"
     r"|\bthinking (?:of|about) cancel+ing\b|\bis (?:that|it|this) (?:even )?possible\b"
     r"|\bshould (?:i|we) (?:still )?cancel\b|\bwould cancel+ing\b|\bif cancel+ing\b"
     r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消|(?:之前|以前|上次|已经)取消(?:了)?的"
@@ -771,6 +800,13 @@ _CAN_I_CANCEL = rx(
     r"(?:还|现在)?(?:能|可以)(?:不能)?取消[吗么嘛]|能不能取消|可不可以取消"
     r"|\bcan (?:i|we) (?:still )?cancel\b(?! (?:it|order|my|the|this|that|#?\d))"
 )
+# "100181是谁取消的？", "why was my scarf order cancelled?": a cancel made, asked about (the
+# order's state answers it)
+_WHY_CANCELLED = rx(
+    r"是?谁(?:给我|帮我|把它)?取消的|为(?:什么|啥)[^，。,.!?！？]{0,8}(?:被)?取消(?:了|的)"
+    r"|怎么(?:就)?(?:被)?取消了|\bwho cancel+ed\b"
+    r"|\bwhy (?:was|is|did|has|have) [^.?!]{0,30}(?:been )?cancel+ed\b"
+)
 _CANCEL_NEGATED = rx(
     # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
     r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b"
@@ -779,6 +815,10 @@ _CANCEL_NEGATED = rx(
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想|不是)\s*(?:给我|帮我|给|再)?\s*取消"
     r"|\b(?:never|didn'?t|did not) ask(?:ed)? (?:you |anyone )?to cancel"
+    # "never mind about cancelling 100904", "I was about to cancel 100877 but don't": a cancel
+    # thought of and let go
+    r"|\b(?:never ?mind|nvm|forget) (?:about )?(?:the |my )?cancel"
+    r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?cancel"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*(?:点|按|申请|要求|让你|让)?(?:过)?\s*取消(?![了吗])"
 )
@@ -824,6 +864,15 @@ _WEIGHED = rx(
     r"|(?:开|提|建)(?:个)?工单(?:要|需要)多久|怎么(?:开|弄|提交|申请|操作)|如何(?:开|提交|申请)"
     r"|还是(?:我)?自己"
 )
+# how a remedy goes, asked: the customer weighs the way, asks for nothing to be filed
+_HOW_REMEDY_WORKS = rx(
+    r"\bhow (?:do|does|would|will) (?:an? |the )?(?:exchanges?|returns?|warranty|repairs?)"
+    r" (?:work|go)\b|\bhow (?:do|can|would) (?:i|we) (?:exchange|return|swap)\b"
+    r"|\bwhat(?:'s| is) the (?:exchange|return|returns|warranty) process\b"
+    r"|是[^，。,.!?！？]{0,8}还是[^，。,.!?！？]{0,8}(?:退|换|签收|拒收)|怎么(?:换货|退货|退换)"
+    r"|如何(?:换货|退货|退换)|(?:换货|退货|退换货?)(?:流程|怎么(?:弄|办|操作))"
+)
+_REMEDY_TOPICS = frozenset({"returns", "exchange", "warranty"})
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 # "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
 # "你们周末发货吗" / "do you deliver on sundays": when the shop ships, not where an order is
@@ -965,6 +1014,21 @@ _IF_NOT_THEN = rx(
     r"|^\W*(?:otherwise|or else|or i'?ll|or i will|if not\b|if (?:you|this|it) (?:can'?t|cannot"
     r"|won'?t|doesn'?t|isn'?t|is not|does not)\b)"
 )
+_DAY = (
+    r"(?:today|tonight|tomorrow|this week|next week|the weekend|(?:mon|tues|wednes|thurs|fri|satur"
+    r"|sun)day|end of (?:the )?(?:week|month))"
+)
+# "if the screen protector doesn't show up by friday refund me", "要是今天还不到就给我退了": a
+# refund or cancel wanted only if a delivery fails by a day still to come — what can be done
+# now is to look where the parcel is (the customer asks again once the day has passed)
+_IF_LATE_BY = rx(
+    r"\bif\b[^.!?]{0,60}\b(?:doesn'?t|does not|hasn'?t|has not|isn'?t|is not|won'?t|didn'?t"
+    r"|not|never)\b[^.!?]{0,30}\b(?:by|before|until|till|on) " + _DAY + r"\b"
+    r"|\bif\b[^.!?]{0,60}\b(?:not here|not arrived|no show|still missing)\b[^.!?]{0,20}\b"
+    r"(?:by|before|until|till|on) " + _DAY + r"\b"
+    r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:今天|明天|后天|这周|周末|本周|月底"
+    r"|(?:周|礼拜|星期)[一二三四五六日天])[^，。,.!?！？]{0,6}(?:还)?(?:不到|没到|没送到|收不到|到不了)"
+)
 # "... nobody called, transfer me again now", "上次转人工没人管 转人工", "再给我转一次": a new
 # transfer asked for beside the one made before
 _TRANSFER_AGAIN = rx(
@@ -979,6 +1043,15 @@ _STOP_OFFERING = rx(
     r"(?: (?:about|with|if i want))? (?:a |any |the |another )?(?:tickets?|complaints?)\b"
     r"|别(?:再)?(?:问|提|推)(?:我)?(?:要不要)?(?:开|建|提交)?(?:工单|投诉)(?:了)?"
 )
+# "我不想投诉 就想问下T-000031…", "我也没投诉啊", "I'm not complaining, just asking": no
+# complaint made, so none to file
+_COMPLAINT_NEGATED_PATTERN = (
+    r"(?:不想|不要|不是要|不是想|没(?:有)?(?:要)?|没说要|并没有?|也没有?|不用|不打算)\s*投诉"
+    r"|\b(?:don'?t|do not|not) (?:want|trying|looking|going) to (?:complain|file a complaint"
+    r"|make a complaint)\b|\b(?:i'?m |i am )?not complaining\b|\bi (?:didn'?t|did not|never) "
+    r"(?:complain|file a complaint|ask for a ticket)\b"
+)
+_COMPLAINT_NEGATED = rx(_COMPLAINT_NEGATED_PATTERN)
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
@@ -990,7 +1063,7 @@ _TICKET_NEGATED = rx(
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
     # "算了 先不报修了": no repair asked for (yet)
-    r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了"
+    r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了|" + _COMPLAINT_NEGATED_PATTERN
 )
 _TRACKING = rx(
     r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
@@ -1017,6 +1090,8 @@ _TRACKING = rx(
 _ARRIVE = rx(
     r"\bwhen (?:will|would|does|do|is|should|can|might)\s+(?:it|they|this|that|my \w+|the \w+|"
     r"order \d+|i)\s*(?:\w+\s+)?(?:arrive|get here|be delivered|be here|come|reach|receive|get it)"
+    r"|\bhow (?:soon|quickly|fast)\b[^.?!,]{0,24}?\b(?:arrive|get here|be delivered|be here"
+    r"|come|reach me)\b"
     r"|\barriv(?:e|al)\b|\bdeliver(?:ed|y) date\b"
     r"|什么时候到|何时到|多久(?:能|可以|才)?到|几天(?:能|可以|才)?到|啥时候到|什么时候能到|什么时候送到"
     r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到|什么时候能送到|多久能送到"
@@ -1029,6 +1104,9 @@ _SHIP_WHEN = rx(
     # "when does 100998 ship", "when does my first one ship"
     r"|\bwhen (?:will|do|does|would|is|are)\b[^.?!,]{0,24}?\b(?:be )?ship(?:ped|ping|s)?\b"
     r"|\bwhen (?:it|they|that|this one|\d{6}) ships?\b"
+    # "how soon does 100904 ship once I pay", "how quickly will my order go out"
+    r"|\bhow (?:soon|quickly|fast|long (?:until|till|before))\b[^.?!,]{0,24}?\b"
+    r"(?:ship(?:ped|s)?|go(?:es)? out|(?:be |get |gets )?(?:sent|dispatched)|dispatch(?:es)?)\b"
     r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
 )
 _ORDER_STATUS = rx(
@@ -1296,6 +1374,11 @@ def _classify_clause(
         # assent emoji alone ("👍", "🙏") is an acknowledgement too — except to a question
         # waiting for a yes, where it is no yes to act on (asked again)
         return _Match(Intent.THANKS, ack=True)
+    if _WHY_CANCELLED.search(norm) and not _CANCEL_NEGATED.search(blank(norm, _WHY_CANCELLED)):
+        return _Match(ShopIntent.ORDER_STATUS)
+    if _COMPLAINT_NEGATED.search(norm) and ents.ticket_ids:
+        # "怎么就有个投诉工单T-000039了 我也没投诉啊": the ticket named, asked about
+        return _Match(ShopIntent.TICKET_STATUS)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         return _Match(Intent.CONFIRM_NO)
     if _PAID_QUESTION.search(norm):
@@ -1365,6 +1448,12 @@ def _classify_clause(
         # "which of my orders can I still get a refund on", "我有哪些订单是可以退款的": the list
         # (each order's state) to pick from, never a refund
         return _Match(ShopIntent.LIST_ORDERS)
+    if _THANKS_FOR_REFUND.search(norm) and not _MORE_WANTED.search(norm) and not ents.order_ids:
+        return _Match(Intent.THANKS)
+    if REFUND_MENTION.search(norm) and _REFUND_PAST.search(norm) and not _MORE_WANTED.search(norm):
+        # "requested a refund two weeks ago, R-000092, it still says requested??": that refund's
+        # order (looked up by its number) shows where it is
+        return _Match(ShopIntent.ORDER_STATUS)
     if (
         _REFUND_PAST.search(norm)
         and not ASKS.search(norm)
@@ -1405,10 +1494,16 @@ def _classify_clause(
             )
             # "how much can I still get back on the air purifier": the order its words
             # describe, looked up before planning
-            or (_HOW_MUCH.search(norm) and describes_an_order(norm))
+            or (
+                (_HOW_MUCH.search(norm) or _REFUND_AMOUNT_ASKED.search(norm))
+                and describes_an_order(norm)
+            )
         ):
             # a refund question naming no order asks how long refunds take, not where one is
             return _Match(ShopIntent.ORDER_STATUS)
+        if _REFUND_AMOUNT_ASKED.search(norm) and not _HOW_LONG.search(norm):
+            # "你们一共退过我多少钱", "was that the whole refund?": the orders, with their refunds
+            return _Match(ShopIntent.LIST_ORDERS)
         if _FAQ_PATTERNS["returns"].search(norm) and not _MONEY_BACK_WHEN.search(norm):
             return _Match(ShopIntent.FAQ, topic="returns")  # "拆了包装还能退吗": a return
         return _Match(ShopIntent.FAQ, topic="refund_time")
@@ -2277,6 +2372,17 @@ def match_shop(
         matched = [m for m in matched if not m.args.get(_VENTED)]
     elif others:
         matched = _complaint_beside_looks(matched, others, text, norm)
+    if (
+        _HOW_REMEDY_WORKS.search(norm)
+        and any(m.intent is ShopIntent.FAQ and m.topic in _REMEDY_TOPICS for m in matched)
+        and not ticket_asked_for(norm)
+        and not is_complaint(text)
+        and not REQUESTS.search(blank(norm, _CAN_I))
+        and not _DONE_FOR_ME.search(norm)
+    ):
+        # "one of them is the wrong size, how do exchanges work?", "箱子压扁了 是拒收还是先签收
+        # 再退": the customer asks how the remedy goes; the policy answers it, nothing is offered
+        matched = [m for m in matched if m.intent is not ShopIntent.CREATE_TICKET]
     flag = (
         COMPLAINED
         if is_complaint(text)
@@ -2307,6 +2413,13 @@ def match_shop(
             else m
             for m in matched
         ]
+    matched = [
+        replace(m, intent=ShopIntent.TRACKING, details=IF_LATE_BY, amount=None, amount_kind="none")
+        if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)
+        and _IF_LATE_BY.search(normalize(m.text, _TYPOS))
+        else m
+        for m in matched
+    ]
     asked_and_refused = [
         # "transfer me? no thanks", "transfer me? no, cancel 100904": a transfer asked about and
         # refused in the same breath is none (never one a "yes" to something else makes)
@@ -2755,7 +2868,11 @@ _TAKE_BACK = rx(
     r"|^\W*(?:我)?(?:先|就|只是|就是)问问(?:而已)?\W*$"
     # "先问问 不是现在就要退": not now
     r"|^\W*(?:我)?(?:先|就|只是|就是)?(?:问问)?\W*不是(?:说)?现在(?:就)?要(?:退|取消|办|弄)"
-    r"|^\W*(?:i'?m |i am )?(?:just|only) asking\W*$"
+    r"|^\W*(?:i'?m |i am )?(?:just|only) (?:asking|checking)\W*$"
+    # "not asking you to do it, just checking": nothing is to be done
+    r"|^\W*(?:but )?(?:i'?m |i am )?not asking (?:you )?to (?:do|cancel|refund|file|change) "
+    r"(?:it|that|this|anything|them)\b(?:[,.\s]+(?:i'?m |i am )?(?:just|only) (?:asking|checking))?"
+    r"\W*$"
     r"|^\W*(?:don'?t|do not) do anything(?: yet)?(?:[,.\s]+(?:i'?m )?(?:just|only) asking)?\W*$"
 )
 
@@ -3579,8 +3696,12 @@ def _refund_named(items: list[_Request]) -> list[_Request]:
     refund-time policy or the list of orders."""
     out = []
     for i in items:
-        about_refund = (i.intent is ShopIntent.FAQ and i.topic == "refund_time") or (
-            i.intent in (ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS) and not i.order_id
+        # "refund R-000107 for the down jacket — is that money back yet?": a refund named by
+        # its number is one made, never a new one
+        about_refund = (
+            (i.intent is ShopIntent.FAQ and i.topic == "refund_time")
+            or (i.intent in (ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS) and not i.order_id)
+            or (i.intent is ShopIntent.REFUND and not _MORE_WANTED.search(i.text.lower()))
         )
         if about_refund and REFUND_MENTION.search(normalize(i.text, _TYPOS)):
             i = replace(i, intent=ShopIntent.ORDER_STATUS, topic=None, inferred_order=False)

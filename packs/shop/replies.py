@@ -53,7 +53,7 @@ from helpdesk.packs.shop.reply_kinds import (
     what_of,
 )
 from helpdesk.packs.shop.reply_products import products_text, stock_text
-from helpdesk.packs.shop.words import complained, product_query
+from helpdesk.packs.shop.words import IF_LATE_BY, complained, product_query
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["ShopReplies"]
@@ -242,6 +242,10 @@ def _body(w: Writer, item: ReplyItem) -> str:
     sku = sku_of(match) or as_str(as_dict(result.data).get("sku")) or None
     status = result.status
     try:
+        if status is ToolStatus.OK and match.details == IF_LATE_BY:
+            # "refund me if it's not here by friday": where it is now, and that nothing is done
+            # in advance
+            return _ok(w, kind, match, result) + "\n" + w.say("if_late_by")
         if status is ToolStatus.OK:
             return _ok(w, kind, match, result)
         if status is ToolStatus.STALE:

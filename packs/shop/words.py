@@ -13,6 +13,7 @@ __all__ = [
     "ASK_FIRST",
     "COMPLAINED",
     "DISSATISFIED",
+    "IF_LATE_BY",
     "TICKET_MESSAGE",
     "VENTED",
     "complained",
@@ -51,6 +52,8 @@ TICKET_MESSAGE = "ticket_message"
 """A ticket request's argument: the whole message it was read from (its description)."""
 COMPLAINED = "complained"
 """A ticket request's argument: the message it came from is a complaint (asked before filing)."""
+IF_LATE_BY = "if_late_by"
+"""A look's ``details``: a refund or cancel wanted only if the parcel is late by a day to come."""
 VENTED = "vented"
 """A ticket request's argument: read from unhappiness alone ("not happy.", "气死了"), no request."""
 
