@@ -150,7 +150,11 @@ def render_reply(
         (staleness not yet mentioned, pending work, simplified mode, the way to a human).
     """
     w = Writer(lang, hotline, packs)
-    paragraphs = _without_repeated_lines(_item_paragraph(w, item) for item in items)
+    subject = w.packs.subject()
+    paragraphs = _without_repeated_lines(
+        (item.intent.request_value(subject) if subject else None, _item_paragraph(w, item))
+        for item in items
+    )
     if not paragraphs:
         paragraphs.append(w.say("clarify"))
     if degrade.stale and not w.stale_told:
@@ -166,14 +170,17 @@ def render_reply(
     return _space_han_latin(text) if lang == "zh" else text
 
 
-def _without_repeated_lines(paragraphs: Iterable[str]) -> list[str]:
-    """The paragraphs without a line said word for word in an earlier one (two requests about
-    one order both noting the open ticket or the offer of a human say it once)."""
-    seen: set[str] = set()
+def _without_repeated_lines(paragraphs: Iterable[tuple[Any, str]]) -> list[str]:
+    """The paragraphs without a line said word for word in an earlier paragraph about the same
+    subject (two requests about one order both noting its open ticket, or the offer of a human,
+    say it once); paragraphs about different subjects keep every line ("Tracking history:" of
+    each order)."""
+    seen: dict[Any, set[str]] = {}
     kept: list[str] = []
-    for paragraph in paragraphs:
-        lines = [line for line in paragraph.split("\n") if line.strip() not in seen]
-        seen.update(line.strip() for line in lines if line.strip())
+    for subject, paragraph in paragraphs:
+        said = seen.setdefault(subject, set()) if subject else set()
+        lines = [line for line in paragraph.split("\n") if line.strip() not in said]
+        said.update(line.strip() for line in lines if line.strip())
         if any(line.strip() for line in lines):
             kept.append("\n".join(lines))
     return kept

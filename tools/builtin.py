@@ -10,6 +10,7 @@ model, policy, precheck, verification and fallback, so a tool's whole contract r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 from urllib.parse import quote
 
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from helpdesk.degrade.errors import ErrorClass, Failure, FieldIssue, ToolInputError
 from helpdesk.tools.context import RequestContext
+from helpdesk.tools.refund_shares import REMAINING, item_meant, resolve_share
 from helpdesk.tools.registry import LookupFn, PrecheckOutcome, ToolRegistry, VerifyOutcome
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 from helpdesk.tools.shop_client import ShopClient
@@ -164,11 +166,31 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
 
 async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
     """A refund is asked about with its exact amount: "everything refundable" becomes that
-    amount; more than refundable (or nothing refundable) is refused with the maximum."""
+    amount, a share ("half", "30%") its exact part; more than refundable (or nothing
+    refundable) is refused with the maximum."""
+    share = args.pop("share", None)
+    share_of = args.pop("share_of", None)
+    outcome = await _refund_outcome(args, lookup, share, share_of)
+    if outcome.refusal is None and outcome.args is None:
+        # what is asked about (and run after a yes) never carries the share's words
+        return replace(outcome, args=args)
+    return outcome
+
+
+async def _refund_outcome(
+    args: dict[str, Any], lookup: LookupFn, share: Any, share_of: Any
+) -> PrecheckOutcome:
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
+    if share is not None:
+        return _share_outcome(args, order, float(share), share_of)
     amount = args.get("amount")
+    if amount is None and share_of and order is not None:
+        # "refund just the thermos from 100200": that item's price, never the whole order
+        item, named = item_meant(order, str(share_of))
+        if item is not None or named:
+            return _share_outcome(args, order, 1.0, share_of)
     if order is None:
         if amount is None:
             # the exact amount cannot be stated, so it cannot be asked about
@@ -204,6 +226,58 @@ async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     if amount is None:
         return PrecheckOutcome(args={**args, "amount": round(float(remaining), 2)}, data=facts)
     return PrecheckOutcome(data=facts)
+
+
+def _share_outcome(
+    args: dict[str, Any], order: dict[str, Any] | None, share: float, share_of: Any
+) -> PrecheckOutcome:
+    """A refund of a share made exact — or refused (asked) when the order cannot be looked up,
+    the share is no share, or the words name an item of the order without saying which."""
+    remaining = (order or {}).get("refundable_amount")
+    resolved = (
+        resolve_share(order, share, str(share_of) if share_of else None)
+        if order is not None and 0 < share <= 1
+        else None
+    )
+    if resolved is None or remaining is None or resolved.amount <= 0:
+        return PrecheckOutcome(
+            refusal={
+                "code": "amount_unknown",
+                "message": "the share of the order to refund could not be made exact",
+                "refundable_amount": remaining,
+                "error_class": ErrorClass.BUSINESS.value,
+            }
+        )
+    if float(remaining) <= 0:
+        return PrecheckOutcome(
+            refusal={
+                "code": "not_refundable",
+                "message": f"order {args.get('order_id')} has nothing refundable",
+                "refundable_amount": 0,
+                "status": (order or {}).get("status", ""),
+            }
+        )
+    if resolved.amount > float(remaining) and share == 1 and resolved.item:
+        # the item's price is more than is left to refund on the order: what is left
+        resolved = replace(resolved, amount=round(float(remaining), 2))
+    if resolved.amount > float(remaining):
+        return PrecheckOutcome(
+            refusal={
+                "code": "amount_too_large",
+                "message": f"at most {remaining} can be refunded",
+                "refundable_amount": remaining,
+            }
+        )
+    facts = {
+        "refundable_amount": remaining,
+        "full": False,
+        "share": share,
+        "share_base": resolved.base,
+        "share_item": resolved.item,
+        "share_item_zh": resolved.item_zh,
+        "share_of_remaining": share_of == REMAINING,
+    }
+    return PrecheckOutcome(args={**args, "amount": resolved.amount}, data=facts)
 
 
 async def _ticket_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
@@ -480,10 +554,23 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         order_id: str,
         amount: float | None = None,
         reason: str | None = None,
+        share: float | None = None,
+        share_of: str | None = None,
         customer: str | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
-        """Request a refund for an order (full remaining amount when no amount is given)."""
+        """Request a refund for an order (full remaining amount when no amount is given).
+
+        ``share`` (0-1, with ``share_of``: "remaining" or the customer's words naming an item)
+        asks for a part ("refund half"); the confirmation question states it as an exact
+        amount, and only that exact amount is ever sent to the shop."""
+        if share is not None or share_of is not None:
+            # a share is made exact before the customer is asked; never sent as "no amount",
+            # which the shop reads as everything refundable
+            raise ToolInputError(
+                "request_refund: a share must be made exact before it is confirmed",
+                issues=(FieldIssue(path="share", message="confirm an exact amount"),),
+            )
         return await client.call(
             "POST",
             "/refunds",

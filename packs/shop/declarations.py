@@ -23,6 +23,7 @@ from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
 from helpdesk.packs.shop.order_reference import ORDER_RESOLVER
 from helpdesk.packs.shop.product_parts import PRODUCT_PART_READER
+from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import (
@@ -30,6 +31,7 @@ from helpdesk.packs.shop.words import (
     COMPLAINED,
     TICKET_MESSAGE,
     complained,
+    complaint_filing_asked,
     product_query,
     ticket_asked_for,
     ticket_needs_asking,
@@ -142,8 +144,10 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     args = {"subject": subject, "description": description, "order_id": m.get("order_id")}
     flagged = bool(m.get(COMPLAINED) or m.get(ASK_FIRST))
     ask_first = ticket_needs_asking(text) or flagged or guessed or unnamed
-    if ask_first and complained(m, text):
-        # offered for a complaint: filed as one, and never offered beside an open ticket
+    asked = complaint_filing_asked(description) or ticket_asked_for(description)
+    if ask_first and complained(m, text) and not asked:
+        # offered for a complaint (not asked for in so many words): filed as one, and never
+        # offered beside the order's open ticket
         args["category"] = "complaint"
     return PlannedCall("create_ticket", args, ask_first=ask_first)
 
@@ -160,6 +164,18 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
     if m.get("amount_kind") == "invalid":
         # an amount that cannot be used as one is asked about, with what is refundable
         return PlannedCall("get_order", {"order_id": oid})
+    if m.get("amount_kind") == SHARE:
+        # "refund half": the precheck makes the share exact before the customer is asked
+        share, share_of = m.get(SHARE), m.get(SHARE_OF)
+        if not isinstance(share, int | float) or not 0 < share < 1:
+            return PlannedCall("get_order", {"order_id": oid})
+        args = {"order_id": oid, "amount": None, SHARE: float(share), SHARE_OF: share_of}
+        return PlannedCall("request_refund", args)
+    if m.get("amount_kind") == "none":
+        # "refund the thermos from 100200": the words go along, so that an item of the order
+        # they single out is what is refunded (its price), not everything on the order
+        text = str(m.get("text") or "")[:200]
+        return PlannedCall("request_refund", {"order_id": oid, "amount": None, SHARE_OF: text})
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
 

@@ -85,9 +85,11 @@ from helpdesk.packs.shop.order_parts import (
     spared_before,
 )
 from helpdesk.packs.shop.order_reference import describes_an_order, order_query
+from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, read_share, without_share
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
+    COMPLAINT_NEGATED,
     DISSATISFIED,
     IF_LATE_BY,
     TICKET_MESSAGE,
@@ -422,10 +424,14 @@ _REFUND_WHERE = rx(
 _REFUND_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund"
-    r"|(?<!\d yuan, )(?<!so )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
+    # "refund half, the basket is scratched but i'll keep it": the thing is kept, the part
+    # refunded — no refusal
+    r"|(?<!\d yuan, )(?<!so )(?<!but )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
-    r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund"
+    r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund\b"
+    r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,25}?\b(?:don'?t|do not|not|no longer|won'?t|keep"
+    r"|changed my mind|still want)\b"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*退"
     r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
 )
@@ -497,16 +503,26 @@ _REFUND_PAST = rx(
     # "数据线那笔退款批了 但是钱还没到": a refund approved, told of
     r"|退款(?:已经)?(?:批了|批准了|通过了|审核通过了?|同意了)"
     r"|\brefund (?:was |got |has been )?approved\b"
-    # "requested a refund two weeks ago and it still says requested": one asked for before
-    r"|\b(?:i )?(?:already )?(?:requested|asked for|applied for) (?:a |the |my )?refund\b"
-    r"(?=[^.!?]{0,40}\b(?:ago|already|last|still|yet|before)\b)"
+)
+# "requested a refund two weeks ago, R-000092, it still says requested": one asked for before
+# (beside its number: that refund, looked up; without one it may be asked for again)
+_REFUND_REQUESTED_BEFORE = rx(
+    r"\b(?:i )?(?:already )?(?:requested|asked for|applied for) (?:a |the |my )?refund\b"
     r"|(?:已经|之前|上次|早就)?申请(?:了|过)退款|退款(?:已经)?申请(?:了|过)"
 )
 # "thx for the 433 refund", "谢谢 退款收到了": thanks for a refund made, nothing asked
 _THANKS_FOR_REFUND = rx(
-    r"\b(?:thanks|thank you|thx|ty|cheers)\b[^.!?]{0,12}\bfor\b[^.!?]{0,24}\b(?:re?fu?nd|money)"
-    r"|(?:谢谢|感谢|多谢)[^，。,.!?！？]{0,8}(?:退款|退的钱)|(?:退款|钱)(?:已经)?收到了"
+    r"\b(?:thanks|thank you|thx|ty|cheers)\b[^.!?]{0,12}\bfor (?:the |my |your |sorting (?:out )?"
+    r"(?:the |my )?|processing (?:the |my )?)?(?:[¥￥]?\d+(?:\.\d+)? )?"
+    r"(?:re?fu?nd|money(?: back)?)\b"
+    r"|(?:谢谢|感谢|多谢)(?:你们|您)?(?:的)?(?:退款|退的钱)|(?:退款|钱)(?:已经)?收到了"
     r"|\b(?:got|received) (?:the |my )?(?:re?fu?nd|money)(?: back)?\b,? (?:thanks|thank you|thx)"
+)
+# "thanks for nothing", "thanks for the slow refund", "thank you for processing it so slowly":
+# no thanks at all; "... also refund the air fryer": a request beside the thanks
+_THANKS_BUT = rx(
+    r"\bnothing\b|\bslow(?:ly)?\b|\bstill\b|\bhaven'?t\b|\bnot\b|\bwhere\b|\balso\b|\btoo\b"
+    r"|\bplease\b|\bpls\b|\bgreat service\b|也|还没|没收到|请|帮我|慢|呢"
 )
 # "you refunded 100609 already but I want another 50": more asked for beside what was refunded
 _MORE_WANTED = rx(
@@ -807,6 +823,10 @@ _WHY_CANCELLED = rx(
     r"|怎么(?:就)?(?:被)?取消了|\bwho cancel+ed\b"
     r"|\bwhy (?:was|is|did|has|have) [^.?!]{0,30}(?:been )?cancel+ed\b"
 )
+_WHICH_CANCELLABLE = rx(
+    r"\bwhich (?:of (?:my|the|our) )?(?:orders?|ones?) (?:can|could) (?:i|we|still|be|you)\b"
+    r"[^.?!]{0,12}\bcancel"
+)
 _CANCEL_NEGATED = rx(
     # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
     r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b"
@@ -817,8 +837,11 @@ _CANCEL_NEGATED = rx(
     r"|\b(?:never|didn'?t|did not) ask(?:ed)? (?:you |anyone )?to cancel"
     # "never mind about cancelling 100904", "I was about to cancel 100877 but don't": a cancel
     # thought of and let go
-    r"|\b(?:never ?mind|nvm|forget) (?:about )?(?:the |my )?cancel"
-    r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?cancel"
+    r"|(?<!don't )(?<!dont )(?<!do not )(?<!not )\b(?:never ?mind|nvm|forget) (?:about )?"
+    r"(?:the |my )?cancel"
+    r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?cancel\b[^.!?;]{0,50}?"
+    r"\bbut\b[^.!?;]{0,25}?\b(?:don'?t|do not|not|no longer|won'?t|keep|changed my mind"
+    r"|still want)\b"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*(?:点|按|申请|要求|让你|让)?(?:过)?\s*取消(?![了吗])"
 )
@@ -873,6 +896,11 @@ _HOW_REMEDY_WORKS = rx(
     r"|如何(?:换货|退货|退换)|(?:换货|退货|退换货?)(?:流程|怎么(?:弄|办|操作))"
 )
 _REMEDY_TOPICS = frozenset({"returns", "exchange", "warranty"})
+# "... exchange it for me", "I'd rather you just handle it": the remedy asked for after all
+_FOR_ME = rx(
+    r"\bfor me\b|\b(?:you|u) (?:just )?(?:handle|do|sort|take care of) (?:it|this|that)\b"
+    r"|\b(?:exchange|return|replace|swap|fix|repair) (?:it|this|them|that)\b(?! work)"
+)
 _PROBLEM_REPORT = rx(r"\bmy\b|\bi (?:got|received|bought|ordered)\b|我的|我买的|收到的|刚买|到手")
 # "你们发什么快递" / "which couriers do you use": the delivery policy, not a parcel to track
 # "你们周末发货吗" / "do you deliver on sundays": when the shop ships, not where an order is
@@ -1019,15 +1047,31 @@ _DAY = (
     r"|sun)day|end of (?:the )?(?:week|month))"
 )
 # "if the screen protector doesn't show up by friday refund me", "要是今天还不到就给我退了": a
-# refund or cancel wanted only if a delivery fails by a day still to come — what can be done
-# now is to look where the parcel is (the customer asks again once the day has passed)
+# refund or cancel wanted only if something fails by a day still to come — what can be done now
+# is to look at the order (the customer asks again once the day has passed). The write must be
+# what the condition leads to ("if ... by friday, refund me" / "refund me if ... by friday"),
+# not a write asked for now beside a day the customer names for their own reasons ("cancel it
+# right away, if it isn't cancelled by tonight I'll dispute it")
+_LATE_BY = (
+    r"\bif\b[^.!?;]{0,60}?\b(?:doesn'?t|does not|hasn'?t|has not|isn'?t|is not|won'?t|didn'?t"
+    r"|not|never)\b[^.!?;]{0,30}?\b(?:by|before|until|till|on) " + _DAY + r"\b"
+)
+_WRITE_WORD = r"(?:cancel+(?:ed|ing)?|refund(?:ed|ing)?|money back)"
 _IF_LATE_BY = rx(
-    r"\bif\b[^.!?]{0,60}\b(?:doesn'?t|does not|hasn'?t|has not|isn'?t|is not|won'?t|didn'?t"
-    r"|not|never)\b[^.!?]{0,30}\b(?:by|before|until|till|on) " + _DAY + r"\b"
-    r"|\bif\b[^.!?]{0,60}\b(?:not here|not arrived|no show|still missing)\b[^.!?]{0,20}\b"
-    r"(?:by|before|until|till|on) " + _DAY + r"\b"
+    _LATE_BY + r"[,\s]*(?:then\s+)?(?:just\s+|please\s+|pls\s+)?(?:go ahead and\s+)?"
+    r"(?:" + _WRITE_WORD + r")\b"
+    r"|\b"
+    + _WRITE_WORD
+    + r"\b[^.!?;]{0,40}?"
+    + _LATE_BY
+    + r"(?![^.!?;]{0,40}\b(?:i'?ll|i will|i'?m going to|useless|i don'?t need|dispute)\b)"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:今天|明天|后天|这周|周末|本周|月底"
-    r"|(?:周|礼拜|星期)[一二三四五六日天])[^，。,.!?！？]{0,6}(?:还)?(?:不到|没到|没送到|收不到|到不了)"
+    r"|(?:周|礼拜|星期)[一二三四五六日天])[^，。,.!?！？]{0,6}(?:还)?(?:不到|没到|没送到|收不到|到不了|不发|没发)"
+    r"[，,\s]*(?:就|那就)?(?:给我|帮我)?(?:直接)?(?:退|取消)"
+)
+# the write wanted now all the same: "refund 100683 now, and if ... by friday ..."
+_NOW_ALL_THE_SAME = rx(
+    r"\b(?:now|right away|right now|immediately|asap|at once)\b|现在就|马上|立刻|立即|赶紧"
 )
 # "... nobody called, transfer me again now", "上次转人工没人管 转人工", "再给我转一次": a new
 # transfer asked for beside the one made before
@@ -1043,15 +1087,6 @@ _STOP_OFFERING = rx(
     r"(?: (?:about|with|if i want))? (?:a |any |the |another )?(?:tickets?|complaints?)\b"
     r"|别(?:再)?(?:问|提|推)(?:我)?(?:要不要)?(?:开|建|提交)?(?:工单|投诉)(?:了)?"
 )
-# "我不想投诉 就想问下T-000031…", "我也没投诉啊", "I'm not complaining, just asking": no
-# complaint made, so none to file
-_COMPLAINT_NEGATED_PATTERN = (
-    r"(?:不想|不要|不是要|不是想|没(?:有)?(?:要)?|没说要|并没有?|也没有?|不用|不打算)\s*投诉"
-    r"|\b(?:don'?t|do not|not) (?:want|trying|looking|going) to (?:complain|file a complaint"
-    r"|make a complaint)\b|\b(?:i'?m |i am )?not complaining\b|\bi (?:didn'?t|did not|never) "
-    r"(?:complain|file a complaint|ask for a ticket)\b"
-)
-_COMPLAINT_NEGATED = rx(_COMPLAINT_NEGATED_PATTERN)
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
@@ -1063,7 +1098,7 @@ _TICKET_NEGATED = rx(
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
     # "算了 先不报修了": no repair asked for (yet)
-    r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了|" + _COMPLAINT_NEGATED_PATTERN
+    r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了"
 )
 _TRACKING = rx(
     r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
@@ -1374,11 +1409,27 @@ def _classify_clause(
         # assent emoji alone ("👍", "🙏") is an acknowledgement too — except to a question
         # waiting for a yes, where it is no yes to act on (asked again)
         return _Match(Intent.THANKS, ack=True)
+    if _WHICH_CANCELLABLE.search(norm) and not ents.order_ids:
+        # "which of my orders can I still cancel?": the orders, each with its state
+        return _Match(ShopIntent.LIST_ORDERS)
+    if REFUND_MENTION.fullmatch(norm.strip(" .?!,，。？！")) or (
+        REFUND_MENTION.search(norm) and not bare(blank(norm, REFUND_MENTION)).strip()
+    ):
+        # "R-000094" alone: the refund's order, looked up by the number
+        return _Match(ShopIntent.ORDER_STATUS)
     if _WHY_CANCELLED.search(norm) and not _CANCEL_NEGATED.search(blank(norm, _WHY_CANCELLED)):
         return _Match(ShopIntent.ORDER_STATUS)
-    if _COMPLAINT_NEGATED.search(norm) and ents.ticket_ids:
+    if COMPLAINT_NEGATED.search(norm) and ents.ticket_ids:
         # "怎么就有个投诉工单T-000039了 我也没投诉啊": the ticket named, asked about
         return _Match(ShopIntent.TICKET_STATUS)
+    if (
+        COMPLAINT_NEGATED.search(norm)
+        and not has_ids
+        and not ticket_asked_for(norm)
+        and not _TICKET_ASKED_FOR.search(blank(norm, COMPLAINT_NEGATED))
+    ):
+        # "我不想投诉" (and nothing asked beside it): no complaint, nothing to file
+        return _Match(Intent.CONFIRM_NO)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         return _Match(Intent.CONFIRM_NO)
     if _PAID_QUESTION.search(norm):
@@ -1401,6 +1452,13 @@ def _classify_clause(
             else _Match(Intent.LANGUAGE)
         )
     if _HANDOFF_NEGATED.search(norm):
+        rest = blank(norm, _HANDOFF_NEGATED)
+        rest_ents = extract_entities(rest)
+        if rest_ents.order_ids or rest_ents.skus:
+            # "不用转人工 我自己查 告诉我100683的快递单号就行": no transfer; what is asked instead
+            found = _classify(rest, rest_ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
+            if found is not None and found.intent not in (Intent.UNKNOWN, ShopIntent.HANDOFF):
+                return found
         return _Match(Intent.CONFIRM_NO)  # "不用转人工了", "no need for a human": never a transfer
     if _WHEN_PEOPLE_WORK.search(norm) and not _TRANSFER.search(norm):
         # "你们周末有人工吗", "are your agents available at night": when people answer, asked —
@@ -1448,9 +1506,19 @@ def _classify_clause(
         # "which of my orders can I still get a refund on", "我有哪些订单是可以退款的": the list
         # (each order's state) to pick from, never a refund
         return _Match(ShopIntent.LIST_ORDERS)
-    if _THANKS_FOR_REFUND.search(norm) and not _MORE_WANTED.search(norm) and not ents.order_ids:
+    if (
+        _THANKS_FOR_REFUND.search(norm)
+        and not _THANKS_BUT.search(norm)
+        and not DISSATISFIED.search(norm)
+        and not _MORE_WANTED.search(norm)
+        and not ents.order_ids
+    ):
         return _Match(Intent.THANKS)
-    if REFUND_MENTION.search(norm) and _REFUND_PAST.search(norm) and not _MORE_WANTED.search(norm):
+    if (
+        REFUND_MENTION.search(norm)
+        and (_REFUND_PAST.search(norm) or _REFUND_REQUESTED_BEFORE.search(norm))
+        and not _MORE_WANTED.search(norm)
+    ):
         # "requested a refund two weeks ago, R-000092, it still says requested??": that refund's
         # order (looked up by its number) shows where it is
         return _Match(ShopIntent.ORDER_STATUS)
@@ -2254,6 +2322,7 @@ def match_shop(
                 amount_kind=reading.kind,
                 amount_raw=reading.raw,
             )
+            base = _with_share(base, clause_text, packs)
         if found.intent is ShopIntent.STOCK and ents.skus:
             sku_before, product_before = ents.skus[-1], None
         elif found.intent is ShopIntent.STOCK:
@@ -2379,6 +2448,8 @@ def match_shop(
         and not is_complaint(text)
         and not REQUESTS.search(blank(norm, _CAN_I))
         and not _DONE_FOR_ME.search(norm)
+        and not _HANDLE_IT.search(norm)
+        and not _FOR_ME.search(norm)
     ):
         # "one of them is the wrong size, how do exchanges work?", "箱子压扁了 是拒收还是先签收
         # 再退": the customer asks how the remedy goes; the policy answers it, nothing is offered
@@ -2413,13 +2484,24 @@ def match_shop(
             else m
             for m in matched
         ]
-    matched = [
-        replace(m, intent=ShopIntent.TRACKING, details=IF_LATE_BY, amount=None, amount_kind="none")
-        if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)
-        and _IF_LATE_BY.search(normalize(m.text, _TYPOS))
-        else m
-        for m in matched
-    ]
+    if _IF_LATE_BY.search(norm) and not _NOW_ALL_THE_SAME.search(norm):
+        # every write of the message waits on the condition: one look per order, said so
+        looked: set[str | None] = set()
+        kept: list[_Request] = []
+        for m in matched:
+            if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER):
+                if m.order_id in looked:
+                    continue
+                looked.add(m.order_id)
+                m = replace(
+                    m,
+                    intent=ShopIntent.ORDER_STATUS,
+                    details=IF_LATE_BY,
+                    amount=None,
+                    amount_kind="none",
+                )
+            kept.append(m)
+        matched = kept
     asked_and_refused = [
         # "transfer me? no thanks", "transfer me? no, cancel 100904": a transfer asked about and
         # refused in the same breath is none (never one a "yes" to something else makes)
@@ -2860,7 +2942,7 @@ _TAKE_BACK = rx(
     r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
     r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:wait[,.!\s]+)?"
     r"(?:forget it|never ?mind"
-    r"|scratch that|keep it|leave it)"
+    r"|scratch that|keep it|leave it|(?:nah|nope)[,.!\s]+(?:i'?ll (?:just )?)?keep it)"
     + TO_END
     # "不用帮我退 我先问问", "don't do anything yet, just asking": nothing is to be done yet
     + r"|^\W*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)[^，。,.!?！？]{0,6}"
@@ -3274,6 +3356,27 @@ def _per_order(
         else r
         for r in kept
     ]
+
+
+def _with_share(request: _Request, clause_text: str, packs: PackSet) -> _Request:
+    """ "refund half of what I paid for the air fryer", "100200 退我三分之一": a share, made exact
+    by the refund's precheck — only when the share is all the words say of money (a share
+    beside a number, or "more than half", stays an amount to ask about)."""
+    if request.amount_kind != "invalid":
+        return request
+    share = read_share(clause_text)
+    if share is None:
+        return request
+    rest = read_amount(without_share(clause_text, share), money_context=True, packs=packs)
+    if rest.kind not in ("none", "full"):
+        return request
+    return replace(
+        request,
+        amount=None,
+        amount_kind=SHARE,
+        amount_raw="",
+        args={**request.args, SHARE: share.fraction, SHARE_OF: share.of},
+    )
 
 
 def _with_entities(
@@ -3762,6 +3865,16 @@ def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[
     kept beside the refund, also when another clause of the message, ``asked`` before one
     request per order was kept, asked for it: "... stopped working!!! want a replacement")."""
     refunded = {i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id}
+    if any(i.intent is ShopIntent.REFUND and not i.order_id for i in items):
+        # "refund half of what I paid for the air fryer? basket is all scratched": a fault
+        # naming neither an order nor a thing of its own is the reason of the refund beside it
+        refunded |= {
+            i.order_id
+            for i in items
+            if i.intent is ShopIntent.CREATE_TICKET
+            and not i.order_id
+            and not describes_an_order(normalize(i.text, _TYPOS))
+        }
     asked_for = {
         i.order_id
         for i in asked

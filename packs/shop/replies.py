@@ -205,6 +205,25 @@ def _confirm(
             )
         if data.get("full"):
             return w.say("refund_confirm_full", order_id=order_id, amount=money(amount))
+        if data.get("share") and data.get("share_base") is not None:
+            # "refund half": the exact amount, and what it is a share of, to check before a yes
+            item = as_str(data.get("share_item_zh" if w.lang == "zh" else "share_item"))
+            of = (
+                w.say("share_of_remaining")
+                if data.get("share_of_remaining")
+                else w.say("share_of_item", item=item)
+                if item
+                else w.say("share_of_order")
+            )
+            percent = f"{float(data['share']) * 100:.2f}".rstrip("0").rstrip(".")
+            return w.say(
+                "refund_confirm_share",
+                order_id=order_id,
+                amount=money(amount),
+                percent=percent,
+                base=money(data["share_base"]),
+                of=of,
+            )
         return w.say("refund_confirm", order_id=order_id, amount=money(amount))
     return w.say("confirm_generic", what=what_of(w, kind, order_id, sku))
 

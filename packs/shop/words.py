@@ -12,11 +12,13 @@ from helpdesk.tools.shop.product_search import price_cap
 __all__ = [
     "ASK_FIRST",
     "COMPLAINED",
+    "COMPLAINT_NEGATED",
     "DISSATISFIED",
     "IF_LATE_BY",
     "TICKET_MESSAGE",
     "VENTED",
     "complained",
+    "complaint_filing_asked",
     "is_complaint",
     "product_query",
     "ticket_asked_for",
@@ -58,8 +60,20 @@ VENTED = "vented"
 """A ticket request's argument: read from unhappiness alone ("not happy.", "气死了"), no request."""
 
 
+# "我不想投诉 就想问下T-000031…", "我也没投诉啊", "I'm not complaining, but ... open a ticket": no
+# complaint made (a ticket asked for beside it is filed as asked)
+COMPLAINT_NEGATED = re.compile(
+    r"(?:不想|不要|不是要|不是想|没(?:有)?(?:要)?|没说要|并没有?|也没有?|不用|不打算)\s*投诉"
+    r"|\b(?:don'?t|do not|not) (?:want|trying|looking|going) to (?:complain|file a complaint"
+    r"|make a complaint)\b|\b(?:i'?m |i am )?not complaining\b|\bi (?:didn'?t|did not|never) "
+    r"(?:complain|file a complaint|ask for a ticket)\b",
+    re.IGNORECASE,
+)
+
+
 def is_complaint(text: str) -> bool:
     """Whether a ticket request is a complaint to acknowledge and ask about before filing."""
+    text = COMPLAINT_NEGATED.sub(" ", text)
     complained = _COMPLAINT.search(text) or DISSATISFIED.search(text)
     return bool(complained) and not _TICKET_ASKED.search(text)
 
@@ -68,6 +82,20 @@ def complained(flags: Mapping[str, Any], text: str) -> bool:
     """Whether a ticket read from ``text`` (with the reading's ``flags``) is a complaint — the
     customer complained or vented — rather than a fault told or a ticket asked for."""
     return bool(flags.get(COMPLAINED) or flags.get(VENTED)) or is_complaint(text)
+
+
+# "I want to file a complaint about 100683", "file another complaint", "给我提交投诉": a complaint
+# ticket asked for in so many words (asked before filing, but never refused for an open one)
+_COMPLAINT_FILING_ASKED = re.compile(
+    r"\b(?:file|open|make|lodge|submit|raise|log|register|put in|write up)\b[^.!?]{0,20}"
+    r"\bcomplaint\b|(?:提交|开|建|登记|提|写|立)[^，。,.!?！？]{0,4}投诉|投诉单|再(?:给我)?投诉",
+    re.IGNORECASE,
+)
+
+
+def complaint_filing_asked(text: str) -> bool:
+    """Whether the customer asks in so many words for a complaint to be filed."""
+    return bool(_COMPLAINT_FILING_ASKED.search(COMPLAINT_NEGATED.sub(" ", text)))
 
 
 def ticket_asked_for(text: str) -> bool:

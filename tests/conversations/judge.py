@@ -173,7 +173,12 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
     if name == "faq":
         return tool == "search_faq" and (exp.topic is None or args.get("topic") == exp.topic)
     if name == "refund":
-        return tool == "request_refund" and order_ok and args.get("amount") == exp.amount
+        if tool != "request_refund" or not order_ok:
+            return False
+        if exp.amount is None:
+            # everything refundable: asked without an amount of the customer's own
+            return args.get("amount") is None and args.get("share") is None
+        return _asked_amount(args, result) == exp.amount
     if name == "complaint":
         if tool == "create_ticket":
             return _complaint_handled(result)
@@ -187,6 +192,16 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
     if name in _TOOLS:
         return tool == _TOOLS[name] and order_ok
     return _intent(task) == name
+
+
+def _asked_amount(args: Mapping[str, Any], result: Mapping[str, Any] | None) -> Any:
+    """The amount a refund asks about: the one its confirmation question states (a share,
+    "refund half", is made exact before the customer is asked), else the planned one."""
+    data = (result or {}).get("data")
+    asked = data.get("args") if isinstance(data, dict) else None
+    if (result or {}).get("status") == "needs_confirmation" and isinstance(asked, dict):
+        return asked.get("amount")
+    return args.get("amount")
 
 
 def _complaint_handled(result: Mapping[str, Any] | None) -> bool:

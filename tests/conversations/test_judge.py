@@ -255,3 +255,29 @@ def test_a_complaint_beside_the_answer_it_may_be_read_as_is_no_extra_request() -
     assert not refused.understood and refused.unsafe
     # labels that accept no complaint: the offered ticket is extra
     assert not judge(turn("tracking 100683"), _ticket("needs_confirmation")).understood
+
+
+def test_a_share_is_judged_by_the_amount_its_question_states() -> None:
+    def asked(amount: float | None, planned: dict[str, Any]) -> Observation:
+        payload = {
+            "reply": "refund?",
+            "tasks": [
+                {"id": "t1-0", "intent": "refund", "tool": "request_refund", "args": planned}
+            ],
+            "tool_results": [
+                {
+                    "call_id": "t1-0",
+                    "status": "needs_confirmation",
+                    "data": {"args": {"order_id": "100200", "amount": amount}},
+                }
+            ],
+        }
+        return Observation.of(payload, [], WRITE_TOOLS)
+
+    half = {"order_id": "100200", "amount": None, "share": 0.5}
+    assert judge(turn("refund 100200 =398.5"), asked(398.5, half)).understood
+    assert not judge(turn("refund 100200 =199.5"), asked(398.5, half)).understood
+    # a share is no "everything refundable"
+    assert not judge(turn("refund 100200"), asked(398.5, half)).understood
+    whole = {"order_id": "100200", "amount": None}
+    assert judge(turn("refund 100200"), asked(797.0, whole)).understood

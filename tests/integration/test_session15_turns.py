@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_trust import bot_for, executions, say
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 WRITES = ("cancel_order", "create_refund", "create_ticket")
 
@@ -106,3 +106,86 @@ async def test_questions_thanks_and_withdrawn_actions_plan_and_do_nothing(
     assert not planned & {"cancel_order", "request_refund", "create_ticket", "handoff_to_human"}
     await say(bot, "yes")
     assert await _writes(bot) == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "yes", "order_id", "amount"),
+    [
+        ("can u refund half of what i paid for the air fryer? basket is scratched but i'll keep it",
+         "yes", "100200", 199.5),
+        ("100200 退我三分之一", "确认", "100200", 265.67),
+        ("refund me 30% on 100200", "yes", "100200", 239.1),
+        ("帮我把空气净化器剩下能退的退一半", "确认", "100609", 433.0),
+        ("refund just the thermos from 100200 please", "yes", "100200", 129.0),
+        ("refund the air fryer order, all of it", "yes", "100200", 797.0),
+    ],
+)  # fmt: skip
+async def test_a_share_or_an_item_is_asked_as_its_exact_amount_and_refunded_once(
+    tmp_path: Path, message: str, yes: str, order_id: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert f"{amount:.2f}" in out["reply"]
+    await say(bot, yes)
+    assert await refunds_of(bot, order_id) == [amount]
+    # a second yes moves no more money
+    await say(bot, yes)
+    assert await refunds_of(bot, order_id) == [amount]
+
+
+async def test_a_share_of_more_than_is_left_is_refused_with_the_maximum(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund half of what I paid for 100609")  # 649.5 of 866 left: fine
+    assert "649.50" in out["reply"]
+    await say(bot, "yes")
+    out = await say(bot, "now refund another half of what I paid for 100609")
+    assert "216.50" in out["reply"]  # the most left, said; nothing asked
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [649.5]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "if 100998 doesn't ship by monday cancel it and refund me",
+        "if 100683 isn't here by tomorrow, cancel it and refund",
+    ],
+)
+async def test_every_write_waiting_on_a_day_to_come_is_a_look_now(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert {t["tool"] for t in out["tasks"]} == {"get_order"}
+    await say(bot, "yes")
+    assert await _writes(bot) == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        ("I was planning to cancel 100904 anyway, so please cancel it", "cancel_order"),
+        ("I was about to cancel 100904, please do it now", "cancel_order"),
+        ("please don't forget about cancelling 100904", "cancel_order"),
+        ("cancel 100904 right away, if it isn't cancelled by tonight I'll dispute it",
+         "cancel_order"),
+        ("我已经申请过退款了，100200，请尽快处理退款", "create_refund"),
+        ("感谢 请把空气炸锅退款", "create_refund"),
+        ("I'm not complaining, but the air fryer in 100200 stopped heating, please open a ticket",
+         "create_ticket"),
+        ("I want to complain about 100683 and open a ticket for it", "create_ticket"),
+    ],
+)  # fmt: skip
+async def test_writes_asked_for_beside_words_that_look_like_a_withdrawal_still_happen(
+    tmp_path: Path, message: str, action: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert len(await executions(bot, action)) == 1
+
+
+async def test_two_orders_tracked_each_keep_their_own_lines(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "track 100609 and 100200")
+    assert out["reply"].count("Tracking history") == 3  # one per shipment of both orders
