@@ -356,16 +356,20 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         limit: int = 5,
         product: str | None = None,
         refund: str | None = None,
+        total: float | None = None,
         customer: str | None = None,
     ) -> Any:
         """List the customer's most recent orders, optionally by status, or only those holding
-        the product a customer's words name (``product``: "my air fryer order"), or the one a
-        refund of theirs is of (``refund``: "R-000094")."""
+        the product a customer's words name (``product``: "my air fryer order"), the one a
+        refund of theirs is of (``refund``: "R-000094"), or those of a total (``total``: "the
+        797 order")."""
         params: dict[str, Any] = {"status": status, "limit": limit}
         if product and product.strip():
             params["product"] = product.strip()[:200]
         elif refund and refund.strip():
             params["refund"] = refund.strip().upper()[:8]
+        elif total is not None and total > 0:
+            params["total"] = f"{total:.2f}"
         return await client.call(
             "GET", "/orders", tool="list_orders", customer=customer, params=params
         )

@@ -504,6 +504,13 @@ _REFUND_PAST = rx(
     r"|退款(?:已经)?(?:批了|批准了|通过了|审核通过了?|同意了)"
     r"|\brefund (?:was |got |has been )?approved\b"
 )
+_COMPLAINT_WORD = rx(r"\bcomplain|投诉")
+# "how slow your refunds are", "the refund took forever", "退款太慢了": refunds complained of
+_REFUNDS_SLOW = rx(
+    r"\bhow slow (?:your |the |my )?refunds? (?:are|is|was)\b"
+    r"|\brefunds? (?:are|is|was|were|took|takes|taking) (?:so |too |really |very |way too )?"
+    r"(?:slow|forever|ages|so long|too long)\b|退款(?:也)?(?:太|很|好|真|特别)慢"
+)
 # "requested a refund two weeks ago, R-000092, it still says requested": one asked for before
 # (beside its number: that refund, looked up; without one it may be asked for again)
 _REFUND_REQUESTED_BEFORE = rx(
@@ -1522,6 +1529,17 @@ def _classify_clause(
         # "requested a refund two weeks ago, R-000092, it still says requested??": that refund's
         # order (looked up by its number) shows where it is
         return _Match(ShopIntent.ORDER_STATUS)
+    if (
+        _REFUNDS_SLOW.search(norm)
+        and not _REFUND.search(blank(norm, _REFUNDS_SLOW))
+        and not _MORE_WANTED.search(norm)
+    ):
+        if ents.order_ids:
+            return _Match(ShopIntent.ORDER_STATUS)
+        if _COMPLAINT_WORD.search(norm):
+            # "I'd like to file a complaint about how slow your refunds are": the complaint
+            return _Match(ShopIntent.CREATE_TICKET)
+        return _Match(ShopIntent.FAQ, topic="refund_time")
     if (
         _REFUND_PAST.search(norm)
         and not ASKS.search(norm)

@@ -88,10 +88,35 @@ _PARCEL = rx(
 _PARCEL_LOOKS = frozenset({"tracking", "order_status"})
 
 
+# "the 797 order", "the order I paid 5198 for", "花了5198那单", "5198的订单": an order by its total
+_TOTAL_NAMED = rx(
+    r"\b(?:the|my|that) (?:¥|rmb ?|cny ?)?(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])"
+    r"(?: ?(?:yuan|rmb|kuai|bucks))? (?:order|one|purchase)\b"
+    r"|\b(?:order|one) (?:i|we) paid (?:¥|rmb ?)?(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])"
+    r"(?: ?(?:yuan|rmb|kuai))? for\b"
+    r"|(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])(?:块钱|块|元)?(?:的)?(?:那单|那个订单|的订单|那笔订单|那一单)"
+    r"|(?:花了|付了)(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])(?:块钱|块|元)?(?:的)?(?:那单|那个|订单|那笔)"
+)
+
+
+def total_named(text: str) -> float | None:
+    """The total an order is named by ("the 797 order", "花了5198那单"), if any."""
+    found = _TOTAL_NAMED.search(text)
+    if found is None:
+        return None
+    return float(next(g for g in found.groups() if g))
+
+
 def describes_an_order(text: str) -> bool:
-    """Whether ``text`` names an order by what is in it or its state ("净化器那单", "the order I
-    haven't paid for"): a question about money or delivery then has an order to be about."""
-    return bool(_DESCRIBED_ORDER.search(text) or _UNPAID.search(text) or _PAID.search(text))
+    """Whether ``text`` names an order by what is in it, its state or its total ("净化器那单",
+    "the order I haven't paid for", "the 797 order"): a question about money or delivery then
+    has an order to be about."""
+    return bool(
+        _DESCRIBED_ORDER.search(text)
+        or _UNPAID.search(text)
+        or _PAID.search(text)
+        or _TOTAL_NAMED.search(text)
+    )
 
 
 # "cancel the monitor order, not the air fryer one", "keep my air fryer order but ...",
@@ -116,6 +141,10 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
         # "did R-000094 go through?": the order that refund is of
         return {"limit": 1, "refund": refund.group(0).upper()}
     args: dict[str, Any] = {"limit": _LIMIT}
+    total = total_named(text)
+    if total is not None:
+        # "the 797 order": that order, whatever else the words say of it
+        return {"limit": _LIMIT, "total": total}
     if _UNPAID.search(text):
         args["status"] = "pending"
     elif _PAID.search(text):
@@ -156,7 +185,9 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
             o for o in data["orders"] if isinstance(o, Mapping) and o.get("status") == "shipped"
         ]
         return [str(moving[0]["order_id"])] if len(moving) == 1 else []
-    described = bool(data.get("matched_products")) or "status" in query or "refund" in query
+    described = bool(data.get("matched_products")) or any(
+        key in query for key in ("status", "refund", "total")
+    )
     if not described:
         # "cancel my kayak order": an order described, though by nothing the customer bought
         return [] if data.get("names_a_product") or describes_an_order(text) else None
@@ -170,7 +201,13 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
         candidates = sorted(fitting or found, key=_matched_count, reverse=True)
         moving = [o for o in candidates if o.get("status") in _ON_ITS_WAY]
         return [str((moving or candidates)[0]["order_id"])] if candidates else []
-    chosen = fitting or (found if len(found) == 1 else [])
+    # an action is for the order the words describe best ("手机那单退2999 只退手机 显示器我要": the
+    # phone + monitor order, not the screen protector whose alias says 手机膜); among orders
+    # described as well, the ones that can take it
+    best = max((_matched_count(o) for o in found), default=0)
+    strongest = [o for o in found if _matched_count(o) == best]
+    fitting = [o for o in strongest if fits is None or str(o.get("status")) in fits]
+    chosen = fitting or (strongest if len(strongest) == 1 else [])
     return [str(o["order_id"]) for o in chosen]
 
 

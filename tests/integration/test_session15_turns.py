@@ -189,3 +189,31 @@ async def test_two_orders_tracked_each_keep_their_own_lines(tmp_path: Path) -> N
     bot = bot_for(tmp_path)
     out = await say(bot, "track 100609 and 100200")
     assert out["reply"].count("Tracking history") == 3  # one per shipment of both orders
+
+
+@pytest.mark.parametrize(
+    ("message", "order_id"),
+    [
+        ("where's the refund for the 797 order? I sent the air fryer back", "100200"),
+        ("花了5198那单啥时候发货啊 急用", "100998"),
+        ("The order I paid 5198 for, has it left the warehouse yet?", "100998"),
+    ],
+)
+async def test_an_order_named_by_its_total_is_that_order(
+    tmp_path: Path, message: str, order_id: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    looked = [t["args"].get("order_id") for t in out["tasks"] if t["tool"] == "get_order"]
+    assert looked == [order_id]
+    assert await _writes(bot) == 0
+
+
+async def test_an_action_on_an_order_named_by_its_total_acts_on_that_order_only(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel the 399 order")
+    await say(bot, "yes")
+    cancelled = await executions(bot, "cancel_order")
+    assert [e["target"] for e in cancelled] == ["100904"]

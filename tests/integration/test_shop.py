@@ -193,6 +193,14 @@ async def test_orders_list_finds_the_order_of_a_refund(client: httpx.AsyncClient
     assert bad.status_code == 422
 
 
+async def test_orders_list_finds_the_orders_of_a_total(client: httpx.AsyncClient) -> None:
+    found = (await client.get("/orders", params={"total": "797"})).json()["orders"]
+    assert [o["order_id"] for o in found] == ["100200"]
+    assert (await client.get("/orders", params={"total": "797.01"})).json()["orders"] == []
+    for bad in ("-5", "7.999", "abc", ""):
+        assert (await client.get("/orders", params={"total": bad})).status_code == 422
+
+
 async def test_order_shape(client: httpx.AsyncClient) -> None:
     order = (await client.get(f"/orders/{C0001_ORDERS['delivered_partly_refunded']}")).json()
     assert {

@@ -55,9 +55,11 @@ def list_orders(
     limit: int,
     skus: list[str] | None = None,
     refund_id: str | None = None,
+    total_cents: int | None = None,
 ) -> dict[str, Any]:
     """The customer's orders, newest first, optionally of one status, (``skus``) only those
-    holding one of these products, and (``refund_id``) only the one that refund is of."""
+    holding one of these products, (``refund_id``) only the one that refund is of, and
+    (``total_cents``) only those of that total ("the 797 order")."""
     sql = (
         "SELECT o.order_id, o.status, o.created_at, o.total_cents, o.currency,"
         " (SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.order_id)"
@@ -74,6 +76,9 @@ def list_orders(
     if refund_id is not None:
         sql += " AND o.order_id IN (SELECT order_id FROM refunds WHERE refund_id = ?)"
         params.append(refund_id)
+    if total_cents is not None:
+        sql += " AND o.total_cents = ?"
+        params.append(total_cents)
     sql += " ORDER BY o.created_at DESC, o.order_id DESC LIMIT ?"
     params.append(limit)
     return {

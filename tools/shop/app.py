@@ -43,7 +43,14 @@ from starlette.routing import Route
 
 from helpdesk.tools.shop import service
 from helpdesk.tools.shop.db import MEMORY, ShopDB
-from helpdesk.tools.shop.request_input import choice, invalid, parse_body, query_int, query_text
+from helpdesk.tools.shop.request_input import (
+    choice,
+    invalid,
+    parse_body,
+    query_int,
+    query_money,
+    query_text,
+)
 from helpdesk.tools.shop.seed import DEFAULT_SEED, ORDER_STATUSES, iso
 from helpdesk.tools.shop.seed import seed as seed_database
 from helpdesk.tools.shop.service import ShopError
@@ -245,6 +252,10 @@ def list_orders(call: _Call) -> dict[str, Any]:
         if not _REFUND_ID.fullmatch(refund_id):
             raise invalid("refund", "a refund id looks like R-000123")
         return call.read(service.list_orders, call.customer_id, wanted, limit, None, refund_id)
+    if call.query.get("total") is not None:
+        # "the 797 order", "5198那单": the orders of that total
+        total = query_money(call.query, "total")
+        return call.read(service.list_orders, call.customer_id, wanted, limit, None, None, total)
     return call.read(service.list_orders, call.customer_id, wanted, limit)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, TypeVar
 
@@ -24,6 +25,7 @@ __all__ = [
     "invalid",
     "parse_body",
     "query_int",
+    "query_money",
     "query_text",
 ]
 
@@ -85,6 +87,17 @@ def query_int(params: Mapping[str, str], name: str, default: int, low: int, high
         return _bounded_int(low, high).validate_python(raw, strict=False)
     except ValidationError as exc:
         raise _refused(exc, name) from None
+
+
+_MONEY_QUERY = re.compile(r"\d{1,9}(?:\.\d{1,2})?")
+
+
+def query_money(params: Mapping[str, str], name: str) -> int:
+    """The money query parameter ``name`` (CNY, at most two decimals) in cents."""
+    raw = (params.get(name) or "").strip()
+    if not _MONEY_QUERY.fullmatch(raw):
+        raise invalid(name, "an amount in CNY with at most two decimals, e.g. 797 or 29.90")
+    return round(float(raw) * 100)
 
 
 def query_text(params: Mapping[str, str], name: str, min_length: int, max_length: int) -> str:
