@@ -2505,7 +2505,7 @@ def match_shop(
     if _IF_LATE_BY.search(norm) and not _NOW_ALL_THE_SAME.search(norm):
         # every write of the message waits on the condition: one look per order, said so
         looked: set[str | None] = set()
-        kept: list[_Request] = []
+        waiting: list[_Request] = []
         for m in matched:
             if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER):
                 if m.order_id in looked:
@@ -2518,8 +2518,8 @@ def match_shop(
                     amount=None,
                     amount_kind="none",
                 )
-            kept.append(m)
-        matched = kept
+            waiting.append(m)
+        matched = waiting
     asked_and_refused = [
         # "transfer me? no thanks", "transfer me? no, cancel 100904": a transfer asked about and
         # refused in the same breath is none (never one a "yes" to something else makes)
@@ -3882,7 +3882,9 @@ def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[
     reason, not a ticket of its own (a ticket asked for by name, a replacement or a repair is
     kept beside the refund, also when another clause of the message, ``asked`` before one
     request per order was kept, asked for it: "... stopped working!!! want a replacement")."""
-    refunded = {i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id}
+    refunded: set[str | None] = {
+        i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id
+    }
     if any(i.intent is ShopIntent.REFUND and not i.order_id for i in items):
         # "refund half of what I paid for the air fryer? basket is all scratched": a fault
         # naming neither an order nor a thing of its own is the reason of the refund beside it

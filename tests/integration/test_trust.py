@@ -126,7 +126,7 @@ async def test_chinese_numeral_amount_is_offered_and_paid_exactly(tmp_path: Path
     assert await refunds_of(bot, "100609") == [100.0]
 
 
-@pytest.mark.parametrize("amount", ["-5", "12.345", "1e3", "50%", "half"])
+@pytest.mark.parametrize("amount", ["-5", "12.345", "1e3", "150%", "more than half"])
 async def test_invalid_amount_gets_a_question_with_the_refundable_amount_never_a_refund(
     tmp_path: Path, amount: str
 ) -> None:
@@ -142,6 +142,17 @@ async def test_invalid_amount_gets_a_question_with_the_refundable_amount_never_a
     assert "¥20.00" in again["reply"]
     await say(bot, "yes")
     assert await refunds_of(bot, "100609") == [20.0]
+
+
+@pytest.mark.parametrize("share", ["50%", "half"])
+async def test_a_share_is_asked_as_its_exact_amount_never_as_everything(
+    tmp_path: Path, share: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, f"refund {share} of order 100609")
+    assert "¥649.50" in out["reply"]  # half of the ¥1299.00 paid (¥866.00 is still refundable)
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [649.5]
 
 
 async def test_amount_above_refundable_is_refused_with_the_maximum(tmp_path: Path) -> None:
