@@ -134,6 +134,21 @@ def cancels_once_after_yes(tmp: Path, outs: list[dict[str, Any]]) -> None:
     assert status == "cancelled"
 
 
+def refunds_the_share_asked_once(tmp: Path, outs: list[dict[str, Any]]) -> None:
+    ask, yes = outs
+    # half of the air fryer's ¥399.00 in order 100200 (the order its words describe), asked
+    # with the amount and what it is half of; paid exactly that, once
+    assert [r["status"] for r in ask["tool_results"]] == ["needs_confirmation"]
+    assert "¥199.50" in ask["reply"] and "100200" in ask["reply"] and "399.00" in ask["reply"]
+    assert [(r["tool"], r["status"]) for r in yes["tool_results"]] == [("request_refund", "ok")]
+    ((refund_id, status),) = audit(tmp, "create_refund")
+    with sqlite3.connect(tmp / "shop.sqlite") as conn:
+        row = conn.execute(
+            "SELECT order_id, amount_cents FROM refunds WHERE refund_id = ?", (refund_id,)
+        ).fetchone()
+    assert status == 201 and row == ("100200", 19950)
+
+
 def not_yours(tmp: Path, outs: list[dict[str, Any]]) -> None:
     (out,) = outs
     assert re.search(r"couldn't find order 100452", out["reply"])
@@ -165,6 +180,7 @@ PROMISES: dict[str, Callable[[Path, list[dict[str, Any]]], None]] = {
     'chat -m "Is SKU-1001 in stock, and where is order 100683?"': stock_and_tracking,
     "session demo": remembers_the_order,
     "session c1": cancels_once_after_yes,
+    "session r1": refunds_the_share_asked_once,
     'chat -m "what about order 100452?"': not_yours,
     'chat -m "订单100683发货了吗" --json': whole_turn_as_json,
     'chat -m "耳机有货吗"': product_by_name(r"SKU-100[12]", "有货"),
