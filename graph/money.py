@@ -60,7 +60,13 @@ _NOT_FULL = re.compile(
 )
 _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
-    re.compile(r"\bhalf\b|一半|半价|\bquarter\b|三分之|四分之", re.IGNORECASE),
+    re.compile(
+        r"\bhalf\b|一半|半价|\bquarter\b|\bthirds?\b|[一二两三四五六七八九十百]分之"
+        r"|[一二三四五六七八九]成(?![本功交人绩员就新])"
+        # "refund 1/2 of 100200": a share, never 1 yuan
+        r"|(?<![\d/.])[1-9]\s*/\s*(?:[2-9]|10)(?![\d/])",
+        re.IGNORECASE,
+    ),
     re.compile(r"(?<![a-z])\d+(?:\.\d+)?e[+-]?\d+\b", re.IGNORECASE),
     # the whole number is quoted back ("-50", not "-5"); a dash with a space after it is a
     # separator ("100609 - 100 yuan please"), not a minus sign
@@ -93,7 +99,9 @@ _COUNT = re.compile(
     re.IGNORECASE,
 )
 # what follows a Chinese numeral that is a word, a count or a time, not an amount ("一下", "两个")
-_CN_NOT_AMOUNT = r"(?![下点直起样些定般次会个件单份遍声切分天周月年号小共日岁])"
+_CN_NOT_AMOUNT = (
+    r"(?![下点直起样些定般次会个件单份遍声切分天周月年号小共日岁台张套条双瓶盒顶把只支])"
+)
 _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
     # "refund 50 of the 797 (yuan)", "10 of those 797": the part asked of the whole
     re.compile(
@@ -120,7 +128,8 @@ _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
 _BARE_NUMBER = re.compile(f"(?<![A-Za-z0-9_.-])({_NUMBER})(?![\\w.])")
 # a Chinese numeral that is an amount: not "一下"/"一点"/"两个"/"三天"/"万一" (words, counts, times)
 _BARE_CN = re.compile(
-    r"(?<!万)(?!万一)([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*+)"
+    # "周五" / "星期三" / "礼拜天" are days, not amounts
+    r"(?<!万)(?<![周期拜])(?!万一)([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*+)"
     + _CN_NOT_AMOUNT
 )
 _CN_DIGIT = {

@@ -14,7 +14,7 @@ from helpdesk.graph.replies import ReplyItem, confirmation_question
 from helpdesk.graph.request import Intent
 from helpdesk.graph.state import HelpdeskState, Task
 from helpdesk.tools.packs import PackSet
-from helpdesk.tools.results import ToolStatus
+from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["MergeContextNode"]
 
@@ -103,7 +103,7 @@ class MergeContextNode(NodeBase):
             tickets=tickets[-20:],
             pending_actions=[],
             awaiting_subject=_awaiting_subject(state.get("tasks", []), self.packs),
-            awaiting_amount=_awaiting_amount(state.get("tasks", []), self.packs)
+            awaiting_amount=_awaiting_amount(state.get("tasks", []), self.packs, results)
             or (
                 None
                 if any(t.call for t in state.get("tasks", []))
@@ -143,12 +143,20 @@ class MergeContextNode(NodeBase):
         return kept[-3:]
 
 
-def _awaiting_amount(tasks: list[Task], packs: PackSet) -> dict[str, Any] | None:
-    """A money request whose amount could not be used: the reply asked how much."""
+def _awaiting_amount(
+    tasks: list[Task], packs: PackSet, results: Mapping[str, ToolResult] | None = None
+) -> dict[str, Any] | None:
+    """A money request whose amount could not be used, or that its tool's precheck could not
+    make exact (its refusal says ``ask_amount``): the reply asked how much."""
     subject = packs.subject()
     for task in tasks:
         cap = packs.for_intent(task.intent)
-        if cap is None or not cap.amounts or task.match.get("amount_kind") != "invalid":
+        result = (results or {}).get(task.id)
+        refused = result is not None and isinstance(result.data, dict)
+        asked = refused and bool(result.data.get("ask_amount"))  # type: ignore[union-attr]
+        if cap is None or not cap.amounts:
+            continue
+        if task.match.get("amount_kind") != "invalid" and not asked:
             continue
         return {"intent": task.intent, "subject": task.match.get(subject) if subject else None}
     return None

@@ -288,7 +288,9 @@ def confirmation_question(item: ReplyItem, lang: Lang, *, hotline: str, packs: P
     if item.result is None:
         return ""
     owner = _owner(w, item)
-    return owner.question(w, item) if owner is not None else _generic(w, item)
+    question = owner.question(w, item) if owner is not None else _generic(w, item)
+    # spaced as the published reply is ("空气炸锅 5L 的"), so the reply is seen to contain it
+    return _space_han_latin(question) if lang == "zh" else question
 
 
 def describe_action(

@@ -246,6 +246,7 @@ def _share_outcome(
                 "message": "the share of the order to refund could not be made exact",
                 "refundable_amount": remaining,
                 "error_class": ErrorClass.BUSINESS.value,
+                "ask_amount": True,
             }
         )
     if float(remaining) <= 0:
@@ -257,9 +258,6 @@ def _share_outcome(
                 "status": (order or {}).get("status", ""),
             }
         )
-    if resolved.amount > float(remaining) and share == 1 and resolved.item:
-        # the item's price is more than is left to refund on the order: what is left
-        resolved = replace(resolved, amount=round(float(remaining), 2))
     if resolved.amount > float(remaining):
         return PrecheckOutcome(
             refusal={
@@ -281,22 +279,33 @@ def _share_outcome(
 
 
 async def _ticket_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
-    """A complaint ticket offered for an order whose own ticket is still being worked on is not
-    offered twice: the open ticket is named instead (asked-for tickets are filed as asked)."""
+    """A complaint ticket for an order whose own ticket is still being worked on: offered only
+    ``if_no_open_ticket`` is unset (the question then names the open one), else not offered —
+    the open ticket is named instead."""
+    only_if_none = bool(args.pop("if_no_open_ticket", False))
     if args.get("category") != "complaint" or not args.get("order_id"):
-        return PrecheckOutcome()
+        return PrecheckOutcome(args=args)
     order, _ = await _look_up_order(args["order_id"], lookup)
     listed = (order or {}).get("open_tickets") or ()
-    open_tickets = [t for t in listed if isinstance(t, dict) and t.get("ticket_id")]
+    open_tickets = [
+        t
+        for t in listed
+        if isinstance(t, dict)
+        and t.get("ticket_id")
+        # a transfer to a person or a compensation check is no case about the order itself
+        and t.get("category") not in ("handoff", "compensation")
+    ]
     if not open_tickets:
-        return PrecheckOutcome()
+        return PrecheckOutcome(args=args)
     first = open_tickets[0]
+    known = {"ticket_id": first["ticket_id"], "status": first.get("status", "open")}
+    if not only_if_none:
+        return PrecheckOutcome(args=args, data={"open_ticket": known})
     return PrecheckOutcome(
         refusal={
             "code": "ticket_open",
             "message": f"ticket {first['ticket_id']} about order {args['order_id']} is open",
-            "ticket_id": first["ticket_id"],
-            "status": first.get("status", "open"),
+            **known,
         }
     )
 
@@ -500,10 +509,12 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         category: TicketCategory = "after_sales",
         order_id: str | None = None,
         priority: Priority = "normal",
+        if_no_open_ticket: bool = False,
         customer: str | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
-        """Open an after-sales ticket (damaged item, exchange, complaint)."""
+        """Open an after-sales ticket (damaged item, exchange, complaint). A complaint with
+        ``if_no_open_ticket`` is not filed beside the order's open ticket (that one is named)."""
         body = {
             "category": category,
             "subject": subject,

@@ -37,39 +37,58 @@ def _cents(value: Decimal) -> Decimal:
     return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
-def _named_item(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] | None, bool]:
-    """(the one item ``words`` name, whether they name any item at all)."""
+def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]]:
+    """The items of the order ``words`` name (most strongly named first, ties kept)."""
     items = [i for i in order.get("items") or () if isinstance(i, Mapping)]
     texts = [
-        product_text(str(i.get("sku", n)), [str(i.get("name", "")), str(i.get("name_zh", ""))])
+        product_text(f"item-{n}", [str(i.get("name", "")), str(i.get("name_zh", ""))])
         for n, i in enumerate(items)
     ]
     scores = mention_scores(words, texts)
-    if not scores:
-        return None, False
-    best = max(scores.values())
-    top = [t.sku for t in texts if scores.get(t.sku) == best]
-    if len(top) != 1:
-        return None, True
-    return next(i for i, t in zip(items, texts, strict=True) if t.sku == top[0]), True
+    return [items[int(sku.split("-")[1])] for sku in sorted(scores, key=lambda k: -scores[k])]
 
 
 # "the air fryer order", "空气炸锅那单": the order its item describes, not the item — unless
 # "just"/"only" picks the item out of it ("refund just the thermos from 100200")
 _ORDER_MEANT = re.compile(r"\b(?:order|purchase)\b|那单|这单|订单|一单|那笔|整单", re.IGNORECASE)
 _ITEM_MEANT = re.compile(r"\b(?:just|only)\b|只退|只要|就退|单独|仅")
+# words that make "which item, how much" anything but one whole item: some items excluded or
+# kept ("but not the air fryer", "keep the monitor", "the thermos is fine"), the whole order
+# ("all of 100200, even the thermos"), or part of a line ("one of the purifiers")
+_NOT_ONE_ITEM = re.compile(
+    r"\bbut not\b|\bexcept\b|\bwithout\b|\bminus\b|\bexcluding\b|\bapart from\b|\bother than\b"
+    r"|\bnot the\b|\bkeep(?:ing)? (?:the|my|that)\b|\b(?:is|are|was|were|'s) (?:fine|ok|okay|good"
+    r"|working|perfect)\b|\bincluding\b|\beven\b|\ball of\b|\bwhole\b|\bentire\b|\beverything\b"
+    r"|\bone of\b|\ba single\b|\bboth\b|\beach\b|\band (?:the|my)\b|\bas well as\b"
+    r"|除了|不要|不退|不用退|留着|保留|没问题|挺好|都|全部|整单|一台|一件|一个|一条|一双|一张|一套|其中"
+    r"|还有|和|跟|以及",
+    re.IGNORECASE,
+)
 
 
 def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] | None, bool]:
     """The one item of a several-item order ``words`` single out for a refund, and whether
-    they name items of it at all (named but not one: asked, never guessed). An item that only
-    describes the order ("the air fryer order") singles nothing out."""
+    they name items of it at all (named but not exactly one whole item, or an item bought more
+    than once: asked, never guessed). An item that only describes the order ("the air fryer
+    order") singles nothing out, nor does anything on an order already partly refunded (what
+    is left cannot be told per item)."""
     if len(order.get("items") or ()) < 2:
         return None, False
-    item, named = _named_item(order, words)
-    if named and _ORDER_MEANT.search(words) and not _ITEM_MEANT.search(words):
+    named = _named_items(order, words)
+    if not named:
         return None, False
-    return item, named
+    if _ORDER_MEANT.search(words) and not _ITEM_MEANT.search(words):
+        return None, False
+    one = named[0]
+    refunded = float(order.get("refundable_amount") or 0) < float(order.get("total") or 0)
+    if (
+        len(named) != 1
+        or _NOT_ONE_ITEM.search(words)
+        or int(one.get("quantity") or 1) != 1
+        or refunded
+    ):
+        return None, True
+    return one, True
 
 
 def resolve_share(

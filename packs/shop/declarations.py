@@ -29,7 +29,9 @@ from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
+    COMPLAINT_WORD,
     TICKET_MESSAGE,
+    VENTED,
     complained,
     complaint_filing_asked,
     product_query,
@@ -146,9 +148,12 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     ask_first = ticket_needs_asking(text) or flagged or guessed or unnamed
     asked = complaint_filing_asked(description) or ticket_asked_for(description)
     if ask_first and complained(m, text) and not asked:
-        # offered for a complaint (not asked for in so many words): filed as one, and never
-        # offered beside the order's open ticket
+        # a complaint, offered (asked before filing): filed as one; the question names the
+        # order's open ticket, and unhappiness told without the word "complaint" ("still not
+        # here. not happy.") is not offered a second ticket beside it
         args["category"] = "complaint"
+        if m.get(VENTED) and not COMPLAINT_WORD.search(description):
+            args["if_no_open_ticket"] = True
     return PlannedCall("create_ticket", args, ask_first=ask_first)
 
 
@@ -174,8 +179,8 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
     if m.get("amount_kind") == "none":
         # "refund the thermos from 100200": the words go along, so that an item of the order
         # they single out is what is refunded (its price), not everything on the order
-        text = str(m.get("text") or "")[:200]
-        return PlannedCall("request_refund", {"order_id": oid, "amount": None, SHARE_OF: text})
+        words = str(m.get(SHARE_OF) or m.get("text") or "")[:300]
+        return PlannedCall("request_refund", {"order_id": oid, "amount": None, SHARE_OF: words})
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
 

@@ -84,7 +84,11 @@ from helpdesk.packs.shop.order_parts import (
     kept_out,
     spared_before,
 )
-from helpdesk.packs.shop.order_reference import describes_an_order, order_query
+from helpdesk.packs.shop.order_reference import (
+    SAME_ORDER_AS_REFUND,
+    describes_an_order,
+    order_query,
+)
 from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, read_share, without_share
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
@@ -430,8 +434,8 @@ _REFUND_NEGATED = rx(
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund\b"
-    r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,25}?\b(?:don'?t|do not|not|no longer|won'?t|keep"
-    r"|changed my mind|still want)\b"
+    r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t"
+    r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*退"
     r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
 )
@@ -529,7 +533,8 @@ _THANKS_FOR_REFUND = rx(
 # no thanks at all; "... also refund the air fryer": a request beside the thanks
 _THANKS_BUT = rx(
     r"\bnothing\b|\bslow(?:ly)?\b|\bstill\b|\bhaven'?t\b|\bnot\b|\bwhere\b|\balso\b|\btoo\b"
-    r"|\bplease\b|\bpls\b|\bgreat service\b|也|还没|没收到|请|帮我|慢|呢"
+    r"|\bas well\b|\bi'?d like\b|\bi want\b|\bwant\b|\bcan you\b|\bplease\b|\bpls\b"
+    r"|\bgreat service\b|也|还没|没收到|请|帮我|慢|呢|还要|再"
 )
 # "you refunded 100609 already but I want another 50": more asked for beside what was refunded
 _MORE_WANTED = rx(
@@ -847,8 +852,8 @@ _CANCEL_NEGATED = rx(
     r"|(?<!don't )(?<!dont )(?<!do not )(?<!not )\b(?:never ?mind|nvm|forget) (?:about )?"
     r"(?:the |my )?cancel"
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?cancel\b[^.!?;]{0,50}?"
-    r"\bbut\b[^.!?;]{0,25}?\b(?:don'?t|do not|not|no longer|won'?t|keep|changed my mind"
-    r"|still want)\b"
+    r"\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t|changed my mind)\b"
+    r"(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*(?:点|按|申请|要求|让你|让)?(?:过)?\s*取消(?![了吗])"
 )
@@ -1059,23 +1064,23 @@ _DAY = (
 # what the condition leads to ("if ... by friday, refund me" / "refund me if ... by friday"),
 # not a write asked for now beside a day the customer names for their own reasons ("cancel it
 # right away, if it isn't cancelled by tonight I'll dispute it")
-_LATE_BY = (
-    r"\bif\b[^.!?;]{0,60}?\b(?:doesn'?t|does not|hasn'?t|has not|isn'?t|is not|won'?t|didn'?t"
-    r"|not|never)\b[^.!?;]{0,30}?\b(?:by|before|until|till|on) " + _DAY + r"\b"
-)
-_WRITE_WORD = r"(?:cancel+(?:ed|ing)?|refund(?:ed|ing)?|money back)"
+_LATE_BY = r"\b(?:if|unless|in case)\b[^.!?;]{0,80}?\b(?:by|before|until|till|on) " + _DAY + r"\b"
+_WRITE_WORD = r"(?:cancel+(?:ed|ing|ation)?|refund(?:ed|ing)?|money back)"
+# a sentence whose write waits on a day to come: the condition, and a write in the same sentence
 _IF_LATE_BY = rx(
-    _LATE_BY + r"[,\s]*(?:then\s+)?(?:just\s+|please\s+|pls\s+)?(?:go ahead and\s+)?"
-    r"(?:" + _WRITE_WORD + r")\b"
-    r"|\b"
-    + _WRITE_WORD
-    + r"\b[^.!?;]{0,40}?"
-    + _LATE_BY
-    + r"(?![^.!?;]{0,40}\b(?:i'?ll|i will|i'?m going to|useless|i don'?t need|dispute)\b)"
-    r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:今天|明天|后天|这周|周末|本周|月底"
-    r"|(?:周|礼拜|星期)[一二三四五六日天])[^，。,.!?！？]{0,6}(?:还)?(?:不到|没到|没送到|收不到|到不了|不发|没发)"
-    r"[，,\s]*(?:就|那就)?(?:给我|帮我)?(?:直接)?(?:退|取消)"
+    _LATE_BY
+    + r"|(?:要是|如果|假如|万一)?[^，。,.!?！？]{0,12}(?:今天|明天|后天|这周|周末|本周|月底"
+    r"|(?:周|礼拜|星期)[一二三四五六日天])[^，。,.!?！？]{0,8}(?:还)?(?:不到|没到|没送到|收不到|到不了"
+    r"|不发货?|没发货?|不来)(?:的话)?"
 )
+_CONDITIONED_WRITE = rx(r"\b" + _WRITE_WORD + r"\b|退款|退钱|退了|退掉|给我退|就退|取消")
+# "..., if it isn't cancelled by tonight I'll dispute it", "... it's useless if not here by
+# tomorrow": the day is the customer's own deadline, the write is asked for now
+_OWN_DEADLINE = rx(
+    r"\b(?:i'?ll|i will|i'?m going to) (?:dispute|complain|report|chargeback|leave|never)\b"
+    r"|\buseless\b|\bi (?:don'?t|won'?t) need\b|投诉你们|差评"
+)
+_SENTENCE_END = re.compile(r"[.!?;。！？；\n]+|\balso\b|另外|还有")
 # the write wanted now all the same: "refund 100683 now, and if ... by friday ..."
 _NOW_ALL_THE_SAME = rx(
     r"\b(?:now|right away|right now|immediately|asap|at once)\b|现在就|马上|立刻|立即|赶紧"
@@ -2340,7 +2345,7 @@ def match_shop(
                 amount_kind=reading.kind,
                 amount_raw=reading.raw,
             )
-            base = _with_share(base, clause_text, packs)
+            base = _with_share(base, clause_text, packs, text)
         if found.intent is ShopIntent.STOCK and ents.skus:
             sku_before, product_before = ents.skus[-1], None
         elif found.intent is ShopIntent.STOCK:
@@ -2502,24 +2507,7 @@ def match_shop(
             else m
             for m in matched
         ]
-    if _IF_LATE_BY.search(norm) and not _NOW_ALL_THE_SAME.search(norm):
-        # every write of the message waits on the condition: one look per order, said so
-        looked: set[str | None] = set()
-        waiting: list[_Request] = []
-        for m in matched:
-            if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER):
-                if m.order_id in looked:
-                    continue
-                looked.add(m.order_id)
-                m = replace(
-                    m,
-                    intent=ShopIntent.ORDER_STATUS,
-                    details=IF_LATE_BY,
-                    amount=None,
-                    amount_kind="none",
-                )
-            waiting.append(m)
-        matched = waiting
+    matched = _one_share_for_several_orders(_writes_waiting_on_a_day(matched, norm))
     asked_and_refused = [
         # "transfer me? no thanks", "transfer me? no, cancel 100904": a transfer asked about and
         # refused in the same breath is none (never one a "yes" to something else makes)
@@ -3363,6 +3351,18 @@ def _per_order(
         # order the words only describe (looked up and asked about, never the one named)
         return [replace(r, order_id=None, inferred_order=False) for r in requests]
     kept = [r for r in requests if r.order_id not in out]
+    if len(order_ids) > 1:
+        # "退一半 100200 和 100609": a share of several orders is asked about, order by order
+        kept = [
+            replace(
+                r,
+                amount_kind="invalid",
+                args={k: v for k, v in r.args.items() if k not in (SHARE, SHARE_OF)},
+            )
+            if r.amount_kind == SHARE
+            else r
+            for r in kept
+        ]
     amounts = (
         amounts_by_order(clause_norm, order_ids, packs)
         if kept and kept[0].intent is ShopIntent.REFUND
@@ -3376,13 +3376,109 @@ def _per_order(
     ]
 
 
-def _with_share(request: _Request, clause_text: str, packs: PackSet) -> _Request:
+def _write_zones(matched: list[_Request], norm: str) -> dict[int, tuple[str, str]]:
+    """For each write of the message (by index): its own clause, and its zone — the words from
+    the write before it (or the sentence start) to the write after it (or the sentence end),
+    where a condition it waits on is said ("if 100683 isn't here by friday, refund it")."""
+    spans: dict[int, tuple[int, int]] = {}
+    cursor = 0
+    for n, m in enumerate(matched):
+        if m.intent not in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER):
+            continue
+        clause = normalize(m.text, _TYPOS).strip()
+        at = norm.find(clause[:40], cursor) if clause else -1
+        if at < 0:
+            at = norm.find(clause[:40]) if clause else -1
+        if at < 0:
+            spans[n] = (0, len(norm))
+            continue
+        spans[n] = (at, at + len(clause))
+        cursor = at + len(clause)
+    ends = sorted({m.end() for m in _SENTENCE_END.finditer(norm)})
+    order = sorted(spans, key=lambda n: spans[n][0])
+    zones: dict[int, tuple[str, str]] = {}
+    for k, n in enumerate(order):
+        start, end = spans[n]
+        sentence_start = max([0, *(e for e in ends if e <= start)])
+        sentence_end = min([len(norm), *(e for e in ends if e > end)])
+        before = spans[order[k - 1]][1] if k > 0 else 0
+        after = spans[order[k + 1]][0] if k + 1 < len(order) else len(norm)
+        zone = norm[
+            max(sentence_start, before) : min(sentence_end, after) if after > end else sentence_end
+        ]
+        zones[n] = (norm[start:end], zone)
+    return zones
+
+
+def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Request]:
+    """ "if 100683 isn't here by friday, cancel it and refund", "要是明天还不到就退": a write that
+    waits on a day to come is a look now (one per order, said so, and no other write on that
+    order); a write asked for now ("cancel 100904 now, and refund 100683 if ..."), or beside
+    the customer's own deadline ("..., if it isn't cancelled by tonight I'll dispute it"),
+    stays as asked."""
+    waiting: set[str | None] = set()
+    for n, (clause, zone) in _write_zones(matched, norm).items():
+        if (
+            _IF_LATE_BY.search(zone)
+            and _CONDITIONED_WRITE.search(zone)
+            and not _NOW_ALL_THE_SAME.search(clause)
+            and not _OWN_DEADLINE.search(zone)
+        ):
+            waiting.add(matched[n].order_id)
+    if not waiting:
+        return matched
+    looked: set[str | None] = set()
+    out: list[_Request] = []
+    for m in matched:
+        if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER) and m.order_id in waiting:
+            if m.order_id in looked:
+                continue
+            looked.add(m.order_id)
+            m = replace(
+                m,
+                intent=ShopIntent.ORDER_STATUS,
+                details=IF_LATE_BY,
+                amount=None,
+                amount_kind="none",
+                args={k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF)},
+            )
+        out.append(m)
+    return out
+
+
+def _one_share_for_several_orders(matched: list[_Request]) -> list[_Request]:
+    """ "退一半 100200 和 100609": a share said once for refunds of several orders is not known to
+    be each order's (nor the others' whole): every one of them is asked how much."""
+    refunds = [m for m in matched if m.intent is ShopIntent.REFUND]
+    shared = any(m.amount_kind == SHARE for m in refunds)
+    unsaid = [m for m in refunds if m.amount_kind in ("none", "full")]
+    if not shared or not unsaid or len({m.order_id for m in refunds}) < 2:
+        return matched
+    return [
+        replace(
+            m,
+            amount_kind="invalid",
+            amount=None,
+            args={k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF)},
+        )
+        if m in refunds and m.amount_kind in (SHARE, "none")
+        else m
+        for m in matched
+    ]
+
+
+def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str) -> _Request:
     """ "refund half of what I paid for the air fryer", "100200 退我三分之一": a share, made exact
     by the refund's precheck — only when the share is all the words say of money (a share
     beside a number, or "more than half", stays an amount to ask about)."""
-    if request.amount_kind != "invalid":
+    if request.amount_kind == "none":
+        # "refund the thermos and the dinnerware from 100200": the items are named across the
+        # message; the precheck refunds one item singled out, or asks which part
+        return replace(request, args={**request.args, SHARE_OF: whole[:300]})
+    if request.amount_kind != "invalid" or QUESTION_MARK.search(clause_text):
+        # "is a half refund possible?": asked about, so the amount is asked too
         return request
-    share = read_share(clause_text)
+    share = read_share(clause_text, whole=whole)
     if share is None:
         return request
     rest = read_amount(without_share(clause_text, share), money_context=True, packs=packs)
@@ -3822,12 +3918,37 @@ def _refund_named(items: list[_Request]) -> list[_Request]:
         about_refund = (
             (i.intent is ShopIntent.FAQ and i.topic == "refund_time")
             or (i.intent in (ShopIntent.LIST_ORDERS, ShopIntent.ORDER_STATUS) and not i.order_id)
-            or (i.intent is ShopIntent.REFUND and not _MORE_WANTED.search(i.text.lower()))
+            or (
+                # "R-000094 refund the rest of 100609": a refund asked for on a typed order
+                i.intent is ShopIntent.REFUND
+                and not _MORE_WANTED.search(i.text.lower())
+                and not extract_entities(normalize(i.text, _TYPOS)).order_ids
+                and not _REST_OF.search(normalize(i.text, _TYPOS))
+            )
         )
         if about_refund and REFUND_MENTION.search(normalize(i.text, _TYPOS)):
             i = replace(i, intent=ShopIntent.ORDER_STATUS, topic=None, inferred_order=False)
         out.append(i)
-    return out
+    named = {m.group(0).upper() for i in items for m in REFUND_MENTION.finditer(i.text)}
+    if len(named) != 1:
+        return out
+    (refund_id,) = named
+    return [
+        # "退款R-000094到账了没 同一单再给我退100": the order of the refund named beside it
+        replace(i, args={**i.args, SAME_ORDER_AS_REFUND: refund_id})
+        if i.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER, ShopIntent.CREATE_TICKET)
+        and not i.order_id
+        and _SAME_ORDER.search(normalize(i.text, _TYPOS))
+        else i
+        for i in out
+    ]
+
+
+_REST_OF = rx(r"\bthe rest\b|\bremaining\b|\bwhat'?s left\b|剩下|剩余|余下|其余")
+_SAME_ORDER = rx(
+    r"\b(?:the )?same order\b|\bthat (?:same )?order\b|\bon it\b"
+    r"|同一(?:个)?(?:单|订单)|这(?:一)?单|那(?:一)?单"
+)
 
 
 def _ticket_named_apart(items: list[_Request], norm: str) -> list[_Request]:

@@ -21,6 +21,7 @@ from helpdesk.tools.packs import SubjectResolver
 
 __all__ = [
     "ORDER_RESOLVER",
+    "SAME_ORDER_AS_REFUND",
     "describes_an_order",
     "order_label",
     "order_query",
@@ -91,11 +92,13 @@ _PARCEL_LOOKS = frozenset({"tracking", "order_status"})
 # "the 797 order", "the order I paid 5198 for", "花了5198那单", "5198的订单": an order by its total
 _TOTAL_NAMED = rx(
     r"\b(?:the|my|that) (?:¥|rmb ?|cny ?)?(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])"
-    r"(?: ?(?:yuan|rmb|kuai|bucks))? (?:order|one|purchase)\b"
+    r"(?: ?(?:yuan|rmb|kuai|bucks))? (?:order|one|purchase|thing|item|stuff)\b"
     r"|\b(?:order|one) (?:i|we) paid (?:¥|rmb ?)?(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])"
     r"(?: ?(?:yuan|rmb|kuai))? for\b"
     r"|(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])(?:块钱|块|元)?(?:的)?(?:那单|那个订单|的订单|那笔订单|那一单)"
     r"|(?:花了|付了)(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])(?:块钱|块|元)?(?:的)?(?:那单|那个|订单|那笔)"
+    r"|(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])(?:块钱|块|元)(?:的)?(?:那个|东西)"
+    r"|(?<![\d.])(\d{2,5}(?:\.\d{1,2})?)(?![\d.])(?:块钱|块|元)?(?:都|已经|早就)付了"
 )
 
 
@@ -129,6 +132,8 @@ _LEFT_OUT = rx(
     r"|除了[^，。,.!?！？]{1,12}|[\u4e00-\u9fff]{2,8}(?:那单|那个|的订单)?(?:保留|别动|不要动|不取消|先别)"
 )
 _LIMIT = 100
+SAME_ORDER_AS_REFUND = "same_order_as_refund"
+"""A request's argument: "the same order" as the refund number named beside it."""
 
 
 def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -140,6 +145,10 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     if refund and str(request.get("intent")) in _LOOKS:
         # "did R-000094 go through?": the order that refund is of
         return {"limit": 1, "refund": refund.group(0).upper()}
+    same = request.get(SAME_ORDER_AS_REFUND)
+    if isinstance(same, str) and REFUND_MENTION.fullmatch(same):
+        # "... R-000094 ... refund another 100 on the same order": that refund's order
+        return {"limit": 1, "refund": same.upper()}
     args: dict[str, Any] = {"limit": _LIMIT}
     total = total_named(text)
     if total is not None:

@@ -32,6 +32,7 @@ _SHARES: tuple[tuple[re.Pattern[str], Fraction | None], ...] = (
     (re.compile(r"\b(?:a|one) quarter\b|四分之一", re.I), Fraction(1, 4)),
     (re.compile(r"\bthree quarters\b|四分之三", re.I), Fraction(3, 4)),
     (re.compile(rf"({_CN})分之({_CN})"), None),
+    (re.compile(r"([一二三四五六七八九])成(?![本功交人绩员就新])"), None),
     (re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d)?)\s*(?:%|percent\b)", re.I), None),
     (re.compile(rf"百分之(\d{{1,2}}|{_CN}{{1,3}})"), None),
 )
@@ -44,7 +45,7 @@ _NOT_EXACTLY = re.compile(
 )
 _REMAINING = re.compile(
     r"\bremaining\b|\bwhat'?s left\b|\bwhat is left\b|\bthe rest\b|\bleft (?:on|of)\b"
-    r"|剩下|剩余|能退的|还能退",
+    r"|剩下|剩余|能退的|还能退|还剩|余下",
     re.I,
 )
 
@@ -58,6 +59,31 @@ class Share:
     span: tuple[int, int]
 
 
+# a share is money only beside a refund: "refund half", "half of what I paid", "30% back",
+# "退一半", "一半的钱退给我" — never "half my weekend", "half melted", "30% off elsewhere"
+_ANCHOR_BEFORE = re.compile(
+    r"(?:\brefund(?:ed)?|\bgive (?:me )?(?:back )?|\bget\b|\bmoney back|\bback"
+    r"|退(?:款|钱)?(?:我|给我)?|返还|赔(?:偿)?(?:我)?)\W{0,3}(?:(?:only|just|me|back|about|another|the|a)\W+){0,2}$",
+    re.I,
+)
+_ANCHOR_AFTER = re.compile(
+    r"\s*(?:of (?:what|the|my|it|that|this|order|each|\d)|back\b|refund"
+    r"|(?:的钱|的款|的金额)?(?:退|返|赔))",
+    re.I,
+)
+_NOT_MONEY_AFTER = re.compile(
+    r"\s*(?:off\b|asleep|melted|the (?:time|day|week|way)|my \w+|an? (?:hour|day|week))", re.I
+)
+
+
+def _anchored(text: str, span: tuple[int, int]) -> bool:
+    start, end = span
+    before, after = text[max(0, start - 30) : start], text[end : end + 30]
+    if _NOT_MONEY_AFTER.match(after):
+        return False
+    return bool(_ANCHOR_BEFORE.search(before) or _ANCHOR_AFTER.match(after))
+
+
 def _value(found: re.Match[str], fixed: Fraction | None) -> Fraction | None:
     if fixed is not None:
         return fixed
@@ -65,28 +91,35 @@ def _value(found: re.Match[str], fixed: Fraction | None) -> Fraction | None:
     if len(groups) == 2:  # 三分之一: 1/3
         den, num = (chinese_number(g) for g in groups)
         return Fraction(num, den) if num and den else None
+    if found.group(0).endswith("成"):  # 三成: 30%
+        tenths = chinese_number(groups[0])
+        return Fraction(tenths, 10) if tenths else None
     raw = groups[0]
     percent = float(raw) if raw[0].isdigit() else chinese_number(raw)
     return Fraction(str(percent)) / 100 if percent else None
 
 
-def read_share(text: str) -> Share | None:
-    """The share of what was paid ``text`` asks to be refunded, if it asks for exactly one."""
+def read_share(text: str, *, whole: str | None = None) -> Share | None:
+    """The share of what was paid ``text`` (a clause) asks to be refunded, if it asks for exactly
+    one; ``whole`` (the message) is what the share is of, unless the clause says "what is left"
+    (the items it names are looked for in the order)."""
     if _NOT_EXACTLY.search(text):
         return None
     found: list[tuple[Fraction, tuple[int, int]]] = []
     for pattern, fixed in _SHARES:
         for m in pattern.finditer(text):
             value = _value(m, fixed)
-            if value is not None:
+            if value is not None and _anchored(text, m.span()):
                 found.append((value, m.span()))
+            elif value is not None:
+                return None  # a share word that is not about the refund: nothing read as one
     values = {v for v, _ in found}
     if len(values) != 1:
         return None
     (value,) = values
     if not 0 < value < 1:
         return None
-    of = REMAINING if _REMAINING.search(text) else text[:200]
+    of = REMAINING if _REMAINING.search(text) else (whole or text)[:300]
     return Share(float(round(value, 12)), of, found[0][1])
 
 

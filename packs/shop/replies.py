@@ -81,6 +81,9 @@ def _ask_refund_amount(w: Writer, match: MatchedIntent, result: ToolResult) -> s
     remaining = float(order["refundable_amount"])
     if remaining <= 0:
         return w.say("refund_ask_amount_none", order_id=order_id)
+    if not match.amount_raw.strip():
+        # no words to quote ("退一半 100200 和 100609": whose half?): which part, asked
+        return w.say("refund_which_part", order_id=order_id, refundable=money(remaining))
     return w.say(
         "refund_ask_amount", order_id=order_id, refundable=money(remaining), raw=match.amount_raw
     )
@@ -187,6 +190,16 @@ def _confirm(
         # a complaint: acknowledged, and a ticket only if the customer says yes; a fault told
         # ("the air fryer stopped heating") is offered an after-sales ticket
         prefix = "complaint" if complained(match.args, match.text) else "fault"
+        known = as_dict(data.get("open_ticket"))
+        if order_id and known.get("ticket_id"):
+            # the order's own ticket is still open: said, and another one asked about
+            status = as_str(known.get("status")) or "open"
+            return w.say(
+                "complaint_confirm_beside_open",
+                order_id=order_id,
+                ticket_id=as_str(known["ticket_id"]),
+                status=w.label(f"ticket_status_{status}", status),
+            )
         if order_id:
             return w.say(f"{prefix}_confirm_order", order_id=order_id)
         return w.say(f"{prefix}_confirm")

@@ -31,6 +31,7 @@ _BUSINESS_CODES = (
     "not_refundable",
     "amount_too_large",
     "ticket_open",
+    "amount_unknown",
 )
 
 
@@ -113,6 +114,13 @@ def _business(
             status=w.label(f"ticket_status_{status}", status),
         )
         return told + "\n" + w.say("late_escalate")
+    if code == "amount_unknown" and order_id and data.get("ask_amount"):
+        # "refund the thermos and the dinnerware from 100200": which part, asked with the most
+        # that can be refunded — never the whole order, never a guess
+        refundable = data.get("refundable_amount")
+        if refundable is not None and float(refundable) > 0:
+            return w.say("refund_which_part", order_id=order_id, refundable=money(refundable))
+        return w.say("refund_ask_amount_none", order_id=order_id)
     if code == "not_refundable" and order_id:
         return w.say(
             "not_refundable", order_id=order_id, refundable=money(data.get("refundable_amount", 0))

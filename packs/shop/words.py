@@ -13,6 +13,7 @@ __all__ = [
     "ASK_FIRST",
     "COMPLAINED",
     "COMPLAINT_NEGATED",
+    "COMPLAINT_WORD",
     "DISSATISFIED",
     "IF_LATE_BY",
     "TICKET_MESSAGE",
@@ -83,6 +84,9 @@ def complained(flags: Mapping[str, Any], text: str) -> bool:
     customer complained or vented — rather than a fault told or a ticket asked for."""
     return bool(flags.get(COMPLAINED) or flags.get(VENTED)) or is_complaint(text)
 
+
+COMPLAINT_WORD = re.compile(r"\bcomplain|投诉", re.IGNORECASE)
+"""The word complaint (or 投诉) said: a complaint made, not only unhappiness told."""
 
 # "I want to file a complaint about 100683", "file another complaint", "给我提交投诉": a complaint
 # ticket asked for in so many words (asked before filing, but never refused for an open one)

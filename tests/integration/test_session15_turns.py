@@ -19,7 +19,7 @@ async def _writes(bot: object) -> int:
 
 @pytest.mark.parametrize(
     "complaint",
-    ["screen protector still not here. not happy.", "我要投诉 100683物流太慢了"],
+    ["screen protector still not here. not happy.", "钢化膜还没到 服了"],
 )
 async def test_a_complaint_about_an_order_with_an_open_ticket_names_it_and_offers_none(
     tmp_path: Path, complaint: str
@@ -217,3 +217,96 @@ async def test_an_action_on_an_order_named_by_its_total_acts_on_that_order_only(
     await say(bot, "yes")
     cancelled = await executions(bot, "cancel_order")
     assert [e["target"] for e in cancelled] == ["100904"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I want to complain about 100683",
+        "我要投诉 100683 一直不到",
+        "100683 I want to complain about the courier",
+    ],
+)
+async def test_a_complaint_made_in_so_many_words_is_offered_beside_an_open_ticket(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert any(r["status"] == "needs_confirmation" for r in out["tool_results"])
+    await say(bot, "yes" if message.isascii() else "是")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "refund 100200 but not the air fryer",
+        "refund 100200 except the air fryer",
+        "refund the thermos and the dinnerware from 100200",
+        "the thermos leaks but the air fryer is fine. refund 100200",
+        "refund the phone from 100998, keep the monitor",
+        "refund half of 100200 please, the air fryer and thermos are both broken",
+        "退一半 100200 和 100609",
+        "I've spent half my weekend on this, just refund 100200",
+    ],
+)
+async def test_which_part_to_refund_unclear_is_asked_never_guessed(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert all(r["status"] != "needs_confirmation" for r in out["tool_results"])
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_the_part_asked_about_is_then_refunded_as_said(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos and the dinnerware from 100200")
+    out = await say(bot, "398")
+    assert "398.00" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [398.0]
+
+
+@pytest.mark.parametrize(
+    ("message", "cancelled", "looked"),
+    [
+        ("cancel 100904 now, and refund 100683 if it doesn't come by friday", ["100904"], "100683"),
+        ("cancel 100904. if 100683 isn't here by friday, refund it", ["100904"], "100683"),
+        ("100998 要是明天还不发就取消吧 100904现在就取消", ["100904"], "100998"),
+    ],
+)  # fmt: skip
+async def test_only_the_write_that_waits_on_a_day_waits(
+    tmp_path: Path, message: str, cancelled: list[str], looked: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert ("get_order", looked) in [(t["tool"], t["args"].get("order_id")) for t in out["tasks"]]
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == cancelled
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        ("I was about to cancel 100904 but it's not letting me, please cancel it", "cancel_order"),
+        ("R-000094 refund the rest of 100609", "create_refund"),
+        ("thanks for the refund, I'd like the thermos from 100200 refunded as well",
+         "create_refund"),
+    ],
+)  # fmt: skip
+async def test_requests_beside_a_past_refund_or_an_aborted_try_are_served(
+    tmp_path: Path, message: str, action: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes")
+    assert len(await executions(bot, action)) == 1
+
+
+async def test_a_chinese_confirmation_is_said_once(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "退100200里的保温杯")
+    assert out["reply"].count("申请退款") == 1 and "¥129.00" in out["reply"]
