@@ -2508,6 +2508,18 @@ def match_shop(
             for m in matched
         ]
     matched = _one_share_for_several_orders(_writes_waiting_on_a_day(matched, norm))
+    if any(m.intent is ShopIntent.HANDOFF for m in matched):
+        # "hand me over to a human, I want to negotiate a refund": what the person is wanted
+        # for, not a refund to offer now
+        matched = [
+            m
+            for m in matched
+            if not (
+                m.intent is ShopIntent.REFUND
+                and m.amount_kind in ("none", "full")
+                and _TO_DISCUSS.search(normalize(m.text, _TYPOS))
+            )
+        ]
     asked_and_refused = [
         # "transfer me? no thanks", "transfer me? no, cancel 100904": a transfer asked about and
         # refused in the same breath is none (never one a "yes" to something else makes)
@@ -3444,6 +3456,12 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
             )
         out.append(m)
     return out
+
+
+_TO_DISCUSS = rx(
+    r"\b(?:negotiate|discuss|talk (?:about|through)|speak (?:about|to someone about)|sort out)\b"
+    r"|\babout (?:a|the|my) refund\b|商量|协商|谈谈|谈一下|沟通"
+)
 
 
 def _one_share_for_several_orders(matched: list[_Request]) -> list[_Request]:
