@@ -102,12 +102,27 @@ _TOTAL_NAMED = rx(
 )
 
 
+# "5198那单先不动，399那单取消", "not the 5198 one": a total named to be left alone
+_TOTAL_SPARED_AFTER = rx(
+    r"^\W{0,3}(?:先|就|还是|暂时)?(?:不动|别动|不要动|保留|留着|不取消|不退|先别|不要了吗|没事)"
+    r"|^\W{0,3}(?:is fine|stays?|can stay|keep|leave it|alone)\b"
+)
+_TOTAL_SPARED_BEFORE = rx(
+    r"(?:\bnot|\bexcept|\bbut not|\bkeep|\bleave|除了|不是|保留|别动)\W{0,3}(?:the |my )?$"
+)
+
+
 def total_named(text: str) -> float | None:
-    """The total an order is named by ("the 797 order", "花了5198那单"), if any."""
-    found = _TOTAL_NAMED.search(text)
-    if found is None:
-        return None
-    return float(next(g for g in found.groups() if g))
+    """The total an order is named by ("the 797 order", "花了5198那单"), if exactly one total
+    names an order meant (one named to be left alone — "5198那单先不动", "not the 5198 one" —
+    is not meant; two meant: none, the words do not say which)."""
+    meant = [
+        float(next(g for g in found.groups() if g))
+        for found in _TOTAL_NAMED.finditer(text)
+        if not _TOTAL_SPARED_AFTER.search(text[found.end() :])
+        and not _TOTAL_SPARED_BEFORE.search(text[: found.start()])
+    ]
+    return meant[0] if len(set(meant)) == 1 else None
 
 
 def describes_an_order(text: str) -> bool:
