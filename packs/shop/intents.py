@@ -1052,7 +1052,8 @@ _TRANSFER_ASKED_AFTER = rx(
 _IF_NOT_THEN = rx(
     r"^\W*(?:不然|否则|要不然|要不|再不[^，。,.!?！？]{0,8}就|如果[^，。,.!?！？]{0,10}(?:不|没)[^，。,.!?！？]{0,8}就)"
     r"|^\W*(?:otherwise|or else|or i'?ll|or i will|if not\b|if (?:you|this|it) (?:can'?t|cannot"
-    r"|won'?t|doesn'?t|isn'?t|is not|does not)\b)"
+    r"|won'?t|doesn'?t|isn'?t|is not|does not)\b"
+    r"|if (?:nobody|no one|noone|they haven'?t|it hasn'?t)\b)"
 )
 _DAY = (
     r"(?:today|tonight|tomorrow|this week|next week|the weekend|(?:mon|tues|wednes|thurs|fri|satur"
@@ -1443,7 +1444,27 @@ def _classify_clause(
         # "我不想投诉" (and nothing asked beside it): no complaint, nothing to file
         return _Match(Intent.CONFIRM_NO)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
+        rest = blank(blank(norm, _REFUND_NEGATED), _CANCEL_NEGATED)
+        if _ASKED_INSTEAD.search(rest):
+            # "I'm not asking for a refund, just wondering how long refunds take": the question
+            # asked instead, read on its own (never a write)
+            rest_ents = extract_entities(rest)
+            found = _classify(rest, rest_ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
+            if found is not None and found.intent in _READS:
+                return found
         return _Match(Intent.CONFIRM_NO)
+    if (
+        _REFUND_AMOUNT_ASKED.search(norm)
+        and not _REFUND.search(norm)
+        and not _HOW_LONG.search(norm)
+    ):
+        # "你们一共退过我多少钱", "才退了433？": the refunds, on the order named or described
+        # (its product looked up), else the orders to pick from
+        named = ents.order_ids or describes_an_order(norm) or looked_product(norm)
+        return _Match(ShopIntent.ORDER_STATUS if named else ShopIntent.LIST_ORDERS)
+    if _COMPLAINT_MADE.search(norm) and not ents.ticket_ids:
+        # "I opened a complaint about 100683, has anyone even looked at it?": the tickets
+        return _Match(ShopIntent.TICKET_STATUS)
     if _PAID_QUESTION.search(norm):
         # "did the compensation for my damaged purifier actually get paid", "赔偿到账了吗": the
         # order's refunds are shown (a damage named in passing is no report to file)
@@ -2503,7 +2524,11 @@ def match_shop(
         # "100683为啥还没到，给个说法，不然我要转人工了": the answer may settle it; offered
         matched = [
             replace(m, args={**m.args, ASK_FIRST: True})
-            if m.intent is ShopIntent.HANDOFF and _IF_NOT_THEN.search(normalize(m.text, _TYPOS))
+            if m.intent is ShopIntent.HANDOFF
+            and (
+                _IF_NOT_THEN.search(normalize(m.text, _TYPOS))
+                or _IF_NOT_BEFORE.search(_words_before(norm, normalize(m.text, _TYPOS)))
+            )
             else m
             for m in matched
         ]
@@ -3456,6 +3481,41 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
             )
         out.append(m)
     return out
+
+
+# "..., just wondering how long refunds take", "就想问下…", "只是问问…到账": what is asked instead
+_ASKED_INSTEAD = rx(
+    r"\b(?:just|only) (?:wondering|asking|want(?:ed)? to know|checking)\b|\bwondering\b"
+    r"|\b(?:how long|how much|when|where|what)\b|就想问|只是问|想问|想知道|多久|多少|什么时候|到哪"
+)
+_READS = frozenset(
+    {
+        ShopIntent.FAQ,
+        ShopIntent.ORDER_STATUS,
+        ShopIntent.TRACKING,
+        ShopIntent.LIST_ORDERS,
+        ShopIntent.STOCK,
+        ShopIntent.TICKET_STATUS,
+    }
+)
+# "I opened a complaint about 100683", "我上次投诉的那个", "我之前提交过工单": one made before
+_COMPLAINT_MADE = rx(
+    r"\bi (?:already |have |'ve )?(?:opened|filed|made|lodged|raised|submitted|sent|put in) "
+    r"(?:a |my |the |an )?(?:complaint|ticket)\b"
+    r"|我(?:之前|上次|已经|前几天|昨天)(?:已经)?(?:投诉|提交|开|报)(?:过|了)(?:的)?(?:工单|投诉)?"
+    r"(?![^，。,.!?！？]{0,6}(?:升级|转人工|找))"
+)
+# "..., if nobody has then | escalate it to a person": the condition in the words right before
+_IF_NOT_BEFORE = rx(
+    r"\bif (?:nobody|no one|noone|not|they haven'?t|it hasn'?t|you can'?t|that doesn'?t)\b"
+    r"[^.!?;]{0,40}$|(?:不然|否则|要不然|要是没有?|如果没有?)[^，。!?！？；]{0,12}$"
+)
+
+
+def _words_before(norm: str, clause: str) -> str:
+    """The words of ``norm`` right before ``clause`` (up to 60 characters of its sentence)."""
+    at = norm.find(clause.strip()[:40]) if clause.strip() else -1
+    return norm[max(0, at - 60) : at] if at > 0 else ""
 
 
 _TO_DISCUSS = rx(
