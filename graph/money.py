@@ -62,7 +62,7 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
     re.compile(
         r"\bhalf\b|一半|半价|\bquarter\b|\bthirds?\b|[一二两三四五六七八九十百]分之"
-        r"|[一二三四五六七八九]成(?![本功交人绩员就新])"
+        r"|[一二两三四五六七八九]成(?![本功交人绩员就新])"
         # "refund 1/2 of 100200": a share, never 1 yuan
         r"|(?<![\d/.])[1-9]\s*/\s*(?:[2-9]|10)(?![\d/])",
         re.IGNORECASE,
@@ -85,6 +85,28 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
     re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
+    # things counted, not money: "再退一台", "退两件", "refund one more item", "another one",
+    # "two curtains", "2 thermoses" — how much is asked, never everything, never ¥1
+    re.compile(
+        r"[一二两三四五六七八九十\d]+\s*(?:台|个|件|张|套|条|双|瓶|盒|顶|把|只|支|副)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:one|two|three|four|five|six|a couple of) (?:more )?(?:items?|things?|pieces?|units?"
+        r"|of (?:them|those|these|the \w+))\b|\banother (?:one|item|piece|unit)\b|\bone more\b"
+        r"|\b(?:two|three|four|five|six) [a-z]{3,}s\b"
+        r"|(?<![\d.])\d{1,2} (?!(?:bucks|dollars|euros|pounds|yuan|kuai|rmb|cents)\b)[a-z]{3,}s\b",
+        re.IGNORECASE,
+    ),
+    # part of it, unsaid: "退一部分", "refund some of 100200", "a tenth of the monitor"
+    re.compile(
+        r"一部分|部分款|部分钱|\b(?:some|part) of\b"
+        r"|\ba (?:tenth|fifth|sixth|seventh|eighth|ninth)\b"
+        r"|\b(?:one|two|three) (?:tenths?|fifths?|sixths?|eighths?)\b",
+        re.IGNORECASE,
+    ),
+    # "269 + 129": a sum to work out, asked
+    re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
 )
 # a count, not money ("refund the 1 item from 100200", "refund 2 plates", "2 of them")
 _COUNT = re.compile(

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from helpdesk.graph.capabilities import match_packs, merge_matches
+from helpdesk.graph.conversation import NO_ANY, bare
 from helpdesk.graph.first_round import RULES, calls_signature, first_round, reading_signature
 from helpdesk.graph.intents import (
     Intent,
@@ -220,6 +221,10 @@ def _resume_awaiting_amount(
         subject
     ) not in (None, waiting["subject"]):
         return matches
+    plain = bare(text.lower())
+    if only.intent is Intent.UNKNOWN and len(plain) <= 24 and NO_ANY.search(plain):
+        # "how much?" -> "never mind" / "算了": nothing is refunded, and the reply says so
+        return [dataclasses.replace(only, intent=Intent.CONFIRM_NO, capability="", details="")]
     reading = read_amount(text, money_context=True, packs=packs)
     if reading.kind == "none":
         return matches

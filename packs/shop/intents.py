@@ -88,6 +88,7 @@ from helpdesk.packs.shop.order_reference import (
     SAME_ORDER_AS_REFUND,
     describes_an_order,
     order_query,
+    without_totals,
 )
 from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, read_share, without_share
 from helpdesk.packs.shop.words import (
@@ -433,6 +434,7 @@ _REFUND_NEGATED = rx(
     r"|(?<!\d yuan, )(?<!so )(?<!but )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
+    r"|\bnot asking (?:you )?to refund\b"
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund\b"
     r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t"
     r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
@@ -528,6 +530,13 @@ _THANKS_FOR_REFUND = rx(
     r"(?:re?fu?nd|money(?: back)?)\b"
     r"|(?:谢谢|感谢|多谢)(?:你们|您)?(?:的)?(?:退款|退的钱)|(?:退款|钱)(?:已经)?收到了"
     r"|\b(?:got|received) (?:the |my )?(?:re?fu?nd|money)(?: back)?\b,? (?:thanks|thank you|thx)"
+)
+# "thanks for refunding 100609", "thanks for the refund on 100609", "谢谢100609的退款"
+_THANKS_FOR_REFUND_ON = rx(
+    r"\b(?:thanks|thank you|thx|ty|cheers)\b[^.!?]{0,12}\bfor (?:the |my |your )?"
+    r"(?:earlier |last )?(?:re?fu?nd(?:ing)?|money back)\b(?: (?:on|for|of) (?:order )?)?#?\d{6}"
+    r"|\b(?:thanks|thank you|thx)\b[^.!?]{0,12}\bfor re?fu?nding (?:order )?#?\d{6}"
+    r"|(?:谢谢|感谢|多谢)(?:你们)?(?:订单)?\d{6}(?:的)?(?:退款|退的钱)"
 )
 # "thanks for nothing", "thanks for the slow refund", "thank you for processing it so slowly":
 # no thanks at all; "... also refund the air fryer": a request beside the thanks
@@ -1065,14 +1074,25 @@ _DAY = (
 # what the condition leads to ("if ... by friday, refund me" / "refund me if ... by friday"),
 # not a write asked for now beside a day the customer names for their own reasons ("cancel it
 # right away, if it isn't cancelled by tonight I'll dispute it")
-_LATE_BY = r"\b(?:if|unless|in case)\b[^.!?;]{0,80}?\b(?:by|before|until|till|on) " + _DAY + r"\b"
+_FUTURE = (
+    r"(?:(?:by|before|until|till|on|within|in) (?:" + _DAY + r"|\d+ days?|two days|three days"
+    r"|a (?:few )?days?|a week|the next \w+ days)|tomorrow|tonight|next week|this week|again"
+    r"|in (?:\d+|two|three|a few) days)"
+)
+_LATE_BY = (
+    r"\b(?:if|unless|in case)\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
+    r"|\b(?:breaks?|stops? working|is late|comes? late|gets? lost)\b"
+    r"|\b(?:doesn'?t|does not|isn'?t|is not|won'?t|will not|never) (?:come|arrive|show up|show"
+    r"|get here|turn up|be here|here|ship|get shipped)\b(?![^.!?;]{0,12}\byet\b))"
+)
 _WRITE_WORD = r"(?:cancel+(?:ed|ing|ation)?|refund(?:ed|ing)?|money back)"
 # a sentence whose write waits on a day to come: the condition, and a write in the same sentence
 _IF_LATE_BY = rx(
     _LATE_BY
-    + r"|(?:要是|如果|假如|万一)?[^，。,.!?！？]{0,12}(?:今天|明天|后天|这周|周末|本周|月底"
-    r"|(?:周|礼拜|星期)[一二三四五六日天])[^，。,.!?！？]{0,8}(?:还)?(?:不到|没到|没送到|收不到|到不了"
-    r"|不发货?|没发货?|不来)(?:的话)?"
+    + r"|(?:要是|如果|假如|万一)?[^，。,.!?！？]{0,12}(?:今天|明天|后天|这周|周末|本周|月底|下周"
+    r"|(?:周|礼拜|星期)[一二三四五六日天]|[\d一二两三四五六七]天内|再)[^，。,.!?！？]{0,8}(?:还)?"
+    r"(?:不到|没到|没送到|收不到|到不了|不发货?|没发货?|不来|坏)(?:的话)?"
+    r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:又|再)(?:坏|出问题|晚|延误)"
 )
 _CONDITIONED_WRITE = rx(r"\b" + _WRITE_WORD + r"\b|退款|退钱|退了|退掉|给我退|就退|取消")
 # "..., if it isn't cancelled by tonight I'll dispute it", "... it's useless if not here by
@@ -1103,7 +1123,12 @@ _STOP_OFFERING = rx(
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
-    r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?ticket"
+    r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?"
+    r"(?:ticket|complaint)"
+    # "I was going to file a ticket for 100200 but it's fixed", "本来想开个工单…后来发现没碎"
+    r"|\b(?:was|were) (?:going|about|gonna|planning) to (?:file|open|create|raise|submit|log) "
+    r"(?:a |an )?(?:ticket|complaint)\b[^.!?]{0,60}\bbut\b"
+    r"|本来(?:想|要|打算)[^，。!?！？]{0,12}(?:工单|投诉|报修)[^。!?！？]{0,30}(?:后来|结果|但是|不过|现在)"
     r"|\b(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|any\s+|another\s+)?(?:support\s+)?ticket"
     r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:新|重新|另|多)?"
     r"\s*(?:提交|开|建|创建|提)?\s*"
@@ -1432,17 +1457,19 @@ def _classify_clause(
         return _Match(ShopIntent.ORDER_STATUS)
     if _WHY_CANCELLED.search(norm) and not _CANCEL_NEGATED.search(blank(norm, _WHY_CANCELLED)):
         return _Match(ShopIntent.ORDER_STATUS)
-    if COMPLAINT_NEGATED.search(norm) and ents.ticket_ids:
-        # "怎么就有个投诉工单T-000039了 我也没投诉啊": the ticket named, asked about
-        return _Match(ShopIntent.TICKET_STATUS)
-    if (
-        COMPLAINT_NEGATED.search(norm)
-        and not has_ids
-        and not ticket_asked_for(norm)
-        and not _TICKET_ASKED_FOR.search(blank(norm, COMPLAINT_NEGATED))
-    ):
-        # "我不想投诉" (and nothing asked beside it): no complaint, nothing to file
-        return _Match(Intent.CONFIRM_NO)
+    if COMPLAINT_NEGATED.search(norm):
+        if ents.ticket_ids:
+            # "怎么就有个投诉工单T-000039了 我也没投诉啊": the ticket named, asked about
+            return _Match(ShopIntent.TICKET_STATUS)
+        rest = blank(norm, COMPLAINT_NEGATED)
+        asked = ticket_asked_for(rest) or _TICKET_ASKED_FOR.search(rest)
+        if not has_ids and not asked:
+            # "我不想投诉" (and nothing asked beside it): no complaint, nothing to file
+            return _Match(Intent.CONFIRM_NO)
+        # "not a complaint, just asking about 100683", "没有投诉，100200很好": the rest is read
+        # without the complaint word (never a ticket from it)
+        norm = rest
+        plain = bare(norm)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         rest = blank(blank(norm, _REFUND_NEGATED), _CANCEL_NEGATED)
         if _ASKED_INSTEAD.search(rest):
@@ -1540,11 +1567,11 @@ def _classify_clause(
         # (each order's state) to pick from, never a refund
         return _Match(ShopIntent.LIST_ORDERS)
     if (
-        _THANKS_FOR_REFUND.search(norm)
+        (_THANKS_FOR_REFUND.search(norm) or _THANKS_FOR_REFUND_ON.search(norm))
         and not _THANKS_BUT.search(norm)
         and not DISSATISFIED.search(norm)
         and not _MORE_WANTED.search(norm)
-        and not ents.order_ids
+        and (not ents.order_ids or _THANKS_FOR_REFUND_ON.search(norm))
     ):
         return _Match(Intent.THANKS)
     if (
@@ -2359,7 +2386,8 @@ def match_shop(
             # "还有保温杯": the product bought, looked up by name like the look before it
             base = replace(base, args={"product": looked_product(clause_text)})
         if found.intent is ShopIntent.REFUND:
-            reading = read_amount(clause_text, money_context=True, packs=packs)
+            # an order named by its total ("the 797 order") is no amount to refund
+            reading = read_amount(without_totals(clause_text), money_context=True, packs=packs)
             base = replace(
                 base,
                 amount=reading.value,
@@ -3434,17 +3462,40 @@ def _write_zones(matched: list[_Request], norm: str) -> dict[int, tuple[str, str
     ends = sorted({m.end() for m in _SENTENCE_END.finditer(norm)})
     order = sorted(spans, key=lambda n: spans[n][0])
     zones: dict[int, tuple[str, str]] = {}
-    for k, n in enumerate(order):
+    for n in order:
         start, end = spans[n]
         sentence_start = max([0, *(e for e in ends if e <= start)])
         sentence_end = min([len(norm), *(e for e in ends if e > end)])
-        before = spans[order[k - 1]][1] if k > 0 else 0
-        after = spans[order[k + 1]][0] if k + 1 < len(order) else len(norm)
-        zone = norm[
-            max(sentence_start, before) : min(sentence_end, after) if after > end else sentence_end
-        ]
+        # writes read from one clause ("取消100904，100683要是…就退") share it: the clause
+        # before or after is the nearest other one
+        before = max([0, *(spans[o][1] for o in order if spans[o][1] <= start)])
+        after = min([len(norm), *(spans[o][0] for o in order if spans[o][0] >= end)])
+        # a condition is said before its write ("100683要是周五还不到就退", "if ..., refund it")
+        # or right after it, opened by "if"/"unless" ("refund it if it isn't here by friday")
+        zone = norm[max(sentence_start, before) : end]
+        following = norm[end : max(end, min(sentence_end, after))]
+        if _CONDITION_OPENS.match(following):
+            zone += following
         zones[n] = (norm[start:end], zone)
     return zones
+
+
+def _order_segment(zone: str, order_id: str | None) -> str:
+    """In words naming several orders ("取消100904，100683要是周五还不到就退"), the stretch about
+    ``order_id``: from its number to the next order's (a condition there is that order's)."""
+    ids = [m for m in re.finditer(r"(?<!\d)\d{6}(?!\d)", zone)]
+    if order_id is None or len({m.group(0) for m in ids}) < 2:
+        return zone
+    starts = [m.start() for m in ids]
+    mine = [m for m in ids if m.group(0) == order_id]
+    if not mine:
+        return zone
+    at = mine[0].start()
+    following = [s for s in starts if s > at]
+    return zone[at : following[0] if following else len(zone)]
+
+
+_CONDITION_OPENS = rx(r"^\W*(?:if|unless|in case|provided|as long as)\b")
 
 
 def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Request]:
@@ -3455,6 +3506,7 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
     stays as asked."""
     waiting: set[str | None] = set()
     for n, (clause, zone) in _write_zones(matched, norm).items():
+        zone = _order_segment(zone, matched[n].order_id)
         if (
             _IF_LATE_BY.search(zone)
             and _CONDITIONED_WRITE.search(zone)

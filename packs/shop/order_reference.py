@@ -26,6 +26,8 @@ __all__ = [
     "order_label",
     "order_query",
     "pick_order",
+    "total_named",
+    "without_totals",
 ]
 
 #: Requests about one order whose order a description may give.
@@ -110,6 +112,12 @@ _TOTAL_SPARED_AFTER = rx(
 _TOTAL_SPARED_BEFORE = rx(
     r"(?:\bnot|\bexcept|\bbut not|\bkeep|\bleave|除了|不是|保留|别动)\W{0,3}(?:the |my )?$"
 )
+
+
+def without_totals(text: str) -> str:
+    """``text`` with the totals that name orders blanked ("refund the 797 order, 100 only": the
+    797 names the order, the amount is 100), spans kept aligned."""
+    return _TOTAL_NAMED.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def total_named(text: str) -> float | None:

@@ -32,7 +32,7 @@ _SHARES: tuple[tuple[re.Pattern[str], Fraction | None], ...] = (
     (re.compile(r"\b(?:a|one) quarter\b|四分之一", re.I), Fraction(1, 4)),
     (re.compile(r"\bthree quarters\b|四分之三", re.I), Fraction(3, 4)),
     (re.compile(rf"({_CN})分之({_CN})"), None),
-    (re.compile(r"([一二三四五六七八九])成(?![本功交人绩员就新])"), None),
+    (re.compile(r"([一二两三四五六七八九])成(?![本功交人绩员就新])"), None),
     (re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d)?)\s*(?:%|percent\b)", re.I), None),
     (re.compile(rf"百分之(\d{{1,2}}|{_CN}{{1,3}})"), None),
 )

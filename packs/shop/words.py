@@ -67,7 +67,10 @@ COMPLAINT_NEGATED = re.compile(
     r"(?:不想|不要|不是要|不是想|没(?:有)?(?:要)?|没说要|并没有?|也没有?|不用|不打算)\s*投诉"
     r"|\b(?:don'?t|do not|not) (?:want|trying|looking|going) to (?:complain|file a complaint"
     r"|make a complaint)\b|\b(?:i'?m |i am )?not complaining\b|\bi (?:didn'?t|did not|never) "
-    r"(?:complain|file a complaint|ask for a ticket)\b",
+    r"(?:complain|file a complaint|ask for a ticket)\b"
+    # "not a complaint, just asking", "no complaints here", "I'll complain if ...", "撤回投诉"
+    r"|\b(?:not|isn'?t|is not|no) (?:a )?complaints?\b|\bi'?ll (?:complain|file a complaint)(?= if)"
+    r"|(?:没有|不是|没)投诉|撤回[^，。,.!?！？]{0,8}投诉|投诉[^，。,.!?！？]{0,3}撤",
     re.IGNORECASE,
 )
 

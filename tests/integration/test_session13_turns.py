@@ -11,7 +11,7 @@ import pytest
 from helpdesk.degrade.chaos import Fault, FaultRule
 from helpdesk.degrade.clock import FakeClock
 from tests.integration.test_honesty import chaos_bot
-from tests.integration.test_trust import bot_for, executions, say
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
 def _calls(out: dict[str, object]) -> list[tuple[str, object]]:
@@ -292,13 +292,19 @@ async def test_a_price_beside_a_keep_or_a_correction_never_cancels_that_order(
 
 
 @pytest.mark.parametrize(
-    "message", ["refund the 797 order, 100 only", "the 29 yuan thing, refund 10"]
-)
-async def test_a_price_told_of_is_never_the_refund_amount(tmp_path: Path, message: str) -> None:
+    ("message", "order_id", "amount"),
+    [("refund the 797 order, 100 only", "100200", 100.0),
+     ("the 29 yuan thing, refund 10", "100683", 10.0)],
+)  # fmt: skip
+async def test_a_price_told_of_is_never_the_refund_amount(
+    tmp_path: Path, message: str, order_id: str, amount: float
+) -> None:
+    # session 15: the total names the order ("the 797 order": 100200), the amount is the one
+    # said; before, the order was not found and nothing was refunded
     bot = bot_for(tmp_path)
     await say(bot, message)
     await say(bot, "yes")
-    assert await executions(bot, "create_refund") == []
+    assert await refunds_of(bot, order_id) == [amount]
 
 
 @pytest.mark.parametrize(

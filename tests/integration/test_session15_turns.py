@@ -310,3 +310,73 @@ async def test_a_chinese_confirmation_is_said_once(tmp_path: Path) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, "退100200里的保温杯")
     assert out["reply"].count("申请退款") == 1 and "¥129.00" in out["reply"]
+
+
+@pytest.mark.parametrize(
+    ("message", "action", "target"),
+    [
+        ("取消100904，100683要是周五还不到就退", "cancel_order", "100904"),
+        ("100904先取消，100998要是周一还不发货也取消", "cancel_order", "100904"),
+        ("I'm not asking you to refund 100609, but please cancel 100904", "cancel_order", "100904"),
+        ("thanks for refunding 100609. please cancel 100904", "cancel_order", "100904"),
+        ("谢谢100609的退款，帮我取消100904", "cancel_order", "100904"),
+    ],
+)
+async def test_one_yes_runs_only_the_write_asked_for_now(
+    tmp_path: Path, message: str, action: str, target: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert [e["target"] for e in await executions(bot, action)] == [target]
+    assert await executions(bot, "create_refund") == []
+    assert len(await executions(bot, "cancel_order")) == (action == "cancel_order")
+
+
+async def test_the_refund_beside_a_conditional_one_is_the_only_money_moved(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "退100200的保温杯，100683要是周五还不到就退")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await refunds_of(bot, "100683") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "refund me for 100683 if it doesn't come tomorrow",
+        "if 100683 still isn't here next week, refund it",
+        "refund 100683 if it's late again",
+        "cancel 100998 if it doesn't ship in 2 days",
+        "100998两天内不发货就取消",
+        "refund 100609 if the purifier breaks again",
+        "100683 再不到我就要退款了",
+        "再退一个 100200",
+        "100200 退一部分",
+        "refund 2 thermoses from 100200",
+        "refund some of 100200",
+        "没有投诉，100200很好",
+        "not a complaint, just asking about 100683",
+        "I don't want to file a complaint, just track 100683",
+        "I was going to file a ticket for 100200 but it's fixed",
+        "本来想开个工单说100200的餐具碎了，后来发现没碎",
+        "I'll complain if 100683 doesn't arrive by friday",
+        "我要撤回对100683的投诉",
+    ],
+)
+async def test_conditions_counts_and_denials_move_nothing_even_after_a_yes(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert await _writes(bot) == 0
+
+
+async def test_never_mind_to_which_part_does_nothing_and_says_so(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos and the dinnerware from 100200")
+    out = await say(bot, "never mind")
+    assert "nothing will be done" in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
