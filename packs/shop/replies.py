@@ -133,9 +133,13 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
     if kind == "ticket":
         ticket_id = need(as_str(as_dict(data).get("ticket_id")) or result.ticket_id)
         ticket_order = as_str(as_dict(data).get("order_id")) or order_of(match)
+        # a complaint filed is said to be one ("complaint ticket"), an after-sales case as such
+        prefix = "complaint_" if as_str(as_dict(data).get("category")) == "complaint" else ""
         if ticket_order:
-            return w.say("ticket_created_order", ticket_id=ticket_id, order_id=ticket_order)
-        return w.say("ticket_created", ticket_id=ticket_id)
+            return w.say(
+                f"{prefix}ticket_created_order", ticket_id=ticket_id, order_id=ticket_order
+            )
+        return w.say(f"{prefix}ticket_created", ticket_id=ticket_id)
     if kind == "handoff":
         ticket_id = need(as_str(as_dict(data).get("ticket_id")) or result.ticket_id)
         return w.say("handoff_created", ticket_id=ticket_id)
