@@ -48,10 +48,14 @@ from tests.conversations.labels import held_out, load_set
 # Session 14: the eighth fresh batch (200 messages, messages.*-fresh8.yaml, first run 69.5%;
 # its held-out fifth never looked at) joined: LOWERED from 0.915 / 0.906 / 0.947 / 0.922
 # because the set grew by 200 harder messages (the older 2336 turns: see the README).
-FLOOR_UNDERSTOOD = 0.909  # 2307/2536
-FLOOR_ACCEPTED = 0.899  # 2281/2536
-FLOOR_MULTI_REQUESTS_SERVED = 0.947  # 2362/2492
-FLOOR_ANSWERED_OR_DEFERRED = 0.920  # 1074/1167 multi-request turns
+# Session 15: the ninth fresh batch (200 messages about money, messages.*-fresh9.yaml, first
+# run 57.0%; its held-out fifth never looked at) joined: LOWERED from 0.909 / 0.899 / 0.947 /
+# 0.920 because the set grew by 200 harder messages (the older 2536 turns: 2318 understood, was
+# 2307; 2293 accepted, was 2281).
+FLOOR_UNDERSTOOD = 0.899  # 2460/2736
+FLOOR_ACCEPTED = 0.886  # 2425/2736
+FLOOR_MULTI_REQUESTS_SERVED = 0.939  # 2471/2630
+FLOOR_ANSWERED_OR_DEFERRED = 0.910  # 1124/1235 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
@@ -59,8 +63,11 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.920  # 1074/1167 multi-request turns
 # deferred) joined: LOWERED from 0.729 / 0.791 because the sealed part grew by a harder batch.
 # Session 14: the sixth (200 messages; first run 61.0%, 64.2% of multi-request turns served or
 # deferred) joined: LOWERED from 0.758 / 0.812 because the sealed part grew by a harder batch.
-FLOOR_SEALED_UNDERSTOOD = 0.736  # 921/1250 (135, 160, 184, 171, 146, 125 of the six batches)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.789  # 406/514
+# Session 15: the seventh (200 messages; first run 73.5%, 85.9% of multi-request turns served
+# or deferred) joined: raised from 0.736; LOWERED from 0.789 for the served-or-deferred figure
+# (the seventh batch's multi-request turns are served less often than the six before).
+FLOOR_SEALED_UNDERSTOOD = 0.748  # 1085/1450 (135, 162, 183, 173, 154, 125, 153 of the seven)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.794  # 459/578
 
 
 @pytest.fixture(scope="module")
