@@ -154,6 +154,16 @@ def read_confirmation(
         new_amount = read_amount(plain, money_context=True, packs=packs)
         if new_amount.kind != "none" and not questioning:
             return _changed_amount(stripped, lang, new_amount)
+    if (
+        negative
+        and not subjects
+        and not NO_WHOLE.match(plain)
+        and read_amount(plain, money_context=True, packs=packs).kind == "full"
+        and not NOT_ALL.search(plain)
+    ):
+        # "refund half?" -> "no, the whole thing" / "不，全退": the amount changes to all that is
+        # refundable (asked again, never run as it stands)
+        return _changed_amount(stripped, lang, read_amount(plain, money_context=True, packs=packs))
     if negative and not (yes and not NO_ANY.match(plain)):
         if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
             return _changed_subject(stripped, lang, words.subject, subjects[0])

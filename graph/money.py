@@ -85,28 +85,37 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
     re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
-    # things counted, not money: "再退一台", "退两件", "refund one more item", "another one",
-    # "two curtains", "2 thermoses" — how much is asked, never everything, never ¥1
+    # "269 + 129": a sum to work out, asked
+    re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
+)
+# In a refund's words (money context), things counted, not money: "再退一台", "退两件", "refund one
+# more item", "another one", "two curtains", "2 thermoses", "one candle"; and part of it unsaid:
+# "退一部分", "refund some of 100200", "a tenth of the monitor" — how much is asked, never ¥1,
+# never everything.
+_COUNTED_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(
-        r"[一二两三四五六七八九十\d]+\s*(?:台|个|件|张|套|条|双|瓶|盒|顶|把|只|支|副)",
+        r"[一二两三四五六七八九十\d]+\s*(?:台|个|件|张|套|条|双|瓶|盒|顶|把|只|支|副|根|桶|袋|包|本|颗"
+        r"|粒|片|罐|箱|样|份|对|副)",
         re.IGNORECASE,
     ),
     re.compile(
         r"\b(?:one|two|three|four|five|six|a couple of) (?:more )?(?:items?|things?|pieces?|units?"
         r"|of (?:them|those|these|the \w+))\b|\banother (?:one|item|piece|unit)\b|\bone more\b"
         r"|\b(?:two|three|four|five|six) [a-z]{3,}s\b"
-        r"|(?<![\d.])\d{1,2} (?!(?:bucks|dollars|euros|pounds|yuan|kuai|rmb|cents)\b)[a-z]{3,}s\b",
+        r"|(?<![\d.])\d{1,2} (?!(?:bucks|dollars|euros|pounds|yuan|kuai|rmb|cents)\b)[a-z]{3,}s\b"
+        # "refund 1 curtain", "one candle from 100603": one thing, not ¥1
+        r"|\b(?:1|one|a single) (?!(?:yuan|kuai|rmb|dollar|buck|hundred|thousand|more|of)\b)"
+        r"(?:curtain|candle|belt|item|thing|piece|unit|plate|bowl|cup|pair|set|pack|box|bottle"
+        r"|jacket|shirt|sock|towel|pillow|lamp|cable|charger|case|thermos|purifier|keyboard"
+        r"|mouse|tablet|phone|watch|band)s?\b",
         re.IGNORECASE,
     ),
-    # part of it, unsaid: "退一部分", "refund some of 100200", "a tenth of the monitor"
     re.compile(
         r"一部分|部分款|部分钱|\b(?:some|part) of\b"
         r"|\ba (?:tenth|fifth|sixth|seventh|eighth|ninth)\b"
         r"|\b(?:one|two|three) (?:tenths?|fifths?|sixths?|eighths?)\b",
         re.IGNORECASE,
     ),
-    # "269 + 129": a sum to work out, asked
-    re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
 )
 # a count, not money ("refund the 1 item from 100200", "refund 2 plates", "2 of them")
 _COUNT = re.compile(
@@ -191,6 +200,11 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         m = pattern.search(norm)
         if m:
             return AmountReading("invalid", raw=m.group(0).strip())
+    if money_context:
+        for pattern in _COUNTED_PATTERNS:
+            m = pattern.search(norm)
+            if m:
+                return AmountReading("invalid", raw=m.group(0).strip())
     for pattern in _EXACT_PATTERNS:
         m = pattern.search(norm)
         if m:

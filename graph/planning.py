@@ -208,6 +208,10 @@ def _changed_actions(
     return chosen
 
 
+_PART_ARGS = frozenset({"share", "share_of"})
+"""A pack's words for a part of a subject ("half", "the thermos"): never carried to another."""
+
+
 def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, packs: PackSet) -> Task:
     """The pending action asked about again: with the customer's change ("yes but only 100",
     "不对，我是说100904": the capability's :attr:`~Capability.subject` and first amount
@@ -217,10 +221,16 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
     cap = packs.for_tool(action["tool"])
     if answer.intent is Intent.CONFIRM_CHANGE and cap is not None:
         subject = answer.request_value(cap.subject) if cap.subject else None
+        amount = cap.amounts[0] if cap.amounts else ""
         if subject and cap.subject in args:
+            if str(args.get(cap.subject)) != str(subject) and amount in args:
+                # "refund the thermos from 100200" -> "no, 100609": the amount was the other
+                # subject's; unless said again, the new one is asked about as a whole
+                args[amount] = None
+                original.update({amount: None, "amount_kind": "none"})
+                original = {k: v for k, v in original.items() if k not in _PART_ARGS}
             args[cap.subject] = subject
             original.update({cap.subject: subject, "inferred_order": False})
-        amount = cap.amounts[0] if cap.amounts else ""
         if answer.amount_kind != "none" and amount in args:
             args[amount] = answer.amount if answer.amount_kind == "exact" else None
             original.update({amount: args[amount], "amount_kind": answer.amount_kind})

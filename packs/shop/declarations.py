@@ -147,12 +147,12 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     flagged = bool(m.get(COMPLAINED) or m.get(ASK_FIRST))
     ask_first = ticket_needs_asking(text) or flagged or guessed or unnamed
     asked = complaint_filing_asked(description) or ticket_asked_for(description)
-    if ask_first and complained(m, text) and not asked:
-        # a complaint, offered (asked before filing): filed as one; the question names the
-        # order's open ticket, and unhappiness told without the word "complaint" ("still not
-        # here. not happy.") is not offered a second ticket beside it
+    if complained(m, text) or COMPLAINT_WORD.search(text):
+        # a complaint: filed as one (asked first, the question naming the order's open
+        # ticket); unhappiness told without the word "complaint" and no ticket asked for
+        # ("still not here. not happy.") is not offered a second ticket beside the open one
         args["category"] = "complaint"
-        if m.get(VENTED) and not COMPLAINT_WORD.search(description):
+        if ask_first and not asked and m.get(VENTED) and not COMPLAINT_WORD.search(description):
             args["if_no_open_ticket"] = True
     return PlannedCall("create_ticket", args, ask_first=ask_first)
 

@@ -431,10 +431,21 @@ _REFUND_NEGATED = rx(
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund"
     # "refund half, the basket is scratched but i'll keep it": the thing is kept, the part
     # refunded — no refusal
-    r"|(?<!\d yuan, )(?<!so )(?<!but )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
+    r"|(?<!\d yuan, )(?<!so )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
     r"|\bnot asking (?:you )?to refund\b"
+    # "ignore my earlier message about refunding 100609", "scratch that refund", "I changed my
+    # mind about the refund", "I wanted a refund for 100200 but actually it's fine now"
+    r"|\b(?:ignore|disregard|forget|scratch|drop|cancel) (?:my |the |that )?"
+    r"(?:earlier |last |previous )?(?:message |request )?(?:about |for )?(?:the |my )?"
+    r"re?fu?nd(?:ing)?\b"
+    r"|\bchanged my mind (?:about|on) (?:the |my )?refund"
+    r"|\bno longer (?:want|need) (?:a |the )?refund"
+    r"|\b(?:wanted|was going to ask for|was gonna ask for|was going to get) (?:a |the )?refund\b"
+    r"[^.!?]{0,50}\bbut\b(?![^.!?]{0,30}\b(?:please|pls|still want|do it|go ahead)\b)"
+    r"|\b(?:was going to|was gonna|wanted to) refund\b[^.!?]{0,50}\bbut\b"
+    r"(?![^.!?]{0,30}\b(?:please|pls|still want|do it|go ahead)\b)"
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund\b"
     r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t"
     r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
@@ -533,11 +544,14 @@ _THANKS_FOR_REFUND = rx(
 )
 # "thanks for refunding 100609", "thanks for the refund on 100609", "谢谢100609的退款"
 _THANKS_FOR_REFUND_ON = rx(
-    r"\b(?:thanks|thank you|thx|ty|cheers)\b[^.!?]{0,12}\bfor (?:the |my |your )?"
-    r"(?:earlier |last )?(?:re?fu?nd(?:ing)?|money back)\b(?: (?:on|for|of) (?:order )?)?#?\d{6}"
-    r"|\b(?:thanks|thank you|thx)\b[^.!?]{0,12}\bfor re?fu?nding (?:order )?#?\d{6}"
-    r"|(?:谢谢|感谢|多谢)(?:你们)?(?:订单)?\d{6}(?:的)?(?:退款|退的钱)"
+    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate)\b[^.!?]{0,30}"
+    r"\b(?:re?fu?nd(?:ing|ed)?|money back)\b"
+    r"(?![^.!?]{0,40}\b(?:re?fu?nd(?:ed)?|money back)\b)"
+    r"|(?:谢谢|感谢|多谢)(?:你们|您)?(?:的|对)?(?:订单)?[\d\s（）()#]{0,10}(?:的)?(?:退款|退的钱)"
+    r"(?![^。!?！？]{0,12}(?:也|再|还要|请|帮我退|退))"
 )
+# "thanks for nothing", "thanks for the slow refund": no thanks at all
+_SARCASM = rx(r"\bnothing\b|\bslow(?:ly)?\b|\bstill\b|\bhaven'?t\b|\bwhere\b|慢|还没|没收到")
 # "thanks for nothing", "thanks for the slow refund", "thank you for processing it so slowly":
 # no thanks at all; "... also refund the air fryer": a request beside the thanks
 _THANKS_BUT = rx(
@@ -860,6 +874,11 @@ _CANCEL_NEGATED = rx(
     # thought of and let go
     r"|(?<!don't )(?<!dont )(?<!do not )(?<!not )\b(?:never ?mind|nvm|forget) (?:about )?"
     r"(?:the |my )?cancel"
+    r"|\bno longer (?:want|need) to cancel\b|\bchanged my mind (?:about|on) (?:the )?cancel"
+    r"|\b(?:ignore|disregard|scratch) (?:my |the |that )?(?:earlier |last )?(?:message |request )?"
+    r"(?:about |for )?(?:the )?cancel"
+    r"|\bwanted to cancel\b[^.!?;]{0,40}\bbut\b[^.!?;]{0,20}\b(?:keep|i'?ll keep|not any more"
+    r"|no longer|changed)\b"
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?cancel\b[^.!?;]{0,50}?"
     r"\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t|changed my mind)\b"
     r"(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
@@ -1080,8 +1099,13 @@ _FUTURE = (
     r"|in (?:\d+|two|three|a few) days)"
 )
 _LATE_BY = (
-    r"\b(?:if|unless|in case)\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
-    r"|\b(?:breaks?|stops? working|is late|comes? late|gets? lost)\b"
+    r"\b(?:in case|should (?:it|they|the \w+))\b|\bunless\b"
+    r"|\b(?:maybe|might|may|perhaps) (?:i'?ll |i will |i |want to |have to )?(?:cancel|refund|want)"
+    r"|\b(?:later|next week|tomorrow) if\b"
+    r"|\bif\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
+    r"|\b(?:breaks?|stops? working|is late|comes? late|gets? lost|lost|loses|damaged|broken"
+    r"|price drops|goes on sale|gets? cheaper|by the \d+(?:st|nd|rd|th)?|within \d+ hours?"
+    r"|it'?s been a week)\b"
     r"|\b(?:doesn'?t|does not|isn'?t|is not|won'?t|will not|never) (?:come|arrive|show up|show"
     r"|get here|turn up|be here|here|ship|get shipped)\b(?![^.!?;]{0,12}\byet\b))"
 )
@@ -1093,6 +1117,7 @@ _IF_LATE_BY = rx(
     r"|(?:周|礼拜|星期)[一二三四五六日天]|[\d一二两三四五六七]天内|再)[^，。,.!?！？]{0,8}(?:还)?"
     r"(?:不到|没到|没送到|收不到|到不了|不发货?|没发货?|不来|坏)(?:的话)?"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:又|再)(?:坏|出问题|晚|延误)"
+    r"|万一|(?:丢件|丢了|降价|坏了|破了)的话|今晚还没|(?:今天|今晚)(?:还)?没(?:有)?动静"
 )
 _CONDITIONED_WRITE = rx(r"\b" + _WRITE_WORD + r"\b|退款|退钱|退了|退掉|给我退|就退|取消")
 # "..., if it isn't cancelled by tonight I'll dispute it", "... it's useless if not here by
@@ -1123,8 +1148,8 @@ _STOP_OFFERING = rx(
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
-    r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:support\s+)?"
-    r"(?:ticket|complaint)"
+    r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:new\s+|more\s+|other\s+"
+    r"|another\s+)?(?:support\s+)?(?:ticket|complaint)"
     # "I was going to file a ticket for 100200 but it's fixed", "本来想开个工单…后来发现没碎"
     r"|\b(?:was|were) (?:going|about|gonna|planning) to (?:file|open|create|raise|submit|log) "
     r"(?:a |an )?(?:ticket|complaint)\b[^.!?]{0,60}\bbut\b"
@@ -1430,6 +1455,9 @@ def _classify_clause(
     norm = blank(norm, _INSTEAD_OF)
     plain = bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
+    if _NEW_TICKET.search(norm) and not _TICKET_NEGATED.search(norm):
+        # "open a new ticket for 100683, T-000031 is useless": another ticket, asked for
+        return _Match(ShopIntent.CREATE_TICKET)
     if ents.ticket_ids and not has_ids and not _HANDOFF.search(norm):
         return None  # ticket look-ups are not a minimal-tier request: ask what they need
     negative = NO_WHOLE.match(plain) or NO_ANY.search(plain) or _CANCEL_NEGATED.search(plain)
@@ -1566,13 +1594,10 @@ def _classify_clause(
         # "which of my orders can I still get a refund on", "我有哪些订单是可以退款的": the list
         # (each order's state) to pick from, never a refund
         return _Match(ShopIntent.LIST_ORDERS)
-    if (
-        (_THANKS_FOR_REFUND.search(norm) or _THANKS_FOR_REFUND_ON.search(norm))
-        and not _THANKS_BUT.search(norm)
-        and not DISSATISFIED.search(norm)
-        and not _MORE_WANTED.search(norm)
-        and (not ents.order_ids or _THANKS_FOR_REFUND_ON.search(norm))
-    ):
+    thanked = (
+        _THANKS_FOR_REFUND.search(norm) and not _THANKS_BUT.search(norm) and not ents.order_ids
+    ) or (_THANKS_FOR_REFUND_ON.search(norm) and not _SARCASM.search(norm))
+    if thanked and not DISSATISFIED.search(norm) and not _MORE_WANTED.search(norm):
         return _Match(Intent.THANKS)
     if (
         REFUND_MENTION.search(norm)
@@ -2561,6 +2586,14 @@ def match_shop(
             for m in matched
         ]
     matched = _one_share_for_several_orders(_writes_waiting_on_a_day(matched, norm))
+    if any(m.intent is ShopIntent.REFUND and m.amount_kind in (SHARE, "exact") for m in matched):
+        # "refund half, the basket is scratched but i'll keep it": the thing is kept, part of
+        # the money back — no refusal of the refund asked beside it
+        matched = [
+            m
+            for m in matched
+            if not (m.intent is Intent.CONFIRM_NO and _KEEP_THE_THING.search(m.text.lower()))
+        ] or matched
     if any(m.intent is ShopIntent.HANDOFF for m in matched):
         # "hand me over to a human, I want to negotiate a refund": what the person is wanted
         # for, not a refund to offer now
@@ -3480,6 +3513,14 @@ def _write_zones(matched: list[_Request], norm: str) -> dict[int, tuple[str, str
     return zones
 
 
+def _sentence_index(norm: str, clause: str) -> int:
+    """Which sentence of ``norm`` holds ``clause`` (0 if it cannot be told)."""
+    at = norm.find(clause.strip()[:40]) if clause.strip() else -1
+    if at < 0:
+        return 0
+    return sum(1 for m in _SENTENCE_END.finditer(norm) if m.end() <= at)
+
+
 def _order_segment(zone: str, order_id: str | None) -> str:
     """In words naming several orders ("取消100904，100683要是周五还不到就退"), the stretch about
     ``order_id``: from its number to the next order's (a condition there is that order's)."""
@@ -3504,7 +3545,8 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
     order); a write asked for now ("cancel 100904 now, and refund 100683 if ..."), or beside
     the customer's own deadline ("..., if it isn't cancelled by tonight I'll dispute it"),
     stays as asked."""
-    waiting: set[str | None] = set()
+    waiting: set[tuple[str | None, Any]] = set()
+    waiting_sentences: set[tuple[str | None, int]] = set()
     for n, (clause, zone) in _write_zones(matched, norm).items():
         zone = _order_segment(zone, matched[n].order_id)
         if (
@@ -3513,13 +3555,25 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
             and not _NOW_ALL_THE_SAME.search(clause)
             and not _OWN_DEADLINE.search(zone)
         ):
-            waiting.add(matched[n].order_id)
+            waiting.add((matched[n].order_id, matched[n].intent))
+            waiting_sentences.add((matched[n].order_id, _sentence_index(norm, clause)))
     if not waiting:
         return matched
+    zones = _write_zones(matched, norm)
+    for n, (clause, _) in zones.items():
+        # "if 100998 doesn't ship by monday cancel it and refund me": a write on the same order in
+        # the same sentence as one that waits waits too — unless asked for now
+        m = matched[n]
+        if (m.order_id, _sentence_index(norm, clause)) in waiting_sentences and not (
+            _NOW_ALL_THE_SAME.search(clause)
+        ):
+            waiting.add((m.order_id, m.intent))
     looked: set[str | None] = set()
     out: list[_Request] = []
     for m in matched:
-        if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER) and m.order_id in waiting:
+        # the write that waits, and the same write on the same order said again ("If it doesn't
+        # arrive by friday I'll want a refund. 100683"); another write on it stays as asked
+        if (m.order_id, m.intent) in waiting:
             if m.order_id in looked:
                 continue
             looked.add(m.order_id)
@@ -3570,6 +3624,22 @@ def _words_before(norm: str, clause: str) -> str:
     return norm[max(0, at - 60) : at] if at > 0 else ""
 
 
+_NEW_TICKET = rx(
+    r"\b(?:a |an )?(?:new|another|second|fresh|separate) (?:support |complaint |after-sales )?"
+    r"(?:ticket|complaint)\b|\bfile another\b"
+    r"|(?:再|新|重新|另)(?:开|提交|建|提)(?:一)?(?:个)?(?:新的)?(?:工单|投诉)"
+)
+_KEEP_THE_THING = rx(r"\bkeep (?:it|them)\b|\bi'?ll keep\b|留着|不退货|东西我(?:先)?留着")
+# "refund everything in 100200 except the dinnerware": the whole, less a part — how much is asked
+_EXCEPT_PART = rx(
+    r"\bexcept\b|\bbut not\b|\bapart from\b|\bother than\b|\bminus\b|\bwithout\b|\bexcluding\b"
+    r"|除了|除去|不包括|不算"
+)
+# "refund 269 and 129 on 100200", "269+129": two amounts, a sum to work out — asked
+_TWO_AMOUNTS = rx(
+    r"(?<![\d.])\d{1,5}(?:\.\d{1,2})?(?![\d.])\s*(?:\+|\band\b|和|加|plus)\s*[¥￥]?"
+    r"(?<![\d.])\d{1,5}(?:\.\d{1,2})?(?![\d.])"
+)
 _TO_DISCUSS = rx(
     r"\b(?:negotiate|discuss|talk (?:about|through)|speak (?:about|to someone about)|sort out)\b"
     r"|\babout (?:a|the|my) refund\b|商量|协商|谈谈|谈一下|沟通"
@@ -3601,6 +3671,13 @@ def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str)
     """ "refund half of what I paid for the air fryer", "100200 退我三分之一": a share, made exact
     by the refund's precheck — only when the share is all the words say of money (a share
     beside a number, or "more than half", stays an amount to ask about)."""
+    if request.amount_kind in ("none", "full", "exact") and (
+        _TWO_AMOUNTS.search(without_totals(whole.lower()))
+        or (request.amount_kind != "exact" and _EXCEPT_PART.search(whole.lower()))
+    ):
+        # "refund 269 and 129 on 100200", "everything in 100200 except the dinnerware": how
+        # much is asked, never one of the numbers, never the whole
+        return replace(request, amount=None, amount_kind="invalid", amount_raw="")
     if request.amount_kind == "none":
         # "refund the thermos and the dinnerware from 100200": the items are named across the
         # message; the precheck refunds one item singled out, or asks which part

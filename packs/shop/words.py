@@ -70,7 +70,16 @@ COMPLAINT_NEGATED = re.compile(
     r"(?:complain|file a complaint|ask for a ticket)\b"
     # "not a complaint, just asking", "no complaints here", "I'll complain if ...", "撤回投诉"
     r"|\b(?:not|isn'?t|is not|no) (?:a )?complaints?\b|\bi'?ll (?:complain|file a complaint)(?= if)"
-    r"|(?:没有|不是|没)投诉|撤回[^，。,.!?！？]{0,8}投诉|投诉[^，。,.!?！？]{0,3}撤",
+    r"|(?:没有|不是|没)投诉|撤回[^，。,.!?！？]{0,8}投诉|投诉[^，。,.!?！？]{0,3}撤"
+    # a complaint only threatened for later: "I'm going to complain if this keeps happening",
+    # "next time I'll complain", "file a complaint if 100683 doesn't arrive tomorrow", "再不到我就
+    # 投诉了"
+    r"|\b(?:i'?m going to|i'?ll|i will|i may|i might|gonna|going to)\b[^.!?]{0,25}\bcomplain\w*"
+    r"(?=[^.!?]{0,50}\b(?:if|unless|later|next time|again|keeps)\b)"
+    r"|\bnext time\b[^.!?]{0,25}\bcomplain|\bif\b[^.!?]{0,60}\b(?:again|keeps? happening)\b"
+    r"[^.!?]{0,30}\bcomplain|\bcomplaint\b[^.!?]{0,10}\bif\b[^.!?]{0,60}\b(?:tomorrow|again|by|not)\b"
+    r"|\b(?:i may|i might|maybe i'?ll) (?:file a )?complain\w*"
+    r"|(?:再|要是|如果|假如)[^，。,.!?！？]{0,16}(?:就|我就)(?:要)?投诉",
     re.IGNORECASE,
 )
 

@@ -380,3 +380,78 @@ async def test_never_mind_to_which_part_does_nothing_and_says_so(tmp_path: Path)
     assert "nothing will be done" in out["reply"]
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "order_id", "amount"),
+    [
+        ("refund the thermos from 100200", "no, 100609", "100609", 866.0),
+        ("refund 100200", "sorry I meant 100609", "100609", 866.0),
+        ("refund half of 100200", "no, the whole thing", "100200", 797.0),
+    ],
+)
+async def test_a_correction_asks_the_new_refund_as_a_whole_never_with_the_old_amount(
+    tmp_path: Path, first: str, correction: str, order_id: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, correction)
+    assert f"{amount:.2f}" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, order_id) == [amount]
+    assert len(await executions(bot, "create_refund")) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I wanted to cancel 100904 earlier but I'll keep it",
+        "I no longer want to cancel 100904",
+        "ignore my earlier message about refunding 100609",
+        "scratch that refund on 100200",
+        "I changed my mind about the refund for 100200",
+        "I wanted a refund for 100200 but actually it's fine now",
+        "thanks for the 433 refund on 100609",
+        "appreciate the refund on 100609",
+        "thank you for refunding me for the purifier",
+        "refund everything in 100200 except the dinnerware",
+        "除了餐具，100200都退",
+        "refund 269 and 129 on 100200",
+        "refund 100683 in case it never arrives",
+        "maybe I'll cancel 100998 next week",
+        "要是100998今晚还没发货就取消",
+        "100683丢件的话就退款",
+        "I'm going to complain if this keeps happening",
+        "file a complaint if 100683 doesn't arrive tomorrow",
+        "再不到我就投诉了 100683",
+        "pls dont open any new ticket, I only want to know if my old one is still open",
+    ],
+)
+async def test_withdrawals_thanks_exceptions_and_threats_move_nothing_after_a_yes(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert await _writes(bot) == 0
+
+
+async def test_a_cancel_asked_for_now_beside_a_conditional_refund_is_kept(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(
+        bot, "Cancel 100904 now. The screen protector, refund it only if it's not here by Friday."
+    )
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_filed_complaint_is_called_one_and_names_the_open_ticket_first(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    asked = await say(bot, "I want to file a complaint about 100683")
+    assert "T-000031" in asked["reply"]
+    done = await say(bot, "yes")
+    assert "complaint ticket" in done["reply"]
+    assert len(await executions(bot, "create_ticket")) == 1

@@ -73,10 +73,38 @@ def test_read_amount_reads_a_bare_number_only_in_a_money_context() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["100609 refund一下", "帮我退一下", "两个都看一下", "万一退不了呢", "三天了还没退"]
+    "text", ["100609 refund一下", "帮我退一下", "万一退不了呢", "三天了还没退"]
 )
 def test_chinese_words_with_numerals_are_not_amounts(text: str) -> None:
     assert read_amount(text, money_context=True, packs=SHOP).kind in ("none", "full")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "两个都退",
+        "再退一台",
+        "退一根腰带",
+        "100200 退一部分",
+        "refund one more item",
+        "refund 2 thermoses from 100200",
+        "refund 1 curtain",
+        "refund some of 100200",
+        "refund a tenth of the monitor",
+        "refund 269 + 129",
+        "100200 退十分之一",
+        "100239 退两成",
+        "refund 1/2 of 100200",
+    ],
+)
+def test_things_counted_and_parts_unsaid_are_asked_never_yuan(text: str) -> None:
+    # session 15: "再退一台" was everything, "退十分之一" ¥1, "refund 1 curtain" ¥1
+    assert read_amount(text, money_context=True, packs=SHOP).kind == "invalid"
+
+
+def test_counts_outside_a_refund_are_no_amount() -> None:
+    assert read_amount("I have 2 questions", packs=SHOP).kind == "none"
+    assert read_amount("两个都看一下", packs=SHOP).kind == "none"
 
 
 @pytest.mark.parametrize("text", ["refund 100609 but not the full amount", "不要全退，100609"])
