@@ -50,10 +50,10 @@ from tests.conversations.labels import held_out, load_set
 # because the set grew by 200 harder messages (the older 2336 turns: see the README).
 # Session 15: the ninth fresh batch (200 messages about money, messages.*-fresh9.yaml, first
 # run 57.0%; its held-out fifth never looked at) joined: LOWERED from 0.909 / 0.899 / 0.947 /
-# 0.920 because the set grew by 200 harder messages (the older 2536 turns: 2318 understood, was
-# 2307; 2293 accepted, was 2281).
-FLOOR_UNDERSTOOD = 0.899  # 2460/2736
-FLOOR_ACCEPTED = 0.886  # 2425/2736
+# 0.920 because the set grew by 200 harder messages (the older 2536 turns: 2320 understood, was
+# 2307; 2295 accepted, was 2281).
+FLOOR_UNDERSTOOD = 0.899  # 2462/2736
+FLOOR_ACCEPTED = 0.887  # 2427/2736
 FLOOR_MULTI_REQUESTS_SERVED = 0.939  # 2471/2630
 FLOOR_ANSWERED_OR_DEFERRED = 0.910  # 1124/1235 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
@@ -66,7 +66,7 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.910  # 1124/1235 multi-request turns
 # Session 15: the seventh (200 messages; first run 73.5%, 85.9% of multi-request turns served
 # or deferred) joined: raised from 0.736; LOWERED from 0.789 for the served-or-deferred figure
 # (the seventh batch's multi-request turns are served less often than the six before).
-FLOOR_SEALED_UNDERSTOOD = 0.748  # 1085/1450 (135, 162, 183, 173, 154, 125, 153 of the seven)
+FLOOR_SEALED_UNDERSTOOD = 0.748  # 1086/1450 (135, 162, 183, 173, 154, 125, 154 of the seven)
 FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.794  # 459/578
 
 
