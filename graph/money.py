@@ -61,7 +61,8 @@ _NOT_FULL = re.compile(
 _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
     re.compile(
-        r"\bhalf\b|一半|半价|\bquarter\b|\bthirds?\b|[一二两三四五六七八九十百]分之"
+        r"\bhalf\b|一半|半价|\bquarter\b|\bthirds?\b"
+        r"|[一二两三四五六七八九十百]分之[一二两三四五六七八九十]?"
         r"|[一二两三四五六七八九]成(?![本功交人绩员就新])"
         # "refund 1/2 of 100200": a share, never 1 yuan
         r"|(?<![\d/.])[1-9]\s*/\s*(?:[2-9]|10)(?![\d/])",
@@ -102,11 +103,12 @@ _COUNTED_PATTERNS: tuple[re.Pattern[str], ...] = (
         r"\b(?:one|two|three|four|five|six|a couple of) (?:more )?(?:items?|things?|pieces?|units?"
         r"|of (?:them|those|these|the \w+))\b|\banother (?:one|item|piece|unit)\b|\bone more\b"
         r"|\b(?:two|three|four|five|six) [a-z]{3,}s\b"
-        r"|(?<![\d.])\d{1,2} (?!(?:bucks|dollars|euros|pounds|yuan|kuai|rmb|cents)\b)[a-z]{3,}s\b"
+        r"|(?<![\d.])\d{1,2} (?!(?:bucks|dollars|euros|pounds|yuan|kuai|rmb|cents)\b)"
+        r"(?:[a-z]+ ){0,2}[a-z]{3,}s\b"
         # "refund 1 curtain", "one candle from 100603": one thing, not ¥1
         r"|\b(?:1|one|a single) (?!(?:yuan|kuai|rmb|dollar|buck|hundred|thousand|more|of)\b)"
-        r"(?:curtain|candle|belt|item|thing|piece|unit|plate|bowl|cup|pair|set|pack|box|bottle"
-        r"|jacket|shirt|sock|towel|pillow|lamp|cable|charger|case|thermos|purifier|keyboard"
+        r"(?:[a-z]+ )?(?:curtain|candle|belt|item|thing|piece|unit|plate|bowl|cup|pair|set|pack|box"
+        r"|bottle|jacket|shirt|sock|towel|pillow|lamp|cable|charger|case|thermos|purifier|keyboard"
         r"|mouse|tablet|phone|watch|band)s?\b",
         re.IGNORECASE,
     ),

@@ -222,7 +222,12 @@ def _resume_awaiting_amount(
     ) not in (None, waiting["subject"]):
         return matches
     plain = bare(text.lower())
-    if only.intent is Intent.UNKNOWN and len(plain) <= 24 and NO_ANY.search(plain):
+    if (
+        only.intent is Intent.UNKNOWN
+        and len(plain) <= 24
+        and NO_ANY.search(plain)
+        and read_amount(text, money_context=True, packs=packs).kind == "none"
+    ):
         # "how much?" -> "never mind" / "算了": nothing is refunded, and the reply says so
         return [dataclasses.replace(only, intent=Intent.CONFIRM_NO, capability="", details="")]
     reading = read_amount(text, money_context=True, packs=packs)

@@ -223,9 +223,11 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
         subject = answer.request_value(cap.subject) if cap.subject else None
         amount = cap.amounts[0] if cap.amounts else ""
         if subject and cap.subject in args:
-            if str(args.get(cap.subject)) != str(subject) and amount in args:
-                # "refund the thermos from 100200" -> "no, 100609": the amount was the other
-                # subject's; unless said again, the new one is asked about as a whole
+            stated = original.get("amount_kind") == "exact"
+            if str(args.get(cap.subject)) != str(subject) and amount in args and not stated:
+                # "refund the thermos from 100200" -> "no, 100609": an amount worked out from the
+                # other subject (an item, a share) is not carried over — the new one is asked
+                # about as a whole; an amount the customer said ("refund 129") stays
                 args[amount] = None
                 original.update({amount: None, "amount_kind": "none"})
                 original = {k: v for k, v in original.items() if k not in _PART_ARGS}

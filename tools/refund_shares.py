@@ -57,6 +57,7 @@ _ITEM_MEANT = re.compile(r"\b(?:just|only)\b|只退|只要|就退|单独|仅")
 # ("all of 100200, even the thermos"), or part of a line ("one of the purifiers")
 _NOT_ONE_ITEM = re.compile(
     r"\bbut not\b|\bexcept\b|\bwithout\b|\bminus\b|\bexcluding\b|\bapart from\b|\bother than\b"
+    r"|\b(?:all|everything|anything) but\b|\bsave (?:the|my)\b|\bbesides\b"
     r"|\bnot the\b|\bkeep(?:ing)? (?:the|my|that)\b|\b(?:is|are|was|were|'s) (?:fine|ok|okay|good"
     r"|working|perfect)\b|\bincluding\b|\beven\b|\ball of\b|\bwhole\b|\bentire\b|\beverything\b"
     r"|\bone of\b|\ba single\b|\bboth\b|\beach\b|\band (?:the|my)\b|\bas well as\b"

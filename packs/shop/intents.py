@@ -435,6 +435,9 @@ _REFUND_NEGATED = rx(
     r"|\b(?:nvm|never ?mind) (?:about )?(?:the |my )?refund"
     r"|\bnot asking for (?:a |the |any )?refund"
     r"|\bnot asking (?:you )?to refund\b"
+    # "refund 100200 — ignore that, it's fine": the refund taken back in its own words
+    r"|\bre?fu?nd\w*\b[^.!?;]{0,40}\b(?:(?:actually|wait|oh|no|hmm)[,\s]+(?:i'?ve |i )?changed my"
+    r" mind|ignore (?:that|this|it)|scratch that|forget (?:it|that))\b"
     # "ignore my earlier message about refunding 100609", "scratch that refund", "I changed my
     # mind about the refund", "I wanted a refund for 100200 but actually it's fine now"
     r"|\b(?:ignore|disregard|forget|scratch|drop|cancel) (?:my |the |that )?"
@@ -544,10 +547,12 @@ _THANKS_FOR_REFUND = rx(
 )
 # "thanks for refunding 100609", "thanks for the refund on 100609", "谢谢100609的退款"
 _THANKS_FOR_REFUND_ON = rx(
-    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate)\b[^.!?]{0,30}"
+    r"\b(?:thanks|thank you|thank u|thanx|thx|ty|cheers|appreciate)\b[^.!?]{0,30}"
     r"\b(?:re?fu?nd(?:ing|ed)?|money back)\b"
     r"(?![^.!?]{0,40}\b(?:re?fu?nd(?:ed)?|money back)\b)"
-    r"|(?:谢谢|感谢|多谢)(?:你们|您)?(?:的|对)?(?:订单)?[\d\s（）()#]{0,10}(?:的)?(?:退款|退的钱)"
+    r"|\b(?:re?fu?nd|money)\b[^.!?]{0,25}\b(?:came through|arrived|went through|received|landed)\b"
+    r"[^.!?]{0,15}\b(?:thanks|thank you|thank u|thx|ty)\b"
+    r"|(?:谢谢|感谢|多谢)(?:你们|您)?(?:给|帮我给)?(?:的|对)?(?:订单)?[\d\s（）()#]{0,10}(?:的)?(?:退款|退的钱)"
     r"(?![^。!?！？]{0,12}(?:也|再|还要|请|帮我退|退))"
 )
 # "thanks for nothing", "thanks for the slow refund": no thanks at all
@@ -875,6 +880,14 @@ _CANCEL_NEGATED = rx(
     r"|(?<!don't )(?<!dont )(?<!do not )(?<!not )\b(?:never ?mind|nvm|forget) (?:about )?"
     r"(?:the |my )?cancel"
     r"|\bno longer (?:want|need) to cancel\b|\bchanged my mind (?:about|on) (?:the )?cancel"
+    # "cancel 100904, actually changed my mind": the cancel taken back in its own words
+    # ("cancel both, changed my mind" is why they are cancelled: no "actually")
+    r"|\bcancel\w*\b[^.!?;]{0,40}\b(?:(?:actually|wait|oh|no|hmm)[,\s]+(?:i'?ve |i )?changed my"
+    r" mind|ignore (?:that|this|it)|scratch that|forget (?:it|that))\b"
+    r"|\b(?:had )?(?:planned|meant|intended|considered|thought about) (?:to )?cancel\w*\b"
+    r"[^.!?;]{0,40}\b(?:decided|keep|keeping|against|but)\b"
+    r"|\bno cancel(?:lation)?\b|\bdon'?t worry about cancel"
+    r"|(?:不需要|不用|无需)(?:再)?取消了|(?:之前|本来|原来)想取消[^。!?！？]{0,16}(?:但|现在|还是)?[^。!?！？]{0,6}留着"
     r"|\b(?:ignore|disregard|scratch) (?:my |the |that )?(?:earlier |last )?(?:message |request )?"
     r"(?:about |for )?(?:the )?cancel"
     r"|\bwanted to cancel\b[^.!?;]{0,40}\bbut\b[^.!?;]{0,20}\b(?:keep|i'?ll keep|not any more"
@@ -1100,14 +1113,17 @@ _FUTURE = (
 )
 _LATE_BY = (
     r"\b(?:in case|should (?:it|they|the \w+))\b|\bunless\b"
-    r"|\b(?:maybe|might|may|perhaps) (?:i'?ll |i will |i |want to |have to )?(?:cancel|refund|want)"
+    r"|\b(?:maybe|might|may|perhaps|possibly) (?:later )?(?:i'?ll |i will |i |want to |have to )?"
+    r"(?:later )?(?:cancel|refund|want)"
+    r"|\b(?:refund|cancel)\w*\b[^.!?;]{0,30}\blater\b|\bnot now\b|\bwait until\b"
     r"|\b(?:later|next week|tomorrow) if\b"
     r"|\bif\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
     r"|\b(?:breaks?|stops? working|is late|comes? late|gets? lost|lost|loses|damaged|broken"
     r"|price drops|goes on sale|gets? cheaper|by the \d+(?:st|nd|rd|th)?|within \d+ hours?"
     r"|it'?s been a week)\b"
-    r"|\b(?:doesn'?t|does not|isn'?t|is not|won'?t|will not|never) (?:come|arrive|show up|show"
-    r"|get here|turn up|be here|here|ship|get shipped)\b(?![^.!?;]{0,12}\byet\b))"
+    r"|\b(?:doesn'?t|does not|isn'?t|is not|won'?t|will not|never) (?:comes?|arrives?|show up"
+    r"|shows? up|show|get here|gets here|turn up|turns up|be here|here|ships?|get shipped)\b"
+    r"(?![^.!?;]{0,12}\byet\b))"
 )
 _WRITE_WORD = r"(?:cancel+(?:ed|ing|ation)?|refund(?:ed|ing)?|money back)"
 # a sentence whose write waits on a day to come: the condition, and a write in the same sentence
@@ -1118,8 +1134,11 @@ _IF_LATE_BY = rx(
     r"(?:不到|没到|没送到|收不到|到不了|不发货?|没发货?|不来|坏)(?:的话)?"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:又|再)(?:坏|出问题|晚|延误)"
     r"|万一|(?:丢件|丢了|降价|坏了|破了)的话|今晚还没|(?:今天|今晚)(?:还)?没(?:有)?动静"
+    r"|(?:要是|如果|假如)[^，。,.!?！？]{0,8}(?:丢件|丢了|坏了|破了|降价)|以后再说|晚点再说|先不急"
 )
-_CONDITIONED_WRITE = rx(r"\b" + _WRITE_WORD + r"\b|退款|退钱|退了|退掉|给我退|就退|取消")
+_CONDITIONED_WRITE = rx(
+    r"\b" + _WRITE_WORD + r"\b|退款|退钱|退了|退掉|给我退|就退|也退|都退|再退|退吧|取消"
+)
 # "..., if it isn't cancelled by tonight I'll dispute it", "... it's useless if not here by
 # tomorrow": the day is the customer's own deadline, the write is asked for now
 _OWN_DEADLINE = rx(
@@ -1129,7 +1148,8 @@ _OWN_DEADLINE = rx(
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]+|\balso\b|另外|还有")
 # the write wanted now all the same: "refund 100683 now, and if ... by friday ..."
 _NOW_ALL_THE_SAME = rx(
-    r"\b(?:now|right away|right now|immediately|asap|at once)\b|现在就|马上|立刻|立即|赶紧"
+    r"(?<!not )(?<!no )\b(?:now|right away|right now|immediately|asap|at once)\b"
+    r"|现在就|马上|立刻|立即|赶紧"
 )
 # "... nobody called, transfer me again now", "上次转人工没人管 转人工", "再给我转一次": a new
 # transfer asked for beside the one made before
@@ -3046,7 +3066,8 @@ _TAKE_BACK = rx(
     r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
     r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:wait[,.!\s]+)?"
     r"(?:forget it|never ?mind"
-    r"|scratch that|keep it|leave it|(?:nah|nope)[,.!\s]+(?:i'?ll (?:just )?)?keep it)"
+    r"|scratch that|keep it|leave it|(?:nah|nope)[,.!\s]+(?:i'?ll (?:just )?)?keep it"
+    r"|ignore (?:that|this|it)|(?:i )?changed my mind|i'?ve changed my mind)"
     + TO_END
     # "不用帮我退 我先问问", "don't do anything yet, just asking": nothing is to be done yet
     + r"|^\W*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)[^，。,.!?！？]{0,6}"
@@ -3564,6 +3585,8 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
         # "if 100998 doesn't ship by monday cancel it and refund me": a write on the same order in
         # the same sentence as one that waits waits too — unless asked for now
         m = matched[n]
+        if m.order_id is None:
+            continue  # orders only described ("the air fryer order"): not known to be one
         if (m.order_id, _sentence_index(norm, clause)) in waiting_sentences and not (
             _NOW_ALL_THE_SAME.search(clause)
         ):
@@ -3633,11 +3656,12 @@ _KEEP_THE_THING = rx(r"\bkeep (?:it|them)\b|\bi'?ll keep\b|留着|不退货|东�
 # "refund everything in 100200 except the dinnerware": the whole, less a part — how much is asked
 _EXCEPT_PART = rx(
     r"\bexcept\b|\bbut not\b|\bapart from\b|\bother than\b|\bminus\b|\bwithout\b|\bexcluding\b"
-    r"|除了|除去|不包括|不算"
+    r"|\b(?:all|everything|anything|every \w+) but\b|\bsave (?:the|my|for)\b|\bbesides\b"
+    r"|除了|除去|不包括|不算|[\u4e00-\u9fff]{1,6}不退"
 )
 # "refund 269 and 129 on 100200", "269+129": two amounts, a sum to work out — asked
 _TWO_AMOUNTS = rx(
-    r"(?<![\d.])\d{1,5}(?:\.\d{1,2})?(?![\d.])\s*(?:\+|\band\b|和|加|plus)\s*[¥￥]?"
+    r"(?<![\d.])\d{1,5}(?:\.\d{1,2})?(?![\d.])\s*(?:\+|\band\b|\bor\b|和|加|plus|或者?|还是)\s*[¥￥]?"
     r"(?<![\d.])\d{1,5}(?:\.\d{1,2})?(?![\d.])"
 )
 _TO_DISCUSS = rx(
@@ -3678,6 +3702,19 @@ def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str)
         # "refund 269 and 129 on 100200", "everything in 100200 except the dinnerware": how
         # much is asked, never one of the numbers, never the whole
         return replace(request, amount=None, amount_kind="invalid", amount_raw="")
+    if (
+        request.amount_kind == "exact"
+        and request.amount is not None
+        and _REST_OF.search(whole.lower())
+        and re.search(
+            r"(?:was|only|gave(?: me)?|got|refunded|退了|给了|已经退)\s*(?:only\s*|me\s*)?[¥￥]?\s*"
+            + re.escape(f"{request.amount:g}"),
+            whole.lower(),
+        )
+    ):
+        # "refund 100609 the rest, R-000094 was only 433": the 433 is the refund made, what
+        # is asked for is what is left
+        return replace(request, amount=None, amount_kind="full", amount_raw="")
     if request.amount_kind == "none":
         # "refund the thermos and the dinnerware from 100200": the items are named across the
         # message; the precheck refunds one item singled out, or asks which part
@@ -4213,7 +4250,12 @@ def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[
     refunded: set[str | None] = {
         i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id
     }
-    if any(i.intent is ShopIntent.REFUND and not i.order_id for i in items):
+    if any(
+        i.intent is ShopIntent.REFUND
+        and not i.order_id
+        and (describes_an_order(i.text) or looked_product(i.text))
+        for i in items
+    ):
         # "refund half of what I paid for the air fryer? basket is all scratched": a fault
         # naming neither an order nor a thing of its own is the reason of the refund beside it
         refunded |= {

@@ -79,7 +79,10 @@ COMPLAINT_NEGATED = re.compile(
     r"|\bnext time\b[^.!?]{0,25}\bcomplain|\bif\b[^.!?]{0,60}\b(?:again|keeps? happening)\b"
     r"[^.!?]{0,30}\bcomplain|\bcomplaint\b[^.!?]{0,10}\bif\b[^.!?]{0,60}\b(?:tomorrow|again|by|not)\b"
     r"|\b(?:i may|i might|maybe i'?ll) (?:file a )?complain\w*"
-    r"|(?:再|要是|如果|假如)[^，。,.!?！？]{0,16}(?:就|我就)(?:要)?投诉",
+    r"|(?:再|要是|如果|假如)[^，。,.!?！？]{0,16}(?:就|我就)(?:要)?投诉"
+    r"|(?:要是|如果|假如)[^。!?！？]{0,20}(?:我)?(?:就|会|要)(?:要)?投诉"
+    r"|(?:今天|明天|后天|周[一二三四五六日天])[^，。,.!?！？]{0,8}(?:还)?不到[^，。,.!?！？]{0,4}(?:我)?"
+    r"(?:就)?(?:要|会)?投诉",
     re.IGNORECASE,
 )
 

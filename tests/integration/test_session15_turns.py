@@ -455,3 +455,73 @@ async def test_a_filed_complaint_is_called_one_and_names_the_open_ticket_first(
     done = await say(bot, "yes")
     assert "complaint ticket" in done["reply"]
     assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "refund all but the thermos from 100200",
+        "refund 100200 save the thermos",
+        "cancel 100904, actually changed my mind",
+        "refund 100200 — ignore that, it's fine",
+        "I had planned to cancel 100904 but decided to keep it",
+        "100904 不需要取消了",
+        "thank u for the refund on my purifier order",
+        "谢谢你们给100609退款",
+        "refund for 100609 came through, thank you",
+        "maybe later refund 100683",
+        "refund 100683 later, not now",
+        "100683 要是丢件了给我退",
+        "refund 100683 if it never comes",
+        "要是明天还不到我要投诉",
+        "100683 明天还不到我就要投诉",
+        "refund 2 down jackets from 100200",
+        "refund 269 or 129 on 100200",
+    ],
+)
+async def test_fifth_review_phrasings_move_nothing_after_a_yes(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert await _writes(bot) == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "order_id", "amount"),
+    [
+        ("refund 100609 the rest, R-000094 was only 433", "100609", 866.0),
+        ("100200 现在退款，100683 要是周五还不到也退", "100200", 797.0),
+    ],
+)
+async def test_the_amount_meant_is_the_one_paid_and_nothing_else(
+    tmp_path: Path, message: str, order_id: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert await refunds_of(bot, order_id) == [amount]
+    assert len(await executions(bot, "create_refund")) == 1
+
+
+async def test_a_stated_amount_follows_the_corrected_order(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 129 from 100200")
+    out = await say(bot, "no, from 100609")
+    assert "129.00" in out["reply"] and "100609" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [129.0]
+
+
+async def test_the_cancel_beside_a_conditional_refund_of_a_described_order_stays(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(
+        bot,
+        "cancel the air fryer order, and refund the screen protector if it doesnt come by friday",
+    )
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+    assert await executions(bot, "create_refund") == []
