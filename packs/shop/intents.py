@@ -2605,7 +2605,9 @@ def match_shop(
             else m
             for m in matched
         ]
-    matched = _one_share_for_several_orders(_writes_waiting_on_a_day(matched, norm))
+    matched = _spared_later(
+        _one_share_for_several_orders(_writes_waiting_on_a_day(matched, norm)), norm, message_lang
+    )
     if any(m.intent is ShopIntent.REFUND and m.amount_kind in (SHARE, "exact") for m in matched):
         # "refund half, the basket is scratched but i'll keep it": the thing is kept, part of
         # the money back — no refusal of the refund asked beside it
@@ -3668,6 +3670,44 @@ _TO_DISCUSS = rx(
     r"\b(?:negotiate|discuss|talk (?:about|through)|speak (?:about|to someone about)|sort out)\b"
     r"|\babout (?:a|the|my) refund\b|商量|协商|谈谈|谈一下|沟通"
 )
+
+
+# "cancel 100904 and 100998. scratch the 100998 part", "…. keep 100998", "…，100998算了": an order
+# a write named, let go of in a later sentence
+_LET_GO_LATER = rx(
+    r"\b(?:keep|leave|scratch|drop|skip|forget(?: about)?|not)\s+(?:the\s+|order\s+)?#?(\d{6})\b"
+    r"|\b(\d{6})\s+(?:can stay|stays|is fine|not any more|after all)\b"
+    r"|(\d{6})\s*(?:那单)?\s*(?:保留|留着|不动了?|别动|算了|不取消了?|不退了|就不\w{1,2}了)"
+    r"|(?:保留|留着|别动|不要动|不取消|不退)\s*(\d{6})"
+)
+
+
+def _spared_later(matched: list[_Request], norm: str, lang: Lang) -> list[_Request]:
+    """Writes on an order that a later sentence of the message lets go of ("cancel 100904 and
+    100998. scratch the 100998 part"): dropped, and the reply says that order is left alone."""
+    writes = [m for m in matched if m.intent in _ACTIONS and m.order_id]
+    if not writes:
+        return matched
+    ends = [m.end() for m in _SENTENCE_END.finditer(norm)]
+    spared: dict[str, str] = {}
+    for found in _LET_GO_LATER.finditer(norm):
+        order_id = next(g for g in found.groups() if g)
+        first = norm.find(order_id)
+        # said again after the sentence that named it for the write
+        if first < found.start() and any(first < e <= found.start() for e in ends):
+            spared[order_id] = found.group(0)
+    if not spared:
+        return matched
+    kept = [m for m in matched if not (m.intent in _ACTIONS and m.order_id in spared)]
+    told = [
+        _Request(Intent.CONFIRM_NO, text=said, lang=lang, order_id=o, details=SPARED_SUBJECT)
+        for o, said in sorted(spared.items())
+    ]
+    return [
+        m
+        for m in kept
+        if not (m.intent is Intent.UNKNOWN and any(o in m.text for o in spared))
+    ] + told
 
 
 def _one_share_for_several_orders(matched: list[_Request]) -> list[_Request]:

@@ -525,3 +525,21 @@ async def test_the_cancel_beside_a_conditional_refund_of_a_described_order_stays
     await say(bot, "yes")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "cancel 100904 and 100998. scratch the 100998 part",
+        "cancel 100904 and 100998. keep 100998",
+        "取消100904和100998。100998算了",
+    ],
+)
+async def test_an_order_let_go_of_in_a_later_sentence_is_left_alone(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "100998" in out["reply"]  # said to be left alone
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
