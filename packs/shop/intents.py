@@ -3704,9 +3704,7 @@ def _spared_later(matched: list[_Request], norm: str, lang: Lang) -> list[_Reque
         for o, said in sorted(spared.items())
     ]
     return [
-        m
-        for m in kept
-        if not (m.intent is Intent.UNKNOWN and any(o in m.text for o in spared))
+        m for m in kept if not (m.intent is Intent.UNKNOWN and any(o in m.text for o in spared))
     ] + told
 
 
