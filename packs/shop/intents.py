@@ -2670,6 +2670,10 @@ def match_shop(
             m.intent is ShopIntent.FAQ for m in matched
         ):
             continue  # "衣服大了一码想换货，怎么操作": the policy says how
+        if _LET_GO_LATER.search(norm[start:end]) and any(
+            m.details == SPARED_SUBJECT and m.order_id and m.order_id in part for m in matched
+        ):
+            continue  # "…. keep 100998": the order said to be left alone answers it
         lang = detect_language(part, default=message_lang)
         if requested_language(norm[start:end]) is not None:
             # "你好 我是英语用户 please answer in English, where is 100998": the switch
@@ -3570,7 +3574,8 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
     stays as asked."""
     waiting: set[tuple[str | None, Any]] = set()
     waiting_sentences: set[tuple[str | None, int]] = set()
-    for n, (clause, zone) in _write_zones(matched, norm).items():
+    zones = _write_zones(matched, norm)
+    for n, (clause, zone) in zones.items():
         zone = _order_segment(zone, matched[n].order_id)
         if (
             _IF_LATE_BY.search(zone)
@@ -3582,7 +3587,6 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
             waiting_sentences.add((matched[n].order_id, _sentence_index(norm, clause)))
     if not waiting:
         return matched
-    zones = _write_zones(matched, norm)
     for n, (clause, _) in zones.items():
         # "if 100998 doesn't ship by monday cancel it and refund me": a write on the same order in
         # the same sentence as one that waits waits too — unless asked for now

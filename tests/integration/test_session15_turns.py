@@ -5,12 +5,20 @@ seeded, the minimal tier) and counted in the shop's audit log."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 WRITES = ("cancel_order", "create_refund", "create_ticket")
+
+
+async def _said_then_yes(bot: Any, message: str) -> dict[str, Any]:
+    """The message, then a plain yes in its language; the first reply."""
+    out = await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "确认")
+    return out
 
 
 async def _writes(bot: object) -> int:
@@ -180,8 +188,7 @@ async def test_writes_asked_for_beside_words_that_look_like_a_withdrawal_still_h
     tmp_path: Path, message: str, action: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, "yes" if message.isascii() else "确认")
+    await _said_then_yes(bot, message)
     assert len(await executions(bot, action)) == 1
 
 
@@ -326,8 +333,7 @@ async def test_one_yes_runs_only_the_write_asked_for_now(
     tmp_path: Path, message: str, action: str, target: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, "yes" if message.isascii() else "确认")
+    await _said_then_yes(bot, message)
     assert [e["target"] for e in await executions(bot, action)] == [target]
     assert await executions(bot, "create_refund") == []
     assert len(await executions(bot, "cancel_order")) == (action == "cancel_order")
@@ -368,8 +374,7 @@ async def test_conditions_counts_and_denials_move_nothing_even_after_a_yes(
     tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, "yes" if message.isascii() else "确认")
+    await _said_then_yes(bot, message)
     assert await _writes(bot) == 0
 
 
@@ -431,8 +436,7 @@ async def test_withdrawals_thanks_exceptions_and_threats_move_nothing_after_a_ye
     tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, "yes" if message.isascii() else "确认")
+    await _said_then_yes(bot, message)
     assert await _writes(bot) == 0
 
 
@@ -483,8 +487,7 @@ async def test_fifth_review_phrasings_move_nothing_after_a_yes(
     tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, "yes" if message.isascii() else "确认")
+    await _said_then_yes(bot, message)
     assert await _writes(bot) == 0
 
 
@@ -499,8 +502,7 @@ async def test_the_amount_meant_is_the_one_paid_and_nothing_else(
     tmp_path: Path, message: str, order_id: str, amount: float
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, "yes" if message.isascii() else "确认")
+    await _said_then_yes(bot, message)
     assert await refunds_of(bot, order_id) == [amount]
     assert len(await executions(bot, "create_refund")) == 1
 
@@ -541,5 +543,6 @@ async def test_an_order_let_go_of_in_a_later_sentence_is_left_alone(
     bot = bot_for(tmp_path)
     out = await say(bot, message)
     assert "100998" in out["reply"]  # said to be left alone
+    assert "couldn't handle" not in out["reply"] and "没能处理" not in out["reply"]
     await say(bot, "yes" if message.isascii() else "确认")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
