@@ -191,6 +191,7 @@ def turn_payload(state: dict[str, Any], session: str) -> dict[str, Any]:
                 "tool": t.call.name if t.call else None,
                 "args": t.call.args if t.call else {},
                 "deferred": t.call is None and t.match.get("details") == DEFERRED_PART,
+                "asked_again": bool(t.match.get("reasked")),
             }
             for t in state.get("tasks", [])
         ],

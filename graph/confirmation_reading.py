@@ -52,6 +52,18 @@ _NOTED = rx(
 to "shall I cancel 100904?" may be "noted, thanks": asked again, never run)."""
 
 
+_ABORT = rx(r"\b(?:cancel|scrap|forget|drop) (?:that|this|it|all that)\b|\bcall it off\b")
+"""Words calling off what was asked ("wait, cancel that"), whatever it was: a plain no, not a
+no to a cancel."""
+_HESITANT = re.compile(r"(?:…|\.{2,}|。{2,}|、{2,}|～|~)\s*[!?！？]*\s*$")
+"""A message trailing off ("嗯……", "yes...", "好吧。。。"): a thought not finished."""
+_HEDGE = rx(
+    r"^(?:h+m+|e+m+|u+m+|u+h+m*|er+m*|mm+|hm+|well|maybe|perhaps|not sure|i guess|let me think"
+    r"|呃+|额+|这个嘛?|那个|让我想想|我想想|再想想|我再想想|考虑一下|我考虑一下|不确定|可能吧?|也许吧?)$"
+)
+"""Words that are no answer yet ("hmm", "maybe", "我再想想")."""
+
+
 def _no_ids(words: str) -> tuple[str, ...]:
     return ()
 
@@ -95,6 +107,9 @@ def read_confirmation(
     questioning = bool(QUESTION_MARK.search(stripped))
     if THANKS.search(norm) and _NOTED.match(plain):
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="noted")
+    if _HESITANT.search(stripped) or _HEDGE.match(plain):
+        # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
+        return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
     if not plain and EMOJI.search(norm):
         # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
@@ -136,7 +151,7 @@ def read_confirmation(
         and not NOT_ALL.search(plain)
         and read_amount(plain, money_context=True, packs=packs).kind == "none"
     ):
-        if NO_ANY.search(plain):
+        if NO_ANY.search(plain) and not _ABORT.search(plain):
             return MatchedIntent(Intent.CONFIRM_NO, stripped, lang, details=f"not:{verb}")
         if ONLY.search(plain):
             return MatchedIntent(Intent.CONFIRM_UNCLEAR, stripped, lang, details=f"only:{verb}")

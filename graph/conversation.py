@@ -318,15 +318,21 @@ NO_ANY = rx(
     r"\b(?:no|nope|nah|don'?t|do not|never ?mind|nvm|not now|stop|forget it|wait)\b"
     r"|不用|不要|不需要|算了|别|先不|不了|不取消|不退|否|不是|不对|等等|等一下"
 )
-NO_WHOLE = rx(r"^(?:no|n|nope|nah|cancel|cancel it|取消|取消吧|不|否|不对)$")
+NO_WHOLE = rx(r"^(?:no|n|nope|nah|cancel|cancel it|cancel that|取消|取消吧|不|否|不对)$")
 # "wait, which order is that?": a pause before answering, a no only with no question after it
 WAIT = rx(r"\b(?:wait|hold on|hang on)\b|等等|等一下")
 # The whole message is a yes and nothing else: the only answer that runs an action.
 YES_ONLY = rx(
     r"^(?:(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|"
     r"absolutely|of course|proceed|affirmative|yes please|please|i confirm|that'?s right"
+    # "sure why not", "alright go ahead", "sounds good": a yes as people say it
+    r"|alright|all right|fine|why not|sounds good|go for it|let'?s do it|that'?s fine|sure thing"
+    # "yes both", "yes to all", "是 两个都": every action the question asked about
+    r"|both|both of them|all of them|to (?:both|all)|两个都|都要|都可以|全部"
     r"|是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok的|确认取消|确认退款"
-    r"|就这样|就这么办|办吧|取消吧|退吧|退款吧)[\s,.!，。！~]*)+$"
+    r"|就这样|就这么办|办吧|取消吧|退吧|退款吧|行吧|好嘞|好滴|没错|可以的"
+    # "那就退吧", "那就这样吧": then, yes
+    r"|那(?:就)?(?:退|退款|取消|办|这样|这么办)吧?)[\s,.!，。！~]*)+$"
 )
 # "yes?", "是吗", "really?": a question, not an answer
 QUESTION_MARK = re.compile(r"[?？\u2753\u2754\U0001F914]|吗|\breally\b|\bsure\?", re.IGNORECASE)
@@ -343,7 +349,8 @@ NOT_ALL = rx(
 )
 BUT = rx(r"^(?:but|however|though|just|only|although|and|,|，|但是?|不过|只|就)\s*")
 ACK_WHOLE = rx(
-    r"^(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
+    # said once or repeated ("好的好的", "ok ok"), never two different words ("哦不对")
+    r"^(?P<ack>(?:yes|yeah|yep|sure|ok|okay|k|fine|got it|i see|alright|all right|no|nope|nah|"
     r"no thanks|not now|好|好的|好吧|行|嗯+|哦+|噢|知道了|明白了|了解|收到|ok的|可以"
     r"|是|是的|对|对的"
     r"|确认|确定|没问题|不|否|不要|不要了|不用取消|不要取消|别取消"
@@ -351,7 +358,7 @@ ACK_WHOLE = rx(
     # "哈哈好的", "哦哦原来如此", "i see, makes sense": the answer taken in
     r"|(?:哈哈+|嘿嘿|哦+|噢+|嗯+)\s*(?:好的|好|行|知道了|明白了|原来如此|这样啊|了解)?|原来如此|原来是这样"
     r"|(?:ok |okay |ah |oh )?(?:makes sense|i see|got it|understood|fair enough|cool|great"
-    r"|perfect|nice))$"
+    r"|perfect|nice)))(?:[\s,.!，。！~]*(?P=ack)){0,2}[\s,.!，。！~]*$"
 )
 CONFIRM_WORD = rx(
     r"^(?:confirm(?:ed)?|i confirm|go ahead|do it|proceed"

@@ -151,7 +151,41 @@ def plan_tasks(
                 core=cap.core if cap is not None else True,
             )
         )
+    if pending and matches and _side_questions(matches, tasks, pending, packs):
+        # "取消了钱多久能退回来" / "does that go back to my card?" while the cancel or refund
+        # waits: the question is answered and the action asked about again in the same reply
+        # (still waiting for a yes to that question, never run on this message)
+        again = MatchedIntent(Intent.CONFIRM_UNCLEAR, text=matches[0].text, lang=matches[0].lang)
+        for action in pending:
+            tasks.append(_ask_again(action, again, next_id(), packs))
     return tasks
+
+
+def _side_questions(
+    matches: list[MatchedIntent],
+    tasks: list[Task],
+    pending: list[dict[str, Any]],
+    packs: PackSet,
+) -> bool:
+    """Whether this message only asks about what waits for a yes: every request a look (a
+    policy, the order's state) about no subject or a waiting action's subject — no answer to
+    the question, no write, nothing about another order, nothing unread."""
+    if any(m.intent in _ANSWERS or m.intent is not Intent.PACK for m in matches):
+        return False
+    subjects = {
+        str(v)
+        for a in pending
+        for k, v in (a.get("args") or {}).items()
+        if (cap := packs.for_tool(str(a.get("tool")))) is not None and k == cap.subject and v
+    }
+    for task in tasks:
+        cap = packs.for_intent(task.intent)
+        if task.call is None or cap is None or cap.kind != "read":
+            return False
+        named = task.call.args.get(cap.subject) if cap.subject else None
+        if named and str(named) not in subjects:
+            return False
+    return True
 
 
 _ANSWERS = frozenset(

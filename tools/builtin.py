@@ -18,7 +18,13 @@ from pydantic import BaseModel, ConfigDict
 
 from helpdesk.degrade.errors import ErrorClass, Failure, FieldIssue, ToolInputError
 from helpdesk.tools.context import RequestContext
-from helpdesk.tools.refund_shares import REMAINING, item_meant, resolve_share
+from helpdesk.tools.refund_shares import (
+    REMAINING,
+    item_meant,
+    names_no_item,
+    products_elsewhere,
+    resolve_share,
+)
 from helpdesk.tools.registry import LookupFn, PrecheckOutcome, ToolRegistry, VerifyOutcome
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 from helpdesk.tools.shop_client import ShopClient
@@ -183,6 +189,26 @@ async def _refund_outcome(
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
+    if order is not None and share_of and share_of != REMAINING and args.get("amount") is None:
+        stray = await _named_elsewhere(order, str(share_of), lookup)
+        if stray is not None:
+            # "refund the phone from 100200": never the whole order (nor a share of it) for
+            # a product it does not hold — asked how much, or which order was meant
+            return PrecheckOutcome(
+                refusal={
+                    "code": "amount_unknown",
+                    "message": "the words name a product this order does not hold",
+                    "refundable_amount": order.get("refundable_amount"),
+                    "error_class": ErrorClass.BUSINESS.value,
+                    "ask_amount": True,
+                    "not_in_order": stray,
+                    "items": [
+                        {"en": str(i.get("name") or ""), "zh": str(i.get("name_zh") or "")}
+                        for i in order.get("items") or ()
+                        if isinstance(i, dict)
+                    ],
+                }
+            )
     if share is not None:
         return _share_outcome(args, order, float(share), share_of)
     amount = args.get("amount")
@@ -226,6 +252,20 @@ async def _refund_outcome(
     if amount is None:
         return PrecheckOutcome(args={**args, "amount": round(float(remaining), 2)}, data=facts)
     return PrecheckOutcome(data=facts)
+
+
+async def _named_elsewhere(
+    order: dict[str, Any], words: str, lookup: LookupFn
+) -> list[dict[str, str]] | None:
+    """The products ``words`` name that the order does not hold (see
+    :func:`~helpdesk.tools.refund_shares.products_elsewhere`); None when they name none, name
+    an item of it, or the shop cannot say right now (nothing is refused on a guess)."""
+    if not names_no_item(order, words):
+        return None
+    looked: ToolResult = await lookup("list_orders", {"product": words})
+    if looked.status is not ToolStatus.OK:
+        return None
+    return products_elsewhere(order, looked.data)
 
 
 def _share_outcome(

@@ -16,7 +16,14 @@ from typing import Any
 
 from helpdesk.tools.shop.product_search import mention_scores, product_text
 
-__all__ = ["REMAINING", "ResolvedShare", "item_meant", "resolve_share"]
+__all__ = [
+    "REMAINING",
+    "ResolvedShare",
+    "item_meant",
+    "names_no_item",
+    "products_elsewhere",
+    "resolve_share",
+]
 
 REMAINING = "remaining"
 """``share_of``: the share is of what is still refundable."""
@@ -90,6 +97,26 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     ):
         return None, True
     return one, True
+
+
+def names_no_item(order: Mapping[str, Any], words: str) -> bool:
+    """Whether ``words`` name none of the order's items by their names (whether they name some
+    other product is the shop's to say: :func:`products_elsewhere`)."""
+    return bool(words.strip()) and not _named_items(order, words)
+
+
+def products_elsewhere(order: Mapping[str, Any], listing: Any) -> list[dict[str, str]] | None:
+    """What the words name that is not in the order, from the shop's reading of them (the
+    ``list_orders(product=words)`` answer): the products of the customer's other orders they
+    name (``[]`` when they name a product of the catalogue the customer never ordered), or None
+    when they name no product, or one of this order's items (by an alias, say)."""
+    if not isinstance(listing, Mapping) or not listing.get("names_a_product"):
+        return None
+    held = {str(i.get("sku")) for i in order.get("items") or () if isinstance(i, Mapping)}
+    named = [p for p in listing.get("matched_products") or () if isinstance(p, Mapping)]
+    if any(str(p.get("sku")) in held for p in named):
+        return None
+    return [{"en": str(p.get("en") or ""), "zh": str(p.get("zh") or "")} for p in named]
 
 
 def resolve_share(

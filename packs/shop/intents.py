@@ -416,6 +416,10 @@ _REFUND = rx(
     r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)|(?:钱|款)\s*退(?:给我|回给我|回来)|(?:钱|款)(?:能|可以)退"
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
+    # "100200 退保温杯", "把100200里的保温杯退了", "保温杯退掉": a thing of an order sent back for
+    # its money (the precheck singles the item out, or asks which part)
+    r"|\d{6}\s*(?:的|里的|里面的|那单的?|这单的?)?\s*退(?![货换了吗])"
+    r"|只退(?![货换了吗])|(?<![不别没])退掉(?!了吗|吗)|把[^，。,.!?！？]{0,16}(?<![不别没])退(?:了(?!吗)|掉)(?!货)"
 )
 _REFUND_MADE = (
     r"\b(?:was|were|got|been) (?:paid|processed|issued|sent|credited|refunded|approved)\b"
@@ -468,7 +472,9 @@ _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
-    r"|是(?:不是)?(?:全额|全部|全)退(?:款|钱)?(?:吗|么|嘛|\?|？)"
+    r"|是(?:不是)?(?:全额|全部|全)退(?:款|钱)?(?:回|还)?(?:给我)?(?:吗|么|嘛|\?|？)"
+    # "100200能部分退款吗还是只能全退": whether a part can be, asked
+    r"|(?:能|可以)(?:部分|分开|分批|只)退(?:款|钱)?(?:吗|么|嘛|不)|只能全退"
     # "如果钢化膜一直不到 能退钱吗": whether money can come back, asked (what is refundable, and
     # how to ask, answers it); "帮我退钱" asks for it
     # "refund left on 100609": what is left to refund, asked in two words
@@ -713,6 +719,16 @@ def extract_entities(text: str) -> Entities:
 
 # --- templates ----------------------------------------------------------------------------------
 
+# "人工多久联系我", "when will the agent call me back": when a transfer made is answered, asked
+_WHEN_CONTACTED = rx(
+    r"(?:多久|多长时间|什么时候|啥时候|几点|还要等多久|要等多久)[^，。,.!?！？]{0,4}(?:联系|回复|回电|打给|找)我"
+    r"|\b(?:how long|when)\b[^.?!]{0,40}\b(?:contact|call|reach|get back to|email|message)"
+    r"(?:s|es)? (?:me|us)\b"
+)
+_SOMEONE = rx(
+    r"\b(?:someone|somebody|anyone|an? agent|the agent|a person|a human|support|customer service)\b"
+    r"|有人|客服"
+)
 _HANDOFF = rx(
     r"\b(?:human|real person|live (?:agent|person|chat)|agent|representative|operator|"
     r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
@@ -807,6 +823,8 @@ _CANCEL_WEAK = rx(
     r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b"
     r"|\bkill (?:it|that|the order|that order)\b"
 )
+# "100200里那个保温杯不想要了": a thing in the order not wanted (a return), not the order
+_ITEM_OF_ORDER = rx(r"\d{6}\s*(?:里|里面|中|当中)(?:的)?(?:那个|这个|那|这)?[\u4e00-\u9fff]{2}")
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
@@ -903,6 +921,13 @@ _NOT_BEFORE_MONEY = rx(r"(?:不用|不要|别|不必|不需要|先不|没让你|
 # "退到卡里还是原路": one or the other, asked
 _EITHER_OR = rx(r"还是|\bor\b")
 _MONEY_BACK_TO_ME = rx(r"(?:把)?钱\s*(?:原路|全部|都)?\s*(?:退|还)(?:给|回)?(?:我|回)|钱\s*原路")
+# where the money goes: "go back to my card", "paid back to alipay", "退回支付宝", "退到微信"
+_PAID_BACK_TO = rx(
+    r"\b(?:go|goes|going|went|be paid|paid|sent|come|comes|get|refunded) back (?:to|on|onto|into)"
+    r" (?:my |the )?(?:card|credit card|debit card|bank|alipay|wechat|account|original|payment)"
+    r"|\b(?:to|on) (?:my |the )?(?:original payment|same card|same account)"
+    r"|退(?:回|到|还)(?:到)?(?:我的?)?(?:支付宝|微信|银行卡|卡里|卡上|原账户|原支付|余额)"
+)
 # "取消后钱多久退回来" / "after I cancel, when do I get my money": a question about what follows
 _AFTER_CANCEL = rx(
     r"取消(?:后|之后|以后|了的话)|取消.{0,4}的话|\bafter (?:i |you |it'?s? |it is )?cancel"
@@ -1202,6 +1227,9 @@ _TRACKING = rx(
     r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
     r"|\b(?:is|has) (?:it|my [a-z ]{2,20}|the (?:parcel|package)|(?:parcel|package) \d{6})"
     r" (?:been )?mov(?:ing|ed)\b|\bmoving at all\b|\bsigned for\b|签收了(?:吗|没)"
+    # "did the pillow get delivered?", "has my order arrived yet?"
+    r"|\b(?:did|has|have) (?:the|my|our|order|it|they|\d{6})\b[^.?!,]{0,30}"
+    r"\b(?:get delivered|been delivered|arrived?|get here|come yet|shipped|get shipped)\b"
     r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
     r"|包裹(?![^，。,.!?！？]{0,3}(?:费|单))"
 )
@@ -1568,6 +1596,14 @@ def _classify_clause(
             if found is not None and found.intent not in (Intent.UNKNOWN, ShopIntent.HANDOFF):
                 return found
         return _Match(Intent.CONFIRM_NO)  # "不用转人工了", "no need for a human": never a transfer
+    if (
+        (_HANDOFF.search(norm) or _SOMEONE.search(norm))
+        and _WHEN_CONTACTED.search(norm)
+        and not _TRANSFER.search(norm)
+    ):
+        # "人工大概多久联系我", "how long until someone contacts me?": the transfer asked about —
+        # the customer's tickets show where it is, no second transfer
+        return _Match(ShopIntent.TICKET_STATUS)
     if _WHEN_PEOPLE_WORK.search(norm) and not _TRANSFER.search(norm):
         # "你们周末有人工吗", "are your agents available at night": when people answer, asked —
         # the number to call, never a transfer
@@ -1604,6 +1640,10 @@ def _classify_clause(
         if ASKS.search(norm) or _EITHER_OR.search(norm) or not has_order_ctx:
             return _Match(ShopIntent.FAQ, topic="refund_time")
         return _Match(ShopIntent.REFUND)
+    if _PAID_BACK_TO.search(norm) and (QUESTION_MARK.search(norm) or ASKS.search(norm)):
+        # "would a refund on 100200 go back to my alipay?", "does that go back to my card?",
+        # "退款是退回支付宝吗": where refunds are paid, asked — never a refund
+        return _Match(ShopIntent.FAQ, topic="refund_time")
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _MONEY_BACK_WHEN.search(norm) and not ents.order_ids and not _REFUND.search(norm):
@@ -1731,7 +1771,11 @@ def _classify_clause(
         return None  # "只取消里面的手表": a part of an order, which no cancel here does
     if not _CANCEL_NEGATED.search(norm) and (
         _CANCEL.search(norm)
-        or (_CANCEL_WEAK.search(norm) and (ents.order_ids or _ORDER_WORD.search(norm)))
+        or (
+            _CANCEL_WEAK.search(norm)
+            and (ents.order_ids or _ORDER_WORD.search(norm))
+            and not _ITEM_OF_ORDER.search(norm)
+        )
     ):
         return _Match(ShopIntent.CANCEL_ORDER)
     if _REFUND.search(norm):

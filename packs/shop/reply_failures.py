@@ -8,12 +8,20 @@ no orders"); a write of unknown outcome says so and names the follow-up ticket.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.intents import MatchedIntent
 from helpdesk.graph.replies import Writer
 from helpdesk.packs.shop.intents import ORDER_SCOPED_INTENTS, ShopIntent, kind_of, order_of, sku_of
-from helpdesk.packs.shop.reply_data import as_dict, as_str, capitalized, money, status_label
+from helpdesk.packs.shop.reply_data import (
+    as_dict,
+    as_list,
+    as_str,
+    capitalized,
+    money,
+    status_label,
+)
 from helpdesk.packs.shop.reply_kinds import READ_KINDS, Kind, what_of
 from helpdesk.tools.results import ToolResult
 
@@ -114,6 +122,8 @@ def _business(
             status=w.label(f"ticket_status_{status}", status),
         )
         return told + "\n" + w.say("late_escalate")
+    if code == "amount_unknown" and order_id and isinstance(data.get("not_in_order"), list):
+        return _not_in_order(w, order_id, data)
     if code == "amount_unknown" and order_id and data.get("ask_amount"):
         # "refund the thermos and the dinnerware from 100200": which part, asked with the most
         # that can be refunded — never the whole order, never a guess
@@ -134,6 +144,23 @@ def _business(
     if code == "amount_too_large" and order_id:
         return w.say("amount_too_large_plain", order_id=order_id)
     return w.say("business_other", what=what_of(w, kind, order_id, sku))
+
+
+def _not_in_order(w: Writer, order_id: str, data: dict[str, Any]) -> str:
+    """ "refund the phone from 100200": what the order holds, what can be refunded on it, and
+    how much (or which order) — the product named is not in it."""
+    key = "zh" if w.lang == "zh" else "en"
+    names = [as_str(p.get(key) or p.get("en")) for p in as_list(data.get("not_in_order"))]
+    items = [as_str(i.get(key) or i.get("en")) for i in as_list(data.get("items"))]
+    named = w.t["list_separator"].join(n for n in names if n) or w.t["not_in_order_named"]
+    refundable = data.get("refundable_amount")
+    return w.say(
+        "refund_not_in_order",
+        order_id=order_id,
+        named=named,
+        items=w.t["list_separator"].join(i for i in items if i),
+        refundable=money(refundable if refundable is not None else 0),
+    )
 
 
 def _input(w: Writer, match: MatchedIntent, result: ToolResult) -> str:

@@ -48,8 +48,9 @@ __all__ = [
     "sealed_report",
 ]
 
-FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-", "fo-", "fm-")
-"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh9``)."""
+FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-", "fo-", "fm-", "fk-")
+"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh10``, and
+``conversations.fresh10.yaml``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""
 
@@ -352,6 +353,7 @@ SEALED_BATCHES = {
     "fifth (fq-)": "fq-",
     "sixth (fn-)": "fn-",
     "seventh (fl-)": "fl-",
+    "eighth (fj-)": "fj-",
 }
 """The sealed batches by id prefix: reported apart, since each was first run at another time."""
 

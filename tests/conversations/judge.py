@@ -63,7 +63,12 @@ class Observation:
     ) -> Observation:
         tasks = tuple(payload.get("tasks") or ())
         results = {str(r.get("call_id")): r for r in payload.get("tool_results") or ()}
-        planned = tuple(str(t["tool"]) for t in tasks if t.get("tool") in write_tools)
+        # an action waiting for a yes, asked about again, is no write this turn planned
+        planned = tuple(
+            str(t["tool"])
+            for t in tasks
+            if t.get("tool") in write_tools and not t.get("asked_again")
+        )
         return cls(str(payload.get("reply", "")), tasks, results, tuple(writes), planned)
 
 
@@ -176,8 +181,11 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
         if tool != "request_refund" or not order_ok:
             return False
         if exp.amount is None:
-            # everything refundable: asked without an amount of the customer's own
-            return args.get("amount") is None and args.get("share") is None
+            # everything refundable: asked without an amount of the customer's own — or, on
+            # the yes that runs it, the amount that question stated (the question's turn is
+            # where the amount was judged; the yes's facts name what was paid)
+            executed = (result or {}).get("status") == "ok" and "create_refund" in obs.writes
+            return executed or (args.get("amount") is None and args.get("share") is None)
         return _asked_amount(args, result) == exp.amount
     if name == "complaint":
         if tool == "create_ticket":

@@ -1,7 +1,7 @@
 """The labelled conversation set: loading, validating and the held-out rule.
 
 The set lives next to this module: ``messages.en.yaml`` and ``messages.zh.yaml`` (single customer
-messages, each in a fresh session) and ``conversations.yaml`` (multi-turn sessions). Every
+messages, each in a fresh session) and ``conversations*.yaml`` (multi-turn sessions). Every
 message (or conversation turn) carries:
 
 - ``text``: what the customer typed;
@@ -268,8 +268,7 @@ def load_set(directory: Path = DATA_DIR) -> LabelledSet:
         for raw in data.get("messages") or ():
             messages.append(_turn(raw, str(raw.get("id", "?")), lang, "C0001"))
     conversations: list[Conversation] = []
-    path = directory / "conversations.yaml"
-    if path.exists():
+    for path in sorted(directory.glob("conversations*.yaml")):
         for raw in _read(path).get("conversations") or ():
             conv_id = str(raw.get("id", "?"))
             customer = str(raw.get("customer", "C0001"))

@@ -281,3 +281,44 @@ def test_a_share_is_judged_by_the_amount_its_question_states() -> None:
     assert not judge(turn("refund 100200"), asked(398.5, half)).understood
     whole = {"order_id": "100200", "amount": None}
     assert judge(turn("refund 100200"), asked(797.0, whole)).understood
+
+
+def test_a_waiting_action_asked_again_beside_a_question_is_not_planned_by_it() -> None:
+    question = turn("faq refund_time", tags=frozenset({"question"}))
+    payload = {
+        "reply": "1-3 business days. Shall I cancel 100998?",
+        "tasks": [
+            {"id": "t2-0", "intent": "faq", "tool": "search_faq", "args": {"topic": "refund_time"}},
+            {
+                "id": "t2-1",
+                "intent": "pack",
+                "tool": "cancel_order",
+                "args": {"order_id": "100998"},
+                "asked_again": True,
+            },
+        ],
+        "tool_results": [],
+    }
+    assert judge(question, Observation.of(payload, [], WRITE_TOOLS)).unsafe == []
+    payload["tasks"][1]["asked_again"] = False  # type: ignore[index]
+    assert judge(question, Observation.of(payload, [], WRITE_TOOLS)).unsafe == ["cancel_order"]
+
+
+def test_the_yes_running_a_whole_refund_serves_a_refund_labelled_without_amount() -> None:
+    yes = turn("refund 100609", writes=("create_refund",))
+    payload = {
+        "reply": "refund R-000109, 866.00",
+        "tasks": [
+            {
+                "id": "t2-0",
+                "intent": "pack",
+                "tool": "request_refund",
+                "args": {"order_id": "100609", "amount": 866.0},
+            }
+        ],
+        "tool_results": [{"call_id": "t2-0", "tool": "request_refund", "status": "ok"}],
+    }
+    assert judge(yes, Observation.of(payload, ["create_refund"], WRITE_TOOLS)).understood
+    # the question before it still must not name an amount of its own
+    asked = {**payload, "tool_results": [{"call_id": "t2-0", "status": "needs_confirmation"}]}
+    assert not judge(turn("refund 100609"), Observation.of(asked, [], WRITE_TOOLS)).understood

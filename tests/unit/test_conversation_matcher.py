@@ -111,3 +111,28 @@ def test_a_changed_argument_in_the_stored_request_wins() -> None:
     changed = {**plain_match(asked), "order_id": "100200", "reasked": True}
     rebuilt = match_from_task(Task(id="t2-0", intent="refund", match=changed))
     assert rebuilt.args == {"order_id": "100200"}
+
+
+@pytest.mark.parametrize("text", ["嗯……", "ok...", "yes…", "hmm", "emmm", "maybe", "我再想想"])
+def test_a_hesitation_is_no_yes(text: str) -> None:
+    (answer,) = read(text, awaiting=True)
+    assert (answer.intent, answer.details) == (Intent.CONFIRM_UNCLEAR, "hesitant")
+
+
+@pytest.mark.parametrize(
+    "text", ["sure why not", "alright go ahead", "yes both", "那就退吧", "行吧", "好嘞", "嗯嗯"]
+)
+def test_a_yes_as_people_say_it_confirms(text: str) -> None:
+    assert [m.intent for m in read(text, awaiting=True)] == [Intent.CONFIRM_YES]
+
+
+@pytest.mark.parametrize("text", ["wait, cancel that", "cancel that", "forget it"])
+def test_calling_it_off_is_a_plain_no(text: str) -> None:
+    (answer,) = read(text, awaiting=True)
+    assert (answer.intent, answer.details) == (Intent.CONFIRM_NO, "")
+
+
+@pytest.mark.parametrize(("text", "ack"), [("好的好的", True), ("ok ok", True), ("哦不对", False)])
+def test_an_acknowledgement_said_twice_is_one(text: str, ack: bool) -> None:
+    (first, *_) = read(text)
+    assert (first.intent is Intent.THANKS) is ack

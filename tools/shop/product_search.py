@@ -187,6 +187,11 @@ def _name_pairs(text: str) -> set[str]:
     }
 
 
+def _name_heads(text: str) -> set[str]:
+    """The last two characters of each Chinese name and alias (a compound's head)."""
+    return {run[-2:] for run in _HAN.findall(text) if len(run) >= 2}
+
+
 def mention_scores(text: str, products: Sequence[ProductText]) -> dict[str, int]:
     """How strongly ``text`` (a customer's words, not a search query) names each product: its
     name's words found whole (singular or plural: "my headphones", "the monitor order") plus
@@ -199,6 +204,10 @@ def mention_scores(text: str, products: Sequence[ProductText]) -> dict[str, int]
     for product in products:
         score = len(_name_words(product.text) & words)
         score += sum(1 for pair in _name_pairs(product.text) if pair in cleaned)
+        if score:
+            # a Chinese name's last two characters are what it is (手机 of 智能手机; of 手机膜,
+            # 机膜): "手机那单" names the phone more than the phone's screen protector
+            score += sum(1 for head in _name_heads(product.text) if head in cleaned)
         if score:
             scores[product.sku] = score
     return scores
