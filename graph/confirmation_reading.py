@@ -52,9 +52,21 @@ _NOTED = rx(
 to "shall I cancel 100904?" may be "noted, thanks": asked again, never run)."""
 
 
+_BOTH = rx(
+    r"^(?:(?:yes|yeah|yep|ok|okay|sure|please|是的?|好的?|对|确认|可以|嗯+)[\s,，]*)?"
+    r"(?:both|both of them|to both|yes to both|do both|两个都(?:要|取消|退|确认|可以)?"
+    r"|都要|都可以|都确认|两个都要)(?:[\s,，]*(?:please|pls|thanks|谢谢|吧))?$"
+)
+"""A yes to every waiting action ("yes both", "两个都要")."""
 _ABORT = rx(r"\b(?:cancel|scrap|forget|drop) (?:that|this|it|all that)\b|\bcall it off\b")
 """Words calling off what was asked ("wait, cancel that"), whatever it was: a plain no, not a
 no to a cancel."""
+_ONLY_THE_VERB = rx(
+    r"^(?:(?:please|pls|go ahead and|just)\s+)?(?:cancel|refund)"
+    r"(?:\s+(?:it|that|this|them|please|pls|now))*$"
+    r"|^(?:那就|就|帮我|给我)?(?:取消|退款|退)(?:掉|了)?(?:吧|呗|啊|呀|好了)?$"
+)
+"""The action's verb and nothing else ("取消", "cancel it", "退款吧")."""
 _HESITANT = re.compile(r"(?:…|\.{2,}|。{2,}|、{2,}|～|~)\s*[!?！？]*\s*$")
 """A message trailing off ("嗯……", "yes...", "好吧。。。"): a thought not finished."""
 _HEDGE = rx(
@@ -92,6 +104,10 @@ class ConfirmationWords:
     """The action a confirmation names ("确认取消": ``cancel``; "" when none)."""
     named_actions: Callable[[str], tuple[str, ...]] = _no_ids
     """Every action the words name ("不退款只取消": ``refund`` and ``cancel``)."""
+    waiting: tuple[str, ...] = ()
+    """One entry per action waiting for a yes, its tool and intent ("cancel_order cancel_order"):
+    a yes naming one of them ("好，取消" to the cancel question) is a yes; naming another, a
+    request of its own; "both" is a yes only when several wait."""
 
 
 def read_confirmation(
@@ -113,6 +129,12 @@ def read_confirmation(
     if not plain and EMOJI.search(norm):
         # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+    if _BOTH.match(plain) and not questioning:
+        # "yes both", "两个都要": a yes to every waiting action — when more than one waits (to one
+        # refund, "both" answers nothing asked: asked again)
+        several = len(words.waiting) >= 2
+        intent = Intent.CONFIRM_YES if several else Intent.CONFIRM_UNCLEAR
+        return MatchedIntent(intent=intent, text=stripped, lang=lang)
     if YES_ONLY.match(plain) and not questioning:
         # "确认退款" names the action it confirms: it runs only an action of that kind
         verb = words.named_action(plain)
@@ -197,12 +219,27 @@ def read_confirmation(
             return _changed_subject(stripped, lang, words.subject, subjects[0])
         return None
     rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
-    named = read_amount(rest, packs=packs) if rest and not subjects else None
+    # "yes, refund the 50": beside the action's own verb a bare number is its amount
+    in_money = bool(rest and words.named_action(rest))
+    named = (
+        read_amount(rest, money_context=in_money, packs=packs) if rest and not subjects else None
+    )
     if named is not None and named.kind in ("exact", "invalid"):
         # "yes but make it 30", "yes, refund 30 instead": an amount in so many words changes the
         # pending one (asked again); a request verb beside it ("make it", "refund") is not a new
         # request — with no identifier there is nothing else it could be about
         return _changed_amount(stripped, lang, named)
+    if (
+        rest
+        and len(rest) <= 12
+        and not subjects
+        and (verb := words.named_action(rest))
+        and _ONLY_THE_VERB.match(rest)
+        and any(verb in waiting for waiting in words.waiting)
+    ):
+        # "好，取消" / "ok, cancel it" to "shall I cancel 100933?": a yes naming the action —
+        # it runs only an action of that kind (a waiting refund is asked about again)
+        return MatchedIntent(Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb)
     if rest and words.is_request(rest):
         return None  # "对，退款吧": a new request; what was pending is not done
     if rest and asks_for_something(rest) and not CORRECTION.search(norm):

@@ -327,16 +327,14 @@ YES_ONLY = rx(
     r"absolutely|of course|proceed|affirmative|yes please|please|i confirm|that'?s right"
     # "sure why not", "alright go ahead", "sounds good": a yes as people say it
     r"|alright|all right|fine|why not|sounds good|go for it|let'?s do it|that'?s fine|sure thing"
-    # "yes both", "yes to all", "是 两个都": every action the question asked about
-    r"|both|both of them|all of them|to (?:both|all)|两个都|都要|都可以|全部"
     r"|是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok的|确认取消|确认退款"
-    r"|就这样|就这么办|办吧|取消吧|退吧|退款吧|行吧|好嘞|好滴|没错|可以的"
+    r"|就这样|就这么办|办吧|取消吧|退吧|退款吧|退掉吧?|行吧|好嘞|好滴|没错|可以的"
     # "那就退吧", "那就这样吧": then, yes
     r"|那(?:就)?(?:退|退款|取消|办|这样|这么办)吧?)[\s,.!，。！~]*)+$"
 )
 # "yes?", "是吗", "really?": a question, not an answer
 QUESTION_MARK = re.compile(r"[?？\u2753\u2754\U0001F914]|吗|\breally\b|\bsure\?", re.IGNORECASE)
-AFTER_ALL = rx(r"还是|after all|actually do|on second thought")
+AFTER_ALL = rx(r"还是|after all|actually do\b|on second thought")
 # "不对，我是说100904" / "no, I meant 100904": the customer corrects what was asked
 CORRECTION = rx(
     r"\bi mean|\bi meant|\bi said|\bshould be\b|\binstead\b"

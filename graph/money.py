@@ -96,8 +96,9 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
 _COUNTED_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(
         r"[一二两三四五六七八九十\d]+\s*(?:台|个|件|张|套|条|双|瓶|盒|顶|把|支|副|根|桶|袋|包|本|颗"
-        # "两只杯子" counted; "2999 只退手机" is ¥2999 and "only"
-        r"|只(?![退要是想留需])|粒|片|罐|箱|样|份|对|副)",
+        r"|粒|片|罐|箱|样|份|对|副)"
+        # "两只杯子", "退2只" counted; "2999 只退手机" is ¥2999 and "only"
+        r"|(?:[一二两三四五六七八九十]+|(?<!\d)\d{1,2})\s*只|\d{3,}\s*只(?![退要是想留需])",
         re.IGNORECASE,
     ),
     re.compile(

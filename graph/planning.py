@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from helpdesk.graph.asking import ASKS
 from helpdesk.graph.capabilities import pack_call
+from helpdesk.graph.conversation import QUESTION_MARK
 from helpdesk.graph.intents import (
     CHANGE_UNCLEAR,
     Intent,
@@ -121,6 +123,25 @@ def plan_tasks(
                 unchanged = dataclasses.replace(match, intent=Intent.CONFIRM_UNCLEAR, details="")
                 tasks.append(_ask_again(action, unchanged, next_id(), packs))
             continue
+        if match.intent is Intent.CONFIRM_CHANGE and _restates(pending, match, packs):
+            # "yes, refund the 50" to "shall I refund ¥50.00 for 100609?": nothing changed —
+            # the yes to that question, run as asked
+            match = dataclasses.replace(match, intent=Intent.CONFIRM_YES, details="")
+            for action in pending:
+                task_id = next_id()
+                resumed = ToolCall(
+                    name=action["tool"],
+                    args=action["args"],
+                    id=task_id,
+                    confirmed=True,
+                    action_id=action["id"],
+                )
+                original = action["match"]
+                tasks.append(
+                    Task(id=task_id, intent=original["intent"], match=original, call=resumed)
+                )
+            pending = []
+            continue
         if match.intent in (Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE) and pending:
             changed = _changed_actions(pending, match, packs)
             pending, waiting = [], pending
@@ -161,16 +182,24 @@ def plan_tasks(
     return tasks
 
 
+_SIDE = frozenset({Intent.PACK, Intent.THANKS, Intent.GREETING})
+"""What a message beside a question about a waiting action may hold ("thanks, how long ...")."""
+_SMALL_TALK = frozenset({Intent.THANKS.value, Intent.GREETING.value})
+
+
 def _side_questions(
     matches: list[MatchedIntent],
     tasks: list[Task],
     pending: list[dict[str, Any]],
     packs: PackSet,
 ) -> bool:
-    """Whether this message only asks about what waits for a yes: every request a look (a
-    policy, the order's state) about no subject or a waiting action's subject — no answer to
-    the question, no write, nothing about another order, nothing unread."""
-    if any(m.intent in _ANSWERS or m.intent is not Intent.PACK for m in matches):
+    """Whether this message only asks about what waits for a yes: a question, every request in
+    it a look (a policy; the state of the waiting action's own subject, named or meant) — no
+    answer to the question, no write, nothing about another order, nothing unread, nothing
+    told ("保温杯已经退掉了" is no question)."""
+    if any(m.intent in _ANSWERS or m.intent not in _SIDE for m in matches):
+        return False
+    if not any(m.intent is Intent.PACK for m in matches):
         return False
     subjects = {
         str(v)
@@ -179,13 +208,17 @@ def _side_questions(
         if (cap := packs.for_tool(str(a.get("tool")))) is not None and k == cap.subject and v
     }
     for task in tasks:
+        if task.intent in _SMALL_TALK:
+            continue
         cap = packs.for_intent(task.intent)
         if task.call is None or cap is None or cap.kind != "read":
             return False
         named = task.call.args.get(cap.subject) if cap.subject else None
-        if named and str(named) not in subjects:
+        if cap.subject and str(named or "") not in subjects:
+            # "where's my phone?": about an order its words describe (looked up later), or
+            # another one — not the waiting action's
             return False
-    return True
+    return any(QUESTION_MARK.search(m.text) or ASKS.search(m.text.lower()) for m in matches)
 
 
 _ANSWERS = frozenset(
@@ -240,6 +273,23 @@ def _changed_actions(
         if named and str(action["args"].get(subject)) == str(named):
             chosen.append(action)
     return chosen
+
+
+def _restates(pending: list[dict[str, Any]], answer: MatchedIntent, packs: PackSet) -> bool:
+    """Whether a changed answer changes nothing: one action waits, and the answer's amount (and
+    subject, if it names one) is the one it was asked with ("yes, refund the 50" to ¥50.00)."""
+    if len(pending) != 1 or answer.amount_kind != "exact" or answer.amount is None:
+        return False
+    (action,) = pending
+    cap = packs.for_tool(str(action.get("tool")))
+    if cap is None or not cap.amounts:
+        return False
+    args = action.get("args") or {}
+    asked = args.get(cap.amounts[0])
+    if asked is None or abs(float(asked) - float(answer.amount)) > 0.005:
+        return False
+    named = answer.request_value(cap.subject) if cap.subject else None
+    return named is None or str(named) == str(args.get(cap.subject))
 
 
 _PART_ARGS = frozenset({"share", "share_of"})

@@ -58,7 +58,16 @@ def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]
 # "the air fryer order", "空气炸锅那单": the order its item describes, not the item — unless
 # "just"/"only" picks the item out of it ("refund just the thermos from 100200")
 _ORDER_MEANT = re.compile(r"\b(?:order|purchase)\b|那单|这单|订单|一单|那笔|整单", re.IGNORECASE)
-_ITEM_MEANT = re.compile(r"\b(?:just|only)\b|只退|只要|就退|单独|仅")
+_ITEM_MEANT = re.compile(
+    r"\b(?:just|only)\b|只退|只要|就退|单独|仅"
+    # "the thermos from my 100200 order", "100200里的保温杯": a thing taken out of the order
+    r"|\b(?:from|in|out of) (?:my |the |this |that |our )?(?:(?:order|purchase) ?)?"
+    r"(?:#|no\.? ?)?\d{6}\b"
+    r"|\b(?:from|in|out of) (?:my |the |this |that |our )?(?:\d{6} |last |latest |recent )?"
+    r"(?:order|purchase)\b"
+    r"|(?:\d{6}|订单|那单|这单)\s*(?:里|里面|中|当中)",
+    re.IGNORECASE,
+)
 # words that make "which item, how much" anything but one whole item: some items excluded or
 # kept ("but not the air fryer", "keep the monitor", "the thermos is fine"), the whole order
 # ("all of 100200, even the thermos"), or part of a line ("one of the purifiers")

@@ -19,8 +19,9 @@ Longer than 400 lines because the templates are one priority-ordered table: the 
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -290,6 +291,7 @@ _QUANTITY_PATTERNS: tuple[re.Pattern[str], ...] = (
 
 _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "returns": rx(
+        r"退款(?:的)?(?:规则|政策|规定|条件|流程)|"
         r"\breturn(?:s|ing)? (?:polic(?:y|ies)|window|rules?|period)\b|\brefund polic(?:y|ies)\b"
         r"|\b(?:how|can|could|may) (?:do |can )?i return\b|\bhow (?:do|to) (?:i )?returns?\b"
         r"|\b(?:if|whether) (?:i|we) (?:can|could|may) (?:still )?return\b"
@@ -308,6 +310,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:still )?returnable\b"
         # "箱子压扁了 是拒收还是先签收再退": refuse the parcel or sign and return, asked
         r"|拒收[^，。,.!?！？]{0,3}还是|还是[^，。,.!?！？]{0,3}拒收|(?:能|可以)拒收(?:吗|么|不)"
+        # "我要是拒收会怎么样", "what happens if I refuse the parcel"
+        r"|拒收[^，。,.!?！？]{0,4}(?:会怎么样|会怎样|怎么办|怎么处理|有什么后果|钱怎么|退款吗|能退吗)"
+        r"|what happens if i (?:refuse|reject|don'?t accept)"
         r"|\b(?:refuse|reject) (?:the )?(?:delivery|parcel|package)\b[^.!]{0,30}\?"
     ),
     "exchange": rx(
@@ -402,7 +407,7 @@ _REFUND = rx(
     r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)?"
     r" ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
-    r"|整单(?:都)?退|全额退"
+    r"|整单(?:都)?退|全额退|退全(?:款|额)"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
     r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])|(?:什么时候|啥时候|哪天|几号)退的"
     # "how much more can i still claim back", "i want the rest back", "还剩多少能退"
@@ -416,10 +421,22 @@ _REFUND = rx(
     r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)|(?:钱|款)\s*退(?:给我|回给我|回来)|(?:钱|款)(?:能|可以)退"
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
-    # "100200 退保温杯", "把100200里的保温杯退了", "保温杯退掉": a thing of an order sent back for
-    # its money (the precheck singles the item out, or asks which part)
-    r"|\d{6}\s*(?:的|里的|里面的|那单的?|这单的?)?\s*退(?![货换了吗])"
-    r"|只退(?![货换了吗])|(?<![不别没])退掉(?!了吗|吗)|把[^，。,.!?！？]{0,16}(?<![不别没])退(?:了(?!吗)|掉)(?!货)"
+)
+# "100200 退保温杯", "帮我把100200里的保温杯退了", "保温杯退掉吧", "只退手机": a thing of an order
+# sent back for its money, asked for (the precheck singles the item out, or asks which part) —
+# read only as a request in so many words: never beside a no, a question or a thing told
+_ITEM_REFUND = rx(
+    r"\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱])[\u4e00-\u9fff]{2}"
+    r"|(?:^|[\s，,])只退(?![货换了吗的回运费款钱])[\u4e00-\u9fff]{2}"
+    r"|[\u4e00-\u9fff]{2}退掉(?:吧)?(?=\s*(?:\d{6})?\s*$)"
+    r"|(?:帮我|给我|请|麻烦)把[^，。,.!?！？]{1,16}退(?:了|掉)(?:吧)?\s*$"
+    r"|把[^，。,.!?！？]{1,16}退(?:了|掉)吧\s*$"
+    # "把100200里的保温杯退了" as the whole clause: told to ("我把保温杯退了" tells what was done)
+    r"|^\s*(?:那|就|那就)?把[^，。,.!?！？]{1,16}退(?:了|掉)\s*$"
+)
+_ITEM_REFUND_NOT = rx(
+    r"别|不|没|未|甭|勿|吗|呢|[?？]|怎么|怎样|为什么|为啥|是不是|会不会|要不要|能不能|如果|要是|假如"
+    r"|已经|上次|之前|朋友|他|她|了没|行不行|可不可以|能否"
 )
 _REFUND_MADE = (
     r"\b(?:was|were|got|been) (?:paid|processed|issued|sent|credited|refunded|approved)\b"
@@ -473,6 +490,7 @@ _REFUND_QUESTION = rx(
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
     r"|是(?:不是)?(?:全额|全部|全)退(?:款|钱)?(?:回|还)?(?:给我)?(?:吗|么|嘛|\?|？)"
+    r"|是?退全(?:款|额)(?:吗|么|嘛|\?|？)"
     # "100200能部分退款吗还是只能全退": whether a part can be, asked
     r"|(?:能|可以)(?:部分|分开|分批|只)退(?:款|钱)?(?:吗|么|嘛|不)|只能全退"
     # "如果钢化膜一直不到 能退钱吗": whether money can come back, asked (what is refundable, and
@@ -724,6 +742,9 @@ _WHEN_CONTACTED = rx(
     r"(?:多久|多长时间|什么时候|啥时候|几点|还要等多久|要等多久)[^，。,.!?！？]{0,4}(?:联系|回复|回电|打给|找)我"
     r"|\b(?:how long|when)\b[^.?!]{0,40}\b(?:contact|call|reach|get back to|email|message)"
     r"(?:s|es)? (?:me|us)\b"
+    r"|\b(?:how long|when)\b[^.?!]{0,30}\b(?:someone|somebody|anyone|an? agent|they|you)\b"
+    r"[^.?!]{0,12}\b(?:repl(?:y|ies)|respond|answer|get back|follow(?:s)? up)\b"
+    r"|(?:多久|什么时候|啥时候)[^，。,.!?！？]{0,4}(?:有人)?(?:回复|处理|跟进|联系)"
 )
 _SOMEONE = rx(
     r"\b(?:someone|somebody|anyone|an? agent|the agent|a person|a human|support|customer service)\b"
@@ -822,6 +843,12 @@ _FEE = rx(
 _CANCEL_WEAK = rx(
     r"不想要了|不要了|不买了|\b(?:don'?t|do not) want (?:order )?\d{6} any ?more\b"
     r"|\bkill (?:it|that|the order|that order)\b"
+)
+_ORDERS_OF_A_KIND_CANCELLED = rx(
+    r"\bcan (?:a |an )?(?:shipped|paid|unpaid|delivered|pending|dispatched) orders? (?:still )?"
+    r"be cancel+ed\b"
+    r"|\b(?:shipped|paid|dispatched|delivered) orders? (?:still )?(?:be )?cancel+(?:ed|able)\b"
+    r"|(?:已经|已)?(?:发货|发出|付款|付了款|签收)(?:了)?的(?:订单|单子|单)(?:还)?(?:能|可以)(?:不能)?取消"
 )
 # "100200里那个保温杯不想要了": a thing in the order not wanted (a return), not the order
 _ITEM_OF_ORDER = rx(r"\d{6}\s*(?:里|里面|中|当中)(?:的)?(?:那个|这个|那|这)?[\u4e00-\u9fff]{2}")
@@ -995,7 +1022,12 @@ _COURIER_QUESTION = rx(
     r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
 )
 _ORDER_WORD = rx(r"\bor?de?r\b|订单|单子")
-_RETURN_ACTION = rx(r"\breturn(?:s|ing)?\b|退货|退换|退回|(?:单独|分开)退(?!款|钱)")
+_RETURN_ACTION = rx(
+    r"\breturn(?:s|ing)?\b|退货|退换|退回|(?:单独|分开)退(?!款|钱)"
+    # "I'd like to send back the thermos from 100200": a return
+    r"|\bsend(?:ing)? (?:back (?:the|my|this|that|it|them)\b|(?:the|my|this|that|it|them)\b"
+    r"[^.,;!?]{0,30}\bback\b)"
+)
 # returns as a policy (a noun): "7 day no reason returns", "free returns", "七天无理由退货"
 _RETURNS_TOLD_OF = rx(
     r"\b(?:\d+|seven)[- ]?days?(?: no[- ]reason| free| easy)? returns?\b"
@@ -1016,6 +1048,7 @@ _TICKET = rx(
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
     # what a thing no longer does ("保温杯不保温了", "加热不了", "开机就响")
     r"|不保温|保温效果(?:太|很)?差|不加热|加热不了|不制冷|不亮了|不转了|异响|咔咔响|噪音(?:很|太)大"
+    r"|(?:就|突然|已经)?不(?:热|响|充电|出风|通电|启动)了|(?:开|启动|充)不了了?|(?:屏幕|屏)?(?:花屏|黑屏)"
 )
 # "帮我转人工", "transfer me": a person asked for in so many words
 # "don't need anything else", "没别的了": nothing more wanted
@@ -1081,6 +1114,9 @@ _EXPLICIT_TICKET = rx(
 _TICKET_QUESTION = rx(
     r"(?:有没有|有哪些|有几个|还有|查(?:一?下|看)?|看(?:一?下)?)[^，。,.!?！？]{0,8}工单(?![^，。,.!?！？]{0,4}(?:开|提))"
     r"|工单[^，。,.!?！？]{0,6}(?:进度|进展|状态|处理了|怎么样|呢|有吗|吗|跟进|回复|结果|没)"
+    # "工单号是多少来着", "what's my ticket number again?": the tickets, asked for
+    r"|工单(?:号|编号|号码)(?:是)?(?:多少|啥|什么)"
+    r"|\bwhat(?:'s| is| was) (?:the |my |that )?ticket (?:number|id|no)\b"
     r"|\b(?:any|my|existing|open|pending)\s+(?:open\s+|pending\s+|support\s+)?tickets\b"
     r"|\bany (?:open |pending )?tickets?\b"
     # "我投诉的那个工单也石沉大海", "why does nobody answer my ticket": a ticket there is
@@ -1229,7 +1265,7 @@ _TRACKING = rx(
     r" (?:been )?mov(?:ing|ed)\b|\bmoving at all\b|\bsigned for\b|签收了(?:吗|没)"
     # "did the pillow get delivered?", "has my order arrived yet?"
     r"|\b(?:did|has|have) (?:the|my|our|order|it|they|\d{6})\b[^.?!,]{0,30}"
-    r"\b(?:get delivered|been delivered|arrived?|get here|come yet|shipped|get shipped)\b"
+    r"\b(?:get delivered|been delivered|arrived?|get here|come yet)\b"
     r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
     r"|包裹(?![^，。,.!?！？]{0,3}(?:费|单))"
 )
@@ -1503,6 +1539,10 @@ def _classify_clause(
     norm = blank(norm, _INSTEAD_OF)
     plain = bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
+    if _ORDERS_OF_A_KIND_CANCELLED.search(norm) and not ents.order_ids:
+        # "can shipped orders be cancelled?", "已经发货的订单还能取消吗": the policy, asked of
+        # orders of a kind — not the state of the one talked about
+        return _Match(ShopIntent.FAQ, topic="cancel_order")
     if _NEW_TICKET.search(norm) and not _TICKET_NEGATED.search(norm):
         # "open a new ticket for 100683, T-000031 is useless": another ticket, asked for
         return _Match(ShopIntent.CREATE_TICKET)
@@ -1778,7 +1818,9 @@ def _classify_clause(
         )
     ):
         return _Match(ShopIntent.CANCEL_ORDER)
-    if _REFUND.search(norm):
+    if _REFUND.search(norm) or (
+        _ITEM_REFUND.search(norm.strip(STRIP)) and not _ITEM_REFUND_NOT.search(norm)
+    ):
         return _Match(ShopIntent.REFUND)
     if _RETURN_ACTION.search(norm) and _HOW_TO.search(norm) and not ents.order_ids:
         # "退货怎么弄" / "how does a return work": explain the policy, open nothing
@@ -2316,6 +2358,18 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         last_sku=skus[-1] if isinstance(skus, list) and skus else None,
         awaiting_confirmation=context.awaiting_confirmation,
         known_orders=[str(o) for o in orders] if isinstance(orders, list) else (),
+        waiting=_waiting(context.facts.get("pending_actions")),
+    )
+
+
+def _waiting(pending: Any) -> tuple[str, ...]:
+    """Each action waiting for a yes: its tool and intent, one entry per action."""
+    if not isinstance(pending, list):
+        return ()
+    return tuple(
+        f"{action.get('tool', '')} {(action.get('match') or {}).get('intent', '')}"
+        for action in pending
+        if isinstance(action, Mapping)
     )
 
 
@@ -2327,6 +2381,7 @@ def match_shop(
     last_sku: str | None = None,
     awaiting_confirmation: bool = False,
     known_orders: Sequence[str] = (),
+    waiting: Sequence[str] = (),
 ) -> list[MatchedIntent]:
     """Read every request in a customer message, in order.
 
@@ -2343,6 +2398,8 @@ def match_shop(
         known_orders: the orders the session has named, oldest first; "and the other one?"
             / "那另一个呢" is the latest of them that is not ``last_order_id`` (none: the
             customer's orders are listed to pick from).
+        waiting: the tools and intents of the actions waiting for a yes ("好，取消" to the
+            cancel question is a yes; beside a waiting cancel, "对，退款吧" is a new request).
 
     Returns:
         At least one item; ``[MatchedIntent(Intent.UNKNOWN, ...)]`` when nothing matched.
@@ -2375,7 +2432,8 @@ def match_shop(
             )
         ]
     if awaiting_confirmation:
-        answer = read_confirmation(text, norm, message_lang, packs, SHOP_WORDS)
+        words = dataclasses.replace(SHOP_WORDS, waiting=tuple(waiting))
+        answer = read_confirmation(text, norm, message_lang, packs, words)
         if answer is not None:
             return [answer]
     if _OTHER_ONE.match(norm):
@@ -2418,6 +2476,15 @@ def match_shop(
         if _REFUND.search(clause_norm):
             has_ctx = has_ctx or describes_an_order(norm[: group.end])
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
+        if (
+            found is not None
+            and found.intent is ShopIntent.REFUND
+            and not _REFUND.search(clause_norm)
+            and (QUESTION_MARK.search(clause_text) or _ITEM_REFUND_NOT.search(norm))
+        ):
+            # "手机退掉？", "如果把保温杯退了，钱退到哪": a thing's refund asked about, or beside a
+            # no elsewhere in the message — what the order holds and what is refundable, no offer
+            found = _Match(ShopIntent.ORDER_STATUS)
         if (
             found is not None
             and found.intent is ShopIntent.CREATE_TICKET
@@ -2618,13 +2685,16 @@ def match_shop(
     flag = (
         COMPLAINED
         if is_complaint(text)
+        # a fault told ("my air fryer stopped heating", "100200的保温杯不保温了？") is offered a
+        # ticket, filed after a yes — the customer may want the warranty, a refund, or nothing;
+        # a ticket asked for in so many words ("open a ticket", "帮我登记") or help asked for
+        # ("..., please help", "I want a replacement") is filed at once
         else ASK_FIRST
         if not ticket_asked_for(norm)
         and (
             any(m.intent is ShopIntent.FAQ for m in matched)
-            # "100200的保温杯不保温了？", "the thermos stopped heating, is that normal?": asked,
-            # not a ticket asked for ("..., can you send a replacement?" asks for one)
-            or (ASKS.search(norm) and not REQUESTS.search(blank(norm, _CAN_I)))
+            or ASKS.search(norm)
+            or not REQUESTS.search(blank(norm, _CAN_I))
         )
         else None
     )

@@ -232,6 +232,11 @@ def _confirm(
                 if item
                 else w.say("share_of_order")
             )
+            if item and float(data["share"]) >= 1:
+                # "refund the thermos from 100200": that item's price, said as such
+                return w.say(
+                    "refund_confirm_item", order_id=order_id, amount=money(amount), item=item
+                )
             percent = f"{float(data['share']) * 100:.2f}".rstrip("0").rstrip(".")
             return w.say(
                 "refund_confirm_share",

@@ -153,6 +153,9 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
             and not (exp.skus or exp.ticket_id)
             and (exp.order_id is None or name not in _TOOLS)
         )
+    if name == "clarify" and task.get("asked_again") and _waits(result):
+        # "嗯……", "ok?" to a yes/no question: the question asked again is the clarifying one
+        return True
     order_ok = exp.order_id is None or args.get("order_id") == exp.order_id
     if name in ("order_status", "refund_info"):
         if exp.order_id is None:
@@ -210,6 +213,10 @@ def _asked_amount(args: Mapping[str, Any], result: Mapping[str, Any] | None) -> 
     if (result or {}).get("status") == "needs_confirmation" and isinstance(asked, dict):
         return asked.get("amount")
     return args.get("amount")
+
+
+def _waits(result: Mapping[str, Any] | None) -> bool:
+    return result is not None and result.get("status") == "needs_confirmation"
 
 
 def _complaint_handled(result: Mapping[str, Any] | None) -> bool:
@@ -340,6 +347,8 @@ def judge(turn: Turn, obs: Observation) -> Verdict:
         and t.get("tool")
         and not _part_of_a_served_comparison(turn, t, obs)
         and not _complaint_beside_its_request(turn, t, obs)
+        # an action waiting for a yes, asked about again (not run): what was asked before
+        and not (t.get("asked_again") and _waits(obs.results.get(str(t.get("id")))))
     ]
     unexpected = [w for w in obs.writes if w not in turn.writes]
     unsafe = _unsafe(turn, obs)

@@ -322,3 +322,23 @@ def test_the_yes_running_a_whole_refund_serves_a_refund_labelled_without_amount(
     # the question before it still must not name an amount of its own
     asked = {**payload, "tool_results": [{"call_id": "t2-0", "status": "needs_confirmation"}]}
     assert not judge(turn("refund 100609"), Observation.of(asked, [], WRITE_TOOLS)).understood
+
+
+def test_a_question_asked_again_to_a_hedge_is_its_clarification() -> None:
+    hedge = turn("clarify")
+    payload: dict[str, Any] = {
+        "reply": "Shall I refund ¥200.00 for order 100200?",
+        "tasks": [
+            {
+                "id": "t2-0",
+                "intent": "pack",
+                "tool": "request_refund",
+                "args": {"order_id": "100200", "amount": 200.0},
+                "asked_again": True,
+            }
+        ],
+        "tool_results": [{"call_id": "t2-0", "status": "needs_confirmation"}],
+    }
+    assert judge(hedge, Observation.of(payload, [], WRITE_TOOLS)).understood
+    payload["tool_results"] = [{"call_id": "t2-0", "status": "ok"}]  # run: no clarification
+    assert not judge(hedge, Observation.of(payload, ["create_refund"], WRITE_TOOLS)).understood

@@ -151,3 +151,86 @@ async def test_asking_when_a_human_calls_back_shows_the_transfer_and_files_no_se
     assert len(await executions(bot, "create_ticket")) == 1
     filed = re.search(r"T-\d{6}", first["reply"])
     assert filed is not None and filed.group(0) in out["reply"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "别把保温杯退了",
+        "我不想把保温杯退掉",
+        "你们别把100200退了",
+        "我朋友说他把手机退掉了",
+        "100200退的钱呢",
+        "100200 退运费",
+        "100683 退回去了",
+        "手机退掉？",
+        "如果把保温杯退了，钱退到哪",
+        "能只退保温杯吗",
+        "只退手机不行吗",
+    ],
+)
+async def test_a_no_a_question_or_a_thing_told_about_an_items_refund_pays_nothing(
+    tmp_path: Path, message: str
+) -> None:
+    # session 16 review: each was offered a refund (¥129 .. ¥2999, ¥797 for the whole order)
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "是")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "answer"),
+    [
+        ("refund half of 100609", "all of them"),
+        ("100609退一半", "全部"),
+        ("refund 300 on 100200", "both"),
+        ("100200退200块吧，保温杯漏水", "两个都"),
+    ],
+)
+async def test_all_or_both_to_one_partial_refund_pays_nothing_on_that_answer(
+    tmp_path: Path, first: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_count_of_items_is_never_yuan(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200保温杯退2只要退款")
+    await say(bot, "是")
+    assert await executions(bot, "create_refund") == []
+    assert "¥2.00" not in out["reply"]
+
+
+@pytest.mark.parametrize(
+    ("first", "question"),
+    [("cancel 100904", "where's my phone?"), ("100609退一半", "保温杯已经退掉了")],
+)
+async def test_a_look_at_another_order_or_a_thing_told_drops_the_waiting_action(
+    tmp_path: Path, first: str, question: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, question)
+    await say(bot, "yes" if first.isascii() else "是")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_bare_refund_word_to_an_item_question_pays_that_item_only(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "手机退掉")
+    await say(bot, "退掉")
+    assert await refunds_of(bot, "100998") == [2999.0]
+
+
+async def test_a_no_to_a_refund_beside_a_waiting_cancel_runs_nothing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消订单100904")
+    await say(bot, "别把保温杯退了")
+    await say(bot, "是")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []

@@ -372,9 +372,20 @@ async def test_a_complaint_answered_no_files_nothing(tmp_path: Path) -> None:
     assert await executions(bot, "create_ticket") == []
 
 
-async def test_a_reported_fault_is_still_filed_as_asked(tmp_path: Path) -> None:
+async def test_a_reported_fault_is_offered_a_ticket_and_filed_after_a_yes(tmp_path: Path) -> None:
+    # session 16: a fault told without asking for anything is offered, never filed unasked
     bot = bot_for(tmp_path)
     out = await say(bot, "my headphones from order 100200 arrived broken")
+    assert await executions(bot, "create_ticket") == []
+    assert any(r["status"] == "needs_confirmation" for r in out["tool_results"])
+    filed = await say(bot, "yes")
+    assert len(await executions(bot, "create_ticket")) == 1
+    assert "T-" in filed["reply"]
+
+
+async def test_a_fault_with_help_asked_for_is_filed_at_once(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "my headphones from order 100200 arrived broken, please help")
     assert len(await executions(bot, "create_ticket")) == 1
     assert "T-" in out["reply"]
 

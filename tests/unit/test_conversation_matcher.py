@@ -120,7 +120,7 @@ def test_a_hesitation_is_no_yes(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["sure why not", "alright go ahead", "yes both", "那就退吧", "行吧", "好嘞", "嗯嗯"]
+    "text", ["sure why not", "alright go ahead", "那就退吧", "行吧", "好嘞", "嗯嗯"]
 )
 def test_a_yes_as_people_say_it_confirms(text: str) -> None:
     assert [m.intent for m in read(text, awaiting=True)] == [Intent.CONFIRM_YES]
@@ -136,3 +136,8 @@ def test_calling_it_off_is_a_plain_no(text: str) -> None:
 def test_an_acknowledgement_said_twice_is_one(text: str, ack: bool) -> None:
     (first, *_) = read(text)
     assert (first.intent is Intent.THANKS) is ack
+
+
+def test_both_is_no_yes_when_not_several_actions_wait() -> None:
+    # "refund 300 on 100200" -> "both": nothing of two was asked (session 16 review)
+    assert [m.intent for m in read("yes both", awaiting=True)] == [Intent.CONFIRM_UNCLEAR]
