@@ -126,7 +126,6 @@ def plan_tasks(
         if match.intent is Intent.CONFIRM_CHANGE and _restates(pending, match, packs):
             # "yes, refund the 50" to "shall I refund ¥50.00 for 100609?": nothing changed —
             # the yes to that question, run as asked
-            match = dataclasses.replace(match, intent=Intent.CONFIRM_YES, details="")
             for action in pending:
                 task_id = next_id()
                 resumed = ToolCall(
@@ -176,9 +175,9 @@ def plan_tasks(
         # "取消了钱多久能退回来" / "does that go back to my card?" while the cancel or refund
         # waits: the question is answered and the action asked about again in the same reply
         # (still waiting for a yes to that question, never run on this message)
-        again = MatchedIntent(Intent.CONFIRM_UNCLEAR, text=matches[0].text, lang=matches[0].lang)
+        asked = MatchedIntent(Intent.CONFIRM_UNCLEAR, text=matches[0].text, lang=matches[0].lang)
         for action in pending:
-            tasks.append(_ask_again(action, again, next_id(), packs))
+            tasks.append(_ask_again(action, asked, next_id(), packs))
     return tasks
 
 
