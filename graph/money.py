@@ -208,6 +208,11 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         for pattern in _COUNTED_PATTERNS:
             m = pattern.search(norm)
             if m:
+                marked = _marked_amount(norm[: m.start()] + " " + norm[m.end() :])
+                if marked is not None:
+                    # "退200块钱，滤网少了一个": the things counted are why; the yuan said are
+                    # the amount
+                    return marked
                 return AmountReading("invalid", raw=m.group(0).strip())
     for pattern in _EXACT_PATTERNS:
         m = pattern.search(norm)
@@ -235,6 +240,22 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
             said = re.match(r"\d+\s+(?:of\s+(?:the\s+)?(?:\d+\s+)?)?\w+", counted[count.start() :])
             return AmountReading("invalid", raw=said.group(0) if said else count.group(0))
     return AmountReading("none")
+
+
+_MARKED = re.compile(
+    r"[¥￥]\s*(\d+(?:\.\d{1,2})?)(?![\d.])"
+    r"|(?<![\d.])(\d+(?:\.\d{1,2})?)\s*(?:元|块钱|块|yuan\b|rmb\b|kuai\b|bucks\b)",
+    re.IGNORECASE,
+)
+
+
+def _marked_amount(norm: str) -> AmountReading | None:
+    """The one amount said with its currency ("200块钱", "¥50", "30 yuan"); None when there is
+    none, or more than one."""
+    values = {m.group(1) or m.group(2) for m in _MARKED.finditer(norm)}
+    if len(values) != 1:
+        return None
+    return _exact(values.pop())
 
 
 def given_amount(value: float | None) -> AmountReading:

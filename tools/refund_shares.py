@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from helpdesk.tools.shop.catalog import SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import mention_scores, product_text
 
 __all__ = [
@@ -48,11 +49,29 @@ def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]
     """The items of the order ``words`` name (most strongly named first, ties kept)."""
     items = [i for i in order.get("items") or () if isinstance(i, Mapping)]
     texts = [
-        product_text(f"item-{n}", [str(i.get("name", "")), str(i.get("name_zh", ""))])
+        product_text(
+            f"item-{n}",
+            [
+                str(i.get("name", "")),
+                str(i.get("name_zh", "")),
+                *_aliases_said(str(i.get("name", "")), words),
+            ],
+        )
         for n, i in enumerate(items)
     ]
     scores = mention_scores(words, texts)
     return [items[int(sku.split("-")[1])] for sku in sorted(scores, key=lambda k: -scores[k])]
+
+
+def _aliases_said(name: str, words: str) -> list[str]:
+    """The item's other names said whole ("the phone" for the Smartphone X12; never a word of
+    one: "keep it" is no "keep hot" thermos)."""
+    said = words.lower()
+    return [
+        alias
+        for alias in SEARCH_ALIASES.get(name, ())
+        if re.search(rf"(?<![a-z]){re.escape(alias.lower())}(?![a-z])", said)
+    ]
 
 
 # "the air fryer order", "空气炸锅那单": the order its item describes, not the item — unless
@@ -83,6 +102,18 @@ _NOT_ONE_ITEM = re.compile(
 )
 
 
+# "显示器留着", "keep the monitor", "显示器不退": one item kept beside the one refunded
+_KEPT = re.compile(
+    r"[\u4e00-\u9fff]{2,8}(?:我)?(?:留着|保留|不退|我要|不用退)"
+    r"|\bkeep(?:ing)? (?:the |my )?[a-z0-9 -]{2,30}?(?=$|[.,;!?]| and\b| but\b)",
+    re.IGNORECASE,
+)
+
+
+# "手机我不要了": the thing not wanted any more — why it is refunded, not one left out
+_NOT_WANTED = re.compile(r"不想要了|不要了|不需要了|用不上了")
+
+
 def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] | None, bool]:
     """The one item of a several-item order ``words`` single out for a refund, and whether
     they name items of it at all (named but not exactly one whole item, or an item bought more
@@ -96,11 +127,19 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
         return None, False
     if _ORDER_MEANT.search(words) and not _ITEM_MEANT.search(words):
         return None, False
+    kept = _KEPT.search(words)
+    if kept is not None and _ITEM_MEANT.search(words):
+        # "只退手机 显示器留着", "just the phone, keep the monitor": the item kept is not the one
+        rest = words[: kept.start()] + " " * (kept.end() - kept.start()) + words[kept.end() :]
+        held = {id(i) for i in _named_items(order, kept.group(0))}
+        left = [i for i in _named_items(order, rest) if id(i) not in held]
+        if held and len(left) == 1 and not _NOT_ONE_ITEM.search(_NOT_WANTED.sub(" ", rest)):
+            named, words = left, _KEPT.sub(" ", words)
     one = named[0]
     refunded = float(order.get("refundable_amount") or 0) < float(order.get("total") or 0)
     if (
         len(named) != 1
-        or _NOT_ONE_ITEM.search(words)
+        or _NOT_ONE_ITEM.search(_NOT_WANTED.sub(" ", words))
         or int(one.get("quantity") or 1) != 1
         or refunded
     ):

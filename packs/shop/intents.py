@@ -427,13 +427,22 @@ _REFUND = rx(
 # read only as a request in so many words: never beside a no, a question or a thing told
 _ITEM_REFUND = rx(
     r"\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱])[\u4e00-\u9fff]{2}"
-    r"|(?:^|[\s，,])只退(?![货换了吗的回运费款钱])[\u4e00-\u9fff]{2}"
+    r"|(?:^|[\s，,\d])只退(?![货换了吗的回运费款钱])[\u4e00-\u9fff]{2}"
     r"|[\u4e00-\u9fff]{2}退掉(?:吧)?(?=\s*(?:\d{6})?\s*$)"
     r"|(?:帮我|给我|请|麻烦)把[^，。,.!?！？]{1,16}退(?:了|掉)(?:吧)?\s*$"
     r"|把[^，。,.!?！？]{1,16}退(?:了|掉)吧\s*$"
     # "把100200里的保温杯退了" as the whole clause: told to ("我把保温杯退了" tells what was done)
     r"|^\s*(?:那|就|那就)?把[^，。,.!?！？]{1,16}退(?:了|掉)\s*$"
 )
+
+
+def _item_refund_refused(norm: str) -> bool:
+    """Whether the words beside a thing's refund say no, ask, or tell ("别把保温杯退了",
+    "手机退掉会怎样", "我朋友说他把手机退掉了") — "我不要了" is why, not a no."""
+    return bool(_ITEM_REFUND_NOT.search(blank(norm, _NOT_WANTED_ANY_MORE)))
+
+
+_NOT_WANTED_ANY_MORE = rx(r"不想要了|不要了|不需要了|用不上了|用不着了")
 _ITEM_REFUND_NOT = rx(
     r"别|不|没|未|甭|勿|吗|呢|[?？]|怎么|怎样|为什么|为啥|是不是|会不会|要不要|能不能|如果|要是|假如"
     r"|已经|上次|之前|朋友|他|她|了没|行不行|可不可以|能否"
@@ -1819,7 +1828,7 @@ def _classify_clause(
     ):
         return _Match(ShopIntent.CANCEL_ORDER)
     if _REFUND.search(norm) or (
-        _ITEM_REFUND.search(norm.strip(STRIP)) and not _ITEM_REFUND_NOT.search(norm)
+        _ITEM_REFUND.search(norm.strip(STRIP)) and not _item_refund_refused(norm)
     ):
         return _Match(ShopIntent.REFUND)
     if _RETURN_ACTION.search(norm) and _HOW_TO.search(norm) and not ents.order_ids:
@@ -2480,7 +2489,7 @@ def match_shop(
             found is not None
             and found.intent is ShopIntent.REFUND
             and not _REFUND.search(clause_norm)
-            and (QUESTION_MARK.search(clause_text) or _ITEM_REFUND_NOT.search(norm))
+            and (QUESTION_MARK.search(clause_text) or _item_refund_refused(norm))
         ):
             # "手机退掉？", "如果把保温杯退了，钱退到哪": a thing's refund asked about, or beside a
             # no elsewhere in the message — what the order holds and what is refundable, no offer

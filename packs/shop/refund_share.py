@@ -63,7 +63,9 @@ class Share:
 # "退一半", "一半的钱退给我" — never "half my weekend", "half melted", "30% off elsewhere"
 _ANCHOR_BEFORE = re.compile(
     r"(?:\brefund(?:ed)?|\bgive (?:me )?(?:back )?|\bget\b|\bmoney back|\bback"
-    r"|退(?:款|钱)?(?:我|给我)?|返还|赔(?:偿)?(?:我)?)\W{0,3}(?:(?:only|just|me|back|about|another|the|a)\W+){0,2}$",
+    r"|退(?:款|钱)?(?:我|给我)?|返还|赔(?:偿)?(?:我)?)\W{0,3}"
+    # "refund 100200 half", "refund order #100200 just half"
+    r"(?:(?:order\s*)?#?\d{6}\W+)?(?:(?:only|just|me|back|about|another|the|a)\W+){0,2}$",
     re.I,
 )
 _ANCHOR_AFTER = re.compile(

@@ -234,3 +234,20 @@ async def test_a_no_to_a_refund_beside_a_waiting_cancel_runs_nothing(tmp_path: P
     await say(bot, "是")
     assert await executions(bot, "cancel_order") == []
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "refund the phone from 100998, keep the monitor",  # asked in session 15
+        "100998里面的手机我不要了 只退手机 显示器留着",
+    ],
+)
+async def test_one_item_refunded_and_the_other_kept_pays_that_item(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "2999.00" in out["reply"]
+    await say(bot, "yes" if message.isascii() else "是")
+    assert await refunds_of(bot, "100998") == [2999.0]

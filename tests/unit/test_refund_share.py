@@ -33,6 +33,7 @@ ORDER: dict[str, Any] = {
         ("百分之二十退给我", 0.2, False),
         ("帮我把空气净化器剩下能退的退一半", 0.5, True),
         ("refund a quarter of what's left", 0.25, True),
+        ("refund 100200 half", 0.5, False),
     ],
 )
 def test_a_share_is_read_with_what_it_is_of(text: str, fraction: float, remaining: bool) -> None:
@@ -79,3 +80,17 @@ def test_an_item_singled_out_of_an_order_but_not_one_that_describes_it() -> None
     assert item_meant(ORDER, "refund 100200") == (None, False)
     one = {**ORDER, "items": ORDER["items"][:1]}
     assert item_meant(one, "refund the air fryer") == (None, False)  # the whole order anyway
+
+
+@pytest.mark.parametrize(
+    ("words", "item"),
+    [
+        ("I'd like to send back the thermos from my 100200 order", "Stainless Steel Thermos 500ml"),
+        ("refund the thermos in order 100200", "Stainless Steel Thermos 500ml"),
+        ("100200里的保温杯退了", "Stainless Steel Thermos 500ml"),
+        ("refund the air fryer order", None),  # the order its item describes: the whole order
+    ],
+)
+def test_a_thing_taken_out_of_an_order_is_that_item(words: str, item: str | None) -> None:
+    one, _ = item_meant(ORDER, words)
+    assert (one or {}).get("name") == item
