@@ -203,3 +203,24 @@ def test_the_label_names_what_the_words_matched() -> None:
     data = _orders(("100904", "pending"))
     assert order_label(data, "100904") == {"en": "Air Fryer 5L", "zh": "空气炸锅 5L"}
     assert order_label(data, "100200") is None
+
+
+def test_a_product_named_before_a_full_stop_is_named() -> None:
+    # "I got 433 back on the purifier. was that the whole refund?" named nothing (session 16)
+    from helpdesk.tools.shop.product_search import mention_scores, product_text, search_terms
+
+    purifier = [product_text("SKU-1", ["Air Purifier", "空气净化器"])]
+    assert mention_scores("I got 433 back on the purifier. was that all?", purifier) == {"SKU-1": 1}
+    assert search_terms("any air purifiers. or 1.7l kettles") == [
+        "any", "air", "purifiers", "or", "1.7l", "kettles"
+    ]  # fmt: skip
+
+
+def test_a_chinese_name_names_by_what_it_is_more_than_by_what_it_is_for() -> None:
+    # "手机那单" is the phone's order, not its screen protector's (alias 手机膜)
+    from helpdesk.tools.shop.product_search import mention_scores, product_text
+
+    phone = product_text("P", ["Smartphone X12 128GB", "X12 智能手机 128GB"])
+    film = product_text("F", ["Tempered Glass Screen Protector", "钢化玻璃膜", "手机膜"])
+    scores = mention_scores("手机那单退2999 只退手机", [phone, film])
+    assert scores["P"] > scores["F"]

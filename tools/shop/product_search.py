@@ -87,7 +87,9 @@ def _clean(text: str) -> str:
 
 def search_terms(query: str) -> list[str]:
     """The words of a query: English/number tokens and runs of Chinese characters."""
-    return list(dict.fromkeys(_TERM.findall(_clean(query))))
+    # a word ends before a sentence's full stop ("air purifiers." is "air purifiers")
+    terms = (t.rstrip(".-") for t in _TERM.findall(_clean(query)))
+    return list(dict.fromkeys(t for t in terms if t))
 
 
 def product_text(sku: str, parts: Iterable[str]) -> ProductText:
@@ -198,7 +200,7 @@ def mention_scores(text: str, products: Sequence[ProductText]) -> dict[str, int]
     its Chinese names' two-character pieces found ("净化器那单" names 空气净化器 twice). Only
     products named at all are in the result."""
     cleaned = _clean(text)
-    words = set(_LATIN_WORD.findall(cleaned))
+    words = {w.rstrip(".-") for w in _LATIN_WORD.findall(cleaned)} - {""}
     words |= {s for w in words if (s := _singular(w))}
     scores: dict[str, int] = {}
     for product in products:
