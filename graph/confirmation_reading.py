@@ -8,6 +8,7 @@ knows about its own requests reaches it as :class:`ConfirmationWords`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["ONLY", "ConfirmationWords", "read_confirmation"]
+__all__ = ["ONLY", "RESTATED", "ConfirmationWords", "read_confirmation"]
 
 ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
 """Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
@@ -58,6 +59,15 @@ _BOTH = rx(
     r"|都要|都可以|都确认|两个都要)(?:[\s,，]*(?:please|pls|thanks|谢谢|吧))?$"
 )
 """A yes to every waiting action ("yes both", "两个都要")."""
+_RESTATED = rx(
+    r"(?:(?:please|pls|just|go ahead and|refund|退款|退|给我|make it|that'?s|it'?s)\s*)*"
+    r"(?:the\s+|me\s+)?[¥￥]?\s*\d+(?:\.\d{1,2})?\s*(?:yuan|元|块钱|块|rmb|kuai)?"
+    r"(?:\s*(?:please|pls|吧|就行|thanks|thank you|谢谢))?"
+)
+"""An amount said again with a yes and nothing else ("yes, refund the 50", "对，退50吧")."""
+RESTATED = "restated"
+""":attr:`MatchedIntent.details` of a :attr:`Intent.CONFIRM_CHANGE` that only says the amount
+again."""
 _ABORT = rx(r"\b(?:cancel|scrap|forget|drop) (?:that|this|it|all that)\b|\bcall it off\b")
 """Words calling off what was asked ("wait, cancel that"), whatever it was: a plain no, not a
 no to a cancel."""
@@ -137,7 +147,7 @@ def read_confirmation(
         return MatchedIntent(intent=intent, text=stripped, lang=lang)
     if YES_ONLY.match(plain) and not questioning:
         # "确认退款" names the action it confirms: it runs only an action of that kind
-        verb = words.named_action(plain)
+        verb = words.named_action(plain) or words.named_action(norm)
         return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb)
     subjects = words.subjects(norm)
     spared = [s for s in subjects if _NOT_THIS.search(norm[: norm.find(s.lower())])]
@@ -224,6 +234,15 @@ def read_confirmation(
     named = (
         read_amount(rest, money_context=in_money, packs=packs) if rest and not subjects else None
     )
+    if (
+        named is not None
+        and named.kind == "exact"
+        and not questioning
+        and _RESTATED.fullmatch(rest.strip(STRIP))
+    ):
+        # "yes, refund the 50": the amount said again and nothing else (planning runs the
+        # waiting action when it was asked with that amount; otherwise it is a change)
+        return dataclasses.replace(_changed_amount(stripped, lang, named), details=RESTATED)
     if named is not None and named.kind in ("exact", "invalid"):
         # "yes but make it 30", "yes, refund 30 instead": an amount in so many words changes the
         # pending one (asked again); a request verb beside it ("make it", "refund") is not a new

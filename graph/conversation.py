@@ -326,11 +326,11 @@ YES_ONLY = rx(
     r"^(?:(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|"
     r"absolutely|of course|proceed|affirmative|yes please|please|i confirm|that'?s right"
     # "sure why not", "alright go ahead", "sounds good": a yes as people say it
-    r"|alright|all right|fine|why not|sounds good|go for it|let'?s do it|that'?s fine|sure thing"
+    r"|alright|all right|why not|sounds good|go for it|let'?s do it|sure thing"
     r"|是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok的|确认取消|确认退款"
     r"|就这样|就这么办|办吧|取消吧|退吧|退款吧|退掉吧?|行吧|好嘞|好滴|没错|可以的"
     # "那就退吧", "那就这样吧": then, yes
-    r"|那(?:就)?(?:退|退款|取消|办|这样|这么办)吧?)[\s,.!，。！~]*)+$"
+    r"|那(?:就)?(?:退|退款|取消|办|这么办)吧?)[\s,.!，。！~]*)+$"
 )
 # "yes?", "是吗", "really?": a question, not an answer
 QUESTION_MARK = re.compile(r"[?？\u2753\u2754\U0001F914]|吗|\breally\b|\bsure\?", re.IGNORECASE)

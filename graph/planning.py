@@ -14,6 +14,7 @@ from typing import Any
 
 from helpdesk.graph.asking import ASKS
 from helpdesk.graph.capabilities import pack_call
+from helpdesk.graph.confirmation_reading import RESTATED
 from helpdesk.graph.conversation import QUESTION_MARK
 from helpdesk.graph.intents import (
     CHANGE_UNCLEAR,
@@ -22,11 +23,12 @@ from helpdesk.graph.intents import (
     plain_match,
     stored_intent,
 )
+from helpdesk.graph.request import RESOLVED
 from helpdesk.graph.state import Task
-from helpdesk.tools.packs import Capability, PackSet
+from helpdesk.tools.packs import Capability, Pack, PackSet
 from helpdesk.tools.results import ToolCall
 
-__all__ = ["call_for", "match_from_task", "plain_match", "plan_tasks"]
+__all__ = ["call_for", "described_subject", "match_from_task", "plain_match", "plan_tasks"]
 
 
 def call_for(
@@ -117,6 +119,10 @@ def plan_tasks(
             # "取消那个不用了" while a refund waits too: the cancel is declined, the refund asked
             # again (a no naming no action, or the only one waiting, declines everything)
             others = _still_asked(pending, match.details)
+            if len(others) == len(pending):
+                # "别把保温杯退了" while only a cancel waits: a no naming nothing that waits is
+                # a no — nothing is asked again
+                others = []
             pending = []
             tasks.append(_answered(dataclasses.replace(match, details=""), next_id()))
             for action in others:
@@ -186,6 +192,31 @@ _SIDE = frozenset({Intent.PACK, Intent.THANKS, Intent.GREETING})
 _SMALL_TALK = frozenset({Intent.THANKS.value, Intent.GREETING.value})
 
 
+def described_subject(
+    task: Task, packs: PackSet
+) -> tuple[Pack, MatchedIntent, dict[str, Any]] | None:
+    """For a task whose words describe its subject instead of naming it ("is the phone
+    shipped?"): the pack, the request and the arguments its resolver looks the subject up with
+    (:mod:`helpdesk.graph.subject_resolution`); None when there is nothing to look up."""
+    match = match_from_task(task)
+    if match.intent is not Intent.PACK or match.args.get(RESOLVED):
+        return None
+    cap = packs.for_intent(match.capability)
+    pack = packs.pack_of(match.capability)
+    if cap is None or pack is None or pack.resolver is None or not pack.subject:
+        return None
+    if cap.subject != pack.subject:
+        return None
+    if match.request_value(pack.subject) and not match.inferred_order:
+        return None
+    args = pack.resolver.query({**plain_match(match), "intent": match.capability})
+    return None if args is None else (pack, match, dict(args))
+
+
+def _described(task: Task, packs: PackSet) -> bool:
+    return described_subject(task, packs) is not None
+
+
 def _side_questions(
     matches: list[MatchedIntent],
     tasks: list[Task],
@@ -193,9 +224,9 @@ def _side_questions(
     packs: PackSet,
 ) -> bool:
     """Whether this message only asks about what waits for a yes: a question, every request in
-    it a look (a policy; the state of the waiting action's own subject, named or meant) — no
-    answer to the question, no write, nothing about another order, nothing unread, nothing
-    told ("保温杯已经退掉了" is no question)."""
+    it a look at a policy of the actions (:attr:`Capability.about_actions`) or at the waiting
+    action's own subject, named — no answer to the question, no write, nothing about another
+    order or a product, nothing unread, nothing told ("保温杯已经退掉了" is no question)."""
     if any(m.intent in _ANSWERS or m.intent not in _SIDE for m in matches):
         return False
     if not any(m.intent is Intent.PACK for m in matches):
@@ -212,11 +243,12 @@ def _side_questions(
         cap = packs.for_intent(task.intent)
         if task.call is None or cap is None or cap.kind != "read":
             return False
-        named = task.call.args.get(cap.subject) if cap.subject else None
-        if cap.subject and str(named or "") not in subjects:
-            # "where's my phone?": about an order its words describe (looked up later), or
-            # another one — not the waiting action's
-            return False
+        if cap.about_actions:
+            continue  # "取消了钱多久能退回来": a policy of the action itself
+        if not cap.subject or _described(task, packs):
+            return False  # "is SKU-1004 in stock?", "is the phone shipped?": something else
+        if str(task.call.args.get(cap.subject) or "") not in subjects:
+            return False  # another order
     return any(QUESTION_MARK.search(m.text) or ASKS.search(m.text.lower()) for m in matches)
 
 
@@ -277,7 +309,7 @@ def _changed_actions(
 def _restates(pending: list[dict[str, Any]], answer: MatchedIntent, packs: PackSet) -> bool:
     """Whether a changed answer changes nothing: one action waits, and the answer's amount (and
     subject, if it names one) is the one it was asked with ("yes, refund the 50" to ¥50.00)."""
-    if len(pending) != 1 or answer.amount_kind != "exact" or answer.amount is None:
+    if answer.details != RESTATED or len(pending) != 1 or answer.amount is None:
         return False
     (action,) = pending
     cap = packs.for_tool(str(action.get("tool")))

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from helpdesk.degrade.budget import RetryBudget
-from helpdesk.graph.planning import call_for, match_from_task
+from helpdesk.graph.planning import call_for, described_subject, match_from_task
 from helpdesk.graph.request import RESOLVED, Intent, MatchedIntent, plain_match
 from helpdesk.graph.state import Task
 from helpdesk.tools.context import RequestContext
@@ -50,21 +50,12 @@ class _Wanted:
 
 def _describes(task: Task, packs: PackSet) -> _Wanted | None:
     """What a task whose words may describe its subject asks the pack's resolver."""
-    match = match_from_task(task)
-    if match.intent is not Intent.PACK or match.args.get(RESOLVED):
+    found = described_subject(task, packs)
+    if found is None:
         return None
+    pack, match, args = found
     cap = packs.for_intent(match.capability)
-    pack = packs.pack_of(match.capability)
-    if cap is None or pack is None or pack.resolver is None or not pack.subject:
-        return None
-    if cap.subject != pack.subject:
-        return None
-    if match.request_value(pack.subject) and not match.inferred_order:
-        return None
-    args = pack.resolver.query({**plain_match(match), "intent": match.capability})
-    if args is None:
-        return None
-    return _Wanted(pack, match, dict(args), writes=cap.kind != "read")
+    return _Wanted(pack, match, args, writes=cap is not None and cap.kind != "read")
 
 
 def _key(tool: str, args: Mapping[str, Any]) -> str:

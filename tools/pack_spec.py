@@ -201,6 +201,11 @@ class Capability:
     filled with its result, used when an earlier write is reconciled; "" = none."""
     core: bool = True
     """Core requests end in a handoff when everything fails; others may be dropped."""
+    about_actions: bool = False
+    """For reads that answer questions about the pack's actions themselves (a policy: "how long
+    do refunds take?"): asked while an action waits for a yes, they keep it waiting and the
+    reply asks about it again. A read of the waiting action's own subject does too; any other
+    message leaves the action undone (said so)."""
     summary: Mapping[Lang, str] = field(default_factory=dict)
     """One line per language: what it does (help menus, model prompts, ``helpdesk tools``)."""
 

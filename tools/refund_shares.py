@@ -46,21 +46,64 @@ def _cents(value: Decimal) -> Decimal:
 
 
 def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]]:
-    """The items of the order ``words`` name (most strongly named first, ties kept)."""
+    """The items of the order ``words`` name (most strongly named first, ties kept): by the
+    words of their English names, by a piece of their Chinese name said as a word of its own
+    ("只退手机", "保温杯那部分"; never inside another thing's name: "手机膜", "保温杯盖"), or by
+    another of their names said whole."""
     items = [i for i in order.get("items") or () if isinstance(i, Mapping)]
     texts = [
         product_text(
             f"item-{n}",
-            [
-                str(i.get("name", "")),
-                str(i.get("name_zh", "")),
-                *_aliases_said(str(i.get("name", "")), words),
-            ],
+            [str(i.get("name", "")), *_aliases_said(str(i.get("name", "")), words)],
         )
         for n, i in enumerate(items)
     ]
     scores = mention_scores(words, texts)
+    thing = _THING_SAID.search(words)
+    if thing is not None:
+        # "the monitor cable from my 100998 order": the thing is a cable, not the monitor
+        head = thing.group(1).split()[-1].lower()
+        stems = {head, head.rstrip("s"), head[:-2] if head.endswith("es") else head}
+        scores = {
+            key: score
+            for key, score in scores.items()
+            if stems & set(re.findall(r"[a-z0-9]+", texts[int(key.split("-")[1])].text))
+        }
+    for n, item in enumerate(items):
+        if _zh_named(str(item.get("name_zh") or ""), words):
+            scores[f"item-{n}"] = scores.get(f"item-{n}", 0) + 2
     return [items[int(sku.split("-")[1])] for sku in sorted(scores, key=lambda k: -scores[k])]
+
+
+_THING_SAID = re.compile(
+    r"\b(?:the|my|a|an|this|that)\s+([a-z][a-z -]{1,30}?)\s+(?:from|in|out of)\s+"
+    r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b",
+    re.IGNORECASE,
+)
+_HAN_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
+# what makes a thing's name part of another thing's ("手机膜", "手机壳", "显示器支架", "保温杯盖",
+# "净化器滤芯", "炸锅篮", "保温杯的盖子"): a part or an accessory of it
+_PART_OF_IT = re.compile(
+    r"(?:的)?(?:[膜壳套架盖篮胆网芯线头座罩带绳屏袋贴垫锅刷片圈扣钮键滤]"
+    r"|支架|配件|零件|充电器|耳机|电池|盖子|手柄|遥控|说明书|包装)"
+)
+
+
+def _zh_named(name_zh: str, words: str) -> bool:
+    """Whether ``words`` say a piece (two characters or more) of the Chinese name as a thing
+    of its own: "只退手机" names X12 智能手机; "退手机膜", "手机支架", "保温杯的盖子" do not."""
+    runs = _HAN_RUN.findall(name_zh)
+    if not runs:
+        return False
+    main = max(runs, key=len)
+    for i in range(len(main)):
+        for j in range(i + 2, len(main) + 1):
+            for found in re.finditer(re.escape(main[i:j]), words):
+                if j < len(main) and words[found.end() : found.end() + 1] == main[j]:
+                    continue  # not all the name said here ("显示" of "显示器支架")
+                if not _PART_OF_IT.match(words, found.end()):
+                    return True
+    return False
 
 
 def _aliases_said(name: str, words: str) -> list[str]:
@@ -70,7 +113,11 @@ def _aliases_said(name: str, words: str) -> list[str]:
     return [
         alias
         for alias in SEARCH_ALIASES.get(name, ())
-        if re.search(rf"(?<![a-z]){re.escape(alias.lower())}(?![a-z])", said)
+        if (
+            _zh_named(alias, said)
+            if _HAN_RUN.fullmatch(alias)
+            else re.search(rf"(?<![a-z]){re.escape(alias.lower())}(?![a-z])", said)
+        )
     ]
 
 
@@ -102,6 +149,14 @@ _NOT_ONE_ITEM = re.compile(
 )
 
 
+_THING_OF_ORDER = re.compile(
+    r"\b(?:the|my|a|an|this|that)\s+[a-z][a-z -]{1,30}?\s+(?:from|in|out of)\s+"
+    r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b"
+    r"|\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}"
+    r"|只退(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}|[\u4e00-\u9fff]{2}退掉"
+    r"|把[^，。,.!?！？]{1,16}退(?:了|掉)",
+    re.IGNORECASE,
+)
 # "显示器留着", "keep the monitor", "显示器不退": one item kept beside the one refunded
 _KEPT = re.compile(
     r"[\u4e00-\u9fff]{2,8}(?:我)?(?:留着|保留|不退|我要|不用退)"
@@ -121,10 +176,13 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     order") singles nothing out, nor does anything on an order already partly refunded (what
     is left cannot be told per item)."""
     if len(order.get("items") or ()) < 2:
-        return None, False
+        # "100609 退滤网": a thing asked for that is not the order's one item — asked
+        return None, bool(_THING_OF_ORDER.search(words) and not _named_items(order, words))
     named = _named_items(order, words)
     if not named:
-        return None, False
+        # "100200 退盘子", "refund the cup from 100200": a thing of the order asked for that is
+        # none of its items by name — asked which part, never the whole order
+        return None, bool(_THING_OF_ORDER.search(words))
     if _ORDER_MEANT.search(words) and not _ITEM_MEANT.search(words):
         return None, False
     kept = _KEPT.search(words)

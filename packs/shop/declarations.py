@@ -333,6 +333,7 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
             "delivery_times, refund_time, invoice, warranty, payment",
         ),
         core=False,
+        about_actions=True,
     ),
     Capability(
         name="create_ticket",

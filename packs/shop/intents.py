@@ -426,8 +426,8 @@ _REFUND = rx(
 # sent back for its money, asked for (the precheck singles the item out, or asks which part) —
 # read only as a request in so many words: never beside a no, a question or a thing told
 _ITEM_REFUND = rx(
-    r"\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱])[\u4e00-\u9fff]{2}"
-    r"|(?:^|[\s，,\d])只退(?![货换了吗的回运费款钱])[\u4e00-\u9fff]{2}"
+    r"\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}"
+    r"|(?:^|[\s，,\d])只退(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}"
     r"|[\u4e00-\u9fff]{2}退掉(?:吧)?(?=\s*(?:\d{6})?\s*$)"
     r"|(?:帮我|给我|请|麻烦)把[^，。,.!?！？]{1,16}退(?:了|掉)(?:吧)?\s*$"
     r"|把[^，。,.!?！？]{1,16}退(?:了|掉)吧\s*$"
@@ -1057,7 +1057,9 @@ _TICKET = rx(
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
     # what a thing no longer does ("保温杯不保温了", "加热不了", "开机就响")
     r"|不保温|保温效果(?:太|很)?差|不加热|加热不了|不制冷|不亮了|不转了|异响|咔咔响|噪音(?:很|太)大"
-    r"|(?:就|突然|已经)?不(?:热|响|充电|出风|通电|启动)了|(?:开|启动|充)不了了?|(?:屏幕|屏)?(?:花屏|黑屏)"
+    # "空气炸锅用了两周就不热了", "净化器开不了机": a thing that stopped (not "天气不热了")
+    r"|[锅杯器机壶灯扇箱炉表脑板][^，。,.!?！？]{0,6}不(?:热|响|充电|出风|通电|启动)了"
+    r"|[锅杯器机壶灯扇箱炉表脑板][^，。,.!?！？]{0,4}(?:开|启动|充)不了(?:了|机|电)?|花屏|黑屏"
 )
 # "帮我转人工", "transfer me": a person asked for in so many words
 # "don't need anything else", "没别的了": nothing more wanted
@@ -1422,7 +1424,13 @@ _QUESTIONISH = rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
 
 def _named_action(words: str) -> str:
     """The action a confirmation names ("确认取消": ``cancel``, "确认退款": ``refund``), or ""."""
-    return "cancel" if _CANCEL.search(words) else "refund" if _REFUND.search(words) else ""
+    if _CANCEL.search(words):
+        return "cancel"
+    # "那退吧", "退掉吧" to a question: the refund verb alone
+    return "refund" if _REFUND.search(words) or _REFUND_VERB.search(words) else ""
+
+
+_REFUND_VERB = rx(r"(?<![不别没])退(?![货换回出订])|\brefund")
 
 
 @dataclass(frozen=True, slots=True)
@@ -2770,7 +2778,9 @@ def match_shop(
         else m
         for m in matched
     ]
-    matched = _second_policy_question(_budget_joins_search(_late_delivery_looked_at(matched, norm)))
+    matched = _second_policy_question(
+        _budget_joins_search(_another_thing_apart(_late_delivery_looked_at(matched, norm)))
+    )
     read = _refunds_beside_cancel(
         _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
     )
@@ -4122,6 +4132,31 @@ def _second_policy_question(matched: list[_Request]) -> list[_Request]:
             if first is not None and (found.end() <= first.start() or found.start() >= first.end()):
                 out.append(replace(m, topic=topic))
                 asked.add(topic)
+    return out
+
+
+# "连帽卫衣有货吗？再来一顶毛线帽", "有卖机械键盘吗 … 再配个无线鼠标", "男士羽绒服多少钱 … 女款呢":
+# another thing asked of in the same breath — a search of its own
+_ANOTHER_THING = rx(
+    r"(?:^|[\s？?。，,！!；;]+)(?:另外|然后|顺便)?(?:再|还)(?:来|配|要|买|拿|看看?)(?:一)?"
+    r"(?:个|顶|件|双|张|条|台|把|只|套|盒|瓶|副|款)?(?=[\u4e00-\u9fffa-z0-9]{2})"
+    r"|(?:^|[\s？?。，,！!；;]+)(?=[\u4e00-\u9fff]{2,6}呢(?:[\s？?。，,！!]|$))"
+)
+
+
+def _another_thing_apart(matched: list[_Request]) -> list[_Request]:
+    """A product search whose words go on to ask about another product is two searches."""
+    out: list[_Request] = []
+    for m in matched:
+        found = (
+            _ANOTHER_THING.search(m.text) if m.intent is ShopIntent.STOCK and not m.sku else None
+        )
+        first = m.text[: found.start()].strip(STRIP) if found and found.start() > 0 else ""
+        second = m.text[found.end() :].strip(STRIP) if found else ""
+        if found and product_query(first) and product_query(second):
+            out += [replace(m, text=first, quantity=None), replace(m, text=second, quantity=None)]
+            continue
+        out.append(m)
     return out
 
 

@@ -62,6 +62,10 @@ _HAN_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 
 # something to be done with a product (to an order), not asked about it: "gift wrap the
 # thermos", "add a second thermos to 100200", "cancel the watch from it", "给100904加一件羽绒服"
+_ANOTHER_ONE = rx(
+    r"^\W*(?:另外|然后|顺便)?(?:再|还)(?:来|配|要|买|拿)(?:一)?"
+    r"(?:个|顶|件|双|张|条|台|把|只|套|盒|瓶|副)?(?=[\u4e00-\u9fffa-z0-9])"
+)
 _DONE_WITH_IT = rx(
     # ("can i keep the free gift", not "does it keep tea hot")
     r"\bkeep\b(?! (?:\w+ ){0,2}(?:hot|warm|cold|cool|dry|fresh|clean)\b)"
@@ -76,7 +80,13 @@ def part_query(part: str) -> Mapping[str, Any] | None:
     """The search for a part that asks about something ("is the humidifier quiet", "保温杯能放
     洗碗机吗"); None for a part that asks nothing, or asks for something done with a product
     (those stay unread: the reply says so) or names no product words."""
-    if not ASKS.search(part.lower()) or _DONE_WITH_IT.search(part.lower()):
+    another = _ANOTHER_ONE.match(part)
+    if another:
+        # "再配个无线鼠标", "再来一顶毛线帽": one more thing wanted — what the catalogue shows of it
+        part = part[another.end() :]
+    elif not ASKS.search(part.lower()):
+        return None
+    if _DONE_WITH_IT.search(part.lower()):
         return None
     query = product_query(part)
     return {"q": query} if query else None

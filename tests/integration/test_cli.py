@@ -59,6 +59,7 @@ def test_cli_json_output_schema(tmp_path: Path) -> None:
             "tool": "get_order",
             "args": {"order_id": "100683"},
             "deferred": False,
+            "asked_again": False,
         }
     ]
     result = out["tool_results"][0]

@@ -251,3 +251,94 @@ async def test_one_item_refunded_and_the_other_kept_pays_that_item(
     assert "2999.00" in out["reply"]
     await say(bot, "yes" if message.isascii() else "是")
     assert await refunds_of(bot, "100998") == [2999.0]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "对，退50，算了",
+        "yes, refund 50 — no, don't",
+        "yes refund 50 later",
+        "yes 50, wait no 30",
+        "yes refund 129 for the dinnerware",
+        "是，退50吗",
+    ],
+)
+async def test_an_amount_said_again_with_anything_else_is_no_yes(
+    tmp_path: Path, answer: str
+) -> None:
+    # session 16, second review: each ran the waiting ¥50 refund
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 50 on 100609")
+    await say(bot, answer)
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("answer", ["yes, refund the 50", "对，退50吧"])
+async def test_an_amount_said_again_alone_is_the_yes(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 50 on 100609")
+    await say(bot, answer)
+    assert await refunds_of(bot, "100609") == [50.0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "100998 退手机膜",
+        "100998 退手机壳",
+        "100998 退显示器支架",
+        "只退保温杯的盖子 100200",
+        "100200 退盘子",
+        "100200 退杯盖",
+        "100609 退净化器滤芯",
+        "100998 退屏幕",
+        "refund the monitor cable from my 100998 order",
+        "refund the cup from 100200",
+    ],
+)
+async def test_a_part_or_another_thing_of_an_order_is_asked_never_an_item_or_the_whole(
+    tmp_path: Path, message: str
+) -> None:
+    # session 16, second review: the phone (¥2999), the monitor, the thermos or the whole order
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert all(r["status"] != "needs_confirmation" for r in out["tool_results"])
+    await say(bot, "yes" if message.isascii() else "是")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(("first", "verb"), [("取消100998", "那退吧"), ("取消100998", "退掉吧")])
+async def test_a_refund_word_to_a_cancel_question_cancels_nothing(
+    tmp_path: Path, first: str, verb: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, verb)
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize("question", ["is the phone shipped?", "is SKU-1004 in stock?"])
+async def test_a_question_about_something_else_leaves_the_waiting_refund_undone(
+    tmp_path: Path, question: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 129 on 100200")
+    await say(bot, question)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message", ["发票开不了了", "快递柜开不了了", "我已经不热了", "天气不热了，取消100904吧"]
+)
+async def test_things_that_are_no_product_fault_are_offered_no_ticket(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert all(
+        not (r["status"] == "needs_confirmation" and r.get("tool") == "create_ticket")
+        for r in out["tool_results"]
+    )
+    assert all(t["tool"] != "create_ticket" for t in out["tasks"])
