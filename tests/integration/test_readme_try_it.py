@@ -175,12 +175,31 @@ def product_by_name(sku_pattern: str, fact: str) -> Callable[[Path, list[dict[st
     return check
 
 
+def answers_then_asks_again_and_refunds_once(tmp: Path, outs: list[dict[str, Any]]) -> None:
+    ask, question, hesitation, yes = outs
+    # a question about the waiting refund is answered and the refund asked about again; a
+    # hesitation is asked again; "那就退吧" pays exactly the ¥300 asked, once
+    for waiting in (ask, question, hesitation):
+        assert "needs_confirmation" in [r["status"] for r in waiting["tool_results"]]
+        assert "¥300.00" in waiting["reply"] and "100609" in waiting["reply"]
+    assert "1-3" in question["reply"]
+    assert [t["asked_again"] for t in question["tasks"] if t["tool"] == "request_refund"] == [True]
+    assert [(r["tool"], r["status"]) for r in yes["tool_results"]] == [("request_refund", "ok")]
+    ((refund_id, status),) = audit(tmp, "create_refund")
+    with sqlite3.connect(tmp / "shop.sqlite") as conn:
+        row = conn.execute(
+            "SELECT order_id, amount_cents FROM refunds WHERE refund_id = ?", (refund_id,)
+        ).fetchone()
+    assert status == 201 and row == ("100609", 30000)
+
+
 PROMISES: dict[str, Callable[[Path, list[dict[str, Any]]], None]] = {
     'chat -m "我的订单 100683 为什么还没发货？"': why_not_shipped,
     'chat -m "Is SKU-1001 in stock, and where is order 100683?"': stock_and_tracking,
     "session demo": remembers_the_order,
     "session c1": cancels_once_after_yes,
     "session r1": refunds_the_share_asked_once,
+    "session q1": answers_then_asks_again_and_refunds_once,
     'chat -m "what about order 100452?"': not_yours,
     'chat -m "订单100683发货了吗" --json': whole_turn_as_json,
     'chat -m "耳机有货吗"': product_by_name(r"SKU-100[12]", "有货"),
