@@ -52,10 +52,12 @@ from tests.conversations.labels import held_out, load_set
 # run 57.0%; its held-out fifth never looked at) joined: LOWERED from 0.909 / 0.899 / 0.947 /
 # 0.920 because the set grew by 200 harder messages (the older 2536 turns: 2320 understood, was
 # 2307; 2295 accepted, was 2281).
-FLOOR_UNDERSTOOD = 0.899  # 2462/2736
-FLOOR_ACCEPTED = 0.887  # 2427/2736
-FLOOR_MULTI_REQUESTS_SERVED = 0.939  # 2471/2630
-FLOOR_ANSWERED_OR_DEFERRED = 0.910  # 1124/1235 multi-request turns
+# Session 16: the tenth fresh batch (120 messages and 30 conversations, first run 83.1%) joined;
+# raised from 0.899 / 0.887 / 0.939 / 0.910.
+FLOOR_UNDERSTOOD = 0.907  # 2705/2979
+FLOOR_ACCEPTED = 0.895  # 2668/2979
+FLOOR_MULTI_REQUESTS_SERVED = 0.942  # 2508/2660
+FLOOR_ANSWERED_OR_DEFERRED = 0.913  # 1143/1250 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
@@ -66,8 +68,10 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.910  # 1124/1235 multi-request turns
 # Session 15: the seventh (200 messages; first run 73.5%, 85.9% of multi-request turns served
 # or deferred) joined: raised from 0.736; LOWERED from 0.789 for the served-or-deferred figure
 # (the seventh batch's multi-request turns are served less often than the six before).
-FLOOR_SEALED_UNDERSTOOD = 0.748  # 1086/1450 (135, 162, 183, 173, 154, 125, 154 of the seven)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.794  # 459/578
+# Session 16: the eighth (200 messages; first run 81.5%, 72.7% of its 11 multi-request turns
+# served or deferred) joined: raised from 0.748.
+FLOOR_SEALED_UNDERSTOOD = 0.762  # 1259/1650 (137, 162, 185, 174, 154, 125, 157, 165 of the eight)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.794  # 468/589
 
 
 @pytest.fixture(scope="module")
