@@ -224,6 +224,7 @@ _TYPOS = (
     ("取小订单", "取消订单"),
     ("退宽", "退款"),
     ("定单", "订单"),
+    ("木有", "没有"),
     ("到那了", "到哪了"),
     ("发火了", "发货了"),
     ("钢化摸", "钢化膜"),
@@ -1343,7 +1344,7 @@ _STOCK = rx(
     r"(?:you|u) sell|coming back|back yet|how much (?:r|are|is)|(?:you|u) (?:guys )?(?:even )?sell"
     r"|\bgo(?:es)? for\b|\blooking for (?:a|an|some)\b|cheapest|priciest"
     r"|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
-    r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|到货|卖完|售罄|能买|可以买"
+    r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|(?<!收)到货|卖完|售罄|能买|可以买"
     r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|(?:什么时候|啥时候|何时)补"
     # "没有的话香薰蜡烛也行", "if not whats the priciest camera you've got": another thing
     r"|(?:没有的话|没的话|不然的话).{1,12}(?:也行|也可以|也好)|\byou'?ve got\b"
