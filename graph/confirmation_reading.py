@@ -143,7 +143,11 @@ def read_confirmation(
         # "yes both", "两个都要": a yes to every waiting action — when more than one waits (to one
         # refund, "both" answers nothing asked: asked again)
         several = len(words.waiting) >= 2
-        intent = Intent.CONFIRM_YES if several else Intent.CONFIRM_UNCLEAR
+        verb = words.named_action(plain) or words.named_action(norm)
+        # "两个都取消" to two refunds: the verb must be every waiting action's ("两个都退" to two
+        # cancels runs nothing)
+        fits = not verb or all(verb in waiting for waiting in words.waiting)
+        intent = Intent.CONFIRM_YES if several and fits else Intent.CONFIRM_UNCLEAR
         return MatchedIntent(intent=intent, text=stripped, lang=lang)
     if YES_ONLY.match(plain) and not questioning:
         # "确认退款" names the action it confirms: it runs only an action of that kind

@@ -342,3 +342,21 @@ async def test_things_that_are_no_product_fault_are_offered_no_ticket(
         for r in out["tool_results"]
     )
     assert all(t["tool"] != "create_ticket" for t in out["tasks"])
+
+
+@pytest.mark.parametrize(
+    ("first", "answer"),
+    [
+        ("refund 50 on 100609 and 50 on 100200", "两个都取消"),
+        ("cancel 100904 and 100998", "两个都退"),
+    ],
+)
+async def test_both_with_the_other_actions_verb_runs_nothing(
+    tmp_path: Path, first: str, answer: str
+) -> None:
+    # session 16, third review
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
