@@ -94,18 +94,7 @@ def plan_tasks(
             for action in others:
                 tasks.append(_ask_again(action, match, next_id(), packs))
             for action in (a for a in pending if _names(a, match.details)):
-                task_id = next_id()
-                resumed = ToolCall(
-                    name=action["tool"],
-                    args=action["args"],
-                    id=task_id,
-                    confirmed=True,
-                    action_id=action["id"],
-                )
-                original = action["match"]
-                tasks.append(
-                    Task(id=task_id, intent=original["intent"], match=original, call=resumed)
-                )
+                tasks.append(_resumed(action, next_id()))
             pending = []
             continue
         if match.intent is Intent.CONFIRM_YES and not pending:
@@ -133,18 +122,7 @@ def plan_tasks(
             # "yes, refund the 50" to "shall I refund ¥50.00 for 100609?": nothing changed —
             # the yes to that question, run as asked
             for action in pending:
-                task_id = next_id()
-                resumed = ToolCall(
-                    name=action["tool"],
-                    args=action["args"],
-                    id=task_id,
-                    confirmed=True,
-                    action_id=action["id"],
-                )
-                original = action["match"]
-                tasks.append(
-                    Task(id=task_id, intent=original["intent"], match=original, call=resumed)
-                )
+                tasks.append(_resumed(action, next_id()))
             pending = []
             continue
         if match.intent in (Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE) and pending:
@@ -304,6 +282,19 @@ def _changed_actions(
         if named and str(action["args"].get(subject)) == str(named):
             chosen.append(action)
     return chosen
+
+
+def _resumed(action: dict[str, Any], task_id: str) -> Task:
+    """A waiting action run on the yes that answered its question (keyed by that action)."""
+    call = ToolCall(
+        name=action["tool"],
+        args=action["args"],
+        id=task_id,
+        confirmed=True,
+        action_id=action["id"],
+    )
+    original = action["match"]
+    return Task(id=task_id, intent=original["intent"], match=original, call=call)
 
 
 def _restates(pending: list[dict[str, Any]], answer: MatchedIntent, packs: PackSet) -> bool:
