@@ -84,6 +84,12 @@ _HEDGE = rx(
     r"|呃+|额+|这个嘛?|那个|让我想想|我想想|再想想|我再想想|考虑一下|我考虑一下|不确定|可能吧?|也许吧?)$"
 )
 """Words that are no answer yet ("hmm", "maybe", "我再想想")."""
+_NOT_YET = rx(
+    r"\b(?:not|don'?t|dont|do not|no)\b[^.,;!?]{0,24}\b(?:yet|for now|right now|just yet|today)\b"
+    r"|\bnot now\b|\bhold off\b|\bwait (?:until|till|for)\b"
+    r"|先别|先不|暂时不|暂时别|晚点再|过几天再|以后再|回头再"
+)
+"""A yes put off ("yes 50 but dont refund yet", "好的，先别退"): a no for now, nothing changed."""
 
 
 def _no_ids(words: str) -> tuple[str, ...]:
@@ -114,6 +120,9 @@ class ConfirmationWords:
     """The action a confirmation names ("确认取消": ``cancel``; "" when none)."""
     named_actions: Callable[[str], tuple[str, ...]] = _no_ids
     """Every action the words name ("不退款只取消": ``refund`` and ``cancel``)."""
+    names_thing: Callable[[str], bool] = _no_request
+    """Whether an answer naming the action names a thing beside it ("只退手机" to the monitor's
+    refund question: the phone, a request of its own — never a yes to the monitor's refund)."""
     waiting: tuple[str, ...] = ()
     """One entry per action waiting for a yes, its tool and intent ("cancel_order cancel_order"):
     a yes naming one of them ("好，取消" to the cancel question) is a yes; naming another, a
@@ -136,6 +145,10 @@ def read_confirmation(
     if _HESITANT.search(stripped) or _HEDGE.match(plain):
         # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
+    if _NOT_YET.search(plain) and not AFTER_ALL.search(plain):
+        # "yes 50 but dont refund yet", "好，先别退": not now — nothing runs, nothing stays
+        # waiting for a later "yes"
+        return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
     if not plain and EMOJI.search(norm):
         # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
@@ -189,6 +202,10 @@ def read_confirmation(
     ):
         if NO_ANY.search(plain) and not _ABORT.search(plain):
             return MatchedIntent(Intent.CONFIRM_NO, stripped, lang, details=f"not:{verb}")
+        if ONLY.search(plain) and words.names_thing(plain):
+            # "只退手机" to "refund the monitor?": another thing, a request of its own (the
+            # monitor's refund is not done, never asked again in its place)
+            return None
         if ONLY.search(plain):
             return MatchedIntent(Intent.CONFIRM_UNCLEAR, stripped, lang, details=f"only:{verb}")
     if NOT_ALL.search(plain) and not subjects:

@@ -33,6 +33,7 @@ from helpdesk.graph.conversation import (
 )
 from helpdesk.graph.language import detect_language, requested_language, unsupported_language
 from helpdesk.graph.request import (
+    ALTERNATIVE,
     BRIEF,
     CHANGE_UNCLEAR,
     DEFERRED_PART,
@@ -45,6 +46,7 @@ from helpdesk.graph.request import (
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
+    "ALTERNATIVE",
     "BRIEF",
     "CHANGE_UNCLEAR",
     "DEFERRED_PART",

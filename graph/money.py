@@ -48,8 +48,12 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _CN_NUMBER = r"\d*[零〇一二两三四五六七八九十百千万][\d零〇一二两三四五六七八九十百千万]*"
 
 _FULL = re.compile(
+    # "refund the thermos, keep the rest" / "保温杯退了，剩下的留着": the rest is kept, not refunded
+    r"(?<!\bkeep )(?<!\bkeeping )(?<!\bleave )(?<!\bhold on to )"
     r"\b(?:the rest|what'?s left|whatever is left|all of it|everything|full(?:y)?|whole|entire"
-    r"|all the (?:money|amount))\b|全部|全额|全款|剩下的|剩余的|都退|全退|退全",
+    r"|all the (?:money|amount))\b(?! (?:else )?(?:is|are) (?:fine|ok|okay|good))"
+    r"|全部|全额|全款|(?:剩下的|剩余的|其他的)(?!(?:我|就|都)?(?:留着|保留|不退|不用退|不要退|没问题))"
+    r"|都退|全退|退全",
     re.IGNORECASE,
 )
 # "not the full amount", "不要全退": part of it, amount unknown — asked, never the whole
@@ -249,10 +253,31 @@ _MARKED = re.compile(
 )
 
 
+# a price of one of the things counted ("退2个窗帘 每个239元", "2 candles at 69 yuan each"):
+# no amount to refund — asked, never taken as the refund
+_EACH_BEFORE = re.compile(
+    r"(?:每|单价|一)\s*[个件台只条双套张把副瓶盒支部本份]?\s*(?:是|为|要)?\s*[:：]?\s*[¥￥]?\s*$"
+    r"|\b(?:each|per (?:item|piece|one|unit)|a piece|apiece)"
+    r"\s*(?:is|was|at|for|costs?)?\s*[¥￥]?\s*$"
+    r"|\bat\s*[¥￥]?\s*$",
+    re.IGNORECASE,
+)
+_EACH_AFTER = re.compile(
+    r"^\s*(?:each|apiece|a piece|per (?:item|piece|one|unit)"
+    r"|一个|一件|一台|一只|一条|/\s*[个件台只条])",
+    re.IGNORECASE,
+)
+
+
 def _marked_amount(norm: str) -> AmountReading | None:
     """The one amount said with its currency ("200块钱", "¥50", "30 yuan"); None when there is
-    none, or more than one."""
-    values = {m.group(1) or m.group(2) for m in _MARKED.finditer(norm)}
+    none, more than one, or it is the price of one thing ("每个239元")."""
+    found = list(_MARKED.finditer(norm))
+    if any(
+        _EACH_BEFORE.search(norm[: m.start()]) or _EACH_AFTER.match(norm[m.end() :]) for m in found
+    ):
+        return None
+    values = {m.group(1) or m.group(2) for m in found}
     if len(values) != 1:
         return None
     return _exact(values.pop())

@@ -23,7 +23,7 @@ from helpdesk.graph.intents import (
     plain_match,
     stored_intent,
 )
-from helpdesk.graph.request import RESOLVED
+from helpdesk.graph.request import ALTERNATIVE, RESOLVED
 from helpdesk.graph.state import Task
 from helpdesk.tools.packs import Capability, Pack, PackSet
 from helpdesk.tools.results import ToolCall
@@ -207,6 +207,8 @@ def _side_questions(
     order or a product, nothing unread, nothing told ("保温杯已经退掉了" is no question)."""
     if any(m.intent in _ANSWERS or m.intent not in _SIDE for m in matches):
         return False
+    if any(m.details == ALTERNATIVE for m in matches):
+        return False  # "换货可以吗" while a refund waits: weighing something else instead
     if not any(m.intent is Intent.PACK for m in matches):
         return False
     subjects = {
@@ -325,6 +327,7 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
     args = dict(action["args"])
     original = dict(action["match"])
     cap = packs.for_tool(action["tool"])
+    reworked = False  # the call is planned again from the request, on its new subject
     if answer.intent is Intent.CONFIRM_CHANGE and cap is not None:
         subject = answer.request_value(cap.subject) if cap.subject else None
         amount = cap.amounts[0] if cap.amounts else ""
@@ -332,11 +335,16 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
             stated = original.get("amount_kind") == "exact"
             if str(args.get(cap.subject)) != str(subject) and amount in args and not stated:
                 # "refund the thermos from 100200" -> "no, 100609": an amount worked out from the
-                # other subject (an item, a share) is not carried over — the new one is asked
-                # about as a whole; an amount the customer said ("refund 129") stays
+                # other subject is not carried over; the part the customer named (the thermos,
+                # "half") is, and is worked out again on the new subject — asked about when it
+                # holds no such part, never offered as a whole; an amount said ("refund 129")
+                # stays
                 args[amount] = None
-                original.update({amount: None, "amount_kind": "none"})
-                original = {k: v for k, v in original.items() if k not in _PART_ARGS}
+                original[amount] = None
+                original.update(
+                    {k: v for k, v in (original.get("args") or {}).items() if k in _PART_ARGS}
+                )
+                reworked = True
             args[cap.subject] = subject
             original.update({cap.subject: subject, "inferred_order": False})
         if answer.amount_kind != "none" and amount in args:
@@ -349,6 +357,8 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
     else:
         # asked again, whatever the tool: a write that needs no confirmation of its own (a
         # ticket offered because the bot found its order) must not run on "no, for 100609"
+        if reworked and replanned is not None:
+            args = dict(replanned.args)
         call = ToolCall(name=action["tool"], args=args, id=task_id, ask_first=True)
     return Task(
         id=task_id,

@@ -128,6 +128,13 @@ asked for beside it ("cancel 100904 but don't touch 100998"): the reply says tha
 left as it is, never that nothing at all will be done."""
 
 
+ALTERNATIVE = "alternative"
+""":attr:`MatchedIntent.details` of a question weighing something else in place of the action
+waiting for a yes ("换货可以吗" while a refund waits, "can I get a replacement instead?"): it is
+answered and the waiting action is not asked again — not done, and the reply says so (a hurried
+"ok" to the answer must not run what the customer was moving away from)."""
+
+
 CHANGE_UNCLEAR = "change_unclear"
 """:attr:`MatchedIntent.details` of an :attr:`Intent.UNKNOWN` request that is a changed answer
 ("yes but only 50", "no, I meant 100998") while several actions wait for a yes, naming none of

@@ -81,6 +81,7 @@ _THING_SAID = re.compile(
     re.IGNORECASE,
 )
 _HAN_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
+_HAN_CHAR = re.compile(r"[\u3400-\u9fff]")
 # what makes a thing's name part of another thing's ("手机膜", "手机壳", "显示器支架", "保温杯盖",
 # "净化器滤芯", "炸锅篮", "保温杯的盖子"): a part or an accessory of it
 _PART_OF_IT = re.compile(
@@ -106,6 +107,23 @@ def _zh_named(name_zh: str, words: str) -> bool:
     return False
 
 
+def _zh_alias_said(alias: str, words: str) -> bool:
+    """Whether a Chinese other name is said whole as a thing of its own: never a piece of it
+    ("衣服" is no "熨衣服" steamer, "手机" no "手机膜" protector), never inside another thing
+    ("汤锅" holds no "汤" thermos), never followed by a part of it ("手机壳")."""
+    for found in re.finditer(re.escape(alias), words):
+        after = words[found.end() : found.end() + 1]
+        if _PART_OF_IT.match(words, found.end()):
+            continue
+        if len(alias) == 1 and _HAN_CHAR.match(after) and after not in _PARTICLES:
+            continue  # one character: only said on its own ("退膜", never "汤锅")
+        return True
+    return False
+
+
+_PARTICLES = frozenset("了吧的呢吗啊呀嘛和跟也都还就我给退")
+
+
 def _aliases_said(name: str, words: str) -> list[str]:
     """The item's other names said whole ("the phone" for the Smartphone X12; never a word of
     one: "keep it" is no "keep hot" thermos)."""
@@ -114,8 +132,8 @@ def _aliases_said(name: str, words: str) -> list[str]:
         alias
         for alias in SEARCH_ALIASES.get(name, ())
         if (
-            _zh_named(alias, said)
-            if _HAN_RUN.fullmatch(alias)
+            _zh_alias_said(alias, said)
+            if _HAN_CHAR.fullmatch(alias[0])
             else re.search(rf"(?<![a-z]){re.escape(alias.lower())}(?![a-z])", said)
         )
     ]
@@ -165,6 +183,13 @@ _KEPT = re.compile(
 )
 
 
+# "refund the thermos, keep the rest", "保温杯退了 剩下的留着": only the item named is meant
+_REST_KEPT = re.compile(
+    r"\b(?:keep|keeping|leave|hold on to) (?:the |all the )?"
+    r"(?:rest|others|other (?:items?|stuff|things))\b(?: of (?:it|them|the order))?"
+    r"|(?:剩下的|剩余的|其他的|其它的|别的)(?:东西|商品)?(?:我|就|都)?(?:留着|保留|不退|不用退|不要退)",
+    re.IGNORECASE,
+)
 # "手机我不要了": the thing not wanted any more — why it is refunded, not one left out
 _NOT_WANTED = re.compile(r"不想要了|不要了|不需要了|用不上了")
 
@@ -178,12 +203,14 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     if len(order.get("items") or ()) < 2:
         # "100609 退滤网": a thing asked for that is not the order's one item — asked
         return None, bool(_THING_OF_ORDER.search(words) and not _named_items(order, words))
+    rest_kept = _REST_KEPT.search(words) is not None
+    words = _REST_KEPT.sub(" ", words)
     named = _named_items(order, words)
     if not named:
         # "100200 退盘子", "refund the cup from 100200": a thing of the order asked for that is
         # none of its items by name — asked which part, never the whole order
         return None, bool(_THING_OF_ORDER.search(words))
-    if _ORDER_MEANT.search(words) and not _ITEM_MEANT.search(words):
+    if _ORDER_MEANT.search(words) and not (rest_kept or _ITEM_MEANT.search(words)):
         return None, False
     kept = _KEPT.search(words)
     if kept is not None and _ITEM_MEANT.search(words):

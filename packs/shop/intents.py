@@ -59,6 +59,7 @@ from helpdesk.graph.conversation import (
     rx,
 )
 from helpdesk.graph.intents import (
+    ALTERNATIVE,
     BRIEF,
     DEFERRED_PART,
     SPARED_SUBJECT,
@@ -1039,6 +1040,22 @@ _RETURN_ACTION = rx(
     r"[^.,;!?]{0,30}\bback\b)"
 )
 # returns as a policy (a noun): "7 day no reason returns", "free returns", "七天无理由退货"
+_SENT_BACK = (
+    r"(?:return\b|(?:send|ship|post|mail)"
+    r"(?: (?:it|them|this|that|(?:the|my) [a-z -]{1,24}?))? back\b)"
+)
+_RETURN_WEIGHED = rx(
+    r"\b(?:don'?t|do not|dont|doesn'?t|not|never) (?:want|wanna|need|have|plan) to "
+    + _SENT_BACK
+    + r"|\b(?:do|will|would|did) (?:i|we) (?:need|have) to "
+    + _SENT_BACK
+    + r"|\b(?:must|should|shall) (?:i|we) "
+    + _SENT_BACK
+    + r"|不想(?:寄回|退回|寄还|退货)"
+    r"|(?:需要|要不要|用不用|必须|得)(?:我)?(?:把[^，。,.!?！？]{0,10})?"
+    r"(?:寄回|退回|寄还)(?:去|来)?(?:吗|么|嘛|呢)?"
+    r"|要(?:我)?(?:把[^，。,.!?！？]{0,10})?(?:寄回|寄还)(?:去|来)?(?:吗|么|嘛)"
+)
 _RETURNS_TOLD_OF = rx(
     r"\b(?:\d+|seven)[- ]?days?(?: no[- ]reason| free| easy)? returns?\b"
     r"|\b(?:no[- ]reason|free|easy|hassle[- ]free) returns?\b|(?:七|7)天无理由(?:退货|退换)?"
@@ -1237,6 +1254,13 @@ _STOP_OFFERING = rx(
     r"\b(?:stop|quit|enough) (?:asking|offering|bugging|pestering|nagging)(?: me)?"
     r"(?: (?:about|with|if i want))? (?:a |any |the |another )?(?:tickets?|complaints?)\b"
     r"|别(?:再)?(?:问|提|推)(?:我)?(?:要不要)?(?:开|建|提交)?(?:工单|投诉)(?:了)?"
+    # "100200炸锅坏了，不用帮我处理", "just letting you know, no need to do anything": told,
+    # nothing asked for
+    r"|(?:不用|不需要|不必|无需|没让你)(?:帮我|给我|你们?)?(?:处理|管|弄|做什么|做任何事|跟进)(?:了|啦|哈)?"
+    r"|只是(?:跟你们?|和你们?|给你们?)?(?:说|讲|反馈)一下"
+    r"|\b(?:just )?letting you know\b|\bjust (?:so you know|fyi)\b|\bfyi\b"
+    r"|\b(?:no need|you don'?t need|there'?s no need) (?:for you )?to do anything\b"
+    r"|\bnothing (?:for you )?to do\b"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -1847,6 +1871,10 @@ def _classify_clause(
     if policy and not ents.order_ids:
         # "退货要几天内申请啊 换货呢": the same question of another policy, not a request
         return _Match(ShopIntent.FAQ, topic=_POLICY_OF[policy.group(1) or policy.group(2)])
+    if _RETURN_WEIGHED.search(norm) and not _EXPLICIT_TICKET.search(norm):
+        # "do I need to send it back?", "I don't want to send back the air fryer", "要寄回去吗":
+        # whether a return is needed — the policy answers it; nothing is filed
+        return _Match(ShopIntent.FAQ, topic="returns")
     ticket_refused = bool(_TICKET_NEGATED.search(norm))
     if _TICKET_QUESTION.search(norm) and not ents.ticket_ids:
         # "我名下有没有未处理的工单", "any update on the complaint I made?": the customer's
@@ -2369,7 +2397,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     session's last order and product."""
     skus = context.facts.get("skus") or []
     orders = context.facts.get("order_ids") or []
-    return match_shop(
+    found = match_shop(
         text,
         packs=context.packs,
         last_order_id=context.facts.get("last_order_id"),
@@ -2378,6 +2406,21 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         known_orders=[str(o) for o in orders] if isinstance(orders, list) else (),
         waiting=_waiting(context.facts.get("pending_actions")),
     )
+    if not context.awaiting_confirmation or not _ALTERNATIVE.search(normalize(text, _TYPOS)):
+        return found
+    # "换货可以吗" to the refund question: the policy asked weighs something else instead
+    return [
+        dataclasses.replace(m, details=ALTERNATIVE)
+        if m.intent is Intent.PACK and m.capability == ShopIntent.FAQ.value and not m.details
+        else m
+        for m in found
+    ]
+
+
+_ALTERNATIVE = rx(
+    r"换货|换一[个台件只双]|换个|换新|调换|换成|改成换|而是|\bexchange|\bswap|\breplace(?:ment)?\b"
+    r"|\binstead\b|\brather\b"
+)
 
 
 def _waiting(pending: Any) -> tuple[str, ...]:
@@ -2992,11 +3035,28 @@ def _identifiers(words: str) -> tuple[str, ...]:
     return ents.order_ids + ents.skus
 
 
+# what an answer naming the action may hold beside it that names no thing ("only the cancel",
+# "只要退款就行", "just refund it please")
+_NO_THING = rx(
+    r"\b(?:only|just|the|it|that|this|one|them|please|pls|order|money|now|instead|then|do|my)\b"
+    r"|只要|只|就行|就好|就可以|那个|这个|那|这|吧|了|掉|的|呢|啊|呀|款|钱|单|订单|就|先|要|给我|帮我|一下"
+)
+
+
+def _names_thing(words: str) -> bool:
+    """Whether words naming an action name a thing beside it ("只退手机", "just the phone
+    refund"): what is left without the verbs, ids and filler is a word of its own."""
+    rest = _NO_THING.sub(" ", _CANCEL.sub(" ", _REFUND_VERB.sub(" ", _REFUND.sub(" ", words))))
+    rest = _ORDER.sub(" ", rest)
+    return bool(re.search(r"[\u3400-\u9fff]{2}|[a-z]{3}", rest))
+
+
 SHOP_WORDS = ConfirmationWords(
     subject="order_id",
     subjects=lambda words: extract_entities(words).order_ids,
     identifiers=_identifiers,
     is_request=_is_request,
+    names_thing=_names_thing,
     named_action=_named_action,
     named_actions=lambda words: tuple(
         verb

@@ -389,7 +389,6 @@ async def test_never_mind_to_which_part_does_nothing_and_says_so(tmp_path: Path)
 @pytest.mark.parametrize(
     ("first", "correction", "order_id", "amount"),
     [
-        ("refund the thermos from 100200", "no, 100609", "100609", 866.0),
         ("refund 100200", "sorry I meant 100609", "100609", 866.0),
         ("refund half of 100200", "no, the whole thing", "100200", 797.0),
     ],
