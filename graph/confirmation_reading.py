@@ -47,7 +47,7 @@ _NOT_THIS = rx(
 )
 _NOTED = rx(
     r"^(?:ok|okay|k|kk|alright|all right|got it|i see|noted"
-    r"|好的|好|嗯+|哦+|ok的|好吧|知道了|明白了?)$"
+    r"|好的|好|嗯+|哦+|ok的|好吧|知道了|明白了?|行|行吧|成|收到)$"
 )
 """An acknowledgement that, with a thank-you, closes a topic rather than saying yes ("ok thanks"
 to "shall I cancel 100904?" may be "noted, thanks": asked again, never run)."""
@@ -85,11 +85,20 @@ _HEDGE = rx(
 )
 """Words that are no answer yet ("hmm", "maybe", "我再想想")."""
 _NOT_YET = rx(
-    r"\b(?:not|don'?t|dont|do not|no)\b[^.,;!?]{0,24}\b(?:yet|for now|right now|just yet|today)\b"
-    r"|\bnot now\b|\bhold off\b|\bwait (?:until|till|for)\b"
-    r"|先别|先不|暂时不|暂时别|晚点再|过几天再|以后再|回头再"
+    r"\b(?:don'?t|dont|do not|not|no)\s+(?:(?:refund|cancel|process|submit|file|send|do|run)"
+    r"(?:\s+(?:it|that|this|them|anything))?|go ahead|yet)\s+(?:yet|for now|just yet|right now"
+    r"|until|till|today)\b|\bhold off\b|\bnot (?:yet|just yet)\b\W*$"
+    r"|先别|先不要?(?=退|取消|处理|提交|弄|办|操作|申请|了)|暂时(?:先)?(?:别|不要?)(?=退|取消|处理|提交|操作)"
+    r"|(?:晚点|过几天|以后|回头|改天|明天)再(?:退|取消|处理|说|弄|提交|申请)"
 )
 """A yes put off ("yes 50 but dont refund yet", "好的，先别退"): a no for now, nothing changed."""
+
+
+_MONEY_SAID = rx(
+    r"[¥￥%]|元|块|钱|退|\b(?:yuan|rmb|kuai|bucks|refund\w*|money|percent|half|quarter|third)\b"
+    r"|一半|分之|成"
+)
+"""Words about money: a number said without them counts things ("两个包裹"), not yuan."""
 
 
 def _no_ids(words: str) -> tuple[str, ...]:
@@ -220,7 +229,10 @@ def read_confirmation(
         # "actually make it 200", "全退": the pending refund's amount changed with no yes (asked
         # again at the new amount, never run as it stands)
         new_amount = read_amount(plain, money_context=True, packs=packs)
-        if new_amount.kind != "none" and not questioning:
+        counted_only = new_amount.kind == "invalid" and not _MONEY_SAID.search(plain)
+        if new_amount.kind != "none" and not questioning and not counted_only:
+            # ("另外键盘那单分了两个包裹，帮我看看都到哪了": things counted, no money — a
+            # request of its own)
             return _changed_amount(stripped, lang, new_amount)
     if (
         negative
@@ -234,7 +246,9 @@ def read_confirmation(
         return _changed_amount(stripped, lang, read_amount(plain, money_context=True, packs=packs))
     if negative and not (yes and not NO_ANY.match(plain)):
         if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
-            return _changed_subject(stripped, lang, words.subject, subjects[0])
+            # "sorry I meant 100609, full refund", "不对，100609 全退": the amount said with the
+            # corrected subject goes along (never the old one's part)
+            return _corrected_subject(stripped, norm, lang, words, subjects[0], packs)
         if not words.identifiers(norm) and len(plain) <= 40:
             return MatchedIntent(intent=Intent.CONFIRM_NO, text=stripped, lang=lang)
         return None
@@ -247,7 +261,7 @@ def read_confirmation(
                 return (
                     changed.with_request({words.subject: subjects[0]}) if words.subject else changed
                 )
-            return _changed_subject(stripped, lang, words.subject, subjects[0])
+            return _corrected_subject(stripped, norm, lang, words, subjects[0], packs)
         return None
     rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
     # "yes, refund the 50": beside the action's own verb a bare number is its amount
@@ -311,6 +325,19 @@ def _changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedInt
 def _changed_subject(text: str, lang: Lang, subject: str, value: str) -> MatchedIntent:
     changed = MatchedIntent(intent=Intent.CONFIRM_CHANGE, text=text, lang=lang)
     return changed.with_request({subject: value}) if subject else changed
+
+
+def _corrected_subject(
+    text: str, norm: str, lang: Lang, words: ConfirmationWords, subject: str, packs: PackSet
+) -> MatchedIntent:
+    """A correction to another subject ("不对，我是说100904"), with the whole amount if said
+    with it ("sorry I meant 100609, full refund", "不对，100609 全退": never the old one's
+    part)."""
+    changed = _changed_subject(text, lang, words.subject, subject)
+    said = read_amount(bare(_without(norm, (subject,))), money_context=True, packs=packs)
+    if said.kind != "full":
+        return changed
+    return dataclasses.replace(changed, amount_kind=said.kind, amount_raw=said.raw)
 
 
 def _without(norm: str, ids: tuple[str, ...]) -> str:

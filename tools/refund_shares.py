@@ -187,7 +187,7 @@ _KEPT = re.compile(
 _REST_KEPT = re.compile(
     r"\b(?:keep|keeping|leave|hold on to) (?:the |all the )?"
     r"(?:rest|others|other (?:items?|stuff|things))\b(?: of (?:it|them|the order))?"
-    r"|(?:剩下的|剩余的|其他的|其它的|别的)(?:东西|商品)?(?:我|就|都)?(?:留着|保留|不退|不用退|不要退)",
+    r"|(?:剩下的|剩余的|其他的|其它的|别的)(?:东西|商品)?(?:我|就|都|先)*(?:留着|保留|不退|不用退|不要退)",
     re.IGNORECASE,
 )
 # "手机我不要了": the thing not wanted any more — why it is refunded, not one left out

@@ -62,6 +62,11 @@ _PAID = rx(
 
 # "净化器那单", "空气炸锅的订单", "显示器和手机那个单子", "my air fryer order", "the purifier
 # order", "the order with the monitor": an order named by what is in it
+_THING = (
+    r"(?!(?:first|second|third|last|other|same|one|ones|was|were|has|had|been|got|is|are|order"
+    r"|money|amount|rest|refund)\b)[a-z]{3,}"
+)
+"""A word that may name a thing bought ("purifier"; not "the second one", "that was")."""
 _DESCRIBED_ORDER = rx(
     # (a 工单 is a ticket, not an order: "帮我开个工单")
     r"[\u4e00-\u9fff]{2}(?:的|那|这)?(?:一|个)?(?:(?<![工账菜清保名])单|笔|订单|单子)(?![号据])"
@@ -76,6 +81,14 @@ _DESCRIBED_ORDER = rx(
     # "how much can I still get back on the air purifier", "上个月净化器退过一次款"
     r"|\b(?:get|got|claim|have) (?:\w+ )?back (?:for|on) (?:the|my) [a-z]{3,}"
     r"|[\u4e00-\u9fff]{2}(?=退过|退了一?(?:部分|次|笔))"
+    # "how much have I been refunded on the purifier", "is the air purifier still refundable":
+    # a refund of the thing bought, asked about
+    r"|\b(?:refunded|paid back|refundable|returned) (?:on|for) (?:the|my|that) "
+    + _THING
+    + r"|\b(?:the|my|that) "
+    + _THING
+    + r"(?: [a-z]{3,})? (?:is |still |even |already )*"
+    r"(?:refundable|refunded)\b"
     r"|\b(?:(?:i|we|she|he|they) (?:just |already )?(?:paid for|ordered|bought|purchased) "
     r"|(?:paid for|ordered|bought|purchased) (?:the|a|an|my) )[a-z]{3,}"
 )

@@ -48,7 +48,7 @@ __all__ = [
     "sealed_report",
 ]
 
-FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-", "fo-", "fm-", "fk-")
+FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-", "fo-", "fm-", "fk-", "fh-")
 """Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh10``, and
 ``conversations.fresh10.yaml``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
@@ -354,6 +354,7 @@ SEALED_BATCHES = {
     "sixth (fn-)": "fn-",
     "seventh (fl-)": "fl-",
     "eighth (fj-)": "fj-",
+    "ninth (fi-)": "fi-",
 }
 """The sealed batches by id prefix: reported apart, since each was first run at another time."""
 

@@ -388,8 +388,9 @@ FAQ: tuple[FaqEntry, ...] = (
         "en",
         "Can I cancel my order?",
         "You can cancel an order while it is pending payment or paid but not yet shipped; a paid "
-        "order is refunded in full automatically. Once it has shipped it can no longer be "
-        "cancelled: refuse the delivery or return it within 7 days after it arrives.",
+        "order is refunded in full automatically. An order is cancelled as a whole: to keep "
+        "some of its items, return the others after they arrive. Once it has shipped it can no "
+        "longer be cancelled: refuse the delivery or return it within 7 days after it arrives.",
         "cancel cancellation order stop",
     ),
     FaqEntry(
@@ -397,6 +398,7 @@ FAQ: tuple[FaqEntry, ...] = (
         "zh",
         "可以取消订单吗？",
         "待付款或已付款未发货的订单可以直接取消，已付款的订单会自动全额退款。"
+        "订单只能整单取消：想留下其中部分商品，可在收货后把其余商品退货。"
         "订单发货后无法取消，您可以拒收，或签收后 7 天内申请退货。",
         "取消 取消订单 不要了",
     ),

@@ -1,0 +1,277 @@
+"""Whole conversations session 17 found moving money wrongly or filing unasked: a correction
+to another order offered as that whole order, "only" another item read as a yes to the first,
+pieces of other names naming items, a unit price taken as the refund, put-off yeses, questions
+about tickets filing new ones. Run as a customer meets the bot (the demo shop seeded, the
+minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpdesk.app.session import run_turn
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "order_id", "amount"),
+    [
+        # the thing named goes along to the corrected order; 100609 holds no thermos: asked
+        ("refund the thermos from 100200", "no, 100609", "100609", None),
+        ("把100200里的保温杯退了", "不对，100609", "100609", None),
+        # a share goes along too: half of what 100609 cost
+        ("refund half of 100200", "no, 100609", "100609", 649.5),
+    ],
+)
+async def test_a_corrected_order_keeps_the_part_named_never_the_whole_new_order(
+    tmp_path: Path, first: str, correction: str, order_id: str, amount: float | None
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, correction)
+    assert "866.00（即全部" not in out["reply"] and "whole refundable" not in out["reply"]
+    await say(bot, "yes" if first.isascii() else "确认")
+    assert await refunds_of(bot, order_id) == ([] if amount is None else [amount])
+    assert await refunds_of(bot, "100200") == []
+
+
+async def test_only_another_item_of_the_order_is_a_new_request_not_a_yes(tmp_path: Path) -> None:
+    # "只退手机" to the monitor's refund question: the phone's refund asked, the monitor's not
+    bot = bot_for(tmp_path)
+    await say(bot, "100998只退显示器")
+    out = await say(bot, "只退手机")
+    assert "2999.00" in out["reply"]
+    await say(bot, "是")
+    assert await refunds_of(bot, "100998") == [2999.0]
+
+
+async def test_only_the_action_among_several_still_keeps_it(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and cancel 100998")
+    await say(bot, "only the cancel")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert len(await executions(bot, "cancel_order")) == 1
+
+
+@pytest.mark.parametrize(
+    ("customer", "message"),
+    [
+        ("C0006", "100595只退衣服"),  # no "熨衣服" steamer
+        ("C0001", "100683 退手机"),  # no "手机膜" protector
+        ("C0001", "100200 退汤锅"),  # no "汤" thermos
+    ],
+)
+async def test_a_piece_of_another_name_never_names_an_item(
+    tmp_path: Path, customer: str, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await run_turn(bot, message, session="s", customer=customer)
+    assert all(r["status"] != "needs_confirmation" for r in out["tool_results"])
+    await run_turn(bot, "确认", session="s", customer=customer)
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_price_of_one_beside_a_count_is_no_refund_amount(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await run_turn(bot, "100079 退2个窗帘 每个239元", session="s", customer="C0004")
+    assert "239.00" not in out["reply"]
+    await run_turn(bot, "是", session="s", customer="C0004")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I don't want to send back the air fryer", "do I need to send it back?", "要寄回去吗"],
+)
+async def test_whether_to_send_back_is_answered_and_files_nothing(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "7" in out["reply"]  # the returns policy
+    await say(bot, "yes" if message.isascii() else "好")
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "answer", "yes"),
+    [
+        ("refund 300 on 100200", "yes 50 but dont refund yet", "yes"),
+        ("100200退200块", "好的，先别退", "好"),
+        ("100200退200块", "换货可以吗", "好"),
+        ("refund 300 on 100200", "can I get a replacement instead?", "ok"),
+    ],
+)
+async def test_a_yes_put_off_or_an_alternative_weighed_leaves_nothing_waiting(
+    tmp_path: Path, first: str, answer: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    await say(bot, yes)
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "paid"),
+    [
+        ("refund the thermos from 100200, keep the rest", 129.0),
+        ("100200 退保温杯 剩下的留着", 129.0),
+    ],
+)
+async def test_the_rest_kept_is_only_the_item_named(
+    tmp_path: Path, message: str, paid: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert f"{paid:.2f}" in out["reply"]
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert await refunds_of(bot, "100200") == [paid]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["100200炸锅坏了，不用帮我处理", "my air fryer from 100200 is broken, just letting you know"],
+)
+async def test_a_fault_told_with_nothing_asked_files_nothing(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "好")
+    assert await executions(bot, "create_ticket") == []
+
+
+# ---- the review of the first round of session 17 ----
+
+
+@pytest.mark.parametrize(
+    ("first", "answer", "paid"),
+    [
+        ("refund the thermos from 100200", "just refund it already", 129.0),
+        ("refund half of 100200", "just refund it quickly", 398.5),
+        ("100200退200块", "只退款 赶紧的", 200.0),
+        ("100200退200块", "只要退款 麻烦了", 200.0),
+        ("refund the monitor from 100998", "just refund it asap", 2199.0),
+    ],
+)
+async def test_an_impatient_only_is_no_new_request_for_the_whole_order(
+    tmp_path: Path, first: str, answer: str, paid: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    await say(bot, "yes" if first.isascii() else "是")
+    assert sum(await refunds_of(bot, "100200")) + sum(await refunds_of(bot, "100998")) == paid
+
+
+async def test_only_refund_it_beside_a_waiting_cancel_never_refunds_that_order(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and cancel 100998")
+    await say(bot, "just refund it already")
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100998") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "order_id", "paid"),
+    [
+        ("refund half of 100200", "sorry I meant 100609, full refund", "100609", 866.0),
+        ("refund half of 100200", "不对，100609 全退", "100609", 866.0),
+        ("refund a third of 100200", "不对，100998 全退", "100998", 5198.0),
+        ("refund the thermos from 100200", "不对，100609 全退", "100609", 866.0),
+    ],
+)
+async def test_full_said_with_a_correction_is_the_new_orders_whole(
+    tmp_path: Path, first: str, correction: str, order_id: str, paid: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, correction)
+    await say(bot, "yes")
+    assert await refunds_of(bot, order_id) == [paid]
+
+
+@pytest.mark.parametrize(
+    ("first", "answer"),
+    [
+        ("cancel 100998", "yes, it's not shipped yet, cancel it"),
+        ("refund the thermos from 100200", "yes, I have not used it yet"),
+        ("refund the thermos from 100200", "可以，先不用寄回吧"),
+    ],
+)
+async def test_not_yet_about_something_else_is_no_decline(
+    tmp_path: Path, first: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, answer)
+    assert "nothing will be done" not in out["reply"] and "不做任何操作" not in out["reply"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "cancel the phone but keep the monitor",
+        "could I cancel just the smartphone and keep the monitor?",
+        "只取消手机 100998",
+    ],
+)
+async def test_cancelling_one_item_of_an_order_offers_no_cancel(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "是")
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_ticket_offer_declined_with_no_need_to_do_anything_files_nothing(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "my air fryer from 100200 is broken")
+    out = await say(bot, "no need to do anything")
+    assert "nothing will be done" in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    ("customer", "message"),
+    [
+        ("C0001", "我记得我投诉过一次，那个投诉怎么样了"),
+        ("C0001", "Is anyone even looking at my complaint?"),
+        ("C0032", "我之前还提过一个破损的售后单，有人跟进吗"),
+        ("C0001", "我上周就要求转人工了，到现在都没人联系我"),
+    ],
+)
+async def test_asking_after_a_complaint_made_files_no_second_one(
+    tmp_path: Path, customer: str, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await run_turn(bot, message, session="s", customer=customer)
+    assert all(r["status"] != "needs_confirmation" for r in out["tool_results"])
+    await run_turn(bot, "好" if not message.isascii() else "yes", session="s", customer=customer)
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_question_beside_the_amount_asked_for_is_no_amount(tmp_path: Path) -> None:
+    # "how much?" -> a question with "the rest" in it: not the whole order
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 one of them")
+    await say(bot, "and the other order, when will the rest of it get here?")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_things_counted_while_a_ticket_waits_are_no_change_to_it(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100200炸锅坏了")
+    out = await say(bot, "另外键盘那单分了两个包裹，帮我看看都到哪了")
+    assert all(r["status"] != "needs_confirmation" for r in out["tool_results"])
+    await say(bot, "行，谢谢")
+    assert await executions(bot, "create_ticket") == []
