@@ -327,6 +327,8 @@ YES_ONLY = rx(
     r"absolutely|of course|proceed|affirmative|yes please|please|i confirm|that'?s right"
     # "sure why not", "alright go ahead", "sounds good": a yes as people say it
     r"|alright|all right|why not|sounds good|go for it|let'?s do it|sure thing"
+    # "yeah go on then", "fine, go ahead": "fine" and "then" only beside another yes
+    r"|go on|(?<=\s)then|fine(?=[\s,.!]+(?:go ahead|do it|proceed|yes|ok|okay|go on))"
     r"|是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok的|确认取消|确认退款"
     r"|就这样|就这么办|办吧|取消吧|退吧|退款吧|退掉吧?|行吧|好嘞|好滴|没错|可以的"
     # "那就退吧", "那就这样吧": then, yes

@@ -225,6 +225,9 @@ def _side_questions(
             return False
         if cap.about_actions:
             continue  # "取消了钱多久能退回来": a policy of the action itself
+        same = bool(cap.subject) and str(task.call.args.get(cap.subject) or "") in subjects
+        if same and match_from_task(task).inferred_order:
+            continue  # "多久能到" beside the cancel question: the waiting order's own look
         if not cap.subject or _described(task, packs):
             return False  # "is SKU-1004 in stock?", "is the phone shipped?": something else
         if str(task.call.args.get(cap.subject) or "") not in subjects:

@@ -1084,7 +1084,12 @@ _TICKET = rx(
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
     r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
-    r"(?:support )?ticket|support ticket|leaking|torn)\b"
+    r"(?:support )?ticket|support ticket|leaking|torn"
+    # "came with an electric kettle instead of the thermos", "the wrong thing in my order":
+    # the wrong thing delivered
+    r"|not what i (?:ordered|paid for|bought)|wrong (?:thing|one|model|items?)"
+    r"|(?:came|arrived|sent|got) (?:with )?(?:an? |the )?[a-z -]{2,30} instead of)\b"
+    r"|不是我(?:下单|买|订|要)的|寄错|送错|发成了"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
     r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
@@ -2458,6 +2463,11 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     ]
 
 
+_REST_KEPT_ZH = rx(
+    r"[，,；;\s]*(?:剩下的|剩余的|其他的|其它的|别的|其余的)(?:东西|商品|几样|两样)?(?:我|就|都|先)*"
+    r"(?:留着|保留|不退|不用退|不要退|没问题)"
+    r"|[，,；;\s]*[\u4e00-\u9fff]{2,5}(?:我)?(?:留着|保留|不退|不用退)(?=\W*$)"
+)
 _ALTERNATIVE = rx(
     r"换货|换一[个台件只双]|换个新|换新|调换|改成换|\bexchange|\bswap|\breplace(?:ment)?\b"
 )
@@ -2515,6 +2525,10 @@ def match_shop(
     for negated in _NOT_THIS_ACTION.finditer(norm):
         start, end = negated.span(next(g for g in ("not", "not2", "not3") if negated.group(g)))
         norm = norm[:start] + " " * (end - start) + norm[end:]
+    # "帮我把保温杯的钱退了，别的不用退", "只退手机，显示器留着": the rest kept is no "no" to the
+    # refund asked beside it (blanked here; the refund's own words still say it, for the item)
+    if _REFUND_VERB.search(blank(norm, _REST_KEPT_ZH)):
+        norm = blank(norm, _REST_KEPT_ZH)
     # "stop bugging me about complaints, cancel 100904": no ticket is wanted; the words are not
     # read as one (blanked, the spans stay aligned), the rest is
     no_tickets = list(_STOP_OFFERING.finditer(norm))
