@@ -87,8 +87,10 @@ _HEDGE = rx(
 _NOT_YET = rx(
     r"\b(?:don'?t|dont|do not|not|no)\s+(?:(?:refund|cancel|process|submit|file|send|do|run)"
     r"(?:\s+(?:it|that|this|them|anything))?|go ahead|yet)\s+(?:yet|for now|just yet|right now"
-    r"|until|till|today)\b|\bhold off\b|\bnot (?:yet|just yet)\b\W*$"
-    r"|先别|先不要?(?=退|取消|处理|提交|弄|办|操作|申请|了)|暂时(?:先)?(?:别|不要?)(?=退|取消|处理|提交|操作)"
+    r"|until|till|today)\b|(?<!don't )(?<!dont )(?<!not )\bhold off\b(?! on)"
+    r"|\bnot (?:yet|just yet)\b\W*$"
+    r"|先别(?=退|取消|处理|提交|办|操作|申请)|先不要?(?=退|取消|处理|提交|办|操作|申请|了\W*$)"
+    r"|暂时(?:先)?(?:别|不要?)(?=退|取消|处理|提交|操作)"
     r"|(?:晚点|过几天|以后|回头|改天|明天)再(?:退|取消|处理|说|弄|提交|申请)"
 )
 """A yes put off ("yes 50 but dont refund yet", "好的，先别退"): a no for now, nothing changed."""
@@ -154,7 +156,7 @@ def read_confirmation(
     if _HESITANT.search(stripped) or _HEDGE.match(plain):
         # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
-    if _NOT_YET.search(plain) and not AFTER_ALL.search(plain):
+    if _NOT_YET.search(plain) and not AFTER_ALL.search(plain) and len(words.waiting) <= 1:
         # "yes 50 but dont refund yet", "好，先别退": not now — nothing runs, nothing stays
         # waiting for a later "yes"
         return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
@@ -330,14 +332,16 @@ def _changed_subject(text: str, lang: Lang, subject: str, value: str) -> Matched
 def _corrected_subject(
     text: str, norm: str, lang: Lang, words: ConfirmationWords, subject: str, packs: PackSet
 ) -> MatchedIntent:
-    """A correction to another subject ("不对，我是说100904"), with the whole amount if said
-    with it ("sorry I meant 100609, full refund", "不对，100609 全退": never the old one's
-    part)."""
+    """A correction to another subject ("不对，我是说100904"), with the amount if said with it
+    ("sorry I meant 100609, full refund", "不对，100609 全退", "no I meant 100609, 200 yuan":
+    never the old one's part)."""
     changed = _changed_subject(text, lang, words.subject, subject)
     said = read_amount(bare(_without(norm, (subject,))), money_context=True, packs=packs)
-    if said.kind != "full":
+    if said.kind not in ("full", "exact"):
         return changed
-    return dataclasses.replace(changed, amount_kind=said.kind, amount_raw=said.raw)
+    return dataclasses.replace(
+        changed, amount=said.value, amount_kind=said.kind, amount_raw=said.raw
+    )
 
 
 def _without(norm: str, ids: tuple[str, ...]) -> str:

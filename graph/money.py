@@ -51,14 +51,15 @@ _FULL = re.compile(
     # "refund the thermos, keep the rest" / "保温杯退了，剩下的留着": the rest is kept, not refunded
     r"(?<!\bkeep )(?<!\bkeeping )(?<!\bleave )(?<!\bhold on to )(?<!\bkeep all )"
     r"(?<!\bkeeping all )(?<!\bleave all )"
-    r"\b(?:the rest|what'?s left|whatever is left|all of it|everything(?! else)|full(?:y)?"
-    r"|whole|entire"
+    r"\b(?:the rest|what'?s left|whatever is left|all of it|full(?:y)?|whole|entire"
+    # "refund the air fryer and everything else" is all of it; "…, keep the thermos" is not
+    r"|everything(?! else\b[^.?!]*\bkeep\b)"
     r"|all the (?:money|amount))\b(?! (?:else )?(?:is|are) (?:fine|ok|okay|good))"
     # "when will the rest of it get here?": the goods, not the money
     r"(?! of (?:it|them|the order|my order|the (?:items|stuff|things|parcel|package))\b"
     r"[^.?!]{0,12}\b(?:get|come|arrive|ship|deliver|show))"
     r"|全部|全额|全款"
-    r"|(?:剩下的|剩余的|其他的)(?!(?:东西|商品)?(?:我|就|都|先)*(?:留着|保留|不退|不用退|不要退|没问题))"
+    r"|(?:剩下的|剩余的)(?!(?:东西|商品)?(?:我|就|都|先)*(?:留着|保留|不退|不用退|不要退|没问题))"
     r"|都退|全退|退全",
     re.IGNORECASE,
 )

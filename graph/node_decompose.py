@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from helpdesk.graph.capabilities import match_packs, merge_matches
-from helpdesk.graph.conversation import NO_ANY, QUESTION_MARK, bare
+from helpdesk.graph.conversation import NO_ANY, bare
 from helpdesk.graph.first_round import RULES, calls_signature, first_round, reading_signature
 from helpdesk.graph.intents import (
     Intent,
@@ -233,9 +233,7 @@ def _resume_awaiting_amount(
     reading = read_amount(text, money_context=True, packs=packs)
     if reading.kind == "none":
         return matches
-    if only.intent is Intent.UNKNOWN and (
-        QUESTION_MARK.search(text) or len(plain.replace(reading.raw.lower(), "")) > 24
-    ):
+    if only.intent is Intent.UNKNOWN and len(plain.replace(reading.raw.lower(), "")) > 24:
         # "and the other order, when will the rest of it get here?": a question of its own,
         # not the amount asked for
         return matches

@@ -226,7 +226,7 @@ def _side_questions(
         if cap.about_actions:
             continue  # "取消了钱多久能退回来": a policy of the action itself
         same = bool(cap.subject) and str(task.call.args.get(cap.subject) or "") in subjects
-        if same and match_from_task(task).inferred_order:
+        if same and match_from_task(task).inferred_order and not _described(task, packs):
             continue  # "多久能到" beside the cancel question: the waiting order's own look
         if not cap.subject or _described(task, packs):
             return False  # "is SKU-1004 in stock?", "is the phone shipped?": something else

@@ -172,7 +172,11 @@ _THING_OF_ORDER = re.compile(
     r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b"
     r"|\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}"
     r"|只退(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}|[\u4e00-\u9fff]{2}退掉"
-    r"|把[^，。,.!?！？]{1,16}退(?:了|掉)",
+    r"|把[^，。,.!?！？]{1,16}退(?:了|掉)"
+    # "just refund the bottle": a thing picked out, whatever it is called
+    r"|\b(?:only|just) (?:refund |return |send back )?(?:the|my) (?!(?:order|orders|money|amount"
+    r"|rest|whole|full|total|refund|item|items|product|thing|things|stuff|purchase|lot|one"
+    r"|difference|shipping|balance|remaining)\b)[a-z]{3,}\b(?! (?:order|purchase)\b)",
     re.IGNORECASE,
 )
 # "显示器留着", "keep the monitor", "显示器不退": one item kept beside the one refunded

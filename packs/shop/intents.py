@@ -52,6 +52,7 @@ from helpdesk.graph.conversation import (
     STRIP,
     THANKS,
     TO_END,
+    YES_START,
     bare,
     blank,
     clause_spans,
@@ -827,15 +828,23 @@ _CANCEL = rx(
     r"|(?:把|将)\s*(?:订单|单子|这单|那单|这个订单|那个订单)?\s*\d{6}?\s*(?:的订单)?\s*撤(?:了|掉|回)(?![吗么])"
 )
 # "cancel the watch from it only", "只取消里面的手表": one item of an order, not the order
+# a word that may be an item of an order ("the smartphone", "the monitor"), not the order, the
+# customer's other orders or anything else kept ("keep my other orders", "keep the receipt")
+_AN_ITEM = (
+    r"(?!(?:order|orders|other|rest|one|ones|whole|account|receipt|coupon|coupons|points|voucher"
+    r"|thing|things|stuff|purchase|everything|money|refund|card|address|it|that|this|them)\b)"
+    r"[a-z]{3,}\b(?!(?: [a-z]+){0,2} (?:order|one|purchase)\b)"
+)
 _PART_OF_ORDER = rx(
     r"只取消(?!订单|\s*\d)|仅取消(?!订单|\s*\d)|取消(?:里面|其中)"
     r"|\bfrom (?:it|the order|that order)(?: only)?\b"
     r"|\bcancel (?:only |just )?(?:the |one )(?!order)\w+ (?:from|in|out of)\b"
-    # "could I cancel just the smartphone and keep the monitor?": one item, the rest kept
-    r"|\b(?:(?:only|just) cancel|cancel (?:only|just)) (?:the |my |one )?+"
-    r"(?!(?:order|it|that|this|them|one)\b)[a-z]+\b"
-    r"(?!(?: [a-z]+){0,2} (?:order|one|purchase)\b)"
-    r"|\bcancel\b[^.?!]{1,40}\b(?:and|but) keep (?:the|my) (?![a-z]+ (?:order|one)\b)"
+    # "could I cancel just the smartphone and keep the monitor?": one item, the other kept
+    r"|\bcancel\b[^.?!\d]{1,40}\b(?:and|but) keep (?:the|my) "
+    + _AN_ITEM
+    + r"|\b(?:(?:only|just) cancel|cancel (?:only|just)) (?:the |my )"
+    + _AN_ITEM
+    + r"(?= (?:and|but) (?:keep|leave)\b| from\b| in (?:it|the order|that order)\b)"
 )
 # "any discount on SKU-1047", "SKU-1047有优惠吗": a price promotion, which the shop does not read
 _PROMO = rx(
@@ -2452,8 +2461,11 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     )
     pending = context.facts.get("pending_actions") or []
     money = any(isinstance(a, Mapping) and a.get("tool") in _MONEY_ACTIONS for a in pending)
-    if not money or not _ALTERNATIVE.search(normalize(text, _TYPOS)):
+    said = normalize(text, _TYPOS)
+    if not money or not _ALTERNATIVE.search(said) or YES_START.match(bare(said)):
         return found  # (a replacement is what a ticket offered would arrange: asked again)
+    if _ALTERNATIVE_REFUSED.search(said):
+        return found  # "I'd rather not swap it, how many days for the refund?"
     # "换货可以吗" to the refund question: the policy asked weighs something else instead
     return [
         dataclasses.replace(m, details=ALTERNATIVE)
@@ -2472,6 +2484,10 @@ _ALTERNATIVE = rx(
     r"换货|换一[个台件只双]|换个新|换新|调换|改成换|\bexchange|\bswap|\breplace(?:ment)?\b"
 )
 _MONEY_ACTIONS = frozenset({"request_refund", "cancel_order"})
+_ALTERNATIVE_REFUSED = rx(
+    r"\b(?:rather not|don'?t want (?:to|an?)|no need (?:to|for)|not) (?:\w+ )?"
+    r"(?:swap|exchange|replace)|不(?:想|要|用|需要)换|不换"
+)
 
 
 def _waiting(pending: Any) -> tuple[str, ...]:
@@ -2532,7 +2548,7 @@ def match_shop(
     # "stop bugging me about complaints, cancel 100904": no ticket is wanted; the words are not
     # read as one (blanked, the spans stay aligned), the rest is
     no_tickets = list(_STOP_OFFERING.finditer(norm))
-    if not awaiting_confirmation:
+    if not (awaiting_confirmation or ticket_asked_for(norm) or _COMPLAINT_WORD.search(norm)):
         no_tickets += list(_TOLD_ONLY.finditer(norm))
     for said in no_tickets:
         norm = norm[: said.start()] + " " * (said.end() - said.start()) + norm[said.end() :]
@@ -2761,6 +2777,7 @@ def match_shop(
         matched = [
             replace(m, intent=ShopIntent.FAQ, topic="cancel_order")
             if m.intent is ShopIntent.CANCEL_ORDER
+            and not extract_entities(normalize(m.text, _TYPOS)).order_ids
             else m
             for m in matched
         ]
@@ -3139,12 +3156,16 @@ def _identifiers(words: str) -> tuple[str, ...]:
 _NOT_A_THING = (
     r"(?:order|orders|money|amount|rest|remainder|difference|shipping|postage|delivery|fee|fees"
     r"|whole|full|total|balance|part|half|same|one|ones|it|that|this|them|now|please|already"
-    r"|quickly|asap|then|instead|again|first|today)\b"
+    r"|quickly|asap|then|instead|again|first|today|item|items|product|products|thing|things"
+    r"|stuff|goods|purchase|lot|cash|payment|price|refund|refunds|cancel|cancellation|return"
+    r"|broken|faulty|damaged|defective|bad|other|last|new|original|remaining)\b"
 )
 _THING_PICKED = rx(
     r"\b(?:only|just)\s+(?:(?:refund|cancel|return)\s+)?(?:the|my)\s+(?!" + _NOT_A_THING + r")"
-    r"[a-z]{3,}" + r"|(?:只|仅|就)(?:要)?(?:退|取消)(?:掉)?(?:那个|这个)?"
-    r"(?![款钱货了吧掉呗啊呀的一二两三四五六七八九十百千半全都部剩运费赶快马现先麻])[\u4e00-\u9fff]{2}"
+    r"[a-z]{3,}"
+    r"|(?:只|仅|就)(?:要)?(?:退|取消)(?:掉)?(?:那个|这个)?"
+    r"(?!就|订单|这|那|东西|商品|物品|货品|产品"
+    r"|[款钱货了吧掉呗啊呀的一二两三四五六七八九十百千半全都部剩运费赶快马现先麻])[\u4e00-\u9fff]{2}"
 )
 
 

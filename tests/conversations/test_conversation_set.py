@@ -54,10 +54,14 @@ from tests.conversations.labels import held_out, load_set
 # 2307; 2295 accepted, was 2281).
 # Session 16: the tenth fresh batch (120 messages and 30 conversations, first run 83.1%) joined;
 # raised from 0.899 / 0.887 / 0.939 / 0.910.
-FLOOR_UNDERSTOOD = 0.907  # 2705/2979
-FLOOR_ACCEPTED = 0.895  # 2668/2979
-FLOOR_MULTI_REQUESTS_SERVED = 0.942  # 2508/2660
-FLOOR_ANSWERED_OR_DEFERRED = 0.913  # 1143/1250 multi-request turns
+# Session 17: the eleventh fresh batch (120 messages and 24 conversations about the hardest
+# kinds: late and damaged deliveries, long messages, complaints, references, tickets, item
+# refunds; first run 58.3%) joined: LOWERED from 0.907 / 0.895 / 0.942 / 0.913 because the set
+# grew by 216 harder turns (the older 2979 turns: see the README).
+FLOOR_UNDERSTOOD = 0.891  # 2847/3195
+FLOOR_ACCEPTED = 0.876  # 2802/3195
+FLOOR_MULTI_REQUESTS_SERVED = 0.941  # 2511/2668
+FLOOR_ANSWERED_OR_DEFERRED = 0.911  # 1143/1254 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
@@ -70,8 +74,11 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.913  # 1143/1250 multi-request turns
 # (the seventh batch's multi-request turns are served less often than the six before).
 # Session 16: the eighth (200 messages; first run 81.5%, 72.7% of its 11 multi-request turns
 # served or deferred) joined: raised from 0.748.
-FLOOR_SEALED_UNDERSTOOD = 0.762  # 1259/1650 (137, 162, 185, 174, 154, 125, 157, 165 of the eight)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.794  # 468/589
+# Session 17: the ninth (200 messages; first run 75.5%, 66.7% of its 18 multi-request turns
+# served or deferred; 3 items looked at for a write task planned from a question) joined:
+# LOWERED from 0.794 for the served-or-deferred figure (the ninth's multi-request turns).
+FLOOR_SEALED_UNDERSTOOD = 0.762  # 1411/1850 (137, 162, 185, 173, 154, 125, 157, 165, 153)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.790  # 480/607
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +100,8 @@ def test_the_set_has_the_size_and_mix_the_issue_asks_for() -> None:
     sealed = load_set(SEALED_DIR).messages
     apart = sum(map(held_out, ids)) + len(sealed)
     # about a fifth at least (issue 12); more since a second (session 11), a third and a fourth
-    # (session 12), a fifth (session 13) ... and an eighth (session 16) sealed batch joined
+    # (session 12), a fifth (session 13) ... an eighth (session 16) and a ninth (session 17)
+    # sealed batch joined
     assert 0.15 < apart / (len(ids) + len(sealed)) < 0.5
     tags = Counter(tag for t in turns for tag in t.tags)
     for kind in ("question", "negation", "multi", "typo", "colloquial", "mixed", "emotion",
