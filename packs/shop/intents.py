@@ -1181,7 +1181,12 @@ _TICKET_QUESTION = rx(
     r"|\b(?:any|my|existing|open|pending)\s+(?:open\s+|pending\s+|support\s+)?tickets\b"
     r"|\bany (?:open |pending )?tickets?\b"
     # "我投诉的那个工单也石沉大海", "why does nobody answer my ticket": a ticket there is
-    r"|(?:我|之前|上次|以前)[^，。,.!?！？]{0,10}的(?:那个)?(?:工单|售后单|售后申请)"
+    r"|(?<![帮给替])(?:我|之前|上次|以前)(?!提交一|开一|开个|建一|建个)[^，。,.!?！？]{0,10}的(?:那个)?"
+    r"(?:工单|售后单|售后申请)"
+    # "I opened something with you about a delivery, what was the reference number?"
+    r"|\b(?:i|we) (?:opened|filed|raised|submitted|made|logged) (?:something|a case|a request"
+    r"|a ticket|a complaint)\b[^.?!]{0,60}\b(?:reference|ticket|case) (?:number|no|id)\b"
+    r"|\bwhat(?:'s| was| is) (?:the|my) (?:reference|case) (?:number|no|id)\b"
     # "我之前还提过一个破损的售后单，有人跟进吗": one filed before, asked after
     r"|(?:提过|提交过|开过|报过|申请过)[^，。,.!?！？]{0,10}(?:工单|售后单|售后|投诉)"
     r"|\bmy (?:ticket|complaint) about\b|\b(?:has|did) any(?:one|body) (?:done|do) anything\b"

@@ -275,3 +275,97 @@ async def test_things_counted_while_a_ticket_waits_are_no_change_to_it(tmp_path:
     assert all(r["status"] != "needs_confirmation" for r in out["tool_results"])
     await say(bot, "行，谢谢")
     assert await executions(bot, "create_ticket") == []
+
+
+# ---- the second review (8b51409): what the first fixes broke ----
+
+
+@pytest.mark.parametrize(
+    ("first", "answer", "order_id", "paid"),
+    [
+        ("refund the thermos from 100200", "yes just refund the item", "100200", [129.0]),
+        ("refund the thermos from 100200", "just refund the product", "100200", [129.0]),
+        ("refund the monitor from 100998", "yes just refund the bottle", "100200", []),
+        ("refund 300 on 100200", "好，其他的不用了", "100200", [300.0]),
+        ("refund the thermos from 100200", "只退就行", "100200", [129.0]),
+        ("refund the thermos from 100200", "只退这个商品", "100200", [129.0]),
+        ("refund half of 100200", "no I meant 100609, 200 yuan", "100609", [200.0]),
+    ],
+)
+async def test_an_answer_with_a_general_word_never_pays_the_whole_order(
+    tmp_path: Path, first: str, answer: str, order_id: str, paid: list[float]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    await say(bot, "yes" if answer.isascii() else "是")
+    assert await refunds_of(bot, order_id) == paid
+
+
+async def test_just_refund_the_item_beside_a_waiting_cancel_refunds_nothing(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消100998")
+    await say(bot, "yes just refund the item")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "cancels"),
+    [
+        (["just cancel please 100904", "yes"], 1),
+        (["cancel 100904 but keep my other orders", "yes"], 1),
+        (["check 100904", "just cancel the thing", "yes"], 1),
+        (["cancel 100998", "只取消就行", "是"], 1),
+        (["refund the thermos from the order 100200 and cancel 100904", "yes"], 1),
+        (["cancel the phone but keep the monitor", "yes"], 0),
+    ],
+)
+async def test_everyday_cancel_words_still_cancel_and_an_item_never_does(
+    tmp_path: Path, turns: list[str], cancels: int
+) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    assert len(await executions(bot, "cancel_order")) == cancels
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "just letting you know my 100683 is late, please open a complaint",
+        "我只是说一下，100683太慢了，我要投诉",
+    ],
+)
+async def test_a_complaint_asked_for_beside_just_letting_you_know_is_filed(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "是")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "answers", "paid"),
+    [
+        ("refund 300 on 100200", ["确认，另外换货流程是什么", "是"], [300.0]),
+        (
+            "refund 300 on 100200",
+            ["I'd rather not swap it, how many days for the refund?", "yes"],
+            [300.0],
+        ),
+        ("refund part of 100200", ["can you do 200?", "yes"], [200.0]),
+        ("refund the air fryer from 100200 and everything else", ["yes"], [797.0]),
+    ],
+)
+async def test_what_the_customer_clearly_asked_still_runs(
+    tmp_path: Path, first: str, answers: list[str], paid: list[float]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    for text in answers:
+        await say(bot, text)
+    assert await refunds_of(bot, "100200") == paid
