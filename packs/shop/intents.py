@@ -3111,11 +3111,26 @@ def _model_reading(
         # do not answer ("is the smart watch waterproof", "数据线呢" after a look at an
         # order): a search would answer another question; it stays unread
         return []
+    if (
+        kind is ShopIntent.STOCK
+        and not ents.skus
+        and _PROPERTY_ASKED.search(part_norm)
+        and not (_STOCK.search(part_norm) or _HAVE_THING.search(part_norm))
+    ):
+        # "保温杯能放洗碗机吗": a question about a product that is not its stock or price — the
+        # catalogue lookup answers what it knows and says so; a search would pretend
+        return []
     base = _Request(intent=kind, text=part, lang=lang, topic=reading.topic, quantity=ents.quantity)
     message_order = next(iter(extract_entities(message_norm).order_ids), None)
     return _with_entities(base, ents, message_order, last_order_id, last_sku)
 
 
+# "保温杯能放洗碗机吗", "is it dishwasher safe": what a product is like, asked
+_PROPERTY_ASKED = rx(
+    r"洗碗机|微波炉|机洗|水洗|防水吗|能放|能装|适合|兼容|适用|噪音大|重不重|\bdishwasher\b|\bmicrowave"
+    r"|\bwaterproof\b"
+    r"|\b(?:is|are) (?:it|they|the [a-z ]{2,20}) (?:safe|quiet|loud|heavy|compatible)\b"
+)
 # "and the other one?", "what about the other order", "那另一个呢", "另外那个订单怎么样了": the
 # order the session named besides the one it talked about last
 _OTHER_ONE = rx(
