@@ -3173,7 +3173,7 @@ def _identifiers(words: str) -> tuple[str, ...]:
 # "只退手机", "just the phone", "only refund the monitor": a thing picked out beside the
 # action's verb — its name right after "only"/"just" and the verb (never a word about the
 # refund itself or how soon: "just refund it already", "只退款 赶紧的", "only refund the shipping")
-_NOT_A_THING = (
+_NO_THING_WORD = (
     r"(?:order|orders|money|amount|rest|remainder|difference|shipping|postage|delivery|fee|fees"
     r"|whole|full|total|balance|part|half|same|one|ones|it|that|this|them|now|please|already"
     r"|quickly|asap|then|instead|again|first|today|item|items|product|products|thing|things"
@@ -3181,7 +3181,7 @@ _NOT_A_THING = (
     r"|broken|faulty|damaged|defective|bad|other|last|new|original|remaining)\b"
 )
 _THING_PICKED = rx(
-    r"\b(?:only|just)\s+(?:(?:refund|cancel|return)\s+)?(?:the|my)\s+(?!" + _NOT_A_THING + r")"
+    r"\b(?:only|just)\s+(?:(?:refund|cancel|return)\s+)?(?:the|my)\s+(?!" + _NO_THING_WORD + r")"
     r"[a-z]{3,}"
     r"|(?:只|仅|就)(?:要)?(?:退|取消)(?:掉)?(?:那个|这个)?"
     r"(?!就|订单|这|那|东西|商品|物品|货品|产品"
