@@ -19,6 +19,7 @@ from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
 from helpdesk.tools.packs import PackSet
+from helpdesk.tools.refund_shares import KEEP_NEGATED
 
 __all__ = ["AmountKind", "AmountReading", "chinese_number", "given_amount", "read_amount"]
 
@@ -209,6 +210,8 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     identifiers = packs.mention_pattern()
     if identifiers is not None:
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
+    # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
+    norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
     counted = norm
     norm = _COUNT.sub(lambda m: " " * len(m.group(0)), norm)
     for pattern in _INVALID_PATTERNS:

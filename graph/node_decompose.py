@@ -233,10 +233,6 @@ def _resume_awaiting_amount(
     reading = read_amount(text, money_context=True, packs=packs)
     if reading.kind == "none":
         return matches
-    if only.intent is Intent.UNKNOWN and len(plain.replace(reading.raw.lower(), "")) > 24:
-        # "and the other order, when will the rest of it get here?": a question of its own,
-        # not the amount asked for
-        return matches
     resumed = dataclasses.replace(
         only,
         intent=intent,

@@ -150,7 +150,8 @@ def _awaiting_amount(
     make exact (its refusal says ``ask_amount``): the reply asked how much."""
     subject = packs.subject()
     for task in tasks:
-        cap = packs.for_intent(task.intent)
+        # (a request asked again keeps its stored intent, "pack": its capability says which)
+        cap = packs.for_intent(str(task.match.get("capability") or task.intent))
         result = (results or {}).get(task.id)
         refused = result is not None and isinstance(result.data, dict)
         asked = refused and bool(result.data.get("ask_amount"))  # type: ignore[union-attr]
@@ -158,7 +159,8 @@ def _awaiting_amount(
             continue
         if task.match.get("amount_kind") != "invalid" and not asked:
             continue
-        return {"intent": task.intent, "subject": task.match.get(subject) if subject else None}
+        intent = str(task.match.get("capability") or task.intent)
+        return {"intent": intent, "subject": task.match.get(subject) if subject else None}
     return None
 
 

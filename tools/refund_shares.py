@@ -18,6 +18,7 @@ from helpdesk.tools.shop.catalog import SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import mention_scores, product_text
 
 __all__ = [
+    "KEEP_NEGATED",
     "REMAINING",
     "ResolvedShare",
     "item_meant",
@@ -26,6 +27,12 @@ __all__ = [
     "resolve_share",
 ]
 
+KEEP_NEGATED = re.compile(
+    r"\b(?:don'?t|dont|do not|not|won'?t|wont|can'?t|cannot|never|no need to|why would i)\s+"
+    r"(?:want to\s+|need to\s+|going to\s+)?(?:keep|keeping|leave|leaving)\b",
+    re.IGNORECASE,
+)
+"""Keeping said not to be wanted ("don't keep the rest"): the rest is meant too."""
 REMAINING = "remaining"
 """``share_of``: the share is of what is still refundable."""
 
@@ -207,7 +214,7 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     if len(order.get("items") or ()) < 2:
         # "100609 退滤网": a thing asked for that is not the order's one item — asked
         return None, bool(_THING_OF_ORDER.search(words) and not _named_items(order, words))
-    rest_kept = _REST_KEPT.search(words) is not None
+    rest_kept = _REST_KEPT.search(words) is not None and not KEEP_NEGATED.search(words)
     words = _REST_KEPT.sub(" ", words)
     named = _named_items(order, words)
     if not named:

@@ -631,7 +631,7 @@ _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     # "did I get my money back for the cancelled order?": whether it came, asked
     r"|\b(?:did|have|has) (?:i|we|u|you|she|he) (?:ever |already |actually |even )?"
-    r"(?:get|got|gotten|receive|received)\b"
+    r"(?:get|got|gotten|receive|received) (?:my |the |any |a |that |this )?(?:money|refund|cash)\b"
     r"|\b(?:go|gone|went) through\b|\breceived?\b"
     r"|\b(?:it|refund|money|payment)(?: has| have)? (?:arrived|come|landed)\b|\barrived? yet\b"
     r"|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到|已经|还没"
@@ -832,15 +832,22 @@ _CANCEL = rx(
 # customer's other orders or anything else kept ("keep my other orders", "keep the receipt")
 _AN_ITEM = (
     r"(?!(?:order|orders|other|rest|one|ones|whole|account|receipt|coupon|coupons|points|voucher"
-    r"|thing|things|stuff|purchase|everything|money|refund|card|address|it|that|this|them)\b)"
+    r"|thing|things|stuff|purchase|everything|money|refund|card|address|it|that|this|them"
+    r"|preferences|membership|wishlist|cart|subscription|payment|details|settings|history"
+    r"|unpaid|paid|pending|latest|last|first|second|new|old|phone number)\b)"
     r"[a-z]{3,}\b(?!(?: [a-z]+){0,2} (?:order|one|purchase)\b)"
 )
 _PART_OF_ORDER = rx(
-    r"只取消(?!订单|\s*\d)|仅取消(?!订单|\s*\d)|取消(?:里面|其中)"
+    r"只取消(?!订单|\s*\d|本单|此单|这单|那单|这个订单|就行|就好|吧|了|一下)"
+    r"|仅取消(?!订单|\s*\d|本单|此单|这单)|取消(?:里面|其中)"
     r"|\bfrom (?:it|the order|that order)(?: only)?\b"
     r"|\bcancel (?:only |just )?(?:the |one )(?!order)\w+ (?:from|in|out of)\b"
     # "could I cancel just the smartphone and keep the monitor?": one item, the other kept
-    r"|\bcancel\b[^.?!\d]{1,40}\b(?:and|but) keep (?:the|my) "
+    r"|\bcancel (?:the |my )?"
+    + _AN_ITEM
+    + r"(?:(?: and| &) (?:the |my )?"
+    + _AN_ITEM
+    + r")?[^.?!\d]{0,20}\b(?:and|but) keep (?:the|my) "
     + _AN_ITEM
     + r"|\b(?:(?:only|just) cancel|cancel (?:only|just)) (?:the |my )"
     + _AN_ITEM
@@ -1096,9 +1103,11 @@ _TICKET = rx(
     r"(?:support )?ticket|support ticket|leaking|torn"
     # "came with an electric kettle instead of the thermos", "the wrong thing in my order":
     # the wrong thing delivered
-    r"|not what i (?:ordered|paid for|bought)|wrong (?:thing|one|model|items?)"
+    r"|not what i (?:ordered|paid for|bought)"
+    r"|(?:came|arrived|received|delivered|sent me|there'?s|got) [^.?!]{0,30}\bwrong "
+    r"(?:thing|one|model|items?)"
     r"|(?:came|arrived|sent|got) (?:with )?(?:an? |the )?[a-z -]{2,30} instead of)\b"
-    r"|不是我(?:下单|买|订|要)的|寄错|送错|发成了"
+    r"|(?:寄来|收到|送来|到的|发来|到手)[^，。,.!?！？]{0,10}不是我(?:下单|买|订|要)的|寄错了|送错了"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
     r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
@@ -1189,6 +1198,7 @@ _TICKET_QUESTION = rx(
     r"|\bwhat(?:'s| was| is) (?:the|my) (?:reference|case) (?:number|no|id)\b"
     # "我之前还提过一个破损的售后单，有人跟进吗": one filed before, asked after
     r"|(?:提过|提交过|开过|报过|申请过)[^，。,.!?！？]{0,10}(?:工单|售后单|售后|投诉)"
+    r"(?![^，。,.!?！？]*(?:我要投诉|要投诉|想投诉|开工单|开个工单|提交工单))"
     r"|\bmy (?:ticket|complaint) about\b|\b(?:has|did) any(?:one|body) (?:done|do) anything\b"
     r"|\b(?:any )?(?:update|news|progress) (?:on|about|with) (?:the |my )(?:complaint|ticket)\b"
     r"|\bthe (?:complaint|ticket) i (?:made|filed|opened|raised)\b"
@@ -1216,8 +1226,9 @@ _COMPLAINED_BEFORE = rx(
     r"投诉过|已经投诉|之前投诉|上次投诉|(?:提|提交|开|报|申请)过[^，。,.!?！？]{0,10}(?:工单|售后|投诉)"
     r"|(?:上周|前几天|昨天|之前)[^，。,.!?！？]{0,6}(?:投诉|转人工|要求转)"
     r"|要求(?:过)?转人工了"
-    r"|\b(?:i|we) (?:already |have |'ve )?(?:complained|filed|made|lodged|raised|opened|submitted)"
-    r" (?:a |my |the )?(?:complaint|ticket)?\b"
+    r"|\b(?:i|we) (?:already |have |'ve )?complained\b"
+    r"|\b(?:i|we) (?:already |have |'ve )?(?:filed|made|lodged|raised|opened|submitted)"
+    r" (?:a |my |the )?(?:complaint|ticket)\b"
 )
 # "我之前转人工那个单子有人跟进吗", "I asked for a human yesterday, has anyone followed up?": a
 # transfer made before, asked after — its ticket is shown, never a new transfer
@@ -1313,7 +1324,11 @@ _TOLD_ONLY = rx(
     r"|只是(?:跟你们?|和你们?|给你们?)?(?:说|讲|反馈)一下"
     r"|\b(?:just )?letting you know\b|\bjust (?:so you know|fyi)\b|\bfyi\b"
     r"|\b(?:no need|you don'?t need|there'?s no need) (?:for you )?to do anything\b"
-    r"|\bnothing (?:for you )?to do\b"
+    r"|\bnothing (?:for you )?to do\b(?! with)"
+)
+_REMEDY_ASKED = rx(
+    r"\b(?:replace|replacement|repair(?:ed)?|fix(?:ed)?|exchange|refund|send (?:me )?(?:a )?new)\b"
+    r"|换(?:个|一个|新|货)|修|补发|维修|退款|退钱|工单|售后"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
 _TICKET_NEGATED = rx(
@@ -2553,7 +2568,12 @@ def match_shop(
     # "stop bugging me about complaints, cancel 100904": no ticket is wanted; the words are not
     # read as one (blanked, the spans stay aligned), the rest is
     no_tickets = list(_STOP_OFFERING.finditer(norm))
-    if not (awaiting_confirmation or ticket_asked_for(norm) or _COMPLAINT_WORD.search(norm)):
+    if not (
+        awaiting_confirmation
+        or ticket_asked_for(norm)
+        or _COMPLAINT_WORD.search(norm)
+        or _REMEDY_ASKED.search(norm)
+    ):
         no_tickets += list(_TOLD_ONLY.finditer(norm))
     for said in no_tickets:
         norm = norm[: said.start()] + " " * (said.end() - said.start()) + norm[said.end() :]
@@ -3178,13 +3198,15 @@ _NO_THING_WORD = (
     r"|whole|full|total|balance|part|half|same|one|ones|it|that|this|them|now|please|already"
     r"|quickly|asap|then|instead|again|first|today|item|items|product|products|thing|things"
     r"|stuff|goods|purchase|lot|cash|payment|price|refund|refunds|cancel|cancellation|return"
-    r"|broken|faulty|damaged|defective|bad|other|last|new|original|remaining)\b"
+    r"|broken|faulty|damaged|defective|bad|other|last|new|original|remaining|card|visa"
+    r"|mastercard|account|wechat|alipay|paypal|bank|credit|debit|wallet|deposit|tax|taxes"
+    r"|postage|price|cost|extra|overcharge)\b"
 )
 _THING_PICKED = rx(
     r"\b(?:only|just)\s+(?:(?:refund|cancel|return)\s+)?(?:the|my)\s+(?!" + _NO_THING_WORD + r")"
     r"[a-z]{3,}"
     r"|(?:只|仅|就)(?:要)?(?:退|取消)(?:掉)?(?:那个|这个)?"
-    r"(?!就|订单|这|那|东西|商品|物品|货品|产品"
+    r"(?!就|订单|这|那|东西|商品|物品|货品|产品|到|原|本|此|我|给|实付|卡|支付|微信|银行|邮费|差价|押金|多付"
     r"|[款钱货了吧掉呗啊呀的一二两三四五六七八九十百千半全都部剩运费赶快马现先麻])[\u4e00-\u9fff]{2}"
 )
 

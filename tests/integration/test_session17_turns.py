@@ -369,3 +369,76 @@ async def test_what_the_customer_clearly_asked_still_runs(
     for text in answers:
         await say(bot, text)
     assert await refunds_of(bot, "100200") == paid
+
+
+# ---- the third review (9516b93): what the second round of fixes broke ----
+
+
+@pytest.mark.parametrize(
+    ("turns", "cancels", "tickets"),
+    [
+        (["cancel the unpaid order and keep the phone", "yes"], 1, 0),
+        (["where is 100998?", "cancel it but keep my preferences", "yes"], 1, 0),
+        (["取消100998", "只取消本单", "是"], 1, 0),
+        (["I bought the wrong model, cancel 100998", "yes"], 1, 0),
+        (
+            [
+                "my thermos from 100200 leaks, no need to do anything fancy, just send me a "
+                "replacement",
+                "yes",
+            ],
+            0,
+            1,
+        ),
+        (["100200炸锅坏了，不用跟进，直接给我换货", "是"], 0, 1),
+        (["我报过好几次售后都没人管我要投诉", "是"], 0, 1),
+        (
+            [
+                "check my tickets, and the thermos I opened from 100200 is leaking, I need a "
+                "replacement",
+                "yes",
+            ],
+            0,
+            1,
+        ),
+    ],
+)
+async def test_what_was_clearly_asked_is_done_once(
+    tmp_path: Path, turns: list[str], cancels: int, tickets: int
+) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    assert len(await executions(bot, "cancel_order")) == cancels
+    assert len(await executions(bot, "create_ticket")) == tickets
+
+
+@pytest.mark.parametrize(
+    ("turns", "order_id", "paid"),
+    [
+        (["refund 100200", "好的，其他的先不要了", "是"], "100200", [797.0]),
+        (["refund 300 on 100200", "sure - no point to hold off", "yes"], "100200", [300.0]),
+        (
+            ["refund 300 on 100200", "yes, I haven't opened the box, not yet", "yes"],
+            "100200",
+            [300.0],
+        ),
+        (["refund 100200", "just refund my card", "yes"], "100200", [797.0]),
+        (["refund 100200", "只退到卡里", "是"], "100200", [797.0]),
+        (["refund the thermos from 100200 and don't keep the rest", "yes"], "100200", [797.0]),
+        (["refund the thermos from 100200", "no, 100609", "200", "yes"], "100609", [200.0]),
+        (
+            ["refund part of 100609", "how about 200? it's only fair after all this", "yes"],
+            "100609",
+            [200.0],
+        ),
+        (["did u get my email i need a refund on 100609", "yes"], "100609", [866.0]),
+    ],
+)
+async def test_what_was_clearly_asked_is_paid_as_asked(
+    tmp_path: Path, turns: list[str], order_id: str, paid: list[float]
+) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    assert await refunds_of(bot, order_id) == paid
