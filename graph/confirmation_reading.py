@@ -88,7 +88,7 @@ _NOT_YET = rx(
     r"\b(?:don'?t|dont|do not|not|no)\s+(?:(?:refund|cancel|process|submit|file|send|do|run)"
     r"(?:\s+(?:it|that|this|them|anything))?|go ahead|yet)\s+(?:yet|for now|just yet|right now"
     r"|until|till|today)\b|(?<!don't )(?<!dont )(?<!not )\bhold off\b(?! on)"
-    r"|^\W*(?:but |ok |okay )?not (?:yet|just yet|now)\W*$"
+    r"|^\W*(?:(?:yes|yeah|ok|okay|sure|fine)\W*)?(?:but\W*)?not (?:yet|just yet|now)\W*$"
     r"|先别(?=退|取消|处理|提交|办|操作|申请)|先不要?(?=退|取消|处理|提交|办|操作|申请|了\W*$)"
     r"|暂时(?:先)?(?:别|不要?)(?=退|取消|处理|提交|操作)"
     r"|(?:晚点|过几天|以后|回头|改天|明天)再(?:退|取消|处理|说|弄|提交|申请)"
@@ -96,6 +96,7 @@ _NOT_YET = rx(
 """A yes put off ("yes 50 but dont refund yet", "好的，先别退"): a no for now, nothing changed."""
 _OTHERS_PUT_OFF = rx(r"其他|别的|其余|其它|剩下|\b(?:anything|everything) else\b|\bthe rest\b")
 """What is put off is something else ("好的，其他的先不要了", "好，退吧，其他的以后再说")."""
+_ACTION_PUT_OFF = rx(r"refund|cancel|\bdo (?:it|that|this)\b|process|submit|退|取消|处理|提交|办")
 _HOLD_OFF_NEGATED = rx(
     r"\b(?:no|not|don'?t|dont|never|without|no point|no need)\b[^.,;!?]{0,16}\bhold off"
 )
@@ -161,12 +162,18 @@ def read_confirmation(
     if _HESITANT.search(stripped) or _HEDGE.match(plain):
         # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
+    put_off = _NOT_YET.search(plain)
     if (
-        _NOT_YET.search(plain)
+        put_off is not None
         and not AFTER_ALL.search(plain)
         and len(words.waiting) <= 1
-        and not _OTHERS_PUT_OFF.search(plain)
         and not _HOLD_OFF_NEGATED.search(plain)
+        and (
+            # "hold on, don't do it yet, the rest can wait", "好的，先不要退，剩下的再说": the
+            # action itself put off, whatever else is; "好的，其他的先不要了": only the rest
+            _ACTION_PUT_OFF.search(plain[put_off.start() : put_off.end() + 3])
+            or not _OTHERS_PUT_OFF.search(plain)
+        )
     ):
         # "yes 50 but dont refund yet", "好，先别退": not now — nothing runs, nothing stays
         # waiting for a later "yes"

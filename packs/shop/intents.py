@@ -838,8 +838,12 @@ _AN_ITEM = (
     r"[a-z]{3,}\b(?!(?: [a-z]+){0,2} (?:order|one|purchase)\b)"
 )
 _PART_OF_ORDER = rx(
-    r"只取消(?!订单|\s*\d|本单|此单|这单|那单|这个订单|就行|就好|吧|了|一下)"
-    r"|仅取消(?!订单|\s*\d|本单|此单|这单)|取消(?:里面|其中)"
+    # "只取消这单里的手机", "只取消一下手机", "只取消吧，就手机": an item of the order named after
+    # "only cancel" ("只取消这单", "只取消就行" cancel the order)
+    r"(?:只|仅)取消(?:一下|了|掉|吧[，,\s]*就)?(?:这单|本单|此单|那单|这个订单|那个订单|订单)?"
+    r"(?:里面|里|中|当中)?(?:的)?"
+    r"(?!订单|这单|本单|此单|那单|就行|就好|就可以|吧|了|一下|这个|那个|掉)[\u4e00-\u9fff]{2}"
+    r"|取消(?:里面|其中)"
     r"|\bfrom (?:it|the order|that order)(?: only)?\b"
     r"|\bcancel (?:only |just )?(?:the |one )(?!order)\w+ (?:from|in|out of)\b"
     # "could I cancel just the smartphone and keep the monitor?": one item, the other kept

@@ -442,3 +442,41 @@ async def test_what_was_clearly_asked_is_paid_as_asked(
     for text in turns:
         await say(bot, text)
     assert await refunds_of(bot, order_id) == paid
+
+
+# ---- the fourth review (fc17ff5) ----
+
+
+@pytest.mark.parametrize(
+    ("turns", "cancels"),
+    [
+        (["100998只取消这单里的手机", "是", "好"], 0),
+        (["100998只取消一下手机", "是"], 0),
+        (["100998只取消这单", "是"], 1),
+        (["cancel 100998", "只取消就行", "是"], 1),
+    ],
+)
+async def test_only_cancel_with_an_item_after_it_never_cancels_the_order(
+    tmp_path: Path, turns: list[str], cancels: int
+) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    assert len(await executions(bot, "cancel_order")) == cancels
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "yes but not yet",
+        "ok... not yet",
+        "hold on, don't do it yet, the rest can wait",
+        "好的，先不要退，剩下的再说",
+    ],
+)
+async def test_the_action_put_off_is_not_run(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 300 on 100200")
+    await say(bot, answer)
+    await say(bot, "yes" if answer.isascii() else "是")
+    assert await executions(bot, "create_refund") == []
