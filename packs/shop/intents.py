@@ -851,8 +851,20 @@ _PART_OF_ORDER = rx(
     + _AN_ITEM
     + r"(?:(?: and| &) (?:the |my )?"
     + _AN_ITEM
-    + r")?[^.?!\d]{0,20}\b(?:and|but) keep (?:the|my) "
+    + r")?(?: (?:on|of|from|in) (?:order |my order )?\d{6})?[^.?!\d]{0,20}\b(?:and|but) keep "
+    r"(?:the|my) "
     + _AN_ITEM
+    # "cancel just the phone on 100998", "cancel the phone of 100998": an item of that order
+    + r"|\bcancel (?:only |just )?(?:the |my )"
+    + _AN_ITEM
+    + r" (?:on|of|from|in) (?:order |my order )?\d{6}"
+    # "100998: cancel the phone, keep the monitor"
+    + r"|\bcancel (?:the |my )"
+    + _AN_ITEM
+    + r"[,;] keep (?:the|my) "
+    + _AN_ITEM
+    # "帮我把100998里的手机取消掉，其他的保留"
+    + r"|把\s*\d{6}\s*(?:里面|里|中)的?[\u4e00-\u9fff]{2,6}取消"
     + r"|\b(?:(?:only|just) cancel|cancel (?:only|just)) (?:the |my )"
     + _AN_ITEM
     + r"(?= (?:and|but) (?:keep|leave)\b| from\b| in (?:it|the order|that order)\b)"
@@ -2806,7 +2818,10 @@ def match_shop(
         matched = [
             replace(m, intent=ShopIntent.FAQ, topic="cancel_order")
             if m.intent is ShopIntent.CANCEL_ORDER
-            and not extract_entities(normalize(m.text, _TYPOS)).order_ids
+            and (
+                not extract_entities(normalize(m.text, _TYPOS)).order_ids
+                or _PART_OF_ORDER.search(normalize(m.text, _TYPOS))
+            )
             else m
             for m in matched
         ]

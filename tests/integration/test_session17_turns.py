@@ -480,3 +480,23 @@ async def test_the_action_put_off_is_not_run(tmp_path: Path, answer: str) -> Non
     await say(bot, answer)
     await say(bot, "yes" if answer.isascii() else "是")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cancels"),
+    [
+        ("cancel the phone on 100998 but keep the monitor please", 0),
+        ("100998: cancel the phone, keep the monitor", 0),
+        ("cancel just the phone on 100998", 0),
+        ("帮我把100998里的手机取消掉，其他的保留", 0),
+        ("cancel the phone order 100998", 1),
+        ("refund the thermos from the order 100200 and cancel 100904", 1),
+    ],
+)
+async def test_an_item_of_a_named_order_is_never_the_orders_cancel(
+    tmp_path: Path, message: str, cancels: int
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "是")
+    assert len(await executions(bot, "cancel_order")) == cancels
