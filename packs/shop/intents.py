@@ -562,6 +562,9 @@ _REFUND_PAST = rx(
     # "数据线那笔退款批了 但是钱还没到": a refund approved, told of
     r"|退款(?:已经)?(?:批了|批准了|通过了|审核通过了?|同意了)"
     r"|\brefund (?:was |got |has been )?approved\b"
+    # "the earlier refund on the purifier", "the refund you did before": one made, named
+    r"|\bthe (?:earlier|previous|last|first|old) (?:refund|partial refund)\b"
+    r"|\b(?:the |that )?refunds? (?:you|u) (?:did|made|gave|sent)\b"
 )
 _COMPLAINT_WORD = rx(r"\bcomplain|投诉")
 # "how slow your refunds are", "the refund took forever", "退款太慢了": refunds complained of
@@ -627,6 +630,18 @@ _REFUND_NOW = rx(
 )
 # a refund made before, told or complained of: "上次就退了这么点", "已经退了"
 _REFUND_BEFORE = rx(r"上次|上周|之前|已经|早就|这么点|那么点|\balready\b|\blast (?:time|week)\b")
+# a refund made before, asked after: "之前退的那笔", "上次退的钱", "the refund you did before"
+_REFUND_MADE_BEFORE = rx(
+    r"(?:之前|上次|上回|以前|已经)(?:给我)?退(?:的|了的|过的)|退的那(?:笔|些|部分)"
+    r"|\b(?:the |that )?refunds? (?:you|u) (?:did|made|gave|sent|already)\b"
+    r"|\b(?:already|previously) refunded\b|\bthe (?:earlier|previous|last|first) refund\b"
+)
+# the thing that refund was for, named right before it: "净化器之前退的", "refund on the purifier"
+_THING_REFUNDED_BEFORE = rx(
+    r"(?<![\u4e00-\u9fff])(?:(?![看查问说想知道请帮你我们他她这那])[\u4e00-\u9fff]){2,5}"
+    r"(?=(?:那单|那个|那台|的)?(?:之前|上次|上回|以前|已经)(?:给我)?退)"
+    r"|\brefunds? (?:on|for|of) (?:the|my|that) (?!order\b|one\b|refund\b|money\b)[a-z]{3,}"
+)
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     # "did I get my money back for the cancelled order?": whether it came, asked
@@ -1682,6 +1697,9 @@ def _classify_clause(
         # asked about again (planning); otherwise the reply says nothing waits for a yes
         verb = _named_action(plain)
         return _Match(Intent.CONFIRM_YES, verb=verb)
+    if not has_ids and _NO_THANKS.match(norm.strip(STRIP)):
+        # "no thanks", "no thx", "not interested": an offer turned down, also when none waits
+        return _Match(Intent.CONFIRM_NO)
     if not has_ids and (
         ACK_WHOLE.match(plain) or (not awaiting and not plain and EMOJI.search(norm))
     ):
@@ -1894,6 +1912,10 @@ def _classify_clause(
             )
         ):
             # a refund question naming no order asks how long refunds take, not where one is
+            return _Match(ShopIntent.ORDER_STATUS)
+        if _REFUND_MADE_BEFORE.search(norm) and _THING_REFUNDED_BEFORE.search(norm):
+            # "净化器之前退的那笔是什么时候退的": a refund made on an order its words describe —
+            # that order's refunds, not the refund-time policy
             return _Match(ShopIntent.ORDER_STATUS)
         if _REFUND_AMOUNT_ASKED.search(norm) and not _HOW_LONG.search(norm):
             # "你们一共退过我多少钱", "was that the whole refund?": the orders, with their refunds
@@ -2996,7 +3018,9 @@ def match_shop(
             parts.append(_Request(Intent.UNKNOWN, text=part, lang=lang, details=DEFERRED_PART))
     # "我昨天问过的那个100683 … 离开成都了没有": the model's look at the parcel answers the
     # status question about the same order
-    matched = _ticket_named_apart(_one_look_per_order(matched), norm)
+    matched = _ticket_named_apart(
+        _reason_of_the_ticket(_one_refund_look(_one_look_per_order(matched)), norm), norm
+    )
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -3637,6 +3661,11 @@ _ACTION_SWAP = rx(
 )
 
 
+_NO_THANKS = rx(
+    r"^(?:(?:no|nope|nah)[\s,.!]*(?:thanks|thank you|thank u|thx|ty)|not interested"
+    r"|(?:i'?m )?not interested[\s,.!]*(?:thanks|thank you|thx)?)[\s,.!]*$"
+    r"|^not interested[\s,.!]*(?:stop|quit) (?:asking|offering)\b"
+)
 _NOTHING_MORE = rx(
     r"没(?:有)?(?:别的|其他|其它)(?:事|问题)?了?|\bthat'?s (?:all|everything)\b|\bnothing else\b"
 )
@@ -4654,6 +4683,66 @@ def _ticket_named_apart(items: list[_Request], norm: str) -> list[_Request]:
             i = replace(i, args={**i.args, "ticket_id": named[0]})
         out.append(i)
     return out
+
+
+# a delivery told of as gone wrong: late, lost, stuck
+_DELIVERY_WENT_WRONG = rx(
+    r"延误|延迟|丢了|丢失|弄丢|没到|没送到|不动|没动|没更新|停在|超时"
+    r"|\b(?:late|lost|delayed|overdue|stuck|missing|hasn'?t (?:moved|arrived|come|updated)"
+    r"|(?:still )?(?:isn'?t|not) here)\b"
+)
+
+
+def _reason_of_the_ticket(items: list[_Request], norm: str) -> list[_Request]:
+    """ "快递又延误了，帮我开个工单", "帮我开个工单，100683的包裹丢了": a delivery told of as late
+    or lost beside a ticket asked for by name is the ticket's reason, not a question of its own
+    ("... open a ticket. where is it now?" still asks)."""
+    tickets = [i for i in items if i.intent is ShopIntent.CREATE_TICKET]
+    if len(tickets) != 1 or not _TICKET_WORD.search(norm):
+        return items
+    (ticket,) = tickets
+    reasons = [
+        i
+        for i in items
+        if i.intent in _LOOKS
+        and i.order_id in (None, ticket.order_id)
+        and _DELIVERY_WENT_WRONG.search(normalize(i.text, _TYPOS))
+        # "物流停在成都好几天了": several days, no question of how many
+        and not _ASKS_WHERE.search(normalize(i.text, _TYPOS).replace("好几天", ""))
+    ]
+    if not reasons:
+        return items
+    order_id = ticket.order_id or next((i.order_id for i in reasons if i.order_id), None)
+    if order_id and not ticket.order_id:
+        ticket = replace(ticket, order_id=order_id)
+    elif not order_id:
+        # "my parcel is late AGAIN. please file a ticket": the parcel the words describe is the
+        # ticket's order, found as the look would have found it (and asked first, naming it)
+        told = " ".join(i.text for i in reasons)
+        ticket = replace(ticket, text=f"{told} {ticket.text}", args={**ticket.args, VENTED: True})
+    kept = [i for i in items if i not in reasons]
+    return [ticket if i.intent is ShopIntent.CREATE_TICKET else i for i in kept]
+
+
+def _one_refund_look(items: list[_Request]) -> list[_Request]:
+    """ "净化器之前退的那笔是什么时候退的？退到哪了": a question after a refund naming nothing,
+    beside a look at the refunds of an order, is about that refund (one look, not the list)."""
+    if not any(
+        i.intent is ShopIntent.ORDER_STATUS and _REFUND.search(normalize(i.text, _TYPOS))
+        for i in items
+    ):
+        return items
+    return [
+        i
+        for i in items
+        if not (
+            i.intent is ShopIntent.LIST_ORDERS
+            and _REFUND.search(norm := normalize(i.text, _TYPOS))
+            and not extract_entities(norm).order_ids
+            and not describes_an_order(norm)
+            and not _WHICH_ORDERS.search(norm)
+        )
+    ]
 
 
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:
