@@ -101,6 +101,7 @@ from helpdesk.packs.shop.words import (
     DISSATISFIED,
     IF_LATE_BY,
     TICKET_MESSAGE,
+    TOLD_BESIDE,
     VENTED,
     is_complaint,
     looked_product,
@@ -1821,8 +1822,11 @@ def _classify_clause(
         # "别把钱退我" refuse it, "钱退我卡里还是原路" asks where it goes
         if _REFUND_NEGATED.search(norm) or _NOT_BEFORE_MONEY.search(norm):
             return _Match(Intent.CONFIRM_NO)
-        if ASKS.search(norm) or _EITHER_OR.search(norm) or not has_order_ctx:
+        if ASKS.search(norm) or _EITHER_OR.search(norm):
             return _Match(ShopIntent.FAQ, topic="refund_time")
+        if not has_order_ctx and not (_REST_OF.search(norm) and looked_product(norm)):
+            return _Match(ShopIntent.FAQ, topic="refund_time")
+        # "把空气净化器剩下的钱都退给我吧": the rest of what a thing cost, asked for
         return _Match(ShopIntent.REFUND)
     if _PAID_BACK_TO.search(norm) and (QUESTION_MARK.search(norm) or ASKS.search(norm)):
         # "would a refund on 100200 go back to my alipay?", "does that go back to my card?",
@@ -3021,6 +3025,7 @@ def match_shop(
     matched = _ticket_named_apart(
         _reason_of_the_ticket(_one_refund_look(_one_look_per_order(matched)), norm), norm
     )
+    matched = _order_told_beside(_no_return_weighed(matched), text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -4722,6 +4727,69 @@ def _reason_of_the_ticket(items: list[_Request], norm: str) -> list[_Request]:
         ticket = replace(ticket, text=f"{told} {ticket.text}", args={**ticket.args, VENTED: True})
     kept = [i for i in items if i not in reasons]
     return [ticket if i.intent is ShopIntent.CREATE_TICKET else i for i in kept]
+
+
+def _no_return_weighed(items: list[_Request]) -> list[_Request]:
+    """ "懒得寄回去了，退我100块算了": not sending a thing back, told beside a part of its price
+    asked for, is why only that part is wanted — not a question about returns."""
+    if not any(i.intent is ShopIntent.REFUND and i.amount_kind == "exact" for i in items):
+        return items
+    return [
+        i
+        for i in items
+        if not (
+            i.intent is ShopIntent.FAQ
+            and i.topic == "returns"
+            and not ASKS.search(normalize(i.text, _TYPOS))
+            and not QUESTION_MARK.search(i.text)
+        )
+    ]
+
+
+# "a replacement or refund me 50", "要么补发要么退钱": one of two wanted, not both
+_ONE_OR_THE_OTHER = rx(r"\bor\b|\beither\b|或者|要么|不然|否则|还是")
+
+
+def _order_told_beside(items: list[_Request], whole: str) -> list[_Request]:
+    """ "空气净化器有点异响，懒得寄回去了，退我100块算了", "菜刀到现在还没到 … 直接退钱": the one
+    refund or cancel of a message, naming and describing no order, is about the order the rest
+    of the message describes (looked up before planning, then asked first, naming it) — the
+    words of a product search beside it are left out ("refund me 100. is the kettle in stock?")."""
+    actions = [i for i in items if i.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)]
+    if len(actions) != 1 or actions[0].order_id or actions[0].args.get(SAME_ORDER_AS_REFUND):
+        return items
+    (action,) = actions
+    capability = action.intent.value
+    if describes_an_order(normalize(action.text, _TYPOS)):
+        return items  # its own words describe its order
+    if (
+        QUESTION_MARK.search(whole)
+        or ASKS.search(normalize(whole, _TYPOS))
+        or _ONE_OR_THE_OTHER.search(normalize(whole, _TYPOS))
+    ):
+        # "if I cancel, is the refund automatic?": a message that asks anything may be asking
+        # about the action too, one weighing two remedies wants one — never an order found for
+        # it from other words
+        return items
+    told = whole
+    for i in items:
+        if i.intent is ShopIntent.STOCK or i is action:
+            told = told.replace(i.text, " ")
+    if extract_entities(normalize(told, _TYPOS)).order_ids:
+        return items  # an order named elsewhere: the planner's to carry, not a description
+    if order_query({"intent": capability, "text": told}) is None:
+        return items
+    return [
+        replace(i, args={**i.args, TOLD_BESIDE: told.strip()[:300]}) if i is action else i
+        for i in items
+        # "空气炸锅坏了，退我200": the fault told is the refund's reason, not a ticket of its own
+        # (one asked for by name, a replacement or a repair stays)
+        if not (
+            i.intent is ShopIntent.CREATE_TICKET
+            and not i.order_id
+            and not _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
+        )
+    ]
 
 
 def _one_refund_look(items: list[_Request]) -> list[_Request]:

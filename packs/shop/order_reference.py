@@ -16,7 +16,7 @@ from typing import Any
 
 from helpdesk.graph.conversation import rx
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
-from helpdesk.packs.shop.words import looked_product
+from helpdesk.packs.shop.words import TOLD_BESIDE, looked_product
 from helpdesk.tools.packs import SubjectResolver
 
 __all__ = [
@@ -176,10 +176,22 @@ SAME_ORDER_AS_REFUND = "same_order_as_refund"
 
 
 def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The ``list_orders`` arguments that find the order a request describes, or None."""
+    """The ``list_orders`` arguments that find the order a request describes, or None (a
+    refund's or cancel's words are read after those told beside it, :data:`TOLD_BESIDE`)."""
+    return _query_of_words(request, _words_of(request))
+
+
+def _words_of(request: Mapping[str, Any]) -> str:
+    """The words an order is looked up by: the request's, after what was told beside it."""
+    text = str(request.get("text") or "")
+    told = request.get(TOLD_BESIDE)
+    return f"{told} {text}" if isinstance(told, str) and told.strip() else text
+
+
+def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | None:
     if str(request.get("intent")) not in _SCOPED:
         return None
-    text = _LEFT_OUT.sub(" ", str(request.get("text") or ""))
+    text = _LEFT_OUT.sub(" ", words)
     refund = REFUND_MENTION.search(text)
     if refund and str(request.get("intent")) in _LOOKS:
         # "did R-000094 go through?": the order that refund is of
@@ -221,7 +233,7 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     if not isinstance(data, Mapping) or not isinstance(data.get("orders"), list):
         return []
     query = order_query(request) or {}
-    text = str(request.get("text") or "")
+    text = _words_of(request)
     if (
         not data.get("matched_products")
         and not data.get("names_a_product")

@@ -1,0 +1,121 @@
+"""Whole conversations session 18 changed: a refund whose order the rest of the message
+describes ("空气净化器有点异响，懒得寄回去了，退我100块算了"), a late parcel told beside a ticket
+asked for by name, "no thanks", refunds made before asked after. Run as a customer meets the bot
+(the demo shop seeded, the minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpdesk.app.session import run_turn
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+
+@pytest.mark.parametrize(
+    ("message", "yes", "order_id", "amount"),
+    [
+        ("空气净化器有点异响，懒得寄回去了，退我100块算了", "是", "100609", 100.0),
+        ("the thermos leaks. refund me 50", "yes", "100200", 50.0),
+        ("not happy. air purifier clicking again. i want a refund of 300", "yes", "100609", 300.0),
+        ("空气炸锅坏了，退我200", "是", "100200", 200.0),
+    ],
+)
+async def test_a_refund_takes_the_order_the_rest_of_the_message_describes_asked_first(
+    tmp_path: Path, message: str, yes: str, order_id: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert order_id in out["reply"]
+    assert await executions(bot, "create_refund") == []  # asked first, naming the order
+    await say(bot, yes)
+    assert await refunds_of(bot, order_id) == [amount]
+    # the fault told is the refund's reason: no ticket filed beside it
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # asked about, not asked for
+        "The 4K monitor in my paid order — if I cancel, is the refund automatic?",
+        "I returned the air fryer from the 797 order last week - where's that refund?",
+        # one of two remedies wanted: never both on one yes
+        "the thermos leaks, i want a replacement. or refund me 50",
+        "收到货了但是少了保温杯 要么补发要么退我129",
+        # a product searched for is no description of the refund's order
+        "refund me 100. the kettle is in stock",
+        # a thing the customer never bought
+        "my friend's kettle broke. refund me 100",
+    ],
+)
+async def test_no_order_is_found_for_a_refund_from_words_that_ask_or_weigh(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "是" if not message.isascii() else "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "快递又延误了，帮我开个工单",
+        "hi, my parcel is late AGAIN. please file a ticket",
+        "帮我开个工单，100683的包裹丢了",
+    ],
+)
+async def test_a_late_parcel_told_beside_a_ticket_is_the_tickets_reason(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    kinds = [r["tool"] for r in out["tool_results"]]
+    assert "track_shipment" not in kinds and "get_order" not in kinds
+    assert "100683" in out["reply"]
+    await say(bot, "yes" if message.isascii() else "是")
+    tickets = await executions(bot, "create_ticket")
+    assert len(tickets) == 1
+
+
+async def test_a_where_question_beside_a_ticket_is_still_answered(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "open a ticket for 100683, the parcel is late. where is it now?")
+    assert "track_shipment" in [r["tool"] for r in out["tool_results"]]
+
+
+@pytest.mark.parametrize("message", ["no thanks", "no thx", "Nope, thank you!"])
+async def test_no_thanks_declines_what_waits(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100904")
+    out = await say(bot, message)
+    assert "100904" in out["reply"] or "nothing" in out["reply"].lower()
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "净化器之前退的那笔是什么时候退的？退到哪了",
+        "the earlier refund on the purifier, when did it arrive",
+    ],
+)
+async def test_a_refund_made_before_is_shown_never_offered(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "R-000094" in out["reply"] and "433" in out["reply"]
+    await say(bot, "yes" if message.isascii() else "是")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_the_rest_of_a_things_price_asked_for_is_a_refund_asked_first(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await run_turn(bot, "把空气净化器剩下的钱都退给我吧", session="s", customer="C0001")
+    assert "866" in out["reply"]
+    await say(bot, "是")
+    assert await refunds_of(bot, "100609") == [866.0]
