@@ -896,7 +896,7 @@ _PROMO_BACK = rx(
     r"(?:退|返还|还给|\breturn|\brefund|\bback\b)"
 )
 # "能给点补偿吗", "can i get compensation": compensation, which only a person can grant
-_COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔付|\bcompensat\w*")
+_COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔我|赔付|\bcompensat\w*")
 # "能买延保吗", "do you sell insurance for it": a service, not a product in the catalogue
 _SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsurance\b|\bmembership\b")
 # "need a quote for 50 units": a quantity asked with something other than buying it
@@ -1636,6 +1636,45 @@ _CHECK_WHETHER = rx(
 )
 # "refund what's left on 100609", "取消那个还没付的": the write itself opens the clause
 _WRITE_OPENING = rx(r"^\W*(?:please |pls |plz |just )?(?:refund|cancel)\b(?! (?:policy|fee))")
+_SUM = (
+    r"(?:[¥￥]\s*\d+|(?<![\d.])\d+(?:\.\d+)?\s*(?:块钱|块|元|yuan|rmb|kuai|bucks)"
+    r"|[一二两三四五六七八九十百千]+(?:块钱|块|元))"
+)
+# the sum next to the compensation words: "补偿我100块", "赔我50块", "compensate me 100 yuan"
+_COMPENSATION_SUM = rx(
+    r"(?:补偿|赔偿|赔)(?:我|给我)?[^，。,.!?！？]{0,4}"
+    + _SUM
+    + r"|"
+    + _SUM
+    + r"[^，。,.!?！？]{0,3}(?:的)?(?:补偿|赔偿)"
+    r"|\bcompensate (?:me|us) (?:with )?"
+    + _SUM
+    + r"|"
+    + _SUM
+    + r" (?:as|in|for) compensation\b|\bcompensation of "
+    + _SUM
+)
+# compensation made before, told: "you kindly compensated me", "之前补偿过我"
+_COMPENSATED_BEFORE = rx(r"\bcompensated\b|补偿过|赔过|已经(?:补偿|赔)|(?:补偿|赔)了我")
+_NO_COMPENSATION = rx(
+    r"(?:不用|不要|别|没|不需要|无需|\bno\b|\bdon'?t\b|\bnot\b)[^，。,.!?！？]{0,4}"
+    r"(?:补偿|赔|compensat)"
+)
+
+
+def _sum_asked_as_compensation(norm: str) -> bool:
+    """ "再补偿我100块行不行", "赔我50块就算了", "compensate me 100 yuan": a sum named as
+    compensation is a part of the price back, asked for."""
+    return bool(
+        _COMPENSATION_SUM.search(norm)
+        and not _COMPENSATED_BEFORE.search(norm)
+        and not _HOW_MUCH.search(norm)
+        and not _REFUND_NEGATED.search(norm)
+        and not _NO_COMPENSATION.search(norm)
+    )
+
+
+_WHATS_LEFT = rx(r"\bwhat(?:'?s| is)(?: still)? (?:left|remaining)\b|\bwhatever(?:'?s| is) left\b")
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
 )
@@ -1885,7 +1924,9 @@ def _classify_clause(
         # "膜寄了快一个礼拜还没到 直接退了吧", "just refund it": the refund asked for, the
         # delay (还没到) its reason, not a question about a refund's progress
         return _Match(ShopIntent.REFUND)
-    if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
+    # "refund what's left on 100609": what is left, asked for — no question of what it is
+    asked = _WHATS_LEFT.sub(" ", norm) if _WRITE_OPENING.search(norm) else norm
+    if _REFUND.search(norm) and (_REFUND_WHEN.search(asked) or _REFUND_QUESTION.search(asked)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
         if _WHICH_ORDERS.search(norm) and not ents.order_ids:
@@ -2039,6 +2080,10 @@ def _classify_clause(
         (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
     ):
         return _Match(ShopIntent.CREATE_TICKET)
+    if _sum_asked_as_compensation(norm) and not ents.skus:
+        # "再补偿我100块行不行", "赔我50块就算了": a sum named is a part of the price back,
+        # asked for (and asked first) — compensation of no sum is a person's to grant
+        return _Match(ShopIntent.REFUND)
     if _COMPENSATION.search(norm) and not ents.skus:
         return None  # "补货了能给点补偿吗": compensation, not the stock the clause names
     warranty = ents.faq_topic == "warranty" and not _STOCK.search(norm)
@@ -2683,6 +2728,8 @@ def match_shop(
             and found.intent is ShopIntent.REFUND
             and not _REFUND.search(clause_norm)
             and (QUESTION_MARK.search(clause_text) or _item_refund_refused(norm))
+            # "再补偿我100块行不行": a sum asked for, politely
+            and not _sum_asked_as_compensation(clause_norm)
         ):
             # "手机退掉？", "如果把保温杯退了，钱退到哪": a thing's refund asked about, or beside a
             # no elsewhere in the message — what the order holds and what is refundable, no offer
