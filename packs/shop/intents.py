@@ -3070,9 +3070,12 @@ def match_shop(
     # "我昨天问过的那个100683 … 离开成都了没有": the model's look at the parcel answers the
     # status question about the same order
     matched = _ticket_named_apart(
-        _reason_of_the_ticket(_one_refund_look(_one_look_per_order(matched)), norm), norm
+        _reason_of_the_ticket(
+            _reason_of_the_refund(_one_refund_look(_one_look_per_order(matched))), norm
+        ),
+        norm,
     )
-    matched = _order_told_beside(_no_return_weighed(matched), text)
+    matched = _order_told_beside(_no_return_weighed(_payment_of_the_refund(matched)), text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -4774,6 +4777,75 @@ def _reason_of_the_ticket(items: list[_Request], norm: str) -> list[_Request]:
         ticket = replace(ticket, text=f"{told} {ticket.text}", args={**ticket.args, VENTED: True})
     kept = [i for i in items if i not in reasons]
     return [ticket if i.intent is ShopIntent.CREATE_TICKET else i for i in kept]
+
+
+# what went wrong with a thing delivered, told: "arrived with a dent", "盘子碎了", "smashed"
+_THING_WENT_WRONG = rx(
+    r"坏了|不保温|不工作|不能用|没法用|异响|裂|碎|漏|瘪|凹|磕|划痕|变形"
+    r"|\b(?:broken|broke|stopped working|leaks?|leaking|cracked|smashed|shattered|dent(?:ed)?"
+    r"|damaged|scratched|crushed|chipped|faulty|defective)\b"
+)
+
+
+def _reason_of_the_refund(items: list[_Request]) -> list[_Request]:
+    """ "I want 100 yuan back on 100683. it's late", "我想退100683 膜还没到 不想等了", "the thermos
+    from my 100200 order arrived with a dent. just give me 50 back": what went wrong, told beside
+    the one refund or cancel asked for, is why it is asked — no look of its own (a where or when
+    asked still is)."""
+    writes = [i for i in items if i.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)]
+    if len(writes) != 1:
+        return items
+    (write,) = writes
+    if QUESTION_MARK.search(write.text) or _asks_not_requests(normalize(write.text, _TYPOS)):
+        return items
+    reasons = [
+        i
+        for i in items
+        if i.intent in _LOOKS
+        and i.order_id == write.order_id
+        and (
+            _DELIVERY_WENT_WRONG.search(norm := normalize(i.text, _TYPOS))
+            or _THING_WENT_WRONG.search(norm)
+        )
+        and not _ASKS_WHERE.search(norm.replace("好几天", ""))
+        and not QUESTION_MARK.search(i.text)
+    ]
+    return [i for i in items if i not in reasons]
+
+
+# how to pay asked: the methods, instalments, what is accepted
+_HOW_TO_PAY = rx(
+    r"怎么付|如何付|怎么支付|支付方式|付款方式|能用|可以用|能不能用|支持|分期|花呗|货到付款"
+    r"|\binstal?lments?\b|\bmethods?\b|\bhow (?:do|can|could) i pay\b|\bpay (?:with|by|in)\b"
+    r"|\baccept(?:ed)?\b|\btake\b|\bcash on delivery\b"
+    # "wechat pay ok?", "支付宝可以吗": whether a way of paying will do
+    r"|\b(?:ok|okay|fine|possible|allowed)\b|行吗|行不行|可以吗|可以不|可不可以"
+)
+
+
+def _payment_of_the_refund(items: list[_Request]) -> list[_Request]:
+    """ "退款一般几天到账 微信支付的", "净化器那个退款到账没有啊，我支付宝没看到": how the customer
+    paid, told beside a question about a refund, is where the refund goes — no question about
+    paying (one asking how to pay, "能用花呗吗", stays)."""
+    about_refunds = any(
+        (i.intent is ShopIntent.FAQ and i.topic == "refund_time")
+        or (
+            i.intent in (ShopIntent.ORDER_STATUS, ShopIntent.LIST_ORDERS, ShopIntent.REFUND)
+            and (_REFUND.search(norm := normalize(i.text, _TYPOS)) or REFUND_MENTION.search(norm))
+        )
+        for i in items
+    )
+    if not about_refunds:
+        return items
+    return [
+        i
+        for i in items
+        if not (
+            i.intent is ShopIntent.FAQ
+            and i.topic == "payment"
+            and not _HOW_TO_PAY.search(normalize(i.text, _TYPOS))
+        )
+    ]
 
 
 def _no_return_weighed(items: list[_Request]) -> list[_Request]:

@@ -119,3 +119,96 @@ async def test_the_rest_of_a_things_price_asked_for_is_a_refund_asked_first(
     assert "866" in out["reply"]
     await say(bot, "是")
     assert await refunds_of(bot, "100609") == [866.0]
+
+
+async def test_refund_whats_left_is_asked_for_beside_a_cancel(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund what's left on 100609 and also cancel 100998 please")
+    assert "866" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [866.0]
+    assert len(await executions(bot, "cancel_order")) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "yes", "order_id", "amount"),
+    [
+        ("100609 再补偿我100块行不行 用了没几天又有异响", "是", "100609", 100.0),
+        ("compensate me 100 yuan for 100683", "yes", "100683", 29.0),  # at most what is left
+    ],
+)
+async def test_a_sum_named_as_compensation_is_that_refund_asked_first(
+    tmp_path: Path, message: str, yes: str, order_id: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert await executions(bot, "create_refund") == []
+    if amount == 29.0:
+        # more than the order's refundable amount: refused with the maximum, nothing offered
+        assert "29" in out["reply"]
+        await say(bot, yes)
+        assert await executions(bot, "create_refund") == []
+        return
+    await say(bot, yes)
+    assert await refunds_of(bot, order_id) == [amount]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "不用赔我50块",
+        "能给点补偿吗",
+        "you kindly compensated me. I ordered a screen protector for 29 yuan, where is it?",
+        "what compensation do I get for 100683, like 50 yuan?",
+    ],
+)
+async def test_compensation_refused_asked_about_or_told_of_moves_no_money(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "是")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "order_id"),
+    [
+        ("I want 100 yuan back on 100683. it's late and I needed it for my trip!!", "100683"),
+        ("我想退100683 膜还没到 不想等了", "100683"),
+        ("The thermos from my 100200 order arrived with a dent. just give me 50 back.", "100200"),
+    ],
+)
+async def test_what_went_wrong_beside_a_refund_is_its_reason_not_a_look(
+    tmp_path: Path, message: str, order_id: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    tools = [r["tool"] for r in out["tool_results"]]
+    assert "track_shipment" not in tools and "get_order" not in tools
+    assert order_id in out["reply"]
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "payment_article"),
+    [
+        ("退款一般几天到账 微信支付的", False),
+        ("净化器那个退款到账没有啊，我支付宝没看到", False),
+        # whether a way of paying will do is still asked
+        ("wechat pay ok? and will the 100609 refund go back to wechat too", True),
+        ("退款几天到账？能用花呗吗", True),
+    ],
+)
+async def test_how_the_customer_paid_beside_a_refund_question_is_no_payment_question(
+    tmp_path: Path, message: str, payment_article: bool
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    topics = [
+        article.get("topic")
+        for r in out["tool_results"]
+        if r["tool"] == "search_faq"
+        for article in (r.get("data") or {}).get("articles", ())
+    ]
+    assert ("payment" in topics) is payment_article
