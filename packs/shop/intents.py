@@ -3076,6 +3076,7 @@ def match_shop(
         norm,
     )
     matched = _order_told_beside(_no_return_weighed(_payment_of_the_refund(matched)), text)
+    matched = _look_told_beside(matched, text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -4908,6 +4909,46 @@ def _order_told_beside(items: list[_Request], whole: str) -> list[_Request]:
             and not i.order_id
             and not _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
         )
+    ]
+
+
+# a look at "it", "this order", "那台": an order spoken of before in the message
+_LOOK_BACK = rx(
+    r"\b(?:it|they|them|that order|this order|that one|my first one|the one i (?:bought|ordered))\b"
+    r"|这单|那单|这个订单|那个订单|那台|这台|我那台|我那单|之前那|现在啥状态|现在什么状态"
+)
+
+
+def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
+    """ "my company needs a fapiao for the monitor … also has it shipped yet", "显示器那单我还要的
+    … 帮我看下现在啥状态": a look at "it" naming and describing no order is about the order the
+    rest of the message describes (looked up before planning; product searches left out)."""
+    looks = [
+        i
+        for i in items
+        if (i.intent in _LOOKS or i.intent is ShopIntent.LIST_ORDERS)
+        and not i.order_id
+        and _LOOK_BACK.search(norm := normalize(i.text, _TYPOS))
+        and tracked_product(norm) is None
+        and not describes_an_order(norm)
+    ]
+    if len(looks) != 1:
+        return items
+    (look,) = looks
+    told = whole
+    for i in items:
+        if i.intent in (ShopIntent.STOCK, *_LOOKS) or i is look:
+            told = told.replace(i.text, " ")
+    if extract_entities(normalize(told, _TYPOS)).order_ids:
+        return items  # an order named elsewhere: the planner's to carry
+    if not looked_product(told) or order_query({"intent": "order_status", "text": told}) is None:
+        return items
+    intent = ShopIntent.ORDER_STATUS if look.intent is ShopIntent.LIST_ORDERS else look.intent
+    return [
+        replace(i, intent=intent, args={**i.args, TOLD_BESIDE: told.strip()[:300]})
+        if i is look
+        else i
+        for i in items
     ]
 
 

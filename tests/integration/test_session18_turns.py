@@ -212,3 +212,32 @@ async def test_how_the_customer_paid_beside_a_refund_question_is_no_payment_ques
         for article in (r.get("data") or {}).get("articles", ())
     ]
     assert ("payment" in topics) is payment_article
+
+
+@pytest.mark.parametrize(
+    ("message", "order_id"),
+    [
+        ("my company needs an official fapiao for the monitor. also has it shipped yet", "100998"),
+        ("显示器可以开公司发票吗？抬头我等下发你 还有这单啥时候到", "100998"),
+        ("空气净化器保修多久 我那台是10月20号签收的吧 帮我确认下", "100609"),
+    ],
+)
+async def test_a_look_at_it_is_about_the_order_the_message_describes(
+    tmp_path: Path, message: str, order_id: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    looked = [
+        r["data"].get("order_id")
+        for r in out["tool_results"]
+        if r["tool"] in ("get_order", "track_shipment") and isinstance(r.get("data"), dict)
+    ]
+    assert order_id in looked
+
+
+async def test_where_is_my_parcel_beside_a_product_search_is_still_the_parcel(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "is the kettle in stock? and where's my parcel")
+    assert "YT9433239273" in out["reply"]
