@@ -406,12 +406,13 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         product: str | None = None,
         refund: str | None = None,
         total: float | None = None,
+        tracking: str | None = None,
         customer: str | None = None,
     ) -> Any:
         """List the customer's most recent orders, optionally by status, or only those holding
         the product a customer's words name (``product``: "my air fryer order"), the one a
-        refund of theirs is of (``refund``: "R-000094"), or those of a total (``total``: "the
-        797 order")."""
+        refund of theirs is of (``refund``: "R-000094"), those of a total (``total``: "the
+        797 order"), or the one a parcel is of (``tracking``: "SF5969721286")."""
         params: dict[str, Any] = {"status": status, "limit": limit}
         if product and product.strip():
             params["product"] = product.strip()[:200]
@@ -419,6 +420,8 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
             params["refund"] = refund.strip().upper()[:8]
         elif total is not None and total > 0:
             params["total"] = f"{total:.2f}"
+        elif tracking and tracking.strip():
+            params["tracking"] = tracking.strip().upper()[:12]
         return await client.call(
             "GET", "/orders", tool="list_orders", customer=customer, params=params
         )

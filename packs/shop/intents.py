@@ -90,6 +90,7 @@ from helpdesk.packs.shop.order_parts import (
 from helpdesk.packs.shop.order_reference import (
     SAME_ORDER_AS_REFUND,
     describes_an_order,
+    names_a_parcel,
     order_query,
     without_totals,
 )
@@ -3028,6 +3029,7 @@ def match_shop(
     matched = _second_policy_question(
         _budget_joins_search(_another_thing_apart(_late_delivery_looked_at(matched, norm)))
     )
+    matched = _the_other_cut(matched)
     read = _refunds_beside_cancel(
         _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
     )
@@ -4474,6 +4476,57 @@ _ANOTHER_THING = rx(
 )
 
 
+# "女款呢", "and the women's?", "男款有货吗": the same thing in the other cut, asked of alone
+_OTHER_CUT_ONLY = rx(
+    r"^\W*(?:and |what about |how about |also |那|那个|还有)?(?:the )?"
+    r"(?P<cut>女款|男款|女士款?|男士款?|女式|男式|女生款?|男生款?|女的|男的"
+    r"|women'?s|men'?s|womens|mens|ladies'?|for (?:women|men|ladies))"
+    r"(?: ones?| version| size| model)?(?:的)?"
+    r"\W*(?:呢|有货吗|有吗|有没有货?|多少钱|还有吗|有货没|怎么样"
+    r"|(?:is it |are they )?in stock)?\W*$"
+)
+_CUTS = (
+    ("男士", "女士"),
+    ("男款", "女款"),
+    ("男式", "女式"),
+    ("男生", "女生"),
+    ("women's", "men's"),
+    ("womens", "mens"),
+    ("for women", "for men"),
+)
+
+
+def _swap_cut(text: str) -> str | None:
+    """``text`` with its cut of clothing swapped ("男士羽绒服" -> "女士羽绒服"), or None."""
+    lowered = text.lower()
+    for a, b in _CUTS:
+        pattern = re.compile(rf"(?<![a-z]){re.escape(a)}|(?<![a-z]){re.escape(b)}")
+        found = pattern.search(lowered)
+        if found:
+            other = b if found.group(0) == a else a
+            return text[: found.start()] + other + text[found.end() :]
+    return None
+
+
+def _the_other_cut(matched: list[_Request]) -> list[_Request]:
+    """ "男士羽绒服多少钱 … 女款呢", "is the men's down jacket in stock? and the women's?": the
+    other cut of the thing searched for just before, searched for in its turn."""
+    out: list[_Request] = []
+    for m in matched:
+        before = next(
+            (o for o in reversed(out) if o.intent is ShopIntent.STOCK and not o.sku), None
+        )
+        if (
+            m.intent in (ShopIntent.STOCK, Intent.UNKNOWN)
+            and before is not None
+            and _OTHER_CUT_ONLY.match(normalize(m.text, _TYPOS))
+            and (swapped := _swap_cut(before.text)) is not None
+        ):
+            m = _Request(ShopIntent.STOCK, text=swapped, lang=m.lang)
+        out.append(m)
+    return out
+
+
 def _another_thing_apart(matched: list[_Request]) -> list[_Request]:
     """A product search whose words go on to ask about another product is two searches."""
     out: list[_Request] = []
@@ -4928,9 +4981,9 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
         for i in items
         if (i.intent in _LOOKS or i.intent is ShopIntent.LIST_ORDERS)
         and not i.order_id
-        and _LOOK_BACK.search(norm := normalize(i.text, _TYPOS))
-        and tracked_product(norm) is None
+        and tracked_product(norm := normalize(i.text, _TYPOS)) is None
         and not describes_an_order(norm)
+        and not names_a_parcel(norm)
     ]
     if len(looks) != 1:
         return items
@@ -4941,6 +4994,12 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
             told = told.replace(i.text, " ")
     if extract_entities(normalize(told, _TYPOS)).order_ids:
         return items  # an order named elsewhere: the planner's to carry
+    if not (
+        _LOOK_BACK.search(normalize(look.text, _TYPOS))
+        # "顺丰显示已签收，可我根本没收到！！空气净化器那单": the order, named by what is in it
+        or describes_an_order(normalize(told, _TYPOS))
+    ):
+        return items
     if not looked_product(told) or order_query({"intent": "order_status", "text": told}) is None:
         return items
     intent = ShopIntent.ORDER_STATUS if look.intent is ShopIntent.LIST_ORDERS else look.intent

@@ -23,6 +23,7 @@ __all__ = [
     "ORDER_RESOLVER",
     "SAME_ORDER_AS_REFUND",
     "describes_an_order",
+    "names_a_parcel",
     "order_label",
     "order_query",
     "pick_order",
@@ -97,9 +98,11 @@ _DESCRIBED_ORDER = rx(
 # "where is my parcel", "我的快递到哪了": the delivery on its way, named by no product — the
 # order meant when exactly one of the customer's orders is on its way (else the bot asks)
 _PARCEL = rx(
-    r"\b(?:parcel|package|packet|delivery|shipment|stuff)s?\b|快递|包裹|物流|件"
+    r"\b(?:parcel|package|pakage|pacakge|packet|delivery|shipment|stuff)s?\b|快递|包裹|物流|件"
     # "my tracking's stuck", "my order is late": the parcel on its way, by what is wrong with it
     r"|\bmy tracking\b|\bmy order(?:'s| is| has been)? (?:late|delayed|stuck|lost|overdue)\b"
+    # "where is my order", "我的订单到哪了": where the order on its way is
+    r"|\bwhere(?:'?s| is) my order\b|我的订单(?:现在)?(?:到哪|在哪)"
 )
 _PARCEL_LOOKS = frozenset({"tracking", "order_status"})
 
@@ -149,6 +152,12 @@ def total_named(text: str) -> float | None:
     return meant[0] if len(set(meant)) == 1 else None
 
 
+def names_a_parcel(text: str) -> bool:
+    """Whether ``text`` speaks of a parcel ("my package", "我的包裹", "where is my order"): a look
+    at the customer's order on its way."""
+    return bool(_PARCEL.search(text))
+
+
 def describes_an_order(text: str) -> bool:
     """Whether ``text`` names an order by what is in it, its state or its total ("净化器那单",
     "the order I haven't paid for", "the 797 order"): a question about money or delivery then
@@ -170,6 +179,8 @@ _LEFT_OUT = rx(
     r"(?:\s+(?:one|order|purchase)|(?= alone))\b"
     r"|除了[^，。,.!?！？]{1,12}|[\u4e00-\u9fff]{2,8}(?:那单|那个|的订单)?(?:保留|别动|不要动|不取消|先别)"
 )
+# "显示已签收", "显示从成都发出了": the tracking page shows, no monitor (显示器) named
+_SHOWS = rx(r"显示(?!器|屏)")
 _LIMIT = 100
 SAME_ORDER_AS_REFUND = "same_order_as_refund"
 """A request's argument: "the same order" as the refund number named beside it."""
@@ -191,7 +202,12 @@ def _words_of(request: Mapping[str, Any]) -> str:
 def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | None:
     if str(request.get("intent")) not in _SCOPED:
         return None
-    text = _LEFT_OUT.sub(" ", words)
+    number = request.get("tracking_number")
+    if isinstance(number, str) and number:
+        # "SF5969721286 签收了吗 … can it go to my office": the order that parcel is of, never
+        # one the other words describe
+        return {"limit": 1, "tracking": number.upper()}
+    text = _SHOWS.sub(" ", _LEFT_OUT.sub(" ", words))
     refund = REFUND_MENTION.search(text)
     if refund and str(request.get("intent")) in _LOOKS:
         # "did R-000094 go through?": the order that refund is of
@@ -246,7 +262,7 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
         ]
         return [str(moving[0]["order_id"])] if len(moving) == 1 else []
     described = bool(data.get("matched_products")) or any(
-        key in query for key in ("status", "refund", "total")
+        key in query for key in ("status", "refund", "total", "tracking")
     )
     if not described:
         # "cancel my kayak order": an order described, though by nothing the customer bought
@@ -286,6 +302,8 @@ def order_label(data: Any, order_id: str) -> dict[str, str] | None:
     "where is my parcel", that it is the customer's only order on its way."""
     orders = data.get("orders") if isinstance(data, Mapping) else None
     listed = [o for o in orders if isinstance(o, Mapping)] if isinstance(orders, list) else []
+    if isinstance(data, Mapping) and data.get("tracking_number"):
+        return None  # the order of the parcel named: the reply names the parcel itself
     if isinstance(data, Mapping) and not data.get("matched_products"):
         picked = [o for o in listed if o.get("order_id") == order_id]
         if picked and picked[0].get("status") == "shipped":

@@ -241,3 +241,62 @@ async def test_where_is_my_parcel_beside_a_product_search_is_still_the_parcel(
     bot = bot_for(tmp_path)
     out = await say(bot, "is the kettle in stock? and where's my parcel")
     assert "YT9433239273" in out["reply"]
+
+
+@pytest.mark.parametrize(
+    ("message", "order_id", "not_order"),
+    [
+        # "显示" is what the tracking page shows, no monitor (显示器) named
+        ("SF5969721286 这个件显示签收了吗", "100609", "100998"),
+        ("顺丰显示已签收，可我根本没收到！！空气净化器那单", "100609", "100998"),
+        # a tracking number is its own order, whatever else the words describe
+        ("YT9433239273 显示器那单的吗？到哪了", "100683", "100998"),
+    ],
+)
+async def test_the_parcel_a_message_names_is_looked_at_never_another_order(
+    tmp_path: Path, message: str, order_id: str, not_order: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    looked = {
+        str(r["data"].get("order_id"))
+        for r in out["tool_results"]
+        if r["tool"] in ("get_order", "track_shipment") and isinstance(r.get("data"), dict)
+    }
+    assert order_id in looked and not_order not in looked
+
+
+async def test_an_address_change_beside_a_tracking_number_is_for_that_parcels_order(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "where's SF5969721286? and can it go to my office address instead")
+    assert "100609" in out["reply"]
+    assert "only order on its way" not in out["reply"]  # 100609 is delivered, not on its way
+
+
+@pytest.mark.parametrize(
+    ("message", "number"),
+    [("我的订单到哪了", "YT9433239273"), ("wher is my pakage, the one from yto", "YT9433239273")],
+)
+async def test_where_is_my_order_is_the_order_on_its_way(
+    tmp_path: Path, message: str, number: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert number in out["reply"]
+
+
+@pytest.mark.parametrize(
+    ("message", "skus"),
+    [
+        ("男士羽绒服多少钱 啥时候有货 女款呢", ("SKU-1047", "SKU-1048")),
+        ("is the men's down jacket in stock? and the women's?", ("SKU-1047", "SKU-1048")),
+    ],
+)
+async def test_the_other_cut_of_a_thing_is_searched_in_its_turn(
+    tmp_path: Path, message: str, skus: tuple[str, ...]
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert all(sku in out["reply"] for sku in skus)

@@ -56,10 +56,12 @@ def list_orders(
     skus: list[str] | None = None,
     refund_id: str | None = None,
     total_cents: int | None = None,
+    tracking_number: str | None = None,
 ) -> dict[str, Any]:
     """The customer's orders, newest first, optionally of one status, (``skus``) only those
-    holding one of these products, (``refund_id``) only the one that refund is of, and
-    (``total_cents``) only those of that total ("the 797 order")."""
+    holding one of these products, (``refund_id``) only the one that refund is of,
+    (``total_cents``) only those of that total ("the 797 order") and (``tracking_number``) only
+    the one that parcel is of."""
     sql = (
         "SELECT o.order_id, o.status, o.created_at, o.total_cents, o.currency,"
         " (SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.order_id)"
@@ -79,6 +81,9 @@ def list_orders(
     if total_cents is not None:
         sql += " AND o.total_cents = ?"
         params.append(total_cents)
+    if tracking_number is not None:
+        sql += " AND o.order_id IN (SELECT order_id FROM shipments WHERE tracking_number = ?)"
+        params.append(tracking_number)
     sql += " ORDER BY o.created_at DESC, o.order_id DESC LIMIT ?"
     params.append(limit)
     return {

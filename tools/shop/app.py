@@ -237,6 +237,7 @@ def customer_me(call: _Call) -> dict[str, Any]:
 
 
 _REFUND_ID = re.compile(r"R-\d{6}")
+_TRACKING_NUMBER = re.compile(r"(?:SF|YT)\d{10}")
 
 
 def list_orders(call: _Call) -> dict[str, Any]:
@@ -252,6 +253,15 @@ def list_orders(call: _Call) -> dict[str, Any]:
         if not _REFUND_ID.fullmatch(refund_id):
             raise invalid("refund", "a refund id looks like R-000123")
         return call.read(service.list_orders, call.customer_id, wanted, limit, None, refund_id)
+    if call.query.get("tracking") is not None:
+        # "SF5969721286 签收了吗 … 能改地址吗": the order that parcel is of
+        number = query_text(call.query, "tracking", 12, 12).upper()
+        if not _TRACKING_NUMBER.fullmatch(number):
+            raise invalid("tracking", "a tracking number looks like SF1234567890")
+        found = call.read(
+            service.list_orders, call.customer_id, wanted, limit, None, None, None, number
+        )
+        return {**found, "tracking_number": number}
     if call.query.get("total") is not None:
         # "the 797 order", "5198那单": the orders of that total
         total = query_money(call.query, "total")
