@@ -635,14 +635,17 @@ _REFUND_BEFORE = rx(r"上次|上周|之前|已经|早就|这么点|那么点|\ba
 # a refund made before, asked after: "之前退的那笔", "上次退的钱", "the refund you did before"
 _REFUND_MADE_BEFORE = rx(
     r"(?:之前|上次|上回|以前|已经)(?:给我)?退(?:的|了的|过的)|退的那(?:笔|些|部分)"
+    r"|(?:之前|上次|上回|以前|已经)[^，。,.!?！？]{0,6}退过"
+    r"|\b(?:did|have|has) (?:you|u|you guys|they|y'?all) (?:\w+ ){0,2}refund(?:ed)?\b"
     r"|\b(?:the |that )?refunds? (?:you|u) (?:did|made|gave|sent|already)\b"
     r"|\b(?:already|previously) refunded\b|\bthe (?:earlier|previous|last|first) refund\b"
 )
 # the thing that refund was for, named right before it: "净化器之前退的", "refund on the purifier"
 _THING_REFUNDED_BEFORE = rx(
     r"(?<![\u4e00-\u9fff])(?:(?![看查问说想知道请帮你我们他她这那])[\u4e00-\u9fff]){2,5}"
-    r"(?=(?:那单|那个|那台|的)?(?:之前|上次|上回|以前|已经)(?:给我)?退)"
-    r"|\brefunds? (?:on|for|of) (?:the|my|that) (?!order\b|one\b|refund\b|money\b)[a-z]{3,}"
+    r"(?=(?:那单|那个|那台|的)?(?:之前|上次|上回|以前|已经)[^，。,.!?！？]{0,6}退)"
+    r"|\brefund\w*\b[^.?!]{0,20}\b(?:on|for|of) (?:the|my|that) "
+    r"(?!order\b|one\b|refund\b|money\b)[a-z]{3,}"
 )
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
@@ -668,6 +671,9 @@ _REFUND_WHEN = rx(
     + _REFUND_MADE
     + r"|\b(?:want(?:ed)? to|like to|need to) know\b|\bwonder(?:ing)?\b|\bjust asking\b"
     r"|想知道|想问|啥时候|哪天退|几号退|退款(?:记录|明细|详情|情况|信息)"
+    # "did you guys ever actually refund me anything", "是不是给我退过一笔", "退款申请好久了 钱呢"
+    r"|\b(?:did|have|has) (?:you|u|you guys|they|y'?all) (?:\w+ ){0,2}refund(?:ed)?\b"
+    r"|退过|钱呢|退款申请[^，。,.!?！？]{0,4}(?:好久|很久|这么久|半天|几天|一周|一个星期)"
 )
 
 
@@ -897,7 +903,7 @@ _PROMO_BACK = rx(
     r"(?:退|返还|还给|\breturn|\brefund|\bback\b)"
 )
 # "能给点补偿吗", "can i get compensation": compensation, which only a person can grant
-_COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔我|赔付|\bcompensat\w*")
+_COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔付|\bcompensat\w*")
 # "能买延保吗", "do you sell insurance for it": a service, not a product in the catalogue
 _SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsurance\b|\bmembership\b")
 # "need a quote for 50 units": a quantity asked with something other than buying it
@@ -1272,6 +1278,10 @@ _TRANSFER_ASKED_AFTER = rx(
     r"|\b(?:i )?(?:asked|requested) (?:for |to talk to |to speak to )(?:a |an )?(?:human|agent"
     r"|person|real person)\b[^.?!]{0,40}\b(?:follow(?:ed)?[- ]up|update|news|heard|anyone"
     r"|anybody|nobody|no one|still waiting)"
+    # "still waiting for a human to get back to me": a transfer made before, its answer awaited
+    r"|\b(?:still )?waiting (?:for|on) (?:a |the |an )?(?:human|agent|person|real person|someone"
+    r"|somebody|your (?:team|colleague|agent|staff))\b[^.?!]{0,20}\b(?:get back|call|contact|reply"
+    r"|respond|answer|reach)"
 )
 # "..., 不然我要转人工了", "otherwise I want a human": a transfer on a condition the answer
 # beside it may settle — offered, never made at once
@@ -1637,45 +1647,6 @@ _CHECK_WHETHER = rx(
 )
 # "refund what's left on 100609", "取消那个还没付的": the write itself opens the clause
 _WRITE_OPENING = rx(r"^\W*(?:please |pls |plz |just )?(?:refund|cancel)\b(?! (?:policy|fee))")
-_SUM = (
-    r"(?:[¥￥]\s*\d+|(?<![\d.])\d+(?:\.\d+)?\s*(?:块钱|块|元|yuan|rmb|kuai|bucks)"
-    r"|[一二两三四五六七八九十百千]+(?:块钱|块|元))"
-)
-# the sum next to the compensation words: "补偿我100块", "赔我50块", "compensate me 100 yuan"
-_COMPENSATION_SUM = rx(
-    r"(?:补偿|赔偿|赔)(?:我|给我)?[^，。,.!?！？]{0,4}"
-    + _SUM
-    + r"|"
-    + _SUM
-    + r"[^，。,.!?！？]{0,3}(?:的)?(?:补偿|赔偿)"
-    r"|\bcompensate (?:me|us) (?:with )?"
-    + _SUM
-    + r"|"
-    + _SUM
-    + r" (?:as|in|for) compensation\b|\bcompensation of "
-    + _SUM
-)
-# compensation made before, told: "you kindly compensated me", "之前补偿过我"
-_COMPENSATED_BEFORE = rx(r"\bcompensated\b|补偿过|赔过|已经(?:补偿|赔)|(?:补偿|赔)了我")
-_NO_COMPENSATION = rx(
-    r"(?:不用|不要|别|没|不需要|无需|\bno\b|\bdon'?t\b|\bnot\b)[^，。,.!?！？]{0,4}"
-    r"(?:补偿|赔|compensat)"
-)
-
-
-def _sum_asked_as_compensation(norm: str) -> bool:
-    """ "再补偿我100块行不行", "赔我50块就算了", "compensate me 100 yuan": a sum named as
-    compensation is a part of the price back, asked for."""
-    return bool(
-        _COMPENSATION_SUM.search(norm)
-        and not _COMPENSATED_BEFORE.search(norm)
-        and not _HOW_MUCH.search(norm)
-        and not _REFUND_NEGATED.search(norm)
-        and not _NO_COMPENSATION.search(norm)
-    )
-
-
-_WHATS_LEFT = rx(r"\bwhat(?:'?s| is)(?: still)? (?:left|remaining)\b|\bwhatever(?:'?s| is) left\b")
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
 )
@@ -1862,11 +1833,8 @@ def _classify_clause(
         # "别把钱退我" refuse it, "钱退我卡里还是原路" asks where it goes
         if _REFUND_NEGATED.search(norm) or _NOT_BEFORE_MONEY.search(norm):
             return _Match(Intent.CONFIRM_NO)
-        if ASKS.search(norm) or _EITHER_OR.search(norm):
+        if ASKS.search(norm) or _EITHER_OR.search(norm) or not has_order_ctx:
             return _Match(ShopIntent.FAQ, topic="refund_time")
-        if not has_order_ctx and not (_REST_OF.search(norm) and looked_product(norm)):
-            return _Match(ShopIntent.FAQ, topic="refund_time")
-        # "把空气净化器剩下的钱都退给我吧": the rest of what a thing cost, asked for
         return _Match(ShopIntent.REFUND)
     if _PAID_BACK_TO.search(norm) and (QUESTION_MARK.search(norm) or ASKS.search(norm)):
         # "would a refund on 100200 go back to my alipay?", "does that go back to my card?",
@@ -1925,9 +1893,7 @@ def _classify_clause(
         # "膜寄了快一个礼拜还没到 直接退了吧", "just refund it": the refund asked for, the
         # delay (还没到) its reason, not a question about a refund's progress
         return _Match(ShopIntent.REFUND)
-    # "refund what's left on 100609": what is left, asked for — no question of what it is
-    asked = _WHATS_LEFT.sub(" ", norm) if _WRITE_OPENING.search(norm) else norm
-    if _REFUND.search(norm) and (_REFUND_WHEN.search(asked) or _REFUND_QUESTION.search(asked)):
+    if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
         if _WHICH_ORDERS.search(norm) and not ents.order_ids:
@@ -2081,10 +2047,6 @@ def _classify_clause(
         (_TICKET.search(norm) and not ents.ticket_ids) or _RETURN_ACTION.search(norm)
     ):
         return _Match(ShopIntent.CREATE_TICKET)
-    if _sum_asked_as_compensation(norm) and not ents.skus:
-        # "再补偿我100块行不行", "赔我50块就算了": a sum named is a part of the price back,
-        # asked for (and asked first) — compensation of no sum is a person's to grant
-        return _Match(ShopIntent.REFUND)
     if _COMPENSATION.search(norm) and not ents.skus:
         return None  # "补货了能给点补偿吗": compensation, not the stock the clause names
     warranty = ents.faq_topic == "warranty" and not _STOCK.search(norm)
@@ -2729,8 +2691,6 @@ def match_shop(
             and found.intent is ShopIntent.REFUND
             and not _REFUND.search(clause_norm)
             and (QUESTION_MARK.search(clause_text) or _item_refund_refused(norm))
-            # "再补偿我100块行不行": a sum asked for, politely
-            and not _sum_asked_as_compensation(clause_norm)
         ):
             # "手机退掉？", "如果把保温杯退了，钱退到哪": a thing's refund asked about, or beside a
             # no elsewhere in the message — what the order holds and what is refundable, no offer
@@ -3052,6 +3012,23 @@ def match_shop(
             m.intent is ShopIntent.FAQ for m in matched
         ):
             continue  # "衣服大了一码想换货，怎么操作": the policy says how
+        returns_wanted = [
+            m
+            for m in matched
+            if m.intent is ShopIntent.CREATE_TICKET
+            and _RETURN_ACTION.search(normalize(m.text, _TYPOS))
+            and not _TICKET.search(norm)  # a fault or a ticket asked for: filed as asked
+        ]
+        if _HOW_IT_WORKS.search(norm[start:end]) and returns_wanted:
+            # "I wanna return the air fryer from August, how does that even work?": how a
+            # return works, asked — the policy answers it, nothing is filed
+            matched = [
+                replace(m, intent=ShopIntent.FAQ, topic="returns", args={})
+                if m in returns_wanted
+                else m
+                for m in matched
+            ]
+            continue
         if _LET_GO_LATER.search(norm[start:end]) and any(
             m.details == SPARED_SUBJECT and m.order_id and m.order_id in part for m in matched
         ):
@@ -3077,7 +3054,7 @@ def match_shop(
         ),
         norm,
     )
-    matched = _order_told_beside(_no_return_weighed(_payment_of_the_refund(matched)), text)
+    matched = _no_return_weighed(_payment_of_the_refund(matched))
     matched = _look_told_beside(matched, text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
@@ -3602,7 +3579,8 @@ _CORRECTION = rx(
 # "I need to return the dinnerware set, how does that work?": how it is done, asked
 _HOW_IT_WORKS = rx(
     r"^\W*(?:so |and |but )?how (?:does|do|would|will) (?:that|it|this|the process|returning|"
-    r"exchanging) work\b|^\W*how do i (?:do|go about) (?:that|it|this)\b"
+    r"exchanging) (?:even |actually |exactly )?work\b"
+    r"|^\W*how do i (?:do|go about) (?:that|it|this)\b"
     r"|\bwhat(?:'s| is) the process\b"
     r"|怎么(?:弄|操作|办理|申请)|流程是(?:什么|怎样|啥)|要怎么做"
 )
@@ -4919,52 +4897,6 @@ def _no_return_weighed(items: list[_Request]) -> list[_Request]:
     ]
 
 
-# "a replacement or refund me 50", "要么补发要么退钱": one of two wanted, not both
-_ONE_OR_THE_OTHER = rx(r"\bor\b|\beither\b|或者|要么|不然|否则|还是")
-
-
-def _order_told_beside(items: list[_Request], whole: str) -> list[_Request]:
-    """ "空气净化器有点异响，懒得寄回去了，退我100块算了", "菜刀到现在还没到 … 直接退钱": the one
-    refund or cancel of a message, naming and describing no order, is about the order the rest
-    of the message describes (looked up before planning, then asked first, naming it) — the
-    words of a product search beside it are left out ("refund me 100. is the kettle in stock?")."""
-    actions = [i for i in items if i.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)]
-    if len(actions) != 1 or actions[0].order_id or actions[0].args.get(SAME_ORDER_AS_REFUND):
-        return items
-    (action,) = actions
-    capability = action.intent.value
-    if describes_an_order(normalize(action.text, _TYPOS)):
-        return items  # its own words describe its order
-    if (
-        QUESTION_MARK.search(whole)
-        or ASKS.search(normalize(whole, _TYPOS))
-        or _ONE_OR_THE_OTHER.search(normalize(whole, _TYPOS))
-    ):
-        # "if I cancel, is the refund automatic?": a message that asks anything may be asking
-        # about the action too, one weighing two remedies wants one — never an order found for
-        # it from other words
-        return items
-    told = whole
-    for i in items:
-        if i.intent is ShopIntent.STOCK or i is action:
-            told = told.replace(i.text, " ")
-    if extract_entities(normalize(told, _TYPOS)).order_ids:
-        return items  # an order named elsewhere: the planner's to carry, not a description
-    if order_query({"intent": capability, "text": told}) is None:
-        return items
-    return [
-        replace(i, args={**i.args, TOLD_BESIDE: told.strip()[:300]}) if i is action else i
-        for i in items
-        # "空气炸锅坏了，退我200": the fault told is the refund's reason, not a ticket of its own
-        # (one asked for by name, a replacement or a repair stays)
-        if not (
-            i.intent is ShopIntent.CREATE_TICKET
-            and not i.order_id
-            and not _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
-        )
-    ]
-
-
 # a look at "it", "this order", "那台": an order spoken of before in the message
 _LOOK_BACK = rx(
     r"\b(?:it|they|them|that order|this order|that one|my first one|the one i (?:bought|ordered))\b"
@@ -4990,7 +4922,9 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
     (look,) = looks
     told = whole
     for i in items:
-        if i.intent in (ShopIntent.STOCK, *_LOOKS) or i is look:
+        # other requests' words describe their own orders ("cancel my unpaid order, and tell
+        # me when the monitor ships")
+        if i.intent in (ShopIntent.STOCK, *_LOOKS, *_ACTIONS) or i is look:
             told = told.replace(i.text, " ")
     if extract_entities(normalize(told, _TYPOS)).order_ids:
         return items  # an order named elsewhere: the planner's to carry

@@ -188,7 +188,7 @@ SAME_ORDER_AS_REFUND = "same_order_as_refund"
 
 def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     """The ``list_orders`` arguments that find the order a request describes, or None (a
-    refund's or cancel's words are read after those told beside it, :data:`TOLD_BESIDE`)."""
+    look's words are read after those told beside it, :data:`TOLD_BESIDE`)."""
     return _query_of_words(request, _words_of(request))
 
 

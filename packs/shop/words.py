@@ -60,8 +60,9 @@ IF_LATE_BY = "if_late_by"
 VENTED = "vented"
 """A ticket request's argument: read from unhappiness alone ("not happy.", "气死了"), no request."""
 TOLD_BESIDE = "told_beside"
-"""A refund or cancel request's argument: the rest of the message, which describes the order the
-request's own words do not ("空气净化器有点异响，懒得寄回去了，退我100块算了")."""
+"""A look's argument: the rest of the message, which describes the order the look's own words do
+not ("my company needs a fapiao for the monitor … has it shipped yet"). Never given to a write:
+words told beside a refund or cancel may be negated, hypothetical or someone else's."""
 
 
 # "我不想投诉 就想问下T-000031…", "我也没投诉啊", "I'm not complaining, but ... open a ticket": no

@@ -355,6 +355,7 @@ SEALED_BATCHES = {
     "seventh (fl-)": "fl-",
     "eighth (fj-)": "fj-",
     "ninth (fi-)": "fi-",
+    "tenth (fg-)": "fg-",
 }
 """The sealed batches by id prefix: reported apart, since each was first run at another time."""
 

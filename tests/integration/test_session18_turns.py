@@ -1,7 +1,11 @@
-"""Whole conversations session 18 changed: a refund whose order the rest of the message
-describes ("空气净化器有点异响，懒得寄回去了，退我100块算了"), a late parcel told beside a ticket
-asked for by name, "no thanks", refunds made before asked after. Run as a customer meets the bot
-(the demo shop seeded, the minimal tier) and counted in the shop's audit log."""
+"""Whole conversations session 18 changed: a late parcel or a fault told beside a ticket or a
+refund asked for (its reason, no look of its own), "no thanks", refunds made before asked after,
+a look at "it" about the order the message describes, a tracking number's own order — and what
+the session's review found moving money when words beside a refund were taken to name its
+order, a sum said as compensation was taken as a refund, or "refund what's left" and "把保温杯剩下
+的钱都退给我吧" were read as requests (those rules were taken back before they landed; the
+phrasings that broke them are pinned here). Run as a customer meets the bot (the demo shop
+seeded, the minimal tier) and counted in the shop's audit log."""
 
 from __future__ import annotations
 
@@ -9,54 +13,84 @@ from pathlib import Path
 
 import pytest
 
-from helpdesk.app.session import run_turn
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
-
-
-@pytest.mark.parametrize(
-    ("message", "yes", "order_id", "amount"),
-    [
-        ("空气净化器有点异响，懒得寄回去了，退我100块算了", "是", "100609", 100.0),
-        ("the thermos leaks. refund me 50", "yes", "100200", 50.0),
-        ("not happy. air purifier clicking again. i want a refund of 300", "yes", "100609", 300.0),
-        ("空气炸锅坏了，退我200", "是", "100200", 200.0),
-    ],
-)
-async def test_a_refund_takes_the_order_the_rest_of_the_message_describes_asked_first(
-    tmp_path: Path, message: str, yes: str, order_id: str, amount: float
-) -> None:
-    bot = bot_for(tmp_path)
-    out = await say(bot, message)
-    assert order_id in out["reply"]
-    assert await executions(bot, "create_refund") == []  # asked first, naming the order
-    await say(bot, yes)
-    assert await refunds_of(bot, order_id) == [amount]
-    # the fault told is the refund's reason: no ticket filed beside it
-    assert await executions(bot, "create_ticket") == []
 
 
 @pytest.mark.parametrize(
     "message",
     [
+        # negated, someone else's, another shop's, wanted, hypothetical: never the refund's order
+        "don't refund the thermos. refund me 50",
+        "净化器不用退，退我50",
+        "my friend's air purifier broke. refund me 100",
+        "朋友的净化器坏了 退我100",
+        "the air fryer my mom bought from jd broke. refund 200",
+        "i want to buy another air purifier. refund me 100",
+        "空气炸锅要是再坏，退我200",
+        "let's say the air fryer broke. refund me 200",
+        # a fault of a delivered thing is no cancel of another order holding the same product
+        "the air fryer stopped working. just cancel",
+        # a paid order that has not shipped is not refunded for a "broken" thing in it
+        "the phone is broken, refund me 2999",
+        "SF5969721286 显示器坏了 退我100",
         # asked about, not asked for
         "The 4K monitor in my paid order — if I cancel, is the refund automatic?",
         "I returned the air fryer from the 797 order last week - where's that refund?",
         # one of two remedies wanted: never both on one yes
         "the thermos leaks, i want a replacement. or refund me 50",
         "收到货了但是少了保温杯 要么补发要么退我129",
-        # a product searched for is no description of the refund's order
         "refund me 100. the kettle is in stock",
-        # a thing the customer never bought
-        "my friend's kettle broke. refund me 100",
     ],
 )
-async def test_no_order_is_found_for_a_refund_from_words_that_ask_or_weigh(
+async def test_words_beside_a_refund_or_cancel_never_name_its_order(
     tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
     await say(bot, message)
-    await say(bot, "是" if not message.isascii() else "yes")
+    await say(bot, "yes" if message.isascii() else "是")
     assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a sum said as compensation: refused, asked about, received, someone else's, maybe
+        "100609 补偿我100块？你们在开玩笑吧",
+        "100609 补偿我100块不够",
+        "100609 50块的补偿到了吗",
+        "100609 i got compensation of 50 yuan, thanks",
+        "my friend got 100 yuan as compensation, 100609",
+        "100683 赔我29块或者补发",
+        "100609 赔偿100元，不然我投诉",
+        "不用赔我50块",
+        "能给点补偿吗",
+        # "what's left", asked, weighed, taken back, put off
+        "refund what's left on 100609?",
+        "refund what's left on 100609 or keep it as store credit",
+        "refund what's left on 100609 — no wait, don't",
+        "refund what's left on 100609 next month",
+        # the rest of one thing's price is no refund of the whole order
+        "把保温杯剩下的钱都退给我吧",
+        "显示器剩下的钱退我",
+    ],
+)
+async def test_compensation_and_whats_left_talk_moves_no_money_on_a_hurried_yes(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "是")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_sum_turned_down_beside_a_full_refund_pays_the_full_refund(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100609 i don't want 50 yuan as compensation, i want a full refund")
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [866.0]
 
 
 @pytest.mark.parametrize(
@@ -76,8 +110,7 @@ async def test_a_late_parcel_told_beside_a_ticket_is_the_tickets_reason(
     assert "track_shipment" not in kinds and "get_order" not in kinds
     assert "100683" in out["reply"]
     await say(bot, "yes" if message.isascii() else "是")
-    tickets = await executions(bot, "create_ticket")
-    assert len(tickets) == 1
+    assert len(await executions(bot, "create_ticket")) == 1
 
 
 async def test_a_where_question_beside_a_ticket_is_still_answered(tmp_path: Path) -> None:
@@ -107,66 +140,6 @@ async def test_a_refund_made_before_is_shown_never_offered(tmp_path: Path, messa
     bot = bot_for(tmp_path)
     out = await say(bot, message)
     assert "R-000094" in out["reply"] and "433" in out["reply"]
-    await say(bot, "yes" if message.isascii() else "是")
-    assert await executions(bot, "create_refund") == []
-
-
-async def test_the_rest_of_a_things_price_asked_for_is_a_refund_asked_first(
-    tmp_path: Path,
-) -> None:
-    bot = bot_for(tmp_path)
-    out = await run_turn(bot, "把空气净化器剩下的钱都退给我吧", session="s", customer="C0001")
-    assert "866" in out["reply"]
-    await say(bot, "是")
-    assert await refunds_of(bot, "100609") == [866.0]
-
-
-async def test_refund_whats_left_is_asked_for_beside_a_cancel(tmp_path: Path) -> None:
-    bot = bot_for(tmp_path)
-    out = await say(bot, "refund what's left on 100609 and also cancel 100998 please")
-    assert "866" in out["reply"]
-    await say(bot, "yes")
-    assert await refunds_of(bot, "100609") == [866.0]
-    assert len(await executions(bot, "cancel_order")) == 1
-
-
-@pytest.mark.parametrize(
-    ("message", "yes", "order_id", "amount"),
-    [
-        ("100609 再补偿我100块行不行 用了没几天又有异响", "是", "100609", 100.0),
-        ("compensate me 100 yuan for 100683", "yes", "100683", 29.0),  # at most what is left
-    ],
-)
-async def test_a_sum_named_as_compensation_is_that_refund_asked_first(
-    tmp_path: Path, message: str, yes: str, order_id: str, amount: float
-) -> None:
-    bot = bot_for(tmp_path)
-    out = await say(bot, message)
-    assert await executions(bot, "create_refund") == []
-    if amount == 29.0:
-        # more than the order's refundable amount: refused with the maximum, nothing offered
-        assert "29" in out["reply"]
-        await say(bot, yes)
-        assert await executions(bot, "create_refund") == []
-        return
-    await say(bot, yes)
-    assert await refunds_of(bot, order_id) == [amount]
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "不用赔我50块",
-        "能给点补偿吗",
-        "you kindly compensated me. I ordered a screen protector for 29 yuan, where is it?",
-        "what compensation do I get for 100683, like 50 yuan?",
-    ],
-)
-async def test_compensation_refused_asked_about_or_told_of_moves_no_money(
-    tmp_path: Path, message: str
-) -> None:
-    bot = bot_for(tmp_path)
-    await say(bot, message)
     await say(bot, "yes" if message.isascii() else "是")
     assert await executions(bot, "create_refund") == []
 
@@ -300,3 +273,42 @@ async def test_the_other_cut_of_a_thing_is_searched_in_its_turn(
     bot = bot_for(tmp_path)
     out = await say(bot, message)
     assert all(sku in out["reply"] for sku in skus)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a refund made before, asked after: the order's refunds, never a new refund
+        "did you ever refund me anything for the air purifier?",
+        "have you guys actually refunded the purifier yet",
+        "空气净化器之前是不是退过一次？退了多少",
+        "净化器的退款申请好久了 钱呢？",
+        # a transfer made before, its answer awaited: no second one
+        "any news on T-000031? still waiting for someone to get back to me",
+    ],
+)
+async def test_a_refund_or_transfer_made_before_asked_after_files_nothing(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "是")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'd like to return the thermos from 100200, how does that even work?",
+        "I want to return the air fryer. how does it work?",
+    ],
+)
+async def test_how_a_return_works_asked_beside_the_wish_is_the_policy_nothing_filed(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "7" in out["reply"]  # the returns policy: 7 days
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
