@@ -58,10 +58,11 @@ from tests.conversations.labels import held_out, load_set
 # kinds: late and damaged deliveries, long messages, complaints, references, tickets, item
 # refunds; first run 58.3%) joined: LOWERED from 0.907 / 0.895 / 0.942 / 0.913 because the set
 # grew by 216 harder turns (the older 2979 turns: see the README).
-FLOOR_UNDERSTOOD = 0.892  # 2851/3195
-FLOOR_ACCEPTED = 0.877  # 2805/3195
-FLOOR_MULTI_REQUESTS_SERVED = 0.941  # 2512/2668
-FLOOR_ANSWERED_OR_DEFERRED = 0.912  # 1144/1254 multi-request turns
+# Session 18: raised from 0.892 / 0.877 / 0.941 / 0.912 (no batch joined the tuned set).
+FLOOR_UNDERSTOOD = 0.900  # 2877/3195
+FLOOR_ACCEPTED = 0.885  # 2830/3195
+FLOOR_MULTI_REQUESTS_SERVED = 0.943  # 2517/2668
+FLOOR_ANSWERED_OR_DEFERRED = 0.913  # 1146/1254 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
@@ -77,8 +78,11 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.912  # 1144/1254 multi-request turns
 # Session 17: the ninth (200 messages; first run 75.5%, 66.7% of its 18 multi-request turns
 # served or deferred; 3 items looked at for a write task planned from a question) joined:
 # LOWERED from 0.794 for the served-or-deferred figure (the ninth's multi-request turns).
-FLOOR_SEALED_UNDERSTOOD = 0.763  # 1413/1850 (nine batches)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.790  # 480/607
+# Session 18: the tenth (200 messages; first run 76.5%, 78.3% of its 23 multi-request turns
+# served or deferred; 5 items looked at for a write or money task planned from a question or a
+# transfer filed unasked) joined: raised from 0.763 / 0.790.
+FLOOR_SEALED_UNDERSTOOD = 0.772  # 1583/2050 (ten batches)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.796  # 502/630
 
 
 @pytest.fixture(scope="module")
