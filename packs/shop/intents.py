@@ -1685,6 +1685,25 @@ def _asks_not_requests(norm: str) -> bool:
     )
 
 
+# "平底锅那单呢", "and the air fryer order?": an order named by what is in it, asked after alone
+_ORDER_ASKED_AFTER = rx(
+    r"^[\s,，.。]*(?:那|那么|还有|另外|and |what about |how about )?(?:the |my )?"
+    r"(?![^那]*(?:换|退|取消|不要|要|买|cancel|refund|return|exchange|buy))"
+    r"(?:[\u4e00-\u9fff]{1,8}|[a-z0-9' -]{2,24}?)(?:那单|那个订单|的订单|那笔订单|\s+order)"
+    r"[\s?？!！.。,，~]*(?:呢)?[\s?？!！.。,，~]*$"
+)
+
+
+def _asked_after_alone(norm: str) -> bool:
+    """A whole message naming an order by what is in it, and asking nothing else of it."""
+    return bool(
+        _ORDER_ASKED_AFTER.match(norm)
+        and describes_an_order(norm)
+        and not (_CANCEL.search(norm) or _REFUND.search(norm) or _TICKET.search(norm))
+        and not (_HANDOFF.search(norm) or _RETURN_ACTION.search(norm) or _STOCK.search(norm))
+    )
+
+
 def _classify_clause(
     norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool
 ) -> _Match | None:
@@ -2647,6 +2666,10 @@ def match_shop(
             return [answer]
     if _OTHER_ONE.match(norm):
         return [_published(_other_order(text.strip(), message_lang, known_orders, last_order_id))]
+    if _asked_after_alone(norm):
+        # "平底锅那单呢", "and the air fryer order?" said alone: the state of that order (a look,
+        # which shows where its parcel is)
+        return [_published(_Request(ShopIntent.ORDER_STATUS, text=text.strip(), lang=message_lang))]
     spans = _split_after_identifiers(norm, clause_spans(norm), awaiting_confirmation)
     spans = _split_money_after_cancel(norm, _split_after_refusal(norm, spans))
     # a part asking for something no template reads is deferred on its own: its words and
@@ -4498,7 +4521,7 @@ def _the_other_cut(matched: list[_Request]) -> list[_Request]:
             m.intent in (ShopIntent.STOCK, Intent.UNKNOWN)
             and before is not None
             and _OTHER_CUT_ONLY.match(normalize(m.text, _TYPOS))
-            and (swapped := _swap_cut(before.text)) is not None
+            and (swapped := _swap_cut(product_query(before.text) or before.text)) is not None
         ):
             m = _Request(ShopIntent.STOCK, text=swapped, lang=m.lang)
         out.append(m)

@@ -312,3 +312,32 @@ async def test_how_a_return_works_asked_beside_the_wish_is_the_policy_nothing_fi
     assert "7" in out["reply"]  # the returns policy: 7 days
     await say(bot, "yes")
     assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "order_id"),
+    [("净化器那单呢", "100609"), ("and the monitor order?", "100998")],
+)
+async def test_an_order_named_by_its_contents_alone_is_looked_at(
+    tmp_path: Path, message: str, order_id: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    looked = [
+        r["data"].get("order_id")
+        for r in out["tool_results"]
+        if r["tool"] == "get_order" and isinstance(r.get("data"), dict)
+    ]
+    assert looked == [order_id]
+
+
+@pytest.mark.parametrize("message", ["退空气炸锅那单", "空气炸锅那单不要了", "换空气炸锅那单"])
+async def test_an_order_named_with_an_action_word_is_never_only_looked_at_or_acted_on(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert all(r["tool"] != "get_order" for r in out["tool_results"])
+    await say(bot, "是")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
