@@ -3077,7 +3077,7 @@ def match_shop(
         ),
         norm,
     )
-    matched = _no_return_weighed(_payment_of_the_refund(matched))
+    matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
     matched = _look_told_beside(matched, text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
@@ -4901,6 +4901,31 @@ def _payment_of_the_refund(items: list[_Request]) -> list[_Request]:
             and not _HOW_TO_PAY.search(normalize(i.text, _TYPOS))
         )
     ]
+
+
+# "哪个仓发货", "which warehouse ships it": where a product ships from
+_WAREHOUSE_ASKED = rx(
+    r"哪个仓|哪个仓库|什么仓|哪里发货|从哪(?:里|儿)?发|\bwhich warehouses?\b|\bships? from\b"
+)
+
+
+def _warehouse_of_the_products(items: list[_Request]) -> list[_Request]:
+    """ "加湿器和电热水壶各多少钱，哪个仓发货": which warehouse, asked beside a product search, is
+    about those products (their stock by warehouse), not a list of the customer's orders."""
+    if not any(i.intent is ShopIntent.STOCK for i in items):
+        return items
+    return [
+        i
+        for i in items
+        if not (
+            i.intent is ShopIntent.LIST_ORDERS
+            and _WAREHOUSE_ASKED.search(norm := normalize(i.text, _TYPOS))
+            and not _ORDERS_NAMED.search(norm)
+        )
+    ]
+
+
+_ORDERS_NAMED = rx(r"订单|那单|这单|\borders?\b")
 
 
 def _no_return_weighed(items: list[_Request]) -> list[_Request]:

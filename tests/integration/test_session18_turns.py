@@ -341,3 +341,22 @@ async def test_an_order_named_with_an_action_word_is_never_only_looked_at_or_act
     await say(bot, "是")
     assert await executions(bot, "create_refund") == []
     assert await executions(bot, "cancel_order") == []
+
+
+async def test_which_warehouse_beside_a_product_search_is_no_list_of_orders(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "加湿器和电热水壶各多少钱，哪个仓发货")
+    assert all(r["tool"] != "list_orders" for r in out["tool_results"])
+
+
+async def test_an_order_not_wanted_but_not_to_be_cancelled_yet_cancels_nothing(
+    tmp_path: Path,
+) -> None:
+    # a module-level name defined twice (the second shadowing the first) once read this as a
+    # cancel: pinned
+    bot = bot_for(tmp_path)
+    await say(bot, "手机那单我不想要了，但先别取消，能换成平板吗？")
+    await say(bot, "是")
+    assert await executions(bot, "cancel_order") == []
