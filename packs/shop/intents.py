@@ -1689,15 +1689,25 @@ def _asks_not_requests(norm: str) -> bool:
 _ORDER_ASKED_AFTER = rx(
     r"^[\s,，.。]*(?:那|那么|还有|另外|and |what about |how about )?(?:the |my )?"
     r"(?![^那]*(?:换|退|取消|不要|要|买|cancel|refund|return|exchange|buy))"
-    r"(?:[\u4e00-\u9fff]{1,8}|[a-z0-9' -]{2,24}?)(?:那单|那个订单|的订单|那笔订单|\s+order)"
+    r"(?P<thing>[\u4e00-\u9fff]{1,8}|[a-z0-9' -]{2,24}?)(?:那单|那个订单|的订单|那笔订单|\s+order)"
     r"[\s?？!！.。,，~]*(?:呢)?[\s?？!！.。,，~]*$"
+)
+
+
+_GENERIC_ORDER = rx(
+    r"我|我的|我们|我们的|你们|所有|全部|这个|那个|这|那|一个|上一个|最新|最近|my|our|the|this|that"
+    r"|last|latest|recent|an?|other|another|previous|first|second|last|new|old"
 )
 
 
 def _asked_after_alone(norm: str) -> bool:
     """A whole message naming an order by what is in it, and asking nothing else of it."""
+    found = _ORDER_ASKED_AFTER.match(norm)
     return bool(
-        _ORDER_ASKED_AFTER.match(norm)
+        found
+        # a thing named: "平底锅那单", "the monitor order" — not "my order", "我的订单"
+        and not _GENERIC_ORDER.fullmatch(found.group("thing").strip())
+        and not _WH_QUESTION.search(norm)
         and describes_an_order(norm)
         and not (_CANCEL.search(norm) or _REFUND.search(norm) or _TICKET.search(norm))
         and not (_HANDOFF.search(norm) or _RETURN_ACTION.search(norm) or _STOCK.search(norm))
