@@ -3088,6 +3088,7 @@ def match_shop(
         norm,
     )
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
+    matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
@@ -4919,6 +4920,30 @@ _WAREHOUSE_ASKED = rx(
 )
 
 
+# "分别是什么状态", "and their status?": the state of each of the things just asked about
+_EACH_STATUS = rx(
+    r"^[\s,，.。?？!！~]*(?:那|还有|and )?(?:它们|他们)?(?:分别|各自|都|每个)?(?:是)?(?:什么|啥)"
+    r"(?:状态|情况)[\s,，.。?？!！~呢]*$"
+    r"|^[\s,.?!~]*(?:and )?(?:what(?:'s| is| are) )?(?:their|the) (?:status(?:es)?|state)"
+    r"[\s,.?!~]*$"
+)
+
+
+def _status_of_the_tickets(items: list[_Request]) -> list[_Request]:
+    """ "我开过几个工单？分别是什么状态": the state of each, asked after the tickets, is theirs."""
+    if not any(i.intent is ShopIntent.TICKET_STATUS for i in items):
+        return items
+    return [
+        i
+        for i in items
+        if not (
+            i.intent is ShopIntent.ORDER_STATUS
+            and not i.order_id
+            and _EACH_STATUS.match(normalize(i.text, _TYPOS))
+        )
+    ]
+
+
 def _warehouse_of_the_products(items: list[_Request]) -> list[_Request]:
     """ "加湿器和电热水壶各多少钱，哪个仓发货": which warehouse, asked beside a product search, is
     about those products (their stock by warehouse), not a list of the customer's orders."""
@@ -5007,7 +5032,12 @@ def _one_refund_look(items: list[_Request]) -> list[_Request]:
     """ "净化器之前退的那笔是什么时候退的？退到哪了": a question after a refund naming nothing,
     beside a look at the refunds of an order, is about that refund (one look, not the list)."""
     if not any(
-        i.intent is ShopIntent.ORDER_STATUS and _REFUND.search(normalize(i.text, _TYPOS))
+        i.intent is ShopIntent.ORDER_STATUS
+        and (
+            _REFUND.search(norm := normalize(i.text, _TYPOS))
+            # "净化器1299 才退了433": what was refunded, told
+            or _REFUND_AMOUNT_ASKED.search(norm)
+        )
         for i in items
     ):
         return items

@@ -360,3 +360,18 @@ async def test_an_order_not_wanted_but_not_to_be_cancelled_yet_cancels_nothing(
     await say(bot, "手机那单我不想要了，但先别取消，能换成平板吗？")
     await say(bot, "是")
     assert await executions(bot, "cancel_order") == []
+
+
+async def test_the_state_of_each_asked_after_the_tickets_is_theirs(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "我开过几个工单？分别是什么状态")
+    tools = [r["tool"] for r in out["tool_results"]]
+    assert "list_orders" not in tools and "get_order" not in tools
+    assert "T-000031" in out["reply"]
+
+
+async def test_a_refund_told_and_doubted_is_one_look_at_that_order(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "退款金额不对吧 净化器1299 才退了433？？")
+    assert "list_orders" not in [r["tool"] for r in out["tool_results"]]
+    assert "866" in out["reply"]
