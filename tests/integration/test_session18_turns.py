@@ -10,10 +10,22 @@ seeded, the minimal tier) and counted in the shop's audit log."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+
+def _looked_at(
+    out: dict[str, Any], tools: tuple[str, ...] = ("get_order", "track_shipment")
+) -> list[str]:
+    """The orders the turn's lookups answered about, in the order they ran."""
+    return [
+        str(r["data"].get("order_id"))
+        for r in out["tool_results"]
+        if r["tool"] in tools and isinstance(r.get("data"), dict)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -200,12 +212,7 @@ async def test_a_look_at_it_is_about_the_order_the_message_describes(
 ) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, message)
-    looked = [
-        r["data"].get("order_id")
-        for r in out["tool_results"]
-        if r["tool"] in ("get_order", "track_shipment") and isinstance(r.get("data"), dict)
-    ]
-    assert order_id in looked
+    assert order_id in _looked_at(out)
 
 
 async def test_where_is_my_parcel_beside_a_product_search_is_still_the_parcel(
@@ -231,11 +238,7 @@ async def test_the_parcel_a_message_names_is_looked_at_never_another_order(
 ) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, message)
-    looked = {
-        str(r["data"].get("order_id"))
-        for r in out["tool_results"]
-        if r["tool"] in ("get_order", "track_shipment") and isinstance(r.get("data"), dict)
-    }
+    looked = _looked_at(out)
     assert order_id in looked and not_order not in looked
 
 
@@ -323,12 +326,7 @@ async def test_an_order_named_by_its_contents_alone_is_looked_at(
 ) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, message)
-    looked = [
-        r["data"].get("order_id")
-        for r in out["tool_results"]
-        if r["tool"] == "get_order" and isinstance(r.get("data"), dict)
-    ]
-    assert looked == [order_id]
+    assert _looked_at(out, tools=("get_order",)) == [order_id]
 
 
 @pytest.mark.parametrize("message", ["退空气炸锅那单", "空气炸锅那单不要了", "换空气炸锅那单"])
