@@ -2386,7 +2386,11 @@ def _asks_again(clause: str, ents: Entities, previous: Kind | None) -> bool:
         return False
     if previous is ShopIntent.STOCK:
         # "do u sell air fryers? rice cookers?": a bare thing after a product question
-        return FOLLOW_UP.search(clause.strip()) is not None or _another_product(clause)
+        return (
+            FOLLOW_UP.search(clause.strip()) is not None
+            or _another_product(clause)
+            or _ALSO_THIS.match(clause.strip(STRIP)) is not None
+        )
     if previous is ShopIntent.TRACKING:
         return _bare_thing(clause)
     return False
@@ -2405,6 +2409,11 @@ def _another_product(clause: str) -> bool:
 
 
 _NOT_A_PRODUCT = rx(r"\b(?:both|need|like|ones?|asap|too|also|all|them|it|cheaper)\b")
+# "触屏手套也看下", "充电宝也帮我查查": another thing, asked the same of
+_ALSO_THIS = rx(
+    r"^(?!那|这|你|我|他|她|它)[\u4e00-\u9fffa-z0-9]{2,10}?(?:也|都)(?:帮我|给我)?(?:看|查|瞧)"
+    r"(?:下|一下|看|查|一眼)?$"
+)
 
 
 def _bare_thing(clause: str) -> bool:
@@ -2690,6 +2699,10 @@ def match_shop(
         model_read = _model_reading(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
+        if len(model_read) == 1 and len(spans) > 1:
+            model_read = _products_apart(
+                text, norm, spans, message_lang, last_order_id, last_sku
+            ) or model_read
         alone = model_read or [_unknown(text, message_lang)]
         alone = _no_second_complaint(alone)
         return [_published(m) for m in _greeted_first(alone, greeted, message_lang)]
@@ -3255,6 +3268,47 @@ def _model_reading(
     base = _Request(intent=kind, text=part, lang=lang, topic=reading.topic, quantity=ents.quantity)
     message_order = next(iter(extract_entities(message_norm).order_ids), None)
     return _with_entities(base, ents, message_order, last_order_id, last_sku)
+
+
+def _products_apart(
+    text: str,
+    norm: str,
+    spans: list[tuple[int, int]],
+    lang: Lang,
+    last_order_id: str | None,
+    last_sku: str | None,
+) -> list[_Request]:
+    """ "羊毛袜我要三份 库存够吗 触屏手套也看下", "电饭煲是几升的 五口人够用吗 空气炸锅多大": a
+    message no template read, that the model reads whole as one product question, whose parts
+    ask of different products. A part read as a product question on its own is searched on
+    its own; a part with product words the model does not read is left to the catalogue
+    lookup (unread, then looked up). Empty (the whole reading stands) unless two parts have
+    product words of their own, no part shares words with another and one reads alone."""
+    parts = [(s, e) for s, e in spans if text[s:e].strip(STRIP)]
+    words = [product_query(text[s:e].strip(STRIP)) for s, e in parts]
+    named = [w for w in words if w]
+    if len(named) < 2 or len(parts) > 4:
+        return []
+    seen: set[str] = set()
+    for query in named:
+        own = set(query.split())
+        if own & seen:
+            return []  # "羽绒服有黑色吗 羽绒服多少钱": one product asked twice
+        seen |= own
+    read: list[_Request] = []
+    for (start, end), query in zip(parts, words, strict=True):
+        part = text[start:end].strip(STRIP)
+        part_lang = detect_language(part, default=lang)
+        alone = _model_reading(
+            part, norm[start:end], part_lang, norm, last_order_id, last_sku, whole=True
+        )
+        if len(alone) == 1 and alone[0].intent is ShopIntent.STOCK:
+            read.extend(alone)
+        elif query and not alone:
+            read.append(_Request(Intent.UNKNOWN, text=part, lang=part_lang, details=DEFERRED_PART))
+        else:
+            return []
+    return read if any(m.intent is ShopIntent.STOCK for m in read) else []
 
 
 # "保温杯能放洗碗机吗", "is it dishwasher safe": what a product is like, asked

@@ -108,6 +108,9 @@ def _singular(word: str) -> str | None:
 def _ascii_hit(term: str, text: str) -> bool:
     # a number is a whole number ("200" is no hit in "20000mah")
     end = r"(?![0-9])" if term[-1].isdigit() else ""
+    if len(term) == 1:
+        # one letter is a word only whole (a size, "m码"), never a word's start ("m" of "mens")
+        end = r"(?![a-z0-9])"
     for form in filter(None, (term, _singular(term))):
         if re.search(r"(?<![a-z0-9])" + re.escape(form) + end, text):
             return True
