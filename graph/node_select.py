@@ -59,6 +59,28 @@ class SelectToolNode(NodeBase):
             if task.call is None:
                 call = call_for(match_from_task(task), task.id, facts=facts, packs=self.packs)
                 task = task.model_copy(update={"call": call})
+            if self._read_already_planned(task, out):
+                # "我的钢化膜什么时候到，已经超时了吧": two parts resolved to the same read are
+                # answered by one (the reply says it once)
+                continue
             out.append(task)
         tiers["select_tool"] = tier
         return {"tasks": out, "tiers": tiers, "degrade": ctx.degrade, "request": ctx.to_state()}
+
+    def _read_already_planned(self, task: Task, planned: list[Task]) -> bool:
+        """Whether an earlier task of the same kind makes the same read (same tool, same
+        arguments): its reply already answers this one. (A read shared by tasks of other kinds
+        — an order's contents and what of it is refundable — is answered by each.)"""
+        call = task.call
+        if call is None:
+            return False
+        spec = self.executor.registry.get(call.name)
+        if spec is None or spec.policy.is_write:
+            return False
+        return any(
+            t.intent == task.intent
+            and t.call is not None
+            and t.call.name == call.name
+            and t.call.args == call.args
+            for t in planned
+        )

@@ -640,6 +640,14 @@ _REFUND_MADE_BEFORE = rx(
     r"|\b(?:the |that )?refunds? (?:you|u) (?:did|made|gave|sent|already)\b"
     r"|\b(?:already|previously) refunded\b|\bthe (?:earlier|previous|last|first) refund\b"
 )
+# one refund made, pointed at: "上次那433", "之前那笔", "the refund you did before", "what refunds
+# are on that order"
+_A_REFUND_MADE = rx(
+    _REFUND_MADE_BEFORE.pattern
+    + r"|(?:上次|之前|上回|以前)(?:那|的)?(?:笔)?\s*[¥￥]?\d+(?:\.\d+)?"
+    + r"|\b(?:what|which|any) refunds? (?:are|is|were|was) (?:there )?(?:on|for) (?:that|this|the|my)"
+    + r" (?:order|one)\b|\bwhat happened (?:with|to) (?:the|my|that) (?:\w+ )?refund\b"
+)
 # the thing that refund was for, named right before it: "净化器之前退的", "refund on the purifier"
 _THING_REFUNDED_BEFORE = rx(
     r"(?<![\u4e00-\u9fff])(?:(?![看查问说想知道请帮你我们他她这那])[\u4e00-\u9fff]){2,5}"
@@ -1954,6 +1962,10 @@ def _classify_clause(
         ):
             # a refund question naming no order asks how long refunds take, not where one is
             return _Match(ShopIntent.ORDER_STATUS)
+        if has_order_ctx and _A_REFUND_MADE.search(norm) and not _HOW_LONG.search(norm):
+            # "我就想知道上次那433是啥时候退的 100609", "what happened with the refund you did
+            # before" beside the purifier: a refund made on the order talked about — its refunds
+            return _Match(ShopIntent.ORDER_STATUS)
         if _REFUND_MADE_BEFORE.search(norm) and _THING_REFUNDED_BEFORE.search(norm):
             # "净化器之前退的那笔是什么时候退的": a refund made on an order its words describe —
             # that order's refunds, not the refund-time policy
@@ -2731,6 +2743,14 @@ def match_shop(
         has_ctx = has_ctx or describes_an_order(clause_norm)
         if _REFUND.search(clause_norm):
             has_ctx = has_ctx or describes_an_order(norm[: group.end])
+        if _A_REFUND_MADE.search(clause_norm):
+            # "… on the purifier. what happened with the refund you did before": the thing
+            # named before is what that refund was on
+            has_ctx = has_ctx or bool(
+                describes_an_order(norm[: group.end])
+                or _THING_REFUNDED_BEFORE.search(norm[: group.end])
+                or (_LOOK_BACK.search(clause_norm) and looked_product(norm[: group.start]))
+            )
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if (
             found is not None
@@ -5067,6 +5087,8 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
         return items  # an order named elsewhere: the planner's to carry
     if not (
         _LOOK_BACK.search(normalize(look.text, _TYPOS))
+        # "… the purifier. what happened with the refund you did before": a refund made there
+        or _A_REFUND_MADE.search(normalize(look.text, _TYPOS))
         # "顺丰显示已签收，可我根本没收到！！空气净化器那单": the order, named by what is in it
         or describes_an_order(normalize(told, _TYPOS))
     ):
