@@ -249,9 +249,11 @@ def _serves(alternatives: Sequence[Expected], task: Mapping[str, Any], obs: Obse
     return any(_serves_one(e, n, task, obs) for e in alternatives for n in e.intents)
 
 
-_WHOLE_ANSWERS = frozenset({"get_order", "check_stock", "search_products"})
+_WHOLE_ANSWERS = frozenset({"get_order", "check_stock", "search_products", "track_shipment"})
 """Tools whose one answer shows everything about its object (an order's items, payment and
-refunds; a product's price and stock): two questions about the same object are both served."""
+refunds; a product's price and stock; a parcel's carrier, state, expected date, its order's open
+ticket and, when late, an apology): two questions about the same object are both served (the bot
+makes one read per object: the same tracking is never shown twice in one reply)."""
 
 
 def _answers_both(task: Mapping[str, Any]) -> bool:
