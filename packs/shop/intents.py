@@ -102,6 +102,7 @@ from helpdesk.packs.shop.words import (
     DISSATISFIED,
     IF_LATE_BY,
     TICKET_MESSAGE,
+    TICKET_WONDERED,
     TOLD_BESIDE,
     VENTED,
     is_complaint,
@@ -363,6 +364,10 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:can|could) (?:it|you|u) (?:ship|deliver) to\b"
         r"|\b(?:if|whether) (?:you|u) (?:guys )?(?:ship|deliver) to\b"
         r"|\bsame[- ]day (?:shipping|dispatch|delivery)\b"
+        # "新疆能发吗", "西藏发不发货", "能寄到拉萨吗": whether the shop ships there
+        r"|(?:新疆|西藏|青海|内蒙古?|宁夏|甘肃|海南|香港|澳门|台湾|偏远地区|乡下|农村)"
+        r"(?:那边|地区)?(?:能|可以)?(?:发|寄|送|配送)(?:货)?(?:吗|么|嘛|不)"
+        r"|(?:能|可以)(?:发|寄|送)(?:到|往)[\u4e00-\u9fff]{2,4}(?:吗|么|嘛)"
         r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
         r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
         r"|下单(?:的话)?[^，。,.!?！？]{0,6}(?:啥时候|什么时候|几天|多久)(?:能)?到"
@@ -1156,7 +1161,8 @@ _TICKET = rx(
     r"|(?:came|arrived|sent|got) (?:with )?(?:an? |the )?[a-z -]{2,30} instead of)\b"
     r"|(?:寄来|收到|送来|到的|发来|到手)[^，。,.!?！？]{0,10}不是我(?:下单|买|订|要)的|寄错了|送错了"
     r"|坏了|坏的|损坏|破损|摔坏|碎了|裂了|质量问题|质量有问题|东西有问题|商品有问题|出问题|出故障|故障"
-    r"|不能用|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
+    # ("不能用了", "手机不能用"; not "能不能用微信付": whether a way may be used, asked)
+    r"|(?<!能)不能用(?!微信|支付宝|花呗|信用卡|银行卡|卡|券|优惠|积分|余额)|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
     r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
@@ -1174,7 +1180,8 @@ _NOTHING_ELSE = rx(
 )
 # "不用转人工了 我自己搞定了", "don't need a human anymore": a transfer declined
 _HANDOFF_NEGATED = rx(
-    r"(?:不用|不要|别|不需要|没必要|无需|先不)\s*(?:给我|帮我)?\s*(?:再)?\s*(?:转|找|接)?(?:人工|真人|客服)"
+    r"(?:不用|不要|别|不需要|没必要|无需|先不|不想|不想要|不愿意|不打算)\s*(?:给我|帮我)?\s*(?:再)?\s*"
+    r"(?:转|找|接)?(?:个)?(?:人工|真人|客服)"
     r"|人工(?:客服)?(?:就)?(?:不用|不要|算)了"
     r"|\b(?:don'?t|do not|no longer|no need to)\s+(?:need|want)?\s*(?:to\s+)?"
     r"(?:talk to |speak to |a |an )?(?:human|agent|real person|transfer)"
@@ -1260,6 +1267,9 @@ _TICKET_QUESTION = rx(
     r"|\bwhat(?:'s| has| is)? happen(?:ed|ing) (?:to|with) (?:my|the) (?:complaint|case)\b"
     r"|(?:之前|上次|以前|我)[^，。,.!?！？要想]{0,8}的投诉[^，。,.!?！？]{0,8}"
     r"(?:处理了|处理得|处理好|解决了|怎么样|进度|进展|结果|有回复|回复了|有人管)"
+    # "之前投诉物流慢的那个 有进展没": the complaint made before, asked after
+    r"|(?:之前|上次|以前|上回|我)投诉[^，。,.!?！？]{0,10}的那(?:个|条|件|次)[^。.!?！？]{0,6}"
+    r"(?:有进展|进展|进度|处理了|处理得|解决了|怎么样|有结果|有回复|回复了|有人管|咋样)"
     # "物流慢的那个投诉有进展吗": a complaint made, asked after
     r"|(?:那个|那条|的)投诉[^，。,.!?！？]{0,6}(?:有进展|进展|进度|处理了|处理得|解决了|怎么样了|有结果|有回复|有人管)"
     r"|\b(?:did|has) (?:anyone|anybody) (?:followed|follow) up\b"
@@ -1823,8 +1833,9 @@ def _classify_clause(
     if _HANDOFF_NEGATED.search(norm):
         rest = blank(norm, _HANDOFF_NEGATED)
         rest_ents = extract_entities(rest)
-        if rest_ents.order_ids or rest_ents.skus:
-            # "不用转人工 我自己查 告诉我100683的快递单号就行": no transfer; what is asked instead
+        if rest_ents.order_ids or rest_ents.skus or ASKS.search(rest):
+            # "不用转人工 我自己查 告诉我100683的快递单号就行", "不想找人工 你直接告诉我包裹啥时候到":
+            # no transfer; what is asked instead
             found = _classify(rest, rest_ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
             if found is not None and found.intent not in (Intent.UNKNOWN, ShopIntent.HANDOFF):
                 return found
@@ -2137,6 +2148,14 @@ def _classify_clause(
         return _Match(ShopIntent.ORDER_STATUS)
     if _STOCK.search(norm) and _SERVICE.search(norm):
         return None
+    if (
+        ents.order_ids
+        and not ents.skus
+        and _HOW_MUCH.search(norm)
+        and product_query(_ORDER.sub(" ", norm)) is None
+    ):
+        # "100998多少钱来着", "how much was 100904 again": the order's total, not a price
+        return _Match(ShopIntent.ORDER_STATUS)
     if _PRODUCT_ASKED.search(norm) and not ents.order_ids and product_query(norm):
         return _Match(ShopIntent.STOCK)
     if _STOCK.search(norm) or (
@@ -2667,7 +2686,7 @@ def match_shop(
         norm = blank(norm, _REST_KEPT_ZH)
     # "stop bugging me about complaints, cancel 100904": no ticket is wanted; the words are not
     # read as one (blanked, the spans stay aligned), the rest is
-    no_tickets = list(_STOP_OFFERING.finditer(norm))
+    no_tickets = [*_STOP_OFFERING.finditer(norm), *TICKET_WONDERED.finditer(norm)]
     if not (
         awaiting_confirmation
         or ticket_asked_for(norm)
@@ -3121,6 +3140,7 @@ def match_shop(
         norm,
     )
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
+    matched = _broken_so_buying(matched)
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
@@ -5016,6 +5036,46 @@ def _status_of_the_tickets(items: list[_Request]) -> list[_Request]:
             and _EACH_STATUS.match(normalize(i.text, _TYPOS))
         )
     ]
+
+
+# "那个有货没", "想再买一个", "do you have the same one": the thing told of, wanted again
+_BUY_AGAIN = rx(
+    r"那个|这个|那款|这款|同款|一样的|再买|再来一|新的|换个新|\bsame one\b|\banother one\b"
+    r"|\ba new one\b|\bthe same\b|\bbuy (?:another|a new|one again)\b"
+)
+
+
+# the words of a fault and whose the thing is: "家里烧水壶坏了", "my kettle broke"
+_NOT_THE_THING = rx(
+    r"坏了|坏掉了|坏掉|坏|不能用了|不能用|用不了|家里的|家里|我家的|我家|我的|我们的"
+    r"|\b(?:broke|broken|died|stopped working|is dead|my|our|at home|just|has|have|it)\b"
+)
+
+
+def _broken_so_buying(items: list[_Request]) -> list[_Request]:
+    """ "家里烧水壶坏了 1.7升那个有货没", "my kettle broke, do you have the same one in stock?": a
+    thing told broken, naming no order and asking for no ticket, beside a stock question about
+    buying it again — why the customer shops, not a fault to file: no ticket offered, and the
+    stock question searches for the thing told of."""
+    tickets = [
+        i
+        for i in items
+        if i.intent is ShopIntent.CREATE_TICKET
+        and not i.order_id
+        and not ticket_asked_for(i.text)
+        and not is_complaint(i.text)
+    ]
+    stocks = [i for i in items if i.intent is ShopIntent.STOCK and not i.sku]
+    if len(tickets) != 1 or len(stocks) != 1:
+        return items
+    (ticket,), (stock,) = tickets, stocks
+    if not _BUY_AGAIN.search(normalize(f"{ticket.text} {stock.text}", _TYPOS)):
+        return items
+    thing = product_query(_NOT_THE_THING.sub(" ", normalize(ticket.text, _TYPOS)))
+    if thing is None:
+        return items
+    wanted = replace(stock, text=f"{thing} {stock.text}")
+    return [wanted if i is stock else i for i in items if i is not ticket]
 
 
 def _warehouse_of_the_products(items: list[_Request]) -> list[_Request]:

@@ -10,6 +10,7 @@ from helpdesk.graph.asking import ASKS
 from helpdesk.tools.shop.product_search import price_cap
 
 __all__ = [
+    "TICKET_WONDERED",
     "ASK_FIRST",
     "COMPLAINED",
     "COMPLAINT_NEGATED",
@@ -48,6 +49,17 @@ _TICKET_ASKED = re.compile(
     re.IGNORECASE,
 )
 
+# "do I need to open a ticket to get an invoice?", "需要开工单吗": whether a ticket is needed,
+# asked — no ticket asked for
+TICKET_WONDERED = re.compile(
+    r"\b(?:do|would|will|should|must|can|could) (?:i|we) (?:really )?(?:need to |have to |got to )?"
+    r"(?:open|file|create|raise|submit|log) (?:a |an )?(?:support |complaint )?ticket\b"
+    r"|\b(?:do|would) (?:i|we) (?:need|have to have) (?:a |an )?(?:support )?ticket\b"
+    r"|\b(?:is|would) (?:a |an )?ticket (?:be )?(?:needed|necessary|required)\b"
+    r"|(?:需要|要|得|必须|一定要)(?:先|我)?(?:开|提交|提|建|登记)(?:个|一个)?工单(?:吗|么|嘛)"
+    r"|要不要(?:先)?(?:开|提交|提|建)(?:个|一个)?工单|(?:开|提交|提)(?:个|一个)?工单有用吗",
+    re.IGNORECASE,
+)
 
 ASK_FIRST = "ask_first"
 """A ticket request's argument: told beside questions, it is filed only after a yes."""
@@ -123,14 +135,14 @@ def complaint_filing_asked(text: str) -> bool:
 
 def ticket_asked_for(text: str) -> bool:
     """Whether the customer asked for a ticket in so many words ("open a ticket", "提交工单")."""
-    return bool(_TICKET_ASKED.search(text))
+    return bool(_TICKET_ASKED.search(TICKET_WONDERED.sub(" ", text)))
 
 
 def ticket_needs_asking(text: str) -> bool:
     """Whether a ticket read from ``text`` is filed only after a yes: a complaint, or a
     question ("钱多久能退回来" was filed as an after-sales ticket at once) — unless the
     customer asked for the ticket in so many words ("can you open a ticket ...")."""
-    if _TICKET_ASKED.search(text):
+    if ticket_asked_for(text):
         return False
     return is_complaint(text) or bool(ASKS.search(text.lower()))
 
@@ -139,7 +151,7 @@ def ticket_needs_asking(text: str) -> bool:
 _ZH_FRAME = re.compile(
     # "羊毛袜我要三份 库存够吗", "触屏手套也看下", "电饭煲是几升的 五口人够用吗": how many are
     # wanted, whether they suffice, "also look" — asked of the product, not its name
-    r"我?要[一二两三四五六七八九十几\d]+[份个件双套只台]|够不够用?|够用吗|够用|够吗|"
+    r"来着|我?要[一二两三四五六七八九十几\d]+[份个件双套只台]|够不够用?|够用吗|够用|够吗|"
     r"也(?:帮我)?(?:看|查)(?:一下|下|看|查)?|是几升|几升|多大|多重|"
     r"还有货吗|有没有货|有货吗|有货没|有货|还有吗|还有没有|有没有|有吗|没货|现货|缺货|库存|补货|到货|"
     r"卖完了吗|卖完了|卖完|售罄|还卖吗|卖吗|有卖|你们家|你们|请问|我想买|想要|想买|要买|我想|"
@@ -169,13 +181,13 @@ _EN_FRAME = re.compile(
     r"|refund|refunds|refunded|asked|money|paid"
     # "what do you recommend", "any suggestions": asking for a choice, not naming a product
     r"|recommend|recommendation|recommendations|suggest|suggestion|suggestions|would|decent)\b"
-    r"|[?？!！.,，。、~]",
+    r"|[?？!！,，。、~]|\.(?!\d)",
     re.IGNORECASE,
 )
 # A quantity ("3个", "2 pcs"), not a product attribute ("65W", "27寸", "28cm", "S3")
 _QUANTITY = re.compile(
     r"(?<![a-z0-9])\d+\s*(?:个|件|台|只|pcs?|units?)(?![a-z0-9])"
-    r"|(?<![a-z0-9-])\d+(?![a-z0-9\u3400-\u9fff])"
+    r"|(?<![a-z0-9.-])\d+(?![a-z0-9.\u3400-\u9fff])"
 )
 _LOCATION = re.compile(r"\b(?:in|at|to)\s+[a-z]+$|(?:在|到)[\u3400-\u9fff]{2,3}$", re.IGNORECASE)
 
