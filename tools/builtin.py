@@ -407,12 +407,14 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         refund: str | None = None,
         total: float | None = None,
         tracking: str | None = None,
+        refunded: float | None = None,
         customer: str | None = None,
     ) -> Any:
         """List the customer's most recent orders, optionally by status, or only those holding
         the product a customer's words name (``product``: "my air fryer order"), the one a
         refund of theirs is of (``refund``: "R-000094"), those of a total (``total``: "the
-        797 order"), or the one a parcel is of (``tracking``: "SF5969721286")."""
+        797 order"), the one a parcel is of (``tracking``: "SF5969721286"), or those with a
+        refund of an amount (``refunded``: "the 433 you refunded")."""
         params: dict[str, Any] = {"status": status, "limit": limit}
         if product and product.strip():
             params["product"] = product.strip()[:200]
@@ -422,6 +424,8 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
             params["total"] = f"{total:.2f}"
         elif tracking and tracking.strip():
             params["tracking"] = tracking.strip().upper()[:12]
+        elif refunded is not None and refunded > 0:
+            params["refunded"] = f"{refunded:.2f}"
         return await client.call(
             "GET", "/orders", tool="list_orders", customer=customer, params=params
         )

@@ -92,6 +92,7 @@ from helpdesk.packs.shop.order_reference import (
     describes_an_order,
     names_a_parcel,
     order_query,
+    refund_amount_named,
     without_totals,
 )
 from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, read_share, without_share
@@ -673,6 +674,9 @@ _REFUND_WHEN = rx(
     r"|状态|进度|到了吗|到了没"
     r"|\bupdate\b|\bnews\b|(?<!i'm )(?<!im )(?<!i am )\bdone\b(?! with)|\bprocess(?:ed)?\b"
     r"|\bhave you refunded\b|\bany word\b"
+    # "was my 433 refund actually paid out?": whether a refund made was paid
+    r"|\bpaid out\b|\b(?:was|has) (?:my|the|that|this) (?:[\w¥]+ ){0,2}refund\b"
+    r"|\bis my (?:[\w¥]+ ){0,2}refund\b"
     r"|有消息|处理了|了没|了吗|催"
     # "and my refund for 100609?": the refund there is, asked about
     r"|^\W*(?:and |also |so |what about |how about )?(?:my|the) (?:re?fu?nd|money)\b"
@@ -1973,7 +1977,11 @@ def _classify_clause(
         ):
             # a refund question naming no order asks how long refunds take, not where one is
             return _Match(ShopIntent.ORDER_STATUS)
-        if has_order_ctx and _A_REFUND_MADE.search(norm) and not _HOW_LONG.search(norm):
+        if (
+            has_order_ctx
+            and (_A_REFUND_MADE.search(norm) or refund_amount_named(norm) is not None)
+            and not _HOW_LONG.search(norm)
+        ):
             # "我就想知道上次那433是啥时候退的 100609", "what happened with the refund you did
             # before" beside the purifier: a refund made on the order talked about — its refunds
             return _Match(ShopIntent.ORDER_STATUS)
@@ -2762,10 +2770,11 @@ def match_shop(
         has_ctx = has_ctx or describes_an_order(clause_norm)
         if _REFUND.search(clause_norm):
             has_ctx = has_ctx or describes_an_order(norm[: group.end])
-        if _A_REFUND_MADE.search(clause_norm):
+        if _A_REFUND_MADE.search(clause_norm) or refund_amount_named(clause_norm) is not None:
             # "… on the purifier. what happened with the refund you did before": the thing
-            # named before is what that refund was on
-            has_ctx = has_ctx or bool(
+            # named before is what that refund was on; "之前退的那433": the order with that
+            # refund (looked up by its amount)
+            has_ctx = has_ctx or refund_amount_named(clause_norm) is not None or bool(
                 describes_an_order(norm[: group.end])
                 or _THING_REFUNDED_BEFORE.search(norm[: group.end])
                 or (_LOOK_BACK.search(clause_norm) and looked_product(norm[: group.start]))

@@ -27,6 +27,7 @@ __all__ = [
     "order_label",
     "order_query",
     "pick_order",
+    "refund_amount_named",
     "total_named",
     "without_totals",
 ]
@@ -123,6 +124,25 @@ _TOTAL_NAMED = rx(
 )
 
 
+_AMOUNT = r"(?:¥|rmb ?|cny ?)?(?<![\d.-])(\d{1,5}(?:\.\d{1,2})?)(?![\d.])"
+# "之前退的那433", "上次那433是啥时候退的", "433那笔退款", "the 433 refund", "the 433 you refunded":
+# a refund made, named by its amount
+_REFUND_AMOUNT_NAMED = rx(
+    r"(?:之前|上次|上回|以前|已经)?退(?:的|了的|过的|给我的)(?:那|那笔|这笔)?(?:钱)?\s*" + _AMOUNT
+    + r"|(?:之前|上次|上回|以前)(?:那|的|那笔)\s*" + _AMOUNT + r"(?=[^，。,.!?！？]{0,10}退)"
+    + r"|" + _AMOUNT + r"\s*(?:块钱|块|元)?(?:那笔|的)(?:退款|退的钱)"
+    + r"|\b(?:the|my|that|your) " + _AMOUNT + r"(?: ?(?:yuan|rmb|kuai))? (?:refund|you refunded)\b"
+    + r"|\brefund of " + _AMOUNT + r"\b(?= (?:you|u) (?:made|did|gave|sent)|[^.?!]{0,30}"
+    r"\b(?:paid out|arrived|come|came|go through|went through|back)\b)"
+)
+
+
+def refund_amount_named(text: str) -> float | None:
+    """The amount a refund made is named by ("之前退的那433"), if one amount is."""
+    named = {float(next(g for g in m.groups() if g)) for m in _REFUND_AMOUNT_NAMED.finditer(text)}
+    return named.pop() if len(named) == 1 else None
+
+
 # "5198那单先不动，399那单取消", "not the 5198 one": a total named to be left alone
 _TOTAL_SPARED_AFTER = rx(
     r"^\W{0,3}(?:先|就|还是|暂时)?(?:不动|别动|不要动|保留|留着|不取消|不退|先别|不要了吗|没事)"
@@ -212,6 +232,10 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
     if refund and str(request.get("intent")) in _LOOKS:
         # "did R-000094 go through?": the order that refund is of
         return {"limit": 1, "refund": refund.group(0).upper()}
+    refunded = refund_amount_named(text)
+    if refunded is not None and str(request.get("intent")) in _LOOKS:
+        # "之前退的那433到账了没": the order with that refund
+        return {"limit": _LIMIT, "refunded": refunded}
     same = request.get(SAME_ORDER_AS_REFUND)
     if isinstance(same, str) and REFUND_MENTION.fullmatch(same):
         # "... R-000094 ... refund another 100 on the same order": that refund's order
@@ -262,7 +286,7 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
         ]
         return [str(moving[0]["order_id"])] if len(moving) == 1 else []
     described = bool(data.get("matched_products")) or any(
-        key in query for key in ("status", "refund", "total", "tracking")
+        key in query for key in ("status", "refund", "total", "tracking", "refunded")
     )
     if not described:
         # "cancel my kayak order": an order described, though by nothing the customer bought

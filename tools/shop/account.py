@@ -57,11 +57,13 @@ def list_orders(
     refund_id: str | None = None,
     total_cents: int | None = None,
     tracking_number: str | None = None,
+    refunded_cents: int | None = None,
 ) -> dict[str, Any]:
     """The customer's orders, newest first, optionally of one status, (``skus``) only those
     holding one of these products, (``refund_id``) only the one that refund is of,
-    (``total_cents``) only those of that total ("the 797 order") and (``tracking_number``) only
-    the one that parcel is of."""
+    (``total_cents``) only those of that total ("the 797 order"), (``tracking_number``) only
+    the one that parcel is of and (``refunded_cents``) only those with a refund of that amount
+    ("the 433 you refunded")."""
     sql = (
         "SELECT o.order_id, o.status, o.created_at, o.total_cents, o.currency,"
         " (SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.order_id)"
@@ -84,6 +86,9 @@ def list_orders(
     if tracking_number is not None:
         sql += " AND o.order_id IN (SELECT order_id FROM shipments WHERE tracking_number = ?)"
         params.append(tracking_number)
+    if refunded_cents is not None:
+        sql += " AND o.order_id IN (SELECT order_id FROM refunds WHERE amount_cents = ?)"
+        params.append(refunded_cents)
     sql += " ORDER BY o.created_at DESC, o.order_id DESC LIMIT ?"
     params.append(limit)
     return {

@@ -262,6 +262,12 @@ def list_orders(call: _Call) -> dict[str, Any]:
             service.list_orders, call.customer_id, wanted, limit, None, None, None, number
         )
         return {**found, "tracking_number": number}
+    if call.query.get("refunded") is not None:
+        # "之前退的那433到账了没", "the 433 you refunded": the orders with a refund of that amount
+        refunded = query_money(call.query, "refunded")
+        return call.read(
+            service.list_orders, call.customer_id, wanted, limit, None, None, None, None, refunded
+        )
     if call.query.get("total") is not None:
         # "the 797 order", "5198那单": the orders of that total
         total = query_money(call.query, "total")
