@@ -303,6 +303,11 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:how|can|could|may) (?:do |can )?i return\b|\bhow (?:do|to) (?:i )?returns?\b"
         r"|\b(?:if|whether) (?:i|we) (?:can|could|may) (?:still )?return\b"
         r"|\bcan (?:i|it|this|items?|products?) be returned\b|\breturn (?:shipping|postage)\b"
+        # "how many days do I have to send something back", "is it possible to get a refund
+        # without sending the item back?", "退款是不是得先把东西寄回去": the return rules asked
+        r"|\bhow (?:many days|long) do (?:i|we) have to (?:send|return|bring|ship)\b"
+        r"|\brefund without (?:sending|returning|giving)\b"
+        r"|退款[^，。,.!?！？]{0,6}(?:得|要|需要|必须)[^，。,.!?！？]{0,4}(?:寄回|退回|寄还)"
         r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
         r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
         # "穿了一次发现不喜欢 吊牌还在 能退不": whether a thing can go back, asked
@@ -344,7 +349,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|(?:发货|付款|支付)(?:了|后|之后)(?:还)?(?:能|可以)取消|怎么取消订单|如何取消订单|取消订单(?:的)?流程"
         r"|取消[^，。,.!?！？]{0,4}(?:手续费|要钱|收费|扣钱)|\bcancel+ation fee\b"
         # "怎么自己在app上取消订单", "how do i cancel an order myself in the app"
-        r"|(?:怎么|如何|怎样)(?:自己)?[^，。,.!?！？\d]{0,10}取消订单"
+        r"|(?:怎么|如何|怎样|咋)(?:自己)?[^，。,.!?！？\d]{0,10}取消订单|咋取消"
     ),
     "shipping_fee": rx(
         r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
@@ -409,6 +414,10 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         # "can I pay for 100904 with wechat", "do you accept UnionPay"
         r"|\baccept (?:unionpay|visa|mastercard|amex|credit cards?|paypal|apple pay|wechat)\b"
         r"|\bunionpay\b|银联"
+        # "what happens if I place an order and don't pay straight away?", "还能保留多久",
+        # "不付款会怎样": what becomes of an order left unpaid
+        r"|\bwhat happens if (?:i|we) (?:[\w']+ ){0,6}(?:don'?t|do not|never|forget to) pay\b"
+        r"|(?<![收货地址])还能保留多久|(?:不|没)(?:付款|付钱|支付)(?:的话)?会(?:怎样|怎么样|咋样|被取消|自动取消)"
     ),
 }
 _REFUND = rx(
@@ -653,6 +662,8 @@ _A_REFUND_MADE = rx(
     + r"|(?:上次|之前|上回|以前)(?:那|的)?(?:笔)?\s*[¥￥]?\d+(?:\.\d+)?"
     + r"|\b(?:what|which|any) refunds? (?:are|is|were|was) (?:there )?(?:on|for) (?:that|this|the|my)"
     + r" (?:order|one)\b|\bwhat happened (?:with|to) (?:the|my|that) (?:\w+ )?refund\b"
+    # "how much the purifier refund was": one made, its amount asked
+    + r"|\bhow much (?:the |my |that )?(?:[a-z]+ ){0,2}refund (?:was|came to)\b"
 )
 # the thing that refund was for, named right before it: "净化器之前退的", "refund on the purifier"
 _THING_REFUNDED_BEFORE = rx(
@@ -660,6 +671,9 @@ _THING_REFUNDED_BEFORE = rx(
     r"(?=(?:那单|那个|那台|的)?(?:之前|上次|上回|以前|已经)[^，。,.!?！？]{0,6}退)"
     r"|\brefund\w*\b[^.?!]{0,20}\b(?:on|for|of) (?:the|my|that) "
     r"(?!order\b|one\b|refund\b|money\b)[a-z]{3,}"
+    # "the purifier refund"
+    r"|\b(?:the|my|that) (?!(?:full|partial|whole|first|last|earlier|previous|same|other|old|new"
+    r"|total|entire)\b)[a-z]{3,} refund\b"
 )
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
@@ -1549,6 +1563,11 @@ _PRODUCT_ASKED = rx(
     r"|有(?:啥|什么)(?:推荐|好的|合适的)?(?:吗)?$|有合适的|有没有能"
     r"|\brecommend (?:me )?(?:a|an|some)\b|推荐(?:一下|下|个)?"
     r"|(?:买|要)(?:个|一个|一台|一件)[\u4e00-\u9fff]{2,6}\s*有啥"
+    # "any cheap gloves that work with phone screens", "any warm hats?": things asked for
+    r"|^\W*(?:and |also |so )?any (?:cheap |cheaper |good |decent |nice |warm |small |big |other )*"
+    r"(?!(?:update|news|word|progress|chance|luck|way|idea|help|ticket|order|refund|reply|answer"
+    r"|problem|issue|info|discount|coupon|sale|one|body|thing)s?\b)[a-z][a-z-]{2,20}s"
+    r"(?: that| for| with| under| in|\?|$)"
 )
 _WHICH_ORDERS = rx(
     r"\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪些订单|哪几个订单|哪几单|哪些单"
@@ -2429,6 +2448,7 @@ def _asks_again(clause: str, ents: Entities, previous: Kind | None) -> bool:
             FOLLOW_UP.search(clause.strip()) is not None
             or _another_product(clause)
             or _ALSO_THIS.match(clause.strip(STRIP)) is not None
+            or _ONE_MORE_THING.match(clause.strip()) is not None
         )
     if previous is ShopIntent.TRACKING:
         return _bare_thing(clause)
@@ -2448,6 +2468,11 @@ def _another_product(clause: str) -> bool:
 
 
 _NOT_A_PRODUCT = rx(r"\b(?:both|need|like|ones?|asap|too|also|all|them|it|cheaper)\b")
+# "… and a beanie to match", "and some socks too": one more thing, asked of the same way
+_ONE_MORE_THING = rx(
+    r"^\W*(?:and |also |plus )?(?:a|an|some|the) (?!(?:refund|human|person|ticket|call)\b)"
+    r"[a-z][a-z -]{2,25}? (?:to match|to go with it|too|as well)\W*$"
+)
 # "触屏手套也看下", "充电宝也帮我查查": another thing, asked the same of
 _ALSO_THIS = rx(
     r"^(?!那|这|你|我|他|她|它)[\u4e00-\u9fffa-z0-9]{2,10}?(?:也|都)(?:帮我|给我)?(?:看|查|瞧)"
@@ -2734,14 +2759,19 @@ def match_shop(
     # its order never become (or change) another request
     unread = _unread_clauses(norm, spans, awaiting_confirmation)
     groups = _group_clauses(norm, spans, awaiting_confirmation, unread)
+    if not groups and _policy_read_whole(norm, last_order_id, awaiting_confirmation):
+        # "what happens if I place an order and don't pay straight away?": a policy question
+        # no part reads alone, read whole
+        groups, unread, spans = [_Group(0, len(norm))], [], [(0, len(norm))]
     if not groups:
         model_read = _model_reading(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
         if len(model_read) == 1 and len(spans) > 1:
-            model_read = _products_apart(
-                text, norm, spans, message_lang, last_order_id, last_sku
-            ) or model_read
+            model_read = (
+                _products_apart(text, norm, spans, message_lang, last_order_id, last_sku)
+                or model_read
+            )
         alone = model_read or [_unknown(text, message_lang)]
         alone = _no_second_complaint(alone)
         return [_published(m) for m in _greeted_first(alone, greeted, message_lang)]
@@ -2774,10 +2804,14 @@ def match_shop(
             # "… on the purifier. what happened with the refund you did before": the thing
             # named before is what that refund was on; "之前退的那433": the order with that
             # refund (looked up by its amount)
-            has_ctx = has_ctx or refund_amount_named(clause_norm) is not None or bool(
-                describes_an_order(norm[: group.end])
-                or _THING_REFUNDED_BEFORE.search(norm[: group.end])
-                or (_LOOK_BACK.search(clause_norm) and looked_product(norm[: group.start]))
+            has_ctx = (
+                has_ctx
+                or refund_amount_named(clause_norm) is not None
+                or bool(
+                    describes_an_order(norm[: group.end])
+                    or _THING_REFUNDED_BEFORE.search(norm[: group.end])
+                    or (_LOOK_BACK.search(clause_norm) and looked_product(norm[: group.start]))
+                )
             )
         found = _classify(clause_norm, ents, has_order_ctx=has_ctx, awaiting=awaiting_confirmation)
         if (
@@ -2828,6 +2862,9 @@ def match_shop(
         previous = found.intent
         if found.intent in _LOOKS:
             looked_at = looked_product(clause_text) or looked_at
+        elif found.intent is Intent.GREETING and not ents.order_ids:
+            # "hey hey so the smart watch s3, how much is it": the thing named with the greeting
+            mentioned = product_query(clause_text) or mentioned
         elif found.intent is ShopIntent.FAQ and not ents.order_ids:
             # "how long is the warranty on the smart watch and is it in stock": the product a
             # clause of another kind named is what a later "is it in stock" asks about
@@ -3149,7 +3186,7 @@ def match_shop(
         norm,
     )
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
-    matched = _broken_so_buying(matched)
+    matched = _time_of_the_refund(_broken_so_buying(matched))
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
@@ -3317,6 +3354,14 @@ def _model_reading(
     base = _Request(intent=kind, text=part, lang=lang, topic=reading.topic, quantity=ents.quantity)
     message_order = next(iter(extract_entities(message_norm).order_ids), None)
     return _with_entities(base, ents, message_order, last_order_id, last_sku)
+
+
+def _policy_read_whole(norm: str, last_order_id: str | None, awaiting: bool) -> bool:
+    """Whether a message none of whose parts reads as anything asks, read whole, a policy."""
+    whole = _classify(
+        norm, extract_entities(norm), has_order_ctx=bool(last_order_id), awaiting=awaiting
+    )
+    return whole is not None and whole.intent is ShopIntent.FAQ
 
 
 def _products_apart(
@@ -5045,6 +5090,32 @@ def _status_of_the_tickets(items: list[_Request]) -> list[_Request]:
             and _EACH_STATUS.match(normalize(i.text, _TYPOS))
         )
     ]
+
+
+# a time asked with no delivery named: "how long would it take", "when does it come", "多久到"
+_WHEN_NAMING_NO_DELIVERY = rx(
+    r"^\W*(?:and |so |but )?(?:how long|how many days|when)\b(?!.*\b(?:deliver\w*|ship\w*|parcel"
+    r"|package|courier|order)\b)[^.?!]{0,30}$"
+    r"|^\W*(?:那|要)?(?:多久|几天|什么时候|啥时候)(?:能|可以|才)?(?:到|到账|回来|退回来)?(?:呢|啊|吗)?\W*$"
+)
+_A_REFUND_WORD = rx(r"\brefund|退款|退的钱|退钱|r-\d{6}")
+
+
+def _time_of_the_refund(items: list[_Request]) -> list[_Request]:
+    """ "how much can I still get refunded for the purifier, and how long would it take", "I
+    havent seen refund R-000094 on my alipay yet, when does it come": a bare "how long / when"
+    after a request about a refund asks when the refund arrives, not how long delivery takes."""
+    out: list[_Request] = []
+    for index, item in enumerate(items):
+        if (
+            item.intent is ShopIntent.FAQ
+            and item.topic == "delivery_times"
+            and _WHEN_NAMING_NO_DELIVERY.search(normalize(item.text, _TYPOS))
+            and any(_A_REFUND_WORD.search(normalize(i.text, _TYPOS)) for i in items[:index])
+        ):
+            item = replace(item, topic="refund_time")
+        out.append(item)
+    return out
 
 
 # "那个有货没", "想再买一个", "do you have the same one": the thing told of, wanted again

@@ -180,7 +180,8 @@ _EN_FRAME = re.compile(
     # "asked for a refund ... how much is left": money asked about, no product named
     r"|refund|refunds|refunded|asked|money|paid"
     # "what do you recommend", "any suggestions": asking for a choice, not naming a product
-    r"|recommend|recommendation|recommendations|suggest|suggestion|suggestions|would|decent)\b"
+    r"|recommend|recommendation|recommendations|suggest|suggestion|suggestions|would|decent"
+    r"|cheap|affordable)\b"
     r"|[?？!！,，。、~]|\.(?!\d)",
     re.IGNORECASE,
 )
@@ -192,6 +193,12 @@ _QUANTITY = re.compile(
 _LOCATION = re.compile(r"\b(?:in|at|to)\s+[a-z]+$|(?:在|到)[\u3400-\u9fff]{2,3}$", re.IGNORECASE)
 
 
+_RELATIVE = re.compile(
+    r"\s(?:that|which) (?:work|works|fit|fits|go|goes|match|matches) (?:with|on|in|for)\b",
+    re.IGNORECASE,
+)
+
+
 def product_query(text: str) -> str | None:
     """The product words of a product question without a SKU, or None.
 
@@ -200,6 +207,10 @@ def product_query(text: str) -> str | None:
     """
     cap, text = price_cap(text)
     rest = text.lower().replace("’", "'")
+    # "gloves that work with phone screens": the thing, not what it works with
+    head = _RELATIVE.split(rest, maxsplit=1)[0]
+    if head != rest and product_query(head) is not None:
+        rest = head
     rest = _LOCATION.sub(" ", rest.strip(" ?？!！.。"))
     rest = _ZH_FRAME.sub(" ", rest)
     rest = _EN_FRAME.sub(" ", rest)
