@@ -79,6 +79,8 @@ class Writer:
         """A staleness notice was already given (the general one is then left out)."""
         self.trouble = False
         """Something could not be done: the reply ends with the way to a human."""
+        self.handed_off = False
+        """The turn passed the conversation to a person (no other line offers to)."""
 
     def say(self, key: str, **values: Any) -> str:
         return render(self.t[key], hotline=self.hotline, **values)
@@ -150,6 +152,12 @@ def render_reply(
         (staleness not yet mentioned, pending work, simplified mode, the way to a human).
     """
     w = Writer(lang, hotline, packs)
+    w.handed_off = any(
+        item.result is not None
+        and item.result.status is ToolStatus.OK
+        and item.result.tool == packs.handoff_tool
+        for item in items
+    )
     subject = w.packs.subject()
     paragraphs = _without_repeated_lines(
         (item.intent.request_value(subject) if subject else None, _item_paragraph(w, item))

@@ -180,9 +180,11 @@ def _carried(
         call = call_for(updated, task.id, facts=own, packs=packs)
         if call is None:
             continue
-        if cap.kind != "read":
+        pack = packs.pack_of(match.capability)
+        if cap.kind != "read" and (pack is None or call.name != pack.handoff_tool):
             # "my parcel is late AGAIN. please file a ticket": the write is about the parcel
-            # the look found, which the customer never named: asked first, naming it
+            # the look found, which the customer never named: asked first, naming it (a
+            # transfer to a person is never held back: the order only goes with it)
             call = call.model_copy(update={"ask_first": True})
         out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
     return out

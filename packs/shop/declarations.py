@@ -398,6 +398,9 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
         plan=_handoff,
         tool="handoff_to_human",
         kind="write",
+        # "can I talk to a human about the dented purifier": the order the words describe goes
+        # with the transfer (looked up); a transfer is never held back to ask which order
+        subject="order_id",
         intents=_intent(
             "handoff",
             "talk to a human",

@@ -34,7 +34,15 @@ __all__ = [
 
 #: Requests about one order whose order a description may give.
 _SCOPED = frozenset(
-    {"order_status", "tracking", "cancel_order", "refund", "create_ticket", "change_address"}
+    {
+        "order_status",
+        "tracking",
+        "cancel_order",
+        "refund",
+        "create_ticket",
+        "change_address",
+        "handoff",
+    }
 )
 _LOOKS = frozenset({"order_status", "tracking", "change_address"})
 #: The states in which an order can take each request (the others are refused by the shop).

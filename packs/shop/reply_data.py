@@ -94,7 +94,8 @@ def _with_delay(w: Writer, data: dict[str, Any], order_id: str, lines: list[str]
         for t in as_list(data.get("open_tickets"))
         if t.get("ticket_id")
     ]
-    tail.append(w.say("late_escalate"))
+    if not w.handed_off:
+        tail.append(w.say("late_escalate"))  # (a transfer made this turn is told on its own)
     return [apology, *lines, *tail]
 
 
