@@ -263,7 +263,9 @@ def _split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int
 # "羽绒服有货吗 数据线呢", "do you have cables? what about a charger": the request before, asked
 # again of something else; the clause names only the new object
 FOLLOW_UP = rx(
-    r"^\W*(?:那|那么|还有|另外)?\s*(?!那|这|你|我|他|她|它)[^\s?]{1,12}?\s*(?:呢|怎么样|咋样)"
+    # (the lead is punctuation only: \W, read in ASCII, would take in any Chinese words)
+    r"^[^\w\u3400-\u9fff]*(?:那|那么|还有|另外)?\s*(?!那|这|你|我|他|她|它)[^\s?]{1,12}?\s*"
+    r"(?:呢|怎么样|咋样)"
     + TO_END
     + r"|^\W*(?:and |also |so )?(?:what|how) about (?!(?:it|that|this|them|you|me)\b)\w.{0,40}$"
 )

@@ -1428,7 +1428,8 @@ _TICKET_NEGATED = rx(
     r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了"
 )
 _TRACKING = rx(
-    r"\b(?:track(?:ing)?|traking|trakcing|courier|carrier|"
+    r"\b(?:(?<!lost )(?<!lose )(?<!losing )(?<!keep )(?<!keeping )track(?:ing)?|traking|trakcing"
+    r"|courier|carrier|"
     r"shipping status|delivery status|shipment status|"
     r"in transit|out for delivery|waybill|eta)\b"
     r"|\bwhere(?:'?s| is| are| r)\s+(?:is |are )?(?:my |the |this |that |our )?"
@@ -1475,7 +1476,7 @@ _SHIP_WHEN = rx(
     r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
 )
 _ORDER_STATUS = rx(
-    r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|(?:been )?sent out|"
+    r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|(?:been )?sent out|left the warehouse|"
     r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
@@ -1574,6 +1575,13 @@ _WHICH_ORDERS = rx(
     # "我有哪些订单是可以退款的": the list, each with its state, to pick from
     r"|哪些(?:订单|单)?(?:是)?(?:还)?(?:可以|能)(?:退款|退|取消)"
     r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)"
+)
+# "do I have anything that hasn't been delivered yet?", "where my stuff is, all of it": every
+# order's state, asked
+_ALL_OF_MINE = rx(
+    r"\b(?:do i have|have i got|do i still have|is there) anything (?:of mine )?(?:that )?(?:hasn'?t|has not|not yet|still|on its way)\b"
+    r"|\b(?:where|wheres|where's) (?:all )?my (?:stuff|things|orders|parcels) (?:is|are)?,? all of"
+    r" (?:it|them)\b"
 )
 _LIST_ORDERS = rx(
     r"\bmy orders\b|\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪几个订单|哪几单|哪些单"
@@ -2142,7 +2150,9 @@ def _classify_clause(
     if ents.faq_topic in ("invoice", "payment", "warranty") and not ents.order_ids:
         # "另外电子发票在哪下载": where to get an invoice, not where the message's order is
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
-    if _LIST_ORDERS.search(norm) and not ents.order_ids and _WHICH_ORDERS.search(norm):
+    if not ents.order_ids and (
+        (_LIST_ORDERS.search(norm) and _WHICH_ORDERS.search(norm)) or _ALL_OF_MINE.search(norm)
+    ):
         # "which of my orders havent shipped yet", "我哪些订单还没发货": the list to pick from
         return _Match(ShopIntent.LIST_ORDERS)
     if _TRACKING.search(norm):

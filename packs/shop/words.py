@@ -189,6 +189,8 @@ _EN_FRAME = re.compile(
 _QUANTITY = re.compile(
     r"(?<![a-z0-9])\d+\s*(?:个|件|台|只|pcs?|units?)(?![a-z0-9])"
     r"|(?<![a-z0-9.-])\d+(?![a-z0-9.\u3400-\u9fff])"
+    # (not a size read apart from its unit: "15 寸", "1.8 米", "65 w")
+    r"(?!\s*(?:寸|英寸|升|米|厘米|毫米|毫安|瓦|斤|公斤|克|inch|cm|mm|ml|mah|kg|w\b|l\b|g\b))"
 )
 _LOCATION = re.compile(r"\b(?:in|at|to)\s+[a-z]+$|(?:在|到)[\u3400-\u9fff]{2,3}$", re.IGNORECASE)
 

@@ -96,7 +96,12 @@ def product_text(sku: str, parts: Iterable[str]) -> ProductText:
     return ProductText(sku=sku, text=" ".join(_clean(p) for p in parts if p))
 
 
+_F_PLURALS = {"scarves": "scarf", "knives": "knife", "shelves": "shelf", "wolves": "wolf"}
+
+
 def _singular(word: str) -> str | None:
+    if word in _F_PLURALS:
+        return _F_PLURALS[word]  # "scarves" is "scarf"
     if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
         return None
     for suffix in ("ches", "shes", "xes", "ses"):
