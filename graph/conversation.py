@@ -297,7 +297,7 @@ GOODBYE = rx(
     r"|\bhave a (?:nice|good|great) (?:day|one|evening|night|weekend)\b"
     r"|\b(?:that'?s|thats) all i (?:needed|wanted|need)\b|\b(?:ok |okay )?(?:bye|cya|see ya)\W*$"
     r"|\bbye for now\b|\bzai ?jian\b"
-    r"|再见|拜拜|^\W*(?:88|886|8888)\W*$|回头见|下次见|先这样"
+    r"|再见|拜拜|^[^\w\u3400-\u9fff]*(?:88|886|8888)[^\w\u3400-\u9fff]*$|回头见|下次见|先这样"
 )
 GREETING = rx(
     r"^\W*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|greetings|yo)\b"

@@ -855,7 +855,7 @@ _HANDOFF = rx(
 )
 # "换货呢", "那维修呢", "what about exchanges?": the question before, asked of another policy
 _POLICY_FOLLOW_UP = rx(
-    r"^\W*(?:那|那么)?(换货|退货|维修|保修|退款)(?:的话)?呢\W*$"
+    r"^[^\w\u3400-\u9fff]*(?:那|那么)?(换货|退货|维修|保修|退款)(?:的话)?呢[^\w\u3400-\u9fff]*$"
     r"|^\W*(?:and )?(?:what|how) about (exchanges?|returns?|repairs?|warranty|refunds?)\W*$"
 )
 _POLICY_OF = {
@@ -1218,13 +1218,13 @@ _OPENING_GREETING = rx(
     r"^\W*(?:hi+|hello+|hey+|hiya|howdy|good (?:morning|afternoon|evening)|bonjour|hola)\b"
     r"[^a-z0-9\u3400-\u9fff]*(?:there\b[^a-z0-9\u3400-\u9fff]*)?"
     r"|^\W*(?:morning|evening)\s*[!,.~]+\s*"
-    r"|^\W*(?:你好|您好|哈喽|哈啰|嗨|在吗|在不在|早上好|早安|下午好|晚上好)(?:呀|啊)?(?:小姐姐|小哥哥|客服)?"
+    r"|^[^\w\u3400-\u9fff]*(?:你好|您好|哈喽|哈啰|嗨|在吗|在不在|早上好|早安|下午好|晚上好)(?:呀|啊)?(?:小姐姐|小哥哥|客服)?"
     r"[^\u3400-\u9fffa-z0-9]*"
-    r"|^\W*亲[\s,，~～!！]+"
+    r"|^[^\w\u3400-\u9fff]*亲[\s,，~～!！]+"
 )
 _SENTENCE_START = re.compile(r"[.?!。？！\n]")
 # "what do i do if it arrives damaged", "万一坏了怎么办": a problem that may happen, asked about
-_KEEP_PART = rx(r"^\W*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消")
+_KEEP_PART = rx(r"^[^\w\u3400-\u9fff]*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消")
 _HYPOTHETICAL = rx(
     r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
     r"|something|anything|my|they)\b|如果|要是|万一|假如|的话"
@@ -1322,7 +1322,7 @@ _TRANSFER_ASKED_AFTER = rx(
 # "..., 不然我要转人工了", "otherwise I want a human": a transfer on a condition the answer
 # beside it may settle — offered, never made at once
 _IF_NOT_THEN = rx(
-    r"^\W*(?:不然|否则|要不然|要不|再不[^，。,.!?！？]{0,8}就|如果[^，。,.!?！？]{0,10}(?:不|没)[^，。,.!?！？]{0,8}就)"
+    r"^[^\w\u3400-\u9fff]*(?:不然|否则|要不然|要不|再不[^，。,.!?！？]{0,8}就|如果[^，。,.!?！？]{0,10}(?:不|没)[^，。,.!?！？]{0,8}就)"
     r"|^\W*(?:otherwise|or else|or i'?ll|or i will|if not\b|if (?:you|this|it) (?:can'?t|cannot"
     r"|won'?t|doesn'?t|isn'?t|is not|does not)\b"
     r"|if (?:nobody|no one|noone|they haven'?t|it hasn'?t)\b)"
@@ -1533,7 +1533,7 @@ _HAVE_THING = rx(
 _HOW_MANY_LEFT = rx(r"还有多少|还剩多少|有多少(?:件|个|台|只)")
 # "钢化膜什么时候到啊": the thing named first, then when it arrives (a thing bought, looked up)
 _THING_ARRIVES = rx(
-    r"^\W*(?:我的|我买的|买的)?[\u4e00-\u9fff]{2,8}?(?:什么时候|啥时候|何时)(?:能|才)?(?:到|送到)(?!货)"
+    r"^[^\w\u3400-\u9fff]*(?:我的|我买的|买的)?[\u4e00-\u9fff]{2,8}?(?:什么时候|啥时候|何时)(?:能|才)?(?:到|送到)(?!货)"
 )
 # "(i) want a ...", "need a decent ...", "looking for something warm": a thing to buy
 _WANT_A_THING = rx(
@@ -1601,7 +1601,7 @@ _LIST_ORDERS = rx(
     r"|\bdo i have anything (?:that )?(?:hasn'?t|has not|isn'?t) (?:been |yet )?"
     r"(?:delivered|arrived|shipped)\b"
     r"|所有的订单|全部的订单|订单都列|最近买了(?:啥|什么|哪些)|买过(?:啥|什么|哪些)|我买了(?:啥|什么|哪些)"
-    r"|^\W*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单" + TO_END
+    r"|^[^\w\u3400-\u9fff]*(?:查看?|查询|看看|看一下|查一下)?\s*我的(?:所有)?订单" + TO_END
 )
 _HOW_TO = rx(r"怎么|怎样|如何|流程|\bhow (?:do|does|can|to)\b|\bprocess\b")
 _QUESTIONISH = rx(r"吗|呢|\bcan\b|\bcould\b|\bis\b|\bwill\b|\bhow\b|\bwhat\b")
@@ -3268,7 +3268,7 @@ _SAME_THING = rx(
 _WHICH_ONE = rx(
     r"^\W*(?:so |and )?(?:what|which)(?: one)? (?:do|would|can|could) (?:you|u) "
     r"(?:recommend|suggest)\W*$|^\W*any (?:recommendations?|suggestions?|ideas?)\W*$"
-    r"|^\W*(?:有什么|有啥|帮我|给我)?推荐(?:一下|下)?\W*$"
+    r"|^[^\w\u3400-\u9fff]*(?:有什么|有啥|帮我|给我)?推荐(?:一下|下)?[^\w\u3400-\u9fff]*$"
 )
 
 
@@ -3427,7 +3427,7 @@ _OTHER_ONE = rx(
     r"^\W*(?:ok\W*|so\W*)?(?:and |what about |how about |and what about )?(?:the |my )?other"
     r" (?:one|order|package|parcel)(?: of mine)?"
     + TO_END
-    + r"|^\W*(?:那|还有|那么)?(?:另(?:外)?(?:一|那)个|另一单|另外的)(?:订单|包裹)?"
+    + r"|^[^\w\u3400-\u9fff]*(?:那|还有|那么)?(?:另(?:外)?(?:一|那)个|另一单|另外的)(?:订单|包裹)?"
     r"(?:呢|怎么样了?|到哪了?|发货了吗|什么情况|(?:什么时候|啥时候|几号|哪天)(?:能)?(?:到|发货|送到))?"
     + TO_END
     # "and the other order, when will the rest of it get here?": where it is, asked
@@ -3582,7 +3582,7 @@ _LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
 
 
 _SPARING = rx(
-    r"^\W*(?:but\s+)?(?:not|except|rather than)\b|^\W*(?:不是|而不是|除了)"
+    r"^[^\w\u3400-\u9fff]*(?:but\s+)?(?:not|except|rather than)\b|^[^\w\u3400-\u9fff]*(?:不是|而不是|除了)"
     r"|(?:保留|别动|不要动|(?<!物流)(?<!物流一直)(?<!快递一直)(?<!包裹一直)不动)\W*$"
 )
 
@@ -3698,18 +3698,18 @@ _RETRACTED = rx(
 
 # a refusal on its own after a write in the same message: "取消100904，算了", "退100609 算了不退了"
 _TAKE_BACK = rx(
-    r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
+    r"^[^\w\u3400-\u9fff]*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
     r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:wait[,.!\s]+)?"
     r"(?:forget it|never ?mind"
     r"|scratch that|keep it|leave it|(?:nah|nope)[,.!\s]+(?:i'?ll (?:just )?)?keep it"
     r"|ignore (?:that|this|it)|(?:i )?changed my mind|i'?ve changed my mind)"
     + TO_END
     # "不用帮我退 我先问问", "don't do anything yet, just asking": nothing is to be done yet
-    + r"|^\W*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)[^，。,.!?！？]{0,6}"
+    + r"|^[^\w\u3400-\u9fff]*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)[^，。,.!?！？]{0,6}"
     r"(?:[，,\s]*(?:我)?(?:先|就|只是|就是)?问问)?\W*$"
-    r"|^\W*(?:我)?(?:先|就|只是|就是)问问(?:而已)?\W*$"
+    r"|^[^\w\u3400-\u9fff]*(?:我)?(?:先|就|只是|就是)问问(?:而已)?[^\w\u3400-\u9fff]*$"
     # "先问问 不是现在就要退": not now
-    r"|^\W*(?:我)?(?:先|就|只是|就是)?(?:问问)?\W*不是(?:说)?现在(?:就)?要(?:退|取消|办|弄)"
+    r"|^[^\w\u3400-\u9fff]*(?:我)?(?:先|就|只是|就是)?(?:问问)?\W*不是(?:说)?现在(?:就)?要(?:退|取消|办|弄)"
     r"|^\W*(?:i'?m |i am )?(?:just|only) (?:asking|checking)\W*$"
     # "not asking you to do it, just checking": nothing is to be done
     r"|^\W*(?:but )?(?:i'?m |i am )?not asking (?:you )?to (?:do|cancel|refund|file|change) "
@@ -3721,7 +3721,7 @@ _TAKE_BACK = rx(
 
 # "100904取消掉 不要了": why it is cancelled (the customer does not want it), not a take-back —
 # unless the customer changed their mind on the way ("100904取消。等等 不要了", "哦不，不要了")
-_DONT_WANT_IT = rx(r"^\W*(?:都|我)?不要了\W*$")
+_DONT_WANT_IT = rx(r"^[^\w\u3400-\u9fff]*(?:都|我)?不要了[^\w\u3400-\u9fff]*$")
 
 
 def _taken_back(matched: list[_Request]) -> list[_Request]:
@@ -4090,7 +4090,7 @@ def _details(found: _Match, clause_text: str) -> str:
 _REFERS_BACK = rx(
     r"^\W*(?:and |so )?(?:when|what about|how about)\b[^a-z]*\b(?:it|that|this|they|them)\b"
     r"|^\W*(?:when|will) (?:will |is |are )?(?:it|that|this one|they)\b"
-    r"|^\W*(?:那|这|它)(?:个|款)?(?:什么时候|啥时候|何时|多少钱|有货|还有)"
+    r"|^[^\w\u3400-\u9fff]*(?:那|这|它)(?:个|款)?(?:什么时候|啥时候|何时|多少钱|有货|还有)"
 )
 
 
@@ -4648,7 +4648,7 @@ _ANOTHER_THING = rx(
 
 # "女款呢", "and the women's?", "男款有货吗": the same thing in the other cut, asked of alone
 _OTHER_CUT_ONLY = rx(
-    r"^\W*(?:and |what about |how about |also |那|那个|还有)?(?:the )?"
+    r"^[^\w\u3400-\u9fff]*(?:and |what about |how about |also |那|那个|还有)?(?:the )?"
     r"(?P<cut>女款|男款|女士款?|男士款?|女式|男式|女生款?|男生款?|女的|男的"
     r"|women'?s|men'?s|womens|mens|ladies'?|for (?:women|men|ladies))"
     r"(?: ones?| version| size| model)?(?:的)?"
@@ -5106,7 +5106,7 @@ def _status_of_the_tickets(items: list[_Request]) -> list[_Request]:
 _WHEN_NAMING_NO_DELIVERY = rx(
     r"^\W*(?:and |so |but )?(?:how long|how many days|when)\b(?!.*\b(?:deliver\w*|ship\w*|parcel"
     r"|package|courier|order)\b)[^.?!]{0,30}$"
-    r"|^\W*(?:那|要)?(?:多久|几天|什么时候|啥时候)(?:能|可以|才)?(?:到|到账|回来|退回来)?(?:呢|啊|吗)?\W*$"
+    r"|^[^\w\u3400-\u9fff]*(?:那|要)?(?:多久|几天|什么时候|啥时候)(?:能|可以|才)?(?:到|到账|回来|退回来)?(?:呢|啊|吗)?[^\w\u3400-\u9fff]*$"
 )
 _A_REFUND_WORD = rx(r"\brefund|退款|退的钱|退钱|r-\d{6}")
 

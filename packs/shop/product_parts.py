@@ -63,7 +63,7 @@ _HAN_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 # something to be done with a product (to an order), not asked about it: "gift wrap the
 # thermos", "add a second thermos to 100200", "cancel the watch from it", "给100904加一件羽绒服"
 _ANOTHER_ONE = rx(
-    r"^\W*(?:另外|然后|顺便)?(?:再|还)(?:来|配|要|买|拿)(?:一)?"
+    r"^[^\w\u3400-\u9fff]*(?:另外|然后|顺便)?(?:再|还)(?:来|配|要|买|拿)(?:一)?"
     r"(?:个|顶|件|双|张|条|台|把|只|套|盒|瓶|副)?(?=[\u4e00-\u9fffa-z0-9])"
 )
 _DONE_WITH_IT = rx(
