@@ -230,6 +230,7 @@ _TYPOS = (
     ("取小订单", "取消订单"),
     ("退宽", "退款"),
     ("定单", "订单"),
+    ("到拿了", "到哪了"),
     ("木有", "没有"),
     ("到那了", "到哪了"),
     ("发火了", "发货了"),
@@ -410,6 +411,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|付款期限"
         # "没付款的单子能留多久", "does 100904 get auto cancelled if I only pay tomorrow"
         r"|(?:没付款|未付款|待付款|没付)[^，。,.!?！？]{0,8}(?:留|保留)多久|多久(?:会)?自动取消"
+        # "不想要了是不是放着不管就自动取消了": whether an unpaid order lapses by itself
+        r"|(?:是不是|会不会|是否)[^，。,.!?！？]{0,8}(?:就|会)?自动取消|(?:就|会)自动取消(?:了)?(?:吗|么|嘛)"
         r"|\bauto(?:matically)?[ -]?cancel+(?:ed|s)?\b|\bhow long (?:will|do) you (?:hold|keep)\b"
         # "can I pay for 100904 with wechat", "do you accept UnionPay"
         r"|\baccept (?:unionpay|visa|mastercard|amex|credit cards?|paypal|apple pay|wechat)\b"
@@ -1010,6 +1013,8 @@ _CANCEL_WORRY = rx(
     r"|\b(?:worried|afraid|scared) (?:it(?:'ll| will)? |that it |my order )?"
     r"(?:gets? |be |will be )?"
     r"(?:auto[- ]?)?cancel+ed\b"
+    # "不想要了是不是放着不管就自动取消了": whether an unpaid order lapses by itself, asked
+    r"|(?:是不是|会不会|是否)[^，。,.!?！？]{0,8}(?:就|会)?自动取消|(?:就|会)自动取消(?:了)?(?:吗|么|嘛)"
 )
 _CAN_I_CANCEL = rx(
     r"(?:还|现在)?(?:能|可以)(?:不能)?取消[吗么嘛]|能不能取消|可不可以取消"
@@ -1285,6 +1290,8 @@ _TICKET_QUESTION = rx(
     r"|\bwhat(?:'s| has| is)? happen(?:ed|ing) (?:to|with) (?:my|the) (?:complaint|case)\b"
     r"|(?:之前|上次|以前|我)[^，。,.!?！？要想]{0,8}的投诉[^，。,.!?！？]{0,8}"
     r"(?:处理了|处理得|处理好|解决了|怎么样|进度|进展|结果|有回复|回复了|有人管)"
+    # "现在处理到哪一步了" beside a ticket: how far it has been handled
+    r"|(?:处理|受理)到哪一步"
     # "之前投诉物流慢的那个 有进展没": the complaint made before, asked after
     r"|(?:之前|上次|以前|上回|我)投诉[^，。,.!?！？]{0,10}的那(?:个|条|件|次)[^。.!?！？]{0,6}"
     r"(?:有进展|进展|进度|处理了|处理得|解决了|怎么样|有结果|有回复|回复了|有人管|咋样)"
@@ -1450,7 +1457,7 @@ _TRACKING = rx(
     # "did the pillow get delivered?", "has my order arrived yet?"
     r"|\b(?:did|has|have) (?:the|my|our|order|it|they|\d{6})\b[^.?!,]{0,30}"
     r"\b(?:get delivered|been delivered|arrived?|get here|come yet)\b"
-    r"|物流|快递(?!费)|到哪|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
+    r"|物流|快递(?!费)|到哪(?!一步|个阶段|个环节|一环)|在哪|运单|(?<!订)单号|配送进度|派送|送到哪|发到哪|跟踪|查件"
     r"|包裹(?![^，。,.!?！？]{0,3}(?:费|单))"
 )
 _ARRIVE = rx(
@@ -1486,6 +1493,7 @@ _ORDER_STATUS = rx(
     r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
     r"what did (?:it|the order|that order) (?:have|contain))\b"
     r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
+    r"|(?<!处理)(?<!受理)到哪一步|(?<!处理)哪个阶段|哪个环节"
     r"|帮我催|催一下|催催|催单|催促"
     # "那单当时一共付了多少", "how much did I pay for it", "为啥一直显示待付款", "我是不是没付成功"
     r"|(?:一共|总共|当时)?(?:付了|花了)多少|\bhow much did (?:i|we) pay\b"
