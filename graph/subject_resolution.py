@@ -105,7 +105,7 @@ async def resolve_subjects(
     again); see the module docstring for what happens when the lookup does not settle."""
     wanted = {n: found for n, task in enumerate(tasks) if (found := _describes(task, packs))}
     if not wanted:
-        return list(tasks)
+        return _not_the_sessions(list(tasks), packs, facts)
     calls: dict[str, ToolCall] = {}
     for n, item in wanted.items():
         assert item.pack.resolver is not None
@@ -144,7 +144,41 @@ async def resolve_subjects(
             own_facts.pop(f"last_{subject}", None)  # an extractor must not bring it back
         call = call_for(updated, task.id, facts=own_facts, packs=packs)
         out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
-    return _carried(out, packs, facts, described=unsettled)
+    return _not_the_sessions(_carried(out, packs, facts, described=unsettled), packs, facts)
+
+
+def _not_the_sessions(
+    tasks: list[Task], packs: PackSet, facts: Mapping[str, Any]
+) -> list[Task]:
+    """A write that took the session's subject only because its words name none ("没发就取消掉"
+    after talking about another order) is asked which subject, when the same message is about
+    another one ("三件冲锋衣那单还没发货吧？没发就取消掉": the order the look found, not the one
+    talked about before) — never acted on for the subject the conversation happened to be
+    about while the customer's words point elsewhere. (A request after the write, about
+    another subject, is another topic: "没发就取消吧 顺便看下100683到哪了" cancels the order
+    talked about.)"""
+    subjects: dict[str, set[str]] = {}  # the subjects the message's requests so far named
+    out = list(tasks)
+    for n, task in enumerate(tasks):
+        match = match_from_task(task)
+        cap = packs.for_intent(match.capability) if match.intent is Intent.PACK else None
+        if cap is None or not cap.subject:
+            continue
+        value = _subject_of(task, match, cap.subject)
+        said = set(subjects.get(cap.subject, set()))
+        if value and (not match.inferred_order or match.args.get(RESOLVED)):
+            subjects.setdefault(cap.subject, set()).add(str(value))
+        if cap.kind == "read":
+            continue
+        if not (value and match.inferred_order and not match.args.get(RESOLVED)):
+            continue
+        if not said or str(value) in said:
+            continue
+        updated = _without_subject(match, cap.subject)
+        own_facts = {k: v for k, v in facts.items() if k != f"last_{cap.subject}"}
+        call = call_for(updated, task.id, facts=own_facts, packs=packs)
+        out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
+    return out
 
 
 def _carried(
@@ -188,3 +222,11 @@ def _carried(
             call = call.model_copy(update={"ask_first": True})
         out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
     return out
+
+
+def _subject_of(task: Task, match: MatchedIntent, subject: str) -> str | None:
+    """The subject a task is about: its call's, or (a confirm-first action not yet planned)
+    its request's."""
+    value = task.call.args.get(subject) if task.call is not None else None
+    value = value or match.request_value(subject)
+    return str(value) if value else None

@@ -663,7 +663,8 @@ _REFUND_MADE_BEFORE = rx(
 _A_REFUND_MADE = rx(
     _REFUND_MADE_BEFORE.pattern
     + r"|(?:上次|之前|上回|以前)(?:那|的)?(?:笔)?\s*[¥￥]?\d+(?:\.\d+)?"
-    + r"|\b(?:what|which|any) refunds? (?:are|is|were|was) (?:there )?(?:on|for) (?:that|this|the|my)"
+    + r"|\b(?:what|which|any) refunds? (?:are|is|were|was) (?:there )?(?:on|for)"
+    + r" (?:that|this|the|my)"
     + r" (?:order|one)\b|\bwhat happened (?:with|to) (?:the|my|that) (?:\w+ )?refund\b"
     # "how much the purifier refund was": one made, its amount asked
     + r"|\bhow much (?:the |my |that )?(?:[a-z]+ ){0,2}refund (?:was|came to)\b"
@@ -1229,7 +1230,9 @@ _OPENING_GREETING = rx(
 )
 _SENTENCE_START = re.compile(r"[.?!。？！\n]")
 # "what do i do if it arrives damaged", "万一坏了怎么办": a problem that may happen, asked about
-_KEEP_PART = rx(r"^[^\w\u3400-\u9fff]*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消")
+_KEEP_PART = rx(
+    r"^[^\w\u3400-\u9fff]*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消"
+)
 _HYPOTHETICAL = rx(
     r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
     r"|something|anything|my|they)\b|如果|要是|万一|假如|的话"
@@ -1587,7 +1590,8 @@ _WHICH_ORDERS = rx(
 # "do I have anything that hasn't been delivered yet?", "where my stuff is, all of it": every
 # order's state, asked
 _ALL_OF_MINE = rx(
-    r"\b(?:do i have|have i got|do i still have|is there) anything (?:of mine )?(?:that )?(?:hasn'?t|has not|not yet|still|on its way)\b"
+    r"\b(?:do i have|have i got|do i still have|is there) anything (?:of mine )?(?:that )?"
+    r"(?:hasn'?t|has not|not yet|still|on its way)\b"
     r"|\b(?:where|wheres|where's) (?:all )?my (?:stuff|things|orders|parcels) (?:is|are)?,? all of"
     r" (?:it|them)\b"
 )
@@ -1873,8 +1877,8 @@ def _classify_clause(
         rest = blank(norm, _HANDOFF_NEGATED)
         rest_ents = extract_entities(rest)
         if rest_ents.order_ids or rest_ents.skus or ASKS.search(rest):
-            # "不用转人工 我自己查 告诉我100683的快递单号就行", "不想找人工 你直接告诉我包裹啥时候到":
-            # no transfer; what is asked instead
+            # "不用转人工 我自己查 告诉我100683的快递单号就行", "不想找人工 你直接告诉我包裹
+            # 啥时候到": no transfer; what is asked instead
             found = _classify(rest, rest_ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
             if found is not None and found.intent not in (Intent.UNKNOWN, ShopIntent.HANDOFF):
                 return found
@@ -3590,7 +3594,8 @@ _LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
 
 
 _SPARING = rx(
-    r"^[^\w\u3400-\u9fff]*(?:but\s+)?(?:not|except|rather than)\b|^[^\w\u3400-\u9fff]*(?:不是|而不是|除了)"
+    r"^[^\w\u3400-\u9fff]*(?:but\s+)?(?:not|except|rather than)\b"
+    r"|^[^\w\u3400-\u9fff]*(?:不是|而不是|除了)"
     r"|(?:保留|别动|不要动|(?<!物流)(?<!物流一直)(?<!快递一直)(?<!包裹一直)不动)\W*$"
 )
 
@@ -3713,7 +3718,8 @@ _TAKE_BACK = rx(
     r"|ignore (?:that|this|it)|(?:i )?changed my mind|i'?ve changed my mind)"
     + TO_END
     # "不用帮我退 我先问问", "don't do anything yet, just asking": nothing is to be done yet
-    + r"|^[^\w\u3400-\u9fff]*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)[^，。,.!?！？]{0,6}"
+    + r"|^[^\w\u3400-\u9fff]*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)"
+    r"[^，。,.!?！？]{0,6}"
     r"(?:[，,\s]*(?:我)?(?:先|就|只是|就是)?问问)?\W*$"
     r"|^[^\w\u3400-\u9fff]*(?:我)?(?:先|就|只是|就是)问问(?:而已)?[^\w\u3400-\u9fff]*$"
     # "先问问 不是现在就要退": not now

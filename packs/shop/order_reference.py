@@ -138,11 +138,20 @@ _AMOUNT = r"(?:¥|rmb ?|cny ?)?(?<![\d.-])(\d{1,5}(?:\.\d{1,2})?)(?![\d.])"
 # "之前退的那433", "上次那433是啥时候退的", "433那笔退款", "the 433 refund", "the 433 you refunded":
 # a refund made, named by its amount
 _REFUND_AMOUNT_NAMED = rx(
-    r"(?:之前|上次|上回|以前|已经)?退(?:的|了的|过的|给我的)(?:那|那笔|这笔)?(?:钱)?\s*" + _AMOUNT
-    + r"|(?:之前|上次|上回|以前)(?:那|的|那笔)\s*" + _AMOUNT + r"(?=[^，。,.!?！？]{0,10}退)"
-    + r"|" + _AMOUNT + r"\s*(?:块钱|块|元)?(?:那笔|的)(?:退款|退的钱)"
-    + r"|\b(?:the|my|that|your) " + _AMOUNT + r"(?: ?(?:yuan|rmb|kuai))? (?:refund|you refunded)\b"
-    + r"|\brefund of " + _AMOUNT + r"\b(?= (?:you|u) (?:made|did|gave|sent)|[^.?!]{0,30}"
+    r"(?:之前|上次|上回|以前|已经)?退(?:的|了的|过的|给我的)(?:那|那笔|这笔)?(?:钱)?\s*"
+    + _AMOUNT
+    + r"|(?:之前|上次|上回|以前)(?:那|的|那笔)\s*"
+    + _AMOUNT
+    + r"(?=[^，。,.!?！？]{0,10}退)"
+    + r"|"
+    + _AMOUNT
+    + r"\s*(?:块钱|块|元)?(?:那笔|的)(?:退款|退的钱)"
+    + r"|\b(?:the|my|that|your) "
+    + _AMOUNT
+    + r"(?: ?(?:yuan|rmb|kuai))? (?:refund|you refunded)\b"
+    + r"|\brefund of "
+    + _AMOUNT
+    + r"\b(?= (?:you|u) (?:made|did|gave|sent)|[^.?!]{0,30}"
     r"\b(?:paid out|arrived|come|came|go through|went through|back)\b)"
 )
 

@@ -10,7 +10,6 @@ from helpdesk.graph.asking import ASKS
 from helpdesk.tools.shop.product_search import price_cap
 
 __all__ = [
-    "TICKET_WONDERED",
     "ASK_FIRST",
     "COMPLAINED",
     "COMPLAINT_NEGATED",
@@ -18,6 +17,7 @@ __all__ = [
     "DISSATISFIED",
     "IF_LATE_BY",
     "TICKET_MESSAGE",
+    "TICKET_WONDERED",
     "VENTED",
     "complained",
     "complaint_filing_asked",
