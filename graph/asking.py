@@ -68,7 +68,7 @@ IMPERATIVE = rx(
     # "need to update my phone number", "i also want to use a coupon"
     r"(?:(?:i\s+)?(?:also\s+)?(?:need|want|wanna|would like|'d like)\s+(?:to\s+)?)?"
     r"(?:" + _IMPERATIVE_VERBS + r")\b"
-    r"|^[^\w\u3400-\u9fff]*(?:再|也|还)?(?:[把给让叫]|送我|发我|寄我)|^[^\w\u3400-\u9fff]*再(?!见)"
+    r"|^\W*(?:再|也|还)?(?:[把给让叫]|送我|发我|寄我)|^\W*再(?!见)"
     # "改个送货时间", "换成顺丰", "先放快递站": an opening verb that changes or puts something
     # (at the very start: with ASCII classes a Han character is \W)
     r"|^[^\w\u3400-\u9fff]*(?:再|也|还|先|就|直接)?(?:改|换|修改|更改|更换)(?:个|一下|下|成|到|为|一个)"

@@ -18,6 +18,7 @@ __all__ = [
     "detect_language",
     "reply_language",
     "requested_language",
+    "space_han_latin",
     "unsupported_language",
     "without_language_request",
 ]
@@ -201,4 +202,15 @@ def profile_decides(text: str, *, chosen: str | None, session: str | None) -> bo
     before the turn runs."""
     return reply_language(text, chosen=chosen, session=session, profile="zh") != reply_language(
         text, chosen=chosen, session=session, profile="en"
+    )
+
+
+_HAN_LATIN = re.compile(r"([\u4e00-\u9fff])([A-Za-z0-9¥])|([A-Za-z0-9])([\u4e00-\u9fff])")
+
+
+def space_han_latin(text: str) -> str:
+    """A Chinese reply's typography: a space between Chinese and Latin letters or digits."""
+    return _HAN_LATIN.sub(
+        lambda m: f"{m.group(1)} {m.group(2)}" if m.group(1) else f"{m.group(3)} {m.group(4)}",
+        text,
     )

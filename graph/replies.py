@@ -14,7 +14,6 @@ wording comes from ``prompts/minimal/generate.<lang>.yaml`` and the packs' templ
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -29,7 +28,7 @@ from helpdesk.graph.intents import (
     Intent,
     MatchedIntent,
 )
-from helpdesk.graph.language import Lang
+from helpdesk.graph.language import Lang, space_han_latin
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolResult, ToolStatus
@@ -50,7 +49,6 @@ __all__ = [
 DEFAULT_HOTLINE = "400-820-8820"
 
 # Chinese typography: a space between Han characters and Latin letters or digits.
-_HAN_LATIN = re.compile(r"([\u4e00-\u9fff])([A-Za-z0-9¥])|([A-Za-z0-9])([\u4e00-\u9fff])")
 _CONFIRM_ANSWERS = frozenset({Intent.CONFIRM_YES, Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE})
 
 
@@ -153,10 +151,9 @@ def render_reply(
     """
     w = Writer(lang, hotline, packs)
     w.handed_off = any(
-        item.result is not None
-        and item.result.status is ToolStatus.OK
-        and item.result.tool == packs.handoff_tool
-        for item in items
+        i.result.tool == packs.handoff_tool and i.result.status is ToolStatus.OK
+        for i in items
+        if i.result is not None
     )
     subject = w.packs.subject()
     paragraphs = _without_repeated_lines(
@@ -175,7 +172,7 @@ def render_reply(
     elif (w.trouble or degrade.pending) and hotline not in "\n".join(paragraphs):
         paragraphs.append(w.say("handoff_last_resort"))
     text = "\n\n".join(paragraphs)
-    return _space_han_latin(text) if lang == "zh" else text
+    return space_han_latin(text) if lang == "zh" else text
 
 
 def _without_repeated_lines(paragraphs: Iterable[tuple[Any, str]]) -> list[str]:
@@ -192,13 +189,6 @@ def _without_repeated_lines(paragraphs: Iterable[tuple[Any, str]]) -> list[str]:
         if any(line.strip() for line in lines):
             kept.append("\n".join(lines))
     return kept
-
-
-def _space_han_latin(text: str) -> str:
-    return _HAN_LATIN.sub(
-        lambda m: f"{m.group(1)} {m.group(2)}" if m.group(1) else f"{m.group(3)} {m.group(4)}",
-        text,
-    )
 
 
 # --- one item -----------------------------------------------------------------------------------
@@ -298,7 +288,7 @@ def confirmation_question(item: ReplyItem, lang: Lang, *, hotline: str, packs: P
     owner = _owner(w, item)
     question = owner.question(w, item) if owner is not None else _generic(w, item)
     # spaced as the published reply is ("空气炸锅 5L 的"), so the reply is seen to contain it
-    return _space_han_latin(question) if lang == "zh" else question
+    return space_han_latin(question) if lang == "zh" else question
 
 
 def describe_action(
@@ -404,4 +394,4 @@ def render_fallback_reply(
         paragraphs.append(pending)
     paragraphs.append(w.say("handoff_last_resort"))
     text = "\n\n".join(paragraphs)
-    return _space_han_latin(text) if lang == "zh" else text
+    return space_han_latin(text) if lang == "zh" else text

@@ -147,9 +147,7 @@ async def resolve_subjects(
     return _not_the_sessions(_carried(out, packs, facts, described=unsettled), packs, facts)
 
 
-def _not_the_sessions(
-    tasks: list[Task], packs: PackSet, facts: Mapping[str, Any]
-) -> list[Task]:
+def _not_the_sessions(tasks: list[Task], packs: PackSet, facts: Mapping[str, Any]) -> list[Task]:
     """A write that took the session's subject only because its words name none ("没发就取消掉"
     after talking about another order) is asked which subject, when the same message is about
     another one ("三件冲锋衣那单还没发货吧？没发就取消掉": the order the look found, not the one

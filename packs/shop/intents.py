@@ -329,7 +329,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:refuse|reject) (?:the )?(?:delivery|parcel|package)\b[^.!]{0,30}\?"
     ),
     "exchange": rx(
-        r"\bexchange (?:it |them |this |(?:the |my )[a-z0-9 ]{2,20} )?for (?:a |an )?"
+        r"\b(?:exchange|swap|switch) (?:it |them |this |(?:the |my )[a-z0-9 ]{2,20} )?for (?:a |an )?"
         r"(?:bigger|smaller|larger|different|other)\b"
         r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
         r"|\b(?:can|could) (?:it|they|this|i) (?:be )?swap(?:ped)? for\b"
@@ -1231,7 +1231,7 @@ _OPENING_GREETING = rx(
 _SENTENCE_START = re.compile(r"[.?!。？！\n]")
 # "what do i do if it arrives damaged", "万一坏了怎么办": a problem that may happen, asked about
 _KEEP_PART = rx(
-    r"^[^\w\u3400-\u9fff]*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消"
+    r"^\W*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消"
 )
 _HYPOTHETICAL = rx(
     r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
@@ -1332,7 +1332,7 @@ _TRANSFER_ASKED_AFTER = rx(
 # "..., 不然我要转人工了", "otherwise I want a human": a transfer on a condition the answer
 # beside it may settle — offered, never made at once
 _IF_NOT_THEN = rx(
-    r"^[^\w\u3400-\u9fff]*(?:不然|否则|要不然|要不|再不[^，。,.!?！？]{0,8}就|如果[^，。,.!?！？]{0,10}(?:不|没)[^，。,.!?！？]{0,8}就)"
+    r"^\W*(?:不然|否则|要不然|要不|再不[^，。,.!?！？]{0,8}就|如果[^，。,.!?！？]{0,10}(?:不|没)[^，。,.!?！？]{0,8}就)"
     r"|^\W*(?:otherwise|or else|or i'?ll|or i will|if not\b|if (?:you|this|it) (?:can'?t|cannot"
     r"|won'?t|doesn'?t|isn'?t|is not|does not)\b"
     r"|if (?:nobody|no one|noone|they haven'?t|it hasn'?t)\b)"
@@ -1596,6 +1596,7 @@ _ALL_OF_MINE = rx(
     r" (?:it|them)\b"
 )
 _LIST_ORDERS = rx(
+    r"\bmy (?:last|recent|past|previous) (?:few |couple of |two |three |\d+ )?orders\b|"
     r"\bmy orders\b|\b(?:which|what|any) (?:of )?(?:my )?orders\b|哪几个订单|哪几单|哪些单"
     r"|^\W*(?:my |all )?orders"
     + TO_END
@@ -3594,8 +3595,8 @@ _LOOK_VERB = rx(r"\b(?:check|look|see|show|track)\b|看|查")
 
 
 _SPARING = rx(
-    r"^[^\w\u3400-\u9fff]*(?:but\s+)?(?:not|except|rather than)\b"
-    r"|^[^\w\u3400-\u9fff]*(?:不是|而不是|除了)"
+    r"^\W*(?:but\s+)?(?:not|except|rather than)\b"
+    r"|^\W*(?:不是|而不是|除了)"
     r"|(?:保留|别动|不要动|(?<!物流)(?<!物流一直)(?<!快递一直)(?<!包裹一直)不动)\W*$"
 )
 
@@ -3711,19 +3712,19 @@ _RETRACTED = rx(
 
 # a refusal on its own after a write in the same message: "取消100904，算了", "退100609 算了不退了"
 _TAKE_BACK = rx(
-    r"^[^\w\u3400-\u9fff]*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
+    r"^\W*(?:(?:那|那就|还是|哎)\s*)?(?:算了|不用了|不要了|不退了|不取消了|先不了|不了)"
     r"|^\W*(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+)?(?:wait[,.!\s]+)?"
     r"(?:forget it|never ?mind"
     r"|scratch that|keep it|leave it|(?:nah|nope)[,.!\s]+(?:i'?ll (?:just )?)?keep it"
     r"|ignore (?:that|this|it)|(?:i )?changed my mind|i'?ve changed my mind)"
     + TO_END
     # "不用帮我退 我先问问", "don't do anything yet, just asking": nothing is to be done yet
-    + r"|^[^\w\u3400-\u9fff]*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)"
+    + r"|^\W*(?:先)?不用(?:帮我|给我)?(?:退|取消|办|弄|申请|提交|处理)"
     r"[^，。,.!?！？]{0,6}"
     r"(?:[，,\s]*(?:我)?(?:先|就|只是|就是)?问问)?\W*$"
-    r"|^[^\w\u3400-\u9fff]*(?:我)?(?:先|就|只是|就是)问问(?:而已)?[^\w\u3400-\u9fff]*$"
+    r"|^\W*(?:我)?(?:先|就|只是|就是)问问(?:而已)?\W*$"
     # "先问问 不是现在就要退": not now
-    r"|^[^\w\u3400-\u9fff]*(?:我)?(?:先|就|只是|就是)?(?:问问)?\W*不是(?:说)?现在(?:就)?要(?:退|取消|办|弄)"
+    r"|^\W*(?:我)?(?:先|就|只是|就是)?(?:问问)?\W*不是(?:说)?现在(?:就)?要(?:退|取消|办|弄)"
     r"|^\W*(?:i'?m |i am )?(?:just|only) (?:asking|checking)\W*$"
     # "not asking you to do it, just checking": nothing is to be done
     r"|^\W*(?:but )?(?:i'?m |i am )?not asking (?:you )?to (?:do|cancel|refund|file|change) "
@@ -3735,7 +3736,7 @@ _TAKE_BACK = rx(
 
 # "100904取消掉 不要了": why it is cancelled (the customer does not want it), not a take-back —
 # unless the customer changed their mind on the way ("100904取消。等等 不要了", "哦不，不要了")
-_DONT_WANT_IT = rx(r"^[^\w\u3400-\u9fff]*(?:都|我)?不要了[^\w\u3400-\u9fff]*$")
+_DONT_WANT_IT = rx(r"^\W*(?:都|我)?不要了\W*$")
 
 
 def _taken_back(matched: list[_Request]) -> list[_Request]:

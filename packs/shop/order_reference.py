@@ -108,8 +108,6 @@ _DESCRIBED_ORDER = rx(
 # order meant when exactly one of the customer's orders is on its way (else the bot asks)
 _PARCEL = rx(
     r"\b(?:parcel|package|pakage|pacakge|packet|delivery|shipment|stuff)s?\b|快递|包裹|物流|件"
-    # "圆通那个单子", "the YTO one": the parcel, by its carrier
-    r"|圆通|顺丰|中通|韵达|申通|\b(?:yto|sf express|zto)\b"
     # "my tracking's stuck", "my order is late": the parcel on its way, by what is wrong with it
     r"|\bmy tracking\b|\bmy order(?:'s| is| has been)? (?:late|delayed|stuck|lost|overdue)\b"
     # "where is my order", "我的订单到哪了": where the order on its way is

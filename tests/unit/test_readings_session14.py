@@ -162,8 +162,9 @@ def test_a_return_with_who_pays_the_postage_is_asked_first_and_answered() -> Non
         ("订单100609退200块钱，滤网少了一个。另外钢化膜到哪了",
          [("refund", "100609"), ("tracking", None)]),
         # ... but "it" / "那个定单" is the order named before
+        # (how far it has got, "到哪一步": the order's state since session 19)
         ("100609先退两百 100998别动 我就想知道它到哪一步了",
-         [("refund", "100609"), ("confirm_no", "100998"), ("tracking", "100998")]),
+         [("refund", "100609"), ("confirm_no", "100998"), ("order_status", "100998")]),
         # a ticket asked for politely is asked for; the problem told after it is its order's
         # (and, since session 18, its reason: no look of its own)
         ("能不能帮我开个工单 100683 物流一直不动", [("create_ticket", "100683")]),
