@@ -329,7 +329,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\b(?:refuse|reject) (?:the )?(?:delivery|parcel|package)\b[^.!]{0,30}\?"
     ),
     "exchange": rx(
-        r"\b(?:exchange|swap|switch) (?:it |them |this |(?:the |my )[a-z0-9 ]{2,20} )?for (?:a |an )?"
+        r"\b(?:exchange|swap|switch) (?:it |them |this |(?:the |my )[a-z0-9 ]{2,20} )?for "
+        r"(?:a |an )?"
         r"(?:bigger|smaller|larger|different|other)\b"
         r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
         r"|\b(?:can|could) (?:it|they|this|i) (?:be )?swap(?:ped)? for\b"
@@ -1230,9 +1231,7 @@ _OPENING_GREETING = rx(
 )
 _SENTENCE_START = re.compile(r"[.?!。？！\n]")
 # "what do i do if it arrives damaged", "万一坏了怎么办": a problem that may happen, asked about
-_KEEP_PART = rx(
-    r"^\W*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消"
-)
+_KEEP_PART = rx(r"^\W*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消")
 _HYPOTHETICAL = rx(
     r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
     r"|something|anything|my|they)\b|如果|要是|万一|假如|的话"
