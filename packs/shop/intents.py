@@ -3406,8 +3406,8 @@ def _products_apart(
     if len(named) < 2 or len(parts) > 4:
         return []
     seen: set[str] = set()
-    for query in named:
-        own = set(query.split())
+    for words_named in named:
+        own = set(words_named.split())
         if own & seen:
             return []  # "羽绒服有黑色吗 羽绒服多少钱": one product asked twice
         seen |= own
