@@ -152,25 +152,31 @@ def _not_the_sessions(tasks: list[Task], packs: PackSet, facts: Mapping[str, Any
     after talking about another order) is asked which subject, when the same message is about
     another one ("三件冲锋衣那单还没发货吧？没发就取消掉": the order the look found, not the one
     talked about before) — never acted on for the subject the conversation happened to be
-    about while the customer's words point elsewhere. (A request after the write, about
-    another subject, is another topic: "没发就取消吧 顺便看下100683到哪了" cancels the order
-    talked about.)"""
-    subjects: dict[str, set[str]] = {}  # the subjects the message's requests so far named
+    about while the customer's words point elsewhere. (A request after the write that names
+    its own subject in so many words is another topic: "没发就取消吧 顺便看下100683到哪了" cancels
+    the order talked about.)"""
+    named: list[tuple[int, str, str, str]] = []  # (task, subject kind, value, its words)
+    for n, task in enumerate(tasks):
+        match = match_from_task(task)
+        cap = packs.for_intent(match.capability) if match.intent is Intent.PACK else None
+        value = _subject_of(task, match, cap.subject) if cap is not None and cap.subject else None
+        if cap is not None and value and (not match.inferred_order or match.args.get(RESOLVED)):
+            named.append((n, cap.subject, value, match.text))
     out = list(tasks)
     for n, task in enumerate(tasks):
         match = match_from_task(task)
         cap = packs.for_intent(match.capability) if match.intent is Intent.PACK else None
-        if cap is None or not cap.subject:
+        if cap is None or cap.kind == "read" or not cap.subject:
             continue
         value = _subject_of(task, match, cap.subject)
-        said = set(subjects.get(cap.subject, set()))
-        if value and (not match.inferred_order or match.args.get(RESOLVED)):
-            subjects.setdefault(cap.subject, set()).add(str(value))
-        if cap.kind == "read":
-            continue
         if not (value and match.inferred_order and not match.args.get(RESOLVED)):
             continue
-        if not said or str(value) in said:
+        elsewhere = [
+            v
+            for m, kind, v, words in named
+            if kind == cap.subject and m != n and (m < n or v not in words)
+        ]
+        if not elsewhere or value in elsewhere:
             continue
         updated = _without_subject(match, cap.subject)
         own_facts = {k: v for k, v in facts.items() if k != f"last_{cap.subject}"}

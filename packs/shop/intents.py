@@ -3208,7 +3208,7 @@ def match_shop(
         norm,
     )
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
-    matched = _time_of_the_refund(_broken_so_buying(matched))
+    matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
@@ -3439,7 +3439,7 @@ _OTHER_ONE = rx(
     r"^\W*(?:ok\W*|so\W*)?(?:and |what about |how about |and what about )?(?:the |my )?other"
     r" (?:one|order|package|parcel)(?: of mine)?"
     + TO_END
-    + r"|^[^\w\u3400-\u9fff]*(?:那|还有|那么)?(?:另(?:外)?(?:一|那)个|另一单|另外的)(?:订单|包裹)?"
+    + r"|^\W*(?:那|还有|那么)?(?:另(?:外)?(?:一|那)个|另一单|另外的)(?:订单|包裹)?"
     r"(?:呢|怎么样了?|到哪了?|发货了吗|什么情况|(?:什么时候|啥时候|几号|哪天)(?:能)?(?:到|发货|送到))?"
     + TO_END
     # "and the other order, when will the rest of it get here?": where it is, asked
@@ -5142,6 +5142,43 @@ def _time_of_the_refund(items: list[_Request]) -> list[_Request]:
     return out
 
 
+# "the purifier refund", "净化器的退款", "100609的退款": a refund named, nothing asked of it
+_REFUND_NAMED_ONLY = rx(
+    r"^[^\w\u3400-\u9fff]*(?:the|my|that|this) (?:[a-z0-9'-]+ ){1,3}refund[^\w\u3400-\u9fff]*$"
+    r"|^[^\w\u3400-\u9fff]*(?:[\u4e00-\u9fff]{2,8}|\d{6})的退款[^\w\u3400-\u9fff]*$"
+)
+# "要是显示器还没发 我可能会取消", "如果退100200 多久到账", "取消100998的话 钱多久回来",
+# "取消不了吧":
+# a cancel or refund weighed, asked about or doubted — not asked for
+_WRITE_WEIGHED = rx(
+    r"可能(?:会)?(?:要)?(?:取消|退)|\b(?:might|may) (?:\w+ )?(?:cancel|refund)\b"
+    r"|(?:取消|退)不了|(?:取消|退款?)[^，。,.!?！？]{0,10}的话"
+    + TO_END
+    + r"|^[^\w\u3400-\u9fff]{0,3}(?:如果|要是|假如|万一)[^，。,.!?！？就]{0,12}(?:取消|退)"
+    r"(?![^，。,.!?！？]{0,8}吧)"
+)
+
+
+def _said_not_asked(items: list[_Request], norm: str) -> list[_Request]:
+    """A refund named and nothing asked of it, or a cancel or refund weighed beside a question
+    ("如果退100200 多久到账"): the order is shown (its refunds, what can still be refunded or
+    cancelled, and how to ask) — never an action offered that a hurried yes would run."""
+    asks = bool(ASKS.search(norm)) or bool(QUESTION_MARK.search(norm))
+    out: list[_Request] = []
+    for item in items:
+        if item.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER):
+            own = normalize(item.text, _TYPOS)
+            named_only = item.intent is ShopIntent.REFUND and _REFUND_NAMED_ONLY.search(own)
+            weighed = _WRITE_WEIGHED.search(own) and (asks or "可能" in own or "might" in own)
+            if (named_only or weighed) and not _IF_SO_CANCEL.search(own):
+                args = {k: v for k, v in item.args.items() if k not in (SHARE, SHARE_OF)}
+                item = replace(
+                    item, intent=ShopIntent.ORDER_STATUS, amount=None, amount_kind="none", args=args
+                )
+        out.append(item)
+    return out
+
+
 # "那个有货没", "想再买一个", "do you have the same one": the thing told of, wanted again
 _BUY_AGAIN = rx(
     r"那个|这个|那款|这款|同款|一样的|再买|再来一|新的|换个新|\bsame one\b|\banother one\b"
@@ -5161,14 +5198,12 @@ def _broken_so_buying(items: list[_Request]) -> list[_Request]:
     thing told broken, naming no order and asking for no ticket, beside a stock question about
     buying it again — why the customer shops, not a fault to file: no ticket offered, and the
     stock question searches for the thing told of."""
-    tickets = [
-        i
-        for i in items
-        if i.intent is ShopIntent.CREATE_TICKET
-        and not i.order_id
-        and not ticket_asked_for(i.text)
-        and not is_complaint(i.text)
-    ]
+    said = " ".join(
+        [*(i.text for i in items), *(str(i.args.get(TICKET_MESSAGE, "")) for i in items)]
+    )
+    if ticket_asked_for(said) or _COMPLAINT_WORD.search(said):
+        return items  # "保温杯坏了 同款有货没 另外帮我投诉一下": the complaint asked for stands
+    tickets = [i for i in items if i.intent is ShopIntent.CREATE_TICKET and not i.order_id]
     stocks = [i for i in items if i.intent is ShopIntent.STOCK and not i.sku]
     if len(tickets) != 1 or len(stocks) != 1:
         return items

@@ -236,8 +236,22 @@ def _words_of(request: Mapping[str, Any]) -> str:
     return f"{told} {text}" if isinstance(told, str) and told.strip() else text
 
 
+# a transfer about a thing not bought here, not the customer's, not yet wrong, or not this one:
+# "talk to a human about buying a purifier", "我在别家买的净化器坏了", "my friend's purifier", "if
+# the purifier breaks again", "不是净化器的事": no order of theirs goes with it
+_NO_ORDER_OF_THEIRS = rx(
+    r"\b(?:buy|buying|purchase|purchasing|elsewhere|friend'?s?|sale|ad|advert|if|when|would|should"
+    r"|do i need|not about|not the)\b"
+    r"|\bmy (?:wife|husband|mom|mum|dad|mother|father|sister|brother|son|daughter)'s\b"
+    r"|买个|想买|要买|再买|别家|别的地方|其他(?:店|地方)|朋友|同事|家人的|我妈的|我爸的|老公的|老婆的"
+    r"|要是|如果|万一|需要转|要不要转|能不能转|能转|可以转|广告|活动|不是[^，。,.!?！？]{0,10}的事"
+)
+
+
 def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | None:
     if str(request.get("intent")) not in _SCOPED:
+        return None
+    if request.get("intent") == "handoff" and _NO_ORDER_OF_THEIRS.search(words):
         return None
     number = request.get("tracking_number")
     if isinstance(number, str) and number:

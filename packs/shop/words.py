@@ -52,7 +52,7 @@ _TICKET_ASKED = re.compile(
 # "do I need to open a ticket to get an invoice?", "需要开工单吗": whether a ticket is needed,
 # asked — no ticket asked for
 TICKET_WONDERED = re.compile(
-    r"\b(?:do|would|will|should|must|can|could) (?:i|we) (?:really )?(?:need to |have to |got to )?"
+    r"\b(?:do|would|will|must) (?:i|we) (?:really )?(?:need to|have to|got to) "
     r"(?:open|file|create|raise|submit|log) (?:a |an )?(?:support |complaint )?ticket\b"
     r"|\b(?:do|would) (?:i|we) (?:need|have to have) (?:a |an )?(?:support )?ticket\b"
     r"|\b(?:is|would) (?:a |an )?ticket (?:be )?(?:needed|necessary|required)\b"
@@ -181,7 +181,7 @@ _EN_FRAME = re.compile(
     r"|refund|refunds|refunded|asked|money|paid"
     # "what do you recommend", "any suggestions": asking for a choice, not naming a product
     r"|recommend|recommendation|recommendations|suggest|suggestion|suggestions|would|decent"
-    r"|cheap|affordable)\b"
+    r"|cheap|affordable|match|matching)\b"
     r"|[?？!！,，。、~]|\.(?!\d)",
     re.IGNORECASE,
 )

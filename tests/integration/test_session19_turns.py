@@ -218,3 +218,88 @@ async def test_a_write_before_a_look_at_another_order_keeps_the_order_talked_abo
     assert "100998" in out["reply"]  # the cancel asked about the order talked about
     await say(bot, "确认")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+# --- what the session's review found (a helper ran 1016 scripted sessions per version) ----------
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # "the other one" never cancels the order just talked about
+        ["100998发货了吗", "取消另一个"],
+        ["100998发货了吗", "不是这个 取消另一个"],
+        ["100904付了吗", "别动这个 取消另一个"],
+        # a refund named, nothing asked of it
+        ["the purifier refund"],
+        ["the monitor refund?"],
+        ["100609的退款 100609的退款到了吗"],
+        # a cancel or refund weighed, asked about or doubted
+        ["要是显示器还没发 我可能会取消"],
+        ["如果退100200 多久到账"],
+        ["取消100998的话 钱多久回来"],
+        ["100998多少钱来着 取消不了吧？"],
+        # a write naming nothing beside a look at another order, after talking about a third
+        ["100998发货了吗", "之前退的那433到账了没 然后退款"],
+    ],
+)
+async def test_review_phrasings_move_no_money_on_a_hurried_yes(
+    tmp_path: Path, turns: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    await say(bot, "yes" if turns[-1].isascii() else "是")
+    await say(bot, "yes" if turns[-1].isascii() else "对")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_refund_asked_on_a_condition_the_shop_checks_is_still_offered(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "在吗 100609还能退多少 能退的话全退了吧")
+    await say(bot, "是")
+    assert len(await executions(bot, "create_refund")) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "转人工 不是净化器的事 是手机",
+        "talk to a human about buying a purifier",
+        "transfer me. I bought an air purifier elsewhere",
+        "talk to a human about my friend's purifier",
+    ],
+)
+async def test_a_transfer_about_a_thing_not_bought_here_carries_no_such_order(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    filed = await executions(bot, "create_ticket")
+    assert len(filed) == 1
+    ticket = await bot.client.call(
+        "GET", f"/tickets/{filed[0]['target']}", tool="t", customer=CUSTOMER
+    )
+    assert ticket["order_id"] != "100609"  # the purifier order
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "can I open a ticket about the late screen protector",
+        "could we file a ticket for the dented purifier?",
+    ],
+)
+async def test_a_ticket_asked_for_politely_is_still_filed(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+async def test_a_complaint_asked_beside_a_thing_wanted_again_stands(tmp_path: Path) -> None:
+    out = await say(bot_for(tmp_path), "盘子碎了 同款有货没 顺便投诉一下")
+    assert "create_ticket" in [t.get("tool") for t in out["tasks"]]
