@@ -3209,6 +3209,7 @@ def match_shop(
     )
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
     matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
+    matched = _not_that_one(matched)
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
@@ -5157,6 +5158,44 @@ _WRITE_WEIGHED = rx(
     + r"|^[^\w\u3400-\u9fff]{0,3}(?:如果|要是|假如|万一)[^，。,.!?！？就]{0,12}(?:取消|退)"
     r"(?![^，。,.!?！？]{0,8}吧)"
 )
+
+
+# "cancel the other one", "取消另一个": not the order named or talked about
+_THE_OTHER = rx(
+    r"\bthe other(?: one| order|s)?\b|另一个|另外(?:那|一)个|另一单|另外那单|其他那(?:个|单)"
+)
+# "keep 100998", "don't cancel 100998", "100998别动": an order named to be left alone
+_KEPT = rx(
+    r"\b(?:keep|leave|not|don'?t (?:cancel|touch|refund))\s+(?:order\s+)?#?\d{6}"
+    r"|\d{6}\s*(?:别动|不动|保留|留着|不要动|先不动|不取消|不用取消)"
+)
+# "refund the purifier, actually no, cancel the monitor order": the first taken back
+_TAKEN_BACK = rx(
+    r"(?:\bactually,? no|\bno,? wait|\bwait,? no|\bscratch that|\bforget (?:it|that)|算了|不对|"
+    r"不不|哦不)[^\w\u3400-\u9fff]*$"
+)
+
+
+def _not_that_one(items: list[_Request]) -> list[_Request]:
+    """A cancel or refund of "the other one" is never for the order the message names or the
+    session talked about (asked which, as a write naming none is); a cancel or refund taken back
+    in its own words before another action ("refund the purifier, actually no, cancel the monitor
+    order") is dropped."""
+    actions = (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)
+    out: list[_Request] = []
+    for index, item in enumerate(items):
+        if item.intent in actions:
+            own = normalize(item.text, _TYPOS)
+            later = any(i.intent in actions for i in items[index + 1 :])
+            if later and _TAKEN_BACK.search(own):
+                continue
+            named_apart = item.order_id is not None and item.order_id in own
+            if named_apart and _KEPT.search(own):
+                named_apart = False  # "keep 100998, cancel the other one": 100998 is kept
+            if _THE_OTHER.search(own) and item.order_id and not named_apart:
+                item = replace(item, order_id=None, inferred_order=False)
+        out.append(item)
+    return out
 
 
 def _said_not_asked(items: list[_Request], norm: str) -> list[_Request]:

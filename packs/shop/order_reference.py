@@ -248,11 +248,16 @@ _NO_ORDER_OF_THEIRS = rx(
 )
 
 
+_THE_OTHER = rx(r"\bthe other(?: one| order|s)?\b|另一个|另外(?:那|一)个|另一单|另外那单")
+
+
 def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | None:
     if str(request.get("intent")) not in _SCOPED:
         return None
     if request.get("intent") == "handoff" and _NO_ORDER_OF_THEIRS.search(words):
         return None
+    if _THE_OTHER.search(words) and request.get("intent") not in _LOOKS:
+        return None  # "keep 100998, cancel the other one": which one, the words do not say
     number = request.get("tracking_number")
     if isinstance(number, str) and number:
         # "SF5969721286 签收了吗 … can it go to my office": the order that parcel is of, never

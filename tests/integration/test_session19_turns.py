@@ -228,6 +228,9 @@ async def test_a_write_before_a_look_at_another_order_keeps_the_order_talked_abo
     [
         # "the other one" never cancels the order just talked about
         ["100998发货了吗", "取消另一个"],
+        ["100998发货了吗", "keep 100998, cancel the other one"],
+        ["don't cancel 100998, cancel the other"],
+        ["100998别动 取消另一个"],
         ["100998发货了吗", "不是这个 取消另一个"],
         ["100904付了吗", "别动这个 取消另一个"],
         # a refund named, nothing asked of it
@@ -303,3 +306,11 @@ async def test_a_ticket_asked_for_politely_is_still_filed(tmp_path: Path, messag
 async def test_a_complaint_asked_beside_a_thing_wanted_again_stands(tmp_path: Path) -> None:
     out = await say(bot_for(tmp_path), "盘子碎了 同款有货没 顺便投诉一下")
     assert "create_ticket" in [t.get("tool") for t in out["tasks"]]
+
+
+async def test_an_action_taken_back_before_another_is_not_run(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the purifier, actually no, cancel the monitor order")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
