@@ -367,6 +367,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "delivery_times": rx(
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
+        # "what time do you ship?", "if I pay now will it go out today"
+        r"|\bwhat time do (?:you|u) (?:ship|dispatch|send)\b|\b(?:go|goes|going) out today\b"
         r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
         r"|\bdo (?:you|u) (?:guys )?(?:ship|deliver) to\b"
         r"|\b(?:can|could) (?:it|you|u) (?:ship|deliver) to\b"
@@ -1438,7 +1440,7 @@ _TICKET_NEGATED = rx(
 )
 _TRACKING = rx(
     r"\b(?:(?<!lost )(?<!lose )(?<!losing )(?<!keep )(?<!keeping )track(?:ing)?|traking|trakcing"
-    r"|courier|carrier|"
+    r"|courier|carrier|is it (?:coming|arriving|getting here) today|"
     r"shipping status|delivery status|shipment status|"
     r"in transit|out for delivery|waybill|eta)\b"
     r"|\bwhere(?:'?s| is| are| r)\s+(?:is |are )?(?:my |the |this |that |our )?"
@@ -1486,6 +1488,8 @@ _SHIP_WHEN = rx(
 )
 _ORDER_STATUS = rx(
     r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|(?:been )?sent out|left the warehouse|"
+    r"still (?:held|reserved|on hold|valid)|(?:peek|glance|have a look|take a look) at (?:my|the)"
+    r" [a-z0-9 '-]{0,20}order|"
     r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
@@ -3226,6 +3230,7 @@ def match_shop(
         if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
             matched = [m for m in matched if m.details != "ack"]
         matched.extend(parts)
+    matched = _done_if_possible(matched, norm)
     if not matched:
         # nothing read at all: the trained model's reading of the whole message, if confident
         matched = _model_reading(
@@ -5194,6 +5199,49 @@ def _not_that_one(items: list[_Request]) -> list[_Request]:
                 named_apart = False  # "keep 100998, cancel the other one": 100998 is kept
             if _THE_OTHER.search(own) and item.order_id and not named_apart:
                 item = replace(item, order_id=None, inferred_order=False)
+        out.append(item)
+    return out
+
+
+# "Is it possible to cancel 100904? If yes please do it": the action just asked about, wanted
+_IF_SO_DO_IT = rx(
+    r"^\W*(?:and )?if (?:yes|so|possible|it is|it's possible|you can|it can be done),? "
+    r"(?:then )?(?:please |pls |plz )?(?:do it|do that|go ahead|proceed|just do it)\W*$"
+)
+_ASKED_ACTION = (
+    (rx(r"\bcancel"), ShopIntent.CANCEL_ORDER),
+    (rx(r"\brefund"), ShopIntent.REFUND),
+)
+
+
+def _done_if_possible(items: list[_Request], norm: str) -> list[_Request]:
+    """ "Is it possible to cancel 100904? If yes please do it": the part after a question about
+    whether an action can be done, wanting it done if so, is that action (asked first, as every
+    cancel and refund is; the shop refuses one it cannot do)."""
+    out: list[_Request] = []
+    for item in items:
+        at = norm.find(normalize(item.text, _TYPOS))
+        asked = [
+            i
+            for i in items
+            if i.intent is ShopIntent.ORDER_STATUS
+            and i.order_id
+            and 0 <= norm.find(normalize(i.text, _TYPOS)) < at
+        ]
+        if item.intent is Intent.UNKNOWN and asked and _IF_SO_DO_IT.match(normalize(item.text)):
+            before = asked[-1]
+            wanted = next(
+                (k for p, k in _ASKED_ACTION if p.search(normalize(before.text, _TYPOS))), None
+            )
+            if wanted is not None:
+                # the question is answered by the action's own confirmation question
+                out = [o for o in out if o is not before]
+                item = _Request(
+                    wanted,
+                    text=f"{before.text} {item.text}",
+                    lang=item.lang,
+                    order_id=before.order_id,
+                )
         out.append(item)
     return out
 

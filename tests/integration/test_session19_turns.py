@@ -314,3 +314,29 @@ async def test_an_action_taken_back_before_another_is_not_run(tmp_path: Path) ->
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+async def test_an_action_asked_about_and_wanted_if_possible_is_offered(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "Is it possible to cancel 100904? If yes please do it.")
+    assert "100904" in out["reply"]
+    assert await executions(bot, "cancel_order") == []  # asked first
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+@pytest.mark.parametrize(
+    ("message", "tool"),
+    [
+        ("Order 100904: I DON'T want to cancel it, I'll pay tonight. Is it still held for me?",
+         "get_order"),
+        ("oh and peek at my phone order while youre at it", "get_order"),
+        ("what time do you ship? if I pay now will it go out today", "search_faq"),
+    ],
+)  # fmt: skip
+async def test_more_everyday_looks(tmp_path: Path, message: str, tool: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert tool in [t.get("tool") for t in out["tasks"]]
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
