@@ -678,6 +678,10 @@ _THING_REFUNDED_BEFORE = rx(
     r"(?=(?:那单|那个|那台|的)?(?:之前|上次|上回|以前|已经)[^，。,.!?！？]{0,6}退)"
     r"|\brefund\w*\b[^.?!]{0,20}\b(?:on|for|of) (?:the|my|that) "
     r"(?!order\b|one\b|refund\b|money\b)[a-z]{3,}"
+    # "就想知道净化器之前退了多少", "之前那根数据线的退款": the thing after a lead word
+    r"|(?<=知道|问问|想问|看看|查查|查下|看下|问下)(?:一下)?(?:我的|我)?[\u4e00-\u9fff]{2,5}"
+    r"(?=(?:那单|那个|那台|的)?(?:之前|上次|上回|以前|已经)[^，。,.!?！？]{0,6}退)"
+    r"|(?:之前|上次|上回)(?:那|的)?(?:根|个|台|件|条|双|只)?[\u4e00-\u9fff]{2,5}(?=的退款)"
     # "the purifier refund"
     r"|\b(?:the|my|that) (?!(?:full|partial|whole|first|last|earlier|previous|same|other|old|new"
     r"|total|entire)\b)[a-z]{3,} refund\b"
@@ -695,6 +699,8 @@ _REFUND_WHEN = rx(
     r"|状态|进度|到了吗|到了没"
     r"|\bupdate\b|\bnews\b|(?<!i'm )(?<!im )(?<!i am )\bdone\b(?! with)|\bprocess(?:ed)?\b"
     r"|\bhave you refunded\b|\bany word\b"
+    # "I've been asking about my purifier refund for days": a refund chased, not asked for
+    r"|\b(?:asking|chasing|waiting) (?:about|after|for|on) (?:my|the|that) (?:[a-z]+ )?refund\b"
     # "was my 433 refund actually paid out?": whether a refund made was paid
     r"|\bpaid out\b|\b(?:was|has) (?:my|the|that|this) (?:[\w¥]+ ){0,2}refund\b"
     r"|\bis my (?:[\w¥]+ ){0,2}refund\b"
@@ -2028,7 +2034,7 @@ def _classify_clause(
             # "我就想知道上次那433是啥时候退的 100609", "what happened with the refund you did
             # before" beside the purifier: a refund made on the order talked about — its refunds
             return _Match(ShopIntent.ORDER_STATUS)
-        if _REFUND_MADE_BEFORE.search(norm) and _THING_REFUNDED_BEFORE.search(norm):
+        if _THING_REFUNDED_BEFORE.search(norm) and not _HOW_LONG.search(norm):
             # "净化器之前退的那笔是什么时候退的": a refund made on an order its words describe —
             # that order's refunds, not the refund-time policy
             return _Match(ShopIntent.ORDER_STATUS)
