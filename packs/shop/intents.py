@@ -2969,6 +2969,14 @@ def match_shop(
         found_requests = _with_entities(base, ents, message_order, last_order_id, last_sku)
         if (
             found.intent is ShopIntent.CREATE_TICKET
+            and later
+            and _ORDER_ALONE.match(norm[groups[index + 1].start : groups[index + 1].end])
+        ):
+            # "给我建个投诉单，订单100609。谢谢": the order said right after the ticket, alone, is
+            # the ticket's — named, not guessed
+            found_requests = [replace(r, inferred_order=False) for r in found_requests]
+        if (
+            found.intent is ShopIntent.CREATE_TICKET
             and ents.faq_topic in ("warranty", "returns", "exchange")
             and ASKS.search(norm[group.start : group.end + 2])  # (the "?" after the clause)
         ):
@@ -5171,6 +5179,11 @@ _WRITE_WEIGHED = rx(
 )
 
 
+# "订单100609。谢谢", "order #100609": an order said alone
+_ORDER_ALONE = rx(
+    r"^[^\w\u3400-\u9fff]*(?:订单号?|单号|order(?: number| no\.?)?|#)?\s*#?\d{6}"
+    r"[^\w\u3400-\u9fff]*(?:谢谢|多谢|thanks|thx|thank you)?[^\w\u3400-\u9fff]*$"
+)
 # "cancel the other one", "取消另一个": not the order named or talked about
 _THE_OTHER = rx(
     r"\bthe other(?: one| order|s)?\b|另一个|另外(?:那|一)个|另一单|另外那单|其他那(?:个|单)"
