@@ -2077,6 +2077,10 @@ def _classify_clause(
         and (ents.order_ids or has_order_ctx)
     ):
         return _Match(ShopIntent.ORDER_STATUS)
+    if _WHICH_ORDERS.search(norm) and _CANCEL.search(norm) and not ents.order_ids:
+        # "我账号下有几个订单 哪些能取消", "which of my orders can I still cancel": the orders, each
+        # with its state, to pick from — never a cancel
+        return _Match(ShopIntent.LIST_ORDERS)
     if _CAN_I_CANCEL.search(norm) and not ents.order_ids and not has_order_ctx:
         # "现在还能取消吗", "can i still cancel if i want": whether a cancel is possible, asked
         return _Match(ShopIntent.FAQ, topic="cancel_order")
