@@ -5278,7 +5278,9 @@ def _said_not_asked(items: list[_Request], norm: str) -> list[_Request]:
     for item in items:
         if item.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER):
             own = normalize(item.text, _TYPOS)
-            named_only = item.intent is ShopIntent.REFUND and _REFUND_NAMED_ONLY.search(own)
+            named_only = item.intent is ShopIntent.REFUND and (
+                _REFUND_NAMED_ONLY.search(own) or refund_amount_named(own) is not None
+            )
             weighed = _WRITE_WEIGHED.search(own) and (asks or "可能" in own or "might" in own)
             if (named_only or weighed) and not _IF_SO_CANCEL.search(own):
                 args = {k: v for k, v in item.args.items() if k not in (SHARE, SHARE_OF)}

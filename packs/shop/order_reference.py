@@ -150,7 +150,7 @@ _REFUND_AMOUNT_NAMED = rx(
     + r"|\brefund of "
     + _AMOUNT
     + r"\b(?= (?:you|u) (?:made|did|gave|sent)|[^.?!]{0,30}"
-    r"\b(?:paid out|arrived|come|came|go through|went through|back)\b)"
+    r"\b(?:paid out|arrived|come|came|go through|went through|(?:came|come|got|been paid) back)\b)"
 )
 
 

@@ -244,6 +244,11 @@ async def test_a_write_before_a_look_at_another_order_keeps_the_order_talked_abo
         ["100998多少钱来着 取消不了吧？"],
         # a write naming nothing beside a look at another order, after talking about a third
         ["100998发货了吗", "之前退的那433到账了没 然后退款"],
+        # a refund made, named by its amount and asked about
+        [
+            "the 433 refund — was that for the purifier? and what about the air fryer, can that be "
+            "refunded?"
+        ],
         # a refund chased is no refund asked for
         ["your chat is useless, I've been asking about my purifier refund for days"],
     ],
