@@ -1603,6 +1603,11 @@ _ALL_OF_MINE = rx(
     r"(?:hasn'?t|has not|not yet|still|on its way)\b"
     r"|\b(?:where|wheres|where's) (?:all )?my (?:stuff|things|orders|parcels) (?:is|are)?,? all of"
     r" (?:it|them)\b"
+    # "I bought an air fryer in August and another last week - which of them shipped?", "我买过
+    # 两次空气炸锅，哪一单已经发货了": each order's state, to tell them apart
+    r"|\bwhich (?:of them|of those|one)\b[^.?!]{0,30}"
+    r"\b(?:shipped|arrived|delivered|came|been sent)\b"
+    r"|(?:哪一单|哪个订单|哪单)[^，。,.!?！？]{0,6}(?:发货|到了|签收|发了|寄出)"
 )
 _LIST_ORDERS = rx(
     r"\bmy (?:last|recent|past|previous) (?:few |couple of |two |three |\d+ )?orders\b|"
