@@ -1933,6 +1933,14 @@ def _classify_clause(
         and not _REFUND_NEGATED.search(norm)
     ):
         return None
+    if (
+        refund_amount_named(norm) is not None
+        and (ASKS.search(norm) or _JUST_ASKING.search(norm))
+        and not (_REFUND.search(norm) and REQUESTS.search(norm))
+    ):
+        # "I just want to know whether the 433 already came back to my account": a refund
+        # made, named by its amount, asked after — its order's refunds (looked up by amount)
+        return _Match(ShopIntent.ORDER_STATUS)
     if _MONEY_BACK_TO_ME.search(norm) and not _CANCEL.search(norm):
         # "把钱退我", "钱原路退吗": the money back, asked for (a refund; beside a cancel of the
         # order, how a cancel refunds) or asked about (how refunds are paid); "不用把钱退我",

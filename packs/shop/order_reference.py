@@ -147,6 +147,9 @@ _REFUND_AMOUNT_NAMED = rx(
     + r"|\b(?:the|my|that|your) "
     + _AMOUNT
     + r"(?: ?(?:yuan|rmb|kuai))? (?:refund|you refunded)\b"
+    + r"|\bthe "
+    + _AMOUNT
+    + r"(?= (?:already |has |have |ever |actually )?(?:came|come|got|been paid|been refunded) back)"
     + r"|\brefund of "
     + _AMOUNT
     + r"\b(?= (?:you|u) (?:made|did|gave|sent)|[^.?!]{0,30}"

@@ -90,6 +90,8 @@ async def test_a_thing_broken_and_wanted_again_is_searched_by_its_name(tmp_path:
         "之前退的那433到账了没 钱去哪了都",
         "帮我看看 之前退的那433是因为啥退的",
         "was my 433 refund actually paid out? btw are the noise cancelling headphones in stock",
+        "don't refund the purifier, I just want to know whether the 433 already came back to my "
+        "account",
     ],
 )
 async def test_a_refund_named_by_its_amount_is_its_orders_refunds(
