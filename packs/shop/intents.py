@@ -89,6 +89,7 @@ from helpdesk.packs.shop.order_parts import (
 )
 from helpdesk.packs.shop.order_reference import (
     SAME_ORDER_AS_REFUND,
+    THE_OTHER,
     describes_an_order,
     names_a_parcel,
     order_query,
@@ -5201,10 +5202,6 @@ _ORDER_ALONE = rx(
     r"^[^\w\u3400-\u9fff]*(?:订单号?|单号|order(?: number| no\.?)?|#)?\s*#?\d{6}"
     r"[^\w\u3400-\u9fff]*(?:谢谢|多谢|thanks|thx|thank you)?[^\w\u3400-\u9fff]*$"
 )
-# "cancel the other one", "取消另一个": not the order named or talked about
-_THE_OTHER = rx(
-    r"\bthe other(?: one| order|s)?\b|另一个|另外(?:那|一)个|另一单|另外那单|其他那(?:个|单)"
-)
 # "keep 100998", "don't cancel 100998", "100998别动": an order named to be left alone
 _KEPT = rx(
     r"\b(?:keep|leave|not|don'?t (?:cancel|touch|refund))\s+(?:order\s+)?#?\d{6}"
@@ -5233,7 +5230,7 @@ def _not_that_one(items: list[_Request]) -> list[_Request]:
             named_apart = item.order_id is not None and item.order_id in own
             if named_apart and _KEPT.search(own):
                 named_apart = False  # "keep 100998, cancel the other one": 100998 is kept
-            if _THE_OTHER.search(own) and item.order_id and not named_apart:
+            if THE_OTHER.search(own) and item.order_id and not named_apart:
                 item = replace(item, order_id=None, inferred_order=False)
         out.append(item)
     return out

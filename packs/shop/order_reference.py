@@ -22,6 +22,7 @@ from helpdesk.tools.packs import SubjectResolver
 __all__ = [
     "ORDER_RESOLVER",
     "SAME_ORDER_AS_REFUND",
+    "THE_OTHER",
     "describes_an_order",
     "names_a_parcel",
     "order_label",
@@ -251,7 +252,11 @@ _NO_ORDER_OF_THEIRS = rx(
 )
 
 
-_THE_OTHER = rx(r"\bthe other(?: one| order|s)?\b|另一个|另外(?:那|一)个|另一单|另外那单")
+THE_OTHER = rx(
+    r"\bthe other(?: one| order|s)?\b|另一个|另外(?:那|一)个|另一单|另外那单|其他那(?:个|单)"
+)
+"""A write of "the other one" ("cancel the other one", "取消另一个"): not the order named or talked
+about; which one, the words do not say."""
 
 
 def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | None:
@@ -259,7 +264,7 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
         return None
     if request.get("intent") == "handoff" and _NO_ORDER_OF_THEIRS.search(words):
         return None
-    if _THE_OTHER.search(words) and request.get("intent") not in _LOOKS:
+    if THE_OTHER.search(words) and request.get("intent") not in _LOOKS:
         return None  # "keep 100998, cancel the other one": which one, the words do not say
     number = request.get("tracking_number")
     if isinstance(number, str) and number:
