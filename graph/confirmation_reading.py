@@ -41,6 +41,11 @@ __all__ = ["ONLY", "RESTATED", "ConfirmationWords", "read_confirmation"]
 ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
 """Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
 
+# "no, just 200", "算了，退200就行": a no to the amount asked, then the one wanted
+_NO_BUT_AMOUNT = rx(
+    r"^(?P<no>no|nah|nope|not that much|算了|不|不用|不要|不了|不行)(?:吧|啦|了)?[\s,，.。!！、]+"
+    r"(?:(?:just|only|make it|refund(?: me)?)\b|就|只退|就退|退|只要|给我退)"
+)
 _NOT_THIS = rx(
     r"(?:\bnot|\bexcept(?: for)?|\bbut not|\bleave|\bkeep|\bdon'?t (?:touch|cancel|refund)"
     r"|不是|别|不要|除了|保留)\s*(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
@@ -242,6 +247,14 @@ def read_confirmation(
         partial = read_amount(plain, money_context=True, packs=packs)
         if partial.kind != "none":
             return _changed_amount(stripped, lang, partial)
+    instead = _NO_BUT_AMOUNT.match(plain)
+    if instead is not None and not subjects and not questioning and _takes_amount(words, packs):
+        # "no, just 200", "算了，退200就行": the pending refund's amount changed (asked again at
+        # the new amount, never run) — unless the rest says no to it too ("算了 200也不要")
+        rest = plain[instead.end("no") :].strip(STRIP)
+        partial = read_amount(rest, money_context=True, packs=packs)
+        if partial.kind == "exact" and not NO_ANY.search(rest):
+            return _changed_amount(stripped, lang, partial)
     if negative and ASKS.search(plain) and not NO_ANY.search(WAIT.sub(" ", plain)):
         # "wait, which order is that?": a question before answering, not a no — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
@@ -328,6 +341,13 @@ def read_confirmation(
         changed = _changed_amount(stripped, lang, reading)
         return changed.with_request({words.subject: subjects[0]}) if subjects else changed
     return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+
+
+def _takes_amount(words: ConfirmationWords, packs: PackSet) -> bool:
+    """Whether an action waiting for the yes takes an amount (a no with a number to a cancel
+    is a no: the cancel is not asked again)."""
+    caps = [packs.for_tool(waiting.split()[0]) for waiting in words.waiting if waiting.strip()]
+    return not caps or any(cap is not None and cap.amounts for cap in caps)
 
 
 def _changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedIntent:

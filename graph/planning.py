@@ -319,7 +319,7 @@ def _restates(pending: list[dict[str, Any]], answer: MatchedIntent, packs: PackS
     return named is None or str(named) == str(args.get(cap.subject))
 
 
-_PART_ARGS = frozenset({"share", "share_of"})
+_PART_ARGS = frozenset({"share", "share_of", "share_own"})
 """A pack's words for a part of a subject ("half", "the thermos"): never carried to another."""
 
 

@@ -20,8 +20,10 @@ from helpdesk.degrade.errors import ErrorClass, Failure, FieldIssue, ToolInputEr
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.refund_shares import (
     REMAINING,
+    SHARE_OWN,
     item_meant,
     names_no_item,
+    own_words_or_all,
     products_elsewhere,
     resolve_share,
 )
@@ -176,7 +178,8 @@ async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     refundable) is refused with the maximum."""
     share = args.pop("share", None)
     share_of = args.pop("share_of", None)
-    outcome = await _refund_outcome(args, lookup, share, share_of)
+    share_own = args.pop(SHARE_OWN, None)
+    outcome = await _refund_outcome(args, lookup, share, share_of, share_own)
     if outcome.refusal is None and outcome.args is None:
         # what is asked about (and run after a yes) never carries the share's words
         return replace(outcome, args=args)
@@ -184,11 +187,13 @@ async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
 
 
 async def _refund_outcome(
-    args: dict[str, Any], lookup: LookupFn, share: Any, share_of: Any
+    args: dict[str, Any], lookup: LookupFn, share: Any, share_of: Any, share_own: Any = None
 ) -> PrecheckOutcome:
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
+    if order is not None and share_of and share_of != REMAINING and share_own:
+        share_of = own_words_or_all(order, str(share_own), str(share_of))
     if order is not None and share_of and share_of != REMAINING and args.get("amount") is None:
         stray = await _named_elsewhere(order, str(share_of), lookup)
         if stray is not None:
@@ -618,6 +623,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         reason: str | None = None,
         share: float | None = None,
         share_of: str | None = None,
+        share_own: str | None = None,
         customer: str | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
@@ -626,7 +632,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         ``share`` (0-1, with ``share_of``: "remaining" or the customer's words naming an item)
         asks for a part ("refund half"); the confirmation question states it as an exact
         amount, and only that exact amount is ever sent to the shop."""
-        if share is not None or share_of is not None:
+        if share is not None or share_of is not None or share_own is not None:
             # a share is made exact before the customer is asked; never sent as "no amount",
             # which the shop reads as everything refundable
             raise ToolInputError(

@@ -20,9 +20,11 @@ from helpdesk.tools.shop.product_search import mention_scores, product_text
 __all__ = [
     "KEEP_NEGATED",
     "REMAINING",
+    "SHARE_OWN",
     "ResolvedShare",
     "item_meant",
     "names_no_item",
+    "own_words_or_all",
     "products_elsewhere",
     "resolve_share",
 ]
@@ -35,6 +37,9 @@ KEEP_NEGATED = re.compile(
 """Keeping said not to be wanted ("don't keep the rest"): the rest is meant too."""
 REMAINING = "remaining"
 """``share_of``: the share is of what is still refundable."""
+SHARE_OWN = "share_own"
+"""A refund request's argument: the words of ``share_of`` without those of the message's other
+requests ("保温杯那129退了吧 另外餐具碎了帮我开个工单": the dinnerware is the ticket's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +114,21 @@ def _zh_named(name_zh: str, words: str) -> bool:
             for found in re.finditer(re.escape(main[i:j]), words):
                 if j < len(main) and words[found.end() : found.end() + 1] == main[j]:
                     continue  # not all the name said here ("显示" of "显示器支架")
-                if not _PART_OF_IT.match(words, found.end()):
+                if not _PART_OF_IT.match(words, found.end()) or _FAULT_OF_A_PART.match(
+                    words, found.end()
+                ):
                     return True
     return False
+
+
+# "保温杯盖子拧不紧", "净化器滤网坏了": a part of the thing (never sold on its own) that is faulty
+# names the thing; "退保温杯盖", "手机膜坏了" (an accessory, a product of its own) do not
+_FAULT_OF_A_PART = re.compile(
+    r"(?:的)?(?:盖子|盖|内胆|胆|滤网|滤芯|涂层|外壳|按键|屏幕|电池|手柄|把手|底座|提手|开关)"
+    r"(?:有点|有些|又|总是|老是|一直|都|也|就)?"
+    r"(?:拧不紧|盖不紧|关不紧|坏|漏|松|掉|裂|碎|断|卡|脱落|变形|生锈|失灵|不(?:亮|转|动|响|好|紧|灵|保温|加热|工作)"
+    r"|有(?:问题|裂|缝|划痕|异响|凹))"
+)
 
 
 def _zh_alias_said(alias: str, words: str) -> bool:
@@ -179,6 +196,8 @@ _THING_OF_ORDER = re.compile(
     r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b"
     r"|\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}"
     r"|只退(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}|[\u4e00-\u9fff]{2}退掉"
+    # "100200里的保温杯盖子…": a thing taken out of the order, whatever it is called
+    r"|\d{6}\s*(?:里|里面|中|当中)的?(?!东西|商品|货|钱|款)[\u4e00-\u9fff]{2}"
     r"|把[^，。,.!?！？]{1,16}退(?:了|掉)"
     # "just refund the bottle": a thing picked out, whatever it is called
     r"|\b(?:only|just) (?:refund |return |send back )?(?:the|my) (?!(?:order|orders|money|amount"
@@ -189,7 +208,10 @@ _THING_OF_ORDER = re.compile(
 # "显示器留着", "keep the monitor", "显示器不退": one item kept beside the one refunded
 _KEPT = re.compile(
     r"[\u4e00-\u9fff]{2,8}(?:我)?(?:留着|保留|不退|我要|不用退)"
-    r"|\bkeep(?:ing)? (?:the |my )?[a-z0-9 -]{2,30}?(?=$|[.,;!?]| and\b| but\b)",
+    r"|\bkeep(?:ing)? (?:the |my )?[a-z0-9 -]{2,30}?(?=$|[.,;!?]| and\b| but\b)"
+    # "I still want the monitor though", "let the monitor ship as normal"
+    r"|\bstill want (?:the |my )?[a-z0-9 -]{2,30}?(?=$|[.,;!?]| and\b| but\b| though\b)"
+    r"|\blet (?:the |my )?[a-z0-9 -]{2,30}? (?:ship|go out|be (?:sent|shipped|delivered))\b",
     re.IGNORECASE,
 )
 
@@ -241,6 +263,13 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     ):
         return None, True
     return one, True
+
+
+def own_words_or_all(order: Mapping[str, Any], own: str, every: str) -> str:
+    """The words that say which items a refund is of: the refund's own (the message without
+    its other requests) when they name items of the order, else the whole message's ("the
+    thermos leaks, open a ticket and refund it": the thing is named in the ticket's words)."""
+    return own if _named_items(order, _REST_KEPT.sub(" ", own)) else every
 
 
 def names_no_item(order: Mapping[str, Any], words: str) -> bool:

@@ -23,7 +23,7 @@ from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
 from helpdesk.packs.shop.order_reference import ORDER_RESOLVER
 from helpdesk.packs.shop.product_parts import PRODUCT_PART_READER
-from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF
+from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, SHARE_OWN
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import (
@@ -175,12 +175,15 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         if not isinstance(share, int | float) or not 0 < share < 1:
             return PlannedCall("get_order", {"order_id": oid})
         args = {"order_id": oid, "amount": None, SHARE: float(share), SHARE_OF: share_of}
-        return PlannedCall("request_refund", args)
+        own = m.get(SHARE_OWN)
+        return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
     if m.get("amount_kind") == "none":
         # "refund the thermos from 100200": the words go along, so that an item of the order
         # they single out is what is refunded (its price), not everything on the order
         words = str(m.get(SHARE_OF) or m.get("text") or "")[:300]
-        return PlannedCall("request_refund", {"order_id": oid, "amount": None, SHARE_OF: words})
+        args = {"order_id": oid, "amount": None, SHARE_OF: words}
+        own = m.get(SHARE_OWN)
+        return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
 

@@ -96,7 +96,13 @@ from helpdesk.packs.shop.order_reference import (
     refund_amount_named,
     without_totals,
 )
-from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, read_share, without_share
+from helpdesk.packs.shop.refund_share import (
+    SHARE,
+    SHARE_OF,
+    SHARE_OWN,
+    read_share,
+    without_share,
+)
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
@@ -114,6 +120,7 @@ from helpdesk.packs.shop.words import (
     tracked_product,
 )
 from helpdesk.tools.packs import PackSet
+from helpdesk.tools.refund_shares import REMAINING
 from helpdesk.tools.shop.product_search import price_cap
 
 __all__ = [
@@ -703,7 +710,7 @@ _REFUND_WHEN = rx(
     # "I've been asking about my purifier refund for days": a refund chased, not asked for
     r"|\b(?:asking|chasing|waiting) (?:about|after|for|on) (?:my|the|that) (?:[a-z]+ )?refund\b"
     # "was my 433 refund actually paid out?": whether a refund made was paid
-    r"|\bpaid out\b|\b(?:was|has) (?:my|the|that|this) (?:[\w¥]+ ){0,2}refund\b"
+    r"|\bpa(?:id|y) out\b|\b(?:was|has) (?:my|the|that|this) (?:[\w¥]+ ){0,2}refund\b"
     r"|\bis my (?:[\w¥]+ ){0,2}refund\b"
     r"|有消息|处理了|了没|了吗|催"
     # "and my refund for 100609?": the refund there is, asked about
@@ -1437,7 +1444,7 @@ _TICKET_NEGATED = rx(
     r"(?:a |an )?(?:ticket|complaint)\b[^.!?]{0,60}\bbut\b"
     r"|本来(?:想|要|打算)[^，。!?！？]{0,12}(?:工单|投诉|报修)[^。!?！？]{0,30}(?:后来|结果|但是|不过|现在)"
     r"|\b(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|any\s+|another\s+)?(?:support\s+)?ticket"
-    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:新|重新|另|多)?"
+    r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:再|又)?\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:新|重新|另|多)?"
     r"\s*(?:提交|开|建|创建|提)?\s*"
     r"(?:个|一个)?工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
@@ -1791,11 +1798,22 @@ def _asked_after_alone(norm: str) -> bool:
     )
 
 
+# "I talked to one of your agents last week and they said …", "之前人工客服说…": a person
+# talked to before, told about — no transfer asked for
+_CONTACTED_BEFORE = rx(
+    r"\b(?:i |we )?(?:talked|spoke|chatted) (?:to|with) (?:one of )?(?:your |an? |the )?"
+    r"(?:agents?|human|person|people|representatives?|staff|support|customer service)\b"
+    r"(?= (?:last|yesterday|earlier|before|a few|on |the other|and (?:they|she|he) said|who))"
+    r"|\b(?:one of )?your (?:agents?|representatives?|staff) (?:said|told me|promised)\b"
+    r"|(?:之前|上次|昨天|前几天|上周)的?人工(?:客服)?(?:说|告诉我|答应)"
+)
+
+
 def _classify_clause(
     norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool
 ) -> _Match | None:
     """:func:`_classify` before the wh-question rule."""
-    norm = blank(norm, _INSTEAD_OF)
+    norm = blank(blank(norm, _INSTEAD_OF), _CONTACTED_BEFORE)
     plain = bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
     if _ORDERS_OF_A_KIND_CANCELLED.search(norm) and not ents.order_ids:
@@ -2769,7 +2787,18 @@ def match_shop(
         norm = blank(norm, _REST_KEPT_ZH)
     # "stop bugging me about complaints, cancel 100904": no ticket is wanted; the words are not
     # read as one (blanked, the spans stay aligned), the rest is
-    no_tickets = [*_STOP_OFFERING.finditer(norm), *TICKET_WONDERED.finditer(norm)]
+    no_tickets = [
+        *_STOP_OFFERING.finditer(norm),
+        *TICKET_WONDERED.finditer(norm),
+        # "别再给我开工单了，…就告诉我快递到哪了": no ticket from any part of the message (a
+        # refusal said alone is read as one: "no, I don't want a ticket")
+        *(
+            m
+            for m in _TICKET_NEGATED.finditer(norm)
+            if ("工单" in m.group(0) or "ticket" in m.group(0))
+            and len(bare(norm[: m.start()] + norm[m.end() :])) > 8
+        ),
+    ]
     if not (
         awaiting_confirmation
         or ticket_asked_for(norm)
@@ -3269,7 +3298,74 @@ def match_shop(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
     matched = _greeted_first(matched or [_unknown(text, message_lang)], greeted, message_lang)
-    return [_published(m) for m in _no_second_complaint(matched)]
+    matched = _only_asked(_no_second_complaint(matched), norm)
+    return [_published(m) for m in _own_words_of_refunds(matched)]
+
+
+# "not now, just asking", "could I cancel the phone order in theory?", "不是现在就要退 先问问":
+# the customer says nothing is to be done — a refund or cancel asked of is shown, never offered
+_ONLY_ASKING = rx(
+    r"\bnot asking (?:you )?to (?:do|cancel|refund|file|change|open)\b"
+    r"|\bnot (?:right )?now,? (?:i'?m )?(?:just|only) (?:asking|checking|curious)\b"
+    r"|\b(?:in theory|theoretically|hypothetically)\b"
+    r"|(?:只是|就是|先)问问|不是(?:说)?现在(?:就)?要|理论上|假设一下"
+)
+
+
+def _only_asked(matched: list[_Request], norm: str) -> list[_Request]:
+    """Refunds and cancels in a message that says they are only asked about: what the order
+    holds and allows (its state, its refunds), or the policy when no order is named."""
+    if not _ONLY_ASKING.search(norm):
+        return matched
+    out = []
+    for m in matched:
+        if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER):
+            args = {k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)}
+            m = replace(
+                m,
+                intent=ShopIntent.ORDER_STATUS,
+                amount=None,
+                amount_kind="none",
+                amount_raw="",
+                args=args,
+            )
+        out.append(m)
+    return out
+
+
+_JUST_THIS = rx(
+    r"\b(?:just|only)\b (?:(?:refund|return) )?(?:me )?(?:for )?(?:the|my)\b|只退|单独退|仅退"
+)
+
+
+def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
+    """A refund's words without those of the message's other requests (:data:`SHARE_OWN`):
+    "保温杯那129退了吧 另外餐具碎了帮我开个工单" refunds the thermos, the dinnerware is the
+    ticket's. The precheck uses them only when they name items of the order themselves."""
+    others = [
+        m.text.strip(STRIP)
+        for m in matched
+        if m.intent not in (ShopIntent.REFUND, Intent.UNKNOWN, *_SMALL_TALK) and m.text.strip(STRIP)
+    ]
+    out = []
+    for m in matched:
+        words = m.args.get(SHARE_OF)
+        if m.intent is ShopIntent.REFUND and isinstance(words, str) and words != REMAINING:
+            own = words
+            for other in others:
+                if other not in m.text:
+                    own = own.replace(other, " " * len(other))
+            just = _JUST_THIS.search(own)
+            if just is not None:
+                # "…(the whole story of the order)… please refund me for just the air fryer":
+                # from the sentence saying it on (what follows may add to it: "… and the
+                # thermos")
+                start = max(own.rfind(mark, 0, just.start()) for mark in ".!?。！？\n") + 1
+                own = " " * start + own[start:]
+            if own != words:
+                m = replace(m, args={**m.args, SHARE_OWN: own})
+        out.append(m)
+    return out
 
 
 def _no_second_complaint(matched: list[_Request]) -> list[_Request]:
@@ -3762,11 +3858,12 @@ _TAKE_BACK = rx(
     r"|^\W*(?:我)?(?:先|就|只是|就是)问问(?:而已)?\W*$"
     # "先问问 不是现在就要退": not now
     r"|^\W*(?:我)?(?:先|就|只是|就是)?(?:问问)?\W*不是(?:说)?现在(?:就)?要(?:退|取消|办|弄)"
-    r"|^\W*(?:i'?m |i am )?(?:just|only) (?:asking|checking)\W*$"
-    # "not asking you to do it, just checking": nothing is to be done
-    r"|^\W*(?:but )?(?:i'?m |i am )?not asking (?:you )?to (?:do|cancel|refund|file|change) "
-    r"(?:it|that|this|anything|them)\b(?:[,.\s]+(?:i'?m |i am )?(?:just|only) (?:asking|checking))?"
+    r"|^\W*(?:not (?:right )?now|not yet)?[,.\s]*(?:i'?m |i am )?(?:just|only) (?:asking|checking)"
     r"\W*$"
+    # "not asking you to do it (now), just checking": nothing is to be done
+    r"|^\W*(?:but )?(?:i'?m |i am )?not asking (?:you )?to (?:do|cancel|refund|file|change) "
+    r"(?:it|that|this|anything|them)\b(?: (?:right )?now| yet)?"
+    r"(?:[,.\s]+(?:i'?m |i am )?(?:just|only) (?:asking|checking))?\W*$"
     r"|^\W*(?:don'?t|do not) do anything(?: yet)?(?:[,.\s]+(?:i'?m )?(?:just|only) asking)?\W*$"
 )
 
@@ -4169,7 +4266,7 @@ def _per_order(
             replace(
                 r,
                 amount_kind="invalid",
-                args={k: v for k, v in r.args.items() if k not in (SHARE, SHARE_OF)},
+                args={k: v for k, v in r.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)},
             )
             if r.amount_kind == SHARE
             else r
@@ -4299,7 +4396,7 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
                 details=IF_LATE_BY,
                 amount=None,
                 amount_kind="none",
-                args={k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF)},
+                args={k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)},
             )
         out.append(m)
     return out
@@ -4326,6 +4423,12 @@ _COMPLAINT_MADE = rx(
     r"(?:a |my |the |an )?(?:complaint|ticket)\b"
     r"|我(?:之前|上次|已经|前几天|昨天)(?:已经)?(?:投诉|提交|开|报)(?:过|了)(?:的)?(?:工单|投诉)?"
     r"(?![^，。,.!?！？]{0,6}(?:升级|转人工|找))"
+    # "我之前投诉物流慢那个工单，有人管吗": the ticket made before, described
+    r"|我(?:之前|上次|前几天|昨天|上周)(?:投诉|提交|开|报)[^，。,.!?！？]{0,12}(?:那个|那张|的)(?:工单|投诉)"
+    r"(?![^，。,.!?！？]{0,6}(?:升级|转人工|找))"
+    # "any news on my exchange request for order 100847?"
+    r"|\b(?:any (?:news|update|word)|an update|status|what'?s happening|what'?s going on)"
+    r" (?:on|with|about|of) (?:my|the) (?:[a-z]+ ){0,2}(?:request|complaint|ticket|claim|case)\b"
 )
 # "..., if nobody has then | escalate it to a person": the condition in the words right before
 _IF_NOT_BEFORE = rx(
@@ -4412,7 +4515,7 @@ def _one_share_for_several_orders(matched: list[_Request]) -> list[_Request]:
             m,
             amount_kind="invalid",
             amount=None,
-            args={k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF)},
+            args={k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)},
         )
         if m in refunds and m.amount_kind in (SHARE, "none")
         else m
@@ -5293,7 +5396,7 @@ def _said_not_asked(items: list[_Request], norm: str) -> list[_Request]:
             )
             weighed = _WRITE_WEIGHED.search(own) and (asks or "可能" in own or "might" in own)
             if (named_only or weighed) and not _IF_SO_CANCEL.search(own):
-                args = {k: v for k, v in item.args.items() if k not in (SHARE, SHARE_OF)}
+                args = {k: v for k, v in item.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)}
                 item = replace(
                     item, intent=ShopIntent.ORDER_STATUS, amount=None, amount_kind="none", args=args
                 )

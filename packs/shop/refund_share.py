@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from helpdesk.graph.money import chinese_number
-from helpdesk.tools.refund_shares import REMAINING
+from helpdesk.tools.refund_shares import REMAINING, SHARE_OWN
 
-__all__ = ["SHARE", "SHARE_OF", "Share", "read_share", "without_share"]
+__all__ = ["SHARE", "SHARE_OF", "SHARE_OWN", "Share", "read_share", "without_share"]
 
 SHARE = "share"
 """A refund request's argument: the share (0-1) of what was paid."""

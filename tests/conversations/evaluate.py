@@ -48,9 +48,22 @@ __all__ = [
     "sealed_report",
 ]
 
-FRESH_PREFIXES = ("fx-", "fy-", "fw-", "fu-", "fr-", "fp-", "fo-", "fm-", "fk-", "fh-", "fe-")
-"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh12``, and
-``conversations.fresh10.yaml`` ... ``conversations.fresh12.yaml``)."""
+FRESH_PREFIXES = (
+    "fx-",
+    "fy-",
+    "fw-",
+    "fu-",
+    "fr-",
+    "fp-",
+    "fo-",
+    "fm-",
+    "fk-",
+    "fh-",
+    "fe-",
+    "fd-",
+)
+"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh13``, and
+``conversations.fresh10.yaml`` ... ``conversations.fresh13.yaml``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""
 

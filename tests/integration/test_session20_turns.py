@@ -1,0 +1,128 @@
+"""Whole conversations session 20 changed: a refund of one thing of an order named beside other
+requests or inside a long story, a no that names the amount wanted, and what a thirteenth blind
+batch found writing (tickets refused or made before, refunds and cancels only asked about, a
+person talked to before) — run as a customer meets the bot (the demo shop seeded, the minimal
+tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+
+def _yes(text: str) -> str:
+    return "yes" if text.isascii() else "确认"
+
+
+@pytest.mark.parametrize(
+    ("message", "order_id", "amount"),
+    [
+        # the thing's part is faulty: the thing is named ("保温杯盖子拧不紧")
+        ("100200里的保温杯盖子拧不紧 我要退这个的钱 退到支付宝要多久", "100200", 129.0),
+        # the dinnerware is the ticket's; the thermos the refund's
+        ("保温杯那129退了吧 另外餐具碎了帮我开个工单", "100200", 129.0),
+        # a long story naming every item, then "just the air fryer"
+        (
+            "OK so here's the story. Back in late August I ordered an air fryer, the 16 piece "
+            "dinnerware set and a thermos. Now my flatmate brings her own air fryer. Please "
+            "refund me for just the air fryer from that order, I'll send it back unused.",
+            "100200",
+            399.0,
+        ),
+        # the monitor kept ("let the monitor ship"), the phone refunded
+        (
+            "I ordered the monitor and the phone together, already paid. My company gave me a "
+            "work phone so I don't need the X12 anymore. I still want the monitor though. Can "
+            "you just refund the phone and let the monitor ship as normal?",
+            "100998",
+            2999.0,
+        ),
+    ],
+)
+async def test_a_refund_of_one_thing_pays_that_things_price_once(
+    tmp_path: Path, message: str, order_id: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert f"{amount:.2f}" in out["reply"]
+    await say(bot, _yes(message))
+    await say(bot, _yes(message))
+    assert await refunds_of(bot, order_id) == [amount]
+
+
+async def test_two_things_refunded_from_one_sentence_are_asked_never_one_of_them(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund just the thermos and the air fryer from 100200")
+    assert "129.00" not in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("answer", ["no, just 200", "算了，退200就行", "不用了，就退200吧"])
+async def test_a_no_naming_another_amount_asks_again_at_that_amount(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    out = await say(bot, answer)
+    assert "200.00" in out["reply"]
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [200.0]
+
+
+@pytest.mark.parametrize("answer", ["no, just 200", "no 200 is too much", "不要，退200也不要"])
+async def test_a_no_with_a_number_to_a_cancel_or_refusing_it_runs_nothing(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100904" if answer.startswith("no, just") else "refund 100609")
+    await say(bot, answer)
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a ticket refused in the words of the message
+        "别再给我开工单了，上次开了也没用，就告诉我快递到哪了",
+        "不要再帮我开工单 100683到哪了",
+        # a ticket made before, asked after
+        "我之前投诉物流慢那个工单，有人管吗？顺便看看包裹到哪了",
+        # a person talked to before, told about
+        "so I talked to one of your agents last week and they said the purifier refund was "
+        "approved. was it? is the rest still refundable",
+        # refunds and cancels only asked about
+        "would you be able to refund the screen protector if it never shows up? not asking you "
+        "to do it now",
+        "could I cancel the phone order in theory? I'm waiting to see if it ships first",
+        "also could I get a refund on the pillow from 100452? not now, just asking",
+        # a refund made, asked after by its amount
+        "did you ever actually pay out that purifier refund? 433 was it? and how much of that "
+        "order is left",
+    ],
+)
+async def test_what_the_thirteenth_blind_batch_found_writing_writes_nothing(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, _yes(message))
+    await say(bot, _yes(message))
+    assert await executions(bot, "create_ticket") == []
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_ticket_status_asked_as_news_of_a_request_is_looked_up(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "any news on my exchange request? it's been ages")
+    assert any(r["tool"] in ("get_ticket", "list_tickets") for r in out["tool_results"])
+    assert await executions(bot, "create_ticket") == []
