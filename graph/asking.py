@@ -37,6 +37,8 @@ ASKS = rx(
     r"|([\u4e00-\u9fff])[不没]\1"
     # "100904付了没", "发货了没有": "done or not?"
     r"|了没有?(?![\u4e00-\u9fff])"
+    # "退了433对吧", "是你们发的吧对不对": a tag asking to be told it is so
+    r"|对吧|是吧|对不对|没错吧"
     r"|\b(?:how|what|why|when|where|which|can|could|is there|do you|does it)\b"
     # as customers type them ("wheres 100683", "whats the tracking no."), and "请问 / 问下 /
     # 想问": saying that a question follows ("顺便问下退货地址")

@@ -50,6 +50,7 @@ __all__ = [
     "BRIEF",
     "CHANGE_UNCLEAR",
     "DEFERRED_PART",
+    "LAST_WRITE",
     "SPARED_SUBJECT",
     "ConfirmationWords",
     "Intent",
@@ -64,6 +65,11 @@ __all__ = [
     "split_clauses",
     "stored_intent",
 ]
+
+
+LAST_WRITE = "last_write"
+"""The session fact naming the last action the bot asked a yes for: ``{"tool", "args"}`` ("do the
+same for 100452" is that action again, on another subject; asked again, never run on it)."""
 
 
 @dataclass(frozen=True, slots=True)

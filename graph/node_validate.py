@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.degrade.failpoints import failpoint
 from helpdesk.graph.coverage import Asked, semantic_check_needed
+from helpdesk.graph.intents import LAST_WRITE
 from helpdesk.graph.language import Lang
 from helpdesk.graph.node_base import (
     NodeBase,
@@ -146,6 +147,10 @@ def _published(state: HelpdeskState, reply: str) -> dict[str, Any]:
     facts["pending_actions"] = [
         a for a in state.get("asking", []) if a.get("question") and a["question"] in reply
     ]
+    if facts["pending_actions"]:
+        # "do the same for 100452": the last action asked about, its tool and arguments
+        last = facts["pending_actions"][-1]
+        facts[LAST_WRITE] = {"tool": last.get("tool"), "args": dict(last.get("args") or {})}
     return facts
 
 

@@ -261,8 +261,64 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
         or int(one.get("quantity") or 1) != 1
         or refunded
     ):
-        return None, True
+        return (None if refunded else _items_listed(order, words)), True
     return one, True
+
+
+# "refund the thermos and the plates", "保温杯和餐具都退了": things of the order listed one after
+# another right where the refund is asked — what they cost together is what is meant
+_LISTED_EN = re.compile(
+    r"\b(?:refund|return|send back|money back for|pay (?:me )?back for)\s+(?:me\s+)?(?:for\s+)?"
+    r"(?:both\s+)?(?P<list>(?:the|my)\s+[a-z0-9 -]+?"
+    r"(?:\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?(?:the|my)\s+[a-z0-9 -]+?)+)"
+    r"(?=\s*(?:$|[.,;!?]|\bbut\b|\bfrom\b|\bin\b|\bon\b|\bof\b|\bplease\b|\bpls\b"
+    r"|\bkeep\b|\btoo\b|\bboth\b))",
+    re.IGNORECASE,
+)
+_LISTED_ZH = re.compile(
+    r"(?P<list>[\u4e00-\u9fff]{2,10}(?:(?:和|跟|还有|以及|加上|、)[\u4e00-\u9fff]{2,10})+?)"
+    r"(?:的钱|这两样|这两个|两样|两个)?(?:都|一起)?(?:退了|退掉|退给我|退)"
+)
+_LIST_JOINS = re.compile(
+    r"\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?|和|跟|还有|以及|加上|、",
+    re.IGNORECASE,
+)
+# a list that is no plain sum: some left out, a part of one, a share of them
+_NOT_A_SUM = re.compile(
+    r"\bbut not\b|\bexcept\b|\bwithout\b|\bminus\b|\bexcluding\b|\bone of\b|\ba single\b"
+    r"|\beach\b|\bhalf\b|\bsome of\b|除了|其中|一半|一部分|不退|不用退|不要退",
+    re.IGNORECASE,
+)
+
+
+def _items_listed(order: Mapping[str, Any], words: str) -> Mapping[str, Any] | None:
+    """The things a refund lists one after another, as one item costing what they cost together
+    (each named by exactly one item of the order, each bought once); None when the words list
+    no such things, leave some out or ask for a part of one."""
+    if _NOT_A_SUM.search(words):
+        return None
+    found = _LISTED_EN.search(words) or _LISTED_ZH.search(words)
+    if found is None:
+        return None
+    picked: list[Mapping[str, Any]] = []
+    for part in _LIST_JOINS.split(found.group("list")):
+        if not part.strip():
+            continue
+        named = _named_items(order, part)
+        if len(named) != 1 or any(named[0] is p for p in picked):
+            return None
+        picked.append(named[0])
+    if len(picked) < 2 or any(int(i.get("quantity") or 1) != 1 for i in picked):
+        return None
+    total = sum(Decimal(str(i.get("unit_price") or 0)) for i in picked)
+    en = [str(i.get("name") or "") for i in picked]
+    zh = [str(i.get("name_zh") or i.get("name") or "") for i in picked]
+    return {
+        "name": ", ".join(en[:-1]) + " and " + en[-1],
+        "name_zh": "、".join(zh[:-1]) + "和" + zh[-1],
+        "unit_price": float(total),
+        "quantity": 1,
+    }
 
 
 def own_words_or_all(order: Mapping[str, Any], own: str, every: str) -> str:

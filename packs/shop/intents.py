@@ -63,6 +63,7 @@ from helpdesk.graph.intents import (
     ALTERNATIVE,
     BRIEF,
     DEFERRED_PART,
+    LAST_WRITE,
     SPARED_SUBJECT,
     ConfirmationWords,
     Intent,
@@ -452,7 +453,13 @@ _REFUND = rx(
     # "钱多久能退回来": the money sent back, a refund (a parcel "退回来" is a return)
     r"|钱[^，。,.!?！？]{0,6}退回"
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
-    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来)|(?:钱|款)\s*退(?:给我|回给我|回来)|(?:钱|款)(?:能|可以)退"
+    r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来|我(?!们))|(?:钱|款)\s*退(?:给我|回给我|回来)"
+    r"|(?:钱|款)(?:能|可以)退"
+    # "还有那个呢，盘子的钱也退了": a thing's money, refunded too
+    r"|的(?:钱|款)也(?:一起|给我)?退(?:了|掉|给我)?(?:吧)?(?![吗么没\w])"
+    # "钢化膜晚了一周，补偿我50块呗", "compensate me 50": money back, an amount said
+    r"|(?:补偿|赔偿|赔)(?:我|给我)?\s*(?!一下|一点|一些|一部分)(?=[\d零一二两三四五六七八九十百¥￥])"
+    r"|\bcompensate me (?:with )?(?=[¥\d])"
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
@@ -776,10 +783,17 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
+# "tell me when the money will actually arrive": money coming back, not a parcel
+_MONEY_ARRIVES = rx(
+    r"\b(?:when|how (?:long|soon|fast))\b[^.?!]{0,12}\b(?:the|my) money (?:will |would |should )?"
+    r"(?:actually )?(?:arrive|come back|show up|land|be back)"
+)
+
+
 def faq_topic_of(text: str) -> str | None:
     """The FAQ topic a (normalized or raw) text asks about, if any."""
     norm = normalize(text, _TYPOS)
-    if _REFUND.search(norm) and _REFUND_WHEN.search(norm):
+    if (_REFUND.search(norm) and _REFUND_WHEN.search(norm)) or _MONEY_ARRIVES.search(norm):
         return "refund_time"
     for topic, pattern in _FAQ_PATTERNS.items():
         if pattern.search(norm):
@@ -1282,6 +1296,9 @@ _TICKET_QUESTION = rx(
     # "工单号是多少来着", "what's my ticket number again?": the tickets, asked for
     r"|工单(?:号|编号|号码)(?:是)?(?:多少|啥|什么)"
     r"|\bwhat(?:'s| is| was) (?:the |my |that )?ticket (?:number|id|no)\b"
+    # "whats the number of the ticket you just opened", "do I already have a ticket open?"
+    r"|\b(?:number|id) of (?:the|my|that|this) ticket\b"
+    r"|\b(?:do|did) (?:i|we) (?:already |still )?have (?:a|an|any) (?:open |pending )?ticket\b"
     r"|\b(?:any|my|existing|open|pending)\s+(?:open\s+|pending\s+|support\s+)?tickets\b"
     r"|\bany (?:open |pending )?tickets?\b"
     # "我投诉的那个工单也石沉大海", "why does nobody answer my ticket": a ticket there is
@@ -1809,6 +1826,10 @@ _CONTACTED_BEFORE = rx(
 )
 
 
+# "把餐具的钱退我": the money of a thing bought, the order holding it is the one meant
+_MONEY_OF_A_THING = rx(r"把(?!我|你|他|她|这|那|剩|全|所有)[\u4e00-\u9fff]{2,8}的(?:钱|款)")
+
+
 def _classify_clause(
     norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool
 ) -> _Match | None:
@@ -1929,7 +1950,13 @@ def _classify_clause(
         # "你们周末有人工吗", "are your agents available at night": when people answer, asked —
         # the number to call, never a transfer
         return _Match(Intent.HOTLINE)
-    if HOTLINE.search(norm) and not has_ids and not _TRANSFER.search(norm):
+    if (
+        HOTLINE.search(norm)
+        and not has_ids
+        and not _TRANSFER.search(norm)
+        # "whats the number of the ticket you just opened": the ticket's, not ours
+        and not _TICKET_QUESTION.search(norm)
+    ):
         # "人工电话多少": the number to call, asked — not a transfer to a person
         return _Match(Intent.HOTLINE)
     if (
@@ -1966,7 +1993,11 @@ def _classify_clause(
         # "别把钱退我" refuse it, "钱退我卡里还是原路" asks where it goes
         if _REFUND_NEGATED.search(norm) or _NOT_BEFORE_MONEY.search(norm):
             return _Match(Intent.CONFIRM_NO)
-        if ASKS.search(norm) or _EITHER_OR.search(norm) or not has_order_ctx:
+        if (
+            ASKS.search(norm)
+            or _EITHER_OR.search(norm)
+            or not (has_order_ctx or _MONEY_OF_A_THING.search(norm))
+        ):
             return _Match(ShopIntent.FAQ, topic="refund_time")
         return _Match(ShopIntent.REFUND)
     if _PAID_BACK_TO.search(norm) and (QUESTION_MARK.search(norm) or ASKS.search(norm)):
@@ -2223,6 +2254,9 @@ def _classify_clause(
     ):
         # "修身牛仔裤什么时候到货", "when are the jeans back": a product's restock, not a parcel
         return _Match(ShopIntent.STOCK)
+    if _MONEY_ARRIVES.search(norm):
+        # "tell me when the money will actually arrive": how long a refund takes
+        return _Match(ShopIntent.FAQ, topic="refund_time")
     if _ARRIVE.search(norm):
         if has_order_ctx or tracked_product(norm) or _THING_ARRIVES.search(norm):
             # "钢化膜什么时候到": a thing bought, looked up by what it is (graph resolution)
@@ -2475,6 +2509,8 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
         if found.intent is Intent.GREETING:
             # "hey is the air purifier on sale": the greeting is not what the clause asks
             return asks_for_something(blank(clause, GREETING))
+        if found.intent in _LOOKS and refund_amount_named(clause) is not None:
+            return False  # "上次你们给净化器退了433对吧": a refund made, asked after
         if found.intent in _LOOKS:
             # ("let the courier know to ring the bell", "再让快递员送货前打个电话")
             asks = asks_for_a_change(clause) or bool(IMPERATIVE.search(clause.strip()))
@@ -2698,6 +2734,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         awaiting_confirmation=context.awaiting_confirmation,
         known_orders=[str(o) for o in orders] if isinstance(orders, list) else (),
         waiting=_waiting(context.facts.get("pending_actions")),
+        last_write=last if isinstance(last := context.facts.get(LAST_WRITE), Mapping) else None,
     )
     pending = context.facts.get("pending_actions") or []
     money = any(isinstance(a, Mapping) and a.get("tool") in _MONEY_ACTIONS for a in pending)
@@ -2750,6 +2787,7 @@ def match_shop(
     awaiting_confirmation: bool = False,
     known_orders: Sequence[str] = (),
     waiting: Sequence[str] = (),
+    last_write: Mapping[str, Any] | None = None,
 ) -> list[MatchedIntent]:
     """Read every request in a customer message, in order.
 
@@ -2768,6 +2806,8 @@ def match_shop(
             customer's orders are listed to pick from).
         waiting: the tools and intents of the actions waiting for a yes ("好，取消" to the
             cancel question is a yes; beside a waiting cancel, "对，退款吧" is a new request).
+        last_write: the last action the bot asked a yes for (``{"tool", "args"}``): "do the
+            same for 100452" is that action on 100452 (asked again, with its amount).
 
     Returns:
         At least one item; ``[MatchedIntent(Intent.UNKNOWN, ...)]`` when nothing matched.
@@ -2828,6 +2868,15 @@ def match_shop(
             return [answer]
     if _OTHER_ONE.match(norm):
         return [_published(_other_order(text.strip(), message_lang, known_orders, last_order_id))]
+    again = _same_again(text, norm, message_lang, last_write, packs)
+    if again is not None:
+        before = text[: again.start].strip(STRIP)
+        first = (
+            match_shop(before, packs=packs, last_order_id=last_order_id, known_orders=known_orders)
+            if bare(normalize(before, _TYPOS))
+            else []
+        )
+        return [*first, _published(again.request)]
     if _asked_after_alone(norm):
         # "平底锅那单呢", "and the air fryer order?" said alone: the state of that order (a look,
         # which shows where its parcel is)
@@ -3305,7 +3354,8 @@ def match_shop(
 # "not now, just asking", "could I cancel the phone order in theory?", "不是现在就要退 先问问":
 # the customer says nothing is to be done — a refund or cancel asked of is shown, never offered
 _ONLY_ASKING = rx(
-    r"\bnot asking (?:you )?to (?:do|cancel|refund|file|change|open)\b"
+    r"\bnot asking (?:you )?to (?:do|cancel|refund|file|change|open)"
+    r" (?:it|that|this|anything|them)\b"
     r"|\bnot (?:right )?now,? (?:i'?m )?(?:just|only) (?:asking|checking|curious)\b"
     r"|\b(?:in theory|theoretically|hypothetically)\b"
     r"|(?:只是|就是|先)问问|不是(?:说)?现在(?:就)?要|理论上|假设一下"
@@ -3366,6 +3416,78 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
                 m = replace(m, args={**m.args, SHARE_OWN: own})
         out.append(m)
     return out
+
+
+# "now do the same for 100452", "same for the plates order, 150 too", "盘子那单也照这个数退":
+# the action asked before (or named before in the message), on another order
+_SAME_AGAIN = rx(
+    r"\b(?:do |please do )?(?:the )?same (?:thing )?(?:again )?(?:for|with|on) (?=\S)"
+    r"|(?:也|同样)(?:照|按)(?:这个|那个|一样的?)?(?:数|金额|数额)?(?:退|来|办|处理)"
+    r"|也(?:一样|同样|这样)(?:退|处理|取消|办)?"
+)
+_REFUNDED_BEFORE = rx(r"退(?:了|过|的)?\s*[¥￥]?(\d+(?:\.\d+)?)")
+_THIS_AMOUNT = rx(r"这个数|这个金额|同样的?(?:金额|数)|\bsame amount\b|\bthe same\b")
+_WRITE_OF_TOOL = {"request_refund": ShopIntent.REFUND, "cancel_order": ShopIntent.CANCEL_ORDER}
+
+
+@dataclass(frozen=True, slots=True)
+class _Again:
+    request: _Request
+    start: int
+
+
+def _same_again(
+    text: str,
+    norm: str,
+    lang: Lang,
+    last_write: Mapping[str, Any] | None,
+    packs: PackSet,
+) -> _Again | None:
+    """The action asked before, asked again on the order the words name or describe (its
+    amount kept unless another is said); None when no such action or no other order is named
+    (never the same order again by default)."""
+    found = _SAME_AGAIN.search(norm)
+    if found is None:
+        return None
+    before, after = norm[: found.start()], norm[found.start() :]
+    tool = str((last_write or {}).get("tool") or "")
+    kind = (
+        ShopIntent.REFUND
+        if _REFUND.search(before) or _REFUNDED_BEFORE.search(before)
+        else ShopIntent.CANCEL_ORDER
+        if _CANCEL.search(before)
+        else _WRITE_OF_TOOL.get(tool)
+    )
+    # the words of the order named ("盘子那单也照这个数退": before the "also")
+    start = max(norm.rfind(mark, 0, found.start()) for mark in ",.;!?，。；！？") + 1
+    clause = text[start:].strip(STRIP)
+    ents = extract_entities(norm[start:])
+    if kind is None or not (ents.order_ids or describes_an_order(norm[start:])):
+        return None
+    request = _Request(kind, text=clause, lang=lang, order_id=(ents.order_ids or (None,))[0])
+    if kind is not ShopIntent.REFUND:
+        return _Again(request, start)
+    reading = read_amount(without_totals(text[found.start() :]), money_context=True, packs=packs)
+    amount: Any = reading.value if reading.kind == "exact" else None
+    if reading.kind == "none" and _THIS_AMOUNT.search(after):
+        # "退了433对吧？…也照这个数退": the amount said before
+        said = [*_REFUNDED_BEFORE.finditer(before)]
+        earlier = read_amount(
+            without_totals(text[: found.start()]), money_context=True, packs=packs
+        )
+        amount = (
+            float(said[-1].group(1)) if said else earlier.value if earlier.kind == "exact" else None
+        )
+    if reading.kind == "none" and tool == "request_refund":
+        amount = (last_write or {}).get("args", {}).get("amount")
+    try:
+        value = float(amount) if amount is not None else 0.0
+    except (TypeError, ValueError):
+        value = 0.0
+    if value <= 0:
+        # "the same" with no amount to repeat: how much is asked, never everything
+        return _Again(replace(request, amount=None, amount_kind="invalid", amount_raw=""), start)
+    return _Again(replace(request, amount=value, amount_kind="exact"), start)
 
 
 def _no_second_complaint(matched: list[_Request]) -> list[_Request]:
@@ -4523,10 +4645,24 @@ def _one_share_for_several_orders(matched: list[_Request]) -> list[_Request]:
     ]
 
 
+_ALL_OF_THESE = rx(r"(?:都|一起)(?:给我)?退")
+_ALL_OF_IT = rx(
+    r"全|所有|整单|整个|剩下|剩余|\b(?:everything|all|whole|full|entire|rest|remaining)\b"
+)
+
+
 def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str) -> _Request:
     """ "refund half of what I paid for the air fryer", "100200 退我三分之一": a share, made exact
     by the refund's precheck — only when the share is all the words say of money (a share
     beside a number, or "more than half", stays an amount to ask about)."""
+    if (
+        request.amount_kind == "full"
+        and _ALL_OF_THESE.search(clause_text)
+        and not _ALL_OF_IT.search(clause_text.lower())
+    ):
+        # "100200的保温杯和餐具都退了吧": all of the things named, not all of the order — the
+        # precheck adds up what they cost (or asks which part)
+        request = replace(request, amount_kind="none", amount=None, amount_raw="")
     if request.amount_kind in ("none", "full", "exact") and (
         _TWO_AMOUNTS.search(without_totals(whole.lower()))
         or (request.amount_kind != "exact" and _EXCEPT_PART.search(whole.lower()))

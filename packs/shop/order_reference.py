@@ -151,6 +151,10 @@ _REFUND_AMOUNT_NAMED = rx(
     + r"|\bthe "
     + _AMOUNT
     + r"(?= (?:already |has |have |ever |actually )?(?:came|come|got|been paid|been refunded) back)"
+    # "上次你们给净化器退了433对吧": a refund made, its amount said to be checked
+    + r"|退了\s*"
+    + _AMOUNT
+    + r"\s*(?:块钱|块|元)?(?=\s*(?:对吧|是吧|对不对|是不是|没错吧|吧\s*[?？]))"
     + r"|\brefund of "
     + _AMOUNT
     + r"\b(?= (?:you|u) (?:made|did|gave|sent)|[^.?!]{0,30}"
