@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from helpdesk.tools.shop.catalog import SEARCH_ALIASES
+from helpdesk.tools.shop.catalog import PIECE_ALIASES, SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import mention_scores, product_text
 
 __all__ = [
@@ -152,10 +152,12 @@ def _aliases_said(name: str, words: str) -> list[str]:
     """The item's other names said whole ("the phone" for the Smartphone X12; never a word of
     one: "keep it" is no "keep hot" thermos)."""
     said = words.lower()
+    pieces = set(PIECE_ALIASES.get(name, ()))
     return [
         alias
         for alias in SEARCH_ALIASES.get(name, ())
-        if (
+        if alias not in pieces
+        and (
             _zh_alias_said(alias, said)
             if _HAN_CHAR.fullmatch(alias[0])
             else re.search(rf"(?<![a-z]){re.escape(alias.lower())}(?![a-z])", said)

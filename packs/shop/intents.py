@@ -458,8 +458,8 @@ _REFUND = rx(
     # "还有那个呢，盘子的钱也退了": a thing's money, refunded too
     r"|的(?:钱|款)也(?:一起|给我)?退(?:了|掉|给我)?(?:吧)?(?![吗么没\w])"
     # "钢化膜晚了一周，补偿我50块呗", "compensate me 50": money back, an amount said
-    r"|(?:补偿|赔偿|赔)(?:我|给我)?\s*(?!一下|一点|一些|一部分)(?=[\d零一二两三四五六七八九十百¥￥])"
-    r"|\bcompensate me (?:with )?(?=[¥\d])"
+    r"|(?:补偿|赔偿|赔)(?:我|给我)?\s*(?!一下|一点|一些|一部分)[¥￥]?[\d零一二两三四五六七八九十百]+"
+    r"\s*(?:块钱|块|元)?\s*(?:吧|呗|就行|就好|算了)\W*$"
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
@@ -499,6 +499,10 @@ _REFUND_WHERE = rx(
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
 _REFUND_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
+    # "I don't want my money back, I want it repaired"
+    r"|\b(?:don'?t|do not|not|never) (?:want|need|asking for) (?:my |the |any )?money back\b"
+    # "本来想申请退款的，算了": a refund once meant, not asked for now
+    r"|本来(?:想|要|打算)(?:申请)?退(?:款|钱)?"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund"
     # "refund half, the basket is scratched but i'll keep it": the thing is kept, the part
     # refunded — no refusal
@@ -675,6 +679,10 @@ _REFUND_MADE_BEFORE = rx(
     r"|\b(?:did|have|has) (?:you|u|you guys|they|y'?all) (?:\w+ ){0,2}refund(?:ed)?\b"
     r"|\b(?:the |that )?refunds? (?:you|u) (?:did|made|gave|sent|already)\b"
     r"|\b(?:already|previously) refunded\b|\bthe (?:earlier|previous|last|first) refund\b"
+    # "you already gave me some money back because of a dent"
+    r"|\b(?:you|u|you guys|they) (?:already |previously |kindly )?(?:gave|paid|sent|refunded)"
+    r" (?:me )?(?:some |part of (?:the |my )?)?(?:money|cash|\d+(?:\.\d+)?(?: yuan| rmb| kuai)?)"
+    r" back\b"
 )
 # one refund made, pointed at: "上次那433", "之前那笔", "the refund you did before", "what refunds
 # are on that order"
@@ -1646,6 +1654,9 @@ _LIST_ORDERS = rx(
     r"|\b(?:lost|forgot|forgotten|don'?t (?:know|have|remember)) (?:all )?(?:of )?my order"
     r" (?:numbers|ids)\b"
     r"|\bwhat are my order (?:numbers|ids)\b|(?:忘了|忘记|不记得|找不到)(?:我的)?订单号"
+    # "what's my latest order", "which was my last order"
+    r"|\b(?:what'?s|what is|what was|which is|which was|show me) my (?:latest|last|most recent"
+    r"|newest|recent) order\b"
     r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
     # "我有没有还没付款的单子", "any unpaid orders?"
     r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)"
@@ -1827,7 +1838,13 @@ _CONTACTED_BEFORE = rx(
 
 
 # "把餐具的钱退我": the money of a thing bought, the order holding it is the one meant
-_MONEY_OF_A_THING = rx(r"把(?!我|你|他|她|这|那|剩|全|所有)[\u4e00-\u9fff]{2,8}的(?:钱|款)")
+_MONEY_OF_A_THING = rx(
+    r"把(?!我|你|他|她|这|那|剩|全|所有)(?![\u4e00-\u9fff]{0,8}(?:剩|余))[\u4e00-\u9fff]{2,8}的(?:钱|款)"
+)
+
+
+# "the screen protector cost 29", "it cost me 399": a price paid, told — not a price asked
+_PRICE_TOLD = rx(r"\b(?:cost|costs|was)\s+(?:me\s+|us\s+|only\s+|just\s+)*(?:¥|rmb\s*)?\d")
 
 
 def _classify_clause(
@@ -2161,6 +2178,11 @@ def _classify_clause(
         )
     ):
         return _Match(ShopIntent.CANCEL_ORDER)
+    made = _REFUND_MADE_BEFORE.search(norm)
+    unmade = blank(norm, _REFUND_MADE_BEFORE)
+    if made is not None and not (REQUESTS.search(unmade) or _REFUND.search(unmade)):
+        # "you already gave me some money back because of a dent": a refund made, told
+        return None
     if _REFUND.search(norm) or (
         _ITEM_REFUND.search(norm.strip(STRIP)) and not _item_refund_refused(norm)
     ):
@@ -2287,6 +2309,8 @@ def _classify_clause(
         return _Match(ShopIntent.ORDER_STATUS)
     if _PRODUCT_ASKED.search(norm) and not ents.order_ids and product_query(norm):
         return _Match(ShopIntent.STOCK)
+    if _PRICE_TOLD.search(norm) and not ASKS.search(norm):
+        return None  # "the screen protector cost 29": what was paid, told (the rest says why)
     if _STOCK.search(norm) or (
         (_HAVE_THING.search(norm) or _HOW_MANY_LEFT.search(norm)) and not ents.order_ids
     ):
@@ -3045,6 +3069,16 @@ def match_shop(
                     continue
                 base = replace(base, text=_asked_of_before(base.text, before))
                 product_before = product_query(base.text) or product_before
+        if (
+            later
+            and not earlier
+            and found.intent in _ACTIONS
+            and not ents.order_ids
+            and _names_its_own_thing(clause_text, clause_norm)
+        ):
+            # "the thermos from my august order leaks, refund me the 129 … cancel 100904 too":
+            # the thing named is the write's, never the order of the request after it
+            later = ()
         message_order = earlier or (later[0] if later else None)
         if (
             earlier
@@ -3347,8 +3381,76 @@ def match_shop(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
     matched = _greeted_first(matched or [_unknown(text, message_lang)], greeted, message_lang)
-    matched = _only_asked(_no_second_complaint(matched), norm)
+    matched = _orders_apart(_only_asked(_no_second_complaint(_things_kept(matched)), norm))
     return [_published(m) for m in _own_words_of_refunds(matched)]
+
+
+# "cancel the ebook reader order and the screen protector one too", "显示器那单和卫衣那单都取消",
+# "cancel both my unpaid and my paid orders": one write of two orders described, one each
+_TWO_ORDERS_EN = rx(
+    r"(?P<a>\b(?:the|my) (?!other\b)[a-z0-9' -]{2,30}? (?:order|one))\s*(?:,|\band\b|&|\bplus\b)"
+    r"\s*(?:also\s+)?(?P<b>(?:the|my) (?!other\b)[a-z0-9' -]{2,30}? (?:order|one)s?)\b"
+    r"|\b(?:both )?(?:my|the) (?P<x>unpaid|paid|pending)\s*(?:order )?(?:and|&) (?:my |the )?"
+    r"(?P<y>unpaid|paid|pending) (?:orders?|ones?)\b"
+)
+_TWO_ORDERS_ZH = rx(
+    r"(?P<a>[\u4e00-\u9fff]{1,8}?(?:那单|那个订单|的订单|那笔订单|那一单))"
+    r"(?:和|跟|还有|以及|、|加上)(?P<b>[\u4e00-\u9fff]{1,8}?(?:那单|那个订单|的订单|那笔订单|那一单))"
+)
+
+
+def _orders_apart(matched: list[_Request]) -> list[_Request]:
+    """A cancel or refund of two orders described by what is in them (or their state), and
+    naming no order: one request for each, looked up by its own words (each asked first)."""
+    out: list[_Request] = []
+    for m in matched:
+        found = (
+            _TWO_ORDERS_EN.search(normalize(m.text, _TYPOS)) or _TWO_ORDERS_ZH.search(m.text)
+            if m.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
+            and (m.order_id is None or m.inferred_order)
+            and m.amount_kind in ("none", "full")
+            else None
+        )
+        if found is None:
+            out.append(m)
+            continue
+        if found.groupdict().get("x"):
+            described = [f"my {found.group('x')} order", f"my {found.group('y')} order"]
+        else:
+            described = [
+                re.sub(r"\bones?$", "order", found.group("a")),
+                re.sub(r"\bones?$", "order", found.group("b")),
+            ]
+        verb = "cancel" if m.intent is ShopIntent.CANCEL_ORDER else "refund"
+        if found.re is _TWO_ORDERS_ZH:
+            verb = "取消" if m.intent is ShopIntent.CANCEL_ORDER else "退款"
+        args = {k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)}
+        out.extend(
+            replace(m, text=f"{verb} {words}", order_id=None, inferred_order=False, args=args)
+            for words in described
+        )
+    return out
+
+
+_KEEP_A_THING = rx(
+    r"\bkeep(?:ing)? (?:the|my) (?!order\b)[a-z]|[\u4e00-\u9fff]{2,8}(?:我)?(?:留着|保留)"
+)
+
+
+def _things_kept(matched: list[_Request]) -> list[_Request]:
+    """ "refund the thermos and the dinnerware set from 100200, keep the air fryer": a thing of
+    the order kept beside a refund of it spares the thing, never the order the refund is of."""
+    refunded = {m.order_id for m in matched if m.intent is ShopIntent.REFUND and m.order_id}
+    return [
+        m
+        for m in matched
+        if not (
+            m.intent is Intent.CONFIRM_NO
+            and m.details == SPARED_SUBJECT
+            and m.order_id in refunded
+            and _KEEP_A_THING.search(m.text)
+        )
+    ]
 
 
 # "not now, just asking", "could I cancel the phone order in theory?", "不是现在就要退 先问问":
@@ -3388,6 +3490,23 @@ _JUST_THIS = rx(
 )
 
 
+# requests whose words are their own (a refund beside them is not about what they name); a no,
+# an order spared or an unread part may be about the refund's things
+_OWN_WORDS_OF_OTHERS = frozenset(
+    {
+        ShopIntent.ORDER_STATUS,
+        ShopIntent.TRACKING,
+        ShopIntent.STOCK,
+        ShopIntent.FAQ,
+        ShopIntent.CREATE_TICKET,
+        ShopIntent.HANDOFF,
+        ShopIntent.CANCEL_ORDER,
+        ShopIntent.TICKET_STATUS,
+        ShopIntent.LIST_ORDERS,
+    }
+)
+
+
 def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
     """A refund's words without those of the message's other requests (:data:`SHARE_OWN`):
     "保温杯那129退了吧 另外餐具碎了帮我开个工单" refunds the thermos, the dinnerware is the
@@ -3395,7 +3514,7 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
     others = [
         m.text.strip(STRIP)
         for m in matched
-        if m.intent not in (ShopIntent.REFUND, Intent.UNKNOWN, *_SMALL_TALK) and m.text.strip(STRIP)
+        if m.intent in _OWN_WORDS_OF_OTHERS and m.details != SPARED_SUBJECT and m.text.strip(STRIP)
     ]
     out = []
     for m in matched:
@@ -4790,8 +4909,14 @@ def _refunds_beside_cancel(items: list[_Request]) -> list[_Request]:
         about_refund = item.intent is ShopIntent.REFUND or (
             item.intent is ShopIntent.FAQ and item.topic == "refund_time"
         )
-        of_cancelled = item.order_id in cancelled if item.order_id else bool(cancelled)
         text = normalize(item.text, _TYPOS)
+        of_cancelled = (
+            item.order_id in cancelled
+            if item.order_id
+            # "the thermos from my august order leaks, refund me the 129 … cancel 100904 too":
+            # a refund of a thing of its own is no refund of the order cancelled
+            else bool(cancelled) and not _names_its_own_thing(item.text, text)
+        )
         if about_refund and of_cancelled and not ASKS.search(text):
             if _REFUND_DESTINATION.search(text):
                 item = _Request(

@@ -126,3 +126,134 @@ async def test_a_ticket_status_asked_as_news_of_a_request_is_looked_up(tmp_path:
     out = await say(bot, "any news on my exchange request? it's been ages")
     assert any(r["tool"] in ("get_ticket", "list_tickets") for r in out["tool_results"])
     assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "amount"),
+    [
+        ("refund the thermos and the dinnerware set from 100200, keep the air fryer", 398.0),
+        ("100200的保温杯和餐具都退了吧", 398.0),
+    ],
+)
+async def test_things_listed_for_a_refund_add_up(
+    tmp_path: Path, message: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert f"{amount:.2f}" in out["reply"]
+    await say(bot, _yes(message))
+    assert await refunds_of(bot, "100200") == [amount]
+
+
+async def test_plates_are_some_of_the_set_never_the_whole_item(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund the thermos and the plates from 100200")
+    assert "398.00" not in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_the_same_again_is_the_last_action_on_the_order_named(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 150 on 100609")
+    await say(bot, "yes")
+    out = await say(bot, "same for the air fryer order, 150 too")
+    assert "150.00" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [150.0]
+    assert await refunds_of(bot, "100200") == [150.0]
+
+
+async def test_the_same_amount_said_before_in_the_message_is_the_one_offered(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "上次你们给净化器退了433对吧？盘子那单也照这个数退")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [433.0]
+    assert await refunds_of(bot, "100609") == []  # R-000094 was made before, not again
+
+
+async def test_the_same_with_no_amount_to_repeat_asks_how_much(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "the purifier refund you did, do the same for the air fryer order")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_the_same_cancel_again_cancels_the_order_named(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100904")
+    await say(bot, "yes")
+    await say(bot, "same for 100998")
+    await say(bot, "yes")
+    assert sorted(e["target"] for e in await executions(bot, "cancel_order")) == [
+        "100904",
+        "100998",
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "cancel both my unpaid and my paid orders",
+        "cancel the air fryer order and the phone one too",
+    ],
+)
+async def test_two_orders_described_for_one_cancel_are_each_asked(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "100904" in out["reply"] and "100998" in out["reply"]
+    await say(bot, "yes")
+    assert sorted(e["target"] for e in await executions(bot, "cancel_order")) == [
+        "100904",
+        "100998",
+    ]
+
+
+async def test_a_refund_of_a_thing_of_its_own_is_not_the_order_cancelled_after_it(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(
+        bot, "the thermos from my august order leaks, refund me the 129 for it. and cancel 100904"
+    )
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+@pytest.mark.parametrize(
+    ("message", "amount"),
+    [("钢化膜晚了一周，100683补偿我20块吧", 20.0), ("100683赔我20块算了", 20.0)],
+)
+async def test_compensation_of_an_amount_asked_for_is_a_refund_asked_first(
+    tmp_path: Path, message: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert await executions(bot, "create_refund") == []
+    assert f"{amount:.2f}" in out["reply"]
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100683") == [amount]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the air fryer I got in august is throwing sparks — is that covered? I don't want my "
+        "money back, I want it repaired",
+        "本来想申请退款的，算了，东西还能用。就问下净化器保修几年",
+        "Hi, I bought an air purifier in October and you already gave me some money back because "
+        "of a dent. How much was that, and how much more could I still claim?",
+    ],
+)
+async def test_a_refund_refused_once_meant_or_made_before_is_never_offered(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, _yes(message))
+    assert await executions(bot, "create_refund") == []

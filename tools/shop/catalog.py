@@ -18,6 +18,7 @@ __all__ = [
     "EN_FIRST_NAMES",
     "EN_LAST_NAMES",
     "FAQ",
+    "PIECE_ALIASES",
     "PRODUCTS",
     "SEARCH_ALIASES",
     "TIER1_CITIES",
@@ -59,17 +60,6 @@ SEARCH_ALIASES: dict[str, tuple[str, ...]] = {
     "Robot Vacuum Cleaner": ("hoover", "扫地机", "吸尘器"),
     "Non-stick Frying Pan 28cm": ("nonstick", "pan", "不粘锅", "平底锅"),
     "Stainless Steel Thermos 500ml": ("flask", "water bottle", "水杯", "soup", "keep hot", "汤"),
-    "Ceramic Dinnerware Set (16 pcs)": (
-        "plates",
-        "plate",
-        "bowls",
-        "dishes",
-        "tableware",
-        "盘子",
-        "碗盘",
-        "碗碟",
-        "碗",
-    ),
     "Cotton T-shirt (3-pack)": ("tshirt", "tee", "t恤", "短袖"),
     "Slim Fit Jeans": ("denim", "pants", "裤子"),
     "Running Shoes": ("sneakers", "trainers", "运动鞋", "runner", "marathon", "跑马拉松", "跑步"),
@@ -101,6 +91,13 @@ SEARCH_ALIASES: dict[str, tuple[str, ...]] = {
     "Bath Towel Set": ("towels",),
     "Backpack 25L": ("rucksack", "书包"),
 }
+PIECE_ALIASES: dict[str, tuple[str, ...]] = {
+    "Ceramic Dinnerware Set (16 pcs)": ("plates", "plate", "bowls", "dishes", "盘子", "碗碟", "碗"),
+}
+"""Names of the pieces of a set ("the plates" of the dinnerware set): a search finds the set by
+them; a refund of "the plates" is of some of it, never of the whole item (asked how much)."""
+for _name, _pieces in PIECE_ALIASES.items():
+    SEARCH_ALIASES[_name] = (*SEARCH_ALIASES.get(_name, ()), *_pieces)
 
 
 class Warehouse(NamedTuple):
