@@ -3543,7 +3543,11 @@ _SAME_AGAIN = rx(
     r"\b(?:do |please do )?(?:the )?same (?:thing )?(?:again )?(?:for|with|on) (?=\S)"
     r"|(?:也|同样)(?:照|按)(?:这个|那个|一样的?)?(?:数|金额|数额)?(?:退|来|办|处理)"
     r"|也(?:一样|同样|这样)(?:退|处理|取消|办)?"
+    # "cancel my unpaid order. and the paid one too.", "…，手机那单也取消"
+    r"|\b(?:and|also|plus) (?:the|my) [a-z0-9' -]{1,30}? (?:one|order)s? (?:too|as well)\b"
+    r"|(?:那单|那个订单|的订单)也(?:一起|给我)?(?:取消|退)"
 )
+_SAID_SAME = rx(r"\bsame\b|照|按|一样|同样|这样")
 _REFUNDED_BEFORE = rx(r"退(?:了|过|的)?\s*[¥￥]?(\d+(?:\.\d+)?)")
 _THIS_AMOUNT = rx(r"这个数|这个金额|同样的?(?:金额|数)|\bsame amount\b|\bthe same\b")
 _WRITE_OF_TOOL = {"request_refund": ShopIntent.REFUND, "cancel_order": ShopIntent.CANCEL_ORDER}
@@ -3570,16 +3574,27 @@ def _same_again(
         return None
     before, after = norm[: found.start()], norm[found.start() :]
     tool = str((last_write or {}).get("tool") or "")
+    # the words of the order named ("盘子那单也照这个数退": before the "also")
+    start = max(norm.rfind(mark, 0, found.start()) for mark in ",.;!?，。；！？") + 1
+    if re.match(r"(?:and|also|plus)\b", found.group(0)):
+        start = found.start()  # "cancel the ebook reader order and the screen protector one too"
+    clause = text[start:].strip(STRIP)
+    own = norm[start:]
     kind = (
-        ShopIntent.REFUND
+        ShopIntent.CANCEL_ORDER
+        if _CANCEL.search(own)
+        else ShopIntent.REFUND
+        if _REFUND.search(own) or "退" in found.group(0)
+        else ShopIntent.REFUND
         if _REFUND.search(before) or _REFUNDED_BEFORE.search(before)
         else ShopIntent.CANCEL_ORDER
         if _CANCEL.search(before)
+        # only "the same" in so many words repeats the action asked before ("and the paid
+        # one too" after a look is a look)
         else _WRITE_OF_TOOL.get(tool)
+        if _SAID_SAME.search(found.group(0))
+        else None
     )
-    # the words of the order named ("盘子那单也照这个数退": before the "also")
-    start = max(norm.rfind(mark, 0, found.start()) for mark in ",.;!?，。；！？") + 1
-    clause = text[start:].strip(STRIP)
     ents = extract_entities(norm[start:])
     if kind is None or not (ents.order_ids or describes_an_order(norm[start:])):
         return None
@@ -5281,6 +5296,10 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             else ""
         )
         searched = searched or str(item.args.get("tracking_number") or "")
+        if item.intent is ShopIntent.ORDER_STATUS and item.order_id is None and not searched:
+            # "我的冲锋衣咋还没到 … 还有浴巾那单发了没": two orders described, two looks
+            described = describes_an_order(normalize(item.text, _TYPOS))
+            searched = tracked_product(item.text) or (item.text if described else "")
         if item.intent is ShopIntent.TRACKING and item.order_id is None and not searched:
             # "我的耳机到哪了 还有保温杯": two things looked up; "the screen protector i ordered,
             # where is it, is there a tracking number": one
@@ -5821,22 +5840,37 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
     status, which carries the refunds)."""
     tracked = {i.order_id for i in items if i.intent is ShopIntent.TRACKING and i.order_id}
     tracking = any(i.intent is ShopIntent.TRACKING for i in items)
-    return [
+    dropped = [
         i
         for i in items
-        if not (
-            i.intent is ShopIntent.ORDER_STATUS
-            and (
-                i.order_id in tracked
-                # "…物流还停在成都 … 能不能帮我催一下": a status question naming and describing
-                # no order, beside a look at the parcel, is about that parcel
-                or (tracking and not i.order_id and not describes_an_order(i.text))
-            )
-            and not _REFUND.search(normalize(i.text, _TYPOS))
-            # "订单100123到哪了？另外能取消吗": whether it can be cancelled, which its status says
-            and not asks_cancellable(i.text)
+        if i.intent is ShopIntent.ORDER_STATUS
+        and (
+            i.order_id in tracked
+            # "…物流还停在成都 … 能不能帮我催一下": a status question naming and describing
+            # no order, beside a look at the parcel, is about that parcel
+            or (tracking and not i.order_id and not describes_an_order(i.text))
         )
+        and not _REFUND.search(normalize(i.text, _TYPOS))
+        # "订单100123到哪了？另外能取消吗": whether it can be cancelled, which its status says
+        and not asks_cancellable(i.text)
     ]
+    named = [i.text for i in dropped if not i.order_id and tracked_product(i.text)]
+    out = []
+    for i in items:
+        if any(i is d for d in dropped):
+            continue
+        if (
+            named
+            and i.intent is ShopIntent.TRACKING
+            and not i.order_id
+            and not tracked_product(i.text)
+            and TOLD_BESIDE not in i.args
+        ):
+            # "我的钢化膜咋还没到？？说好31号到的，这都几号了": the thing the status named is the
+            # parcel's (its words look the order up)
+            i = replace(i, args={**i.args, TOLD_BESIDE: named.pop(0)[:300]})
+        out.append(i)
+    return out
 
 
 # what a ticket is asked for, beyond reporting a problem

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpdesk.app.session import run_turn
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
@@ -257,3 +258,37 @@ async def test_a_refund_refused_once_meant_or_made_before_is_never_offered(
     await say(bot, message)
     await say(bot, _yes(message))
     assert await executions(bot, "create_refund") == []
+
+
+async def test_and_the_other_described_one_too_is_the_same_write(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel my unpaid order. and the paid one too.")
+    await say(bot, "yes")
+    assert sorted(e["target"] for e in await executions(bot, "cancel_order")) == [
+        "100904",
+        "100998",
+    ]
+
+
+async def test_and_another_one_too_after_a_look_is_no_write(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 on 100609")  # an action asked before: never repeated by a look
+    await say(bot, "no")
+    await say(bot, "where is 100683? and the air fryer one too")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_thing_named_by_a_status_question_is_the_parcels(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "我的钢化膜咋还没到？？说好31号到的，这都几号了")
+    assert "YT9433239273" in out["reply"]
+
+
+async def test_two_orders_described_in_one_message_are_both_looked_at(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await run_turn(
+        bot, "我的冲锋衣咋还没到 说是31号到 还有浴巾那单发了没", session="s", customer="C0028"
+    )
+    assert "100694" in out["reply"] and "100802" in out["reply"]
