@@ -3656,7 +3656,8 @@ _DELIVERY_TALK = rx(
 
 # "what do I do", "咋整", "才用两个月 怎么办": what to do about a fault told beside it
 _WHAT_TO_DO = rx(
-    r"^\W*(?:so |now )?what (?:do|should|can) i do(?: now| about it)?\W*$|^[^，。,.!?！？]{0,8}"
+    r"^\W*(?:so |now )?what (?:do|should|can) i do(?: now| about it)?\W*$"
+    r"|^\W*(?:so |now )?what (?:are|r) my options(?: here| now)?\W*$|^[^，。,.!?！？]{0,8}"
     r"(?:咋整|怎么办|咋办|怎么弄|如何是好)\W*$"
 )
 
