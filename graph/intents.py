@@ -68,8 +68,9 @@ __all__ = [
 
 
 LAST_WRITE = "last_write"
-"""The session fact naming the last action the bot asked a yes for: ``{"tool", "args"}`` ("do the
-same for 100452" is that action again, on another subject; asked again, never run on it)."""
+"""The session fact naming the last action done (run after the customer's yes): ``{"tool",
+"args", "amount_kind"}`` ("do the same for 100452" is that action again, on another subject; asked
+again, never run on it). An action declined or never confirmed is never one to repeat."""
 
 
 @dataclass(frozen=True, slots=True)

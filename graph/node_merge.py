@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.degrade.context import DegradeContext
+from helpdesk.graph.intents import LAST_WRITE
 from helpdesk.graph.node_base import NodeBase, _lang
 from helpdesk.graph.planning import match_from_task
 from helpdesk.graph.replies import ReplyItem, confirmation_question
@@ -85,6 +86,19 @@ class MergeContextNode(NodeBase):
                     remembered[key].append(value)
                     if name == subject:
                         last_subject = value
+            cap = self.packs.for_tool(task.call.name) if task.call is not None else None
+            if (
+                result.status is ToolStatus.OK
+                and task.call is not None
+                and cap is not None
+                and cap.kind != "read"
+            ):
+                # "do the same for 100452": the last action done, how its amount was said
+                facts[LAST_WRITE] = {
+                    "tool": task.call.name,
+                    "args": dict(task.call.args),
+                    "amount_kind": task.match.get("amount_kind"),
+                }
             if (
                 result.status is ToolStatus.OK
                 and task.call is not None

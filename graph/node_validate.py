@@ -148,9 +148,9 @@ def _published(state: HelpdeskState, reply: str) -> dict[str, Any]:
         a for a in state.get("asking", []) if a.get("question") and a["question"] in reply
     ]
     if facts["pending_actions"]:
-        # "do the same for 100452": the last action asked about, its tool and arguments
-        last = facts["pending_actions"][-1]
-        facts[LAST_WRITE] = {"tool": last.get("tool"), "args": dict(last.get("args") or {})}
+        # a new action asked about: "the same" now means it, so until it is done (a "no" to
+        # it leaves nothing to repeat) no earlier action is
+        facts.pop(LAST_WRITE, None)
     return facts
 
 

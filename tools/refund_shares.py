@@ -235,6 +235,9 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     than once: asked, never guessed). An item that only describes the order ("the air fryer
     order") singles nothing out, nor does anything on an order already partly refunded (what
     is left cannot be told per item)."""
+    if _pieces_said(order, words):
+        # "refund the plates", "盘子的钱退我": some of the set, never the whole item (or order)
+        return None, True
     if len(order.get("items") or ()) < 2:
         # "100609 退滤网": a thing asked for that is not the order's one item — asked
         return None, bool(_THING_OF_ORDER.search(words) and not _named_items(order, words))
@@ -278,7 +281,8 @@ _LISTED_EN = re.compile(
     re.IGNORECASE,
 )
 _LISTED_ZH = re.compile(
-    r"(?P<list>[\u4e00-\u9fff]{2,10}(?:(?:和|跟|还有|以及|加上|、)[\u4e00-\u9fff]{2,10})+?)"
+    r"(?P<list>(?:(?![别不没])[\u4e00-\u9fff]){2,10}"
+    r"(?:(?:和|跟|还有|以及|加上|、)(?:(?![别不没])[\u4e00-\u9fff]){2,10})+?)"
     r"(?:的钱|这两样|这两个|两样|两个)?(?:都|一起)?(?:退了|退掉|退给我|退)"
 )
 _LIST_JOINS = re.compile(
@@ -288,9 +292,27 @@ _LIST_JOINS = re.compile(
 # a list that is no plain sum: some left out, a part of one, a share of them
 _NOT_A_SUM = re.compile(
     r"\bbut not\b|\bexcept\b|\bwithout\b|\bminus\b|\bexcluding\b|\bone of\b|\ba single\b"
-    r"|\beach\b|\bhalf\b|\bsome of\b|除了|其中|一半|一部分|不退|不用退|不要退",
+    r"|\beach\b|\bhalf\b|\bsome of\b|\bmaybe\b|\bor\b|\bwhichever\b|\blater\b|\bnot now\b"
+    r"|\btomorrow\b|\bdon'?t\b|\bdo not\b|\bnever\b|\bno need\b|\?"
+    r"|除了|其中|一半|一部分|不退|不用退|不要退|别退|别|不要|不用|还是|或者|以后|明天|再说|先不|[吗么？]",
     re.IGNORECASE,
 )
+
+
+def _pieces_said(order: Mapping[str, Any], words: str) -> bool:
+    """Whether ``words`` name a piece of one of the order's items ("the plates" of the set)."""
+    said = words.lower()
+    named = {id(i) for i in _named_items(order, words)}
+    for item in order.get("items") or ():
+        if not isinstance(item, Mapping) or id(item) in named:
+            continue  # ("plates broken, refund the dinnerware set": the set itself is named)
+        for piece in PIECE_ALIASES.get(str(item.get("name") or ""), ()):
+            if _HAN_CHAR.fullmatch(piece[0]):
+                if piece in said:
+                    return True
+            elif re.search(rf"(?<![a-z]){re.escape(piece)}(?![a-z])", said):
+                return True
+    return False
 
 
 def _items_listed(order: Mapping[str, Any], words: str) -> Mapping[str, Any] | None:

@@ -457,9 +457,6 @@ _REFUND = rx(
     r"|(?:钱|款)(?:能|可以)退"
     # "还有那个呢，盘子的钱也退了": a thing's money, refunded too
     r"|的(?:钱|款)也(?:一起|给我)?退(?:了|掉|给我)?(?:吧)?(?![吗么没\w])"
-    # "钢化膜晚了一周，补偿我50块呗", "compensate me 50": money back, an amount said
-    r"|(?:补偿|赔偿|赔)(?:我|给我)?\s*(?!一下|一点|一些|一部分)[¥￥]?[\d零一二两三四五六七八九十百]+"
-    r"\s*(?:块钱|块|元)?\s*(?:吧|呗|就行|就好|算了)\W*$"
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
@@ -1072,6 +1069,8 @@ _WHICH_CANCELLABLE = rx(
     r"[^.?!]{0,12}\bcancel"
 )
 _CANCEL_NEGATED = rx(
+    # "…, cancel neither", "neither of them should be cancelled"
+    r"\bcancel neither\b|\bneither (?:of them|one)\b[^.?!]{0,30}\bcancel|"
     # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
     r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b"
     r"(?![^.?!]{0,30}\bcancel\b)|"
@@ -1470,8 +1469,10 @@ _TICKET_NEGATED = rx(
     r"|本来(?:想|要|打算)[^，。!?！？]{0,12}(?:工单|投诉|报修)[^。!?！？]{0,30}(?:后来|结果|但是|不过|现在)"
     r"|\b(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|any\s+|another\s+)?(?:support\s+)?ticket"
     r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:再|又)?\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:新|重新|另|多)?"
-    r"\s*(?:提交|开|建|创建|提)?\s*"
-    r"(?:个|一个)?工单"
+    r"\s*(?:提交|开|建|创建|提)?\s*(?:个|一个)?(?:新的?|另一个)?"
+    r"工单"
+    # "我之前开过工单了，别再开了"
+    r"|(?:别|不要|不用)再开(?:了|新的|一个)"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
     # "算了 先不报修了": no repair asked for (yet)
@@ -1851,7 +1852,12 @@ def _classify_clause(
     norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool
 ) -> _Match | None:
     """:func:`_classify` before the wh-question rule."""
+    contacted = _CONTACTED_BEFORE.search(norm) is not None
     norm = blank(blank(norm, _INSTEAD_OF), _CONTACTED_BEFORE)
+    if contacted and (_REFUND.search(norm) or _CANCEL.search(norm)):
+        # "your agent said I could get a refund for 100683", "I spoke with a human earlier who
+        # promised a refund on 100609": what was promised, looked at — never done on the claim
+        return _Match(ShopIntent.ORDER_STATUS)
     plain = bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
     if _ORDERS_OF_A_KIND_CANCELLED.search(norm) and not ents.order_ids:
@@ -3399,18 +3405,41 @@ _TWO_ORDERS_ZH = rx(
 )
 
 
+_NOT_BOTH = rx(
+    r"\b(?:not|no|neither|nor|don'?t|never|stays?|keep|fine|but|friend|wife|husband|says?|said"
+    r"|wants?|should|would|could|if|what)\b|[?？]|不|别|没|保留|留着|朋友|老公|老婆|吗|么|呢"
+)
+# what may stand beside the two orders in a cancel of both
+_BOTH_FILLER = rx(
+    r"\b(?:please|pls|plz|cancel|both|all|too|as well|also|and|now|thanks|thank you|i want to"
+    r"|i'?d like to|can you|could you)\b|请|帮我|麻烦|取消|都|一起|掉|了|吧|谢谢|全部"
+)
+
+
 def _orders_apart(matched: list[_Request]) -> list[_Request]:
     """A cancel or refund of two orders described by what is in them (or their state), and
     naming no order: one request for each, looked up by its own words (each asked first)."""
     out: list[_Request] = []
     for m in matched:
+        said = normalize(m.text, _TYPOS)
         found = (
-            _TWO_ORDERS_EN.search(normalize(m.text, _TYPOS)) or _TWO_ORDERS_ZH.search(m.text)
-            if m.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
+            _TWO_ORDERS_EN.search(said) or _TWO_ORDERS_ZH.search(m.text)
+            # cancels only (an order is cancelled whole; "refund the thermos order" may mean the
+            # thermos), and only when nothing else is said of them: "…and the paid one stays",
+            # "cancel neither", "my friend wants to…", "…? how long would it take"
+            if m.intent is ShopIntent.CANCEL_ORDER
             and (m.order_id is None or m.inferred_order)
-            and m.amount_kind in ("none", "full")
+            and not _NOT_BOTH.search(said)
             else None
         )
+        if found is not None:
+            # nothing else said of them in their sentence ("…. I'm done with this shop" is not)
+            start = max(said.rfind(mark, 0, found.start()) for mark in ".!;。！；") + 1
+            ends = [i for mark in ".!;。！；" if (i := said.find(mark, found.end())) >= 0]
+            end = min(ends) if ends else len(said)
+            rest = said[start : found.start()] + " " + said[found.end() : end]
+            if bare(_BOTH_FILLER.sub(" ", rest)):
+                found = None
         if found is None:
             out.append(m)
             continue
@@ -3459,7 +3488,7 @@ _ONLY_ASKING = rx(
     r"\bnot asking (?:you )?to (?:do|cancel|refund|file|change|open)"
     r" (?:it|that|this|anything|them)\b"
     r"|\bnot (?:right )?now,? (?:i'?m )?(?:just|only) (?:asking|checking|curious)\b"
-    r"|\b(?:in theory|theoretically|hypothetically)\b"
+    r"|\b(?:in theory|theoretically|hypothetically)\b|\b(?:i'?m|i am) (?:just|only) asking\b"
     r"|(?:只是|就是|先)问问|不是(?:说)?现在(?:就)?要|理论上|假设一下"
 )
 
@@ -3542,7 +3571,7 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
 _SAME_AGAIN = rx(
     r"\b(?:do |please do )?(?:the )?same (?:thing )?(?:again )?(?:for|with|on) (?=\S)"
     r"|(?:也|同样)(?:照|按)(?:这个|那个|一样的?)?(?:数|金额|数额)?(?:退|来|办|处理)"
-    r"|也(?:一样|同样|这样)(?:退|处理|取消|办)?"
+    r"|也(?:一样|同样|这样)(?:退|取消)"
     # "cancel my unpaid order. and the paid one too.", "…，手机那单也取消"
     r"|\b(?:and|also|plus) (?:the|my) [a-z0-9' -]{1,30}? (?:one|order)s? (?:too|as well)\b"
     r"|(?:那单|那个订单|的订单)也(?:一起|给我)?(?:取消|退)"
@@ -3551,6 +3580,12 @@ _SAID_SAME = rx(r"\bsame\b|照|按|一样|同样|这样")
 _REFUNDED_BEFORE = rx(r"退(?:了|过|的)?\s*[¥￥]?(\d+(?:\.\d+)?)")
 _THIS_AMOUNT = rx(r"这个数|这个金额|同样的?(?:金额|数)|\bsame amount\b|\bthe same\b")
 _WRITE_OF_TOOL = {"request_refund": ShopIntent.REFUND, "cancel_order": ShopIntent.CANCEL_ORDER}
+# words that make "the same for X" no request: refused, asked, put off, someone else's words
+_NOT_THE_SAME_ASKED = rx(
+    r"\b(?:don'?t|do not|dont|no need|never|not|no)\b|不|别|没|算了|先别|暂时"
+    r"|\b(?:would|could|can|is|are|was|will|should)\b[^.!?]{0,30}\bsame\b|\bif\b|\bwhat\b|\?"
+    r"|\bsaid\b|\bsays\b|\btold\b|\blater\b|\btomorrow\b|说|吗|么|呢|[?？]|以后|明天|再说"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -3566,20 +3601,24 @@ def _same_again(
     last_write: Mapping[str, Any] | None,
     packs: PackSet,
 ) -> _Again | None:
-    """The action asked before, asked again on the order the words name or describe (its
-    amount kept unless another is said); None when no such action or no other order is named
-    (never the same order again by default)."""
+    """The action named before in the message (or the last one done in the session), asked
+    again on the order the words name or describe; None when no such action, no other order is
+    named, or the words refuse, ask about, put off or report it ("don't do the same for
+    100200", "100904也一样吗", "my sister said the same with 100200")."""
     found = _SAME_AGAIN.search(norm)
     if found is None:
         return None
-    before, after = norm[: found.start()], norm[found.start() :]
-    tool = str((last_write or {}).get("tool") or "")
+    before = norm[: found.start()]
     # the words of the order named ("盘子那单也照这个数退": before the "also")
     start = max(norm.rfind(mark, 0, found.start()) for mark in ",.;!?，。；！？") + 1
     if re.match(r"(?:and|also|plus)\b", found.group(0)):
         start = found.start()  # "cancel the ebook reader order and the screen protector one too"
-    clause = text[start:].strip(STRIP)
     own = norm[start:]
+    if _NOT_THE_SAME_ASKED.search(own) or _ONLY_ASKING.search(norm):
+        return None
+    clause = text[start:].strip(STRIP)
+    tool = str((last_write or {}).get("tool") or "")
+    repeated = _WRITE_OF_TOOL.get(tool) if _SAID_SAME.search(found.group(0)) else None
     kind = (
         ShopIntent.CANCEL_ORDER
         if _CANCEL.search(own)
@@ -3589,22 +3628,24 @@ def _same_again(
         if _REFUND.search(before) or _REFUNDED_BEFORE.search(before)
         else ShopIntent.CANCEL_ORDER
         if _CANCEL.search(before)
-        # only "the same" in so many words repeats the action asked before ("and the paid
-        # one too" after a look is a look)
-        else _WRITE_OF_TOOL.get(tool)
-        if _SAID_SAME.search(found.group(0))
-        else None
+        # only "the same" in so many words repeats the action done before ("and the paid one
+        # too" after a look is a look)
+        else repeated
     )
-    ents = extract_entities(norm[start:])
-    if kind is None or not (ents.order_ids or describes_an_order(norm[start:])):
+    ents = extract_entities(own)
+    if kind is None or not (ents.order_ids or describes_an_order(own)):
         return None
+    last_args = (last_write or {}).get("args")
+    last_order = last_args.get("order_id") if isinstance(last_args, Mapping) else None
+    if kind is repeated and ents.order_ids and ents.order_ids[0] == last_order:
+        return None  # the same order again: nothing new is asked
     request = _Request(kind, text=clause, lang=lang, order_id=(ents.order_ids or (None,))[0])
     if kind is not ShopIntent.REFUND:
         return _Again(request, start)
     reading = read_amount(without_totals(text[found.start() :]), money_context=True, packs=packs)
     amount: Any = reading.value if reading.kind == "exact" else None
-    if reading.kind == "none" and _THIS_AMOUNT.search(after):
-        # "退了433对吧？…也照这个数退": the amount said before
+    if reading.kind == "none" and _THIS_AMOUNT.search(norm[found.start() :]) and before.strip():
+        # "退了433对吧？…也照这个数退": the amount said before in the message
         said = [*_REFUNDED_BEFORE.finditer(before)]
         earlier = read_amount(
             without_totals(text[: found.start()]), money_context=True, packs=packs
@@ -3612,8 +3653,13 @@ def _same_again(
         amount = (
             float(said[-1].group(1)) if said else earlier.value if earlier.kind == "exact" else None
         )
-    if reading.kind == "none" and tool == "request_refund":
-        amount = (last_write or {}).get("args", {}).get("amount")
+    elif reading.kind == "none" and kind is repeated and isinstance(last_args, Mapping):
+        # the refund done before: its amount when the customer said one, all that is
+        # refundable when they asked for all of it; anything else is asked
+        how = (last_write or {}).get("amount_kind")
+        if how == "full":
+            return _Again(replace(request, amount=None, amount_kind="full", amount_raw=""), start)
+        amount = last_args.get("amount") if how == "exact" else None
     try:
         value = float(amount) if amount is not None else 0.0
     except (TypeError, ValueError):

@@ -227,21 +227,6 @@ async def test_a_refund_of_a_thing_of_its_own_is_not_the_order_cancelled_after_i
 
 
 @pytest.mark.parametrize(
-    ("message", "amount"),
-    [("钢化膜晚了一周，100683补偿我20块吧", 20.0), ("100683赔我20块算了", 20.0)],
-)
-async def test_compensation_of_an_amount_asked_for_is_a_refund_asked_first(
-    tmp_path: Path, message: str, amount: float
-) -> None:
-    bot = bot_for(tmp_path)
-    out = await say(bot, message)
-    assert await executions(bot, "create_refund") == []
-    assert f"{amount:.2f}" in out["reply"]
-    await say(bot, "确认")
-    assert await refunds_of(bot, "100683") == [amount]
-
-
-@pytest.mark.parametrize(
     "message",
     [
         "the air fryer I got in august is throwing sparks — is that covered? I don't want my "
@@ -292,3 +277,125 @@ async def test_two_orders_described_in_one_message_are_both_looked_at(tmp_path: 
         bot, "我的冲锋衣咋还没到 说是31号到 还有浴巾那单发了没", session="s", customer="C0028"
     )
     assert "100694" in out["reply"] and "100802" in out["reply"]
+
+
+# --- what the review of this session's first version found (each moved money wrongly there) --
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "don't do the same for 100200",
+        "I'm not asking for the same for 100200",
+        "别对100200也这样退",
+        "100200不要也照这个数退",
+        "do the same for 100200, not now, just asking",
+        "is the refund time the same for 100200?",
+        "same for 100200?",
+        "my sister said the same with 100200",
+        "would you do the same for 100200 if it broke?",
+        "100200那单也同样有问题，帮我开个工单",
+    ],
+)
+async def test_the_same_refused_asked_or_reported_repeats_nothing(
+    tmp_path: Path, then: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 from 100609")
+    await say(bot, "yes")
+    await say(bot, then)
+    await say(bot, _yes(then))
+    assert await refunds_of(bot, "100200") == []
+
+
+@pytest.mark.parametrize(
+    "then", ["is it the same for 100904?", "100904也一样吗", "100904也一样，不过先别取消"]
+)
+async def test_the_same_asked_after_a_cancel_cancels_nothing_more(
+    tmp_path: Path, then: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100998")
+    await say(bot, "yes")
+    await say(bot, then)
+    await say(bot, _yes(then))
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["cancel 100904", "no", "do the same for 100998"],
+        ["refund 100 from 100609", "no", "same for 100200"],
+        ["refund 100200", "yes", "do the same for 100609"],  # no amount said: asked
+    ],
+)
+async def test_only_an_action_done_with_its_amount_said_is_repeated(
+    tmp_path: Path, turns: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    before = len(await executions(bot, "create_refund"))
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+    assert len(await executions(bot, "create_refund")) == before
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "refund the plates",
+        "盘子退了吧",
+        "把盘子的钱退我",
+        "盘子那单退了吧",
+        "保温杯和餐具别退了，空气炸锅退了吧 100200",
+        "don't refund the thermos and the dinnerware, refund the air fryer from 100200",
+        "refund the thermos and the dinnerware from 100200 later, not now",
+        "cancel the unpaid order and the paid one stays",
+        "my friend has the phone order and the air fryer one, cancel neither",
+        "100200 不用补偿我50块吧",
+        "你们不会只赔我50块吧？",
+        "上次客服说赔我50块吧",
+        "your agent said I could get a refund for 100683",
+        "I spoke with a human earlier who promised a refund on 100609",
+        "I'm just asking, can I cancel 100998?",
+    ],
+)
+async def test_review_phrasings_move_no_money_on_a_hurried_yes(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, _yes(message))
+    assert await executions(bot, "create_refund") == []
+    cancelled = [e["target"] for e in await executions(bot, "cancel_order")]
+    # ("cancel the unpaid order and the paid one stays": the unpaid one only, as asked)
+    assert cancelled == (["100904"] if "unpaid" in message else [])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["no, just 200 less", "no, make it 100 more", "nah just 2OO", "no, just 200, 300",
+     "no, refund me 200 tomorrow", "不，少退200", "不，再多退200", "不，二百太少了",
+     "不要，退200也不要"],
+)  # fmt: skip
+async def test_a_no_with_an_amount_that_is_not_the_amount_wanted_pays_nothing(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    await say(bot, answer)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["不要再给我开新工单了，之前那个T-000031处理了吗", "我之前开过工单了，别再开了，就告诉我进度"],
+)
+async def test_a_new_ticket_refused_is_never_filed(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "是")
+    assert await executions(bot, "create_ticket") == []

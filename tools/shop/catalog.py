@@ -92,7 +92,7 @@ SEARCH_ALIASES: dict[str, tuple[str, ...]] = {
     "Backpack 25L": ("rucksack", "书包"),
 }
 PIECE_ALIASES: dict[str, tuple[str, ...]] = {
-    "Ceramic Dinnerware Set (16 pcs)": ("plates", "plate", "bowls", "dishes", "盘子", "碗碟", "碗"),
+    "Ceramic Dinnerware Set (16 pcs)": ("plates", "bowls", "盘子", "碗碟"),
 }
 """Names of the pieces of a set ("the plates" of the dinnerware set): a search finds the set by
 them; a refund of "the plates" is of some of it, never of the whole item (asked how much)."""
