@@ -91,6 +91,7 @@ from helpdesk.packs.shop.order_parts import (
 from helpdesk.packs.shop.order_reference import (
     SAME_ORDER_AS_REFUND,
     THE_OTHER,
+    UNPAID,
     describes_an_order,
     names_a_parcel,
     order_query,
@@ -480,6 +481,9 @@ def _item_refund_refused(norm: str) -> bool:
     return bool(_ITEM_REFUND_NOT.search(blank(norm, _NOT_WANTED_ANY_MORE)))
 
 
+_ONE_THING_OF_IT = rx(
+    r"里的|里面的|中的|当中的|\b(?:from|in|out of) (?:the|my|that|this) (?:\w+ )?(?:order|one)\b"
+)
 _NOT_WANTED_ANY_MORE = rx(r"不想要了|不要了|不需要了|用不上了|用不着了")
 _ITEM_REFUND_NOT = rx(
     r"别|不|没|未|甭|勿|吗|呢|[?？]|怎么|怎样|为什么|为啥|是不是|会不会|要不要|能不能|如果|要是|假如"
@@ -1802,8 +1806,12 @@ def _asks_not_requests(norm: str) -> bool:
 _ORDER_ASKED_AFTER = rx(
     r"^[\s,，.。]*(?:那|那么|还有|另外|and |what about |how about )?(?:the |my )?"
     r"(?![^那]*(?:换|退|取消|不要|要|买|cancel|refund|return|exchange|buy))"
-    r"(?P<thing>[\u4e00-\u9fff]{1,8}|[a-z0-9' -]{2,24}?)(?:那单|那个订单|的订单|那笔订单|\s+order)"
-    r"[\s?？!！.。,，~]*(?:呢)?[\s?？!！.。,，~]*$"
+    r"(?P<thing>[\u4e00-\u9fff]{1,8}|[a-z0-9' -]{2,24}?)(?:那单|那个订单|的订单|那笔订单|\s+order"
+    r"|\s+(?P<parcel>parcel|package|delivery)|(?P<parcel_zh>的快递|那个快递|的包裹|那个包裹))"
+    r"[\s?？!！.。,，~]*(?:呢)?[\s?？!！.。,，~]*"
+    # "那浴巾那单呢 发了没": whether it shipped or came, asked of it
+    r"(?:(?:发了没有?|发货了没有?|发了吗|发货了吗|到了没有?|到了吗|shipped yet|arrived yet)"
+    r"[\s?？!！.。,，~]*)?$"
 )
 
 
@@ -1821,7 +1829,7 @@ def _asked_after_alone(norm: str) -> bool:
         # a thing named: "平底锅那单", "the monitor order" — not "my order", "我的订单"
         and not _GENERIC_ORDER.fullmatch(found.group("thing").strip())
         and not _WH_QUESTION.search(norm)
-        and describes_an_order(norm)
+        and (describes_an_order(norm) or bool(found.group("parcel")))
         and not (_CANCEL.search(norm) or _REFUND.search(norm) or _TICKET.search(norm))
         and not (_HANDOFF.search(norm) or _RETURN_ACTION.search(norm) or _STOCK.search(norm))
     )
@@ -1846,6 +1854,12 @@ _MONEY_OF_A_THING = rx(
 
 # "the screen protector cost 29", "it cost me 399": a price paid, told — not a price asked
 _PRICE_TOLD = rx(r"\b(?:cost|costs|was)\s+(?:me\s+|us\s+|only\s+|just\s+)*(?:¥|rmb\s*)?\d")
+
+
+_NOT_WANTED_ANY_MORE = rx(
+    r"不要了|不想要了|不需要了|\b(?:don'?t|do not|dont) (?:want|need) (?:it|them|the [a-z ]{2,30}?)"
+    r" any ?more\b|\bno longer (?:want|need)\b"
+)
 
 
 def _classify_clause(
@@ -1910,6 +1924,16 @@ def _classify_clause(
         # without the complaint word (never a ticket from it)
         norm = rest
         plain = bare(norm)
+    if (
+        _NOT_WANTED_ANY_MORE.search(norm)
+        and UNPAID.search(norm)
+        and not ASKS.search(norm)
+        # "待付款那单里的电子书阅读器不想要了": one thing of the order, not the order
+        and not _ONE_THING_OF_IT.search(norm)
+    ):
+        # "没付钱那个炸锅不要了", "I dont want the air fryer anymore, the one I havent paid for
+        # yet": an order not paid for, not wanted — its cancel (asked first)
+        return _Match(ShopIntent.CANCEL_ORDER)
     if _REFUND_NEGATED.search(norm) or _CANCEL_NEGATED.search(norm):
         rest = blank(blank(norm, _REFUND_NEGATED), _CANCEL_NEGATED)
         if _ASKED_INSTEAD.search(rest):
@@ -2909,8 +2933,11 @@ def match_shop(
         return [*first, _published(again.request)]
     if _asked_after_alone(norm):
         # "平底锅那单呢", "and the air fryer order?" said alone: the state of that order (a look,
-        # which shows where its parcel is)
-        return [_published(_Request(ShopIntent.ORDER_STATUS, text=text.strip(), lang=message_lang))]
+        # which shows where its parcel is); "and the camera parcel?": where that parcel is
+        asked = _ORDER_ASKED_AFTER.match(norm)
+        parcel = asked is not None and (asked.group("parcel") or asked.group("parcel_zh"))
+        kind = ShopIntent.TRACKING if parcel else ShopIntent.ORDER_STATUS
+        return [_published(_Request(kind, text=text.strip(), lang=message_lang))]
     spans = _split_after_identifiers(norm, clause_spans(norm), awaiting_confirmation)
     spans = _split_money_after_cancel(norm, _split_after_refusal(norm, spans))
     # a part asking for something no template reads is deferred on its own: its words and

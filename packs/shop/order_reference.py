@@ -23,6 +23,7 @@ __all__ = [
     "ORDER_RESOLVER",
     "SAME_ORDER_AS_REFUND",
     "THE_OTHER",
+    "UNPAID",
     "describes_an_order",
     "names_a_parcel",
     "order_label",
@@ -57,11 +58,13 @@ _FITS: dict[str, frozenset[str]] = {
 _ON_ITS_WAY = ("shipped", "paid")
 
 # "the one I haven't paid for", "my unpaid order", "还没付款的那单", "待付款的"
-_UNPAID = rx(
+UNPAID = rx(
     r"\b(?:have ?n[o']?t|not|never|didn'?t|did not|yet to) (?:yet )?(?:paid|pay)\b|\bunpaid\b"
     r"|未付款|没付款|没有付款|还没付|没付钱|待付款|未支付|没支付|没付的"
     r"|\b(?:my|the) pending (?:one|order)\b"
 )
+"""An order described as not paid for ("the one I haven't paid for", "没付钱那个")."""
+_UNPAID = UNPAID
 
 
 # "已付款那个发了没", "the paid one", "my paid order": the order paid for and not yet shipped

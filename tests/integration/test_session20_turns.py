@@ -399,3 +399,40 @@ async def test_a_new_ticket_refused_is_never_filed(tmp_path: Path, message: str)
     await say(bot, message)
     await say(bot, "是")
     assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "没付钱那个炸锅不要了，男士羽绒服啥时候有货",
+        "I dont want the air fryer anymore, the one I havent paid for yet",
+    ],
+)
+async def test_an_unpaid_order_not_wanted_any_more_is_offered_its_cancel(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert await executions(bot, "cancel_order") == []
+    assert "100904" in out["reply"]
+    await say(bot, _yes(message))
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+async def test_one_thing_of_an_unpaid_order_not_wanted_cancels_nothing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "待付款那单里的空气炸锅不想要了，能只删掉这一个吗？")
+    await say(bot, "是")
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_an_order_or_parcel_asked_after_by_what_is_in_it_is_that_one(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await run_turn(bot, "我的冲锋衣到哪了", session="s", customer="C0028")
+    out = await run_turn(bot, "那浴巾那单呢 发了没", session="s", customer="C0028")
+    assert "100802" in out["reply"] and "100694" not in out["reply"]
+    await run_turn(bot, "hi, my air fryer is late. order 100734", session="t", customer="C0078")
+    out = await run_turn(bot, "and the camera parcel?", session="t", customer="C0078")
+    assert "SF1419888806" in out["reply"]
