@@ -1061,6 +1061,10 @@ _CAN_I_CANCEL = rx(
     r"(?:还|现在)?(?:能|可以)(?:不能)?取消[吗么嘛]|能不能取消|可不可以取消"
     r"|\bcan (?:i|we) (?:still )?cancel\b(?! (?:it|order|my|the|this|that|#?\d))"
 )
+_CANCELLING_ASKED = rx(
+    r"\b(?:does|do|will|would|is|can) (?:cancel+ing|a cancel+ation|cancel+ation)\b"
+    r"|取消(?:了|以后|之后|后)?(?:的话)?钱(?:会)?(?:自动)?退(?:吗|么|不)"
+)
 # "100181是谁取消的？", "why was my scarf order cancelled?": a cancel made, asked about (the
 # order's state answers it)
 _WHY_CANCELLED = rx(
@@ -1843,6 +1847,7 @@ _CONTACTED_BEFORE = rx(
     r"(?= (?:last|yesterday|earlier|before|a few|on |the other|and (?:they|she|he) said|who))"
     r"|\b(?:one of )?your (?:agents?|representatives?|staff) (?:said|told me|promised)\b"
     r"|(?:之前|上次|昨天|前几天|上周)的?人工(?:客服)?(?:说|告诉我|答应)"
+    r"|(?:之前|上次|昨天|前几天|上周)?有(?:个|位)客服(?:跟我)?(?:说|告诉我|答应)"
 )
 
 
@@ -2191,6 +2196,9 @@ def _classify_clause(
         # "我账号下有几个订单 哪些能取消", "which of my orders can I still cancel": the orders, each
         # with its state, to pick from — never a cancel
         return _Match(ShopIntent.LIST_ORDERS)
+    if _CANCELLING_ASKED.search(norm) and not ents.order_ids:
+        # "does cancelling refund me automatically", "取消了钱会自动退吗": how a cancel works
+        return _Match(ShopIntent.FAQ, topic="cancel_order")
     if _CAN_I_CANCEL.search(norm) and not ents.order_ids and not has_order_ctx:
         # "现在还能取消吗", "can i still cancel if i want": whether a cancel is possible, asked
         return _Match(ShopIntent.FAQ, topic="cancel_order")
