@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from helpdesk.graph.amount_answers import amount_instead, relative_amount_refused
 from helpdesk.graph.asking import ASKS, asks_for_something
 from helpdesk.graph.conversation import (
     AFTER_ALL,
@@ -41,11 +42,6 @@ __all__ = ["ONLY", "RESTATED", "ConfirmationWords", "read_confirmation"]
 ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
 """Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
 
-# "no, just 200", "算了，退200就行": a no to the amount asked, then the one wanted
-_NO_BUT_AMOUNT = rx(
-    r"^(?P<no>no|nah|nope|not that much|算了|不|不用|不要|不了|不行)(?:吧|啦|了)?[\s,，.。!！、]+"
-    r"(?:(?:just|only|make it|refund(?: me)?)\b|就|只退|就退|退|只要|给我退)"
-)
 _NOT_THIS = rx(
     r"(?:\bnot|\bexcept(?: for)?|\bbut not|\bleave|\bkeep|\bdon'?t (?:touch|cancel|refund)"
     r"|不是|别|不要|除了|保留)\s*(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
@@ -247,34 +243,14 @@ def read_confirmation(
         partial = read_amount(plain, money_context=True, packs=packs)
         if partial.kind != "none":
             return _changed_amount(stripped, lang, partial)
-    if (
-        (negative or _NO_LEAD.match(plain))
-        and _RELATIVE_AMOUNT.search(plain)
-        and _DIGITS.search(plain)
-    ):
-        # "no, make it 100 more", "不，少退200", "no just 200 is too little": a no, with an
-        # amount said relative to another — nothing runs, nothing stays waiting (a "yes" to
-        # the question asked again would pay what was refused)
+    if relative_amount_refused(plain, negative=negative):
+        # "no, make it 100 more", "不，少退200": a no — nothing runs, nothing stays waiting (a
+        # "yes" to the question asked again would pay what was refused)
         return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
-    instead = _NO_BUT_AMOUNT.match(plain)
+    instead = amount_instead(plain, packs=packs)
     if instead is not None and not subjects and not questioning and _takes_amount(words, packs):
-        # "no, just 200", "算了，退200就行": the pending refund's amount changed (asked again at
-        # the new amount, never run) — only when the rest is the amount and nothing else
-        rest = _NO_LEAD.sub("", plain, count=1).strip(STRIP)
-        head, _, reason = rest.partition("，" if "，" in rest else ",")
-        partial = read_amount(head, money_context=True, packs=packs)
-        if (
-            partial.kind == "exact"
-            and _ONLY_AN_AMOUNT.fullmatch(head.strip(STRIP))
-            # "算了，退200就行，餐具我还能凑合用": a reason after it, nothing more asked or refused
-            and not (
-                NO_ANY.search(reason)
-                or _DIGITS.search(reason)
-                or ASKS.search(reason)
-                or _RELATIVE_AMOUNT.search(reason)
-            )
-        ):
-            return _changed_amount(stripped, lang, partial)
+        # "no, just 200", "算了，退200就行": the pending refund's amount changed (asked again)
+        return _changed_amount(stripped, lang, instead)
     if negative and ASKS.search(plain) and not NO_ANY.search(WAIT.sub(" ", plain)):
         # "wait, which order is that?": a question before answering, not a no — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
@@ -317,7 +293,12 @@ def read_confirmation(
             return _corrected_subject(stripped, norm, lang, words, subjects[0], packs)
         return None
     rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
-    if len(words.waiting) >= 2 and ONLY.search(plain[yes.end() :]) and not subjects:
+    if (
+        len(words.waiting) >= 2
+        and ONLY.search(plain[yes.end() :])
+        and not subjects
+        and read_amount(rest, money_context=True, packs=packs).kind == "none"
+    ):
         # "yes, but only the paid one" to two cancels: which one, the words do not say in a way
         # that can be checked — nothing runs and nothing stays waiting (a "yes" to the two
         # questions asked again would run both)
@@ -366,22 +347,6 @@ def read_confirmation(
         changed = _changed_amount(stripped, lang, reading)
         return changed.with_request({words.subject: subjects[0]}) if subjects else changed
     return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
-
-
-_NO_LEAD = rx(
-    r"^(?:no|nah|nope|not that much|算了|不|不用|不要|不了|不行)(?:吧|啦|了)?[\s,，.。!！、]+"
-)
-_RELATIVE_AMOUNT = rx(
-    r"\b(?:less|more|than|extra|enough|too (?:much|little|low|high)|off|minus|plus)\b"
-    r"|少|多|以外|除了|不够|太少|太多|再加|减"
-)
-_DIGITS = rx(r"\d|[一二两三四五六七八九十百千]")
-# "just 200", "退200就行", "refund me 200 please": the amount alone, in a few words
-_ONLY_AN_AMOUNT = rx(
-    r"(?:(?:just|only|make it|refund(?: me)?|就|只|退|只退|就退|给我退|给我)\s*)*"
-    r"[¥￥]?\d{1,6}(?:\.\d{1,2})?\s*(?:块钱|块|元|yuan|rmb|kuai|bucks)?"
-    r"\s*(?:就行了?|就好|就可以了?|吧|please|pls|instead|then|thanks|only)?[\s.,!~，。！～]*"
-)
 
 
 def _takes_amount(words: ConfirmationWords, packs: PackSet) -> bool:

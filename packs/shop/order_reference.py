@@ -64,7 +64,6 @@ UNPAID = rx(
     r"|\b(?:my|the) pending (?:one|order)\b"
 )
 """An order described as not paid for ("the one I haven't paid for", "没付钱那个")."""
-_UNPAID = UNPAID
 
 
 # "已付款那个发了没", "the paid one", "my paid order": the order paid for and not yet shipped
@@ -212,7 +211,7 @@ def describes_an_order(text: str) -> bool:
     has an order to be about."""
     return bool(
         _DESCRIBED_ORDER.search(text)
-        or _UNPAID.search(text)
+        or UNPAID.search(text)
         or _PAID.search(text)
         or _TOTAL_NAMED.search(text)
     )
@@ -296,11 +295,11 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
     if total is not None:
         # "the 797 order": that order, whatever else the words say of it
         return {"limit": _LIMIT, "total": total}
-    if _UNPAID.search(text):
+    if UNPAID.search(text):
         args["status"] = "pending"
     elif _PAID.search(text):
         args["status"] = "paid"
-    if looked_product(_PAID.sub(" ", _UNPAID.sub(" ", text))):
+    if looked_product(_PAID.sub(" ", UNPAID.sub(" ", text))):
         args["product"] = text[:200]
     elif "status" not in args and _PARCEL.search(text) and _about_the_parcel(request):
         args["status"] = "shipped"

@@ -1,0 +1,69 @@
+"""A no that names an amount, said to the question of an action that takes one.
+
+"no, just 200", "算了，退200就行" change the waiting refund's amount: it is asked again at 200,
+never run. Only when the amount is all the answer says (a reason may follow: "算了，退200就行，
+餐具我还能凑合用"); "no, make it 100 more", "不，少退200", "no just 200 is too little" say an amount
+relative to another, and are a no: nothing runs and nothing stays waiting, since a "yes" to the
+question asked again would pay what was refused.
+"""
+
+from __future__ import annotations
+
+from helpdesk.graph.asking import ASKS
+from helpdesk.graph.conversation import NO_ANY, STRIP, rx
+from helpdesk.graph.money import AmountReading, read_amount
+from helpdesk.tools.packs import PackSet
+
+__all__ = ["amount_instead", "relative_amount_refused"]
+
+_NO_LEAD = rx(
+    r"^(?:no|nah|nope|not that much|算了|不|不用|不要|不了|不行)(?:吧|啦|了)?[\s,，.。!！、]+"
+)
+# "no, just 200", "算了，退200就行": a no to the amount asked, then the one wanted
+_NO_BUT_AMOUNT = rx(
+    r"^(?:no|nah|nope|not that much|算了|不|不用|不要|不了|不行)(?:吧|啦|了)?[\s,，.。!！、]+"
+    r"(?:(?:just|only|make it|refund(?: me)?)\b|就|只退|就退|退|只要|给我退)"
+)
+_RELATIVE_AMOUNT = rx(
+    r"\b(?:less|more|than|extra|enough|too (?:much|little|low|high)|off|minus|plus)\b"
+    r"|少|多|以外|除了|不够|太少|太多|再加|减"
+)
+_DIGITS = rx(r"\d|[一二两三四五六七八九十百千]")
+# "just 200", "退200就行", "refund me 200 please": the amount alone, in a few words
+_ONLY_AN_AMOUNT = rx(
+    r"(?:(?:just|only|make it|refund(?: me)?|就|只|退|只退|就退|给我退|给我)\s*)*"
+    r"[¥￥]?\d{1,6}(?:\.\d{1,2})?\s*(?:块钱|块|元|yuan|rmb|kuai|bucks)?"
+    r"\s*(?:就行了?|就好|就可以了?|吧|please|pls|instead|then|thanks|only)?[\s.,!~，。！～]*"
+)
+
+
+def relative_amount_refused(plain: str, *, negative: bool) -> bool:
+    """Whether a no says an amount relative to another ("no, make it 100 more", "不，少退200")."""
+    return bool(
+        (negative or _NO_LEAD.match(plain))
+        and _RELATIVE_AMOUNT.search(plain)
+        and _DIGITS.search(plain)
+    )
+
+
+def amount_instead(plain: str, *, packs: PackSet) -> AmountReading | None:
+    """The amount a no names instead of the one asked ("no, just 200"), when the amount is all
+    it says; else None."""
+    if _NO_BUT_AMOUNT.match(plain) is None:
+        return None
+    rest = _NO_LEAD.sub("", plain, count=1).strip(STRIP)
+    head, _, reason = rest.partition("，" if "，" in rest else ",")
+    partial = read_amount(head, money_context=True, packs=packs)
+    if (
+        partial.kind == "exact"
+        and _ONLY_AN_AMOUNT.fullmatch(head.strip(STRIP))
+        # "算了，退200就行，餐具我还能凑合用": a reason after it, nothing more asked or refused
+        and not (
+            NO_ANY.search(reason)
+            or _DIGITS.search(reason)
+            or ASKS.search(reason)
+            or _RELATIVE_AMOUNT.search(reason)
+        )
+    ):
+        return partial
+    return None
