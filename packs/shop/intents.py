@@ -438,7 +438,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
 }
 _REFUND = rx(
     r"\bre?fu?nd(?:s|ed|ing|able)?\b|\bmoney back\b|\bmy money\b|\breimburse"
-    r"|\b(?:get|got) (?:it |anything |more )?back\b"
+    r"|\b(?:get|got) (?:it |anything |more )?back\b(?! to\b)"
     # "I want 100 yuan back on 100683", "give me 50 back"
     r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)?"
     r" ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
