@@ -1861,7 +1861,7 @@ _MONEY_OF_A_THING = rx(
 _PRICE_TOLD = rx(r"\b(?:cost|costs|was)\s+(?:me\s+|us\s+|only\s+|just\s+)*(?:¥|rmb\s*)?\d")
 
 
-_NOT_WANTED_ANY_MORE = rx(
+_NO_LONGER_WANTED = rx(
     r"不要了|不想要了|不需要了|\b(?:don'?t|do not|dont) (?:want|need) (?:it|them|the [a-z ]{2,30}?)"
     r" any ?more\b|\bno longer (?:want|need)\b"
 )
@@ -1930,7 +1930,7 @@ def _classify_clause(
         norm = rest
         plain = bare(norm)
     if (
-        _NOT_WANTED_ANY_MORE.search(norm)
+        _NO_LONGER_WANTED.search(norm)
         and UNPAID.search(norm)
         and not ASKS.search(norm)
         # "待付款那单里的电子书阅读器不想要了": one thing of the order, not the order
