@@ -59,10 +59,13 @@ from tests.conversations.labels import held_out, load_set
 # refunds; first run 58.3%) joined: LOWERED from 0.907 / 0.895 / 0.942 / 0.913 because the set
 # grew by 216 harder turns (the older 2979 turns: see the README).
 # Session 18: raised from 0.892 / 0.877 / 0.941 / 0.912 (no batch joined the tuned set).
-FLOOR_UNDERSTOOD = 0.910  # 3135/3444
-FLOOR_ACCEPTED = 0.894  # 3082/3444
-FLOOR_MULTI_REQUESTS_SERVED = 0.947  # 2659/2807
-FLOOR_ANSWERED_OR_DEFERRED = 0.918  # 1214/1322 multi-request turns
+# Session 20: the thirteenth fresh batch (200 messages and 12 conversations, "a bad week", first
+# run 70.0%) joined: LOWERED from 0.910 / 0.894 / 0.947 because the set grew by 260 harder turns
+# (the older 3444 turns: 3143 understood, was 3135; 3089 accepted, was 3082).
+FLOOR_UNDERSTOOD = 0.905  # 3355/3704
+FLOOR_ACCEPTED = 0.890  # 3297/3704
+FLOOR_MULTI_REQUESTS_SERVED = 0.946  # 2813/2971
+FLOOR_ANSWERED_OR_DEFERRED = 0.918  # 1289/1403 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
@@ -81,8 +84,9 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.918  # 1214/1322 multi-request turns
 # Session 18: the tenth (200 messages; first run 76.5%, 78.3% of its 23 multi-request turns
 # served or deferred; 5 items looked at for a write or money task planned from a question or a
 # transfer filed unasked) joined: raised from 0.763 / 0.790.
-FLOOR_SEALED_UNDERSTOOD = 0.786  # 1612/2050 (ten batches)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.806  # 508/630
+# Session 20: raised from 0.786 / 0.806 (no batch joined).
+FLOOR_SEALED_UNDERSTOOD = 0.788  # 1617/2050 (ten batches)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.809  # 510/630
 
 
 @pytest.fixture(scope="module")
