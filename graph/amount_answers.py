@@ -14,7 +14,7 @@ from helpdesk.graph.conversation import NO_ANY, STRIP, rx
 from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["amount_instead", "relative_amount_refused"]
+__all__ = ["amount_instead", "relative_amount_refused", "takes_amount"]
 
 _NO_LEAD = rx(
     r"^(?:no|nah|nope|not that much|算了|不|不用|不要|不了|不行)(?:吧|啦|了)?[\s,，.。!！、]+"
@@ -27,6 +27,12 @@ _NO_BUT_AMOUNT = rx(
 _RELATIVE_AMOUNT = rx(
     r"\b(?:less|more|than|extra|enough|too (?:much|little|low|high)|off|minus|plus)\b"
     r"|少|多|以外|除了|不够|太少|太多|再加|减"
+)
+# "…, I was joking", "…, my wife will decide", "…，下周吧": the amount is not settled
+_NOT_DECIDED = rx(
+    r"\b(?:jok\w*|kidding|decide\w*|wife|husband|friend|mum|mom|dad|boss|said|says|later|next"
+    r"|tomorrow|week|month|maybe|perhaps|think|not sure|if|unless|when|after)\b"
+    r"|开玩笑|说|老婆|老公|朋友|下周|明天|以后|再说|改天|可能|也许|如果|要是|的话"
 )
 _DIGITS = rx(r"\d|[一二两三四五六七八九十百千]")
 # "just 200", "退200就行", "refund me 200 please": the amount alone, in a few words
@@ -63,7 +69,15 @@ def amount_instead(plain: str, *, packs: PackSet) -> AmountReading | None:
             or _DIGITS.search(reason)
             or ASKS.search(reason)
             or _RELATIVE_AMOUNT.search(reason)
+            or _NOT_DECIDED.search(reason)
         )
     ):
         return partial
     return None
+
+
+def takes_amount(waiting: tuple[str, ...], packs: PackSet) -> bool:
+    """Whether an action waiting for the yes (``"tool intent"`` entries) takes an amount (a no
+    with a number to a cancel is a no: the cancel is not asked again)."""
+    caps = [packs.for_tool(entry.split()[0]) for entry in waiting if entry.strip()]
+    return not caps or any(cap is not None and cap.amounts for cap in caps)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from helpdesk.graph.amount_answers import amount_instead, relative_amount_refused
+from helpdesk.graph.amount_answers import amount_instead, relative_amount_refused, takes_amount
 from helpdesk.graph.asking import ASKS, asks_for_something
 from helpdesk.graph.conversation import (
     AFTER_ALL,
@@ -244,11 +244,9 @@ def read_confirmation(
         if partial.kind != "none":
             return _changed_amount(stripped, lang, partial)
     if relative_amount_refused(plain, negative=negative):
-        # "no, make it 100 more", "不，少退200": a no — nothing runs, nothing stays waiting (a
-        # "yes" to the question asked again would pay what was refused)
-        return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
+        return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)  # "不，少退200"
     instead = amount_instead(plain, packs=packs)
-    if instead is not None and not subjects and not questioning and _takes_amount(words, packs):
+    if instead and not (subjects or questioning) and takes_amount(words.waiting, packs):
         # "no, just 200", "算了，退200就行": the pending refund's amount changed (asked again)
         return _changed_amount(stripped, lang, instead)
     if negative and ASKS.search(plain) and not NO_ANY.search(WAIT.sub(" ", plain)):
@@ -295,13 +293,14 @@ def read_confirmation(
     rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
     if (
         len(words.waiting) >= 2
-        and ONLY.search(plain[yes.end() :])
+        and _POLITE.sub(" ", rest).strip(STRIP)
         and not subjects
+        and not words.named_action(rest)
         and read_amount(rest, money_context=True, packs=packs).kind == "none"
     ):
-        # "yes, but only the paid one" to two cancels: which one, the words do not say in a way
-        # that can be checked — nothing runs and nothing stays waiting (a "yes" to the two
-        # questions asked again would run both)
+        # "yes, but only the paid one", "yes, not the unpaid one", "是，空气炸锅那单不用" to two
+        # questions: which one, the words do not say in a way that can be checked — nothing
+        # runs and nothing stays waiting (a "yes" to the two questions asked again runs both)
         return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
     # "yes, refund the 50": beside the action's own verb a bare number is its amount
     in_money = bool(rest and words.named_action(rest))
@@ -349,11 +348,10 @@ def read_confirmation(
     return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
 
 
-def _takes_amount(words: ConfirmationWords, packs: PackSet) -> bool:
-    """Whether an action waiting for the yes takes an amount (a no with a number to a cancel
-    is a no: the cancel is not asked again)."""
-    caps = [packs.for_tool(waiting.split()[0]) for waiting in words.waiting if waiting.strip()]
-    return not caps or any(cap is not None and cap.amounts for cap in caps)
+_POLITE = rx(
+    r"\b(?:please|pls|plz|thanks|thank you|thx|go ahead|do it|sure|ok(?:ay)?|great|cool|both"
+    r"|all|all of them|both of them)\b|谢谢|好的|麻烦了|辛苦了|都|全部|两个都"
+)
 
 
 def _changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedIntent:

@@ -294,6 +294,11 @@ _NOT_A_SUM = re.compile(
     r"\bbut not\b|\bexcept\b|\bwithout\b|\bminus\b|\bexcluding\b|\bone of\b|\ba single\b"
     r"|\beach\b|\bhalf\b|\bsome of\b|\bmaybe\b|\bor\b|\bwhichever\b|\blater\b|\bnot now\b"
     r"|\btomorrow\b|\bdon'?t\b|\bdo not\b|\bnever\b|\bno need\b|\?"
+    # a correction, a condition, someone else's word, a part of a thing
+    r"|\bwait\b|\bactually\b|\bforget\b|\bsorry\b|\bmean\b|\bonly\b|\bjust\b"
+    r"|\bunless\b|\bif\b|\bin case\b|\bshould\b|\bsays?\b|\bsaid\b|\bnah\b|\bno\b"
+    r"|\b(?:lid|cap|strap|part|parts|piece|pieces|handle|cover)\b"
+    r"|哦不|不对|只|除非|如果|要是|的话|说|盖|里的|零件|配件"
     r"|除了|其中|一半|一部分|不退|不用退|不要退|别退|别|不要|不用|还是|或者|以后|明天|再说|先不|[吗么？]",
     re.IGNORECASE,
 )
@@ -334,6 +339,11 @@ def _items_listed(order: Mapping[str, Any], words: str) -> Mapping[str, Any] | N
         picked.append(named[0])
     if len(picked) < 2 or any(int(i.get("quantity") or 1) != 1 for i in picked):
         return None
+    for kept in _KEPT.finditer(words):
+        # "…, keep the air fryer" keeps a third thing; "…, actually keep the dinnerware" one
+        # of those listed: no sum
+        if any(any(k is p for p in picked) for k in _named_items(order, kept.group(0))):
+            return None
     total = sum(Decimal(str(i.get("unit_price") or 0)) for i in picked)
     en = [str(i.get("name") or "") for i in picked]
     zh = [str(i.get("name_zh") or i.get("name") or "") for i in picked]

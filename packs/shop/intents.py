@@ -456,8 +456,6 @@ _REFUND = rx(
     # "把100609剩下的钱退了": a request, "钱退了吗" a question (_REFUND_WHEN)
     r"|把.{0,16}(?:钱|款)退(?:了|掉|给我|回来|我(?!们))|(?:钱|款)\s*退(?:给我|回给我|回来)"
     r"|(?:钱|款)(?:能|可以)退"
-    # "还有那个呢，盘子的钱也退了": a thing's money, refunded too
-    r"|的(?:钱|款)也(?:一起|给我)?退(?:了|掉|给我)?(?:吧)?(?![吗么没\w])"
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
 )
@@ -1861,6 +1859,17 @@ _MONEY_OF_A_THING = rx(
 _PRICE_TOLD = rx(r"\b(?:cost|costs|was)\s+(?:me\s+|us\s+|only\s+|just\s+)*(?:¥|rmb\s*)?\d")
 
 
+_UNPAID_NOT_WANTED_SAID = rx(
+    r"(?:那个|那|我)?(?:还)?(?:没付钱|没付款|没有付款|未付款|待付款|还没付)(?:的)?(?:那个|那单|的)?"
+    r"(?:(?![不没别先暂])[\u4e00-\u9fff]){0,8}?(?:我)?(?:不要了|不想要了|不需要了)"
+    r"|i (?:dont|don'?t|do not) (?:want|need) (?:the |my )?[a-z0-9 -]{2,30}? ?any ?more[,\s]*"
+    r"(?:the one )?(?:i (?:havent|haven'?t|have not) paid(?: for)?(?: it)?(?: yet)?"
+    r"|(?:the |my )?unpaid one)"
+)
+_NOT_SETTLED = rx(
+    r"[?？]|吗|么|吧\s*[?？]|开玩笑|明天|再说|以后|改天|还是要|\b(?:actually|wait|kidding|joking"
+    r"|tomorrow|later|maybe)\b"
+)
 _NO_LONGER_WANTED = rx(
     r"不要了|不想要了|不需要了|\b(?:don'?t|do not|dont) (?:want|need) (?:it|them|the [a-z ]{2,30}?)"
     r" any ?more\b|\bno longer (?:want|need)\b"
@@ -1935,6 +1944,8 @@ def _classify_clause(
         and not ASKS.search(norm)
         # "待付款那单里的电子书阅读器不想要了": one thing of the order, not the order
         and not _ONE_THING_OF_IT.search(norm)
+        # said in so many words and nothing else ("我没说没付钱那个炸锅不要了", "…开玩笑的")
+        and _UNPAID_NOT_WANTED_SAID.fullmatch(bare(norm))
     ):
         # "没付钱那个炸锅不要了", "I dont want the air fryer anymore, the one I havent paid for
         # yet": an order not paid for, not wanted — its cancel (asked first)
@@ -3422,7 +3433,17 @@ def match_shop(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
     matched = _greeted_first(matched or [_unknown(text, message_lang)], greeted, message_lang)
-    matched = _orders_apart(_only_asked(_no_second_complaint(_things_kept(matched)), norm))
+    matched = _orders_apart(_only_asked(_no_second_complaint(_things_kept(matched)), norm), norm)
+    if _NOT_SETTLED.search(norm):
+        # "没付钱那个炸锅不要了？", "…，明天再说": the unpaid order not wanted, asked or put off —
+        # its state, no cancel offered
+        matched = [
+            replace(m, intent=ShopIntent.ORDER_STATUS)
+            if m.intent is ShopIntent.CANCEL_ORDER
+            and _UNPAID_NOT_WANTED_SAID.fullmatch(bare(normalize(m.text, _TYPOS)))
+            else m
+            for m in matched
+        ]
     return [_published(m) for m in _own_words_of_refunds(matched)]
 
 
@@ -3442,7 +3463,8 @@ _TWO_ORDERS_ZH = rx(
 
 _NOT_BOTH = rx(
     r"\b(?:not|no|neither|nor|don'?t|never|stays?|keep|fine|but|friend|wife|husband|says?|said"
-    r"|wants?|should|would|could|if|what)\b|[?？]|不|别|没|保留|留着|朋友|老公|老婆|吗|么|呢"
+    r"|wants?|should|would|could|if|what|kidding|joking|joke|wait|actually)\b|[?？]"
+    r"|不|别|没|保留|留着|朋友|老公|老婆|吗|么|呢|开玩笑|等等"
 )
 # what may stand beside the two orders in a cancel of both
 _BOTH_FILLER = rx(
@@ -3451,12 +3473,15 @@ _BOTH_FILLER = rx(
 )
 
 
-def _orders_apart(matched: list[_Request]) -> list[_Request]:
+def _orders_apart(matched: list[_Request], whole_norm: str) -> list[_Request]:
     """A cancel or refund of two orders described by what is in them (or their state), and
     naming no order: one request for each, looked up by its own words (each asked first)."""
     out: list[_Request] = []
     for m in matched:
         said = normalize(m.text, _TYPOS)
+        if _NOT_BOTH.search(whole_norm):
+            out.append(m)  # a no, a question, someone else's words anywhere: left as read
+            continue
         found = (
             _TWO_ORDERS_EN.search(said) or _TWO_ORDERS_ZH.search(m.text)
             # cancels only (an order is cancelled whole; "refund the thermos order" may mean the
@@ -3615,6 +3640,17 @@ _SAID_SAME = rx(r"\bsame\b|照|按|一样|同样|这样")
 _REFUNDED_BEFORE = rx(r"退(?:了|过|的)?\s*[¥￥]?(\d+(?:\.\d+)?)")
 _THIS_AMOUNT = rx(r"这个数|这个金额|同样的?(?:金额|数)|\bsame amount\b|\bthe same\b")
 _WRITE_OF_TOOL = {"request_refund": ShopIntent.REFUND, "cancel_order": ShopIntent.CANCEL_ORDER}
+# what may stand around "the same" in a request: a lead word before it (or, in Chinese, the
+# order described), the order and an amount after it
+_SAME_WORDS_BEFORE = rx(
+    r"[\s,，]*(?:(?:ok(?:ay)?|now|and|then|also|please|pls|alright|great|thanks|good)[,\s!.]*)*"
+    r"(?:(?:那|还有|另外)?(?:[\u4e00-\u9fff]{1,8}(?:那单|那个订单|的订单|那笔)|\d{6})\s*)?"
+)
+_SAME_WORDS_AFTER = rx(
+    r"\s*(?:(?:the |my |order )?(?:#?\d{6}|[a-z0-9' -]{1,30}? (?:order|one)))?"
+    r"(?:[,\s]*(?:¥|rmb\s*)?\d{1,6}(?:\.\d{1,2})?(?:\s*(?:yuan|rmb|kuai|元|块))?)?"
+    r"(?:[,\s]*(?:too|as well|please|pls|thanks|again|吧|了吧|掉|掉吧|了))*[\s.!。！~]*"
+)
 # words that make "the same for X" no request: refused, asked, put off, someone else's words
 _NOT_THE_SAME_ASKED = rx(
     r"\b(?:don'?t|do not|dont|no need|never|not|no)\b|不|别|没|算了|先别|暂时"
@@ -3650,6 +3686,14 @@ def _same_again(
         start = found.start()  # "cancel the ebook reader order and the screen protector one too"
     own = norm[start:]
     if _NOT_THE_SAME_ASKED.search(own) or _ONLY_ASKING.search(norm):
+        return None
+    if not (
+        _SAME_WORDS_BEFORE.fullmatch(norm[start : found.start()])
+        and _SAME_WORDS_AFTER.fullmatch(norm[found.end() :])
+    ):
+        # only the request itself, in a few words: "now do the same for 100452", "same for the
+        # plates order, 150 too", "盘子那单也照这个数退" — never "do the same for 100998 soon",
+        # "the shop did the same for 100998", "I think I'll do the same…"
         return None
     clause = text[start:].strip(STRIP)
     tool = str((last_write or {}).get("tool") or "")

@@ -436,3 +436,77 @@ async def test_an_order_or_parcel_asked_after_by_what_is_in_it_is_that_one(
     await run_turn(bot, "hi, my air fryer is late. order 100734", session="t", customer="C0078")
     out = await run_turn(bot, "and the camera parcel?", session="t", customer="C0078")
     assert "SF1419888806" in out["reply"]
+
+
+# --- what a second review (1494 conversations on the fixed version) found ----------------------
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "do the same for 100998 soon",
+        "I think I'll do the same for 100998",
+        "you did the same for 100998 last month",
+        "same for the phone order but only when I say so",
+    ],
+)
+async def test_the_same_put_off_hedged_or_reported_repeats_nothing(
+    tmp_path: Path, then: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100904")
+    await say(bot, "yes")
+    await say(bot, then)
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "净化器的钱也退了，谢谢你们",
+        "我没说没付钱那个炸锅不要了",
+        "没付钱那个炸锅不要了？",
+        "没付钱那个炸锅不要了，开玩笑的",
+        "没付钱那个炸锅不是不要了",
+        "没付钱那个炸锅先不要了，明天再说",
+        "refund the thermos and the dinnerware from 100200, no wait, just the thermos",
+        "my husband says refund the thermos and the dinnerware from 100200, I disagree",
+    ],
+)
+async def test_second_review_phrasings_move_no_money_on_a_hurried_yes(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, _yes(message))
+    await say(bot, _yes(message))
+    assert await executions(bot, "cancel_order") == []
+    assert [a for a in await refunds_of(bot, "100200") if a != 129.0] == []
+    assert await refunds_of(bot, "100609") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "answer"),
+    [
+        ("cancel both my unpaid and my paid orders", "yes, not the unpaid one"),
+        ("空气炸锅那单和手机那单都取消", "是，空气炸锅那单不用"),
+    ],
+)
+async def test_a_yes_picking_one_of_two_questions_in_words_runs_neither(
+    tmp_path: Path, first: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    await say(bot, _yes(first))
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize("answer", ["no, just 200, I was joking", "算了，退200就行，下周吧"])
+async def test_a_no_with_an_amount_not_settled_pays_nothing(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 399 for 100200")
+    await say(bot, answer)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
