@@ -2943,10 +2943,12 @@ def match_shop(
         return [_published(_other_order(text.strip(), message_lang, known_orders, last_order_id))]
     again = _same_again(text, norm, message_lang, last_write, packs)
     if again is not None:
-        before = text[: again.start].strip(STRIP)
+        said_first = text[: again.start].strip(STRIP)
         first = (
-            match_shop(before, packs=packs, last_order_id=last_order_id, known_orders=known_orders)
-            if bare(normalize(before, _TYPOS))
+            match_shop(
+                said_first, packs=packs, last_order_id=last_order_id, known_orders=known_orders
+            )
+            if bare(normalize(said_first, _TYPOS))
             else []
         )
         return [*first, _published(again.request)]
