@@ -286,8 +286,7 @@ _LISTED_ZH = re.compile(
     r"(?:的钱|这两样|这两个|两样|两个)?(?:都|一起)?(?:退了|退掉|退给我|退)"
 )
 _LIST_JOINS = re.compile(
-    r"\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?|和|跟|还有|以及|加上|、",
-    re.IGNORECASE,
+    r"\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?|和|跟|还有|以及|、"
 )
 # a list that is no plain sum: some left out, a part of one, a share of them
 _NOT_A_SUM = re.compile(
@@ -297,9 +296,9 @@ _NOT_A_SUM = re.compile(
     # a correction, a condition, someone else's word, a part of a thing
     r"|\bwait\b|\bactually\b|\bforget\b|\bsorry\b|\bmean\b|\bonly\b|\bjust\b"
     r"|\bunless\b|\bif\b|\bin case\b|\bshould\b|\bsays?\b|\bsaid\b|\bnah\b|\bno\b"
-    r"|\b(?:lid|cap|strap|part|parts|piece|pieces|handle|cover)\b"
-    r"|哦不|不对|只|除非|如果|要是|的话|说|盖|里的|零件|配件"
-    r"|除了|其中|一半|一部分|不退|不用退|不要退|别退|别|不要|不用|还是|或者|以后|明天|再说|先不|[吗么？]",
+    r"|\b(?:lid|cap|strap|part|parts|piece|pieces|handle|cover)\b|哦不|不对|只|除非|如果|要是|的话"
+    r"|说|盖|里的|零件|配件|除了|其中|一半|一部分|不退|不用退|不要退|别|不要|不用|还是|或者|以后|明天"
+    r"|再说|先不|[吗么？]",
     re.IGNORECASE,
 )
 
@@ -312,11 +311,8 @@ def _pieces_said(order: Mapping[str, Any], words: str) -> bool:
         if not isinstance(item, Mapping) or id(item) in named:
             continue  # ("plates broken, refund the dinnerware set": the set itself is named)
         for piece in PIECE_ALIASES.get(str(item.get("name") or ""), ()):
-            if _HAN_CHAR.fullmatch(piece[0]):
-                if piece in said:
-                    return True
-            elif re.search(rf"(?<![a-z]){re.escape(piece)}(?![a-z])", said):
-                return True
+            if re.search(rf"(?<![a-z]){re.escape(piece)}(?![a-z])", said):
+                return True  # (a Chinese name anywhere, an English one as a word)
     return False
 
 
