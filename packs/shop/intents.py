@@ -341,8 +341,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "exchange": rx(
         r"\b(?:exchange|swap|switch) (?:it |them |this |(?:the |my )[a-z0-9 ]{2,20} )?for "
         r"(?:a |an )?"
-        r"(?:bigger|smaller|larger|different|other)\b"
+        r"(?:bigger|smaller|larger|different|other|another)\b"
         r"|\bhow (?:do|can|to) (?:i )?(?:exchange|swap)\b|\bexchange policy\b"
+        r"|\b(?:can|could) (?:i|we) (?:still )?(?:exchange|swap) (?:it|them|this|that|the|my)\b"
         r"|\b(?:can|could) (?:it|they|this|i) (?:be )?swap(?:ped)? for\b"
         r"|\b(?:bigger|smaller|larger|different) size\b"
         r"|换(?:大|小)(?:一|1)?(?:码|号)|换(?:个|一个)?(?:尺码|码数|颜色)|换货(?:政策|流程|规则)|怎么换货|能换货吗"

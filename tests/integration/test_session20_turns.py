@@ -510,3 +510,17 @@ async def test_a_no_with_an_amount_not_settled_pays_nothing(tmp_path: Path, answ
     await say(bot, answer)
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+async def test_can_i_exchange_it_is_the_exchange_policy(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot, "whats the warranty on the robot vacuum and can i exchange it if the colour is wrong"
+    )
+    topics = {
+        a.get("topic")
+        for r in out["tool_results"]
+        if r["tool"] == "search_faq" and isinstance(r.get("data"), dict)
+        for a in r["data"].get("articles") or ()
+    }
+    assert "exchange" in topics and "warranty" in topics
