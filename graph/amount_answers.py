@@ -21,8 +21,7 @@ _NO_LEAD = rx(
 )
 # "no, just 200", "算了，退200就行": a no to the amount asked, then the one wanted
 _NO_BUT_AMOUNT = rx(
-    r"^(?:no|nah|nope|not that much|算了|不|不用|不要|不了|不行)(?:吧|啦|了)?[\s,，.。!！、]+"
-    r"(?:(?:just|only|make it|refund(?: me)?)\b|就|只退|就退|退|只要|给我退)"
+    _NO_LEAD.pattern + r"(?:(?:just|only|make it|refund(?: me)?)\b|就|只退|就退|退|只要|给我退)"
 )
 _RELATIVE_AMOUNT = rx(
     r"\b(?:less|more|than|extra|enough|too (?:much|little|low|high)|off|minus|plus)\b"

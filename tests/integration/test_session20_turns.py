@@ -11,11 +11,24 @@ from pathlib import Path
 import pytest
 
 from helpdesk.app.session import run_turn
+from helpdesk.app.wiring import Bot
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
 def _yes(text: str) -> str:
     return "yes" if text.isascii() else "确认"
+
+
+async def _hurried(bot: Bot, *turns: str, yeses: int = 1) -> None:
+    """Say ``turns``, then a bare yes (in the last turn's language) ``yeses`` times."""
+    for text in turns:
+        await say(bot, text)
+    for _ in range(yeses):
+        await say(bot, _yes(turns[-1]))
+
+
+async def _cancelled(bot: Bot) -> list[str]:
+    return [e["target"] for e in await executions(bot, "cancel_order")]
 
 
 @pytest.mark.parametrize(
@@ -114,9 +127,7 @@ async def test_what_the_thirteenth_blind_batch_found_writing_writes_nothing(
     tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, _yes(message))
-    await say(bot, _yes(message))
+    await _hurried(bot, message, yeses=2)
     assert await executions(bot, "create_ticket") == []
     assert await executions(bot, "create_refund") == []
     assert await executions(bot, "cancel_order") == []
@@ -188,7 +199,7 @@ async def test_the_same_cancel_again_cancels_the_order_named(tmp_path: Path) -> 
     await say(bot, "yes")
     await say(bot, "same for 100998")
     await say(bot, "yes")
-    assert sorted(e["target"] for e in await executions(bot, "cancel_order")) == [
+    assert sorted(await _cancelled(bot)) == [
         "100904",
         "100998",
     ]
@@ -208,7 +219,7 @@ async def test_two_orders_described_for_one_cancel_are_each_asked(
     out = await say(bot, message)
     assert "100904" in out["reply"] and "100998" in out["reply"]
     await say(bot, "yes")
-    assert sorted(e["target"] for e in await executions(bot, "cancel_order")) == [
+    assert sorted(await _cancelled(bot)) == [
         "100904",
         "100998",
     ]
@@ -223,7 +234,7 @@ async def test_a_refund_of_a_thing_of_its_own_is_not_the_order_cancelled_after_i
     )
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [129.0]
-    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+    assert await _cancelled(bot) == ["100904"]
 
 
 @pytest.mark.parametrize(
@@ -240,8 +251,7 @@ async def test_a_refund_refused_once_meant_or_made_before_is_never_offered(
     tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, _yes(message))
+    await _hurried(bot, message)
     assert await executions(bot, "create_refund") == []
 
 
@@ -249,7 +259,7 @@ async def test_and_the_other_described_one_too_is_the_same_write(tmp_path: Path)
     bot = bot_for(tmp_path)
     await say(bot, "cancel my unpaid order. and the paid one too.")
     await say(bot, "yes")
-    assert sorted(e["target"] for e in await executions(bot, "cancel_order")) == [
+    assert sorted(await _cancelled(bot)) == [
         "100904",
         "100998",
     ]
@@ -301,10 +311,8 @@ async def test_the_same_refused_asked_or_reported_repeats_nothing(
     tmp_path: Path, then: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, "refund 100 from 100609")
-    await say(bot, "yes")
-    await say(bot, then)
-    await say(bot, _yes(then))
+    await _hurried(bot, "refund 100 from 100609")
+    await _hurried(bot, then)
     assert await refunds_of(bot, "100200") == []
 
 
@@ -315,11 +323,9 @@ async def test_the_same_asked_after_a_cancel_cancels_nothing_more(
     tmp_path: Path, then: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, "cancel 100998")
-    await say(bot, "yes")
-    await say(bot, then)
-    await say(bot, _yes(then))
-    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+    await _hurried(bot, "cancel 100998")
+    await _hurried(bot, then)
+    assert await _cancelled(bot) == ["100998"]
 
 
 @pytest.mark.parametrize(
@@ -366,10 +372,9 @@ async def test_review_phrasings_move_no_money_on_a_hurried_yes(
     tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, _yes(message))
+    await _hurried(bot, message)
     assert await executions(bot, "create_refund") == []
-    cancelled = [e["target"] for e in await executions(bot, "cancel_order")]
+    cancelled = await _cancelled(bot)
     # ("cancel the unpaid order and the paid one stays": the unpaid one only, as asked)
     assert cancelled == (["100904"] if "unpaid" in message else [])
 
@@ -416,7 +421,7 @@ async def test_an_unpaid_order_not_wanted_any_more_is_offered_its_cancel(
     assert await executions(bot, "cancel_order") == []
     assert "100904" in out["reply"]
     await say(bot, _yes(message))
-    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+    assert await _cancelled(bot) == ["100904"]
 
 
 async def test_one_thing_of_an_unpaid_order_not_wanted_cancels_nothing(tmp_path: Path) -> None:
@@ -454,11 +459,9 @@ async def test_the_same_put_off_hedged_or_reported_repeats_nothing(
     tmp_path: Path, then: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, "cancel 100904")
-    await say(bot, "yes")
-    await say(bot, then)
-    await say(bot, "yes")
-    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+    await _hurried(bot, "cancel 100904")
+    await _hurried(bot, then)
+    assert await _cancelled(bot) == ["100904"]
 
 
 @pytest.mark.parametrize(
@@ -478,9 +481,7 @@ async def test_second_review_phrasings_move_no_money_on_a_hurried_yes(
     tmp_path: Path, message: str
 ) -> None:
     bot = bot_for(tmp_path)
-    await say(bot, message)
-    await say(bot, _yes(message))
-    await say(bot, _yes(message))
+    await _hurried(bot, message, yeses=2)
     assert await executions(bot, "cancel_order") == []
     assert [a for a in await refunds_of(bot, "100200") if a != 129.0] == []
     assert await refunds_of(bot, "100609") == []
