@@ -93,6 +93,9 @@ _NOT_YET = rx(
     r"|先别(?=退|取消|处理|提交|办|操作|申请)|先不要?(?=退|取消|处理|提交|办|操作|申请|了\W*$)"
     r"|暂时(?:先)?(?:别|不要?)(?=退|取消|处理|提交|操作)"
     r"|(?:晚点|过几天|以后|回头|改天|明天)再(?:退|取消|处理|说|弄|提交|申请)"
+    # "no wait, don't. I'll give it two more days", "我再等等", "再等两天看看": waiting instead
+    r"|\bi'?ll (?:give it|wait)\b[^.?!]{0,20}\b(?:days?|week|while|bit)\b|\blet me wait\b"
+    r"|(?:我|那我|那就)?再等(?:等|几天|两天|一下|一天|一周|一阵)"
 )
 """A yes put off ("yes 50 but dont refund yet", "好的，先别退"): a no for now, nothing changed."""
 _OTHERS_PUT_OFF = rx(r"其他|别的|其余|其它|剩下|\b(?:anything|everything) else\b|\bthe rest\b")
@@ -163,6 +166,11 @@ def read_confirmation(
     if _HESITANT.search(stripped) or _HEDGE.match(plain):
         # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
+    verb_alone = words.named_action(plain) if _ONLY_THE_VERB.match(plain) else None
+    if verb_alone and NO_WHOLE.match(plain) and any(verb_alone in w for w in words.waiting):
+        # "cancel it" / "取消吧" to "shall I cancel 100904?": a yes to the cancel or a no to the
+        # question — the words do not say which: asked again, never run, never dropped
+        return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
     put_off = _NOT_YET.search(plain)
     if (
         put_off is not None

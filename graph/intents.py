@@ -50,6 +50,7 @@ __all__ = [
     "BRIEF",
     "CHANGE_UNCLEAR",
     "DEFERRED_PART",
+    "JUST_DROPPED",
     "LAST_WRITE",
     "SPARED_SUBJECT",
     "ConfirmationWords",
@@ -71,6 +72,12 @@ LAST_WRITE = "last_write"
 """The session fact naming the last action done (run after the customer's yes): ``{"tool",
 "args", "amount_kind"}`` ("do the same for 100452" is that action again, on another subject; asked
 again, never run on it). An action declined or never confirmed is never one to repeat."""
+
+
+JUST_DROPPED = "just_dropped"
+"""Marks, in the session's ``dropped_actions``, an action the customer moved on from on the turn
+before (the reply said it was not done, "if you still want it, just ask again"): a bare yes now
+("yeah go on then", "行吧") asks about it again — a new question, never a run."""
 
 
 @dataclass(frozen=True, slots=True)

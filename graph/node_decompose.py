@@ -11,6 +11,7 @@ from helpdesk.graph.capabilities import match_packs, merge_matches
 from helpdesk.graph.conversation import NO_ANY, bare
 from helpdesk.graph.first_round import RULES, calls_signature, first_round, reading_signature
 from helpdesk.graph.intents import (
+    JUST_DROPPED,
     Intent,
     MatchedIntent,
     match_intents,
@@ -51,6 +52,15 @@ class DecomposeNode(NodeBase):
         template = match_intents(
             text, packs=self.packs, facts=facts, awaiting_confirmation=awaiting
         )
+        if not awaiting and any(a.get(JUST_DROPPED) for a in facts.get("dropped_actions") or []):
+            # an action moved on from on the turn before (said not done, "if you still want
+            # it, just ask again"): a bare yes now ("yeah go on then", "行吧") asks about it
+            # again; nothing else is read as an answer to it
+            answer = match_intents(
+                text, packs=self.packs, facts=facts, awaiting_confirmation=True
+            )
+            if [m.intent for m in answer] == [Intent.CONFIRM_YES]:
+                template, awaiting = answer, True
         is_confirmation = any(m.intent in _ANSWERS for m in template)
         # a part the matcher could not read that a pack's claim merged away may still be a
         # request of its own: such a reading is never taken as settled without the models

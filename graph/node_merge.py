@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.degrade.context import DegradeContext
-from helpdesk.graph.intents import LAST_WRITE
+from helpdesk.graph.intents import JUST_DROPPED, LAST_WRITE
 from helpdesk.graph.node_base import NodeBase, _lang
 from helpdesk.graph.planning import match_from_task
 from helpdesk.graph.replies import ReplyItem, confirmation_question
@@ -148,12 +148,12 @@ class MergeContextNode(NodeBase):
             return []
         now = self.clock.wall()
         kept = [
-            a
+            {**a, JUST_DROPPED: False}
             for a in facts.get("dropped_actions") or []
             if now - float(a.get("dropped_at", now)) <= self.config.confirmation_ttl_s
         ]
         moved_on = _moved_on_from(state)
-        kept += [{**a, "dropped_at": now} for a in moved_on]
+        kept += [{**a, "dropped_at": now, JUST_DROPPED: True} for a in moved_on]
         return kept[-3:]
 
 

@@ -18,6 +18,7 @@ from helpdesk.graph.confirmation_reading import RESTATED
 from helpdesk.graph.conversation import QUESTION_MARK
 from helpdesk.graph.intents import (
     CHANGE_UNCLEAR,
+    JUST_DROPPED,
     Intent,
     MatchedIntent,
     plain_match,
@@ -100,7 +101,11 @@ def plan_tasks(
         if match.intent is Intent.CONFIRM_YES and not pending:
             # "确认取消" after the customer moved on from the cancel question: asked again,
             # never run on this message (the yes did not answer a published question)
-            again = [a for a in facts.get("dropped_actions") or [] if _names(a, match.details)]
+            again = [
+                a
+                for a in facts.get("dropped_actions") or []
+                if _names(a, match.details) and (match.details or a.get(JUST_DROPPED))
+            ]
             if again:
                 tasks.append(_ask_again(again[-1], match, next_id(), packs))
                 continue

@@ -335,7 +335,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|拒收[^，。,.!?！？]{0,3}还是|还是[^，。,.!?！？]{0,3}拒收|(?:能|可以)拒收(?:吗|么|不)"
         # "我要是拒收会怎么样", "what happens if I refuse the parcel"
         r"|拒收[^，。,.!?！？]{0,4}(?:会怎么样|会怎样|怎么办|怎么处理|有什么后果|钱怎么|退款吗|能退吗)"
-        r"|what happens if i (?:refuse|reject|don'?t accept)"
+        r"|\bwhat happens if i (?:refuse|reject|don'?t accept)\b"
         r"|\b(?:refuse|reject) (?:the )?(?:delivery|parcel|package)\b[^.!]{0,30}\?"
     ),
     "exchange": rx(
@@ -864,8 +864,8 @@ _WHEN_CONTACTED = rx(
     # "我上周就要求转人工了，到现在都没人联系我", "I asked for a human yesterday and nobody
     # called": the transfer asked for before, not come — where it is, shown
     r"|(?:没人|没有人|都没人|还没人|也没人)(?:跟我)?(?:联系|回复|回电|打电话|找)(?:过)?我?"
-    r"|(?:no ?one|nobody|no one has|nobody has)\s+(?:has\s+)?(?:ever\s+)?(?:contacted|called|"
-    r"replied|got back|gotten back|answered|reached out|emailed)"
+    r"|\b(?:no ?one|nobody|no one has|nobody has)\s+(?:has\s+)?(?:ever\s+)?(?:contacted|called|"
+    r"replied|got back|gotten back|answered|reached out|emailed)\b"
 )
 _SOMEONE = rx(
     r"\b(?:someone|somebody|anyone|an? agent|the agent|a person|a human|support|customer service)\b"
@@ -5380,9 +5380,11 @@ def _when_of_the_one_before(items: list[_Request]) -> list[_Request]:
         if (
             before is not None
             and before.intent in (ShopIntent.STOCK, ShopIntent.FAQ)
-            and item.intent in (ShopIntent.STOCK, ShopIntent.FAQ)
+            and item.intent in (ShopIntent.STOCK, ShopIntent.FAQ, ShopIntent.TRACKING)
             and not item.sku
-            and not item.order_id
+            # (the order talked about before is no order this part names: "取消了钱是原路退回
+            # 吗？多久能到？" asks when the money comes, not the parcel)
+            and (not item.order_id or item.inferred_order)
             # (after "运费怎么算" or "有货吗", "多久能到" asks about delivery times)
             and (
                 (before.intent is ShopIntent.STOCK and _BARE_RESTOCK.search(item.text))

@@ -276,6 +276,9 @@ def _body(w: Writer, item: ReplyItem) -> str:
         kind_of(match) is ShopIntent.REFUND
         and match.amount_kind == "invalid"
         and result.tool != "request_refund"
+        # (an order that is not the customer's, or a look that failed, is said as such below,
+        # not as a refund that cannot be had "right now")
+        and result.status is ToolStatus.OK
     ):
         return _ask_refund_amount(w, match, result)
     kind = _kind_of(item)

@@ -95,8 +95,28 @@ async def test_a_confirmation_left_unanswered_is_reported_not_dropped_silently(
     out = await run_turn(bot, "is SKU-1004 in stock?", session="d", customer="C0001")
     assert out["reply"].startswith("Order 100904 has not been cancelled")
     assert "out of stock" in out["reply"]
+    # a late yes answers no question any more: the cancel is asked about again, never run
+    late_yes = await run_turn(bot, "yes", session="d", customer="C0001")
+    assert [r["status"] for r in late_yes["tool_results"]] == ["needs_confirmation"]
+    assert "cancel" in late_yes["reply"] and "100904" in late_yes["reply"]
+    order = await bot.client.call("GET", "/orders/100904", tool="t", customer="C0001")
+    assert order["status"] == "pending"
+
+
+async def test_a_late_yes_asks_again_only_right_after_the_action_was_dropped(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await run_turn(bot, "cancel order 100904", session="d", customer="C0001")
+    await run_turn(bot, "is SKU-1004 in stock?", session="d", customer="C0001")
+    await run_turn(bot, "where is 100683?", session="d", customer="C0001")
+    # two turns on, a bare yes is about nothing the bot asked: nothing asked, nothing run
     late_yes = await run_turn(bot, "yes", session="d", customer="C0001")
     assert late_yes["tool_results"] == []
+    # a "cancel it" to the cancel question is asked again: a yes or a no, it does not say
+    await run_turn(bot, "cancel order 100904", session="d", customer="C0001")
+    unclear = await run_turn(bot, "cancel it", session="d", customer="C0001")
+    assert [r["status"] for r in unclear["tool_results"]] == ["needs_confirmation"]
     order = await bot.client.call("GET", "/orders/100904", tool="t", customer="C0001")
     assert order["status"] == "pending"
 
