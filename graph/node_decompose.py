@@ -56,9 +56,7 @@ class DecomposeNode(NodeBase):
             # an action moved on from on the turn before (said not done, "if you still want
             # it, just ask again"): a bare yes now ("yeah go on then", "行吧") asks about it
             # again; nothing else is read as an answer to it
-            answer = match_intents(
-                text, packs=self.packs, facts=facts, awaiting_confirmation=True
-            )
+            answer = match_intents(text, packs=self.packs, facts=facts, awaiting_confirmation=True)
             if [m.intent for m in answer] == [Intent.CONFIRM_YES]:
                 template, awaiting = answer, True
         is_confirmation = any(m.intent in _ANSWERS for m in template)
