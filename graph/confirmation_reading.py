@@ -34,6 +34,7 @@ from helpdesk.graph.conversation import (
 )
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import AmountReading, read_amount
+from helpdesk.graph.put_off import puts_off
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.tools.packs import PackSet
 
@@ -85,27 +86,6 @@ _HEDGE = rx(
     r"|呃+|额+|这个嘛?|那个|让我想想|我想想|再想想|我再想想|考虑一下|我考虑一下|不确定|可能吧?|也许吧?)$"
 )
 """Words that are no answer yet ("hmm", "maybe", "我再想想")."""
-_NOT_YET = rx(
-    r"\b(?:don'?t|dont|do not|not|no)\s+(?:(?:refund|cancel|process|submit|file|send|do|run)"
-    r"(?:\s+(?:it|that|this|them|anything))?|go ahead|yet)\s+(?:yet|for now|just yet|right now"
-    r"|until|till|today)\b|(?<!don't )(?<!dont )(?<!not )\bhold off\b(?! on)"
-    r"|^\W*(?:(?:yes|yeah|ok|okay|sure|fine)\W*)?(?:but\W*)?not (?:yet|just yet|now)\W*$"
-    r"|先别(?=退|取消|处理|提交|办|操作|申请)|先不要?(?=退|取消|处理|提交|办|操作|申请|了\W*$)"
-    r"|暂时(?:先)?(?:别|不要?)(?=退|取消|处理|提交|操作)"
-    r"|(?:晚点|过几天|以后|回头|改天|明天)再(?:退|取消|处理|说|弄|提交|申请)"
-    # "no wait, don't. I'll give it two more days", "我再等等", "再等两天看看": waiting instead
-    r"|\bi'?ll (?:give it|wait)\b[^.?!]{0,20}\b(?:days?|week|while|bit)\b|\blet me wait\b"
-    r"|(?:我|那我|那就)?再等(?:等|几天|两天|一下|一天|一周|一阵)"
-)
-"""A yes put off ("yes 50 but dont refund yet", "好的，先别退"): a no for now, nothing changed."""
-_OTHERS_PUT_OFF = rx(r"其他|别的|其余|其它|剩下|\b(?:anything|everything) else\b|\bthe rest\b")
-"""What is put off is something else ("好的，其他的先不要了", "好，退吧，其他的以后再说")."""
-_ACTION_PUT_OFF = rx(r"refund|cancel|\bdo (?:it|that|this)\b|process|submit|退|取消|处理|提交|办")
-_HOLD_OFF_NEGATED = rx(
-    r"\b(?:no|not|don'?t|dont|never|without|no point|no need)\b[^.,;!?]{0,16}\bhold off"
-)
-
-
 _MONEY_SAID = rx(
     r"[¥￥%]|元|块|钱|退|\b(?:yuan|rmb|kuai|bucks|refund\w*|money|percent|half|quarter|third)\b"
     r"|一半|分之|成"
@@ -171,19 +151,7 @@ def read_confirmation(
         # "cancel it" / "取消吧" to "shall I cancel 100904?": a yes to the cancel or a no to the
         # question — the words do not say which: asked again, never run, never dropped
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
-    put_off = _NOT_YET.search(plain)
-    if (
-        put_off is not None
-        and not AFTER_ALL.search(plain)
-        and len(words.waiting) <= 1
-        and not _HOLD_OFF_NEGATED.search(plain)
-        and (
-            # "hold on, don't do it yet, the rest can wait", "好的，先不要退，剩下的再说": the
-            # action itself put off, whatever else is; "好的，其他的先不要了": only the rest
-            _ACTION_PUT_OFF.search(plain[put_off.start() : put_off.end() + 3])
-            or not _OTHERS_PUT_OFF.search(plain)
-        )
-    ):
+    if len(words.waiting) <= 1 and puts_off(plain):
         # "yes 50 but dont refund yet", "好，先别退": not now — nothing runs, nothing stays
         # waiting for a later "yes"
         return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)

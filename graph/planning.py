@@ -99,13 +99,10 @@ def plan_tasks(
             pending = []
             continue
         if match.intent is Intent.CONFIRM_YES and not pending:
-            # "确认取消" after the customer moved on from the cancel question: asked again,
-            # never run on this message (the yes did not answer a published question)
-            again = [
-                a
-                for a in facts.get("dropped_actions") or []
-                if _names(a, match.details) and (match.details or a.get(JUST_DROPPED))
-            ]
+            # "确认取消" after the customer moved on from the cancel question (a bare yes: on the
+            # turn right after): asked again, never run (it answered no published question)
+            dropped, named = facts.get("dropped_actions") or [], match.details
+            again = [a for a in dropped if _names(a, named) and (named or a.get(JUST_DROPPED))]
             if again:
                 tasks.append(_ask_again(again[-1], match, next_id(), packs))
                 continue

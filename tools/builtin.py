@@ -150,11 +150,29 @@ async def _look_up_order(order_id: Any, lookup: LookupFn) -> tuple[dict[str, Any
     return None, None
 
 
+IF_UNPAID = "if_unpaid"
+"""A cancel's argument: cancel only if the order is still unpaid ("要是没付就取消吧", "if I haven't
+paid for it yet, cancel it") — the shop cancels a paid order too, so the precheck checks it."""
+
+
 async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
-    """No "are you sure?" for an order that is not theirs or can no longer be cancelled."""
+    """No "are you sure?" for an order that is not theirs or can no longer be cancelled, nor
+    for one asked to be cancelled only if unpaid (:data:`IF_UNPAID`) that is paid."""
+    only_if_unpaid = bool(args.pop(IF_UNPAID, False))
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
+    if only_if_unpaid and (order is None or order.get("status") != "pending"):
+        # the condition is not met (or cannot be checked right now): nothing is asked; what is
+        # asked about and run after a yes never carries the condition
+        status = (order or {}).get("status", "")
+        return PrecheckOutcome(
+            refusal={
+                "code": "cancel_condition_not_met",
+                "message": f"order {args.get('order_id')} is {status or 'not known to be unpaid'}",
+                "status": status,
+            }
+        )
     if order is not None and order.get("cancellable") is False:
         status = order.get("status", "")
         return PrecheckOutcome(
@@ -168,8 +186,8 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
         # cancelling a paid order refunds what was paid: the question says how much
         paid = order.get("refundable_amount", order.get("total"))
         if paid is not None:
-            return PrecheckOutcome(data={"status": "paid", "refund_on_cancel": paid})
-    return PrecheckOutcome()
+            return PrecheckOutcome(args=args, data={"status": "paid", "refund_on_cancel": paid})
+    return PrecheckOutcome(args=args)
 
 
 async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
@@ -596,10 +614,14 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
     async def cancel_order(
         order_id: str,
         reason: str | None = None,
+        if_unpaid: bool | None = None,
         customer: str | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
-        """Cancel an order that has not shipped yet (asks the customer to confirm first)."""
+        """Cancel an order that has not shipped yet (asks the customer to confirm first).
+
+        ``if_unpaid``: only if the order is still unpaid — checked before the customer is
+        asked (:data:`IF_UNPAID`); what is asked about and run never carries it."""
         return await client.call(
             "POST",
             f"/orders/{order_id}/cancel",

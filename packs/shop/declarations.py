@@ -39,7 +39,7 @@ from helpdesk.packs.shop.words import (
     ticket_needs_asking,
     tracked_product,
 )
-from helpdesk.tools.builtin import build_shop_registry
+from helpdesk.tools.builtin import IF_UNPAID, build_shop_registry
 from helpdesk.tools.packs import (
     Capability,
     IntentSpec,
@@ -159,7 +159,13 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
 
 def _cancel(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
-    return PlannedCall("cancel_order", {"order_id": oid}) if oid else None
+    if not oid:
+        return None
+    # "要是没付就取消吧": the precheck asks only if the order is unpaid
+    return PlannedCall(
+        "cancel_order",
+        {"order_id": oid, IF_UNPAID: True} if m.get(IF_UNPAID) else {"order_id": oid},
+    )
 
 
 def _refund(m: Request, facts: Request) -> PlannedCall | None:

@@ -121,6 +121,7 @@ from helpdesk.packs.shop.words import (
     ticket_asked_for,
     tracked_product,
 )
+from helpdesk.tools.builtin import IF_UNPAID
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_shares import REMAINING
 from helpdesk.tools.shop.product_search import price_cap
@@ -1280,6 +1281,12 @@ _HYPOTHETICAL = rx(
     r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
     r"|something|anything|my|they)\b|如果|要是|万一|假如|的话"
 )
+_LAPSE_ASKED = rx(
+    r"(?:不|没|未)(?:付款|付钱|支付|付)(?:的话)?[^，。,.!?！？]{0,4}(?:就|会)(?:被)?(?:自动)?取消"
+    r"(?:掉|了)?(?:吗|么|嘛|不|没)"
+    r"|\bif (?:i|we) (?:don'?t|do not|never) pay\b[^.?!]{0,30}\b(?:will|would|does|is)\b"
+    r"[^.?!]{0,20}\bcancel+(?:ed|led)?\b"
+)
 _IF_SO_CANCEL = rx(
     r"(?:要是|如果|若是?)?[^，。,.!?！？]{0,10}(?:就|的话)\s*(?:帮我|给我)?\s*取消(?:了|掉)?(?:吧|了吧)\W*$"
 )
@@ -2183,12 +2190,16 @@ def _classify_clause(
         if ents.faq_topic == "shipping_fee" and _RETURN_ACTION.search(norm):
             return _Match(ShopIntent.FAQ, topic="returns")
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
+    if _LAPSE_ASKED.search(norm):
+        # "100904没付的话会取消吗？", "没付的话就取消吗": whether an unpaid order lapses, asked —
+        # the unpaid window, never a cancel
+        return _Match(ShopIntent.FAQ, topic="payment")
     if _IF_SO_CANCEL.search(norm) and (ents.order_ids or has_order_ctx):
         # "没发就取消吧": a cancel on a condition the shop checks (it refuses a shipped order);
-        # "要是没付就取消吧": on one nothing checks (the shop cancels a paid order too) — the order
-        # is shown, so the customer sees whether it holds and asks again, never a cancel on it
+        # "要是没付就取消吧": one the shop does not check (it cancels a paid order too) — the
+        # cancel's precheck does: asked only if the order is unpaid, else said why not
         if _NOT_PAID.search(norm):
-            return _Match(ShopIntent.ORDER_STATUS)
+            return _Match(ShopIntent.CANCEL_ORDER, verb=IF_UNPAID)
         return _Match(ShopIntent.CANCEL_ORDER)
     if _CANCEL_WORRY.search(norm):
         # "怕给我自动取消了", "worried it gets cancelled": the unpaid window, not a cancel
@@ -3086,6 +3097,11 @@ def match_shop(
         )
         if found.verb == _VENTED:
             base = replace(base, args={_VENTED: True})
+        if found.intent is ShopIntent.CANCEL_ORDER and (
+            found.verb == IF_UNPAID or _CANCEL_IF_UNPAID.search(clause_norm)
+        ):
+            # "要是没付就取消吧", "if I haven't paid for 100904 yet, cancel it"
+            base = replace(base, details="", args={IF_UNPAID: True})
         if followed_up and found.intent is ShopIntent.TRACKING:
             # "还有保温杯": the product bought, looked up by name like the look before it
             base = replace(base, args={"product": looked_product(clause_text)})
@@ -3415,6 +3431,8 @@ def match_shop(
     matched = _not_that_one(matched)
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
+    matched = _cancel_of_the_order_looked_at(matched)
+    matched = _ticket_of_the_order_told(matched, norm)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -4187,6 +4205,12 @@ def _reason_for_next(
     return found.intent in _ACTIONS or told_fault
 
 
+# "if I haven't paid for 100904 yet, cancel it", "cancel it if it's still unpaid": a cancel only
+# if the order is unpaid (its precheck checks it)
+_CANCEL_IF_UNPAID = rx(
+    r"\b(?:if|in case)\b[^.?!;]{0,30}(?:\bunpaid\b|\b(?:have ?n[o']?t|not|never|didn'?t)"
+    r" (?:yet |been |even )?(?:paid|pay)\b)"
+)
 # "还没付款", "haven't paid yet": the order's payment, told
 _NOT_PAID = rx(r"没付|未付|未支付|没支付|\b(?:have ?n[o']?t|not|never) (?:yet )?paid\b|\bunpaid\b")
 # a fault or dislike told of something bought ("不保温了", "颜色不喜欢", "stopped working")
@@ -4613,7 +4637,7 @@ _VENTED = VENTED
 def _details(found: _Match, clause_text: str) -> str:
     if found.ack:
         return "ack"
-    if found.verb and found.verb != _VENTED:
+    if found.verb and found.verb not in (_VENTED, IF_UNPAID):
         return found.verb
     if found.intent in (ShopIntent.CREATE_TICKET, ShopIntent.HANDOFF):
         return clause_text
@@ -5937,6 +5961,65 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
         else i
         for i in items
     ]
+
+
+# "没发就取消掉", "没付的话就取消吧", "if not, cancel it": a cancel on a condition, naming nothing
+_CANCEL_IF_SO = rx(
+    r"^\W*(?:要是|如果|若是?)?(?:还)?(?:没|没有|未)(?:发|发货|付|付款|付钱|支付)?(?:的话)?(?:就|那就)"
+    r"\s*(?:帮我|给我)?\s*取消(?:了|掉)?(?:吧|了吧)?\W*$"
+    r"|^\W*(?:and )?(?:if (?:not|it (?:hasn'?t|has not|isn'?t|is not)[^.?!]{0,20})|if so)"
+    r",? (?:please )?(?:just )?cancel (?:it|the order)\W*$"
+)
+
+
+def _cancel_of_the_order_looked_at(items: list[_Request]) -> list[_Request]:
+    """ "三件冲锋衣那单还没发货吧？没发就取消掉": a cancel on a condition naming no order, right
+    after one look at an order the message names or describes, is of that order (looked up
+    like the look; asked about first — the shop refuses a shipped order, the precheck an
+    unpaid-only cancel of a paid one)."""
+    out = list(items)
+    for n, item in enumerate(items):
+        if n == 0 or item.intent is not ShopIntent.CANCEL_ORDER:
+            continue
+        if item.order_id and not item.inferred_order:
+            continue
+        norm = normalize(item.text, _TYPOS)
+        if not _CANCEL_IF_SO.search(norm) or TOLD_BESIDE in item.args:
+            continue
+        before = out[n - 1]
+        looks = [i for i in items if i.intent in _LOOKS]
+        if before.intent not in _LOOKS or len(looks) != 1:
+            continue
+        unpaid = {IF_UNPAID: True} if _NOT_PAID.search(norm) else {}
+        if before.order_id and not before.inferred_order:
+            out[n] = replace(
+                item, order_id=before.order_id, inferred_order=False, args={**item.args, **unpaid}
+            )
+        elif (not before.order_id or before.inferred_order) and describes_an_order(
+            normalize(before.text, _TYPOS)
+        ):
+            told = str(before.args.get(TOLD_BESIDE) or before.text)[:300]
+            out[n] = replace(
+                item,
+                order_id=None,
+                inferred_order=False,
+                args={**item.args, **unpaid, TOLD_BESIDE: told},
+            )
+    return out
+
+
+def _ticket_of_the_order_told(items: list[_Request], norm: str) -> list[_Request]:
+    """ "帮我开个工单，100683的包裹丢了": a ticket asked for, the only request of a message that
+    names one order, is for that order — named, not guessed (beside another request, "file a
+    ticket about my broken thermos? also cancel 100904", the order may be the other's)."""
+    requests = [i for i in items if i.intent not in _SMALL_TALK]
+    if len(requests) != 1 or requests[0].intent is not ShopIntent.CREATE_TICKET:
+        return items
+    (ticket,) = requests
+    named = extract_entities(norm).order_ids
+    if not (ticket.inferred_order and list(named) == [ticket.order_id] and ticket_asked_for(norm)):
+        return items
+    return [replace(i, inferred_order=False) if i is ticket else i for i in items]
 
 
 def _one_refund_look(items: list[_Request]) -> list[_Request]:

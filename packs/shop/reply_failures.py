@@ -36,6 +36,7 @@ _BUSINESS_CODES = (
     "tracking_not_found",
     "no_order_with_product",
     "not_cancellable",
+    "cancel_condition_not_met",
     "not_refundable",
     "amount_too_large",
     "ticket_open",
@@ -112,6 +113,12 @@ def _business(
         if found is None or status in ("shipped", "delivered"):
             line += ("" if w.lang == "zh" else " ") + w.t["not_cancellable_hint"]
         return line
+    if code == "cancel_condition_not_met" and order_id:
+        # "要是没付就取消吧" on a paid order: not cancelled, and why
+        status = as_str(data.get("status"))
+        if not status:
+            return w.say("cancel_condition_unknown", order_id=order_id)
+        return w.say("cancel_condition_not_met", order_id=order_id, status=status_label(w, status))
     if code == "ticket_open" and order_id and data.get("ticket_id"):
         # a complaint about an order whose ticket is still open: that ticket, and a human
         status = as_str(data.get("status")) or "open"

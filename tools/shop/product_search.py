@@ -190,11 +190,18 @@ def _name_words(text: str) -> set[str]:
 
 
 def _name_pairs(text: str) -> set[str]:
-    """Two-character pieces of the Chinese names, and one-character aliases whole ("膜")."""
+    """Two-character pieces of the Chinese names, and one-character aliases whole ("膜") — not
+    the unit of a count in a name ("陶瓷餐具套装（16 件）": "三件冲锋衣" names no dinnerware)."""
     runs = _HAN.findall(text)
-    return {run[i : i + 2] for run in runs for i in range(len(run) - 1)} | {
-        run for run in runs if len(run) == 1
+    singles = {
+        m.group(0)
+        for m in _HAN.finditer(text)
+        if len(m.group(0)) == 1 and not _COUNT_BEFORE.search(text[: m.start()])
     }
+    return {run[i : i + 2] for run in runs for i in range(len(run) - 1)} | singles
+
+
+_COUNT_BEFORE = re.compile(r"\d\s*$")
 
 
 def _name_heads(text: str) -> set[str]:

@@ -1,0 +1,181 @@
+"""Whole conversations session 21 changed: a bare yes right after an action was moved on from,
+a cancel on a condition ("要是没付就取消吧", "三件冲锋衣那单还没发货吧？没发就取消掉"), "cancel it"
+to a cancel question, a money question's "多久能到" — run as a customer meets the bot (the demo
+shop seeded, the minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpdesk.app.session import run_turn
+from helpdesk.app.wiring import Bot
+from tests.integration.test_trust import bot_for, executions, say
+
+
+async def _cancelled(bot: Bot) -> list[str]:
+    return [e["target"] for e in await executions(bot, "cancel_order")]
+
+
+async def _turns(bot: Bot, *texts: str, customer: str = "C0001") -> list[dict[str, object]]:
+    return [await run_turn(bot, t, session="s", customer=customer) for t in texts]
+
+
+# --- a bare yes right after an action was moved on from ------------------------------------------
+
+
+@pytest.mark.parametrize("late_yes", ["yeah go on then", "fine, go ahead", "行吧"])
+async def test_a_yes_right_after_a_dropped_cancel_asks_it_again_and_a_second_yes_runs_it(
+    tmp_path: Path, late_yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "I need to cancel 100904")
+    moved_on = await say(bot, "is SKU-1004 in stock?")
+    assert "has not been cancelled" in str(moved_on["reply"])
+    asked = await say(bot, late_yes)
+    assert [r["status"] for r in asked["tool_results"]] == ["needs_confirmation"]
+    assert await _cancelled(bot) == []
+    await say(bot, "yes")
+    assert await _cancelled(bot) == ["100904"]
+
+
+async def test_a_new_request_right_after_a_dropped_action_is_that_request(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    # (the ticket offered on the first turn is moved on from; the refund is its own request)
+    await _turns(
+        bot,
+        "I AM SO DONE WITH YOUR DELIVERIES. ORDER 100609 NEVER CAME",
+        "oh wait, no, I mean the screen protector, the purifier came fine",
+    )
+    (refund,) = await _turns(bot, "just refund the whole thing then")
+    assert "29.00" in str(refund["reply"])
+    (no,) = await _turns(bot, "no wait, don't. I'll give it two more days.")
+    assert [t["intent"] for t in no["tasks"]] == ["confirm_no"]  # type: ignore[index]
+    await _turns(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize("answer", ["cancel it", "取消吧", "cancel"])
+async def test_the_cancel_verb_alone_to_a_cancel_question_is_asked_again(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel order 100904")
+    out = await say(bot, answer)
+    assert [r["status"] for r in out["tool_results"]] == ["needs_confirmation"]
+    assert await _cancelled(bot) == []
+
+
+async def test_when_the_money_comes_keeps_the_cancel_question(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100998 帮我取消掉")
+    out = await say(bot, "取消了钱是原路退回吗？多久能到？")
+    assert [t["tool"] for t in out["tasks"]] == ["search_faq", "cancel_order"]
+    assert "没有取消" not in str(out["reply"])
+    await say(bot, "行吧")
+    assert await _cancelled(bot) == ["100998"]
+
+
+# --- a cancel on a condition -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "100904付了没 我记得付了 要是没付就取消吧",
+        "帮我看看炸锅那个订单是不是还没付 没付的话就取消了吧",
+        "if I havent paid for 100904 yet, cancel it",
+        "is 100904 unpaid? if so cancel it",
+    ],
+)
+async def test_a_cancel_if_unpaid_of_an_unpaid_order_is_asked_and_runs_on_a_yes(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    assert await _cancelled(bot) == []
+    await say(bot, "yes")
+    assert await _cancelled(bot) == ["100904"]
+
+
+@pytest.mark.parametrize(
+    "message", ["100998要是没付就取消吧", "if 100998 is still unpaid, cancel it"]
+)
+async def test_a_cancel_if_unpaid_of_a_paid_order_is_never_asked_and_says_why(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "100998" in str(out["reply"])
+    assert ("没有取消" in str(out["reply"])) or ("haven't cancelled" in str(out["reply"]))
+    await say(bot, "yes")
+    await say(bot, "确认")
+    assert await _cancelled(bot) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "100904没付的话会取消吗？",
+        "100904没付的话就取消吗？",
+        "if I dont pay will 100904 be cancelled?",
+        "100904付了没？付了就别取消",
+        "100998还没发货吧？没发也别取消",
+    ],
+)
+async def test_a_question_or_a_no_about_a_conditional_cancel_never_cancels(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes")
+    await say(bot, "确认")
+    assert await _cancelled(bot) == []
+
+
+async def test_a_cancel_if_not_shipped_takes_the_order_the_look_describes(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await run_turn(
+        bot, "三件冲锋衣那单还没发货吧？没发就取消掉", session="s", customer="C0103"
+    )
+    assert "100812" in str(out["reply"])
+    await run_turn(bot, "对", session="s", customer="C0103")
+    response = await bot.client.http.get(
+        "/audit", params={"action": "cancel_order"}, headers={"X-Customer-Id": "C0103"}
+    )
+    assert [e["target"] for e in response.json()["entries"]] == ["100812"]
+
+
+async def test_a_count_in_a_product_name_names_nothing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    # C0001 bought no jacket: "三件" is not the "（16 件）" of the dinnerware set's name
+    out = await say(bot, "三件冲锋衣那单还没发货吧？没发就取消掉")
+    assert "您说的是订单 100200" not in str(out["reply"])
+    assert "您最近的订单" in str(out["reply"])  # which one: the list to pick from
+    await say(bot, "确认")
+    assert await _cancelled(bot) == []
+
+
+async def test_a_refund_of_the_same_for_an_order_not_found_says_so(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 866 on 100609")
+    await say(bot, "yes")
+    out = await say(bot, "now do the same for 100452")
+    assert "couldn't find order 100452" in str(out["reply"])
+    assert "right now" not in str(out["reply"])
+
+
+async def test_a_ticket_asked_for_with_its_order_told_beside_is_filed_for_that_order(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "帮我开个工单，100683的包裹丢了")
+    assert "根据之前的对话" not in str(out["reply"])  # the order is this message's own
+    assert [e["target"] for e in await executions(bot, "create_ticket")] == ["T-000041"]
+    # beside another request the order may be the other one's: asked first
+    (tmp_path / "other").mkdir()
+    other = bot_for(tmp_path / "other")
+    await say(other, "can you file a ticket about my broken thermos? also cancel 100904")
+    assert await executions(other, "create_ticket") == []
