@@ -767,8 +767,13 @@ def asks_cancellable(text: str) -> bool:
 
 
 def mentions_refund(text: str) -> bool:
-    """Whether the text is about refunds (asking or requesting)."""
-    return bool(_REFUND.search(normalize(text, _TYPOS)))
+    """Whether the text is about refunds (asking or requesting) — or about sending something
+    back ("if I send back only the thermos from 100200, …": what would come back is asked)."""
+    norm = normalize(text, _TYPOS)
+    return bool(_REFUND.search(norm) or _SENDING_BACK.search(norm))
+
+
+_SENDING_BACK = rx(r"\b(?:send|sent|sending|ship|mail|post)\b[^.?!]{0,20}\bback\b|寄回|退回去|退货")
 
 
 def normalize_sku(raw: str) -> str | None:
@@ -2157,6 +2162,8 @@ def _classify_clause(
                 )
                 and describes_an_order(norm)
             )
+            # "净化器还能退多少", "如果只退保温杯的话，能退多少": the thing's order
+            or _thing_still_refundable(norm)
         ):
             # a refund question naming no order asks how long refunds take, not where one is
             return _Match(ShopIntent.ORDER_STATUS)
@@ -4138,6 +4145,19 @@ _SPARING = rx(
 
 
 _NOT_A_THING = re.compile(r"[它那这哪就]|退款|订单|快递|包裹|物流|东西|\s")
+
+
+_THING_STILL_REFUNDABLE = rx(
+    r"(?:^|[，,\s]|只退|退)(?P<thing>[\u4e00-\u9fff]{2,6}?)(?:的话)?[，,\s]*(?:还|能|可以)+退(?:多少|几)"
+)
+_NO_THING = re.compile(r"[它那这哪就我你单个共总多]|退款|订单|快递|包裹|物流|东西|最")
+
+
+def _thing_still_refundable(norm: str) -> bool:
+    """ "净化器还能退多少": how much is refundable on the order a thing named is of (not "我还能退
+    多少", "第二单还能退多少", "一共还能退多少")."""
+    found = _THING_STILL_REFUNDABLE.search(norm)
+    return found is not None and not _NO_THING.search(found.group("thing"))
 
 
 def _names_its_own_thing(clause_text: str, clause_norm: str) -> bool:

@@ -99,6 +99,7 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
             as_dict(data),
             about_refund=mentions_refund(match.text),
             about_cancel=asks_cancellable(match.text),
+            words=match.text,
         )
     if kind == "orders":
         listed = orders_text(w, as_dict(data))

@@ -7,10 +7,12 @@ raises ``ValueError``/``KeyError`` so the caller says it could not check instead
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.graph.replies import Writer
 from helpdesk.tools.local_time import local_datetime
+from helpdesk.tools.refund_shares import item_meant
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 ORDER_STATUSES = ("pending", "paid", "shipped", "delivered", "cancelled")
@@ -30,8 +32,16 @@ _CANCEL_ANSWER = {
 
 
 def order_text(
-    w: Writer, order: dict[str, Any], *, about_refund: bool = False, about_cancel: bool = False
+    w: Writer,
+    order: dict[str, Any],
+    *,
+    about_refund: bool = False,
+    about_cancel: bool = False,
+    words: str = "",
 ) -> str:
+    """An order's state, items, parcels and refunds; asked about a refund, what is still
+    refundable — and, when ``words`` (the customer's) single out one item ("如果只退保温杯的话，
+    能退多少"), that item's price."""
     order_id = need(as_str(order["order_id"]))
     status = as_str(order["status"])
     key = f"order_status_{status}" if status in ORDER_STATUSES else "order_status_other"
@@ -62,6 +72,10 @@ def order_text(
     remaining = order.get("refundable_amount")
     if (order.get("refunds") or about_refund) and remaining is not None:
         lines.append(w.say("refundable_line", amount=money(remaining)))
+        item = _item_meant(order, words) if about_refund else None
+        if item is not None and item[1] <= float(remaining or 0):
+            name, price = product_name(w, dict(item[0])), item[1]
+            lines.append(w.say("refundable_item_line", name=name, amount=money(price)))
         if about_refund and float(remaining or 0) > 0:
             # asked whether a refund can be had: how to ask for one, never one started
             lines.append(w.say("refund_how_to_ask", order_id=order_id))
@@ -69,6 +83,16 @@ def order_text(
         # asked whether it can be cancelled: its state answers, and how to ask (never done)
         lines.append(w.say(_CANCEL_ANSWER[status], order_id=order_id))
     return "\n".join(lines)
+
+
+def _item_meant(order: dict[str, Any], words: str) -> tuple[Mapping[str, Any], float] | None:
+    """The one item ``words`` single out and its price, if any (never on an order already
+    partly refunded: what is left per item cannot be told)."""
+    item, _ = item_meant(order, words) if words else (None, False)
+    if item is None:
+        return None
+    price = float(item.get("unit_price") or 0) * int(item.get("quantity") or 1)
+    return (item, price) if price > 0 else None
 
 
 def _with_delay(w: Writer, data: dict[str, Any], order_id: str, lines: list[str]) -> list[str]:

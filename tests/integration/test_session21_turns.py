@@ -179,3 +179,30 @@ async def test_a_ticket_asked_for_with_its_order_told_beside_is_filed_for_that_o
     other = bot_for(tmp_path / "other")
     await say(other, "can you file a ticket about my broken thermos? also cancel 100904")
     assert await executions(other, "create_ticket") == []
+
+
+# --- how much is still refundable, on a thing ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "facts"),
+    [
+        ("净化器还能退多少", ["100609", "866.00"]),
+        ("如果只退保温杯的话，能退多少？", ["100200", "129.00"]),
+        ("If I send back only the thermos from 100200, how much would I get back?", ["129.00"]),
+    ],
+)
+async def test_how_much_a_thing_would_bring_back_is_its_orders_look_never_a_refund(
+    tmp_path: Path, message: str, facts: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert all(f in str(out["reply"]) for f in facts)
+    await say(bot, "确认" if not message.isascii() else "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_thing_not_bought_lists_the_orders(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "空调还能退多少")
+    assert "您最近的订单" in str(out["reply"])
