@@ -147,9 +147,10 @@ def read_confirmation(
         # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
     verb_alone = words.named_action(plain) if _ONLY_THE_VERB.match(plain) else None
-    if verb_alone and NO_WHOLE.match(plain) and any(verb_alone in w for w in words.waiting):
+    if verb_alone and NO_WHOLE.match(plain) and [verb_alone in w for w in words.waiting] == [True]:
         # "cancel it" / "取消吧" to "shall I cancel 100904?": a yes to the cancel or a no to the
-        # question — the words do not say which: asked again, never run, never dropped
+        # question — the words do not say which: asked again, never run, never dropped (beside
+        # another waiting action it stays a no to both)
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
     if len(words.waiting) <= 1 and puts_off(plain):
         # "yes 50 but dont refund yet", "好，先别退": not now — nothing runs, nothing stays

@@ -52,10 +52,11 @@ class DecomposeNode(NodeBase):
         template = match_intents(
             text, packs=self.packs, facts=facts, awaiting_confirmation=awaiting
         )
-        if not awaiting and any(a.get(JUST_DROPPED) for a in facts.get("dropped_actions") or []):
-            # an action moved on from on the turn before (said not done, "if you still want
+        just = [a for a in facts.get("dropped_actions") or [] if a.get(JUST_DROPPED)]
+        if not awaiting and len(just) == 1:
+            # the one action moved on from on the turn before (said not done, "if you still want
             # it, just ask again"): a bare yes now ("yeah go on then", "行吧") asks about it
-            # again; nothing else is read as an answer to it
+            # again; nothing else is read as an answer to it (of several, which one: not said)
             answer = match_intents(text, packs=self.packs, facts=facts, awaiting_confirmation=True)
             if [m.intent for m in answer] == [Intent.CONFIRM_YES]:
                 template, awaiting = answer, True

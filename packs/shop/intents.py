@@ -1433,7 +1433,8 @@ _IF_LATE_BY = rx(
     r"(?:不到|没到|没送到|收不到|到不了|不发货?|没发货?|不来|坏)(?:的话)?"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:又|再)(?:坏|出问题|晚|延误)"
     r"|万一|(?:丢件|丢了|降价|坏了|破了)的话|今晚还没|(?:今天|今晚)(?:还)?没(?:有)?动静"
-    r"|(?:要是|如果|假如)[^，。,.!?！？]{0,8}(?:丢件|丢了|坏了|破了|降价)|以后再说|晚点再说|先不急"
+    r"|(?:要是|如果|假如)[^，。,.!?！？]{0,8}(?:丢件|丢了|坏了|破了|降价|找不到|找不回|送不到)"
+    r"|以后再说|晚点再说|先不急"
 )
 _CONDITIONED_WRITE = rx(
     r"\b" + _WRITE_WORD + r"\b|退款|退钱|退了|退掉|给我退|就退|也退|都退|再退|退吧|取消"
@@ -1490,8 +1491,8 @@ _TICKET_NEGATED = rx(
     r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:再|又)?\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:新|重新|另|多)?"
     r"\s*(?:提交|开|建|创建|提)?\s*(?:个|一个)?(?:新的?|另一个)?"
     r"工单"
-    # "我之前开过工单了，别再开了"
-    r"|(?:别|不要|不用)再开(?:了|新的|一个)"
+    # "我之前开过工单了，别再开了", "能不能别让我开工单"
+    r"|(?:别|不要|不用)再开(?:了|新的|一个)|(?:别|不要)让我[^，。,.!?！？]{0,4}工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
     # "算了 先不报修了": no repair asked for (yet)
@@ -1734,6 +1735,15 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # "the screen protector was meant to arrive on the 31st and it's still in chengdu": a
         # late delivery told, not how long deliveries take asked — its state is looked at
         return _Match(ShopIntent.TRACKING)
+    if (
+        found is not None
+        and (found.topic == "refund_time" or found.intent is ShopIntent.ORDER_STATUS)
+        and _MONEY_ON_CANCEL.search(norm)
+    ):
+        # "what happens to my money if I cancel 100998?", "取消100998的话是全额退吗": what a
+        # cancel does with the money paid, the cancel policy (paid orders: all of it, back the
+        # way it was paid)
+        return _Match(ShopIntent.FAQ, topic="cancel_order")
     if _vents_about_delivery(norm, ents, found) and not _STATES_DELIVERY.search(norm):
         # "什么破快递", "你们这物流也太慢了吧": the delivery named to say how bad it is, not asked
         # about — a complaint (acknowledged, a ticket offered); a look beside it answers the state
@@ -1742,11 +1752,20 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return found
     if not (_asks_not_requests(norm) or _CHECK_WHETHER.search(norm)):
         return found
+    if found.intent is ShopIntent.CANCEL_ORDER and _MONEY_ON_CANCEL.search(norm):
+        return _Match(ShopIntent.FAQ, topic="cancel_order")  # "if i cancel … how fast … back"
     if ents.order_ids or (has_order_ctx and found.intent is not ShopIntent.CREATE_TICKET):
         return _Match(ShopIntent.ORDER_STATUS)
     return _Match(ShopIntent.FAQ, topic=ents.faq_topic or _WRITE_POLICY[found.intent])
 
 
+# the money of an order cancelled, asked about ("is my money safe if I cancel?", "取消的话是全额
+# 退吗")
+_MONEY_ON_CANCEL = rx(
+    r"\b(?:if|when|once) (?:i|we) cancel\b[^.?!]{0,40}\b(?:money|refund\w*|back|full|fee)\b"
+    r"|\b(?:money|refund\w*)\b[^.?!]{0,30}\b(?:if|when|once) (?:i|we) cancel\b"
+    r"|取消(?:的话|了|后|之后)?[^，。,.!?！？]{0,8}(?:是|会|能)?(?:全额退|退全款|全退)(?:款)?(?:吗|么|嘛|不)"
+)
 # what the delivery did, stated ("一张膜寄了一周还没到", "it's STILL in Chengdu")
 _STATES_DELIVERY = rx(
     r"没到|还没|没动|没收到|在路上|还在|不动|"
@@ -3438,7 +3457,7 @@ def match_shop(
     matched = _not_that_one(matched)
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
-    matched = _cancel_of_the_order_looked_at(matched)
+    matched = _conditions_of_the_cancels(_cancel_of_the_order_looked_at(matched), norm)
     matched = _ticket_of_the_order_told(matched, norm)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
@@ -4228,8 +4247,9 @@ def _reason_for_next(
 # "if I haven't paid for 100904 yet, cancel it", "cancel it if it's still unpaid": a cancel only
 # if the order is unpaid (its precheck checks it)
 _CANCEL_IF_UNPAID = rx(
-    r"\b(?:if|in case)\b[^.?!;]{0,30}(?:\bunpaid\b|\b(?:have ?n[o']?t|not|never|didn'?t)"
-    r" (?:yet |been |even )?(?:paid|pay)\b)"
+    r"\b(?:if|in case)\b[^.?!;]{0,30}(?:\bunpaid\b|\b(?:have ?n[o']?t|not|never|didn'?t"
+    r"|is ?n'?t|is not) (?:yet |been |even )?(?:paid|pay)\b)"
+    r"|(?:没|未|不)(?:付|付款|付钱|支付)(?:的话)?(?:就|那就)"
 )
 # "还没付款", "haven't paid yet": the order's payment, told
 _NOT_PAID = rx(r"没付|未付|未支付|没支付|\b(?:have ?n[o']?t|not|never) (?:yet )?paid\b|\bunpaid\b")
@@ -6028,6 +6048,50 @@ def _cancel_of_the_order_looked_at(items: list[_Request]) -> list[_Request]:
     return out
 
 
+# a cancel said on a condition ("if so cancel it", "没有就取消吧", "没发的话取消100998")
+_ON_A_CONDITION = rx(r"\b(?:if|unless|then)\b|如果|要是|的话|没(?:有|付|发)?就|不然就|否则")
+# a condition of payment asked or told ("is 100998 paid? if not, cancel", "100998付了吗？没付就取消
+# 掉") — not a payment told ("已经付款了，帮我取消")
+_PAYMENT_WORDS = rx(
+    r"\bunpaid\b|\b(?:not|isn'?t|wasn'?t|haven'?t|hasn'?t|never) (?:yet |been |even )?paid\b"
+    r"|\bpaid (?:yet|already)?\s*\?"
+    r"|\bpaid yet\b|\b(?:is|was|has) [^.?!]{0,15}\bpaid\b|没付|未付|不付|没支付|未支付"
+    r"|付(?:款|钱)?了(?:吗|没|么|不)"
+)
+
+
+def _conditions_of_the_cancels(items: list[_Request], whole: str) -> list[_Request]:
+    """A cancel on a condition the words before it state: about payment ("is 100998 unpaid?
+    if so cancel it", "100998付了吗？没付就取消掉") it is only if the order is unpaid
+    (:data:`IF_UNPAID`, checked before anyone is asked); about another order ("100683发货了吗？
+    没发的话取消100998", "if 100998 is unpaid cancel 100904") it is no cancel — the order is
+    shown, nothing is asked."""
+    out = list(items)
+    for n, item in enumerate(items):
+        if item.intent is not ShopIntent.CANCEL_ORDER:
+            continue
+        norm = normalize(item.text, _TYPOS)
+        own = _ON_A_CONDITION.search(norm) is not None
+        if not (own or _ON_A_CONDITION.search(whole)):
+            continue
+        before = items[n - 1] if n else None
+        named = set(extract_entities(norm).order_ids)
+        other = (
+            before is not None
+            and before.intent in _LOOKS
+            and before.order_id
+            and not before.inferred_order
+            and item.order_id
+            and before.order_id != item.order_id
+        )
+        if own and (len(named) > 1 or other):
+            out[n] = replace(item, intent=ShopIntent.ORDER_STATUS, args={}, details="")
+            continue
+        if _PAYMENT_WORDS.search(whole) and not item.args.get(IF_UNPAID):
+            out[n] = replace(item, args={**item.args, IF_UNPAID: True})
+    return out
+
+
 def _ticket_of_the_order_told(items: list[_Request], norm: str) -> list[_Request]:
     """ "帮我开个工单，100683的包裹丢了": a ticket asked for, the only request of a message that
     names one order, is for that order — named, not guessed (beside another request, "file a
@@ -6037,9 +6101,28 @@ def _ticket_of_the_order_told(items: list[_Request], norm: str) -> list[_Request
         return items
     (ticket,) = requests
     named = extract_entities(norm).order_ids
-    if not (ticket.inferred_order and list(named) == [ticket.order_id] and ticket_asked_for(norm)):
+    if not (ticket.inferred_order and list(named) == [ticket.order_id]):
+        return items
+    if not _TICKET_ASKED_NOW.fullmatch(normalize(ticket.text, _TYPOS)) or _NOT_NOW.search(norm):
+        # "要不要给你开个工单", "开工单有啥用", "上次你们说帮我开个工单", "如果…就帮我开个工单":
+        # asked about, reported or on a condition — asked first
         return items
     return [replace(i, inferred_order=False) if i is ticket else i for i in items]
+
+
+# a ticket asked for, now and in so many words ("帮我开个工单", "please open a ticket")
+_TICKET_ASKED_NOW = rx(
+    r"\W*(?:请|麻烦)?(?:你)?(?:帮我|给我)(?:开|提交|建|登记|提|报)(?:一)?(?:个|一下)?"
+    r"[^，。,.!?！？]{0,6}工单(?:吧|呗)?\W*"
+    r"|\W*(?:please |pls |plz )?(?:open|file|raise|create|submit|log) (?:me )?(?:a|an) "
+    r"(?:[a-z-]+ )?ticket(?: for me)?(?: please| pls)?\W*"
+)
+# what makes a request no request now: a question, a condition, a report of the past, a no
+_NOT_NOW = rx(
+    r"[?？]|吗|么|呢|\b(?:if|unless|when|whether|last time|before|even)\b"
+    r"|如果|要是|万一|的话|上次|之前|有什么用|有啥用|为什么|是不是|要不要|别|不要|不用"
+    r"|\b(?:don'?t|do not|never|no need)\b"
+)
 
 
 def _one_refund_look(items: list[_Request]) -> list[_Request]:

@@ -198,7 +198,8 @@ async def test_a_write_naming_nothing_after_a_look_at_another_order_asks_which(
     tmp_path: Path,
 ) -> None:
     """ "平底锅那单呢" then "三件冲锋衣那单还没发货吧？没发就取消掉": the cancel is never offered
-    for the frying-pan order talked about before (the words point at the jacket order)."""
+    for the frying-pan order talked about before (the words point at the jacket order, which
+    session 21 offers it for)."""
     bot = bot_for(tmp_path)
     other = "C0103"
     await run_turn(bot, "平底锅那单呢", session="s", customer=other)
@@ -208,7 +209,7 @@ async def test_a_write_naming_nothing_after_a_look_at_another_order_asks_which(
     response = await bot.client.http.get(
         "/audit", params={"action": "cancel_order"}, headers={"X-Customer-Id": other}
     )
-    assert response.json()["entries"] == []
+    assert [e["target"] for e in response.json()["entries"]] == ["100812"]
 
 
 async def test_a_write_before_a_look_at_another_order_keeps_the_order_talked_about(

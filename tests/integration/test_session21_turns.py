@@ -206,3 +206,67 @@ async def test_a_thing_not_bought_lists_the_orders(tmp_path: Path) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, "空调还能退多少")
     assert "您最近的订单" in str(out["reply"])
+
+
+# --- what the review of this session's first version found ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "100683一直没到，要不要给你开个工单",
+        "你们开工单有什么用？100683的包裹丢了",
+        "上次你们说帮我开个工单，100683还是没到",
+        "can you even open a ticket? 100683 is lost",
+        "帮我开个工单？100683的包裹丢了",
+    ],
+)
+async def test_a_ticket_asked_about_or_reported_is_never_filed_before_a_yes(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "不要了" if not message.isascii() else "no")
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "answer", ["cancel it", "取消", "no wait, don't. I'll give it two more days.", "取消退款"]
+)
+async def test_an_answer_to_two_questions_then_bare_yeses_run_nothing(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100998 and refund 100609")
+    await say(bot, answer)
+    await say(bot, "ok")
+    await say(bot, "好的")
+    assert await _cancelled(bot) == []
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is 100998 unpaid? if so cancel it",
+        "is 100998 paid? if not, cancel it",
+        "100998付了吗？没付就取消掉",
+        "100998付款了吗？没有就取消吧",
+        "100998付钱了没 没的话就取消吧",
+        "100998付了吗 没有的话取消",
+        "100998 paid yet? no? then cancel",
+        "my wife says 100998 isn't paid, if so cancel it",
+        "100998没付款就取消，付了就退款",
+        # a condition about another order: no cancel at all
+        "if 100998 is unpaid cancel 100904",
+        "100998没付的话把100904取消了",
+        "100683发货了吗？没发的话取消100998",
+        "100683还没发货吧？没发就取消100998",
+    ],
+)
+async def test_a_cancel_on_a_false_condition_never_runs(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes")
+    await say(bot, "确认")
+    assert await _cancelled(bot) == []

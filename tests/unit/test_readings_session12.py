@@ -101,7 +101,9 @@ def test_a_budget_said_alone_narrows_the_search_before_it() -> None:
     assert str(kind_of(search)) == "stock" and "500" in search.text
 
 
-def test_a_cancel_on_a_condition_shows_the_order_and_plans_no_cancel() -> None:
-    """ "要是没付就取消吧": nothing checks the condition (the shop cancels a paid order too)."""
-    assert kinds("100998要是没付就取消吧") == ["order_status"]
-    assert "cancel_order" not in kinds("100904付了没 我记得付了 要是没付就取消吧")
+def test_a_cancel_on_a_condition_of_payment_is_only_if_unpaid() -> None:
+    """ "要是没付就取消吧": the shop cancels a paid order too — the cancel carries the condition
+    (its precheck asks only about an unpaid order; session 21, was: only the order shown)."""
+    (cancel,) = match_shop("100998要是没付就取消吧", packs=SHOP)
+    assert str(kind_of(cancel)) == "cancel_order" and cancel.args.get("if_unpaid") is True
+    assert "order_status" in kinds("100904付了没 我记得付了 要是没付就取消吧")
