@@ -3458,7 +3458,8 @@ def match_shop(
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
     matched = _conditions_of_the_cancels(_cancel_of_the_order_looked_at(matched), norm)
-    matched = _ticket_of_the_order_told(matched, norm)
+    matched = _fault_told_beside_its_remedy(_ticket_of_the_order_told(matched, norm))
+    matched = _told_beside_a_ticket_or_transfer(matched)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -6090,6 +6091,88 @@ def _conditions_of_the_cancels(items: list[_Request], whole: str) -> list[_Reque
         if _PAYMENT_WORDS.search(whole) and not item.args.get(IF_UNPAID):
             out[n] = replace(item, args={**item.args, IF_UNPAID: True})
     return out
+
+
+# "是不是坏了": whether the thing is broken, asked of the fault itself (not of a policy)
+_IS_IT_BROKEN = rx(r"是不是坏了|\bis it (?:broken|faulty|defective)\b")
+# "保修吧": repair it under the warranty (what the ticket beside it asks for)
+_WARRANTY_ASKED_FOR = rx(r"^[\s,.!，。！~]*(?:给我|帮我)?(?:走)?保修(?:吧|呗|啊)?[\s,.!，。！~]*$")
+# a policy asked about ("能退吗", "how do returns work"), not only a fault told
+_POLICY_ASKED = rx(
+    r"[?？]|能|可以|怎么|如何|多久|吗|么|\b(?:how|can|could|do you|does|policy|window|what if)\b"
+)
+
+
+def _fault_told_beside_its_remedy(items: list[_Request]) -> list[_Request]:
+    """ "空气炸锅那单里的餐具碎了好几个，把餐具的钱退给我", "My order 100200 came with a kettle
+    instead of the thermos. Not what I ordered!", "100200的空气炸锅坏了 加热不了 保修吧": the
+    fault told (or "是不是坏了", "保修吧") beside the ticket or refund that deals with it is that
+    request's reason, not a question of the returns or warranty policy."""
+    if not any(i.intent in (ShopIntent.CREATE_TICKET, ShopIntent.REFUND) for i in items):
+        return items
+
+    def told(item: _Request) -> bool:
+        norm = normalize(item.text, _TYPOS)
+        if item.intent is not ShopIntent.FAQ:
+            return False
+        if item.topic == "warranty":
+            return bool(_WARRANTY_ASKED_FOR.search(norm))
+        fault = _TICKET.search(norm) or _NOT_WHAT_ORDERED.search(norm)
+        asked = _POLICY_ASKED.search(norm) and not _IS_IT_BROKEN.search(norm)
+        return item.topic == "returns" and bool(fault) and not asked
+
+    return [i for i in items if not told(i)]
+
+
+_NOT_WHAT_ORDERED = rx(r"\bnot what i (?:ordered|paid for|bought|wanted)\b")
+# "不然我要转人工了", "or else I'll ask for a manager": a transfer threatened, not asked for
+_TRANSFER_THREATENED = rx(
+    r"(?:不然|否则|要不然|再不)[^，。,.!?！？]{0,6}(?:转人工|找人工|投诉|找你们领导)"
+    r"|\b(?:otherwise|or else|or) i'?ll (?:ask for|want|get|demand) (?:a |your )?(?:human|manager"
+    r"|person|supervisor)\b"
+)
+# "it's about the refund on 100609": what the transfer beside it is about
+_WHAT_IT_IS_ABOUT = rx(
+    r"^\W*(?:it'?s|this is|that'?s|its) (?:about|regarding|re|for)\b|^关于|是关于"
+)
+_BROKEN_TOLD = rx(r"碎|坏的|坏了|破了|裂|漏|瘪")
+
+
+def _told_beside_a_ticket_or_transfer(items: list[_Request]) -> list[_Request]:
+    """Beside a transfer or a ticket, words that only say what it is about are no request of
+    their own: "…, not a machine. it's about the refund on 100609" (the transfer's order, no
+    look), "100200收到盘子是碎的 … 马上给我开工单" (the fault the ticket is filed for, its order
+    named); and a transfer only threatened beside a question ("…为啥还没到，你们给个说法，不然我
+    要转人工了") is no transfer."""
+    handoffs = [i for i in items if i.intent is ShopIntent.HANDOFF]
+    tickets = [i for i in items if i.intent is ShopIntent.CREATE_TICKET]
+    others = [i for i in items if i.intent not in (ShopIntent.HANDOFF, *_SMALL_TALK)]
+    out: list[_Request] = []
+    for item in items:
+        norm = normalize(item.text, _TYPOS)
+        if item.intent is ShopIntent.HANDOFF and others and _TRANSFER_THREATENED.search(norm):
+            continue
+        if item.intent in _LOOKS and item.order_id and not item.inferred_order:
+            if handoffs and _WHAT_IT_IS_ABOUT.search(norm):
+                handoffs = []  # (one look given to one transfer)
+                continue
+            same = [t for t in tickets if t.order_id in (None, item.order_id)]
+            fault = _TICKET.search(norm) or _BROKEN_TOLD.search(norm)
+            if same and fault and not _POLICY_ASKED.search(norm):
+                continue
+        out.append(item)
+    kept_ids = {id(i) for i in out}
+    looks = {i.order_id for i in items if id(i) not in kept_ids and i.order_id}
+    if len(looks) != 1:
+        return out
+    (order_id,) = looks
+    return [
+        replace(i, order_id=order_id, inferred_order=False)
+        if i.intent in (ShopIntent.HANDOFF, ShopIntent.CREATE_TICKET)
+        and (i.order_id is None or i.inferred_order or i.order_id == order_id)
+        else i
+        for i in out
+    ]
 
 
 def _ticket_of_the_order_told(items: list[_Request], norm: str) -> list[_Request]:

@@ -270,3 +270,37 @@ async def test_a_cancel_on_a_false_condition_never_runs(tmp_path: Path, message:
     await say(bot, "yes")
     await say(bot, "确认")
     assert await _cancelled(bot) == []
+
+
+# --- words that only say what a request beside them is about ------------------------------------
+
+
+async def test_a_transfer_threatened_beside_a_question_is_no_transfer(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "我的订单100683为啥还没到，你们给个说法，不然我要转人工了")
+    assert [t["tool"] for t in out["tasks"] if t["tool"]] == ["get_order"]
+    assert await executions(bot, "handoff_to_human") == []
+
+
+async def test_what_a_transfer_is_about_goes_with_it(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot,
+        "i want to speak with someone from customer service, not a machine. it's about the "
+        "refund on 100609",
+    )
+    assert [(t["tool"], t["args"].get("order_id")) for t in out["tasks"] if t["tool"]] == [
+        ("handoff_to_human", "100609")
+    ]
+
+
+async def test_a_fault_told_beside_its_ticket_is_the_tickets_reason(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200的餐具到的时候碎了两个碗 马上给我开工单")
+    assert "get_order" not in [t["tool"] for t in out["tasks"]]
+    assert [e["target"] for e in await executions(bot, "create_ticket")] == ["T-000041"]
+    quiet = bot_for(tmp_path / "q") if (tmp_path / "q").mkdir() is None else bot
+    out = await say(
+        quiet, "My order 100200 came with a kettle instead of the thermos. Not what I ordered!"
+    )
+    assert "search_faq" not in [t["tool"] for t in out["tasks"]]
