@@ -299,7 +299,8 @@ async def test_a_fault_told_beside_its_ticket_is_the_tickets_reason(tmp_path: Pa
     out = await say(bot, "100200的餐具到的时候碎了两个碗 马上给我开工单")
     assert "get_order" not in [t["tool"] for t in out["tasks"]]
     assert [e["target"] for e in await executions(bot, "create_ticket")] == ["T-000041"]
-    quiet = bot_for(tmp_path / "q") if (tmp_path / "q").mkdir() is None else bot
+    (tmp_path / "q").mkdir()
+    quiet = bot_for(tmp_path / "q")
     out = await say(
         quiet, "My order 100200 came with a kettle instead of the thermos. Not what I ordered!"
     )
