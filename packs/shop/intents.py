@@ -1744,6 +1744,10 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # cancel does with the money paid, the cancel policy (paid orders: all of it, back the
         # way it was paid)
         return _Match(ShopIntent.FAQ, topic="cancel_order")
+    if found is not None and found.topic == "delivery_times" and _MY_THING_SHIPS.search(norm):
+        # "when does my phone ship", "之前那台什么时候发": the order of a thing bought (looked up
+        # by what it is, or by the thing the message names beside it), not the shipping policy
+        return _Match(ShopIntent.ORDER_STATUS)
     if _vents_about_delivery(norm, ents, found) and not _STATES_DELIVERY.search(norm):
         # "什么破快递", "你们这物流也太慢了吧": the delivery named to say how bad it is, not asked
         # about — a complaint (acknowledged, a ticket offered); a look beside it answers the state
@@ -1759,6 +1763,12 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     return _Match(ShopIntent.FAQ, topic=ents.faq_topic or _WRITE_POLICY[found.intent])
 
 
+# when a thing of the customer's ships ("when does my first one ship", "我的手机啥时候发货")
+_MY_THING_SHIPS = rx(
+    r"\bmy (?:first |other |last )?(?!order\b|orders\b|stuff\b|package\b|parcel\b)[a-z]+"
+    r"(?: [a-z]+)?\b[^.?!]{0,12}\bship"
+    r"|(?:我的|我买的|之前(?:那|买的)|我那)[^，。,.!?！？]{1,8}(?:什么时候|啥时候|几时|何时|几号)(?:能)?发"
+)
 # the money of an order cancelled, asked about ("is my money safe if I cancel?", "取消的话是全额
 # 退吗")
 _MONEY_ON_CANCEL = rx(
@@ -5961,6 +5971,11 @@ _LOOK_BACK = rx(
 )
 
 
+_MY_FIRST_ONE = rx(
+    r"\bmy (?:first|other|old) one\b|\bthe one i (?:bought|have|ordered)\b|之前那(?:台|个|件)"
+)
+
+
 def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
     """ "my company needs a fapiao for the monitor … also has it shipped yet", "显示器那单我还要的
     … 帮我看下现在啥状态": a look at "it" naming and describing no order is about the order the
@@ -5985,6 +6000,12 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
             told = told.replace(i.text, " ")
     if extract_entities(normalize(told, _TYPOS)).order_ids:
         return items  # an order named elsewhere: the planner's to carry
+    stock = [i for i in items if i.intent is ShopIntent.STOCK]
+    if not looked_product(told) and len(stock) == 1 and _MY_FIRST_ONE.search(look.text):
+        # "price of the 27 inch monitor? i might buy a second one. and when does my first one
+        # ship", "27寸显示器多少钱 想再买一台 之前那台什么时候发": the thing asked about, bought
+        # before — its order
+        told = stock[0].text
     if not (
         _LOOK_BACK.search(normalize(look.text, _TYPOS))
         # "… the purifier. what happened with the refund you did before": a refund made there

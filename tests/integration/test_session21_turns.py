@@ -305,3 +305,18 @@ async def test_a_fault_told_beside_its_ticket_is_the_tickets_reason(tmp_path: Pa
         quiet, "My order 100200 came with a kettle instead of the thermos. Not what I ordered!"
     )
     assert "search_faq" not in [t["tool"] for t in out["tasks"]]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "price of the 27 inch monitor? i might buy a second one. and when does my first one ship",
+        "27寸显示器多少钱 想再买一台 之前那台什么时候发",
+        "when does my phone ship",
+        "我的手机啥时候发货",
+    ],
+)
+async def test_when_a_thing_bought_ships_is_its_orders_state(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert ("get_order", "100998") in [(t["tool"], t["args"].get("order_id")) for t in out["tasks"]]
