@@ -9,8 +9,9 @@ from typing import Any
 
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.graph.intents import JUST_DROPPED, LAST_WRITE
-from helpdesk.graph.node_base import NodeBase, _lang
+from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
 from helpdesk.graph.planning import match_from_task
+from helpdesk.graph.put_off import called_off
 from helpdesk.graph.replies import ReplyItem, confirmation_question
 from helpdesk.graph.request import Intent
 from helpdesk.graph.state import HelpdeskState, Task
@@ -153,7 +154,10 @@ class MergeContextNode(NodeBase):
             if now - float(a.get("dropped_at", now)) <= self.config.confirmation_ttl_s
         ]
         moved_on = _moved_on_from(state)
-        kept += [{**a, "dropped_at": now, JUST_DROPPED: True} for a in moved_on]
+        # words calling anything off ("取消退款", "cancel that request", "no wait") leave nothing
+        # a later bare yes may ask about again
+        fresh = not called_off(_last_human_text(state.get("messages", [])))
+        kept += [{**a, "dropped_at": now, JUST_DROPPED: fresh} for a in moved_on]
         return kept[-3:]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from helpdesk.graph.conversation import AFTER_ALL, rx
 
-__all__ = ["puts_off"]
+__all__ = ["called_off", "puts_off"]
 
 _NOT_YET = rx(
     r"\b(?:don'?t|dont|do not|not|no)\s+(?:(?:refund|cancel|process|submit|file|send|do|run)"
@@ -39,3 +39,19 @@ def puts_off(plain: str) -> bool:
         _ACTION_PUT_OFF.search(plain[found.start() : found.end() + 3])
         or not _OTHERS_PUT_OFF.search(plain)
     )
+
+
+_CALLED_OFF = rx(
+    r"\b(?:no|nope|nah|not|don'?t|dont|stop|forget|never ?mind|wait|hold on|scrap|drop)\b"
+    r"|不|别|算了|等等|等一下|先|停|撤"
+)
+_CANCEL_WORD = rx(r"\bcancel\w*\b|取消")
+_ASKED = rx(r"[?？]|吗|么|呢")
+
+
+def called_off(text: str) -> bool:
+    """Whether a message that moved on from a question calls something off ("取消退款",
+    "cancel that request", "no wait, don't", "算了"): "cancel"/"取消" only when not asked about
+    ("if I cancel it can I still buy the air fryer later?" calls nothing off)."""
+    norm = text.lower()
+    return bool(_CALLED_OFF.search(norm) or (_CANCEL_WORD.search(norm) and not _ASKED.search(norm)))

@@ -1287,8 +1287,11 @@ _HYPOTHETICAL = rx(
     r"|something|anything|my|they)\b|如果|要是|万一|假如|的话"
 )
 _LAPSE_ASKED = rx(
-    r"(?:不|没|未)(?:付款|付钱|支付|付)(?:的话)?[^，。,.!?！？]{0,4}(?:就|会)(?:被)?(?:自动)?取消"
-    r"(?:掉|了)?(?:吗|么|嘛|不|没)"
+    r"(?:不|没|未)(?:付款|付钱|支付|付)(?:的话)?[，,\s]*(?:你们)?[^，。,.!?！？]{0,4}(?:就|会)(?:被)?"
+    r"(?:自动)?取消(?:掉|了)?(?:吗|么|嘛|不|没)"
+    r"|(?:会|会不会)(?:被)?(?:自动)?取消(?:掉|了)?(?:吗|么|嘛)?"
+    r"|\b(?:would|will|do|does) (?:you|it) (?:be )?(?:auto(?:matically)? )?cancel+(?:ed)?\b"
+    r"[^.?!]{0,30}\bif\b[^.?!]{0,20}\b(?:unpaid|not paid|i don'?t pay)\b"
     r"|\bif (?:i|we) (?:don'?t|do not|never) pay\b[^.?!]{0,30}\b(?:will|would|does|is)\b"
     r"[^.?!]{0,20}\bcancel+(?:ed|led)?\b"
 )
@@ -1493,6 +1496,7 @@ _TICKET_NEGATED = rx(
     r"工单"
     # "我之前开过工单了，别再开了", "能不能别让我开工单"
     r"|(?:别|不要|不用)再开(?:了|新的|一个)|(?:别|不要)让我[^，。,.!?！？]{0,4}工单"
+    r"|(?:不用|不要|别|不需要)给\d{6}[^，。,.!?！？]{0,3}(?:开|建|提交)[^，。,.!?！？]{0,3}工单"
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
     # "算了 先不报修了": no repair asked for (yet)
@@ -6078,7 +6082,8 @@ _PAYMENT_WORDS = rx(
     r"\bunpaid\b|\b(?:not|isn'?t|wasn'?t|haven'?t|hasn'?t|never) (?:yet |been |even )?paid\b"
     r"|\bpaid (?:yet|already)?\s*\?"
     r"|\bpaid yet\b|\b(?:is|was|has) [^.?!]{0,15}\bpaid\b|没付|未付|不付|没支付|未支付"
-    r"|付(?:款|钱)?了(?:吗|没|么|不)"
+    r"|付(?:款|钱)?了(?:吗|没|么|不)|\bpayment\b|\bowe\b|\b(?:pending|awaiting) payment\b"
+    r"|待付款|待支付|付清|付过|有没有付|没有付"
 )
 
 
@@ -6096,22 +6101,41 @@ def _conditions_of_the_cancels(items: list[_Request], whole: str) -> list[_Reque
         own = _ON_A_CONDITION.search(norm) is not None
         if not (own or _ON_A_CONDITION.search(whole)):
             continue
-        before = items[n - 1] if n else None
         named = set(extract_entities(norm).order_ids)
-        other = (
-            before is not None
-            and before.intent in _LOOKS
-            and before.order_id
-            and not before.inferred_order
-            and item.order_id
-            and before.order_id != item.order_id
-        )
-        if own and (len(named) > 1 or other):
+        paid_asked = item.args.get(IF_UNPAID) or _PAYMENT_WORDS.search(norm)
+        if (own and len(named) > 1 and paid_asked) or _on_another_orders_condition(
+            items[:n], item, whole
+        ):
             out[n] = replace(item, intent=ShopIntent.ORDER_STATUS, args={}, details="")
             continue
         if _PAYMENT_WORDS.search(whole) and not item.args.get(IF_UNPAID):
             out[n] = replace(item, args={**item.args, IF_UNPAID: True})
     return out
+
+
+def _on_another_orders_condition(before: list[_Request], item: _Request, whole: str) -> bool:
+    """ "is 100998 paid? if not, cancel 100904", "100683发货了吗？没发的话取消100998": the words
+    between a look at one order and a cancel of another hold the condition — of the first."""
+    looks = [b for b in before if b.intent in _LOOKS and b.order_id and not b.inferred_order]
+    if not looks or not item.order_id or looks[-1].order_id == item.order_id:
+        return False
+    look, own = normalize(looks[-1].text, _TYPOS), normalize(item.text, _TYPOS)
+    end, start = whole.find(look), whole.find(own)
+    if end < 0 or start < 0:
+        return False
+    # the look's words after its order ("is 100998 paid? if not"), the words between, and the
+    # cancel's own words before its order ("没发的话取消100998"; in "100904要是还没付就取消吧" the
+    # condition follows the cancel's order: its own)
+    at = own.find(item.order_id)
+    said = (
+        look[look.find(str(looks[-1].order_id)) + 6 :]
+        + whole[end + len(look) : start]
+        + (own[:at] if at >= 0 else "")
+    )
+    return bool(_ON_A_CONDITION.search(said)) and not _POLITE_IF.search(said)
+
+
+_POLITE_IF = rx(r"\bif (?:possible|you can|you could|you don'?t mind)\b|如果可以|可以的话|方便的话")
 
 
 # "是不是坏了": whether the thing is broken, asked of the fault itself (not of a policy)

@@ -143,8 +143,20 @@ def ticket_needs_asking(text: str) -> bool:
     question ("钱多久能退回来" was filed as an after-sales ticket at once) — unless the
     customer asked for the ticket in so many words ("can you open a ticket ...")."""
     if ticket_asked_for(text):
-        return False
+        # (asked about, on a condition or reported, it is asked first all the same)
+        return bool(_TICKET_NOT_NOW.search(text))
     return is_complaint(text) or bool(ASKS.search(text.lower()))
+
+
+_TICKET_NOT_NOW = re.compile(
+    r"要不要|是不是要|用不用|需不需要|有什么用|有啥用|为什么要|上次|之前让|客服说|让我开|别让我"
+    r"|\bshould (?:i|you|we)\b|\bdo (?:i|you) need to\b|\byou said\b|\blast time\b|\btold me\b"
+    r"|\b(?:can|could) i (?:even )?open\b|\bcan you even\b"
+    r"|(?:如果|要是|万一)[^，。,.!?！？]{0,20}(?:开|建|提交)[^，。,.!?！？]{0,4}工单"
+    r"|\bif\b[^.?!]{0,40}\b(?:open|file|raise)\b[^.?!]{0,10}\bticket\b"
+    r"|\b(?:open|file|raise) a ticket\b[^.?!]{0,30}\bif\b",
+    re.IGNORECASE,
+)
 
 
 # Question scaffolding around a product: "do you have ... in stock?", "...多少钱", "有没有...的".

@@ -320,3 +320,71 @@ async def test_when_a_thing_bought_ships_is_its_orders_state(tmp_path: Path, mes
     bot = bot_for(tmp_path)
     out = await say(bot, message)
     assert ("get_order", "100998") in [(t["tool"], t["args"].get("order_id")) for t in out["tasks"]]
+
+
+# --- the second review ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer", ["取消退款", "cancel that request", "取消这个退款申请", "just cancel", "好 取消"]
+)
+async def test_a_refund_called_off_is_never_asked_again_by_a_bare_yes(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    await say(bot, answer)
+    await say(bot, "ok")
+    await say(bot, "ok")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "不用给100683开工单",
+        "要不要给100683开个工单",
+        "can I open a ticket for 100683?",
+        "如果明天还没到就给100683开个工单",
+        "open a ticket if 100683 isnt here by friday",
+        "you said youd open a ticket for 100683 last week",
+    ],
+)
+async def test_a_ticket_for_a_named_order_asked_about_is_not_filed_at_once(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is 100998 paid? if not, cancel 100904",
+        "100998付了没？没付的话，取消100904",
+        "has 100609 shipped? if it hasnt, cancel 100904",
+        "if payment for 100998 hasn't gone through, cancel it",
+        "100998待付款的话取消",
+        "100904如果没付的话，你们会取消吗？",
+        "would you cancel 100904 automatically if unpaid? please dont",
+    ],
+)
+async def test_more_conditions_never_cancel_on_a_yes(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "对")
+    assert await _cancelled(bot) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["100683到哪了 另外100904要是还没付就取消吧", "取消100904，100683要是周五还不到就退"],
+)
+async def test_a_cancels_own_condition_still_holds_beside_a_look(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "对")
+    assert await _cancelled(bot) == ["100904"]
