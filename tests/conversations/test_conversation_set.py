@@ -62,10 +62,11 @@ from tests.conversations.labels import held_out, load_set
 # Session 20: the thirteenth fresh batch (200 messages and 12 conversations, "a bad week", first
 # run 70.0%) joined: LOWERED from 0.910 / 0.894 / 0.947 because the set grew by 260 harder turns
 # (the older 3444 turns: 3143 understood, was 3135; 3089 accepted, was 3082).
-FLOOR_UNDERSTOOD = 0.905  # 3355/3704
-FLOOR_ACCEPTED = 0.889  # 3297/3704
-FLOOR_MULTI_REQUESTS_SERVED = 0.946  # 2812/2971
-FLOOR_ANSWERED_OR_DEFERRED = 0.918  # 1289/1403 multi-request turns
+# Session 21: raised from 0.905 / 0.889 / 0.946 / 0.918 (no batch joined).
+FLOOR_UNDERSTOOD = 0.911  # 3377/3704
+FLOOR_ACCEPTED = 0.896  # 3319/3704
+FLOOR_MULTI_REQUESTS_SERVED = 0.948  # 2818/2971
+FLOOR_ANSWERED_OR_DEFERRED = 0.922  # 1295/1403 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
@@ -85,7 +86,8 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.918  # 1289/1403 multi-request turns
 # served or deferred; 5 items looked at for a write or money task planned from a question or a
 # transfer filed unasked) joined: raised from 0.763 / 0.790.
 # Session 20: raised from 0.786 / 0.806 (no batch joined).
-FLOOR_SEALED_UNDERSTOOD = 0.788  # 1617/2050 (ten batches)
+# Session 21: raised from 0.788 (no batch joined).
+FLOOR_SEALED_UNDERSTOOD = 0.791  # 1622/2050 (ten batches)
 FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.807  # 509/630
 
 
