@@ -6170,12 +6170,6 @@ def _fault_told_beside_its_remedy(items: list[_Request]) -> list[_Request]:
 
 
 _NOT_WHAT_ORDERED = rx(r"\bnot what i (?:ordered|paid for|bought|wanted)\b")
-# "不然我要转人工了", "or else I'll ask for a manager": a transfer threatened, not asked for
-_TRANSFER_THREATENED = rx(
-    r"(?:不然|否则|要不然|再不)[^，。,.!?！？]{0,6}(?:转人工|找人工|投诉|找你们领导)"
-    r"|\b(?:otherwise|or else|or) i'?ll (?:ask for|want|get|demand) (?:a |your )?(?:human|manager"
-    r"|person|supervisor)\b"
-)
 # "it's about the refund on 100609": what the transfer beside it is about
 _WHAT_IT_IS_ABOUT = rx(
     r"^\W*(?:it'?s|this is|that'?s|its) (?:about|regarding|re|for)\b|^关于|是关于"
@@ -6187,16 +6181,12 @@ def _told_beside_a_ticket_or_transfer(items: list[_Request]) -> list[_Request]:
     """Beside a transfer or a ticket, words that only say what it is about are no request of
     their own: "…, not a machine. it's about the refund on 100609" (the transfer's order, no
     look), "100200收到盘子是碎的 … 马上给我开工单" (the fault the ticket is filed for, its order
-    named); and a transfer only threatened beside a question ("…为啥还没到，你们给个说法，不然我
-    要转人工了") is no transfer."""
+    named). (A transfer threatened, "不然我要转人工了", stays offered: session 14.)"""
     handoffs = [i for i in items if i.intent is ShopIntent.HANDOFF]
     tickets = [i for i in items if i.intent is ShopIntent.CREATE_TICKET]
-    others = [i for i in items if i.intent not in (ShopIntent.HANDOFF, *_SMALL_TALK)]
     out: list[_Request] = []
     for item in items:
         norm = normalize(item.text, _TYPOS)
-        if item.intent is ShopIntent.HANDOFF and others and _TRANSFER_THREATENED.search(norm):
-            continue
         if item.intent in _LOOKS and item.order_id and not item.inferred_order:
             if handoffs and _WHAT_IT_IS_ABOUT.search(norm):
                 handoffs = []  # (one look given to one transfer)

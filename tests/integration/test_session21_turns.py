@@ -275,13 +275,6 @@ async def test_a_cancel_on_a_false_condition_never_runs(tmp_path: Path, message:
 # --- words that only say what a request beside them is about ------------------------------------
 
 
-async def test_a_transfer_threatened_beside_a_question_is_no_transfer(tmp_path: Path) -> None:
-    bot = bot_for(tmp_path)
-    out = await say(bot, "我的订单100683为啥还没到，你们给个说法，不然我要转人工了")
-    assert [t["tool"] for t in out["tasks"] if t["tool"]] == ["get_order"]
-    assert await executions(bot, "handoff_to_human") == []
-
-
 async def test_what_a_transfer_is_about_goes_with_it(tmp_path: Path) -> None:
     bot = bot_for(tmp_path)
     out = await say(
