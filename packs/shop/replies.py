@@ -358,6 +358,9 @@ class ShopReplies:
         if isinstance(resolved, dict) and resolved.get(w.lang):
             return w.say("resolved_order_named", order_id=order_of(match), product=resolved[w.lang])
         key = "resolved_order" if resolved else "inferred_order"
+        said = [match.text, *(str(v) for k, v in match.args.items() if k != "order_id")]
+        if not resolved and any(str(order_of(match)) in s for s in said):
+            key = "order_in_message"  # "100683一直没到，要不要给你开个工单": named, just apart
         return w.say(key, order_id=order_of(match))
 
     def question(self, w: Writer, item: ReplyItem) -> str:

@@ -381,3 +381,12 @@ async def test_a_cancels_own_condition_still_holds_beside_a_look(
     await say(bot, message)
     await say(bot, "对")
     assert await _cancelled(bot) == ["100904"]
+
+
+async def test_an_order_the_message_names_apart_is_not_said_to_come_from_earlier(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100683一直没到，要不要给你开个工单")
+    assert "根据之前的对话" not in str(out["reply"]) and "100683" in str(out["reply"])
+    assert await executions(bot, "create_ticket") == []
