@@ -6056,11 +6056,9 @@ def _cancel_of_the_order_looked_at(items: list[_Request]) -> list[_Request]:
         looks = [i for i in items if i.intent in _LOOKS]
         if before.intent not in _LOOKS or len(looks) != 1:
             continue
-        unpaid = {IF_UNPAID: True} if _NOT_PAID.search(norm) else {}
+        # (a condition of payment is carried by _conditions_of_the_cancels, run next)
         if before.order_id and not before.inferred_order:
-            out[n] = replace(
-                item, order_id=before.order_id, inferred_order=False, args={**item.args, **unpaid}
-            )
+            out[n] = replace(item, order_id=before.order_id, inferred_order=False)
         elif (not before.order_id or before.inferred_order) and describes_an_order(
             normalize(before.text, _TYPOS)
         ):
@@ -6069,7 +6067,7 @@ def _cancel_of_the_order_looked_at(items: list[_Request]) -> list[_Request]:
                 item,
                 order_id=None,
                 inferred_order=False,
-                args={**item.args, **unpaid, TOLD_BESIDE: told},
+                args={**item.args, TOLD_BESIDE: told},
             )
     return out
 
