@@ -102,6 +102,8 @@ SPLIT = rx(
     # "取消100998 但是100904留着", "退100609 不过100200别动": what follows is kept apart
     r"|,?\s*(?:但是|不过|可是)(?=\s*(?:\d{6}|别|不要|不用|先别|保留|留着))"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
+    # "100200退款，100998也取消": an identifier with its own verb after a comma opens a request
+    r"|(?<=[\u4e00-\u9fff]),\s*(?=#?\d{6}\s*(?:也|再|就|都)?\s*(?:取消|退|查|改|开|催|看))"
     # "帮我看下100998和100683，谢谢啦": thanks after a comma is said apart from the request
     r"|,\s*(?=(?:谢谢|多谢|谢了|感谢)(?:[\s!！~。.啦了哈呀]|$)(?![^,，。]*(?:不用|算了|不要)))"
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
@@ -186,7 +188,9 @@ OPENS_REQUEST = re.compile(
     r"|先(?=放|帮|给|别|不要|寄|送|存)"
     r"|[\u4e00-\u9fff]{1,3}的话"
     # "X12配什么手机壳 有没有钢化膜 谢谢": another thing asked after, and thanks said apart
-    r"|有没有(?=[\u4e00-\u9fffa-z])(?!货|库存|现货)|(?:谢谢|多谢|谢了|感谢)(?=[\s!！~。啦了哈呀]|$))"
+    r"|有没有(?=[\u4e00-\u9fffa-z])(?!货|库存|现货)|先?(?:谢谢|多谢|谢了|感谢)(?=[\s!！~。啦了哈呀]|$)"
+    # "有没有三十块以下的东西 包邮吗", "… 想凑个包邮": whether shipping is free, asked apart
+    r"|想?凑(?:个|一下)?包邮|包邮(?:吗|么|嘛|不|没|呢|$))"
 )
 
 

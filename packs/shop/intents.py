@@ -566,6 +566,8 @@ _REFUND_QUESTION = rx(
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any |all (?:of )?(?:my |the )?)?"
     r"(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
+    r"|\bis (?:it|that) (?:even |still )?possible to (?:get|have|ask for|request) "
+    r"(?:a |my )?re?fu?nd"
     r"|\bdid you (?:already |actually |really )?refund\b"
     r"|\b(?:it'?s|this is|that'?s) (?:about|regarding|re) (?:the |my )?re?fu?nd\b"
     # "can i get a refund on 100609?": whether (the amount is shown, and how to ask for it); a
@@ -589,6 +591,13 @@ _REFUND_QUESTION = rx(
     r"|" + _CAN_MONEY_BACK_PATTERN
 )
 _HOW_MUCH = rx(r"\bhow much\b|多少")
+# how long after delivery a refund may be asked for (the returns window), asked
+_REFUND_WINDOW = rx(
+    r"\b(?:delivered|received|arrived|bought) (?:\w+ ){0,3}ago\b"
+    r"|\bafter (?:delivery|it (?:arrived|was delivered|came)|receiving)\b"
+    r"|\bhow long do (?:i|we) have\b|\b(?:time limit|deadline)\b"
+    r"|收到(?:货)?(?:以后|之后|后)?(?:多少天|几天|多久)|(?:多少天|几天|多久)(?:之内|以内|内)(?:能|可以)?(?:申请)?退"
+)
 # "can I still get more back": what is left to refund, of the order talked about
 _MORE_BACK = rx(r"\b(?:get|claim|have) (?:\w+ ){0,2}back\b|还能退|还可以退|还能拿回")
 # "got a refund for the purifier ... was that the full amount": a refund made, asked about
@@ -1070,6 +1079,12 @@ _CANCELLING_ASKED = rx(
     r"\b(?:does|do|will|would|is|can) (?:cancel+ing|a cancel+ation|cancel+ation)\b"
     r"|取消(?:了|以后|之后|后)?(?:的话)?钱(?:会)?(?:自动)?退(?:吗|么|不)"
 )
+# "… and how cancelling works in general", "取消订单的规则是什么": the policy, whatever order
+# the message named before
+_CANCELLING_IN_GENERAL = rx(
+    r"\bhow (?:cancel+ing|cancel+ations?|a cancel+ation) works?\b|\bcancel+\w* in general\b"
+    r"|取消(?:订单)?的?(?:规则|流程|政策)"
+)
 # "100181是谁取消的？", "why was my scarf order cancelled?": a cancel made, asked about (the
 # order's state answers it)
 _WHY_CANCELLED = rx(
@@ -1079,7 +1094,7 @@ _WHY_CANCELLED = rx(
 )
 _WHICH_CANCELLABLE = rx(
     r"\bwhich (?:of (?:my|the|our) )?(?:orders?|ones?) (?:can|could) (?:i|we|still|be|you)\b"
-    r"[^.?!]{0,12}\bcancel"
+    r"[^.?!]{0,12}\bcancel|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消"
 )
 _CANCEL_NEGATED = rx(
     # "…, cancel neither", "neither of them should be cancelled"
@@ -1812,6 +1827,11 @@ _CHECK_WHETHER = rx(
 )
 # "refund what's left on 100609", "取消那个还没付的": the write itself opens the clause
 _WRITE_OPENING = rx(r"^\W*(?:please |pls |plz |just )?(?:refund|cancel)\b(?! (?:policy|fee))")
+# "refund what's left on 100609", "please refund me what is left": the rest, asked for
+_REFUND_WHATS_LEFT = rx(
+    r"^\W*(?:please |pls |plz |just |ok |so )?refund (?:me )?(?:what'?s|what is|all that'?s)"
+    r" (?:still )?(?:left|remaining|refundable)\b"
+)
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
 )
@@ -1934,7 +1954,9 @@ def _classify_clause(
         return _Match(ShopIntent.ORDER_STATUS)
     plain = bare(norm)
     has_ids = bool(ents.order_ids or ents.skus)
-    if _ORDERS_OF_A_KIND_CANCELLED.search(norm) and not ents.order_ids:
+    if (
+        _ORDERS_OF_A_KIND_CANCELLED.search(norm) or _CANCELLING_IN_GENERAL.search(norm)
+    ) and not ents.order_ids:
         # "can shipped orders be cancelled?", "已经发货的订单还能取消吗": the policy, asked of
         # orders of a kind — not the state of the one talked about
         return _Match(ShopIntent.FAQ, topic="cancel_order")
@@ -2166,6 +2188,9 @@ def _classify_clause(
         # "膜寄了快一个礼拜还没到 直接退了吧", "just refund it": the refund asked for, the
         # delay (还没到) its reason, not a question about a refund's progress
         return _Match(ShopIntent.REFUND)
+    if _REFUND_WHATS_LEFT.search(norm) and not _REFUND_NEGATED.search(norm):
+        # "refund what's left on 100609": everything still refundable, asked for
+        return _Match(ShopIntent.REFUND)
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
         # still refundable) or the refund-time answer, never a refund offer
@@ -2215,8 +2240,12 @@ def _classify_clause(
         if _REFUND_AMOUNT_ASKED.search(norm) and not _HOW_LONG.search(norm):
             # "你们一共退过我多少钱", "was that the whole refund?": the orders, with their refunds
             return _Match(ShopIntent.LIST_ORDERS)
-        if _FAQ_PATTERNS["returns"].search(norm) and not _MONEY_BACK_WHEN.search(norm):
-            return _Match(ShopIntent.FAQ, topic="returns")  # "拆了包装还能退吗": a return
+        if (
+            _FAQ_PATTERNS["returns"].search(norm) and not _MONEY_BACK_WHEN.search(norm)
+        ) or _REFUND_WINDOW.search(norm):
+            # "拆了包装还能退吗": a return; "how long after delivery do I have to ask for a
+            # refund", "a refund on something delivered two months ago": the returns window
+            return _Match(ShopIntent.FAQ, topic="returns")
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
         return _Match(ShopIntent.FAQ, topic="returns")
@@ -2244,7 +2273,12 @@ def _classify_clause(
     if _CANCEL_WORRY.search(norm):
         # "怕给我自动取消了", "worried it gets cancelled": the unpaid window, not a cancel
         return _Match(ShopIntent.FAQ, topic="payment")
-    if _CANCEL_ASKED_OR_TOLD.search(norm) and not (ents.order_ids or has_order_ctx):
+    if (
+        _CANCEL_ASKED_OR_TOLD.search(norm)
+        and not (ents.order_ids or has_order_ctx)
+        # "is it even possible to get a refund on …": whether a refund can be, not a cancel
+        and (_CANCEL.search(norm) or not _REFUND.search(norm))
+    ):
         if not _CANCEL_TOLD.search(norm):
             return _Match(ShopIntent.FAQ, topic="cancel_order")  # "哪些能取消": the policy
         # "之前取消的那条美利奴的现在还有货不": a cancel told of; the rest is what is asked
@@ -2276,6 +2310,8 @@ def _classify_clause(
             _CANCEL_WEAK.search(norm)
             and (ents.order_ids or _ORDER_WORD.search(norm))
             and not _ITEM_OF_ORDER.search(norm)
+            # "100200整单退了吧 不想要了": the money back asked for, not wanting it the reason
+            and not _REFUND.search(blank(norm, _CANCEL_WEAK))
         )
     ):
         return _Match(ShopIntent.CANCEL_ORDER)
@@ -2316,7 +2352,7 @@ def _classify_clause(
     ):
         # "what do i do if the parcel arrives damaged", "收到的空气炸锅有点瑕疵 100200 能退货吗":
         # what the customer could do, asked — the policy answers it; nothing is filed unasked
-        return _Match(ShopIntent.FAQ, topic=ents.faq_topic or "returns")
+        return _Match(ShopIntent.FAQ, topic=_return_or_exchange(norm))
     if (
         not ticket_refused
         and (_TICKET.search(norm) or _RETURN_ACTION.search(norm))
@@ -2338,7 +2374,7 @@ def _classify_clause(
         and not _PROBLEM_REPORT.search(norm)
     ):
         # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
-        return _Match(ShopIntent.FAQ, topic=ents.faq_topic or "returns")
+        return _Match(ShopIntent.FAQ, topic=_return_or_exchange(norm))
     if _RETURNS_TOLD_OF.search(norm) and not _TICKET.search(norm) and not ents.order_ids:
         # "I heard you do 7 day no reason returns": the policy spoken of, no return asked for
         return _Match(ShopIntent.FAQ, topic="returns")
@@ -2389,6 +2425,10 @@ def _classify_clause(
         if has_order_ctx:
             return _Match(ShopIntent.ORDER_STATUS)
         return _Match(ShopIntent.FAQ, topic="delivery_times")
+    if ents.faq_topic == "invoice":
+        # "100200的发票一直没收到是咋回事": an order's invoice — how invoices are issued (the
+        # order's state says nothing of it)
+        return _Match(ShopIntent.FAQ, topic="invoice")
     if _ORDER_STATUS.search(norm) and (has_order_ctx or _ORDER_WORD.search(norm)):
         return _Match(ShopIntent.ORDER_STATUS)
     if ents.faq_topic == "delivery_times" and asks_for_a_change(norm):
@@ -3088,7 +3128,7 @@ def match_shop(
         ):
             # "what if the parcel arrives and it's the wrong colour": a problem that may happen,
             # asked about in the sentence before the clause — the policy answers it
-            found = _Match(ShopIntent.FAQ, topic=ents.faq_topic or "returns")
+            found = _Match(ShopIntent.FAQ, topic=_return_or_exchange(norm[group.start :]))
         if found is None and _continues_decline(ents, previous, clause_norm):
             continue
         followed_up = found is None and _asks_again(clause_norm, ents, previous)
@@ -3200,6 +3240,16 @@ def match_shop(
         ):
             # "refund 200 on 100609 ... and where's my screen protector": a look naming what it
             # is about is about the order those words describe (looked up), not the one before
+            message_order = None
+        if (
+            earlier
+            and message_order == earlier
+            and not ents.order_ids
+            and found.intent in _ACTIONS
+            and _ORDER_OF_A_THING.search(clause_norm)
+        ):
+            # "100200整单退了吧，手机那单也取消": a write naming its own order by what is in it is
+            # about that order (looked up), not the one before
             message_order = None
         if message_order is None and found.intent in _LOOKS and not ents.order_ids:
             # "can i change the delivery time for 100683 and whats the tracking number": a look
@@ -3401,7 +3451,7 @@ def match_shop(
     matched = _second_policy_question(
         _budget_joins_search(_another_thing_apart(_late_delivery_looked_at(matched, norm)))
     )
-    matched = _the_other_cut(matched)
+    matched = _the_other_cut(_which_can_be_cancelled(matched))
     read = _refunds_beside_cancel(
         _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
     )
@@ -3434,8 +3484,9 @@ def match_shop(
         if _HOW_IT_WORKS.search(norm[start:end]) and returns_wanted:
             # "I wanna return the air fryer from August, how does that even work?": how a
             # return works, asked — the policy answers it, nothing is filed
+            # ("i want to exchange the thermos …, how does that work": how an exchange works)
             matched = [
-                replace(m, intent=ShopIntent.FAQ, topic="returns", args={})
+                replace(m, intent=ShopIntent.FAQ, topic=_return_or_exchange(m.text), args={})
                 if m in returns_wanted
                 else m
                 for m in matched
@@ -3467,6 +3518,7 @@ def match_shop(
         norm,
     )
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
+    matched = _bought_now_arrives(matched)
     matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
     matched = _not_that_one(matched)
     matched = _status_of_the_tickets(matched)
@@ -3496,6 +3548,7 @@ def match_shop(
         )
     matched = _greeted_first(matched or [_unknown(text, message_lang)], greeted, message_lang)
     matched = _orders_apart(_only_asked(_no_second_complaint(_things_kept(matched)), norm), norm)
+    matched = _looks_apart(matched)
     if _NOT_SETTLED.search(norm):
         # "没付钱那个炸锅不要了？", "…，明天再说": the unpaid order not wanted, asked or put off —
         # its state, no cancel offered
@@ -3533,6 +3586,27 @@ _BOTH_FILLER = rx(
     r"\b(?:please|pls|plz|cancel|both|all|too|as well|also|and|now|thanks|thank you|i want to"
     r"|i'?d like to|can you|could you)\b|请|帮我|麻烦|取消|都|一起|掉|了|吧|谢谢|全部"
 )
+
+
+def _looks_apart(matched: list[_Request]) -> list[_Request]:
+    """ "我的手机那单和贴膜那单 分别到哪了", "where are the phone order and the screen protector
+    one": a look at two orders described by what is in them, one look each (looked up by its own
+    words)."""
+    out: list[_Request] = []
+    for m in matched:
+        found = (
+            _TWO_ORDERS_ZH.search(m.text) or _TWO_ORDERS_EN.search(normalize(m.text, _TYPOS))
+            if m.intent in (ShopIntent.TRACKING, ShopIntent.ORDER_STATUS) and m.order_id is None
+            else None
+        )
+        if found is None or not found.group("a"):
+            out.append(m)
+            continue
+        said = m.text if found.re is _TWO_ORDERS_ZH else normalize(m.text, _TYPOS)
+        asked = said[found.end() :]
+        for described in (found.group("a"), re.sub(r"\bones?$", "order", found.group("b"))):
+            out.append(replace(m, text=f"{described}{asked}", inferred_order=False))
+    return out
 
 
 def _orders_apart(matched: list[_Request], whole_norm: str) -> list[_Request]:
@@ -3658,6 +3732,27 @@ _OWN_WORDS_OF_OTHERS = frozenset(
 )
 
 
+_EXCHANGE_WORD = rx(
+    r"\bexchange\b|\bswap\b|\bswitch(?:ed)?\b|\breplacements?\b"
+    r"|换货|换(?:个|一个|一台|一件)?(?:颜色|尺码|码|新的?)"
+)
+
+
+def _return_or_exchange(text: str) -> str:
+    """The policy a return or exchange wanted is asked about by: the topic its words name, else
+    exchange when they say so, else returns."""
+    norm = normalize(text, _TYPOS)
+    topic = extract_entities(norm).faq_topic
+    return topic or ("exchange" if _EXCHANGE_WORD.search(norm) else "returns")
+
+
+# "手机那单也取消", "cancel the phone order too": an order named by a thing in it, its subject
+_ORDER_OF_A_THING = rx(
+    r"^\W*(?:把)?(?![也再就那这还])[\u4e00-\u9fff]{2,8}?(?:那单|那个订单|的订单|那笔订单|那一单)"
+    r"|\b(?:the|my) (?!other\b|same\b|whole\b|entire\b|first\b|last\b)[a-z0-9' -]{2,30}? order\b"
+)
+
+
 def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
     """A refund's words without those of the message's other requests (:data:`SHARE_OWN`):
     "保温杯那129退了吧 另外餐具碎了帮我开个工单" refunds the thermos, the dinnerware is the
@@ -3671,6 +3766,17 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
     for m in matched:
         words = m.args.get(SHARE_OF)
         if m.intent is ShopIntent.REFUND and isinstance(words, str) and words != REMAINING:
+            for other in matched:
+                if (
+                    other.intent in _ACTIONS
+                    and other.order_id != m.order_id
+                    and other.text.strip(STRIP) not in m.text
+                    and _ORDER_OF_A_THING.search(normalize(other.text, _TYPOS))
+                ):
+                    # "100200整单退了吧，手机那单也取消": the phone is the other write's order,
+                    # never an item this refund is of
+                    words = words.replace(other.text.strip(STRIP), " ")
+                    m = replace(m, args={**m.args, SHARE_OF: words})
             own = words
             for other in others:
                 if other not in m.text:
@@ -4405,10 +4511,7 @@ def _asked_how_first(
     ]
     if not how or not tickets:
         return matched, parts
-    topic = next(
-        (t for m in tickets if (t := extract_entities(normalize(m.text, _TYPOS)).faq_topic)),
-        "returns",
-    )
+    topic = _return_or_exchange(" ".join(m.text for m in tickets))
     policy = _Request(ShopIntent.FAQ, text=tickets[0].text, lang=tickets[0].lang, topic=topic)
     kept = [
         policy if m is tickets[0] else m for m in matched if m is tickets[0] or m not in tickets
@@ -5493,6 +5596,27 @@ def _no_product_named(items: list[_Request]) -> list[_Request]:
     ]
 
 
+# "list my orders, and which ones can I still cancel?", "我账号下有几个订单 哪些能取消": which of
+# the orders listed can be cancelled, asked beside the list
+_LIST_ASKED = rx(
+    r"\blist (?:all )?(?:of )?my orders\b|\b(?:show|tell) me (?:all )?(?:of )?my orders\b"
+    r"|几个订单|几单"
+)
+
+
+def _which_can_be_cancelled(items: list[_Request]) -> list[_Request]:
+    """The orders listed, and which of them can be cancelled asked beside the list: the list
+    (each order with its state) and the cancel policy (which states can be cancelled)."""
+    lists = [i for i in items if i.intent is ShopIntent.LIST_ORDERS]
+    which = [i for i in lists if _WHICH_CANCELLABLE.search(normalize(i.text, _TYPOS))]
+    if not which or any(i.intent is ShopIntent.FAQ and i.topic == "cancel_order" for i in items):
+        return items
+    if len(lists) == 1 and not _LIST_ASKED.search(normalize(which[0].text, _TYPOS)):
+        return items
+    policy = _Request(ShopIntent.FAQ, text=which[0].text, lang=which[0].lang, topic="cancel_order")
+    return [*items, policy]
+
+
 def _dedupe(items: list[_Request]) -> list[_Request]:
     """One request per intent and object. Of two ("我想退100609的钱，退一百就行"), the one that
     states an amount wins: an amount said is never replaced by the whole, and an exact amount
@@ -5930,6 +6054,33 @@ def _broken_so_buying(items: list[_Request]) -> list[_Request]:
         return items
     wanted = replace(stock, text=f"{thing} {stock.text}")
     return [wanted if i is stock else i for i in items if i is not ticket]
+
+
+# "现在买降噪耳机，几天能到天津？", "if I buy the air fryer today, when would it arrive": a thing
+# bought now, and when it would come
+_BOUGHT_NOW = rx(
+    r"(?:现在|今天|马上|这会儿?)(?:下单)?买(?:个|台|件|一个|一台|一件|副|一副)?"
+    r"(?P<zh>[\u4e00-\u9fffa-z0-9]{2,10}?)\s*[,，]"
+    r"|\bif (?:i|we) (?:buy|order|get) (?P<en>(?:the|a|an|your) [a-z0-9 '-]{2,30}?)"
+    r"(?: (?:today|now|tonight))?\s*[,，]?\s*(?=when|how)"
+)
+
+
+def _bought_now_arrives(items: list[_Request]) -> list[_Request]:
+    """When a thing bought now would come, asked: the delivery times and the thing's stock (and
+    the warehouses it ships from), searched by its name."""
+    if any(i.intent is ShopIntent.STOCK for i in items):
+        return items
+    out: list[_Request] = []
+    for item in items:
+        out.append(item)
+        if item.intent is not ShopIntent.FAQ or item.topic != "delivery_times":
+            continue
+        bought = _BOUGHT_NOW.search(normalize(item.text, _TYPOS))
+        thing = bought and product_query(bought.group("zh") or bought.group("en"))
+        if thing:
+            out.insert(-1, _Request(ShopIntent.STOCK, text=thing, lang=item.lang))
+    return out
 
 
 def _warehouse_of_the_products(items: list[_Request]) -> list[_Request]:

@@ -43,7 +43,10 @@ _CN_DIGITS = {
     "八": 8,
     "九": 9,
 }
-_AMOUNT = r"(\d+(?:\.\d+)?|[一二两三四五六七八九]?[百千][一二两三四五六七八九]?)"
+_AMOUNT = (
+    r"(\d+(?:\.\d+)?|[一二两三四五六七八九]?[百千][一二两三四五六七八九]?"
+    r"|[二两三四五六七八九]?十[一二三四五六七八九]?)"
+)
 _YUAN = r"\s*(?:¥|rmb|cny|yuan|kuai|元|块钱|块)?"
 # "earphones under 500", "budget around 500 kuai", "200以内", "一百以内的无线鼠标", "不超过300"
 _PRICE_CAP = re.compile(
@@ -66,6 +69,9 @@ def _amount(raw: str) -> float:
     """A number as written: digits, or Chinese hundreds and thousands ("一百", "两千五")."""
     if raw[0].isdigit():
         return float(raw)
+    if "十" in raw:
+        tens, _, ones = raw.partition("十")  # "三十" 30, "十五" 15
+        return float(_CN_DIGITS.get(tens, 1) * 10 + _CN_DIGITS.get(ones, 0))
     mark, value = ("千", 1000) if "千" in raw else ("百", 100)
     before, _, after = raw.partition(mark)
     lead = _CN_DIGITS.get(before, 1)
