@@ -77,8 +77,12 @@ _ONLY_THE_VERB = rx(
     r"^(?:(?:please|pls|go ahead and|just)\s+)?(?:cancel|refund)"
     r"(?:\s+(?:it|that|this|them|please|pls|now))*$"
     r"|^(?:那就|就|帮我|给我)?(?:取消|退款|退)(?:掉|了)?(?:吧|呗|啊|呀|好了)?$"
+    # "ok then open a ticket for it", "好，开工单吧": the action asked about, named
+    r"|^(?:then\s+)?(?:(?:please|pls|go ahead and|just)\s+)?(?:open|file|raise|create|log)"
+    r" (?:a |the |that )?ticket(?: for (?:it|that|this|me))?(?:\s+(?:please|pls|now|then))*$"
+    r"|^(?:那就|就|帮我|给我)?(?:开|建|提|登记)(?:个|一个)?(?:工单|售后单)(?:吧|呗|啊|呀|好了)?$"
 )
-"""The action's verb and nothing else ("取消", "cancel it", "退款吧")."""
+"""The action's verb and nothing else ("取消", "cancel it", "退款吧", "open a ticket")."""
 _HESITANT = re.compile(r"(?:…|\.{2,}|。{2,}|、{2,}|～|~)\s*[!?！？]*\s*$")
 """A message trailing off ("嗯……", "yes...", "好吧。。。"): a thought not finished."""
 _HEDGE = rx(
@@ -152,6 +156,16 @@ def read_confirmation(
         # question — the words do not say which: asked again, never run, never dropped (beside
         # another waiting action it stays a no to both)
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+    if (
+        verb_alone
+        and not NO_WHOLE.match(plain)
+        and not questioning
+        and [verb_alone in w for w in words.waiting] == [True]
+        and not takes_amount(words.waiting, packs)
+    ):
+        # "帮我开个工单吧", "open a ticket for it" to "shall I file a ticket?": the action asked
+        # about, named alone — a yes to it (one with an amount, "退吧", is asked again with it)
+        return MatchedIntent(Intent.CONFIRM_YES, text=stripped, lang=lang, details=verb_alone)
     if len(words.waiting) <= 1 and puts_off(plain):
         # "yes 50 but dont refund yet", "好，先别退": not now — nothing runs, nothing stays
         # waiting for a later "yes"
@@ -300,7 +314,7 @@ def read_confirmation(
         return _changed_amount(stripped, lang, named)
     if (
         rest
-        and len(rest) <= 12
+        and len(rest) <= 32
         and not subjects
         and (verb := words.named_action(rest))
         and _ONLY_THE_VERB.match(rest)

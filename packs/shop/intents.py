@@ -1714,8 +1714,13 @@ def _named_action(words: str) -> str:
     """The action a confirmation names ("确认取消": ``cancel``, "确认退款": ``refund``), or ""."""
     if _CANCEL.search(words):
         return "cancel"
+    if _TICKET_NAMED.search(words):
+        return "ticket"  # "ok then open a ticket for it", "好，开工单吧"
     # "那退吧", "退掉吧" to a question: the refund verb alone
     return "refund" if _REFUND.search(words) or _REFUND_VERB.search(words) else ""
+
+
+_TICKET_NAMED = rx(r"\bticket\b|工单|售后单")
 
 
 _REFUND_VERB = rx(r"(?<![不别没])退(?![货换回出订])|\brefund")
@@ -1830,7 +1835,8 @@ _WRITE_OPENING = rx(r"^\W*(?:please |pls |plz |just )?(?:refund|cancel)\b(?! (?:
 # "refund what's left on 100609", "please refund me what is left": the rest, asked for
 _REFUND_WHATS_LEFT = rx(
     r"^\W*(?:please |pls |plz |just |ok |so )?refund (?:me )?(?:what'?s|what is|all that'?s)"
-    r" (?:still )?(?:left|remaining|refundable)\b"
+    r" (?:still )?(?:left|remaining|refundable)(?: (?:on|of|for) (?:order )?#?\d{6})?"
+    r"(?: please| pls| too| as well)?\W*$"
 )
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
@@ -3123,6 +3129,14 @@ def match_shop(
             found = _Match(ShopIntent.ORDER_STATUS)
         if (
             found is not None
+            and found.intent is ShopIntent.REFUND
+            and _REFUND_WHATS_LEFT.search(clause_norm)
+            and QUESTION_MARK.search(norm[group.end : group.end + 3])
+        ):
+            # "refund what's left on 100609?": what is left, asked — the order is shown
+            found = _Match(ShopIntent.ORDER_STATUS)
+        if (
+            found is not None
             and found.intent is ShopIntent.CREATE_TICKET
             and _HYPOTHETICAL.search(_SENTENCE_START.split(norm[: group.start])[-1])
         ):
@@ -3766,16 +3780,16 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
     for m in matched:
         words = m.args.get(SHARE_OF)
         if m.intent is ShopIntent.REFUND and isinstance(words, str) and words != REMAINING:
-            for other in matched:
+            for write in matched:
                 if (
-                    other.intent in _ACTIONS
-                    and other.order_id != m.order_id
-                    and other.text.strip(STRIP) not in m.text
-                    and _ORDER_OF_A_THING.search(normalize(other.text, _TYPOS))
+                    write.intent in _ACTIONS
+                    and write.order_id != m.order_id
+                    and write.text.strip(STRIP) not in m.text
+                    and _ORDER_OF_A_THING.search(normalize(write.text, _TYPOS))
                 ):
                     # "100200整单退了吧，手机那单也取消": the phone is the other write's order,
                     # never an item this refund is of
-                    words = words.replace(other.text.strip(STRIP), " ")
+                    words = words.replace(write.text.strip(STRIP), " ")
                     m = replace(m, args={**m.args, SHARE_OF: words})
             own = words
             for other in others:
