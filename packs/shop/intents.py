@@ -1204,7 +1204,8 @@ _SHIP_SCHEDULE = rx(
 )
 _COURIER_QUESTION = rx(
     r"\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
-    r"(?!\s+(?:has|is (?:bringing|delivering|carrying)|took|picked up) (?:my|the|our)\b)"
+    r"(?!\s+(?:has|had|is (?:bringing|delivering|carrying)|took|picked up|brought|carried)"
+    r" (?:my|the|our)\b)"
     r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
 )
 _ORDER_WORD = rx(r"\bor?de?r\b|订单|单子")
@@ -1570,6 +1571,9 @@ _ORDER_STATUS = rx(
     r"still (?:held|reserved|on hold|valid)|(?:peek|glance|have a look|take a look) at (?:my|the)"
     r" [a-z0-9 '-]{0,20}order|"
     r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
+    # "was my pillow and steamer order delivered?", "has order 100452 been shipped?"
+    r"(?:was|were|has|have|is|are) (?:it|they|my [a-z0-9 '-]{1,30}?|the [a-z0-9 '-]{1,30}?|"
+    r"order #?\d{6}) (?:been |already |actually )*(?:delivered|shipped|dispatched)|"
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'?s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
