@@ -305,6 +305,10 @@ GOODBYE = rx(
 )
 GREETING = rx(
     r"^\W*(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening)|greetings|yo)\b"
+    # "happy halloween 🎃", "merry christmas!", "新年快乐": a season's greeting
+    r"|^\W*(?:happy (?:halloween|new year|holidays|thanksgiving|christmas|easter|friday|weekend)"
+    r"|merry christmas|season'?s greetings)\b"
+    r"|^\W*(?:新年|节日|圣诞|中秋|国庆|元旦|春节)快乐"
     r"|你好|您好|嗨|哈喽|哈啰|在吗|在不在|早上好|下午好|晚上好|早安|有人吗|有没有人(?:在)?|有人在"
 )
 THANKS = rx(

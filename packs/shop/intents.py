@@ -1550,6 +1550,9 @@ _ARRIVE = rx(
     r"|\bhow (?:soon|quickly|fast)\b[^.?!,]{0,24}?\b(?:arrive|get here|be delivered|be here"
     r"|come|reach me)\b"
     r"|\barriv(?:e|al)\b|\bdeliver(?:ed|y) date\b"
+    # "just tell me when the parcel comes"
+    r"|\bwhen (?:my|the) (?:parcel|package|order|stuff|delivery) (?:comes|gets here|will (?:come"
+    r"|get here))\b"
     r"|什么时候到|何时到|多久(?:能|可以|才)?到|几天(?:能|可以|才)?到|啥时候到|什么时候能到|什么时候送到"
     r"|多久送到|什么时候(?:能)?收到|多久(?:能)?收到|几号到|哪天到|什么时候能送到|多久能送到"
     r"|到齐|没送到|没送来"
@@ -1577,7 +1580,8 @@ _ORDER_STATUS = rx(
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'?s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
-    r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|late|delayed|"
+    r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|delayed|"
+    r"late(?! lol| haha| lmao)|"
     r"what(?: was| is|'s|s) (?:in|inside) "
     r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
     r"what did (?:it|the order|that order) (?:have|contain))\b"
@@ -1629,6 +1633,9 @@ _HAVE_THING = rx(
 # "成都仓的降噪耳机还有多少": how many of a product are left (of an order: its refunds, above)
 _HOW_MANY_LEFT = rx(r"还有多少|还剩多少|有多少(?:件|个|台|只)")
 # "钢化膜什么时候到啊": the thing named first, then when it arrives (a thing bought, looked up)
+# "when will my parcel come": the customer's own delivery, not the delivery-times policy
+_MY_PARCEL = rx(r"\bmy (?:parcel|package|delivery|stuff|things)\b|\bthe (?:parcel|package)\b")
+_IF_BOUGHT = rx(r"\bif (?:i|we) (?:order|buy|get|pay)\b|如果(?:现在|今天)?(?:下单|买)")
 _THING_ARRIVES = rx(
     r"^[^\w\u3400-\u9fff]*(?:我的|我买的|买的)?[\u4e00-\u9fff]{2,8}?(?:什么时候|啥时候|何时)(?:能|才)?(?:到|送到)(?!货)"
 )
@@ -1685,6 +1692,11 @@ _ALL_OF_MINE = rx(
     r"|\bwhich (?:of them|of those|one)\b[^.?!]{0,30}"
     r"\b(?:shipped|arrived|delivered|came|been sent)\b"
     r"|(?:哪一单|哪个订单|哪单)[^，。,.!?！？]{0,6}(?:发货|到了|签收|发了|寄出)"
+)
+# "我最近一单是啥", "what was my last order": the list, newest first
+_LATEST_ORDER_ASKED = rx(
+    r"(?:最近|上)(?:的)?(?:一单|一个订单|那单|那个订单)(?:是|买的是|买了)(?:啥|什么)"
+    r"|\bwhat (?:was|is|'s) (?:my|the) (?:latest|last|most recent) order\b"
 )
 _LIST_ORDERS = rx(
     r"\bmy (?:last|recent|past|previous) (?:few |couple of |two |three |\d+ )?orders\b|"
@@ -2409,7 +2421,9 @@ def _classify_clause(
         # "另外电子发票在哪下载": where to get an invoice, not where the message's order is
         return _Match(ShopIntent.FAQ, topic=ents.faq_topic)
     if not ents.order_ids and (
-        (_LIST_ORDERS.search(norm) and _WHICH_ORDERS.search(norm)) or _ALL_OF_MINE.search(norm)
+        (_LIST_ORDERS.search(norm) and _WHICH_ORDERS.search(norm))
+        or _ALL_OF_MINE.search(norm)
+        or _LATEST_ORDER_ASKED.search(norm)
     ):
         # "which of my orders havent shipped yet", "我哪些订单还没发货": the list to pick from
         return _Match(ShopIntent.LIST_ORDERS)
@@ -2427,7 +2441,12 @@ def _classify_clause(
         # "tell me when the money will actually arrive": how long a refund takes
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _ARRIVE.search(norm):
-        if has_order_ctx or tracked_product(norm) or _THING_ARRIVES.search(norm):
+        if (
+            has_order_ctx
+            or tracked_product(norm)
+            or _THING_ARRIVES.search(norm)
+            or (_MY_PARCEL.search(norm) and not _IF_BOUGHT.search(norm))
+        ):
             # "钢化膜什么时候到": a thing bought, looked up by what it is (graph resolution)
             return _Match(ShopIntent.TRACKING)
         return _Match(ShopIntent.FAQ, topic="delivery_times")
@@ -6511,12 +6530,26 @@ def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[
         if i.intent is ShopIntent.CREATE_TICKET
         and _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
     }
-    return [
+    dropped = [
         i
         for i in items
-        if not (
-            i.intent is ShopIntent.CREATE_TICKET
-            and i.order_id in refunded
-            and i.order_id not in asked_for
-        )
+        if i.intent is ShopIntent.CREATE_TICKET
+        and i.order_id in refunded
+        and i.order_id not in asked_for
+    ]
+    refunds = [i for i in items if i.intent is ShopIntent.REFUND]
+    reason = next((i.text for i in dropped if not i.order_id), None)
+    if (
+        reason
+        and len(refunds) == 1
+        and not refunds[0].order_id
+        and not describes_an_order(normalize(refunds[0].text, _TYPOS))
+    ):
+        # "空气净化器有点异响，懒得寄回去了，退我100块算了": the thing the fault names is what
+        # the refund is of (its order looked up by it)
+        refunds = [replace(refunds[0], text=f"{reason.strip(STRIP)} {refunds[0].text}")]
+    return [
+        refunds[0] if i.intent is ShopIntent.REFUND and len(refunds) == 1 else i
+        for i in items
+        if i not in dropped
     ]

@@ -1,0 +1,218 @@
+"""Whole conversations session 22 changed: a refund beside a cancel of another order, a refund
+said with "不想要了", a ticket waiting for a yes and named again, the rest of an order refunded,
+questions that only look like requests — run as a customer meets the bot (the demo shop seeded,
+the minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpdesk.app.session import run_turn
+from helpdesk.app.wiring import Bot
+from helpdesk.tools.shop.product_search import price_cap
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+
+async def _cancelled(bot: Bot) -> list[str]:
+    return [e["target"] for e in await executions(bot, "cancel_order")]
+
+
+def _calls(out: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(str(t["tool"]), dict(t.get("args") or {})) for t in out["tasks"] if t.get("tool")]
+
+
+def _statuses(out: dict[str, Any]) -> list[str]:
+    return [str(r["status"]) for r in out["tool_results"]]
+
+
+# --- refunds and cancels of different orders in one message -------------------------------------
+
+
+async def test_the_rest_of_an_order_refunded_beside_a_cancel_asks_both_and_runs_on_yes(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund what's left on 100609 and also cancel 100998 please")
+    assert [tool for tool, _ in _calls(out)] == ["request_refund", "cancel_order"]
+    assert _statuses(out) == ["needs_confirmation", "needs_confirmation"]
+    assert "866.00" in str(out["reply"])
+    assert await executions(bot, "create_refund") == [] and await _cancelled(bot) == []
+    await say(bot, "yes both")
+    assert await refunds_of(bot, "100609") == [866.0]
+    assert await _cancelled(bot) == ["100998"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "100200退款，100998取消",
+        "100200整单退了吧，100998也取消",
+        "100200整单退了吧，再把100998取消",
+    ],
+)
+async def test_a_refund_and_a_cancel_of_two_orders_after_a_comma_are_two_requests(
+    tmp_path: Path, message: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert [(tool, args.get("order_id")) for tool, args in _calls(out)] == [
+        ("request_refund", "100200"),
+        ("cancel_order", "100998"),
+    ]
+    assert await executions(bot, "create_refund") == [] and await _cancelled(bot) == []
+
+
+async def test_a_cancel_naming_its_own_order_by_a_thing_is_that_orders(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200整单退了吧，手机那单也取消，这周真是够了")
+    reply = str(out["reply"])
+    # the refund is of 100200 whole (the phone is the cancel's order, not an item refunded)
+    assert "797.00" in reply and "里没有" not in reply
+    assert "100998" in reply
+    await say(bot, "都确认")
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await _cancelled(bot) == ["100998"]
+
+
+async def test_a_refund_said_with_not_wanting_it_is_a_refund_not_a_cancel(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200整单退了吧 不想要了")
+    assert [tool for tool, _ in _calls(out)] == ["request_refund"]
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await _cancelled(bot) == []
+
+
+async def test_a_fault_told_before_a_refund_names_what_the_refund_is_of(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "空气净化器有点异响，懒得寄回去了，退我100块算了")
+    assert [(tool, args.get("order_id")) for tool, args in _calls(out)] == [
+        ("request_refund", "100609")
+    ]
+    assert await executions(bot, "create_ticket") == []
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100609") == [100.0]
+
+
+# --- questions that only look like requests ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "refund what's left on 100609?",
+        "is it even possible to get a refund on something delivered two months ago? thinking "
+        "about the dinnerware",
+        "how long after delivery do I have to ask for a refund",
+        "list my orders pls, and which ones can I still cancel?",
+        "don't cancel anything!! just tell me when 100998 ships and how cancelling works in "
+        "general",
+    ],
+)
+async def test_questions_move_no_money_on_a_hurried_yes(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await _cancelled(bot) == []
+
+
+async def test_which_orders_can_be_cancelled_beside_the_list_gets_the_policy(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "list my orders pls, and which ones can I still cancel?")
+    assert [tool for tool, _ in _calls(out)] == ["list_orders", "search_faq"]
+    assert "cancel an order while it is pending payment" in str(out["reply"])
+
+
+@pytest.mark.parametrize(
+    ("message", "topic"),
+    [
+        (
+            "Dont refund 100200, i want to exchange the thermos bc its the wrong colour, how does "
+            "that work",
+            "exchange",
+        ),
+        ("不要退款！！我要换货 保温杯颜色不对 怎么换", "exchange"),
+        ("how long after delivery do I have to ask for a refund", "returns"),
+        ("100200的发票一直没收到是咋回事", "invoice"),
+    ],
+)
+async def test_the_policy_asked_about_is_the_one_answered(
+    tmp_path: Path, message: str, topic: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert ("search_faq", topic) in [(tool, args.get("topic")) for tool, args in _calls(out)]
+    assert await executions(bot, "create_ticket") == []
+
+
+# --- a ticket waiting for a yes, named again --------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", ["ok then open a ticket for it", "open a ticket for it"])
+async def test_naming_the_waiting_ticket_files_it_once(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    turns = [
+        "hello, question about order 100452",
+        "the steamer in it stopped working after a month. is that under warranty?",
+    ]
+    for text in turns:
+        await run_turn(bot, text, session="s", customer="C0002")
+    out = await run_turn(bot, answer, session="s", customer="C0002")
+    assert "T-000041" in str(out["reply"])
+    tickets = await executions_of(bot, "create_ticket", "C0002")
+    assert len(tickets) == 1
+
+
+async def test_a_refund_named_again_while_it_waits_is_asked_again_not_run(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    out = await say(bot, "退吧")
+    assert _statuses(out) == ["needs_confirmation"]
+    assert await executions(bot, "create_refund") == []
+
+
+async def executions_of(bot: Bot, action: str, customer: str) -> list[dict[str, Any]]:
+    response = await bot.client.http.get(
+        "/audit", params={"action": action}, headers={"X-Customer-Id": customer}
+    )
+    response.raise_for_status()
+    return [e for e in response.json()["entries"] if 200 <= int(e["status_code"]) < 300]
+
+
+# --- looks -------------------------------------------------------------------------------------
+
+
+async def test_two_orders_described_are_looked_at_apart(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "我的手机那单和贴膜那单 分别到哪了")
+    reply = str(out["reply"])
+    assert "100998" in reply and "YT9433239273" in reply
+
+
+@pytest.mark.parametrize(
+    "message", ["when will my parcel come", "was my screen protector order delivered?"]
+)
+async def test_the_customers_own_delivery_is_looked_up(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert "100683" in str(out["reply"])
+
+
+async def test_a_thing_bought_now_gets_its_stock_and_the_delivery_times(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "现在买降噪耳机，几天能到天津？")
+    assert [tool for tool, _ in _calls(out)] == ["search_products", "search_faq"]
+    assert "SKU-1001" in str(out["reply"])
+
+
+def test_a_budget_in_chinese_tens_caps_the_search() -> None:
+    assert price_cap("有没有三十块以下的东西")[0] == 30.0
+    assert price_cap("五十块以内的袜子")[0] == 50.0
+    assert price_cap("十五块以内")[0] == 15.0
+    assert price_cap("一百以内的无线鼠标")[0] == 100.0
