@@ -150,3 +150,19 @@ def test_a_search_with_a_price_cap_keeps_what_costs_no_more(tmp_path: Path) -> N
 )
 def test_the_product_words_keep_the_price_cap(text: str, query: str) -> None:
     assert product_query(text) == query
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [("x12 手机壳", "Clear Phone Case"), ("x12 钢化膜", "Tempered Glass Screen Protector")],
+)
+def test_one_chinese_word_beside_a_model_is_what_is_wanted(query: str, name: str) -> None:
+    # the phone is only what the case fits: the case first, not the X12 phone
+    assert rank_products(query, CATALOG)[0] == sku_of(name)
+
+
+def test_a_budget_in_chinese_tens_is_read() -> None:
+    assert price_cap("三十块以下的东西")[0] == 30.0
+    assert price_cap("五十块以内的袜子")[0] == 50.0
+    assert price_cap("十五块以内")[0] == 15.0
+    assert price_cap("一百以内的无线鼠标")[0] == 100.0

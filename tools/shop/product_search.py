@@ -164,6 +164,13 @@ def rank_products(query: str, products: Sequence[ProductText]) -> list[str]:
     whole = [sku for score, _, sku in scored if score >= len(terms)]
     if whole:
         return whole
+    # "x12 手机壳": the one Chinese word is what is wanted (the phone is only what it fits) —
+    # the products holding it whole, when some do
+    han = [t for t in terms if not t[0].isascii()]
+    head = han[0] if len(han) == 1 and len(han[0]) >= 2 else None
+    if head is not None:
+        headed = [s for s in scored if _han_hit(head, products[s[1]].text) == 1.0]
+        scored = headed or scored
     best = max((score for score, _, _ in scored), default=0.0)
     if best < _PARTIAL_HAN:
         return _by_pieces(terms, products)
