@@ -379,6 +379,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "delivery_times": rx(
         r"\b(?:delivery|shipping) (?:times?|speed|duration)\b"
+        # "how quick is delivery there", "how fast is shipping"
+        r"|\bhow (?:quick|fast|long) (?:is|does) (?:the )?(?:delivery|shipping)\b"
         # "what time do you ship?", "if I pay now will it go out today"
         r"|\bwhat time do (?:you|u) (?:ship|dispatch|send)\b|\b(?:go|goes|going) out today\b"
         r"|\bwhich (?:couriers?|carriers?|delivery compan(?:y|ies)|express)\b"
@@ -1616,6 +1618,7 @@ _STOCK = rx(
     r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
     r"(?:you|u) sell|coming back|back yet|how much (?:r|are|is)|(?:you|u) (?:guys )?(?:even )?sell"
     r"|\bgo(?:es)? for\b|\blooking for (?:a|an|some)\b|cheapest|priciest"
+    r"|which warehouses? (?:have|has|stocks?|carr(?:y|ies))"
     r"|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|(?<!收)到货|卖完|售罄|能买|可以买"
     r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|(?:什么时候|啥时候|何时)补"

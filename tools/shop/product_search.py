@@ -164,10 +164,13 @@ def rank_products(query: str, products: Sequence[ProductText]) -> list[str]:
     whole = [sku for score, _, sku in scored if score >= len(terms)]
     if whole:
         return whole
-    # "x12 手机壳": the one Chinese word is what is wanted (the phone is only what it fits) —
-    # the products holding it whole, when some do
-    han = [t for t in terms if not t[0].isascii()]
-    head = han[0] if len(han) == 1 and len(han[0]) >= 2 else None
+    # "x12 手机壳", "比 65w 充电器便宜 无线充": the last Chinese word is what is wanted (the
+    # phone is only what it fits) — the products holding it whole, when some do and no other
+    # Chinese word names a product of its own ("电饭煲 容量 电热水壶" asks of two)
+    han = [t for t in terms if not t[0].isascii() and len(t) >= 2]
+    head = han[-1] if han else None
+    if any(_han_hit(t, p.text) == 1.0 for t in han[:-1] for p in products):
+        head = None
     if head is not None:
         headed = [s for s in scored if _han_hit(head, products[s[1]].text) == 1.0]
         scored = headed or scored
