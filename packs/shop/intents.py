@@ -6533,26 +6533,12 @@ def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[
         if i.intent is ShopIntent.CREATE_TICKET
         and _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
     }
-    dropped = [
+    return [
         i
         for i in items
-        if i.intent is ShopIntent.CREATE_TICKET
-        and i.order_id in refunded
-        and i.order_id not in asked_for
-    ]
-    refunds = [i for i in items if i.intent is ShopIntent.REFUND]
-    reason = next((i.text for i in dropped if not i.order_id), None)
-    if (
-        reason
-        and len(refunds) == 1
-        and not refunds[0].order_id
-        and not describes_an_order(normalize(refunds[0].text, _TYPOS))
-    ):
-        # "空气净化器有点异响，懒得寄回去了，退我100块算了": the thing the fault names is what
-        # the refund is of (its order looked up by it)
-        refunds = [replace(refunds[0], text=f"{reason.strip(STRIP)} {refunds[0].text}")]
-    return [
-        refunds[0] if i.intent is ShopIntent.REFUND and len(refunds) == 1 else i
-        for i in items
-        if i not in dropped
+        if not (
+            i.intent is ShopIntent.CREATE_TICKET
+            and i.order_id in refunded
+            and i.order_id not in asked_for
+        )
     ]

@@ -85,17 +85,6 @@ async def test_a_refund_said_with_not_wanting_it_is_a_refund_not_a_cancel(tmp_pa
     assert await _cancelled(bot) == []
 
 
-async def test_a_fault_told_before_a_refund_names_what_the_refund_is_of(tmp_path: Path) -> None:
-    bot = bot_for(tmp_path)
-    out = await say(bot, "空气净化器有点异响，懒得寄回去了，退我100块算了")
-    assert [(tool, args.get("order_id")) for tool, args in _calls(out)] == [
-        ("request_refund", "100609")
-    ]
-    assert await executions(bot, "create_ticket") == []
-    await say(bot, "确认")
-    assert await refunds_of(bot, "100609") == [100.0]
-
-
 # --- questions that only look like requests ---------------------------------------------------
 
 
