@@ -111,6 +111,8 @@ from helpdesk.packs.shop.words import (
     COMPLAINT_NEGATED,
     DISSATISFIED,
     IF_LATE_BY,
+    NOT_OWN,
+    RECEIVED,
     TICKET_MESSAGE,
     TICKET_WONDERED,
     TOLD_BESIDE,
@@ -3599,7 +3601,7 @@ def match_shop(
             else m
             for m in matched
         ]
-    return [_published(m) for m in _own_words_of_refunds(matched)]
+    return [_published(m) for m in _own_words_of_refunds(_not_the_customers_own(matched))]
 
 
 # "cancel the ebook reader order and the screen protector one too", "显示器那单和卫衣那单都取消",
@@ -6533,12 +6535,54 @@ def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[
         if i.intent is ShopIntent.CREATE_TICKET
         and _TICKET_ASKED_FOR.search(normalize(i.text, _TYPOS))
     }
-    return [
+    dropped = [
         i
         for i in items
-        if not (
-            i.intent is ShopIntent.CREATE_TICKET
-            and i.order_id in refunded
-            and i.order_id not in asked_for
-        )
+        if i.intent is ShopIntent.CREATE_TICKET
+        and i.order_id in refunded
+        and i.order_id not in asked_for
     ]
+    return _fault_names_the_refund([i for i in items if i not in dropped], dropped)
+
+
+# a thing told of that is someone else's, bought elsewhere or one that might break
+_NOT_THE_CUSTOMERS_OWN = rx(
+    r"\b(?:friend|mom|mum|dad|wife|husband|sister|brother|neighbou?r|colleague)'?s?\b"
+    r"|\b(?:jd|taobao|tmall|amazon|pinduoduo|another shop|elsewhere)\b|\blet'?s say\b"
+    r"|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an|something|anything|my|they)\b"
+    r"|朋友|别人|家人|妈|爸|老公|老婆|同事|邻居|京东|淘宝|天猫|拼多多|别家|如果|要是|万一|假如"
+)
+
+
+def _not_the_customers_own(items: list[_Request]) -> list[_Request]:
+    """ "my friend's air purifier is making noises, refund me 100": a write whose own words
+    describe someone else's thing (or one bought elsewhere, or one that might break) names no
+    order of the customer's — its order is asked for (:data:`NOT_OWN`), never looked up by them."""
+    return [
+        replace(i, args={**i.args, NOT_OWN: True})
+        if i.intent in _ACTIONS
+        and not i.order_id
+        and _NOT_THE_CUSTOMERS_OWN.search(normalize(i.text, _TYPOS))
+        else i
+        for i in items
+    ]
+
+
+def _fault_names_the_refund(items: list[_Request], faults: list[_Request]) -> list[_Request]:
+    """ "空气净化器有点异响，懒得寄回去了，退我100块算了": the one refund naming no order and
+    nothing of its own is of the thing the customer's own fault (taken as its reason) names —
+    looked up among the orders received (:data:`RECEIVED`: "the phone is broken, refund me 2999"
+    never names the paid phone order not yet shipped)."""
+    refunds = [i for i in items if i.intent is ShopIntent.REFUND]
+    reason = next((i.text.strip(STRIP) for i in faults if not i.order_id), "")
+    if (
+        not reason
+        or len(refunds) != 1
+        or refunds[0].order_id
+        or describes_an_order(normalize(refunds[0].text, _TYPOS))
+        or _NOT_THE_CUSTOMERS_OWN.search(normalize(reason, _TYPOS))
+    ):
+        return items
+    refund = refunds[0]
+    named = replace(refund, text=f"{reason} {refund.text}", args={**refund.args, RECEIVED: True})
+    return [named if i is refund else i for i in items]

@@ -1,13 +1,8 @@
-"""Orders the customer describes instead of numbering: "my air fryer order", "净化器那单".
-
-The shop pack's :class:`~helpdesk.tools.packs.SubjectResolver`: a request about an order that
-names none (or only the session's last one) and whose words say something about it — a product
-bought, "the one I haven't paid for" — is looked up with ``list_orders(product=..., status=...)``
-(the shop matches the words against the products of the customer's own orders), and the order
-it fits is used: for a look, the one still on its way first, else the latest; for a write, only
-when exactly one order fits and can take it (a cancel: an unpaid or paid order), so the
-confirmation the customer answers names that order.
-"""
+"""Orders the customer describes instead of numbering ("my air fryer order", "净化器那单"): the
+shop pack's :class:`~helpdesk.tools.packs.SubjectResolver`. A request naming no order (or only
+the session's last) whose words describe one is looked up with ``list_orders(product=...,
+status=...)``; a look takes the order still on its way first, else the latest; a write only the
+one order that fits and can take it, so the confirmation answered names that order."""
 
 from __future__ import annotations
 
@@ -16,7 +11,7 @@ from typing import Any
 
 from helpdesk.graph.conversation import rx
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
-from helpdesk.packs.shop.words import TOLD_BESIDE, looked_product
+from helpdesk.packs.shop.words import NOT_OWN, RECEIVED, TOLD_BESIDE, looked_product
 from helpdesk.tools.packs import SubjectResolver
 
 __all__ = [
@@ -320,7 +315,11 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     A look takes the order still on its way first, else the latest; an action takes the orders
     that can take it (a cancel: unpaid or paid), or the only order found (the shop then says why
     it cannot: "100683 has shipped")."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("orders"), list):
+    if (
+        not isinstance(data, Mapping)
+        or not isinstance(data.get("orders"), list)
+        or NOT_OWN in request
+    ):
         return []
     query = order_query(request) or {}
     text = _words_of(request)
@@ -352,12 +351,12 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
         moving = [o for o in candidates if o.get("status") in _ON_ITS_WAY]
         return [str((moving or candidates)[0]["order_id"])] if candidates else []
     # an action is for the order the words describe best ("手机那单退2999 只退手机 显示器我要": the
-    # phone + monitor order, not the screen protector whose alias says 手机膜); among orders
-    # described as well, the ones that can take it
+    # phone + monitor order, not the screen protector 手机膜); among them, the ones that can take it
     best = max((_matched_count(o) for o in found), default=0)
     strongest = [o for o in found if _matched_count(o) == best]
     fitting = [o for o in strongest if fits is None or str(o.get("status")) in fits]
-    chosen = fitting or (strongest if len(strongest) == 1 else [])
+    # (a fault's thing is one received: never the only order found when it cannot take it)
+    chosen = fitting or (strongest if len(strongest) == 1 and not request.get(RECEIVED) else [])
     return [str(o["order_id"]) for o in chosen]
 
 

@@ -71,6 +71,10 @@ IF_LATE_BY = "if_late_by"
 """A look's ``details``: a refund or cancel wanted only if the parcel is late by a day to come."""
 VENTED = "vented"
 """A ticket request's argument: read from unhappiness alone ("not happy.", "气死了"), no request."""
+NOT_OWN = "not_own"
+"""A write's argument: its words describe someone else's thing: never looked up by them."""
+RECEIVED = "received"
+"""A refund's argument: its order named only by a fault told beside it — one already received."""
 TOLD_BESIDE = "told_beside"
 """A look's argument: the rest of the message, which describes the order the look's own words do
 not ("my company needs a fapiao for the monitor … has it shipped yet"). Never given to a write:

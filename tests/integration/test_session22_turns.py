@@ -85,6 +85,34 @@ async def test_a_refund_said_with_not_wanting_it_is_a_refund_not_a_cancel(tmp_pa
     assert await _cancelled(bot) == []
 
 
+async def test_a_fault_told_before_a_refund_names_what_the_refund_is_of(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "空气净化器有点异响，懒得寄回去了，退我100块算了")
+    assert [(tool, args.get("order_id")) for tool, args in _calls(out)] == [
+        ("request_refund", "100609")
+    ]
+    assert await executions(bot, "create_ticket") == []
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100609") == [100.0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a thing not yet received, someone else's, one that might break: the refund's order
+        # is asked for, never taken from the fault
+        "the phone is broken, refund me 2999",
+        "my friend's air purifier is making noises, refund me 100",
+        "要是空气净化器有异响，退我100",
+    ],
+)
+async def test_a_fault_names_no_order_it_cannot_be_of(tmp_path: Path, message: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, message)
+    await say(bot, "yes" if message.isascii() else "确认")
+    assert await executions(bot, "create_refund") == []
+
+
 # --- questions that only look like requests ---------------------------------------------------
 
 
