@@ -3560,7 +3560,7 @@ def match_shop(
         norm,
     )
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
-    matched = _bought_now_arrives(matched)
+    matched = _where_the_customer_is(_bought_now_arrives(matched), norm)
     matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
     matched = _not_that_one(matched)
     matched = _status_of_the_tickets(matched)
@@ -6123,6 +6123,34 @@ def _bought_now_arrives(items: list[_Request]) -> list[_Request]:
         if thing:
             out.insert(-1, _Request(ShopIntent.STOCK, text=thing, lang=item.lang))
     return out
+
+
+# "… when do they actually ship out? I'm in Tianjin btw": where the customer is, told beside when
+# their order ships — how long delivery there takes is asked too
+_WHERE_I_AM = rx(
+    r"\b(?:i'?m|i am|we'?re|we are) (?:based |located |living )?in [a-z]{3,}\b"
+    r"|\bi live in [a-z]{3,}"
+    r"|我(?:人)?(?:在|住在)(?:北京|上海|天津|重庆|成都|广州|深圳|杭州|武汉|南京|西安|[\u4e00-\u9fff]{2}市)"
+)
+_SHIPS_OR_COMES = rx(r"\bship|\barriv|\bget here\b|\bdeliver|发货|发出|到货|送到|能到|收到")
+
+
+def _where_the_customer_is(items: list[_Request], norm: str) -> list[_Request]:
+    """A look at when an order ships or comes, and where the customer is said beside it: the
+    delivery times too (how long from the warehouse to there)."""
+    if (
+        not _WHERE_I_AM.search(norm)
+        or not _SHIPS_OR_COMES.search(norm)
+        or any(i.intent is ShopIntent.FAQ or i.intent is ShopIntent.STOCK for i in items)
+    ):
+        return items
+    looks = [i for i in items if i.intent in (ShopIntent.ORDER_STATUS, ShopIntent.TRACKING)]
+    if not looks:
+        return items
+    times = _Request(
+        ShopIntent.FAQ, text=looks[-1].text, lang=looks[-1].lang, topic="delivery_times"
+    )
+    return [*items, times]
 
 
 def _warehouse_of_the_products(items: list[_Request]) -> list[_Request]:
