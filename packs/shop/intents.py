@@ -1756,6 +1756,12 @@ class _Match:
     """For a confirmation with nothing pending: the action it names ("确认取消": ``cancel``)."""
 
 
+_A_PLACE = rx(
+    r"\b(?:place|restaurant|cafe|bar|hotel|hospital|gym|school)s? (?:nearby|near me|around here)\b"
+    r"|附近(?:的|有)?(?:什么)?(?:好吃的|餐厅|饭店|馆子|酒店|医院)"
+)
+
+
 def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
     """The single best intent for one clause, by template priority; None if nothing matches.
 
@@ -2483,7 +2489,8 @@ def _classify_clause(
         # "100998多少钱来着", "how much was 100904 again": the order's total, not a price
         return _Match(ShopIntent.ORDER_STATUS)
     if _PRODUCT_ASKED.search(norm) and not ents.order_ids and product_query(norm):
-        return _Match(ShopIntent.STOCK)
+        # ("a good ramen place nearby": a place, not a product — what the bot does is asked)
+        return None if _A_PLACE.search(norm) else _Match(ShopIntent.STOCK)
     if _PRICE_TOLD.search(norm) and not ASKS.search(norm):
         return None  # "the screen protector cost 29": what was paid, told (the rest says why)
     if _STOCK.search(norm) or (
@@ -3601,7 +3608,22 @@ def match_shop(
             else m
             for m in matched
         ]
+    if (
+        last_order_id is None
+        and _FAULT_OF_NOTHING_NAMED.match(norm)
+        and [m.intent for m in matched] == [ShopIntent.CREATE_TICKET]
+        and not matched[0].order_id
+    ):
+        # "it broke" with nothing talked about before: what broke is asked (the clarifying
+        # question names what the bot can do), no ticket offered for nothing
+        matched = [_unknown(text, message_lang)]
     return [_published(m) for m in _own_words_of_refunds(_not_the_customers_own(matched))]
+
+
+_FAULT_OF_NOTHING_NAMED = rx(
+    r"^\W*(?:it|that|this|they|mine)(?:'s|s| is| are)? (?:broke|broken|dead|died|not working"
+    r"|stopped working)\W*$|^\W*(?:又)?(?:坏了|坏掉了|不能用了|用不了了)\W*$"
+)
 
 
 # "cancel the ebook reader order and the screen protector one too", "显示器那单和卫衣那单都取消",
