@@ -83,6 +83,8 @@ _ONLY_THE_VERB = rx(
     r"|^(?:那就|就|帮我|给我)?(?:开|建|提|登记)(?:个|一个)?(?:工单|售后单)(?:吧|呗|啊|呀|好了)?$"
 )
 """The action's verb and nothing else ("取消", "cancel it", "退款吧", "open a ticket")."""
+# "cancel this", "取消了", "取消掉": also a way of saying no to the question (never a yes)
+_A_REFUSAL_TOO = rx(r"\bcancel|取消|\bstop\b|\bforget\b|\bdrop\b|算了")
 _HESITANT = re.compile(r"(?:…|\.{2,}|。{2,}|、{2,}|～|~)\s*[!?！？]*\s*$")
 """A message trailing off ("嗯……", "yes...", "好吧。。。"): a thought not finished."""
 _HEDGE = rx(
@@ -162,6 +164,7 @@ def read_confirmation(
         and not questioning
         and [verb_alone in w for w in words.waiting] == [True]
         and not takes_amount(words.waiting, packs)
+        and not _A_REFUSAL_TOO.search(plain)
     ):
         # "帮我开个工单吧", "open a ticket for it" to "shall I file a ticket?": the action asked
         # about, named alone — a yes to it (one with an amount, "退吧", is asked again with it)

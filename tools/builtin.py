@@ -210,6 +210,16 @@ async def _refund_outcome(
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
+    if order is not None and order.get("status") == "pending":
+        # "100904整单退了吧 不想要了": nothing was paid — no refund; not wanted, it is cancelled
+        return PrecheckOutcome(
+            refusal={
+                "code": "refund_unpaid",
+                "message": "the order is not paid: there is nothing to refund; cancel it instead",
+                "status": "pending",
+                "error_class": ErrorClass.BUSINESS.value,
+            }
+        )
     if order is not None and share_of and share_of != REMAINING and share_own:
         share_of = own_words_or_all(order, str(share_own), str(share_of))
     if order is not None and share_of and share_of != REMAINING and args.get("amount") is None:

@@ -1041,6 +1041,8 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|\bcancel\b[^.?!]{0,40}\bif (?:i|we) (?:wanted|want(?:ed)?|decided?|needed|need) to\b"
     r"|(?:记得|已经|早就|之前|不是)[^，。,.!?！？]{0,6}取消(?:过)?了"
     r"|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消"
+    # "手机那单取消不了吧": whether it can be, asked
+    r"|取消不了"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,6}取消|\bif (?:i|we) (?:were to |did |do )?cancel"
     r"|取消(?:了)?的话"
     r"|\bthinking (?:of|about) cancel+ing\b|\bis (?:that|it|this) (?:even )?possible\b"
@@ -1109,6 +1111,8 @@ _CANCEL_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想|不是)\s*(?:给我|帮我|给|再)?\s*取消"
+    # "别把手机那单取消了", "千万不要把100998取消": the order said not to be cancelled
+    r"|(?:不要|别|千万别|先别)\s*(?:给我|帮我)?把[^，。,.!?！？]{1,12}取消"
     r"|\b(?:never|didn'?t|did not) ask(?:ed)? (?:you |anyone )?to cancel"
     # "never mind about cancelling 100904", "I was about to cancel 100877 but don't": a cancel
     # thought of and let go
@@ -1945,6 +1949,7 @@ _CONTACTED_BEFORE = rx(
     r"|\b(?:one of )?your (?:agents?|representatives?|staff) (?:said|told me|promised)\b"
     r"|(?:之前|上次|昨天|前几天|上周)的?人工(?:客服)?(?:说|告诉我|答应)"
     r"|(?:之前|上次|昨天|前几天|上周)?有(?:个|位)客服(?:跟我)?(?:说|告诉我|答应)"
+    r"|客服(?:之前|上次|昨天|刚才|前几天)(?:跟我)?(?:说|告诉我|答应)"
 )
 
 
@@ -3608,6 +3613,16 @@ def match_shop(
             else m
             for m in matched
         ]
+    if _WRITES_HELD.search(norm):
+        # "100200要不要整单退了", "…, 开玩笑的", "…, 算了都别动了", "cancel it too lol jk",
+        # "…但是我再想想": the refund or cancel weighed, joked about, put off or called off — the
+        # order is shown, nothing is offered (a hurried yes would run it)
+        matched = [
+            replace(m, intent=ShopIntent.ORDER_STATUS, args={}, amount=None, amount_kind="none")
+            if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)
+            else m
+            for m in matched
+        ]
     if (
         last_order_id is None
         and _FAULT_OF_NOTHING_NAMED.match(norm)
@@ -3620,6 +3635,15 @@ def match_shop(
     return [_published(m) for m in _own_words_of_refunds(_not_the_customers_own(matched))]
 
 
+_WRITES_HELD = rx(
+    r"要不要|该不该|你觉得呢|你觉得(?:怎么样|如何|呢)|开玩笑|先别(?:操作|动|弄|处理|办)|先不要(?:操作|动)"
+    r"|再想想|(?:我)?再考虑|考虑一下|都别动|都不用了|都不要了|算了都|等[^，。,.!?！？]{1,10}再说"
+    r"|\b(?:jk|just kidding|j/k|kidding|joking)\b|\blet me think\b|\bi'?ll think about it\b"
+    r"|\bshould i\b|\bwhat do you think\b|\bleave (?:it|them|everything) (?:all )?(?:alone|be)\b"
+    r"|\bnever ?mind (?:all|both|everything)\b"
+    # "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer
+    r"|[?？]\s*(?:no|nah|nope)\b|[?？]\s*(?:不用|不要|算了|不了)"
+)
 _FAULT_OF_NOTHING_NAMED = rx(
     r"^\W*(?:it|that|this|they|mine)(?:'s|s| is| are)? (?:broke|broken|dead|died|not working"
     r"|stopped working)\W*$|^\W*(?:又)?(?:坏了|坏掉了|不能用了|用不了了)\W*$"

@@ -37,6 +37,7 @@ _BUSINESS_CODES = (
     "no_order_with_product",
     "not_cancellable",
     "cancel_condition_not_met",
+    "refund_unpaid",
     "not_refundable",
     "amount_too_large",
     "ticket_open",
@@ -119,6 +120,8 @@ def _business(
         if not status:
             return w.say("cancel_condition_unknown", order_id=order_id)
         return w.say("cancel_condition_not_met", order_id=order_id, status=status_label(w, status))
+    if code == "refund_unpaid" and order_id:
+        return w.say("refund_unpaid", order_id=order_id)
     if code == "ticket_open" and order_id and data.get("ticket_id"):
         # a complaint about an order whose ticket is still open: that ticket, and a human
         status = as_str(data.get("status")) or "open"

@@ -225,3 +225,31 @@ async def test_a_thing_bought_now_gets_its_stock_and_the_delivery_times(tmp_path
     out = await say(bot, "现在买降噪耳机，几天能到天津？")
     assert [tool for tool, _ in _calls(out)] == ["search_products", "search_faq"]
     assert "SKU-1001" in str(out["reply"])
+
+
+@pytest.mark.parametrize(
+    ("message", "tools"),
+    [
+        # where the customer is, told beside when the order ships: the delivery times too
+        (
+            "paid for the monitor and the phone last night, when do they actually ship out? "
+            "I'm in Tianjin btw",
+            ["get_order", "search_faq"],
+        ),
+        ("I'm in a hurry, when does my order 100998 ship", ["get_order"]),
+        (
+            "which warehouses have the robot vacuum? and how quick is delivery there",
+            ["search_products", "search_faq"],
+        ),
+        ("happy halloween 🎃 (late lol). do you have scented candles?", ["search_products"]),
+        # nothing named, nothing talked about: asked what, nothing offered
+        ("it broke", []),
+        ("can you recommend a good ramen place nearby", []),
+    ],
+)
+async def test_what_is_looked_up(tmp_path: Path, message: str, tools: list[str]) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, message)
+    assert [tool for tool, _ in _calls(out)] == tools
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
