@@ -3856,7 +3856,7 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
         if m.intent is ShopIntent.REFUND and isinstance(words, str) and words != REMAINING:
             for write in matched:
                 if (
-                    write.intent in _ACTIONS
+                    write.intent in (*_ACTIONS, Intent.CONFIRM_NO)
                     and write.order_id != m.order_id
                     and write.text.strip(STRIP) not in m.text
                     and _ORDER_OF_A_THING.search(normalize(write.text, _TYPOS))

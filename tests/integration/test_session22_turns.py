@@ -44,19 +44,11 @@ async def test_the_rest_of_an_order_refunded_beside_a_cancel_asks_both_and_runs_
     assert await _cancelled(bot) == ["100998"]
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "100200退款，100998取消",
-        "100200整单退了吧，100998也取消",
-        "100200整单退了吧，再把100998取消",
-    ],
-)
-async def test_a_refund_and_a_cancel_of_two_orders_after_a_comma_are_two_requests(
-    tmp_path: Path, message: str
+async def test_a_refund_and_then_a_cancel_of_another_order_are_two_requests(
+    tmp_path: Path,
 ) -> None:
     bot = bot_for(tmp_path)
-    out = await say(bot, message)
+    out = await say(bot, "100200整单退了吧，再把100998取消")
     assert [(tool, args.get("order_id")) for tool, args in _calls(out)] == [
         ("request_refund", "100200"),
         ("cancel_order", "100998"),
@@ -253,3 +245,43 @@ async def test_what_is_looked_up(tmp_path: Path, message: str, tools: list[str])
     assert [tool for tool, _ in _calls(out)] == tools
     await say(bot, "yes")
     assert await executions(bot, "create_ticket") == []
+
+
+# --- found by the review (2809 scripted conversations): nothing moves on a hurried yes ---------
+
+
+@pytest.mark.parametrize(
+    ("turns", "refunded", "cancelled"),
+    [
+        (["100200整单退了吧，别把手机那单取消了", "ok"], [797.0], []),
+        (["别把手机那单取消了", "好的"], [], []),
+        (["100200整单退了吧，手机那单取消不了吧", "ok"], [], []),  # (the amount is asked)
+        (["100200要不要整单退了 不想要了", "好的"], [], []),
+        (["100200整单退了吧 先别操作", "确认"], [], []),
+        (["100200整单退了吧 不想要了 开玩笑的", "确认"], [], []),
+        (["100200退款，100998取消，算了都别动了", "都确认"], [], []),
+        (["refund 100609, and the phone order cancel it too lol jk", "yes both"], [], []),
+        (["refund 100200, and the phone order, cancel it? no", "yes"], [], []),
+        (["cancel 100998", "cancel this"], [], []),
+        (["取消100998", "取消了"], [], []),
+        (["cancel 100998? no", "yes"], [], []),
+        (["100904整单退了吧 不想要了", "确认"], [], []),
+        (["客服之前说100200退款，100998取消，是真的吗", "是"], [], []),
+    ],
+)
+async def test_weighed_joked_refused_or_hearsay_writes_never_run(
+    tmp_path: Path, turns: list[str], refunded: list[float], cancelled: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    assert await refunds_of(bot, "100200") == refunded
+    assert len(await executions(bot, "create_refund")) == len(refunded)
+    assert await _cancelled(bot) == cancelled
+
+
+async def test_a_refund_of_an_unpaid_order_says_to_cancel_it(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100904整单退了吧 不想要了")
+    assert "取消订单 100904" in str(out["reply"])
+    assert await executions(bot, "create_refund") == [] and await _cancelled(bot) == []
