@@ -3637,7 +3637,7 @@ def match_shop(
 
 _WRITES_HELD = rx(
     r"要不要|该不该|你觉得呢|你觉得(?:怎么样|如何|呢)|开玩笑|先别(?:操作|动|弄|处理|办)|先不要(?:操作|动)"
-    r"|再想想|(?:我)?再考虑|考虑一下|都别动|都不用了|都不要了|算了都|等[^，。,.!?！？]{1,10}再说"
+    r"|再想想|(?:我)?再考虑|考虑一下|都别动|都不用了|算了都|等[^，。,.!?！？]{1,10}再说"
     r"|\b(?:jk|just kidding|j/k|kidding|joking)\b|\blet me think\b|\bi'?ll think about it\b"
     r"|\bshould i\b|\bwhat do you think\b|\bleave (?:it|them|everything) (?:all )?(?:alone|be)\b"
     r"|\bnever ?mind (?:all|both|everything)\b"
