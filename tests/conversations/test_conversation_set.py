@@ -63,10 +63,11 @@ from tests.conversations.labels import held_out, load_set
 # run 70.0%) joined: LOWERED from 0.910 / 0.894 / 0.947 because the set grew by 260 harder turns
 # (the older 3444 turns: 3143 understood, was 3135; 3089 accepted, was 3082).
 # Session 21: raised from 0.905 / 0.889 / 0.946 / 0.918 (no batch joined).
-FLOOR_UNDERSTOOD = 0.911  # 3376/3704
-FLOOR_ACCEPTED = 0.895  # 3318/3704
-FLOOR_MULTI_REQUESTS_SERVED = 0.948  # 2818/2971
-FLOOR_ANSWERED_OR_DEFERRED = 0.922  # 1295/1403 multi-request turns
+# Session 22: raised from 0.911 / 0.895 / 0.948 / 0.922 (no batch joined).
+FLOOR_UNDERSTOOD = 0.920  # 3411/3704
+FLOOR_ACCEPTED = 0.905  # 3355/3704
+FLOOR_MULTI_REQUESTS_SERVED = 0.956  # 2841/2971
+FLOOR_ANSWERED_OR_DEFERRED = 0.935  # 1312/1403 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
@@ -87,8 +88,9 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.922  # 1295/1403 multi-request turns
 # transfer filed unasked) joined: raised from 0.763 / 0.790.
 # Session 20: raised from 0.786 / 0.806 (no batch joined).
 # Session 21: raised from 0.788 (no batch joined).
-FLOOR_SEALED_UNDERSTOOD = 0.791  # 1622/2050 (ten batches)
-FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.807  # 509/630
+# Session 22: raised from 0.791 / 0.807 (no batch joined).
+FLOOR_SEALED_UNDERSTOOD = 0.795  # 1631/2050 (ten batches)
+FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.815  # 514/630
 
 
 @pytest.fixture(scope="module")
