@@ -173,7 +173,7 @@ async def test_naming_the_waiting_ticket_files_it_once(tmp_path: Path, answer: s
         await run_turn(bot, text, session="s", customer="C0002")
     out = await run_turn(bot, answer, session="s", customer="C0002")
     assert "T-000041" in str(out["reply"])
-    tickets = await executions_of(bot, "create_ticket", "C0002")
+    tickets = await executions(bot, "create_ticket", "C0002")
     assert len(tickets) == 1
 
 
@@ -183,14 +183,6 @@ async def test_a_refund_named_again_while_it_waits_is_asked_again_not_run(tmp_pa
     out = await say(bot, "退吧")
     assert _statuses(out) == ["needs_confirmation"]
     assert await executions(bot, "create_refund") == []
-
-
-async def executions_of(bot: Bot, action: str, customer: str) -> list[dict[str, Any]]:
-    response = await bot.client.http.get(
-        "/audit", params={"action": action}, headers={"X-Customer-Id": customer}
-    )
-    response.raise_for_status()
-    return [e for e in response.json()["entries"] if 200 <= int(e["status_code"]) < 300]
 
 
 # --- looks -------------------------------------------------------------------------------------

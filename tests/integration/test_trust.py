@@ -35,10 +35,10 @@ async def say(bot: Bot, text: str, session: str = "s") -> dict[str, Any]:
     return await run_turn(bot, text, session=session, customer=CUSTOMER)
 
 
-async def executions(bot: Bot, action: str) -> list[dict[str, Any]]:
-    """Successful executions of ``action`` in the shop's audit log."""
+async def executions(bot: Bot, action: str, customer: str = CUSTOMER) -> list[dict[str, Any]]:
+    """Successful executions of ``action`` in the shop's audit log (of ``customer``'s)."""
     response = await bot.client.http.get(
-        "/audit", params={"action": action}, headers={"X-Customer-Id": CUSTOMER}
+        "/audit", params={"action": action}, headers={"X-Customer-Id": customer}
     )
     response.raise_for_status()
     return [e for e in response.json()["entries"] if 200 <= int(e["status_code"]) < 300]
