@@ -3637,7 +3637,7 @@ def match_shop(
 
 _WRITES_HELD = rx(
     r"要不要|该不该|你觉得呢|你觉得(?:怎么样|如何|呢)|开玩笑|先别(?:操作|动|弄|处理|办)|先不要(?:操作|动)"
-    r"|再想想|(?:我)?再考虑|考虑一下|都别动|都不用了|算了都|等[^，。,.!?！？]{1,10}再说"
+    r"|再想想|(?:我)?再考虑|考虑一下|都别动|都不用了|算了都|再说|等[^，。,.!?！？]{1,10}再说"
     r"|\b(?:jk|just kidding|j/k|kidding|joking)\b|\blet me think\b|\bi'?ll think about it\b"
     r"|\bshould i\b|\bwhat do you think\b|\bleave (?:it|them|everything) (?:all )?(?:alone|be)\b"
     r"|\bnever ?mind (?:all|both|everything)\b"
@@ -4687,7 +4687,7 @@ _NOT_THIS_ACTION = rx(
 
 # "不对 是取消", "actually, cancel it": the action itself corrected to another
 _ACTION_SWAP = rx(
-    r"(?:不对|说错了|搞错了|错了)[，,。\s]*(?:是|应该是|我是说|我要|我想)?(?:取消|退款|退货)"
+    r"(?:不对|说错了|搞错了|错了)[，,。\s]*(?:是|应该是|我是说|我要|我想)?(?:#?\d{6}\s*)?(?:取消|退款|退货)"
     r"|\b(?:actually|i mean|i meant|no wait|oops)[,\s]+(?:i want to |i'?d like to |please |pls )?"
     r"(?:cancel|refund|return)\b"
 )

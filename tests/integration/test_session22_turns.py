@@ -259,6 +259,9 @@ async def test_what_is_looked_up(tmp_path: Path, message: str, tools: list[str])
         (["cancel 100998? no", "yes"], [], []),
         (["100904整单退了吧 不想要了", "确认"], [], []),
         (["客服之前说100200退款，100998取消，是真的吗", "是"], [], []),
+        # (second review: wrong at the starting commit too)
+        (["100200退款，100998再说", "yes"], [], []),
+        (["100200退款，不对，100998取消", "yes"], [], ["100998"]),
     ],
 )
 async def test_weighed_joked_refused_or_hearsay_writes_never_run(
@@ -277,3 +280,15 @@ async def test_a_refund_of_an_unpaid_order_says_to_cancel_it(tmp_path: Path) -> 
     out = await say(bot, "100904整单退了吧 不想要了")
     assert "取消订单 100904" in str(out["reply"])
     assert await executions(bot, "create_refund") == [] and await _cancelled(bot) == []
+
+
+async def test_an_order_looked_at_after_a_refund_is_not_refunded(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200退款，100683查一下")
+    assert [(tool, args.get("order_id")) for tool, args in _calls(out)] == [
+        ("request_refund", "100200"),
+        ("get_order", "100683"),
+    ]
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await refunds_of(bot, "100683") == []
