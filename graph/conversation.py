@@ -104,7 +104,7 @@ SPLIT = rx(
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
     # "100200退款，100683查一下": an order looked at after a comma is a request of its own (a
     # look; a write after a comma is not split off: its negation or question may sit around it)
-    r"|(?<=[\u4e00-\u9fff]),\s*(?=#?\d{6}\s*(?:也|再)?\s*(?:查|看|催|到哪|物流))"
+    r"|(?<=[款消吧]),\s*(?=#?\d{6}\s*(?:也|再)?\s*(?:查|看|催|到哪|物流))"
     # "帮我看下100998和100683，谢谢啦": thanks after a comma is said apart from the request
     r"|,\s*(?=(?:谢谢|多谢|谢了|感谢)(?:[\s!！~。.啦了哈呀]|$)(?![^,，。]*(?:不用|算了|不要)))"
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"

@@ -1867,7 +1867,7 @@ _WRITE_OPENING = rx(r"^\W*(?:please |pls |plz |just )?(?:refund|cancel)\b(?! (?:
 _REFUND_WHATS_LEFT = rx(
     r"^\W*(?:please |pls |plz |just |ok |so )?refund (?:me )?(?:what'?s|what is|all that'?s)"
     r" (?:still )?(?:left|remaining|refundable)(?: (?:on|of|for) (?:order )?#?\d{6})?"
-    r"(?: please| pls| too| as well)?\W*$"
+    r"(?: please| pls| too| as well)?[^\w\u3400-\u9fff]*$"
 )
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
@@ -3636,17 +3636,20 @@ def match_shop(
 
 
 _WRITES_HELD = rx(
-    r"要不要|该不该|你觉得呢|你觉得(?:怎么样|如何|呢)|开玩笑|先别(?:操作|动|弄|处理|办)|先不要(?:操作|动)"
+    r"要不要|该不该|你觉得呢|你觉得(?:怎么样|如何|呢)|(?<!不是)开玩笑|先别(?:操作|动|弄|处理|办)|先不要(?:操作|动)"
     r"|再想想|(?:我)?再考虑|考虑一下|都别动|都不用了|算了都|再说|等[^，。,.!?！？]{1,10}再说"
-    r"|\b(?:jk|just kidding|j/k|kidding|joking)\b|\blet me think\b|\bi'?ll think about it\b"
+    r"|(?<!not )(?<!no )\b(?:jk|just kidding|j/k|kidding|joking)\b|\blet me think\b"
+    r"|\bi'?ll think about it\b"
     r"|\bshould i\b|\bwhat do you think\b|\bleave (?:it|them|everything) (?:all )?(?:alone|be)\b"
     r"|\bnever ?mind (?:all|both|everything)\b"
     # "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer
-    r"|[?？]\s*(?:no|nah|nope)\b|[?？]\s*(?:不用|不要|算了|不了)"
+    r"|\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:no|nah|nope)\b"
+    r"|(?:取消|退)[^?？。！]{0,20}[?？]\s*(?:不用|不要|算了|不了)"
 )
 _FAULT_OF_NOTHING_NAMED = rx(
-    r"^\W*(?:it|that|this|they|mine)(?:'s|s| is| are)? (?:broke|broken|dead|died|not working"
-    r"|stopped working)\W*$|^\W*(?:又)?(?:坏了|坏掉了|不能用了|用不了了)\W*$"
+    r"^[^\w\u3400-\u9fff]*(?:it|that|this|they|mine)(?:'s|s| is| are)? (?:broke|broken|dead"
+    r"|died|not working|stopped working)[^\w\u3400-\u9fff]*$"
+    r"|^[^\w\u3400-\u9fff]*(?:又)?(?:坏了|坏掉了|不能用了|用不了了)[^\w\u3400-\u9fff]*$"
 )
 
 
