@@ -89,7 +89,7 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.935  # 1312/1403 multi-request turns
 # Session 20: raised from 0.786 / 0.806 (no batch joined).
 # Session 21: raised from 0.788 (no batch joined).
 # Session 22: raised from 0.791 / 0.807 (no batch joined).
-FLOOR_SEALED_UNDERSTOOD = 0.795  # 1631/2050 (ten batches)
+FLOOR_SEALED_UNDERSTOOD = 0.795  # 1632/2050 (ten batches)
 FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.815  # 514/630
 
 
