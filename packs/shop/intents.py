@@ -20,6 +20,7 @@ Longer than 400 lines because the templates are one priority-ordered table: the 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -87,6 +88,7 @@ from helpdesk.packs.shop.order_parts import (
     amounts_by_order,
     kept_out,
     spared_before,
+    writes_by_order,
 )
 from helpdesk.packs.shop.order_reference import (
     SAME_ORDER_AS_REFUND,
@@ -1048,6 +1050,9 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|\bthinking (?:of|about) cancel+ing\b|\bis (?:that|it|this) (?:even )?possible\b"
     r"|\bshould (?:i|we) (?:still )?cancel\b|\bwould cancel+ing\b|\bif cancel+ing\b"
     r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消|(?:之前|以前|上次|已经)取消(?:了)?的"
+    # "我昨天取消了100998", "上次100200退款，100998取消了": a day gone by, told of
+    r"|(?:昨天|前天|上周|上次|上回|之前|以前|刚才|刚刚|前几天)(?:(?!帮|把|给我|请)[^。.!?！？]){0,16}"
+    r"取消了(?![吧吗么没])"
     r"|\bwhich (?:orders? )?can (?:i|be) (?:still )?cancel"
     r"|\b(?:i|we) (?:already |had )?cancel+ed\b"
     # "能取消吗？100998", "can 100998 be cancelled?": whether it can be (its state answers, and
@@ -1460,7 +1465,8 @@ _IF_LATE_BY = rx(
     r"(?:不到|没到|没送到|收不到|到不了|不发货?|没发货?|不来|坏)(?:的话)?"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:又|再)(?:坏|出问题|晚|延误)"
     r"|万一|(?:丢件|丢了|降价|坏了|破了)的话|今晚还没|(?:今天|今晚)(?:还)?没(?:有)?动静"
-    r"|(?:要是|如果|假如)[^，。,.!?！？]{0,8}(?:丢件|丢了|坏了|破了|降价|找不到|找不回|送不到)"
+    r"|(?:要是|如果|假如)[^，。,.!?！？]{0,8}(?:丢件|丢了|坏了|破了|降价|找不到|找不回|送不到"
+    r"|到不了|收不到|不到货|发不了|发不出)"
     r"|以后再说|晚点再说|先不急"
 )
 _CONDITIONED_WRITE = rx(
@@ -3341,6 +3347,7 @@ def match_shop(
             found_requests.append(_Request(Intent.LANGUAGE, text=clause_text, lang=lang))
         if found.intent in _ACTIONS and ents.order_ids:
             found_requests = _per_order(found_requests, clause_norm, ents.order_ids, packs)
+            found_requests = _own_write_per_order(found_requests, clause_norm, text, packs)
         matched.extend(found_requests)
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
@@ -4943,6 +4950,55 @@ def _per_order(
     ]
 
 
+# a write word beside an order (not negated): "100200退款，100998取消"
+_OWN_WRITE_WORDS = {
+    "refund": rx(r"(?<![不别没])退(?![货换回出订])|(?<!n't )(?<!not )\brefund|\bmoney back\b"),
+    "cancel": rx(r"(?<![不别])取消|(?<!n't )(?<!not )\bcancel"),
+}
+
+
+def _own_write_per_order(
+    requests: list[_Request], clause_norm: str, whole: str, packs: PackSet
+) -> list[_Request]:
+    """ "100200退款，100998取消", "退款100200，取消100998": a write clause naming several orders,
+    each with a write of its own beside it, is each order's own write — one clause read as one
+    kind would cancel the order asked to be refunded (or refund the one asked cancelled). A
+    refund gets the amount its own words name (none: asked about, like "100200退款" alone)."""
+    if len(requests) < 2 or any(
+        r.intent not in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER) for r in requests
+    ):
+        return requests
+    own = writes_by_order(
+        clause_norm, [r.order_id for r in requests if r.order_id], _OWN_WRITE_WORDS
+    )
+    out: list[_Request] = []
+    for r in requests:
+        kind, words = own.get(r.order_id or "", ("", ""))
+        if kind == "cancel" and r.intent is ShopIntent.REFUND:
+            r = replace(
+                r,
+                intent=ShopIntent.CANCEL_ORDER,
+                amount=None,
+                amount_kind="none",
+                amount_raw="",
+                args={k: v for k, v in r.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)},
+            )
+        elif kind == "refund" and r.intent is ShopIntent.CANCEL_ORDER:
+            reading = read_amount(without_totals(words), money_context=True, packs=packs)
+            r = replace(
+                r,
+                intent=ShopIntent.REFUND,
+                details="",
+                amount=reading.value,
+                amount_kind=reading.kind,
+                amount_raw=reading.raw,
+                args={k: v for k, v in r.args.items() if k != IF_UNPAID},
+            )
+            r = _with_share(r, f"{r.order_id}{words}", packs, whole)
+        out.append(r)
+    return out
+
+
 def _write_zones(matched: list[_Request], norm: str) -> dict[int, tuple[str, str]]:
     """For each write of the message (by index): its own clause, and its zone — the words from
     the write before it (or the sentence start) to the write after it (or the sentence end),
@@ -5002,7 +5058,8 @@ def _order_segment(zone: str, order_id: str | None) -> str:
         return zone
     at = mine[0].start()
     following = [s for s in starts if s > at]
-    return zone[at : following[0] if following else len(zone)]
+    # the words before the first order are its own ("如果100998到不了就取消，100200退款")
+    return zone[0 if at == starts[0] else at : following[0] if following else len(zone)]
 
 
 _CONDITION_OPENS = rx(r"^\W*(?:if|unless|in case|provided|as long as)\b")
@@ -6372,8 +6429,10 @@ def _conditions_of_the_cancels(items: list[_Request], whole: str) -> list[_Reque
             continue
         named = set(extract_entities(norm).order_ids)
         paid_asked = item.args.get(IF_UNPAID) or _PAYMENT_WORDS.search(norm)
-        if (own and len(named) > 1 and paid_asked) or _on_another_orders_condition(
-            items[:n], item, whole
+        if (
+            (own and len(named) > 1 and paid_asked)
+            or _on_another_orders_condition(items[:n], item, whole)
+            or _one_order_the_others_condition(norm)
         ):
             out[n] = replace(item, intent=ShopIntent.ORDER_STATUS, args={}, details="")
             continue
@@ -6396,12 +6455,34 @@ def _on_another_orders_condition(before: list[_Request], item: _Request, whole: 
     # cancel's own words before its order ("没发的话取消100998"; in "100904要是还没付就取消吧" the
     # condition follows the cancel's order: its own)
     at = own.find(item.order_id)
+    seen = look.find(str(looks[-1].order_id)) + 6
     said = (
-        look[look.find(str(looks[-1].order_id)) + 6 :]
-        + whole[end + len(look) : start]
-        + (own[:at] if at >= 0 else "")
+        # one clause read for both ("要是100683周五还不到就退款，100904取消"): the words between
+        # the two orders (the condition before the first is the first one's)
+        own[seen:at]
+        if look == own and 0 < seen <= at
+        else look[seen:] + whole[end + len(look) : start] + (own[:at] if at >= 0 else "")
     )
     return bool(_ON_A_CONDITION.search(said)) and not _POLITE_IF.search(said)
+
+
+def _one_order_the_others_condition(clause: str) -> bool:
+    """ "100683没发的话取消100998": one clause where the words between two orders say a
+    condition (of the first) and then the cancel (of the second) — both orders are shown,
+    nothing is asked ("100683退款，如果100998…" is no such clause: a write comes first)."""
+    ids = [m for m in re.finditer(r"(?<!\d)\d{6}(?!\d)", clause)]
+    for first, second in itertools.pairwise(ids):
+        between = clause[first.end() : second.start()]
+        condition = _ON_A_CONDITION.search(between)
+        if (
+            condition
+            and first.group(0) != second.group(0)
+            and not _POLITE_IF.search(between)
+            and not _CONDITIONED_WRITE.search(between[: condition.start()])
+            and _CONDITIONED_WRITE.search(between[condition.end() :])
+        ):
+            return True
+    return False
 
 
 _POLITE_IF = rx(r"\bif (?:possible|you can|you could|you don'?t mind)\b|如果可以|可以的话|方便的话")

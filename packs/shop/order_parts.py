@@ -9,13 +9,13 @@ amount is whose, the amount is asked about (``invalid``), never guessed.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from helpdesk.graph.conversation import NO_ANY, rx
 from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["KEEP", "SPARED", "amounts_by_order", "kept_out", "spared_before"]
+__all__ = ["KEEP", "SPARED", "amounts_by_order", "kept_out", "spared_before", "writes_by_order"]
 
 KEEP = rx(
     # ("物流一直不动": a parcel not moving, nothing kept)
@@ -110,6 +110,32 @@ def amounts_by_order(
             return {o: reading[o] for o in order_ids}
     raw = " / ".join(r.raw for r in named)
     return {o: AmountReading("invalid", raw=raw) for o in order_ids}
+
+
+def writes_by_order(
+    norm: str, order_ids: Sequence[str], kinds: Mapping[str, re.Pattern[str]]
+) -> dict[str, tuple[str, str]]:
+    """Each order's own write when one clause names several orders and writes of different
+    kinds, each beside its own order ("100200退款，100998取消", "退款100200，取消100998"): the
+    write words right after each order (up to the next), else right before it (after the
+    previous) — with those words. Empty unless one reading gives every order (each named once)
+    exactly one kind of ``kinds`` and the orders more than one kind between them."""
+    bounds = _bounds(norm, order_ids)
+    if len(bounds) < 2 or len({o for _, _, o in bounds}) != len(bounds):
+        return {}
+    after: dict[str, tuple[str, str]] = {}
+    before: dict[str, tuple[str, str]] = {}
+    for n, (start, end, order_id) in enumerate(bounds):
+        previous_end = bounds[n - 1][1] if n else 0
+        next_start = bounds[n + 1][0] if n + 1 < len(bounds) else len(norm)
+        for reading, words in ((after, norm[end:next_start]), (before, norm[previous_end:start])):
+            named = [kind for kind, pattern in kinds.items() if pattern.search(words)]
+            if len(named) == 1:
+                reading[order_id] = (named[0], words)
+    for reading in (after, before):
+        if len(reading) == len(bounds) and len({kind for kind, _ in reading.values()}) > 1:
+            return reading
+    return {}
 
 
 def _amounts(text: str, packs: PackSet, most: int = 6) -> list[AmountReading]:

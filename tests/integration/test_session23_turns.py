@@ -1,0 +1,116 @@
+"""Whole conversations session 23 changed: two orders in one clause, each with its own write;
+a cancel waiting on something that has not happened (an order that may never arrive, another
+order's state); writes told of as done — run as a customer meets the bot (the demo shop
+seeded, the minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpdesk.app.wiring import Bot
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+
+async def _cancelled(bot: Bot) -> list[str]:
+    return [e["target"] for e in await executions(bot, "cancel_order")]
+
+
+def _calls(out: dict[str, Any]) -> list[tuple[str, str | None]]:
+    return [
+        (str(t["tool"]), (t.get("args") or {}).get("order_id"))
+        for t in out["tasks"]
+        if t.get("tool")
+    ]
+
+
+# --- two orders in one clause, each with its own write ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["100200退款，100998取消", "100998取消，100200退款", "100200退款 100998取消"],
+)
+async def test_each_order_gets_the_write_said_beside_it(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert sorted(_calls(out)) == [("cancel_order", "100998"), ("request_refund", "100200")]
+    assert await executions(bot, "create_refund") == [] and await _cancelled(bot) == []
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await _cancelled(bot) == ["100998"]
+
+
+async def test_the_amount_beside_its_order_is_that_refunds(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100998取消，100200退100")
+    assert sorted(_calls(out)) == [("cancel_order", "100998"), ("request_refund", "100200")]
+    assert "100.00" in str(out["reply"])
+    await say(bot, "都确认")
+    assert await refunds_of(bot, "100200") == [100.0]
+    assert await _cancelled(bot) == ["100998"]
+
+
+# --- a cancel waiting on something that has not happened ----------------------------------------
+
+
+async def test_a_cancel_if_the_order_never_arrives_is_shown_not_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "如果100998到不了就取消，100200退款")
+    assert _calls(out)[-1] == ("request_refund", "100200")
+    assert ("cancel_order", "100998") not in _calls(out)
+    await say(bot, "确认")
+    assert await _cancelled(bot) == []
+    assert await refunds_of(bot, "100200") == [797.0]
+
+
+async def test_a_cancel_on_another_orders_state_in_one_clause_asks_nothing(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100683没发的话取消100998")
+    assert [tool for tool, _ in _calls(out)] == ["get_order", "get_order"]
+    await say(bot, "确认")
+    assert await _cancelled(bot) == []
+
+
+async def test_a_refund_on_a_day_and_a_cancel_now_keep_the_cancel(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "要是100683周五还不到就退款，100904取消")
+    assert ("cancel_order", "100904") in _calls(out)
+    assert ("request_refund", "100683") not in _calls(out)
+    await say(bot, "确认")
+    assert await _cancelled(bot) == ["100904"]
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_cancel_on_the_orders_own_state_is_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100683退款，如果100998没发就取消")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100683") == [29.0]
+    assert await _cancelled(bot) == ["100998"]
+
+
+# --- writes told of as done ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我昨天取消了100998，钱什么时候到", "上次100200退款，100998取消了，钱怎么还没到"],
+)
+async def test_a_write_told_as_done_is_never_offered(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(tool in ("cancel_order", "request_refund") for tool, _ in _calls(out))
+    await say(bot, "好的")
+    assert await _cancelled(bot) == [] and await executions(bot, "create_refund") == []
+
+
+async def test_an_old_problem_told_before_a_cancel_asked_now_is_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "之前的问题没解决，帮我把100998取消了")
+    await say(bot, "确认")
+    assert await _cancelled(bot) == ["100998"]
