@@ -273,6 +273,18 @@ async def _refund_outcome(
         )
     if remaining is None:
         return PrecheckOutcome()
+    if order.get("status") == "paid" and (amount is None or float(amount) >= float(remaining)):
+        # "100998整单退了吧 不想要了": a paid order not shipped yet is cancelled, never refunded
+        # whole (a refund would leave it to ship); a part ("refund the phone") stays a refund
+        return PrecheckOutcome(
+            refusal={
+                "code": "refund_unshipped",
+                "message": "the order has not shipped: cancelling it refunds everything paid",
+                "refundable_amount": remaining,
+                "status": "paid",
+                "error_class": ErrorClass.BUSINESS.value,
+            }
+        )
     if amount is not None and float(amount) > float(remaining):
         return PrecheckOutcome(
             refusal={

@@ -38,6 +38,7 @@ _BUSINESS_CODES = (
     "not_cancellable",
     "cancel_condition_not_met",
     "refund_unpaid",
+    "refund_unshipped",
     "not_refundable",
     "amount_too_large",
     "ticket_open",
@@ -122,6 +123,9 @@ def _business(
         return w.say("cancel_condition_not_met", order_id=order_id, status=status_label(w, status))
     if code == "refund_unpaid" and order_id:
         return w.say("refund_unpaid", order_id=order_id)
+    if code == "refund_unshipped" and order_id:
+        paid = money(data.get("refundable_amount", 0))
+        return w.say("refund_unshipped", order_id=order_id, refundable=paid)
     if code == "ticket_open" and order_id and data.get("ticket_id"):
         # a complaint about an order whose ticket is still open: that ticket, and a human
         status = as_str(data.get("status")) or "open"

@@ -114,3 +114,41 @@ async def test_an_old_problem_told_before_a_cancel_asked_now_is_asked(tmp_path: 
     await say(bot, "之前的问题没解决，帮我把100998取消了")
     await say(bot, "确认")
     assert await _cancelled(bot) == ["100998"]
+
+
+# --- a paid order not shipped yet is cancelled, never refunded whole -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("100998整单退了吧 不想要了", "确认"),
+        ("refund what's left on 100998", "yes"),
+        ("refund 100998 please, 5198", "yes"),
+    ],
+)
+async def test_a_whole_refund_of_an_unshipped_order_says_to_cancel_and_moves_nothing(
+    tmp_path: Path, text: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "5198.00" in str(out["reply"])
+    assert "取消订单 100998" in str(out["reply"]) or "cancel order 100998" in str(out["reply"])
+    await say(bot, answer)
+    assert await executions(bot, "create_refund") == [] and await _cancelled(bot) == []
+    await say(bot, "取消订单 100998" if answer == "确认" else "cancel order 100998")
+    await say(bot, answer)
+    assert await _cancelled(bot) == ["100998"]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [("100998退我300 显示器降价了", 300.0), ("refund the phone from 100998", 2999.0)],
+)
+async def test_a_part_of_an_unshipped_order_is_still_refunded(
+    tmp_path: Path, text: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100998") == [amount]
