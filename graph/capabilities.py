@@ -144,11 +144,20 @@ def _same_request(built: MatchedIntent, found: MatchedIntent) -> bool:
 
 
 def _named_outside(match: MatchedIntent, text: str, claimed: str) -> bool:
-    """Whether the match's own arguments (an identifier it read) appear in its text outside
-    the clause a pack claimed: it reads a clause of its own."""
+    """Whether the match reads a clause of its own beside the one a pack claimed: its own
+    arguments (an identifier it read) appear outside that clause, or — a read naming none —
+    the words outside it are a question of their own ("我最近一单是啥 还能改地址不")."""
     rest = text.replace(claimed, " ")
     values = [str(v).lower() for v in match.args.values() if isinstance(v, str) and v]
-    return bool(values) and all(v in rest for v in values)
+    if values:
+        return all(v in rest for v in values)
+    return len(_HAN.findall(rest)) >= _OWN_QUESTION_HAN and bool(_ASKED_ZH.search(rest))
+
+
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_OWN_QUESTION_HAN = 4
+"""Chinese characters outside a claimed clause that can ask a question of their own."""
+_ASKED_ZH = re.compile(r"[吗么呢啥嘛?？]|什么|多少|几|哪")
 
 
 def _deferred_part(match: MatchedIntent) -> bool:

@@ -34,14 +34,13 @@ from helpdesk.graph.conversation import (
 )
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import AmountReading, read_amount
+from helpdesk.graph.named_answers import ONLY, ONLY_THE_VERB, refused_subject, yes_to_one_named
 from helpdesk.graph.put_off import puts_off
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.tools.packs import PackSet
 
 __all__ = ["ONLY", "RESTATED", "ConfirmationWords", "read_confirmation"]
 
-ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
-"""Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
 
 _NOT_THIS = rx(
     r"(?:\bnot|\bexcept(?: for)?|\bbut not|\bleave|\bkeep|\bdon'?t (?:touch|cancel|refund)"
@@ -73,16 +72,6 @@ again."""
 _ABORT = rx(r"\b(?:cancel|scrap|forget|drop) (?:that|this|it|all that)\b|\bcall it off\b")
 """Words calling off what was asked ("wait, cancel that"), whatever it was: a plain no, not a
 no to a cancel."""
-_ONLY_THE_VERB = rx(
-    r"^(?:(?:please|pls|go ahead and|just)\s+)?(?:cancel|refund)"
-    r"(?:\s+(?:it|that|this|them|please|pls|now))*$"
-    r"|^(?:那就|就|帮我|给我)?(?:取消|退款|退)(?:掉|了)?(?:吧|呗|啊|呀|好了)?$"
-    # "ok then open a ticket for it", "好，开工单吧": the action asked about, named
-    r"|^(?:then\s+)?(?:(?:please|pls|go ahead and|just)\s+)?(?:open|file|raise|create|log)"
-    r" (?:a |the |that )?ticket(?: for (?:it|that|this|me))?(?:\s+(?:please|pls|now|then))*$"
-    r"|^(?:那就|就|帮我|给我)?(?:开|建|提|登记)(?:个|一个)?(?:工单|售后单)(?:吧|呗|啊|呀|好了)?$"
-)
-"""The action's verb and nothing else ("取消", "cancel it", "退款吧", "open a ticket")."""
 # "cancel this", "取消了", "取消掉": also a way of saying no to the question (never a yes)
 _A_REFUSAL_TOO = rx(r"\bcancel|取消|\bstop\b|\bforget\b|\bdrop\b|算了")
 _HESITANT = re.compile(r"(?:…|\.{2,}|。{2,}|、{2,}|～|~)\s*[!?！？]*\s*$")
@@ -152,7 +141,7 @@ def read_confirmation(
     if _HESITANT.search(stripped) or _HEDGE.match(plain):
         # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
-    verb_alone = words.named_action(plain) if _ONLY_THE_VERB.match(plain) else None
+    verb_alone = words.named_action(plain) if ONLY_THE_VERB.match(plain) else None
     if verb_alone and NO_WHOLE.match(plain) and [verb_alone in w for w in words.waiting] == [True]:
         # "cancel it" / "取消吧" to "shall I cancel 100904?": a yes to the cancel or a no to the
         # question — the words do not say which: asked again, never run, never dropped (beside
@@ -186,6 +175,16 @@ def read_confirmation(
         fits = not verb or all(verb in waiting for waiting in words.waiting)
         intent = Intent.CONFIRM_YES if several and fits else Intent.CONFIRM_UNCLEAR
         return MatchedIntent(intent=intent, text=stripped, lang=lang)
+    one_named = (
+        yes_to_one_named(plain, words.named_action, words.named_actions, words.waiting)
+        if not questioning
+        else ""
+    )
+    if one_named and not words.subjects(norm):
+        # "yes to the refund", "refund yes", "退款那个确认" while a refund and a cancel wait: a
+        # yes to the one named — it runs only an action of that kind (never a new request on
+        # whatever order was talked about last)
+        return MatchedIntent(Intent.CONFIRM_YES, text=stripped, lang=lang, details=one_named)
     if YES_ONLY.match(plain) and not questioning:
         # "确认退款" names the action it confirms: it runs only an action of that kind
         verb = words.named_action(plain) or words.named_action(norm)
@@ -265,6 +264,15 @@ def read_confirmation(
         # "refund half?" -> "no, the whole thing" / "不，全退": the amount changes to all that is
         # refundable (asked again, never run as it stands)
         return _changed_amount(stripped, lang, read_amount(plain, money_context=True, packs=packs))
+    several = len(words.waiting) >= 2
+    refused = refused_subject(norm, subjects) if several and negative and not yes else None
+    if refused is not None:
+        # "100998不要取消", "don't cancel 100998", "100998 no" while cancels of 100998 and 100904
+        # wait: the actions on 100998 are dropped, the others asked again, nothing run (never
+        # a correction *to* 100998)
+        return MatchedIntent(
+            Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details=f"not:{refused}"
+        )
     if negative and not (yes and not NO_ANY.match(plain)):
         if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
             # "sorry I meant 100609, full refund", "不对，100609 全退": the amount said with the
@@ -320,7 +328,7 @@ def read_confirmation(
         and len(rest) <= 32
         and not subjects
         and (verb := words.named_action(rest))
-        and _ONLY_THE_VERB.match(rest)
+        and ONLY_THE_VERB.match(rest)
         and any(verb in waiting for waiting in words.waiting)
     ):
         # "好，取消" / "ok, cancel it" to "shall I cancel 100933?": a yes naming the action —

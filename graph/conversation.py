@@ -85,7 +85,8 @@ def blank(text: str, pattern: re.Pattern[str]) -> str:
 SPLIT = rx(
     # ("100904 and 100998": two identifiers of one request, "is there any way to combine 100904
     # and 100998 into one shipment")
-    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|(?<!\d\s)\band\b|\band\b(?!\s+#?\d)|\balso\b"
+    r"\s*(?:,\s*and\b|,\s*also\b|\band also\b|(?<!\d\s)(?<!hundred )(?<!thousand )\band\b"
+    r"|(?<!hundred )(?<!thousand )\band\b(?!\s+#?\d)|\balso\b"
     r"|\bplus\b|,?\s*\bthen\b"
     # "cancel 100998 n refund 100609", "track A & cancel B": "and" as customers type it
     r"|(?<=\s)(?:n|&|\+|/|\|)(?=\s)|\bas well as\b"

@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
+from helpdesk.graph.number_words import chinese_number, english_number, scaled_number
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_shares import KEEP_NEGATED
 
@@ -100,7 +101,24 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
     # "269 + 129": a sum to work out, asked
     re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
+    # "797-100", "refund 100200 minus 100", "少退100": a difference to work out, asked
+    re.compile(
+        r"(?<![\d.-])\d{3,5}(?:\.\d+)?-\d{1,5}(?:\.\d+)?(?![\d-])"
+        r"|\b(?:minus|less)\s+[¥￥]?\d+(?:\.\d+)?|(?:少退|减去|减掉|扣掉|扣除|减)\s*[¥￥]?\d+(?:\.\d+)?",
+        re.IGNORECASE,
+    ),
 )
+# "退100，不是，退50", "refund 100, no wait 50", "refund 50... actually 100": the amount said
+# after the correction is the one asked
+_AMOUNT_CORRECTED = re.compile(
+    r"(?:\b(?:no wait|wait|actually|sorry|i mean|i meant|make it|rather|no)\b|不是|不对|我是说|改成"
+    r"|换成|哦不|啊不)[\s,，.。!！:：]*(?:退款?|refund|just|only|只退)?\s*[¥￥]?\s*"
+    r"(?=\d|[零〇一二两三四五六七八九十百千]|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+    r"|hundred|a hundred|one hundred|two|three|four|five|ten)\b)",
+    re.IGNORECASE,
+)
+_PERCENT_AFTER = re.compile(r"^\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
+_CURRENCY_WORD_AFTER = re.compile(r"^\s*(?:yuan|rmb|kuai|bucks?|dollars?|元|块)", re.IGNORECASE)
 # In a refund's words (money context), things counted, not money: "再退一台", "退两件", "refund one
 # more item", "another one", "two curtains", "2 thermoses", "one candle"; and part of it unsaid:
 # "退一部分", "refund some of 100200", "a tenth of the monitor" — how much is asked, never ¥1,
@@ -163,12 +181,12 @@ _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(f"({_NUMBER})" + _CURRENCY_AFTER, re.IGNORECASE),
     re.compile(
         r"(?:refund|退款|退钱|退|only|just|make it|instead|amount|金额|只要|只退|就退)"
-        r"\s*(?:of|for|me|给我|我)?\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,])",
+        r"\s*(?:of|for|me|给我|我)?\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,a-zA-Z]|\\s*[百千万])",
         re.IGNORECASE,
     ),
     re.compile(
-        r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*([零〇一二两三四五六七八九十百千万]++)"
-        + _CN_NOT_AMOUNT
+        r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*(\d*[零〇一二两三四五六七八九十百千万]"
+        r"[\d零〇一二两三四五六七八九十百千万]*+)" + _CN_NOT_AMOUNT
     ),
 )
 # after a Chinese word too ("改成200"), never inside a Latin word or a number
@@ -179,21 +197,6 @@ _BARE_CN = re.compile(
     r"(?<!万)(?<![周期拜])(?!万一)([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*+)"
     + _CN_NOT_AMOUNT
 )
-_CN_DIGIT = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
-_CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 
 
 def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> AmountReading:
@@ -212,6 +215,11 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
+    corrected = _AMOUNT_CORRECTED.search(norm)
+    if corrected and corrected.start() and _BARE_NUMBER.search(norm[: corrected.start()]):
+        after = read_amount(norm[corrected.start() :], packs=PackSet(), money_context=True)
+        if after.kind == "exact":
+            return after
     counted = norm
     norm = _COUNT.sub(lambda m: " " * len(m.group(0)), norm)
     for pattern in _INVALID_PATTERNS:
@@ -228,10 +236,22 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
                     # the amount
                     return marked
                 return AmountReading("invalid", raw=m.group(0).strip())
+    scaled = scaled_number(norm)
+    if scaled is not None:
+        return _exact(format(scaled[0], "f"), raw=scaled[1])  # "退1百", "1.5千", "2 hundred"
     for pattern in _EXACT_PATTERNS:
         m = pattern.search(norm)
         if m:
             return _exact(m.group(1))
+    worded = english_number(norm)
+    if worded is not None and (
+        money_context or _CURRENCY_WORD_AFTER.match(norm[norm.find(worded[1]) + len(worded[1]) :])
+    ):
+        # "refund fifty for 100200", "a hundred yuan": never the whole, never ¥1
+        rest = norm[norm.find(worded[1]) + len(worded[1]) :]
+        if _PERCENT_AFTER.match(rest):
+            return AmountReading("invalid", raw=worded[1])
+        return _exact(format(worded[0], "f"), raw=worded[1])
     not_full = _NOT_FULL.search(norm)
     if not_full:
         # "不要全退 退300就行", "not the full amount, 200": the number is the amount
@@ -304,8 +324,10 @@ def given_amount(value: float | None) -> AmountReading:
     return _exact(format(Decimal(str(value)), "f"))
 
 
-def _exact(raw: str) -> AmountReading:
-    value = _number_value(raw)
+def _exact(number: str, raw: str = "") -> AmountReading:
+    """The amount ``number`` says (``raw``: the words it was read from, if not the number)."""
+    raw = raw or number
+    value = _number_value(number)
     if value is None or value <= 0:
         return AmountReading("invalid", raw=raw)
     try:
@@ -326,43 +348,3 @@ def _number_value(raw: str) -> Decimal | None:
             return None
     value = chinese_number(raw)
     return Decimal(value) if value is not None else None
-
-
-def chinese_number(raw: str) -> int | None:
-    """一百 -> 100, 三百五 -> 350, 1千2 -> 1200, 两百 -> 200, 一万五 -> 15000, 十 -> 10."""
-    if not raw or not any(ch in _CN_DIGIT or ch in _CN_UNIT for ch in raw):
-        return None
-    total = 0
-    section = 0
-    digit: int | None = None
-    last_unit = 0
-    zero_seen = False
-    for ch in raw:
-        if ch.isdigit():
-            digit = (digit or 0) * 10 + int(ch) if digit is not None else int(ch)
-            continue
-        if ch in ("零", "〇") and last_unit:
-            zero_seen = True
-            continue
-        if ch in _CN_DIGIT:
-            if digit is not None and digit != 0:
-                return None  # two digits in a row without a unit: 一二 is not a number
-            digit = _CN_DIGIT[ch]
-            continue
-        unit = _CN_UNIT.get(ch)
-        if unit is None:
-            return None
-        zero_seen = False
-        if unit == 10000:
-            section = (section + (digit or 0)) * unit
-            total += section
-            section = 0
-        else:
-            section += (1 if digit is None else digit) * unit
-        digit = None
-        last_unit = unit
-    if digit is not None:
-        # a trailing digit after a unit means one step below it: 三百五 = 350, 1千2 = 1200
-        step_down = last_unit >= 100 and not zero_seen
-        section += digit * (last_unit // 10) if step_down else digit
-    return total + section

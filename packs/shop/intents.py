@@ -4506,7 +4506,7 @@ _RETRACTED = rx(
     r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it"
     r"|(?:no|wait)[,.!\s]+keep it|leave it)"
     + TO_END
-    + r"|[,，.。!！?？\s](?:算了(?:[,，\s]*不用了?)?|还是算了|不用了|先不了|不了)(?:吧|吧。)?"
+    + r"|[,，.。!！?？\s…~～](?:算了(?:[,，\s]*不用了?)?|还是算了|不用了|先不了|不了)(?:吧|吧。)?"
     + TO_END
 )
 
@@ -4908,6 +4908,14 @@ _REFERS_BACK = rx(
 )
 
 
+_ONE_OF_THEM = rx(
+    r"\d{6}\s*(?:,\s*)?(?:or|或者|或是|或|还是)\s*(?:order\s*)?#?\d{6}|\beither\b|\bwhichever\b"
+    r"|\bnot both\b|\bone of (?:them|the two|those|these)\b|\b(?:just )?one of\s+\d{6}"
+    r"|(?:取消|退|退款)(?:其中)?(?:一个|一单)就(?:行|好|可以)|其中(?:一个|一单)|任(?:意|选)一(?:个|单)"
+    r"|不(?:用|要)两个都"
+)
+
+
 def _per_order(
     requests: list[_Request], clause_norm: str, order_ids: Sequence[str], packs: PackSet
 ) -> list[_Request]:
@@ -4920,6 +4928,15 @@ def _per_order(
         out = {order_ids[0]} if at > 0 and spared_before(clause_norm[:at]) else set()
     else:
         out = kept_out(clause_norm, order_ids)
+    if len(set(order_ids)) > 1 and _ONE_OF_THEM.search(clause_norm):
+        # "cancel 100998 or 100904, not both", "100998和100904取消一个就行": one of them, which
+        # the words do not say — both shown, one write, its order asked (never both run on a
+        # "yes")
+        looks = [
+            _Request(ShopIntent.ORDER_STATUS, text=r.text, lang=r.lang, order_id=r.order_id)
+            for r in requests
+        ]
+        return [*looks, replace(requests[0], order_id=None, inferred_order=False, args={})]
     if out and out.issuperset(order_ids):
         # "cancel my order, not 100998": every order named is spared; the write is for an
         # order the words only describe (looked up and asked about, never the one named)
@@ -5765,6 +5782,9 @@ def _which_can_be_cancelled(items: list[_Request]) -> list[_Request]:
     return [*items, policy]
 
 
+_AMOUNT_CORRECTED = rx(r"不是|\b(?:no|wait|actually|rather)\b")
+
+
 def _dedupe(items: list[_Request]) -> list[_Request]:
     """One request per intent and object. Of two ("我想退100609的钱，退一百就行"), the one that
     states an amount wins: an amount said is never replaced by the whole, and an exact amount
@@ -5798,6 +5818,16 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
                 kept == "invalid" and item.amount_kind == "exact"
             ):
                 out[index] = item
+            elif kept == item.amount_kind == "exact" and out[index].amount != item.amount:
+                # "100200退100，不是，退50": the amount said after a correction is the one
+                # asked; two amounts with none ("退100 退50") are asked about, never the first
+                said = normalize(out[index].text + " " + item.text, _TYPOS)
+                corrected = _CORRECTION.search(said) or _AMOUNT_CORRECTED.search(said)
+                out[index] = (
+                    item
+                    if corrected
+                    else replace(item, amount=None, amount_kind="invalid", amount_raw="")
+                )
             continue
         seen[key] = len(out)
         out.append(item)

@@ -152,3 +152,102 @@ async def test_a_part_of_an_unshipped_order_is_still_refunded(
     await say(bot, text)
     await say(bot, "yes")
     assert await refunds_of(bot, "100998") == [amount]
+
+
+async def test_a_cancel_taken_back_after_an_ellipsis_cancels_only_the_order_named_next(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "手机那单我不要了 取消吧……算了 手机留着 把空气炸锅那单取消")
+    assert _calls(out) == [("cancel_order", "100904")]
+    await say(bot, "确认")
+    assert await _cancelled(bot) == ["100904"]
+
+
+# --- answers naming one of two waiting actions (review 1) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["yes to the refund", "refund yes", "confirm the refund", "ok the refund", "退款那个确认"],
+)
+async def test_a_yes_naming_the_refund_runs_only_that_refund_at_its_amount(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for 100200 and cancel 100998")
+    await say(bot, answer)
+    assert await refunds_of(bot, "100200") == [100.0]
+    assert await refunds_of(bot, "100998") == [] and await _cancelled(bot) == []
+
+
+@pytest.mark.parametrize(
+    "answer", ["100998不要取消", "don't cancel 100998", "100998 no", "100998先不取消", "100998算了"]
+)
+async def test_a_no_naming_one_of_two_waiting_cancels_drops_only_that_one(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消100998和100904")
+    out = await say(bot, answer)
+    assert await _cancelled(bot) == []
+    assert "100904" in str(out["reply"])
+    await say(bot, "好的")
+    assert await _cancelled(bot) == ["100904"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cancel 100998 or 100904, not both",
+        "cancel either 100998 or 100904",
+        "100998和100904取消一个就行",
+        "refund 100200 or 100609",
+    ],
+)
+async def test_one_of_two_orders_asks_which_and_a_yes_runs_nothing(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not [tool for tool, order in _calls(out) if order and tool != "get_order"]
+    await say(bot, "yes")
+    assert await _cancelled(bot) == [] and await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("refund fifty for 100200", 50.0),
+        ("refund one hundred on 100200", 100.0),
+        ("refund two hundred and fifty yuan for 100200", 250.0),
+        ("100200退1百", 100.0),
+        ("100200退3百", 300.0),
+        ("100200退1千2", 1200.0),
+        ("100200退100，不是，退50", 50.0),
+        ("refund 100 for 100200, no wait 50", 50.0),
+    ],
+)
+async def test_an_amount_in_words_or_corrected_is_the_one_asked_and_paid(
+    tmp_path: Path, text: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    if amount > 797:
+        assert "797.00" in str(out["reply"])  # more than refundable: refused with the maximum
+        await say(bot, "yes")
+        assert await executions(bot, "create_refund") == []
+        return
+    assert f"{amount:.2f}" in str(out["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [amount]
+
+
+@pytest.mark.parametrize(
+    "text", ["refund 100200 minus 100", "100200少退100", "refund 797-100 on 100200"]
+)
+async def test_an_amount_to_work_out_is_asked_never_paid_whole(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []

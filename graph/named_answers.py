@@ -1,0 +1,82 @@
+"""Answers that name one of the waiting actions or subjects: "yes to the refund" (a yes to that
+action only), "100998不要取消" (a no to the actions on that subject only), and the action's verb
+said alone ("取消吧", "open a ticket"). Read by :mod:`helpdesk.graph.confirmation_reading`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from helpdesk.graph.conversation import CORRECTION, NO_ANY, STRIP, bare, rx
+
+__all__ = ["ONLY", "ONLY_THE_VERB", "refused_subject", "yes_to_one_named"]
+
+ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
+"""Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
+
+ONLY_THE_VERB = rx(
+    r"^(?:(?:please|pls|go ahead and|just)\s+)?(?:cancel|refund)"
+    r"(?:\s+(?:it|that|this|them|please|pls|now))*$"
+    r"|^(?:那就|就|帮我|给我)?(?:取消|退款|退)(?:掉|了)?(?:吧|呗|啊|呀|好了)?$"
+    # "ok then open a ticket for it", "好，开工单吧": the action asked about, named
+    r"|^(?:then\s+)?(?:(?:please|pls|go ahead and|just)\s+)?(?:open|file|raise|create|log)"
+    r" (?:a |the |that )?ticket(?: for (?:it|that|this|me))?(?:\s+(?:please|pls|now|then))*$"
+    r"|^(?:那就|就|帮我|给我)?(?:开|建|提|登记)(?:个|一个)?(?:工单|售后单)(?:吧|呗|啊|呀|好了)?$"
+)
+"""The action's verb and nothing else ("取消", "cancel it", "退款吧", "open a ticket")."""
+
+
+_YES_WORD = rx(
+    r"\b(?:yes|yeah|yep|yup|ok|okay|sure|confirm(?:ed)?|go ahead(?: with)?|proceed(?: with)?)\b"
+    r"|确认|可以|好的|^好|行|是的|^对"
+)
+_AROUND_A_YES = rx(
+    r"\b(?:yes|yeah|yep|yup|ok|okay|sure|confirm(?:ed)?|go ahead(?: with)?|proceed(?: with)?"
+    r"|to|for|with|the|that|this|one|part|bit|please|pls|is fine|fine|do)\b"
+    r"|确认|可以|好的|好|行|是的|对|那个|这个|那笔|的|吧|就行|就好"
+)
+"""A yes and the words around the action it names ("yes to the refund", "退款那个确认")."""
+
+
+def yes_to_one_named(
+    plain: str,
+    named_action: Callable[[str], str],
+    named_actions: Callable[[str], tuple[str, ...]],
+    waiting: tuple[str, ...],
+) -> str:
+    """The waiting action a yes names and nothing else ("yes to the refund", "confirm the
+    cancel", "refund yes", "退款那个确认", "退款可以"); "" when it is not such a yes."""
+    if not _YES_WORD.search(plain) or NO_ANY.search(plain) or ONLY.search(plain):
+        return ""
+    named = set(named_actions(plain))
+    verb = named_action(plain)
+    if len(named) > 1 or not verb or not any(verb in w for w in waiting):
+        return ""
+    rest = re.sub(r"\s+", " ", _AROUND_A_YES.sub(" ", plain)).strip(STRIP)
+    if not rest or not ONLY_THE_VERB.match(rest) or named_action(rest) != verb:
+        return ""
+    return verb
+
+
+def refused_subject(norm: str, subjects: tuple[str, ...]) -> str | None:
+    """The one subject a no is said of, not corrected to: the no after it ("100998不要取消",
+    "100998 no", "100998先不取消") or right before it with the action ("don't cancel 100998") —
+    never with correction words ("不对，我是说100904", "no I meant 100904")."""
+    if len(subjects) != 1 or CORRECTION.search(norm):
+        return None
+    at = norm.find(subjects[0].lower())
+    if at < 0:
+        return None
+    before, after = norm[:at], norm[at + len(subjects[0]) :]
+    if NO_ANY.search(after) and not bare(before):
+        return subjects[0]
+    if _DONT_DO.search(before) and not bare(after):
+        return subjects[0]
+    return None
+
+
+_DONT_DO = rx(
+    r"\b(?:don'?t|do not|no need to|not)\s+(?:\w+\s+){0,2}(?:cancel|refund)\w*\s*"
+    r"(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
+    r"|(?:不要|别|不用|先不)(?:取消|退款|退)\s*(?:订单\s*)?$"
+)
