@@ -352,6 +352,8 @@ AFTER_ALL = rx(r"还是|after all|actually do\b|on second thought")
 # "不对，我是说100904" / "no, I meant 100904": the customer corrects what was asked
 CORRECTION = rx(
     r"\bi mean|\bi meant|\bi said|\bshould be\b|\binstead\b"
+    # "actually make it 100609": another subject, by its identifier
+    r"|\b(?:make|change) (?:it|that) (?:to |for |into )?(?:order\s*)?#?(?=\d{5,})"
     r"|我是说|我说的是|应该是|是指|我指的是|换成|改成"
 )
 # "not all of it": the customer wants part of the amount, not nothing

@@ -119,6 +119,7 @@ from helpdesk.packs.shop.words import (
     TICKET_WONDERED,
     TOLD_BESIDE,
     VENTED,
+    WRITE_HELD,
     is_complaint,
     looked_product,
     product_query,
@@ -617,6 +618,10 @@ _REFUND_PAST = rx(
     r"refunded\b"
     r"|\b(?:was|were|been|got) (?:already )?refunded\b|\balready (?:been )?refunded\b"
     r"|已经退(?:了|过)|退过(?:了)?|(?:之前|上次)(?:已经)?退了"
+    # "我之前申请了100200退款", "I already asked you to refund 100200", "I refunded 100200, right?"
+    r"|(?:之前|已经|上次|早就|昨天|前天)(?:已经)?(?:申请|提交)(?:了|过)[^，。,.!?！？]{0,10}退款|申请过退款"
+    r"|\bi (?:already |had )?(?:asked (?:you )?(?:to refund|for a refund)|requested a refund"
+    r"|applied for a refund)\b|\bi refunded\b"
     # "数据线那笔退款批了 但是钱还没到": a refund approved, told of
     r"|退款(?:已经)?(?:批了|批准了|通过了|审核通过了?|同意了)"
     r"|\brefund (?:was |got |has been )?approved\b"
@@ -1050,6 +1055,7 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|\bthinking (?:of|about) cancel+ing\b|\bis (?:that|it|this) (?:even )?possible\b"
     r"|\bshould (?:i|we) (?:still )?cancel\b|\bwould cancel+ing\b|\bif cancel+ing\b"
     r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消|(?:之前|以前|上次|已经)取消(?:了)?的"
+    r"|取消过|\bi (?:already |had )?asked (?:you )?to cancel\b"
     # "我昨天取消了100998", "上次100200退款，100998取消了": a day gone by, told of
     r"|(?:昨天|前天|上周|上次|上回|之前|以前|刚才|刚刚|前几天)(?:(?!帮|把|给我|请)[^。.!?！？]){0,16}"
     r"取消了(?![吧吗么没])"
@@ -1294,9 +1300,36 @@ _HANDOFF_NEGATED = rx(
     r"|\b(?:don'?t|do not|dont|no longer)\b[^.?!]{0,24}"
     r"\b(?:human|agent|real person|transferr?ed|transfer)\b"
     r"|\bnever ?mind (?:the |about the )?(?:human|agent|transfer)\b"
+    # "no human please", "no humans, just answer", "I'd rather not talk to a human" ("no human
+    # has answered" is no refusal)
+    r"|\bno (?:humans?|agents?|real (?:person|people)|transfers?)\b(?!\s+(?:has|have|had|ever|is"
+    r"|was|answered|replied|called|got|came|contacted|responded|picked|helped|cares?)\b)"
+    r"|\brather not (?:talk|speak|chat|be transferred)\b"
+)
+# a person to talk to mentioned, not asked for now: asked whether there are any ("do you have
+# human agents?"), how long a transfer takes, told of one before ("之前转过人工了", "last time I
+# talked to a human"), said by someone else ("我朋友说找人工客服比较快"), for later ("I'll ask a
+# human later"), on a condition ("if …, I'll want a human"), or judged ("human agents are
+# useless") — how to ask is said (the identity answer), nothing is transferred
+_HUMAN_NOT_ASKED = rx(
+    r"\bdo (?:you|u|you guys) (?:even )?have (?:any )?(?:human|real|live) (?:agents?|people|person"
+    r"|support)\b|\bis (?:this|there) (?:a )?real (?:person|human)\b|\bis this a (?:human|person)\b"
+    r"|\b(?:humans?|agents?|your (?:agents|people|staff)|human agents)\b[^.?!]{0,20}"
+    r"\b(?:are|were|is|was) (?:(?:so|just|all|always) )?"
+    r"(?:useless|terrible|rude|slow|no help|pointless|worse)\b"
+    r"|\blast time i (?:talked|spoke|chatted) (?:to|with)\b|\bi (?:already )?(?:talked|spoke)"
+    r" (?:to|with) (?:a |an |your )?(?:human|agent)\b"
+    r"|\b(?:i'?ll|i will|i may|i might) (?:ask|talk to|speak to|call|contact) (?:a |an )?(?:human"
+    r"|agent|someone)\b[^.?!]{0,12}\b(?:later|tomorrow|another time|next time|if)\b"
+    r"|\b(?:friend|wife|husband|mum|mom|sister|brother|colleague|boss)s? (?:said|says|told me)\b"
+    r"[^.?!]{0,30}\b(?:human|agent|real person)\b"
+    r"|\bif\b[^.?!]{0,40}\bi'?ll (?:want|need|ask for) (?:a |an )?(?:human|agent|person)\b"
+    r"|转人工(?:要|需要)?(?:多久|多长时间|等多久)"
+    r"|(?:之前|上次|已经|以前|昨天)(?:已经)?(?:转过|找过|联系过|打过)(?:了)?(?:人工|客服)"
+    r"|(?:朋友|老婆|老公|妈妈?|同事|家人|别人)(?:说|跟我说)[^，。,.!?！？]{0,10}(?:人工|客服)"
 )
 _TRANSFER = rx(
-    r"转人工|转接|找(?:个)?人工|要人工|接人工|人工客服(?!电话|热线|号码)"
+    r"转人工|转接|找(?:个)?人工|要人工|接人工|人工客服(?!电话|热线|号码|几点|什么时候|啥时候|工作|上班)"
     r"|\btransfer\b|\b(?:talk|speak) (?:to|with)\b"
     r"|\b(?:get|want|need) (?:a |an )?(?:human|real person|agent)\b"
 )
@@ -1512,6 +1545,18 @@ _REMEDY_ASKED = rx(
     r"|换(?:个|一个|新|货)|修|补发|维修|退款|退钱|工单|售后"
 )
 # "don't open a ticket", "不用提交工单": never a ticket, whatever else the message asks
+# a complaint not made: refused ("I won't file a complaint", "我不投诉，只想知道…"), somebody
+# else's ("my sister filed a complaint"), or one that waits on what may happen ("if 100683 is
+# broken I'll complain", "要是再不到我就投诉"): no complaint ticket is offered for it
+_COMPLAINT_NOT_MADE = rx(
+    r"\b(?:won'?t|will not|wo not|don'?t want to|do not want to|not going to|i'?m not)"
+    r" (?:\w+ )?(?:file |make |lodge |raise )?(?:a )?complain(?:t|ing)?\b"
+    r"|(?:我)?(?:不|不想|不是要|不打算|没打算|没想)(?:去)?投诉(?:你们)?"
+    r"|\b(?:my )?(?:sister|brother|friend|wife|husband|mum|mom|dad|colleague|neighbou?r)s?"
+    r" (?:already )?(?:filed|made|lodged|raised|opened|sent) (?:a |the )?complaint\b"
+    r"|\bif\b[^.?!]{0,40}\b(?:i'?ll|i will|i'?m going to|i'?d) (?:\w+ )?complain\b"
+    r"|(?:要是|如果|假如|再)[^，。,.!?！？]{0,16}(?:我)?就(?:要)?投诉"
+)
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
     r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:new\s+|more\s+|other\s+"
@@ -2113,6 +2158,15 @@ def _classify_clause(
             if found is not None and found.intent not in (Intent.UNKNOWN, ShopIntent.HANDOFF):
                 return found
         return _Match(Intent.CONFIRM_NO)  # "不用转人工了", "no need for a human": never a transfer
+    if _HUMAN_NOT_ASKED.search(norm) and not _WHEN_PEOPLE_WORK.search(norm):
+        rest = blank(norm, _HUMAN_NOT_ASKED)
+        rest_ents = extract_entities(rest)
+        if rest_ents.order_ids or rest_ents.skus:
+            # "if 100683 isn't here by friday I'll want a human": what is asked beside it
+            found = _classify(rest, rest_ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
+            if found is not None and found.intent not in (Intent.UNKNOWN, ShopIntent.HANDOFF):
+                return found
+        return _Match(Intent.IDENTITY)
     if (
         (_HANDOFF.search(norm) or _SOMEONE.search(norm))
         and _WHEN_CONTACTED.search(norm)
@@ -3045,6 +3099,7 @@ def match_shop(
     # "stop bugging me about complaints, cancel 100904": no ticket is wanted; the words are not
     # read as one (blanked, the spans stay aligned), the rest is
     no_tickets = [
+        *_COMPLAINT_NOT_MADE.finditer(norm),
         *_STOP_OFFERING.finditer(norm),
         *TICKET_WONDERED.finditer(norm),
         # "别再给我开工单了，…就告诉我快递到哪了": no ticket from any part of the message (a
@@ -3620,16 +3675,43 @@ def match_shop(
             else m
             for m in matched
         ]
-    if _WRITES_HELD.search(norm):
+    if _WRITES_HELD.search(norm) or (_WRITE_REPORTED.search(norm) and not _OWN_ASK.search(norm)):
         # "100200要不要整单退了", "…, 开玩笑的", "…, 算了都别动了", "cancel it too lol jk",
         # "…但是我再想想": the refund or cancel weighed, joked about, put off or called off — the
         # order is shown, nothing is offered (a hurried yes would run it)
         matched = [
-            replace(m, intent=ShopIntent.ORDER_STATUS, args={}, amount=None, amount_kind="none")
+            replace(
+                m,
+                intent=ShopIntent.ORDER_STATUS,
+                args={},
+                amount=None,
+                amount_kind="none",
+                details=WRITE_HELD,
+            )
             if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)
             else m
             for m in matched
         ]
+    if _REFUND_AGAIN.search(norm):
+        # "没收到，再退一次", "refund it again, nothing came": the refund made is looked at (its
+        # order's refunds) and when money arrives said — never everything left offered again
+        again = [
+            m
+            for m in matched
+            if m.intent is ShopIntent.REFUND and m.amount_kind in ("none", "full")
+        ]
+        matched = [
+            replace(m, intent=ShopIntent.ORDER_STATUS, args={}, amount=None, amount_kind="none")
+            if m in again
+            else m
+            for m in matched
+        ]
+        if again and not any(m.topic == "refund_time" for m in matched):
+            matched.append(
+                _Request(
+                    ShopIntent.FAQ, text=again[0].text, lang=again[0].lang, topic="refund_time"
+                )
+            )
     if (
         last_order_id is None
         and _FAULT_OF_NOTHING_NAMED.match(norm)
@@ -3652,7 +3734,36 @@ _WRITES_HELD = rx(
     # "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer
     r"|\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:no|nah|nope)\b"
     r"|(?:取消|退)[^?？。！]{0,20}[?？]\s*(?:不用|不要|算了|不了)"
+    # "退款100200？不是，我是问退款流程", "cancel 100998? no, I'm just asking": asked about
+    r"|[?？]\s*(?:不是|不|没有)[,，\s]*(?:我)?(?:只)?(?:是)?(?:问|想问|问问)"
+    r"|[?]\s*(?:no|nah)\b[^.?!]{0,6}\b(?:i'?m |just )*asking\b"
+    # unsure: "cancel 100998? hmm not sure", "I'm not sure whether to refund 100200"
+    r"|\bnot sure\b|\bunsure\b|\bdon'?t know (?:if|whether)\b|不确定|拿不准|犹豫"
+    # someone else wants it, the customer not: "my wife wants to cancel 100998, I don't", "我老婆
+    # 要取消100998，我不同意", "a friend told me to cancel 100998 but I like it"
+    r"|我不同意|[,，]\s*(?:but )?i don'?t\s*[.!]*$|\bbut i (?:like|love|want|need) (?:it|them)\b"
+    # put off: "cancel 100998 next week", "明天帮我取消100998", "等我想好了再取消100998"
+    r"|\b(?:cancel|refund)\b[^.?!,]{0,25}\b(?:next (?:week|month)|tomorrow|later|in a few days"
+    r"|once|after (?:the|my|it|i)\b)"
+    r"|(?:明天|后天|下周|下个月|过几天|回头|晚点|等我[^，。,.!?！？]{1,8})(?:再|就)?(?:帮我|给我)?"
+    r"(?:取消|退)"
+    # "what if I cancel 100998 and refund 100200?", "suppose I refund 100200, when …": supposed
+    r"|(?:^|[.!?。！？]\s*)(?:what if|suppose|supposing|hypothetically|假设|假如我?)"
+    r"[^.!?。！？]{0,40}"
+    r"(?:\bcancel|\brefund|取消|退)"
 )
+_REFUND_AGAIN = rx(
+    r"再退一次|再退一遍|重新退(?:一次|一遍)|\brefund (?:it |that |me )?(?:again|once more)\b"
+    r"|\bdo the refund again\b|\bsend (?:the|my) refund again\b"
+)
+# "my wife said cancel 100998", "the courier told me to ask for a refund on 100683": a write
+# someone else asked for, told (the customer's own ask — "帮我", "please" — is a request)
+_WRITE_REPORTED = rx(
+    r"\b(?:wife|husband|friend|mum|mom|dad|sister|brother|courier|delivery guy|driver|colleague"
+    r"|boss|someone|they|he|she)s? (?:said|says|told me|wants? to|asked me to)\b"
+    r"|(?:老婆|老公|朋友|妈妈?|爸爸?|同事|快递员?|别人|他|她)(?:说|让我|要|叫我|跟我说)"
+)
+_OWN_ASK = rx(r"帮我|给我|麻烦|请|\b(?:please|pls|can you|could you|go ahead|i want|i'?d like)\b")
 _FAULT_OF_NOTHING_NAMED = rx(
     r"^[^\w\u3400-\u9fff]*(?:it|that|this|they|mine)(?:'s|s| is| are)? (?:broke|broken|dead"
     r"|died|not working|stopped working)[^\w\u3400-\u9fff]*$"

@@ -53,7 +53,7 @@ from helpdesk.packs.shop.reply_kinds import (
     what_of,
 )
 from helpdesk.packs.shop.reply_products import products_text, stock_text
-from helpdesk.packs.shop.words import IF_LATE_BY, complained, product_query
+from helpdesk.packs.shop.words import IF_LATE_BY, WRITE_HELD, complained, product_query
 from helpdesk.tools.results import ToolResult, ToolStatus
 
 __all__ = ["ShopReplies"]
@@ -291,6 +291,9 @@ def _body(w: Writer, item: ReplyItem) -> str:
             # "refund me if it's not here by friday": where it is now, and that nothing is done
             # in advance
             return _ok(w, kind, match, result) + "\n" + w.say("if_late_by")
+        if status is ToolStatus.OK and match.details == WRITE_HELD and order_id:
+            # "my wife wants to cancel 100998, I don't": shown, nothing done, how to ask said
+            return _ok(w, kind, match, result) + "\n" + w.say("write_held", order_id=order_id)
         if status is ToolStatus.OK:
             return _ok(w, kind, match, result)
         if status is ToolStatus.STALE:

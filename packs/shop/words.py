@@ -19,6 +19,7 @@ __all__ = [
     "TICKET_MESSAGE",
     "TICKET_WONDERED",
     "VENTED",
+    "WRITE_HELD",
     "complained",
     "complaint_filing_asked",
     "is_complaint",
@@ -69,6 +70,9 @@ COMPLAINED = "complained"
 """A ticket request's argument: the message it came from is a complaint (asked before filing)."""
 IF_LATE_BY = "if_late_by"
 """A look's ``details``: a refund or cancel wanted only if the parcel is late by a day to come."""
+WRITE_HELD = "write_held"
+"""A look's ``details``: a refund or cancel named but not asked for now (weighed, told as done,
+put off, said by someone else): the order is shown and how to ask for it said."""
 VENTED = "vented"
 """A ticket request's argument: read from unhappiness alone ("not happy.", "气死了"), no request."""
 NOT_OWN = "not_own"

@@ -251,3 +251,121 @@ async def test_an_amount_to_work_out_is_asked_never_paid_whole(tmp_path: Path, t
     await say(bot, text)
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+# --- a person to talk to mentioned, not asked for (review 1) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no human please",
+        "no humans, just answer",
+        "I'd rather not talk to a human",
+        "human agents are useless",
+        "do you have human agents?",
+        "人工客服几点上班",
+        "转人工要多久",
+        "之前转过人工了",
+        "我朋友说找人工客服比较快",
+        "I'll ask a human later",
+        "my friend said I should talk to a human",
+        "last time I talked to a human it was useless",
+    ],
+)
+async def test_a_human_mentioned_not_asked_for_transfers_nothing(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize("text", ["transfer me to a human", "转人工", "我要人工客服"])
+async def test_a_transfer_asked_for_still_transfers_at_once(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I won't file a complaint",
+        "我不投诉，只想知道100683在哪",
+        "my sister filed a complaint",
+        "if 100683 is broken I'll complain",
+    ],
+)
+async def test_a_complaint_not_made_offers_no_ticket(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+# --- writes told as done, put off, weighed or someone else's (review 1) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("我之前申请了100200退款", "对"),
+        ("I already asked you to refund 100200", "yes"),
+        ("I refunded 100200, right?", "yes"),
+        ("我之前取消过100998", "对"),
+        ("明天帮我取消100998", "好的"),
+        ("cancel 100998 next week", "yes"),
+        ("refund 100200 next month", "yes"),
+        ("等我想好了再取消100998", "好的"),
+        ("cancel 100998 once the refund for 100200 arrives", "yes"),
+        ("退款100200？不是，我是问退款流程", "好的"),
+        ("取消100998？不，我问问而已", "好的"),
+        ("my wife wants to cancel 100998, I don't", "yes"),
+        ("我老婆要取消100998，我不同意", "好的"),
+        ("a friend told me to cancel 100998 but I like it", "yes"),
+        ("cancel 100998? hmm not sure", "yes"),
+        ("I'm not sure whether to refund 100200", "yes"),
+        ("my wife said cancel 100998", "yes"),
+        ("the courier told me to ask for a refund on 100683", "yes"),
+        ("suppose I refund 100200, when do I get the money?", "yes"),
+        ("what if I cancel 100998 and refund 100200?", "yes"),
+    ],
+)
+async def test_a_write_not_asked_for_now_moves_no_money(
+    tmp_path: Path, text: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, answer)
+    assert await _cancelled(bot) == [] and await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("text", ["我老婆说这单不要了，帮我取消100998", "我明天搬家，100998取消吧"])
+async def test_a_cancel_asked_beside_other_words_is_still_asked(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "好的")
+    assert await _cancelled(bot) == ["100998"]
+
+
+@pytest.mark.parametrize("again", ["没收到，再退一次", "nothing arrived, refund it again"])
+async def test_a_refund_asked_again_shows_the_one_made_and_offers_nothing(
+    tmp_path: Path, again: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100200退100块")
+    await say(bot, "好的")
+    out = await say(bot, again)
+    assert "R-000109" in str(out["reply"])
+    await say(bot, "好的")
+    assert await refunds_of(bot, "100200") == [100.0]
+
+
+async def test_make_it_another_order_moves_the_waiting_refund_there(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for 100200")
+    out = await say(bot, "actually make it 100609")
+    assert "100609" in str(out["reply"]) and "100.00" in str(out["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [100.0]
+    assert await refunds_of(bot, "100200") == []
