@@ -3695,22 +3695,21 @@ def match_shop(
     if _REFUND_AGAIN.search(norm):
         # "没收到，再退一次", "refund it again, nothing came": the refund made is looked at (its
         # order's refunds) and when money arrives said — never everything left offered again
-        again = [
+        repeated = [
             m
             for m in matched
             if m.intent is ShopIntent.REFUND and m.amount_kind in ("none", "full")
         ]
         matched = [
             replace(m, intent=ShopIntent.ORDER_STATUS, args={}, amount=None, amount_kind="none")
-            if m in again
+            if m in repeated
             else m
             for m in matched
         ]
-        if again and not any(m.topic == "refund_time" for m in matched):
+        if repeated and not any(m.topic == "refund_time" for m in matched):
+            made = repeated[0]
             matched.append(
-                _Request(
-                    ShopIntent.FAQ, text=again[0].text, lang=again[0].lang, topic="refund_time"
-                )
+                _Request(ShopIntent.FAQ, text=made.text, lang=made.lang, topic="refund_time")
             )
     if (
         last_order_id is None
