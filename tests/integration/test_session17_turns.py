@@ -181,7 +181,8 @@ async def test_only_refund_it_beside_a_waiting_cancel_never_refunds_that_order(
     [
         ("refund half of 100200", "sorry I meant 100609, full refund", "100609", 866.0),
         ("refund half of 100200", "不对，100609 全退", "100609", 866.0),
-        ("refund a third of 100200", "不对，100998 全退", "100998", 5198.0),
+        # (100998, paid and not shipped, is cancelled whole, never refunded: session 23)
+        ("refund a third of 100200", "不对，100683 全退", "100683", 29.0),
         ("refund the thermos from 100200", "不对，100609 全退", "100609", 866.0),
     ],
 )
