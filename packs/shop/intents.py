@@ -3737,7 +3737,11 @@ _WRITES_HELD = rx(
     r"|[?？]\s*(?:不是|不|没有)[,，\s]*(?:我)?(?:只)?(?:是)?(?:问|想问|问问)"
     r"|[?]\s*(?:no|nah)\b[^.?!]{0,6}\b(?:i'?m |just )*asking\b"
     # unsure: "cancel 100998? hmm not sure", "I'm not sure whether to refund 100200"
-    r"|\bnot sure\b|\bunsure\b|\bdon'?t know (?:if|whether)\b|不确定|拿不准|犹豫"
+    r"|\bnot sure (?:if |whether |about )?(?:i |we )?(?:should |want to |wanna |to )?"
+    r"(?:cancel|refund)"
+    r"|[?]\s*(?:h+m+[.,\s]*)?(?:i'?m )?not sure\b|\bunsure\b[^.?!]{0,20}\b(?:cancel|refund)"
+    r"|\bdon'?t know (?:if|whether) (?:i |to )?(?:should )?(?:cancel|refund)"
+    r"|不确定(?:要不要|是不是|该不该)?[^，。,.!?！？]{0,4}(?:取消|退)|拿不准|犹豫"
     # someone else wants it, the customer not: "my wife wants to cancel 100998, I don't", "我老婆
     # 要取消100998，我不同意", "a friend told me to cancel 100998 but I like it"
     r"|我不同意|[,，]\s*(?:but )?i don'?t\s*[.!]*$|\bbut i (?:like|love|want|need) (?:it|them)\b"
@@ -3762,7 +3766,10 @@ _WRITE_REPORTED = rx(
     r"|boss|someone|they|he|she)s? (?:said|says|told me|wants? to|asked me to)\b"
     r"|(?:老婆|老公|朋友|妈妈?|爸爸?|同事|快递员?|别人|他|她)(?:说|让我|要|叫我|跟我说)"
 )
-_OWN_ASK = rx(r"帮我|给我|麻烦|请|\b(?:please|pls|can you|could you|go ahead|i want|i'?d like)\b")
+_OWN_ASK = rx(
+    r"帮我|给我|麻烦|请|(?:取消|退款|退掉|退了)吧"
+    r"|\b(?:please|pls|can you|could you|go ahead|i want|i'?d like)\b"
+)
 _FAULT_OF_NOTHING_NAMED = rx(
     r"^[^\w\u3400-\u9fff]*(?:it|that|this|they|mine)(?:'s|s| is| are)? (?:broke|broken|dead"
     r"|died|not working|stopped working)[^\w\u3400-\u9fff]*$"

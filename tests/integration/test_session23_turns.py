@@ -369,3 +369,22 @@ async def test_make_it_another_order_moves_the_waiting_refund_there(tmp_path: Pa
     await say(bot, "yes")
     assert await refunds_of(bot, "100609") == [100.0]
     assert await refunds_of(bot, "100200") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "refunded", "cancelled"),
+    [
+        ("refund 100 for 100200, not sure if that's enough but ok", "yes", [100.0], []),
+        ("我妈说不要了，100904取消吧", "好", [], ["100904"]),
+        ("帮我取消100998，明天就要搬家了", "确认", [], ["100998"]),
+        ("cancel 100998, my wife agrees", "yes", [], ["100998"]),
+    ],
+)
+async def test_a_write_asked_for_beside_doubt_or_someone_else_is_still_asked(
+    tmp_path: Path, text: str, answer: str, refunded: list[float], cancelled: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, answer)
+    assert await refunds_of(bot, "100200") == refunded
+    assert await _cancelled(bot) == cancelled
