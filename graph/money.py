@@ -216,7 +216,7 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
     corrected = _AMOUNT_CORRECTED.search(norm)
-    if corrected and corrected.start() and _BARE_NUMBER.search(norm[: corrected.start()]):
+    if corrected and corrected.start() and re.search(r"\d", norm[: corrected.start()]):
         after = read_amount(norm[corrected.start() :], packs=PackSet(), money_context=True)
         if after.kind == "exact":
             return after

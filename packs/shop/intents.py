@@ -87,6 +87,7 @@ from helpdesk.packs.shop.order_parts import (
     SPARED,
     amounts_by_order,
     kept_out,
+    own_write,
     spared_before,
     writes_by_order,
 )
@@ -619,7 +620,9 @@ _REFUND_PAST = rx(
     r"|\b(?:was|were|been|got) (?:already )?refunded\b|\balready (?:been )?refunded\b"
     r"|已经退(?:了|过)|退过(?:了)?|(?:之前|上次)(?:已经)?退了"
     # "我之前申请了100200退款", "I already asked you to refund 100200", "I refunded 100200, right?"
-    r"|(?:之前|已经|上次|早就|昨天|前天)(?:已经)?(?:申请|提交)(?:了|过)[^，。,.!?！？]{0,10}退款|申请过退款"
+    r"|(?:之前|已经|上次|上周|早就|昨天|前天)(?:已经)?(?:申请|提交)(?:了|过)?[^，。,.!?！？]{0,10}退款"
+    r"|申请过退款|(?:之前|上次|上周|昨天|前天|已经)[^，。,.!?！？]{0,10}退(?:款|钱)?了(?![吧吗么])"
+    r"|\brefunded\b[^.?!]{0,30}\b(?:last (?:week|month|time)|yesterday|ago)\b"
     r"|\bi (?:already |had )?(?:asked (?:you )?(?:to refund|for a refund)|requested a refund"
     r"|applied for a refund)\b|\bi refunded\b"
     # "数据线那笔退款批了 但是钱还没到": a refund approved, told of
@@ -1324,7 +1327,7 @@ _HUMAN_NOT_ASKED = rx(
     r"|\b(?:friend|wife|husband|mum|mom|sister|brother|colleague|boss)s? (?:said|says|told me)\b"
     r"[^.?!]{0,30}\b(?:human|agent|real person)\b"
     r"|\bif\b[^.?!]{0,40}\bi'?ll (?:want|need|ask for) (?:a |an )?(?:human|agent|person)\b"
-    r"|转人工(?:要|需要)?(?:多久|多长时间|等多久)"
+    r"|转人工(?:要|需要)?(?:多久|多长时间|等多久)|人工(?:客服)?(?:也)?(?:太|好|真|很)(?:慢|差|烂|难找)"
     r"|(?:之前|上次|已经|以前|昨天)(?:已经)?(?:转过|找过|联系过|打过)(?:了)?(?:人工|客服)"
     r"|(?:朋友|老婆|老公|妈妈?|同事|家人|别人)(?:说|跟我说)[^，。,.!?！？]{0,10}(?:人工|客服)"
 )
@@ -3675,7 +3678,11 @@ def match_shop(
             else m
             for m in matched
         ]
-    if _WRITES_HELD.search(norm) or (_WRITE_REPORTED.search(norm) and not _OWN_ASK.search(norm)):
+    held_all = _WRITES_HELD.search(norm) or (
+        _WRITE_REPORTED.search(norm) and not _OWN_ASK.search(norm)
+    )
+    answered_no = _ASKED_THEN_NO.search(norm)
+    if held_all or answered_no:
         # "100200要不要整单退了", "…, 开玩笑的", "…, 算了都别动了", "cancel it too lol jk",
         # "…但是我再想想": the refund or cancel weighed, joked about, put off or called off — the
         # order is shown, nothing is offered (a hurried yes would run it)
@@ -3689,6 +3696,7 @@ def match_shop(
                 details=WRITE_HELD,
             )
             if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)
+            and (held_all or _said_before(m, norm, answered_no.end() if answered_no else 0))
             else m
             for m in matched
         ]
@@ -3730,9 +3738,6 @@ _WRITES_HELD = rx(
     r"|\bi'?ll think about it\b"
     r"|\bshould i\b|\bwhat do you think\b|\bleave (?:it|them|everything) (?:all )?(?:alone|be)\b"
     r"|\bnever ?mind (?:all|both|everything)\b"
-    # "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer
-    r"|\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:no|nah|nope)\b"
-    r"|(?:取消|退)[^?？。！]{0,20}[?？]\s*(?:不用|不要|算了|不了)"
     # "退款100200？不是，我是问退款流程", "cancel 100998? no, I'm just asking": asked about
     r"|[?？]\s*(?:不是|不|没有)[,，\s]*(?:我)?(?:只)?(?:是)?(?:问|想问|问问)"
     r"|[?]\s*(?:no|nah)\b[^.?!]{0,6}\b(?:i'?m |just )*asking\b"
@@ -3741,14 +3746,16 @@ _WRITES_HELD = rx(
     r"(?:cancel|refund)"
     r"|[?]\s*(?:h+m+[.,\s]*)?(?:i'?m )?not sure\b|\bunsure\b[^.?!]{0,20}\b(?:cancel|refund)"
     r"|\bdon'?t know (?:if|whether) (?:i |to )?(?:should )?(?:cancel|refund)"
-    r"|不确定(?:要不要|是不是|该不该)?[^，。,.!?！？]{0,4}(?:取消|退)|拿不准|犹豫"
+    r"|不确定(?:要不要|该不该|是否要)(?:取消|退)|拿不准要不要|犹豫要不要"
     # someone else wants it, the customer not: "my wife wants to cancel 100998, I don't", "我老婆
     # 要取消100998，我不同意", "a friend told me to cancel 100998 but I like it"
     r"|我不同意|[,，]\s*(?:but )?i don'?t\s*[.!]*$|\bbut i (?:like|love|want|need) (?:it|them)\b"
     # put off: "cancel 100998 next week", "明天帮我取消100998", "等我想好了再取消100998"
     r"|\b(?:cancel|refund)\b[^.?!,]{0,25}\b(?:next (?:week|month)|tomorrow|later|in a few days"
-    r"|once|after (?:the|my|it|i)\b)"
-    r"|(?:明天|后天|下周|下个月|过几天|回头|晚点|等我[^，。,.!?！？]{1,8})(?:再|就)?(?:帮我|给我)?"
+    r"|in (?:an?|one|two|a few|\d+) (?:hours?|days?|minutes?|weeks?)|once|after (?:the|my|it|i)\b)"
+    r"|不过再等等|还是再等等|先等等再"
+    r"|(?:明天|后天|下周|下个月|过几天|过两天|稍后|过一会儿?|等会儿?|回头|晚点|等我[^，。,.!?！？]{1,8})"
+    r"(?:再|就)?(?:帮我|给我)?"
     r"(?:取消|退)"
     # "what if I cancel 100998 and refund 100200?", "suppose I refund 100200, when …": supposed
     r"|(?:^|[.!?。！？]\s*)(?:what if|suppose|supposing|hypothetically|假设|假如我?)"
@@ -3759,15 +3766,23 @@ _REFUND_AGAIN = rx(
     r"再退一次|再退一遍|重新退(?:一次|一遍)|\brefund (?:it |that |me )?(?:again|once more)\b"
     r"|\bdo the refund again\b|\bsend (?:the|my) refund again\b"
 )
+# "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer — that
+# write, not one asked after it ("100998 cancel? no, refund 100200 instead")
+_ASKED_THEN_NO = rx(
+    r"\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:no|nah|nope)\b"
+    r"|(?:取消|退)[^?？。！]{0,20}[?？]\s*(?:不用|不要|算了|不了)"
+)
 # "my wife said cancel 100998", "the courier told me to ask for a refund on 100683": a write
 # someone else asked for, told (the customer's own ask — "帮我", "please" — is a request)
 _WRITE_REPORTED = rx(
     r"\b(?:wife|husband|friend|mum|mom|dad|sister|brother|courier|delivery guy|driver|colleague"
     r"|boss|someone|they|he|she)s? (?:said|says|told me|wants? to|asked me to)\b"
-    r"|(?:老婆|老公|朋友|妈妈?|爸爸?|同事|快递员?|别人|他|她)(?:说|让我|要|叫我|跟我说)"
+    r"|(?:老婆|老公|朋友|妈妈?|爸爸?|同事|快递员?|店员|客服|别人|他|她)(?:说|让我|要|想|叫我|跟我说)"
+    r"|还没决定|没想好"
+    r"|\b(?:shop assistant|assistant|staff|seller|store|agent) (?:said|says|told me)\b"
 )
 _OWN_ASK = rx(
-    r"帮我|给我|麻烦|请|(?:取消|退款|退掉|退了)吧"
+    r"帮我|给我|麻烦|(?<!申)请|(?:取消|退款|退掉|退了)吧"
     r"|\b(?:please|pls|can you|could you|go ahead|i want|i'?d like)\b"
 )
 _FAULT_OF_NOTHING_NAMED = rx(
@@ -3801,6 +3816,13 @@ _BOTH_FILLER = rx(
     r"\b(?:please|pls|plz|cancel|both|all|too|as well|also|and|now|thanks|thank you|i want to"
     r"|i'?d like to|can you|could you)\b|请|帮我|麻烦|取消|都|一起|掉|了|吧|谢谢|全部"
 )
+
+
+def _said_before(request: _Request, norm: str, end: int) -> bool:
+    """Whether the request's own words start before ``end`` in the message."""
+    own = normalize(request.text, _TYPOS).strip()[:30]
+    at = norm.find(own) if own else -1
+    return 0 <= at < end
 
 
 def _looks_apart(matched: list[_Request]) -> list[_Request]:
@@ -5025,10 +5047,15 @@ _REFERS_BACK = rx(
 )
 
 
+_CORRECTED_TO = rx(
+    r"\W*(?:no|nope|sorry|oops|wait|i mean|i meant|actually|不对|不是|哦不|啊不|说错了|打错了)"
+    r"(?:\W+(?:i mean|i meant|make it|it'?s|是|应该是))?\W*(?:order\s*)?#?"
+)
 _ONE_OF_THEM = rx(
     r"\d{6}\s*(?:,\s*)?(?:or|或者|或是|或|还是)\s*(?:order\s*)?#?\d{6}|\beither\b|\bwhichever\b"
     r"|\bnot both\b|\bone of (?:them|the two|those|these)\b|\b(?:just )?one of\s+\d{6}"
     r"|(?:取消|退|退款)(?:其中)?(?:一个|一单)就(?:行|好|可以)|其中(?:一个|一单)|任(?:意|选)一(?:个|单)"
+    r"|随便(?:取消|退)?(?:一个|一单)"
     r"|不(?:用|要)两个都"
 )
 
@@ -5045,6 +5072,16 @@ def _per_order(
         out = {order_ids[0]} if at > 0 and spared_before(clause_norm[:at]) else set()
     else:
         out = kept_out(clause_norm, order_ids)
+    ids = [m for m in re.finditer(r"(?<!\d)\d{6}(?!\d)", clause_norm)]
+    if (
+        len(ids) == 2
+        and ids[0].group(0) != ids[1].group(0)
+        and _CORRECTED_TO.fullmatch(clause_norm[ids[0].end() : ids[1].start()])
+    ):
+        # "cancel 100998, no, 100904", "取消100998，不对，100904": the order said after the
+        # correction is the one meant
+        meant = ids[1].group(0)
+        return [r for r in requests if r.order_id == meant] or requests
     if len(set(order_ids)) > 1 and _ONE_OF_THEM.search(clause_norm):
         # "cancel 100998 or 100904, not both", "100998和100904取消一个就行": one of them, which
         # the words do not say — both shown, one write, its order asked (never both run on a
@@ -5098,13 +5135,21 @@ def _own_write_per_order(
     each with a write of its own beside it, is each order's own write — one clause read as one
     kind would cancel the order asked to be refunded (or refund the one asked cancelled). A
     refund gets the amount its own words name (none: asked about, like "100200退款" alone)."""
-    if len(requests) < 2 or any(
+    if not requests or any(
         r.intent not in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER) for r in requests
     ):
         return requests
-    own = writes_by_order(
-        clause_norm, [r.order_id for r in requests if r.order_id], _OWN_WRITE_WORDS
-    )
+    if len(requests) == 1:
+        # "refund 100 on 100200, 100998 doesn't need cancelling": the other order kept out,
+        # the write said before this one is its own
+        alone = requests[0].order_id
+        named = len(set(re.findall(r"(?<!\d)\d{6}(?!\d)", clause_norm)))
+        said = own_write(clause_norm, alone, _OWN_WRITE_WORDS) if alone and named > 1 else None
+        own = {alone: said} if alone and said else {}
+    else:
+        own = writes_by_order(
+            clause_norm, [r.order_id for r in requests if r.order_id], _OWN_WRITE_WORDS
+        )
     out: list[_Request] = []
     for r in requests:
         kind, words = own.get(r.order_id or "", ("", ""))

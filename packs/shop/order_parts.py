@@ -15,7 +15,15 @@ from helpdesk.graph.conversation import NO_ANY, rx
 from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["KEEP", "SPARED", "amounts_by_order", "kept_out", "spared_before", "writes_by_order"]
+__all__ = [
+    "KEEP",
+    "SPARED",
+    "amounts_by_order",
+    "kept_out",
+    "own_write",
+    "spared_before",
+    "writes_by_order",
+]
 
 KEEP = rx(
     # ("物流一直不动": a parcel not moving, nothing kept)
@@ -41,6 +49,11 @@ _SPARED_RIGHT_BEFORE = rx(
 )
 """Words right before an order that spare it a write named before them ("cancel my order, not
 100998", "取消我的订单，不是100998"): the first order of a clause too, unlike :data:`_NOT`."""
+_NOT_AFTER = rx(
+    r"^\W*(?:doesn'?t|does not|don'?t|do not|needn'?t|no need to)\b"
+    r"|^\W*(?:不用|不要|不需要|先不|别)"
+)
+"""Words right after an order that spare it ("100998 doesn't need cancelling", "100998不用取消")."""
 _BEFORE = 12
 """Characters before an order number read for "keep" / "don't" ("but keep 100998")."""
 _AFTER = 8
@@ -72,7 +85,12 @@ def kept_out(norm: str, order_ids: Sequence[str]) -> set[str]:
         if n + 1 < len(bounds):
             after_end = min(after_end, max(end, next_start - _BEFORE))
         after = norm[end:after_end]
-        if KEEP.search(before) or KEEP.search(after) or NO_ANY.search(after):
+        if (
+            KEEP.search(before)
+            or KEEP.search(after)
+            or NO_ANY.search(after)
+            or _NOT_AFTER.match(after)
+        ):
             out.add(order_id)
         elif n and _NOT.search(before):
             out.add(order_id)  # "cancel 100904 but not 100998"
@@ -136,6 +154,22 @@ def writes_by_order(
         if len(reading) == len(bounds) and len({kind for kind, _ in reading.values()}) > 1:
             return reading
     return {}
+
+
+def own_write(
+    norm: str, order_id: str, kinds: Mapping[str, re.Pattern[str]]
+) -> tuple[str, str] | None:
+    """The write said right before an order (from the start, or the order before it) when the
+    clause's other orders are kept out ("refund 100 on 100200, 100998 doesn't need
+    cancelling": ``refund``, with its words); None unless exactly one kind is said there."""
+    mentions = _mentions(norm, order_id)
+    if len(mentions) != 1:
+        return None
+    start = mentions[0].start()
+    previous = [m.end() for m in re.finditer(r"(?<!\d)\d{6}(?!\d)", norm[:start])]
+    words = norm[previous[-1] if previous else 0 : start]
+    named = [kind for kind, pattern in kinds.items() if pattern.search(words)]
+    return (named[0], words) if len(named) == 1 else None
 
 
 def _amounts(text: str, packs: PackSet, most: int = 6) -> list[AmountReading]:

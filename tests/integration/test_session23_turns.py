@@ -388,3 +388,68 @@ async def test_a_write_asked_for_beside_doubt_or_someone_else_is_still_asked(
     await say(bot, answer)
     assert await refunds_of(bot, "100200") == refunded
     assert await _cancelled(bot) == cancelled
+
+
+# --- second review run -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("上次100200退款了，100998也取消了，钱怎么还没到", "好的"),
+        ("上次100200退款了，钱怎么还没到", "好的"),
+        ("I cancelled 100998 and refunded 100200 last week but no money yet", "yes"),
+        ("我上周申请退款100200，到现在没消息", "对"),
+        ("稍后取消100998", "好的"),
+        ("过两天再取消100998", "好的"),
+        ("cancel 100998 in an hour", "yes"),
+        ("我想取消100998，不过再等等", "好的"),
+        ("100998、100904随便取消一个", "好的"),
+        ("我老公想取消100998，我还没决定", "好的"),
+        ("快递员说让我申请退款100683", "好的"),
+        ("the shop assistant said I could refund 100200", "yes"),
+    ],
+)
+async def test_told_put_off_or_someone_elses_writes_move_nothing(
+    tmp_path: Path, text: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, answer)
+    assert await _cancelled(bot) == [] and await executions(bot, "create_refund") == []
+
+
+async def test_human_agents_called_slow_transfer_nothing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "人工太慢了")
+    await say(bot, "好")
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "refunded", "cancelled"),
+    [
+        ("cancel 100998, no, 100904", "yes", [], ["100904"]),
+        ("100200退100块，不对，50", "好的", [50.0], []),
+        ("refund 100 on 100200, 100998 doesn't need cancelling", "yes", [100.0], []),
+        ("退款100200，不确定能不能退，试试吧", "确认", [797.0], []),
+        ("取消100998，不确定什么时候发货，所以不要了", "好的", [], ["100998"]),
+        ("I'm not sure about the amount, refund 100 on 100200 for now", "yes", [100.0], []),
+    ],
+)
+async def test_corrections_and_clear_asks_beside_doubt_do_what_was_meant(
+    tmp_path: Path, text: str, answer: str, refunded: list[float], cancelled: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, answer)
+    assert await refunds_of(bot, "100200") == refunded
+    assert await _cancelled(bot) == cancelled
+
+
+async def test_a_write_answered_no_holds_only_itself(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100998 cancel? no, refund 100200 instead")
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await _cancelled(bot) == []
