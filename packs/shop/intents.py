@@ -5048,8 +5048,11 @@ _REFERS_BACK = rx(
 
 
 _CORRECTED_TO = rx(
-    r"\W*(?:no|nope|sorry|oops|wait|i mean|i meant|actually|不对|不是|哦不|啊不|说错了|打错了)"
-    r"(?:\W+(?:i mean|i meant|make it|it'?s|是|应该是))?\W*(?:order\s*)?#?"
+    r"[\s,，.。!！;；]*(?:no|nope|sorry|oops|wait|i mean|i meant|actually"
+    r"|不对|哦不|啊不|说错了|打错了"
+    # ("取消的是100904，不是100998": not that one — "不是，100904" corrects)
+    r"|不是(?=[\s,，.。!！]))(?:[\s,，.。!！]+(?:i mean|i meant|make it|it'?s|是|应该是))?"
+    r"[\s,，.。!！:：]*(?:order\s*)?#?"
 )
 _ONE_OF_THEM = rx(
     r"\d{6}\s*(?:,\s*)?(?:or|或者|或是|或|还是)\s*(?:order\s*)?#?\d{6}|\beither\b|\bwhichever\b"

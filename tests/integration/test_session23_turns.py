@@ -453,3 +453,10 @@ async def test_a_write_answered_no_holds_only_itself(tmp_path: Path) -> None:
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [797.0]
     assert await _cancelled(bot) == []
+
+
+async def test_not_that_order_beside_the_one_meant_cancels_the_one_meant(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消的是100904，不是100998！别搞错了")
+    await say(bot, "确认")
+    assert await _cancelled(bot) == ["100904"]
