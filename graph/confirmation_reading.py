@@ -34,7 +34,7 @@ from helpdesk.graph.conversation import (
 )
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import AmountReading, read_amount
-from helpdesk.graph.named_answers import ONLY, ONLY_THE_VERB, refused_subject, yes_to_one_named
+from helpdesk.graph.named_answers import ONLY, ONLY_THE_VERB, refused_subject, yes_to_named
 from helpdesk.graph.put_off import puts_off
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.tools.packs import PackSet
@@ -175,11 +175,8 @@ def read_confirmation(
         fits = not verb or all(verb in waiting for waiting in words.waiting)
         intent = Intent.CONFIRM_YES if several and fits else Intent.CONFIRM_UNCLEAR
         return MatchedIntent(intent=intent, text=stripped, lang=lang)
-    one_named = (
-        yes_to_one_named(plain, words.named_action, words.named_actions, words.waiting)
-        if not questioning
-        else ""
-    )
+    naming = (words.named_action, words.named_actions, words.waiting)
+    one_named = "" if questioning else yes_to_named(plain, *naming)
     if one_named and not words.subjects(norm):
         # "yes to the refund", "refund yes", "退款那个确认" while a refund and a cancel wait: a
         # yes to the one named — it runs only an action of that kind (never a new request on

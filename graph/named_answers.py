@@ -9,7 +9,15 @@ from collections.abc import Callable
 
 from helpdesk.graph.conversation import CORRECTION, NO_ANY, STRIP, bare, rx
 
-__all__ = ["ONLY", "ONLY_THE_VERB", "refused_subject", "yes_to_one_named"]
+__all__ = [
+    "ONLY",
+    "ONLY_THE_VERB",
+    "REFUSED_OTHERS",
+    "refused_subject",
+    "yes_to_named",
+    "yes_to_one_named",
+    "yes_to_one_no_to_other",
+]
 
 ONLY = rx(r"\b(?:only|just)\b|只要|只|就行|就好|就可以")
 """Words that keep one of several waiting actions ("only the cancel", "只要取消")."""
@@ -80,3 +88,48 @@ _DONT_DO = rx(
     r"(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
     r"|(?:不要|别|不用|先不)(?:取消|退款|退)\s*(?:订单\s*)?$"
 )
+
+
+REFUSED_OTHERS = "+refused"
+"""Appended to a yes's ``details`` (its verb) when the answer says no to the other waiting
+actions ("the refund yes, the cancel no"): they are dropped, not asked again."""
+_NOT = rx(r"^\W*(?:but )?not\b")
+_PARTS = re.compile(r"[,，;；、]|\bbut\b|但是|不过")
+
+
+def yes_to_one_no_to_other(
+    plain: str,
+    named_action: Callable[[str], str],
+    named_actions: Callable[[str], tuple[str, ...]],
+    waiting: tuple[str, ...],
+) -> str:
+    """The action a two-part answer says yes to when its other part says no to the other
+    waiting action ("the refund yes, the cancel no", "退款的确认，取消的不要"); "" otherwise."""
+    parts = [p.strip(STRIP) for p in _PARTS.split(plain) if p.strip(STRIP)]
+    if len(parts) != 2:
+        return ""
+    for yes_part, no_part in (parts, parts[::-1]):
+        verb = yes_to_one_named(yes_part, named_action, named_actions, waiting)
+        refused = set(named_actions(no_part))
+        if (
+            verb
+            and (NO_ANY.search(no_part) or _NOT.search(no_part))
+            and len(refused) == 1
+            and verb not in refused
+            and any(next(iter(refused)) in w for w in waiting)
+            and len(no_part) <= 24
+        ):
+            return verb + REFUSED_OTHERS
+    return ""
+
+
+def yes_to_named(
+    plain: str,
+    named_action: Callable[[str], str],
+    named_actions: Callable[[str], tuple[str, ...]],
+    waiting: tuple[str, ...],
+) -> str:
+    """The waiting action a yes names, alone or beside a no to the other one ("" if none)."""
+    return yes_to_one_named(plain, named_action, named_actions, waiting) or yes_to_one_no_to_other(
+        plain, named_action, named_actions, waiting
+    )

@@ -24,6 +24,7 @@ from helpdesk.graph.intents import (
     plain_match,
     stored_intent,
 )
+from helpdesk.graph.named_answers import REFUSED_OTHERS
 from helpdesk.graph.request import ALTERNATIVE, RESOLVED
 from helpdesk.graph.state import Task
 from helpdesk.tools.packs import Capability, Pack, PackSet
@@ -89,12 +90,12 @@ def plan_tasks(
         if match.intent in _ANSWERS and not allow_confirm:
             continue
         if match.intent is Intent.CONFIRM_YES and pending:
-            # "确认退款" names what it confirms: a waiting action of another kind is not run but
-            # asked about again
-            others = [a for a in pending if not _names(a, match.details)]
-            for action in others:
+            # "确认退款" names what it confirms: a waiting action of another kind is asked again
+            named, refused, _ = match.details.partition(REFUSED_OTHERS)
+            others = [a for a in pending if not _names(a, named)]
+            for action in others if not refused else ():  # ("…, the cancel no": dropped)
                 tasks.append(_ask_again(action, match, next_id(), packs))
-            for action in (a for a in pending if _names(a, match.details)):
+            for action in (a for a in pending if _names(a, named)):
                 tasks.append(_resumed(action, next_id()))
             pending = []
             continue

@@ -620,8 +620,8 @@ _REFUND_PAST = rx(
     r"|\b(?:was|were|been|got) (?:already )?refunded\b|\balready (?:been )?refunded\b"
     r"|已经退(?:了|过)|退过(?:了)?|(?:之前|上次)(?:已经)?退了"
     # "我之前申请了100200退款", "I already asked you to refund 100200", "I refunded 100200, right?"
-    r"|(?:之前|已经|上次|上周|早就|昨天|前天)(?:已经)?(?:申请|提交)(?:了|过)?[^，。,.!?！？]{0,10}退款"
-    r"|申请过退款|(?:之前|上次|上周|昨天|前天|已经)[^，。,.!?！？]{0,10}退(?:款|钱)?了(?![吧吗么])"
+    r"|(?:之前|上次|上周|早就|昨天|前天)(?:已经)?(?:申请|提交)(?:了|过)?[^，。,.!?！？]{0,10}退款"
+    r"|(?:之前|上次|上周|昨天|前天)[^，。,.!?！？]{0,10}退(?:款|钱)?了(?![吧吗么])"
     r"|\brefunded\b[^.?!]{0,30}\b(?:last (?:week|month|time)|yesterday|ago)\b"
     r"|\bi (?:already |had )?(?:asked (?:you )?(?:to refund|for a refund)|requested a refund"
     r"|applied for a refund)\b|\bi refunded\b"
@@ -693,6 +693,11 @@ _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 _REFUND_NOW = rx(
     r"(?:直接|干脆|赶紧|马上)(?:给我|帮我)?退(?:了吧|款吧|钱吧|掉吧|款(?![了过])|钱(?![了过]))"
     r"|(?:给我|帮我)退(?:了吧|款吧|钱吧)|\bjust (?:refund|give me a refund)\b"
+)
+# "我已经申请过退款了，100200，请尽快处理退款": told before, asked again now
+_REFUND_ASKED_NOW = rx(
+    r"(?:(?<!申)请|帮我|麻烦|赶紧|尽快)[^，。,.!?！？]{0,6}(?:处理|办理)?(?:一下)?(?:退款|退钱|退了)"
+    r"|\bplease (?:process|do|issue) (?:the|my) refund\b"
 )
 # a refund made before, told or complained of: "上次就退了这么点", "已经退了"
 _REFUND_BEFORE = rx(r"上次|上周|之前|已经|早就|这么点|那么点|\balready\b|\blast (?:time|week)\b")
@@ -2255,6 +2260,7 @@ def _classify_clause(
         REFUND_MENTION.search(norm)
         and (_REFUND_PAST.search(norm) or _REFUND_REQUESTED_BEFORE.search(norm))
         and not _MORE_WANTED.search(norm)
+        and not _REFUND_ASKED_NOW.search(norm)
     ):
         # "requested a refund two weeks ago, R-000092, it still says requested??": that refund's
         # order (looked up by its number) shows where it is
@@ -3101,8 +3107,12 @@ def match_shop(
         norm = blank(norm, _REST_KEPT_ZH)
     # "stop bugging me about complaints, cancel 100904": no ticket is wanted; the words are not
     # read as one (blanked, the spans stay aligned), the rest is
+    # "I won't file a complaint", "my sister filed a complaint": no complaint ticket (its words
+    # blanked; a ticket asked for in so many words beside them still is one)
+    not_made = list(_COMPLAINT_NOT_MADE.finditer(norm))
+    for said in not_made:
+        norm = norm[: said.start()] + " " * (said.end() - said.start()) + norm[said.end() :]
     no_tickets = [
-        *_COMPLAINT_NOT_MADE.finditer(norm),
         *_STOP_OFFERING.finditer(norm),
         *TICKET_WONDERED.finditer(norm),
         # "别再给我开工单了，…就告诉我快递到哪了": no ticket from any part of the message (a
@@ -3445,6 +3455,10 @@ def match_shop(
     if no_tickets:
         kept = [m for m in matched if m.intent not in (ShopIntent.CREATE_TICKET, Intent.UNKNOWN)]
         matched = kept or [_Request(Intent.CONFIRM_NO, text=text.strip(), lang=message_lang)]
+    elif not_made and not ticket_asked_for(norm):
+        matched = [m for m in matched if m.intent is not ShopIntent.CREATE_TICKET] or [
+            _unknown(text, message_lang)
+        ]
     if any(m.intent is ShopIntent.STOCK for m in matched):
         # "电饭煲有货吗 家里那个坏了": why a new one is wanted, not a fault of what we sold
         matched = [

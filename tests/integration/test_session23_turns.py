@@ -460,3 +460,23 @@ async def test_not_that_order_beside_the_one_meant_cancels_the_one_meant(tmp_pat
     await say(bot, "取消的是100904，不是100998！别搞错了")
     await say(bot, "确认")
     assert await _cancelled(bot) == ["100904"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "refunded", "cancelled"),
+    [
+        ("the refund yes, the cancel no", [100.0], []),
+        ("退款的确认，取消的不要", [100.0], []),
+        ("取消那个确认，退款不要", [], ["100998"]),
+        ("yes to the cancel, not the refund", [], ["100998"]),
+    ],
+)
+async def test_a_yes_to_one_and_a_no_to_the_other_runs_one_and_drops_the_other(
+    tmp_path: Path, answer: str, refunded: list[float], cancelled: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for 100200 and cancel 100998")
+    await say(bot, answer)
+    await say(bot, "ok")  # a hurried "ok" afterwards runs nothing more
+    assert await refunds_of(bot, "100200") == refunded
+    assert await _cancelled(bot) == cancelled
