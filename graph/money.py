@@ -18,7 +18,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
-from helpdesk.graph.number_words import chinese_number, english_number, scaled_number
+from helpdesk.graph.number_words import (
+    THOUSANDS_K,
+    chinese_number,
+    english_number,
+    scaled_number,
+)
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_shares import KEEP_NEGATED
 
@@ -236,6 +241,9 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
                     # the amount
                     return marked
                 return AmountReading("invalid", raw=m.group(0).strip())
+    thousands = THOUSANDS_K.search(norm) if money_context else None
+    if thousands is not None:
+        return AmountReading("invalid", raw=thousands.group(0).strip())  # "1.5k": asked
     scaled = scaled_number(norm)
     if scaled is not None:
         return _exact(format(scaled[0], "f"), raw=scaled[1])  # "退1百", "1.5千", "2 hundred"

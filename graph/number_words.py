@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["chinese_number", "english_number", "scaled_number"]
+__all__ = ["THOUSANDS_K", "chinese_number", "english_number", "scaled_number"]
 
 _CN_DIGIT = {
     "零": 0,
@@ -111,6 +111,14 @@ def _english_value(words: list[str]) -> int | None:
             return None
         seen = True
     return total + current if seen else None
+
+
+THOUSANDS_K = re.compile(
+    r"(?<![\d.])\d+(?:\.\d+)?\s*k\b(?!\s*(?:monitor|tv|screen|display|video|resolution|hdr))",
+    re.IGNORECASE,
+)
+"""An amount in thousands written with a "k" ("1.5k"): asked about, never read as 1 ("4K
+monitor" is a product)."""
 
 
 def scaled_number(text: str) -> tuple[Decimal, str] | None:

@@ -507,7 +507,8 @@ _REFUND_WHERE = rx(
 )
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
 _REFUND_NEGATED = rx(
-    r"\b(?:don'?t|do not|no need to|not|never) (?:want (?:a |the )?|need (?:a |the )?)?refund"
+    r"\b(?:don'?t|do not|no need to|not|never) (?:to )?(?:want (?:a |the )?|need (?:a |the )?)?"
+    r"refund"
     # "I don't want my money back, I want it repaired"
     r"|\b(?:don'?t|do not|not|never) (?:want|need|asking for) (?:my |the |any )?money back\b"
     # "本来想申请退款的，算了": a refund once meant, not asked for now
@@ -1127,7 +1128,7 @@ _CANCEL_NEGATED = rx(
     # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
     r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b"
     r"(?![^.?!]{0,30}\bcancel\b)|"
-    r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want\s+(?:to\s+|it\s+|my order\s+)?"
+    r"\b(?:don'?t|do not|no need to|not|never)\s+(?:to\s+)?(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想|不是)\s*(?:给我|帮我|给|再)?\s*取消"
     # "别把手机那单取消了", "千万不要把100998取消": the order said not to be cancelled
@@ -3695,7 +3696,7 @@ def match_shop(
     held_all = _WRITES_HELD.search(norm) or (
         _WRITE_REPORTED.search(norm) and not _OWN_ASK.search(norm)
     )
-    answered_no = _ASKED_THEN_NO.search(norm)
+    answered_no = ([None, *_ASKED_THEN_NO.finditer(norm)])[-1]  # the last one said
     if held_all or answered_no:
         # "100200要不要整单退了", "…, 开玩笑的", "…, 算了都别动了", "cancel it too lol jk",
         # "…但是我再想想": the refund or cancel weighed, joked about, put off or called off — the
@@ -3759,6 +3760,10 @@ _WRITES_HELD = rx(
     r"|\bnot sure (?:if |whether |about )?(?:i |we )?(?:should |want to |wanna |to )?"
     r"(?:cancel|refund)"
     r"|[?]\s*(?:h+m+[.,\s]*)?(?:i'?m )?not sure\b|\bunsure\b[^.?!]{0,20}\b(?:cancel|refund)"
+    r"|\bbut i'?m not sure\W*$|^\W*i'?m not sure\W*,|\bi (?:haven'?t|have not) decided\b"
+    # "thinking of a refund for 100200", "would a refund on 100200 be possible?"
+    r"|\bthinking (?:of|about) (?:a |getting a )?refund"
+    r"|\bwould (?:a|the) refund\b[^.?!]{0,30}\bpossible"
     r"|\bdon'?t know (?:if|whether) (?:i |to )?(?:should )?(?:cancel|refund)"
     r"|不确定(?:要不要|该不该|是否要)(?:取消|退)|拿不准要不要|犹豫要不要"
     # someone else wants it, the customer not: "my wife wants to cancel 100998, I don't", "我老婆
@@ -3783,14 +3788,14 @@ _REFUND_AGAIN = rx(
 # "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer — that
 # write, not one asked after it ("100998 cancel? no, refund 100200 instead")
 _ASKED_THEN_NO = rx(
-    r"\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:no|nah|nope)\b"
-    r"|(?:取消|退)[^?？。！]{0,20}[?？]\s*(?:不用|不要|算了|不了)"
+    r"\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:also |still )?(?:no|nah|nope|not)\b"
+    r"|(?:取消|退)[^?？。！]{0,20}[?？]\s*(?:也|还是)?(?:不用|不要|算了|不了)"
 )
 # "my wife said cancel 100998", "the courier told me to ask for a refund on 100683": a write
 # someone else asked for, told (the customer's own ask — "帮我", "please" — is a request)
 _WRITE_REPORTED = rx(
     r"\b(?:wife|husband|friend|mum|mom|dad|sister|brother|courier|delivery guy|driver|colleague"
-    r"|boss|someone|they|he|she)s? (?:said|says|told me|wants? to|asked me to)\b"
+    r"|boss|someone|they|he|she)s? (?:said|says|told me|wants? (?:me )?to|asked me to)\b"
     r"|(?:老婆|老公|朋友|妈妈?|爸爸?|同事|快递员?|店员|客服|别人|他|她)(?:说|让我|要|想|叫我|跟我说)"
     r"|还没决定|没想好"
     r"|\b(?:shop assistant|assistant|staff|seller|store|agent) (?:said|says|told me)\b"

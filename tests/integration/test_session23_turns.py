@@ -480,3 +480,38 @@ async def test_a_yes_to_one_and_a_no_to_the_other_runs_one_and_drops_the_other(
     await say(bot, "ok")  # a hurried "ok" afterwards runs nothing more
     assert await refunds_of(bot, "100200") == refunded
     assert await _cancelled(bot) == cancelled
+
+
+# --- third review run ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my wife wants me to cancel 100998 but I'm not sure",
+        "I'm not sure, my wife wants me to cancel 100998",
+        "my wife wants me to refund 100200 but I'm not sure",
+        "refund 100200? no. cancel 100998? also no. just checking",
+        "退款100200？不要。取消100998？也不要。只是看看",
+        "cancel 100998? also no",
+        "I've decided not to cancel 100998",
+        "I've decided not to refund 100200",
+        "refund 1.5k on 100200",
+        "thinking of a refund for 100200",
+        "would a refund on 100200 be possible?",
+        "my husband wants me to cancel 100998",
+        "my wife wants me to cancel 100998 but I haven't decided",
+    ],
+)
+async def test_a_yes_after_words_that_do_not_ask_moves_no_money(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await _cancelled(bot) == [] and await executions(bot, "create_refund") == []
+
+
+async def test_a_decision_said_before_the_cancel_is_still_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "I've decided: cancel 100998")
+    await say(bot, "yes")
+    assert await _cancelled(bot) == ["100998"]
