@@ -3694,7 +3694,7 @@ def match_shop(
             for m in matched
         ]
     held_all = _WRITES_HELD.search(norm) or (
-        _WRITE_REPORTED.search(norm) and not _OWN_ASK.search(norm)
+        (_WRITE_REPORTED.search(norm) or _WONDERED.search(norm)) and not _OWN_ASK.search(norm)
     )
     answered_no = ([None, *_ASKED_THEN_NO.finditer(norm)])[-1]  # the last one said
     if held_all or answered_no:
@@ -3760,10 +3760,7 @@ _WRITES_HELD = rx(
     r"|\bnot sure (?:if |whether |about )?(?:i |we )?(?:should |want to |wanna |to )?"
     r"(?:cancel|refund)"
     r"|[?]\s*(?:h+m+[.,\s]*)?(?:i'?m )?not sure\b|\bunsure\b[^.?!]{0,20}\b(?:cancel|refund)"
-    r"|\bbut i'?m not sure\W*$|^\W*i'?m not sure\W*,|\bi (?:haven'?t|have not) decided\b"
-    # "thinking of a refund for 100200", "would a refund on 100200 be possible?"
-    r"|\bthinking (?:of|about) (?:a |getting a )?refund"
-    r"|\bwould (?:a|the) refund\b[^.?!]{0,30}\bpossible"
+    r"|\bbut i'?m not sure\W*$|^\W*i'?m not sure\W*,"
     r"|\bdon'?t know (?:if|whether) (?:i |to )?(?:should )?(?:cancel|refund)"
     r"|不确定(?:要不要|该不该|是否要)(?:取消|退)|拿不准要不要|犹豫要不要"
     # someone else wants it, the customer not: "my wife wants to cancel 100998, I don't", "我老婆
@@ -3788,7 +3785,8 @@ _REFUND_AGAIN = rx(
 # "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer — that
 # write, not one asked after it ("100998 cancel? no, refund 100200 instead")
 _ASKED_THEN_NO = rx(
-    r"\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:also |still )?(?:no|nah|nope|not)\b"
+    r"\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:(?:also |still )?(?:no|nah|nope)\b"
+    r"(?!\s+(?:doubt|question|problem|worries))|(?:also|still) not\b)"
     r"|(?:取消|退)[^?？。！]{0,20}[?？]\s*(?:也|还是)?(?:不用|不要|算了|不了)"
 )
 # "my wife said cancel 100998", "the courier told me to ask for a refund on 100683": a write
@@ -3800,8 +3798,15 @@ _WRITE_REPORTED = rx(
     r"|还没决定|没想好"
     r"|\b(?:shop assistant|assistant|staff|seller|store|agent) (?:said|says|told me)\b"
 )
+# wondered, not asked: "thinking of a refund for 100200", "would a refund on 100200 be
+# possible?", "I haven't decided" — held unless asked beside it ("…? I'd like one please", "…
+# refund 100200 now")
+_WONDERED = rx(
+    r"\bthinking (?:of|about) (?:a |getting a )?refund|\bwould (?:a|the) refund\b[^.?!]{0,30}"
+    r"\bpossible|\bi (?:haven'?t|have not) decided\b"
+)
 _OWN_ASK = rx(
-    r"帮我|给我|麻烦|(?<!申)请|(?:取消|退款|退掉|退了)吧"
+    r"帮我|给我|麻烦|(?<!申)请|(?:取消|退款|退掉|退了)吧|\bnow\b|\bi'?m sure\b|现在"
     r"|\b(?:please|pls|can you|could you|go ahead|i want|i'?d like)\b"
 )
 _FAULT_OF_NOTHING_NAMED = rx(

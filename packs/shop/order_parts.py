@@ -54,6 +54,10 @@ _NOT_AFTER = rx(
     r"|^\W*(?:不用|不要|不需要|先不|别)"
 )
 """Words right after an order that spare it ("100998 doesn't need cancelling", "100998不用取消")."""
+_DOUBTED_BEFORE = rx(
+    r"\bnot sure (?:about|of|if|whether)\s*(?:(?:the |my )?order\s*)?#?\s*$|不确定\s*(?:订单)?\s*$"
+)
+"""Words right before an order that doubt it ("but I'm not sure about 100904")."""
 _BEFORE = 12
 """Characters before an order number read for "keep" / "don't" ("but keep 100998")."""
 _AFTER = 8
@@ -94,6 +98,8 @@ def kept_out(norm: str, order_ids: Sequence[str]) -> set[str]:
             out.add(order_id)
         elif n and _NOT.search(before):
             out.add(order_id)  # "cancel 100904 but not 100998"
+        elif _DOUBTED_BEFORE.search(norm[previous_end:start]):
+            out.add(order_id)  # "cancel 100998 but I'm not sure about 100904"
         elif spared_before(norm[previous_end:start]):
             out.add(order_id)  # "file a ticket about my broken purifier, not 100998"
     return out

@@ -515,3 +515,24 @@ async def test_a_decision_said_before_the_cancel_is_still_asked(tmp_path: Path) 
     await say(bot, "I've decided: cancel 100998")
     await say(bot, "yes")
     assert await _cancelled(bot) == ["100998"]
+
+
+@pytest.mark.parametrize(
+    ("text", "refunded", "cancelled"),
+    [
+        ("cancel 100998 but I'm not sure about 100904", [], ["100998"]),
+        ("can you refund 100 on 100200? not the full amount, just 100", [100.0], []),
+        ("cancel 100998? no doubt about it, cancel it", [], ["100998"]),
+        ("would a refund on 100200 be possible? I'd like one please", [797.0], []),
+        ("I was thinking of a refund, and now I'm sure: refund 100200 please", [797.0], []),
+        ("I haven't decided on my next order yet, but cancel 100998 now", [], ["100998"]),
+    ],
+)
+async def test_clear_asks_beside_the_newest_guards_are_asked(
+    tmp_path: Path, text: str, refunded: list[float], cancelled: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == refunded
+    assert await _cancelled(bot) == cancelled
