@@ -1,14 +1,14 @@
 """Numbers written in words: Chinese numerals (一百, 三百五, 1千2), English number words
 ("fifty", "two hundred and fifty", "a hundred"), and a number with a Chinese or English unit
-after its digits ("1百", "1.5千", "2 hundred", "3k"). Each reader says what the words are
-worth, or None when they are no number it can be sure of (never a guess)."""
+after its digits ("1百", "1.5千", "2 hundred"; "1.5k" is found, to be asked about). Each
+reader says what the words are worth, or None when they are no number it can be sure of."""
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["THOUSANDS_K", "chinese_number", "english_number", "scaled_number"]
+__all__ = ["EN_UNITS", "THOUSANDS_K", "chinese_number", "english_number", "scaled_number"]
 
 _CN_DIGIT = {
     "零": 0,
@@ -26,7 +26,7 @@ _CN_DIGIT = {
 }
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 
-_EN_UNITS = {
+EN_UNITS: dict[str, int] = {
     "one": 1,
     "two": 2,
     "three": 3,
@@ -58,7 +58,7 @@ _EN_TENS = {
     "ninety": 90,
 }
 _EN_SCALE = {"hundred": 100, "thousand": 1000}
-_EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_TENS, *_EN_SCALE], key=len, reverse=True))
+_EN_WORD = "|".join(sorted([*EN_UNITS, *_EN_TENS, *_EN_SCALE], key=len, reverse=True))
 ENGLISH_NUMBER = re.compile(
     rf"\b(?:(?:a|an|one)\s+)?(?:{_EN_WORD})(?:(?:\s+and\s+|\s*-\s*|\s+)(?:{_EN_WORD}))*\b",
     re.IGNORECASE,
@@ -91,13 +91,13 @@ def _english_value(words: list[str]) -> int | None:
     for word in words:
         if word in ("a", "an"):
             current = current or 1
-        elif word in _EN_UNITS:
+        elif word in EN_UNITS:
             if current % 100 >= 10 and current % 10 == 0 and current % 100 != 0:
-                current += _EN_UNITS[word]  # "twenty five"
+                current += EN_UNITS[word]  # "twenty five"
             elif current % 100:
                 return None  # "five six": no number
             else:
-                current += _EN_UNITS[word]
+                current += EN_UNITS[word]
         elif word in _EN_TENS:
             if current % 100:
                 return None
@@ -122,8 +122,8 @@ monitor" is a product)."""
 
 
 def scaled_number(text: str) -> tuple[Decimal, str] | None:
-    """Digits with a unit after them ("1百" -> 100, "1.5千" -> 1500, "2 hundred" -> 200,
-    "3k" -> 3000) and the words; None when there are none."""
+    """Digits with a unit after them ("1百" -> 100, "1.5千" -> 1500, "2 hundred" -> 200) and
+    the words; None when there are none."""
     m = _SCALED.search(text)
     if m is None:
         return None

@@ -80,6 +80,7 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.graph.number_words import EN_UNITS
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.order_parts import (
@@ -282,16 +283,7 @@ _AMOUNT_PATTERNS: tuple[re.Pattern[str], ...] = (
     ),
 )
 _EN_NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
+    **{word: value for word, value in EN_UNITS.items() if value <= 10},
     "a dozen": 12,
     "dozen": 12,
     "a couple of": 2,
