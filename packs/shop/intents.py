@@ -3766,7 +3766,7 @@ _WRITES_HELD = rx(
     r"(?:再|就)?(?:帮我|给我)?"
     r"(?:取消|退)"
     # "what if I cancel 100998 and refund 100200?", "suppose I refund 100200, when …": supposed
-    r"|(?:^|[.!?。！？]\s*)(?:what if|suppose|supposing|hypothetically|假设|假如我?)"
+    r"|(?:^|[.!?。！？]\s*)(?:what if|suppose|supposing|hypothetically|假设)"
     r"[^.!?。！？]{0,40}"
     r"(?:\bcancel|\brefund|取消|退)"
 )

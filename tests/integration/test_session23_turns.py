@@ -536,3 +536,10 @@ async def test_clear_asks_beside_the_newest_guards_are_asked(
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == refunded
     assert await _cancelled(bot) == cancelled
+
+
+async def test_a_condition_true_now_said_with_jiaru_is_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "假如100998还没发货就取消吧")
+    await say(bot, "确认")
+    assert await _cancelled(bot) == ["100998"]
