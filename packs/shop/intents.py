@@ -1480,7 +1480,9 @@ _LATE_BY = (
     r"\b(?:in case|should (?:it|they|the \w+))\b|\bunless\b"
     r"|\b(?:maybe|might|may|perhaps|possibly) (?:later )?(?:i'?ll |i will |i |want to |have to )?"
     r"(?:later )?(?:cancel|refund|want)"
-    r"|\b(?:refund|cancel)\w*\b[^.!?;]{0,30}\blater\b|\bnot now\b|\bwait until\b"
+    # ("cancel 100998, I'll reorder later": the reorder is later, the cancel now)
+    r"|\b(?:refund|cancel)\w*\b(?:(?!\b(?:reorder|order|buy|purchase|get one)\b)[^.!?;]){0,30}"
+    r"\blater\b|\bnot now\b|\bwait until\b"
     r"|\b(?:later|next week|tomorrow) if\b"
     r"|\bif\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
     r"|\b(?:breaks?|stops? working|is late|comes? late|gets? lost|lost|loses|damaged|broken"

@@ -543,3 +543,16 @@ async def test_a_condition_true_now_said_with_jiaru_is_asked(tmp_path: Path) -> 
     await say(bot, "假如100998还没发货就取消吧")
     await say(bot, "确认")
     assert await _cancelled(bot) == ["100998"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cancelled"),
+    [("cancel 100998, I'll reorder later", ["100998"]), ("cancel 100998 later", [])],
+)
+async def test_later_is_the_cancels_only_when_said_of_it(
+    tmp_path: Path, text: str, cancelled: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await _cancelled(bot) == cancelled
