@@ -34,7 +34,13 @@ from helpdesk.graph.conversation import (
 )
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import AmountReading, read_amount
-from helpdesk.graph.named_answers import ONLY, ONLY_THE_VERB, refused_subject, yes_to_named
+from helpdesk.graph.named_answers import (
+    ONLY,
+    ONLY_THE_VERB,
+    refused_subject,
+    yes_to_each_named,
+    yes_to_named,
+)
 from helpdesk.graph.put_off import puts_off
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.tools.packs import PackSet
@@ -176,6 +182,8 @@ def read_confirmation(
         intent = Intent.CONFIRM_YES if several and fits else Intent.CONFIRM_UNCLEAR
         return MatchedIntent(intent=intent, text=stripped, lang=lang)
     naming = (words.named_action, words.named_actions, words.waiting)
+    if not questioning and not words.subjects(norm) and yes_to_each_named(plain, *naming):
+        return MatchedIntent(Intent.CONFIRM_YES, text=stripped, lang=lang)  # "退款确认，取消也确认"
     one_named = "" if questioning else yes_to_named(plain, *naming)
     if one_named and not words.subjects(norm):
         # "yes to the refund", "refund yes", "退款那个确认" while a refund and a cancel wait: a

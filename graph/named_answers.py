@@ -14,6 +14,7 @@ __all__ = [
     "ONLY_THE_VERB",
     "REFUSED_OTHERS",
     "refused_subject",
+    "yes_to_each_named",
     "yes_to_named",
     "yes_to_one_named",
     "yes_to_one_no_to_other",
@@ -133,3 +134,34 @@ def yes_to_named(
     return yes_to_one_named(plain, named_action, named_actions, waiting) or yes_to_one_no_to_other(
         plain, named_action, named_actions, waiting
     )
+
+
+_YES_CUT = rx(
+    r"(?:\b(?:yes|yeah|yep|ok|okay|sure|confirm(?:ed)?)\b|确认|可以|好的)"
+    r"(?:\s*(?:too|also|as well)\b)?"
+)
+_ALSO = rx(r"\b(?:also|too|as well|and)\b|也|都")
+
+
+def yes_to_each_named(
+    plain: str,
+    named_action: Callable[[str], str],
+    named_actions: Callable[[str], tuple[str, ...]],
+    waiting: tuple[str, ...],
+) -> bool:
+    """Whether the answer is a yes to each waiting action, each named with its own yes ("refund
+    yes cancel yes", "退款确认，取消也确认"): a yes to all of them (any other word, a no, or a
+    waiting action left unnamed: not such a yes)."""
+    if len(waiting) < 2 or NO_ANY.search(plain):
+        return False
+    pieces, start = [], 0
+    for found in _YES_CUT.finditer(plain):
+        pieces.append(plain[start : found.end()])
+        start = found.end()
+    if len(pieces) < 2 or bare(plain[start:]):
+        return False
+    verbs = [
+        yes_to_one_named(_ALSO.sub(" ", p).strip(STRIP), named_action, named_actions, waiting)
+        for p in pieces
+    ]
+    return all(verbs) and all(any(v in w for v in verbs) for w in waiting)

@@ -1,10 +1,9 @@
 """From matched intents to tasks and tool calls (the minimal tier's decomposition and selection).
 
-Deterministic and offline: each intent maps to the call its capability's planner chooses (the
-packs' :attr:`~helpdesk.tools.packs.Capability.plan`), with arguments taken from the customer's
-words and the session's facts. Intents that need no tool (greeting, FAQ framing,
-clarifying questions) become tasks without a call; missing information (no order id) becomes a
-task the reply asks about instead of a guess.
+Deterministic and offline: each intent maps to the call its capability's planner chooses
+(:attr:`~helpdesk.tools.packs.Capability.plan`), arguments from the words and the session's
+facts. Intents that need no tool (greeting, clarifying) become tasks without a call; missing
+information (no order id) becomes a task the reply asks about instead of a guess.
 """
 
 from __future__ import annotations
@@ -72,8 +71,7 @@ def plan_tasks(
     retry, a resume or a crash repeats the same business action. A changed answer
     (:attr:`Intent.CONFIRM_CHANGE`) asks again with the change; a questioning one
     (:attr:`Intent.CONFIRM_UNCLEAR`) asks again unchanged; nothing else runs a pending action.
-    ``allow_confirm`` is False for a model's decomposition: only the template matcher reads a
-    customer's answer; a model's confirm intents are ignored.
+    ``allow_confirm`` is False for a model's decomposition (its confirm intents are ignored).
     """
     tasks: list[Task] = []
     pending = list(facts.get("pending_actions") or [])
@@ -277,11 +275,13 @@ def _changed_actions(
     several ("refund 200 for 100609 and 100 for 100200" -> "yes but only 50 for 100200"), only
     those whose subject the answer names; the others are asked about again unchanged. A change
     naming none of them, or no subject at all, says nothing about which one: empty (never one
-    change applied to all: "yes but only 50 for 100200" would refund 100200 twice)."""
+    change applied to all: "yes but only 50 for 100200" would refund 100200 twice) — except an
+    amount alone when one waiting action takes amounts (a ticket and a refund: the refund's)."""
     if answer.intent is not Intent.CONFIRM_CHANGE:
         return []
-    if len(pending) == 1:
-        return list(pending)
+    priced = [a for a in pending if (c := packs.for_tool(a["tool"])) is not None and c.amounts]
+    if len(pending) == 1 or (answer.amount is not None and len(priced) == 1):
+        return list(pending) if len(pending) == 1 else priced
     chosen = []
     for action in pending:
         cap = packs.for_tool(action["tool"])

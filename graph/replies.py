@@ -6,10 +6,9 @@ that served it — and the request's :class:`~helpdesk.degrade.context.DegradeCo
 the customer reads. This module owns the frame (greetings and acknowledgements, confirmation
 answers, the staleness, pending-work, simplified-mode and last-resort notices, the structured
 fallback); the paragraph of a request is written by the pack that serves it: a pack's own
-:class:`PackReplies` (:attr:`helpdesk.tools.packs.Pack.replies`, e.g. the demo shop's) or,
-for everything else, the generic per-outcome templates of :func:`~helpdesk.graph.capabilities.
-render_item` — so a tool registered without a capability is still rendered truthfully. All
-wording comes from ``prompts/minimal/generate.<lang>.yaml`` and the packs' templates.
+:class:`PackReplies` (:attr:`helpdesk.tools.packs.Pack.replies`) or the generic per-outcome
+templates of :func:`~helpdesk.graph.capabilities.render_item`. All wording comes from
+``prompts/minimal/generate.<lang>.yaml`` and the packs' templates.
 """
 
 from __future__ import annotations
@@ -48,7 +47,6 @@ __all__ = [
 
 DEFAULT_HOTLINE = "400-820-8820"
 
-# Chinese typography: a space between Han characters and Latin letters or digits.
 _CONFIRM_ANSWERS = frozenset({Intent.CONFIRM_YES, Intent.CONFIRM_UNCLEAR, Intent.CONFIRM_CHANGE})
 
 
@@ -79,6 +77,7 @@ class Writer:
         """Something could not be done: the reply ends with the way to a human."""
         self.handed_off = False
         """The turn passed the conversation to a person (no other line offers to)."""
+        self.subjects_told: set[Any] = set()
 
     def say(self, key: str, **values: Any) -> str:
         return render(self.t[key], hotline=self.hotline, **values)
@@ -206,8 +205,12 @@ def _item_paragraph(w: Writer, item: ReplyItem) -> str:
     lines = [_body(w, item)]
     match = item.intent
     owner = _owner(w, item)
+    cap = w.packs.for_intent(match.capability)
+    subject = match.request_value(cap.subject) if cap is not None and cap.subject else None
     if match.inferred_order and item.result is not None and owner is not None:
-        lines.insert(0, owner.inferred(w, match))
+        if subject is None or subject not in w.subjects_told:  # said once per subject
+            lines.insert(0, owner.inferred(w, match))
+        w.subjects_told.add(subject)
     if item.note:
         if item.note in w.t:
             fields = w.packs.request_fields()

@@ -680,7 +680,9 @@ _REFUND_AMOUNT_ASKED = rx(
     r"|\b(?:the )?whole refund\b|\bmore coming\b|\bis there (?:any )?more\b"
     r"|金额不对|才退(?:了)?\d|退(?:过|了)(?:我)?多少|(?:一共|总共)(?:给我)?退|还能退多少|能退多少"
 )
-_STILL_REFUNDABLE = rx(r"\brefundable\b|还能退|还可以退|能退多少|可以退多少")
+_STILL_REFUNDABLE = rx(
+    r"\brefundable\b|\bcan (?:still )?be refunded\b|还能退|还可以退|能退多少|可以退多少|只能退"
+)
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 # a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
 _REFUND_NOW = rx(
@@ -1264,6 +1266,10 @@ _TICKET = rx(
     r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn"
+    # what a thing stopped doing, told (not asked): "stopped keeping stuff hot" (a noise is
+    # not: "is it normal that it's making a noise" asks)
+    r"|(?:stopped|doesn'?t|does not|won'?t) (?:keep(?:ing)?|stay(?:ing)?) [a-z ]{0,12}"
+    r"(?:hot|warm|cold)(?![^.!?,]*\?)"
     # "came with an electric kettle instead of the thermos", "the wrong thing in my order":
     # the wrong thing delivered
     r"|not what i (?:ordered|paid for|bought)"
@@ -3648,6 +3654,7 @@ def match_shop(
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
     matched = _where_the_customer_is(_bought_now_arrives(matched), norm)
     matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
+    matched = _thing_of_the_fault(matched)
     matched = _not_that_one(matched)
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
@@ -6830,6 +6837,34 @@ def _one_refund_look(items: list[_Request]) -> list[_Request]:
             and not _WHICH_ORDERS.search(norm)
         )
     ]
+
+
+# "it's making a weird noise", "it leaks", "它一直响": a fault told of a thing named before
+_IT_FIRST = rx(
+    r"^\W*(?:(?:it|it'?s|its|this|this one|they|they'?re|the unit|the thing|the lid)\b"
+    r"|它|这个|这玩意|这东西)"
+)
+
+
+def _thing_of_the_fault(items: list[_Request]) -> list[_Request]:
+    """ "what's the warranty on the air purifier? it's making a weird rattling noise": a ticket
+    whose words name no order and start from "it" is about the thing the request before
+    it named: those words look its order up (asked first, naming it)."""
+    out: list[_Request] = []
+    before: str | None = None
+    for i in items:
+        if (
+            i.intent is ShopIntent.CREATE_TICKET
+            and not i.order_id
+            and TOLD_BESIDE not in i.args
+            and before is not None
+            and _IT_FIRST.search(i.text)
+        ):
+            i = replace(i, args={**i.args, TOLD_BESIDE: before[:300]})
+        if looked_product(i.text):
+            before = i.text
+        out.append(i)
+    return out
 
 
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:

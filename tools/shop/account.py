@@ -58,12 +58,14 @@ def list_orders(
     total_cents: int | None = None,
     tracking_number: str | None = None,
     refunded_cents: int | None = None,
+    left_cents: int | None = None,
 ) -> dict[str, Any]:
     """The customer's orders, newest first, optionally of one status, (``skus``) only those
     holding one of these products, (``refund_id``) only the one that refund is of,
     (``total_cents``) only those of that total ("the 797 order"), (``tracking_number``) only
-    the one that parcel is of and (``refunded_cents``) only those with a refund of that amount
-    ("the 433 you refunded")."""
+    the one that parcel is of, (``refunded_cents``) only those with a refund of that amount
+    ("the 433 you refunded") and (``left_cents``) only those with that much not yet refunded
+    ("the 866 that's left")."""
     sql = (
         "SELECT o.order_id, o.status, o.created_at, o.total_cents, o.currency,"
         " (SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.order_id)"
@@ -89,6 +91,13 @@ def list_orders(
     if refunded_cents is not None:
         sql += " AND o.order_id IN (SELECT order_id FROM refunds WHERE amount_cents = ?)"
         params.append(refunded_cents)
+    if left_cents is not None:
+        marks = ", ".join("?" * len(_COUNTED_REFUNDS))
+        sql += (
+            " AND o.total_cents - (SELECT COALESCE(SUM(amount_cents), 0) FROM refunds r"
+            f" WHERE r.order_id = o.order_id AND r.status IN ({marks})) = ?"
+        )
+        params.extend([*_COUNTED_REFUNDS, left_cents])
     sql += " ORDER BY o.created_at DESC, o.order_id DESC LIMIT ?"
     params.append(limit)
     return {

@@ -268,6 +268,10 @@ def list_orders(call: _Call) -> dict[str, Any]:
         return call.read(
             service.list_orders, call.customer_id, wanted, limit, None, None, None, None, refunded
         )
+    if call.query.get("left") is not None:
+        # "剩下那866还能退吗", "the 866 that's left": the orders with that much not yet refunded
+        left = query_money(call.query, "left")
+        return call.read(service.list_orders, call.customer_id, wanted, limit, *([None] * 5), left)
     if call.query.get("total") is not None:
         # "the 797 order", "5198那单": the orders of that total
         total = query_money(call.query, "total")
