@@ -18,7 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
-from helpdesk.graph.number_words import (
+from helpdesk.tools.number_words import (
     THOUSANDS_K,
     chinese_number,
     english_number,

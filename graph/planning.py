@@ -280,7 +280,7 @@ def _changed_actions(
     if answer.intent is not Intent.CONFIRM_CHANGE:
         return []
     priced = [a for a in pending if (c := packs.for_tool(a["tool"])) is not None and c.amounts]
-    if len(pending) == 1 or (answer.amount is not None and len(priced) == 1):
+    if len(pending) == 1 or (answer.amount_kind != "none" and len(priced) == 1):
         return list(pending) if len(pending) == 1 else priced
     chosen = []
     for action in pending:

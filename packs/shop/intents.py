@@ -80,7 +80,6 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import chinese_number, read_amount
-from helpdesk.graph.number_words import EN_UNITS
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.order_parts import (
@@ -129,6 +128,7 @@ from helpdesk.packs.shop.words import (
     tracked_product,
 )
 from helpdesk.tools.builtin import IF_UNPAID
+from helpdesk.tools.number_words import EN_UNITS
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_shares import REMAINING
 from helpdesk.tools.shop.product_search import price_cap

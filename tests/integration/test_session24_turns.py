@@ -21,6 +21,10 @@ def _calls(out: dict[str, Any]) -> list[tuple[str, str | None]]:
     ]
 
 
+async def _cancelled(bot: Any) -> list[str]:
+    return [e["target"] for e in await executions(bot, "cancel_order")]
+
+
 _COMPLAINT_AND_REST = (
     "I'm not happy. The purifier came damaged, you gave me 433, that's a third. "
     "I want a complaint filed AND the remaining 866 refunded."
@@ -52,6 +56,29 @@ async def test_the_waiting_refund_asked_again_keeps_both_waiting(tmp_path: Path)
     await say(bot, "yes")  # a second yes runs nothing more
     assert await refunds_of(bot, "100609") == [866.0]
     assert len(await executions(bot, "create_ticket")) == 1
+
+
+async def test_an_amount_alone_changes_the_refund_beside_a_cancel(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and cancel 100998")
+    out = await say(bot, "yes but only 100")
+    assert "100.00" in str(out["reply"])
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [100.0]
+    assert await _cancelled(bot) == ["100998"]
+
+
+async def test_a_share_alone_beside_a_cancel_asks_the_amount_and_pays_nothing(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100200退款，100998取消")
+    await say(bot, "嗯？")
+    await say(bot, "好的但是只退一半")
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []  # how much is asked, never guessed
+    assert await _cancelled(bot) == ["100998"]  # asked again beside it, and confirmed
 
 
 async def test_two_refunds_waiting_an_amount_alone_changes_neither(tmp_path: Path) -> None:
@@ -141,10 +168,6 @@ async def test_a_thing_asked_about_files_nothing(tmp_path: Path, text: str) -> N
 
 
 # --- a yes to each waiting action, each named ---------------------------------------------------
-
-
-async def _cancelled(bot: Any) -> list[str]:
-    return [e["target"] for e in await executions(bot, "cancel_order")]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Amounts written in words, with a unit, corrected or to be worked out (graph/number_words.py
+"""Amounts written in words, with a unit, corrected or to be worked out (tools/number_words.py
 and graph/money.read_amount): never the whole, never ¥1 for "1百", never a guess."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 
 from helpdesk.graph.money import read_amount
-from helpdesk.graph.number_words import chinese_number, english_number, scaled_number
 from helpdesk.packs import default_packs
+from helpdesk.tools.number_words import chinese_number, english_number, scaled_number
 
 PACKS = default_packs()
 

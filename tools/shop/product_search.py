@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from helpdesk.tools.number_words import chinese_number
+
 __all__ = ["ProductText", "price_cap", "product_text", "rank_products", "search_terms"]
 
 _TERM = re.compile(r"[a-z0-9][a-z0-9+.-]*|[\u3400-\u9fff]+")
@@ -31,18 +33,6 @@ class ProductText:
     """Name, Chinese name, SKU, category and aliases, lower-cased, apostrophes removed."""
 
 
-_CN_DIGITS = {
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
 _AMOUNT = (
     r"(\d+(?:\.\d+)?|[一二两三四五六七八九]?[百千][一二两三四五六七八九]?"
     r"|[二两三四五六七八九]?十[一二三四五六七八九]?)"
@@ -69,13 +59,7 @@ def _amount(raw: str) -> float:
     """A number as written: digits, or Chinese hundreds and thousands ("一百", "两千五")."""
     if raw[0].isdigit():
         return float(raw)
-    if "十" in raw:
-        tens, _, ones = raw.partition("十")  # "三十" 30, "十五" 15
-        return float(_CN_DIGITS.get(tens, 1) * 10 + _CN_DIGITS.get(ones, 0))
-    mark, value = ("千", 1000) if "千" in raw else ("百", 100)
-    before, _, after = raw.partition(mark)
-    lead = _CN_DIGITS.get(before, 1)
-    return float(lead * value + _CN_DIGITS.get(after, 0) * value // 10)
+    return float(chinese_number(raw) or 0)
 
 
 def price_cap(query: str) -> tuple[float | None, str]:
