@@ -37,6 +37,8 @@ from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.graph.named_answers import (
     ONLY,
     ONLY_THE_VERB,
+    meant_amount,
+    mixed_answer,
     refused_subject,
     yes_to_each_named,
     yes_to_named,
@@ -185,6 +187,8 @@ def read_confirmation(
     if not questioning and not words.subjects(norm) and yes_to_each_named(plain, *naming):
         return MatchedIntent(Intent.CONFIRM_YES, text=stripped, lang=lang)  # "退款确认，取消也确认"
     one_named = "" if questioning else yes_to_named(plain, *naming)
+    if not one_named and mixed_answer(plain, *naming):  # "refund yes, cancel yes… no, don't"
+        return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
     if one_named and not words.subjects(norm):
         # "yes to the refund", "refund yes", "退款那个确认" while a refund and a cancel wait: a
         # yes to the one named — it runs only an action of that kind (never a new request on
@@ -197,9 +201,8 @@ def read_confirmation(
     subjects = words.subjects(norm)
     spared = [s for s in subjects if _NOT_THIS.search(norm[: norm.find(s.lower())])]
     if subjects and YES_START.match(plain) and spared:
-        # "yes but not 100998", "yes, not 100200": a subject named as not meant is never the one
-        # the answer moves a pending action to — the actions on it are dropped, the others
-        # asked again, nothing run
+        # "yes but not 100998": a subject named as not meant is never the one the answer moves
+        # a pending action to — the actions on it are dropped, the others asked again
         return MatchedIntent(
             Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details=f"not:{spared[0]}"
         )
@@ -228,14 +231,13 @@ def read_confirmation(
         and not NOT_ALL.search(plain)
         and read_amount(plain, money_context=True, packs=packs).kind == "none"
     ):
+        if ONLY.search(plain) and words.names_thing(plain):
+            # "只退手机" to "refund the monitor?": another thing, a request of its own
+            return None
+        if ONLY.search(plain):  # "no, only the ticket": the no is to the others
+            return MatchedIntent(Intent.CONFIRM_UNCLEAR, stripped, lang, details=f"only:{verb}")
         if NO_ANY.search(plain) and not _ABORT.search(plain):
             return MatchedIntent(Intent.CONFIRM_NO, stripped, lang, details=f"not:{verb}")
-        if ONLY.search(plain) and words.names_thing(plain):
-            # "只退手机" to "refund the monitor?": another thing, a request of its own (the
-            # monitor's refund is not done, never asked again in its place)
-            return None
-        if ONLY.search(plain):
-            return MatchedIntent(Intent.CONFIRM_UNCLEAR, stripped, lang, details=f"only:{verb}")
     if NOT_ALL.search(plain) and not subjects:
         # "不要全部，退50就行" / "not all of it, just 50": the amount changes, asked again
         partial = read_amount(plain, money_context=True, packs=packs)
@@ -253,7 +255,7 @@ def read_confirmation(
     if yes is None and not (negative or subjects or words.identifiers(norm)) and len(plain) <= 40:
         # "actually make it 200", "全退": the pending refund's amount changed with no yes (asked
         # again at the new amount, never run as it stands)
-        new_amount = read_amount(plain, money_context=True, packs=packs)
+        new_amount = meant_amount(plain, packs=packs, subjects=())
         counted_only = new_amount.kind == "invalid" and not _MONEY_SAID.search(plain)
         if new_amount.kind != "none" and not questioning and not counted_only:
             # ("另外键盘那单分了两个包裹，帮我看看都到哪了": things counted, no money — a
@@ -305,15 +307,13 @@ def read_confirmation(
         and not words.named_action(rest)
         and read_amount(rest, money_context=True, packs=packs).kind == "none"
     ):
-        # "yes, but only the paid one", "yes, not the unpaid one", "是，空气炸锅那单不用" to two
-        # questions: which one, the words do not say in a way that can be checked — nothing
-        # runs and nothing stays waiting (a "yes" to the two questions asked again runs both)
+        # "yes, but only the paid one", "是，空气炸锅那单不用" to two questions: which one, the
+        # words do not say checkably — nothing runs and nothing stays waiting
         return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
     # "yes, refund the 50": beside the action's own verb a bare number is its amount
     in_money = bool(rest and words.named_action(rest))
-    named = (
-        read_amount(rest, money_context=in_money, packs=packs) if rest and not subjects else None
-    )
+    named = meant_amount(rest, packs=packs, subjects=(), money_context=in_money) if rest else None
+    named = None if subjects else named
     if (
         named is not None
         and named.kind == "exact"
@@ -345,7 +345,7 @@ def read_confirmation(
         # "yes, and also add a gift message to 100904": a request of its own, not a change of
         # the pending one (its order is not the pending action's); what was pending is not done
         return None
-    reading = read_amount(rest, money_context=True, packs=packs)
+    reading = meant_amount(rest, packs=packs, subjects=subjects)  # not "home after 6"
     asks_more = QUESTION_MARK.sub("", rest).strip(STRIP)
     if asks_more and reading.kind == "none" and questioning and not CORRECTION.search(norm):
         return None  # "yes, and where is 100683?": a new question; what was pending is not done

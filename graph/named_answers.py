@@ -8,11 +8,15 @@ import re
 from collections.abc import Callable
 
 from helpdesk.graph.conversation import CORRECTION, NO_ANY, STRIP, bare, rx
+from helpdesk.graph.money import AmountReading, read_amount
+from helpdesk.tools.packs import PackSet
 
 __all__ = [
     "ONLY",
     "ONLY_THE_VERB",
     "REFUSED_OTHERS",
+    "meant_amount",
+    "mixed_answer",
     "refused_subject",
     "yes_to_each_named",
     "yes_to_named",
@@ -31,6 +35,8 @@ ONLY_THE_VERB = rx(
     r"|^(?:then\s+)?(?:(?:please|pls|go ahead and|just)\s+)?(?:open|file|raise|create|log)"
     r" (?:a |the |that )?ticket(?: for (?:it|that|this|me))?(?:\s+(?:please|pls|now|then))*$"
     r"|^(?:那就|就|帮我|给我)?(?:开|建|提|登记)(?:个|一个)?(?:工单|售后单)(?:吧|呗|啊|呀|好了)?$"
+    # "ticket yes", "投诉确认": the action named by its noun
+    r"|^(?:the )?(?:ticket|complaint)$|^(?:工单|投诉)$"
 )
 """The action's verb and nothing else ("取消", "cancel it", "退款吧", "open a ticket")."""
 
@@ -96,6 +102,7 @@ REFUSED_OTHERS = "+refused"
 actions ("the refund yes, the cancel no"): they are dropped, not asked again."""
 _NOT = rx(r"^\W*(?:but )?not\b")
 _PARTS = re.compile(r"[,，;；、]|\bbut\b|但是|不过")
+_AFTER_AN_ANSWER = re.compile(r"(?<=\byes)\s+|(?<=\bno)\s+|(?<=确认)|(?<=可以)", re.IGNORECASE)
 
 
 def yes_to_one_no_to_other(
@@ -107,6 +114,8 @@ def yes_to_one_no_to_other(
     """The action a two-part answer says yes to when its other part says no to the other
     waiting action ("the refund yes, the cancel no", "退款的确认，取消的不要"); "" otherwise."""
     parts = [p.strip(STRIP) for p in _PARTS.split(plain) if p.strip(STRIP)]
+    if len(parts) != 2:  # "refund yes ticket no", "退款确认取消不要": parted by the answers
+        parts = [p.strip(STRIP) for p in _AFTER_AN_ANSWER.split(plain) if p.strip(STRIP)]
     if len(parts) != 2:
         return ""
     for yes_part, no_part in (parts, parts[::-1]):
@@ -165,3 +174,55 @@ def yes_to_each_named(
         for p in pieces
     ]
     return all(verbs) and all(any(v in w for v in verbs) for w in waiting)
+
+
+# what makes a number beside a yes an amount meant for the money waiting: "only 500", "make it
+# 500", "refund 500", "500 yuan", "500块", "退500" (not "I'll be home after 6", "I paid 100 for
+# shipping", "you already refunded 433", "24/7", "500 less")
+_AMOUNT_WORDS = rx(
+    r"\b(?:only|just|instead|make it|change it to|refund|yuan|rmb|kuai|bucks|cny)\b"
+    r"|\d\s*(?:yuan |rmb |kuai )?back\b|[¥￥元块]|退|只|就|改成|换成"
+    r"|\b(?:do|take|go with|settle for|accept)\s+(?:the\s+)?\d"
+)
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_WORKED_OUT = rx(r"\d\s*(?:yuan |rmb |kuai )?(?:less|more|fewer|off|extra)\b|少|多退")
+
+
+def meant_amount(
+    rest: str, *, packs: PackSet, subjects: tuple[str, ...], money_context: bool = True
+) -> AmountReading:
+    """The amount the words beside a yes give the waiting money action: read as an amount only
+    when it is said as one (alone, or with a money word) and is the only number besides the
+    subjects named; any other number is no amount (the answer is asked again, unchanged)."""
+    reading = read_amount(rest, money_context=money_context, packs=packs)
+    if reading.kind != "exact":
+        return reading
+    numbers = {n for n in _NUMBER.findall(rest) if n not in subjects}
+    alone = bare(_NUMBER.sub(" ", rest)).strip(STRIP) == ""
+    dated = re.search(r"\d\s*[/:]\s*\d", rest)  # "11/11", "24/7", "after 6:30"
+    if len(numbers) > 1 or dated or _WORKED_OUT.search(rest):
+        return AmountReading("none")
+    if not (alone or _AMOUNT_WORDS.search(rest)):
+        return AmountReading("none")
+    return reading
+
+
+def mixed_answer(
+    plain: str,
+    named_action: Callable[[str], str],
+    named_actions: Callable[[str], tuple[str, ...]],
+    waiting: tuple[str, ...],
+) -> bool:
+    """Whether an answer to several waiting actions names them with both a yes and a no that
+    no reading above placed ("refund yes, cancel yes... actually no, don't cancel", "refund ok,
+    cancel hold on"): nothing runs and nothing stays waiting (never read as new requests)."""
+    named = named_actions(plain) or (named_action(plain),)
+    return (
+        len(waiting) >= 2
+        and bool(_YES_WORD.search(plain))
+        and bool(NO_ANY.search(plain) or _HOLD.search(plain))
+        and any(v and any(v in w for w in waiting) for v in named)
+    )
+
+
+_HOLD = rx(r"\b(?:hold on|hang on|wait|later|not yet)\b|等等|先等|先别|再说")

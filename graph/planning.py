@@ -14,7 +14,7 @@ from typing import Any
 from helpdesk.graph.asking import ASKS
 from helpdesk.graph.capabilities import pack_call
 from helpdesk.graph.confirmation_reading import RESTATED
-from helpdesk.graph.conversation import QUESTION_MARK
+from helpdesk.graph.conversation import NO_ANY, QUESTION_MARK
 from helpdesk.graph.intents import (
     CHANGE_UNCLEAR,
     JUST_DROPPED,
@@ -271,16 +271,16 @@ def _still_asked(waiting: list[dict[str, Any]], details: str) -> list[dict[str, 
 def _changed_actions(
     pending: list[dict[str, Any]], answer: MatchedIntent, packs: PackSet
 ) -> list[dict[str, Any]]:
-    """The pending actions a changed answer is about. One waiting action takes the change; of
-    several ("refund 200 for 100609 and 100 for 100200" -> "yes but only 50 for 100200"), only
-    those whose subject the answer names; the others are asked about again unchanged. A change
-    naming none of them, or no subject at all, says nothing about which one: empty (never one
-    change applied to all: "yes but only 50 for 100200" would refund 100200 twice) — except an
-    amount alone when one waiting action takes amounts (a ticket and a refund: the refund's)."""
+    """The pending actions a changed answer is about: the one waiting; of several, those whose
+    subject it names (the others are asked again unchanged), or — an amount alone — the one
+    taking amounts (a ticket and a refund: the refund's). Else empty: never one change applied
+    to all ("yes but only 50 for 100200" would refund 100200 twice)."""
     if answer.intent is not Intent.CONFIRM_CHANGE:
         return []
     priced = [a for a in pending if (c := packs.for_tool(a["tool"])) is not None and c.amounts]
-    if len(pending) == 1 or (answer.amount_kind != "none" and len(priced) == 1):
+    said = answer.text.lower()  # an amount alone (no "no", no "forget the complaint")
+    alone = answer.amount_kind != "none" and not NO_ANY.search(said) and "forget" not in said
+    if len(pending) == 1 or (alone and len(priced) == 1):
         return list(pending) if len(pending) == 1 else priced
     chosen = []
     for action in pending:

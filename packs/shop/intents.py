@@ -82,6 +82,7 @@ from helpdesk.graph.language import (
 from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
+from helpdesk.packs.shop.order_amounts import left_amount_named
 from helpdesk.packs.shop.order_parts import (
     KEEP,
     SPARED,
@@ -501,6 +502,9 @@ _REFUND_WHERE = rx(
 _REFUND_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never) (?:to )?(?:want (?:a |the )?|need (?:a |the )?)?"
     r"refund"
+    # "I don't want 100200 refunded, I want a replacement", "I don't need the remaining 866
+    # refunded": the thing said not to be refunded
+    r"|\b(?:don'?t|do not|dont|no need to|never) (?:want|need) [^.?!]{0,30}\brefunded\b"
     # "I don't want my money back, I want it repaired"
     r"|\b(?:don'?t|do not|not|never) (?:want|need|asking for) (?:my |the |any )?money back\b"
     # "本来想申请退款的，算了": a refund once meant, not asked for now
@@ -1259,7 +1263,9 @@ _RETURNS_TOLD_OF = rx(
     r"|\b(?:no[- ]reason|free|easy|hassle[- ]free) returns?\b|(?:七|7)天无理由(?:退货|退换)?"
 )
 _TICKET = rx(
-    r"\b(?:broken|broke|damaged|defective|faulty|not working|doesn'?t work|does not work|"
+    # ("it is not broken": no fault told)
+    r"\b(?<!not )(?<!n't )(?<!never )(?:broken|broke|damaged|defective|faulty|not working"
+    r"|doesn'?t work|does not work|"
     r"stopped (?:working|heating|charging|cooling|spinning)|won'?t (?:turn on|work|charge|heat)|"
     r"wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
@@ -1268,7 +1274,7 @@ _TICKET = rx(
     r"(?:support )?ticket|support ticket|leaking|torn"
     # what a thing stopped doing, told (not asked): "stopped keeping stuff hot" (a noise is
     # not: "is it normal that it's making a noise" asks)
-    r"|(?:stopped|doesn'?t|does not|won'?t) (?:keep(?:ing)?|stay(?:ing)?) [a-z ]{0,12}"
+    r"|(?:stopped|doesn'?t|does not) (?:keep(?:ing)?|stay(?:ing)?) [a-z ]{0,12}"
     r"(?:hot|warm|cold)(?![^.!?,]*\?)"
     # "came with an electric kettle instead of the thermos", "the wrong thing in my order":
     # the wrong thing delivered
@@ -1575,6 +1581,7 @@ _TICKET_NEGATED = rx(
     r"(?:a |an )?(?:ticket|complaint)\b[^.!?]{0,60}\bbut\b"
     r"|本来(?:想|要|打算)[^，。!?！？]{0,12}(?:工单|投诉|报修)[^。!?！？]{0,30}(?:后来|结果|但是|不过|现在)"
     r"|\b(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|any\s+|another\s+)?(?:support\s+)?ticket"
+    r"|\bno need for (?:a |any |another )?(?:support )?(?:ticket|complaint)"
     r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:再|又)?\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:新|重新|另|多)?"
     r"\s*(?:提交|开|建|创建|提)?\s*(?:个|一个)?(?:新的?|另一个)?"
     r"工单"
@@ -1805,7 +1812,7 @@ def _named_action(words: str) -> str:
     return "refund" if _REFUND.search(words) or _REFUND_VERB.search(words) else ""
 
 
-_TICKET_NAMED = rx(r"\bticket\b|工单|售后单")
+_TICKET_NAMED = rx(r"\b(?:ticket|complaint)\b|工单|售后单|投诉")
 
 
 _REFUND_VERB = rx(r"(?<![不别没])退(?![货换回出订])|\brefund")
@@ -4453,7 +4460,7 @@ SHOP_WORDS = ConfirmationWords(
     named_action=_named_action,
     named_actions=lambda words: tuple(
         verb
-        for verb, words_of in (("cancel", _CANCEL), ("refund", _REFUND))
+        for verb, words_of in (("cancel", _CANCEL), ("refund", _REFUND), ("ticket", _TICKET_NAMED))
         if words_of.search(words)
     ),
 )
@@ -4567,6 +4574,8 @@ def _names_its_own_thing(clause_text: str, clause_norm: str) -> bool:
     到哪了", "how much can I still get back on the air purifier"), not only an order before
     it ("它到哪一步了", "那个定单的物流", "第二单还能退多少")."""
     thing = tracked_product(clause_text)
+    if left_amount_named(clause_norm) is not None:
+        return True  # "refund the remaining 866", "剩下那866退了": the order with that much left
     if detect_language(clause_text) == "en":
         return bool(thing) or describes_an_order(clause_norm)
     return bool(thing) and not _NOT_A_THING.search(thing or "")
@@ -5591,6 +5600,15 @@ def _refunds_beside_cancel(items: list[_Request]) -> list[_Request]:
             item.intent is ShopIntent.FAQ and item.topic == "refund_time"
         )
         text = normalize(item.text, _TYPOS)
+        if (
+            item.intent is ShopIntent.REFUND
+            and item.order_id
+            and item.order_id not in text
+            and left_amount_named(text) is not None
+        ):
+            # "cancel 100998, refund the remaining 866": the refund's own order is the one with
+            # 866 left (looked up), not the order cancelled before it
+            item = replace(item, order_id=None)
         of_cancelled = (
             item.order_id in cancelled
             if item.order_id
@@ -6841,7 +6859,8 @@ def _one_refund_look(items: list[_Request]) -> list[_Request]:
 
 # "it's making a weird noise", "it leaks", "它一直响": a fault told of a thing named before
 _IT_FIRST = rx(
-    r"^\W*(?:(?:it|it'?s|its|this|this one|they|they'?re|the unit|the thing|the lid)\b"
+    r"^\W*(?:(?:it'?s|it is|it was|it|its|this|this one|they|they'?re|the unit|the thing"
+    r"|the lid)\b(?!\s+(?:the|my|your|that|a|an|not)\b)"  # not "it's the thermos that's broken"
     r"|它|这个|这玩意|这东西)"
 )
 

@@ -202,3 +202,133 @@ async def test_a_yes_naming_not_every_action_runs_no_other(tmp_path: Path, answe
     refunded, cancelled = await refunds_of(bot, "100200"), await _cancelled(bot)
     assert not (refunded and cancelled)  # never both from an answer that did not name both
     assert len(refunded) <= 1 and len(cancelled) <= 1
+
+
+# --- review of this session's changes: what a confused or hurried answer moves ------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't want the remaining 866 refunded, I want a replacement",
+        "I don't want 100200 refunded, I want a replacement",
+    ],
+)
+async def test_a_refund_said_not_wanted_is_never_asked(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert all(tool != "request_refund" for tool, _ in _calls(out))
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the thermos is broken. no need for a ticket, just tell me how to fix it",
+        "the thermos stopped keeping stuff hot. no need for a ticket, just tell me how to fix it",
+        "I'm worried the thermos won't keep stuff hot on my hike. any tips",
+    ],
+)
+async def test_a_ticket_said_not_needed_is_never_filed(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I'll be home after 6",
+        "ok 👍 10/10",
+        "yes. I bought it on 11/11",
+        "you already refunded 433",
+        "it cost me 200 to fix it myself",
+        "yes but 100 less",
+        "yes but only 500 or 600",
+    ],
+)
+async def test_a_number_not_said_as_the_amount_never_becomes_it(
+    tmp_path: Path, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and cancel 100998")
+    await say(bot, answer)
+    await say(bot, "yes")
+    assert all(amount == 797.0 for amount in await refunds_of(bot, "100200"))
+
+
+@pytest.mark.parametrize(
+    ("answer", "amount"),
+    [
+        ("500", 500.0),
+        ("yes but make it 30", 30.0),
+        ("好的，退50", 50.0),
+        ("fine, do the 300", 300.0),
+    ],
+)
+async def test_an_amount_said_as_one_still_changes_the_refund(
+    tmp_path: Path, answer: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200")
+    await say(bot, answer)
+    await say(bot, "yes" if answer.isascii() else "确认")
+    assert await refunds_of(bot, "100200") == [amount]
+
+
+@pytest.mark.parametrize(
+    ("ask", "answer", "refunded", "others"),
+    [
+        ("refund 100 on 100200 and file a ticket about it", "refund yes ticket no", 1, 0),
+        ("refund 100 on 100200 and file a ticket about it", "refund yes ticket yes", 1, 1),
+        ("refund 100200 and cancel 100998", "refund no cancel yes", 0, 1),
+        ("100200退款，100998取消", "退款确认取消不要", 1, 0),
+        # a yes and a no to the same actions: nothing runs, nothing stays waiting
+        ("refund 100200 and cancel 100998", "refund yes, cancel yes... no, don't cancel", 0, 0),
+        ("refund 100200 and cancel 100998", "refund ok, cancel hold on", 0, 0),
+        # "no, only the X": never the other one
+        ("refund 100200 and cancel 100998", "no, only the cancel", 0, 1),
+    ],
+)  # fmt: skip
+async def test_answers_naming_each_waiting_action(
+    tmp_path: Path, ask: str, answer: str, refunded: int, others: int
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, ask)
+    await say(bot, answer)
+    await say(bot, "yes" if answer.isascii() else "确认")
+    assert len(await executions(bot, "create_refund")) == refunded
+    done = await executions(bot, "create_ticket") + await executions(bot, "cancel_order")
+    assert len(done) == others
+
+
+async def test_no_only_the_ticket_never_refunds(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "my thermos stopped keeping stuff hot, refund it and file a ticket")
+    await say(bot, "no, only the ticket")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_the_refund_of_what_is_left_beside_a_cancel_is_its_own_order(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "cancel 100998, refund the remaining 866")
+    assert sorted(_calls(out)) == [("cancel_order", "100998"), ("request_refund", "100609")]
+    await say(bot, "yes")
+    assert await _cancelled(bot) == ["100998"]
+    assert await refunds_of(bot, "100609") == [866.0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "does the air purifier have a warranty? it is not broken",
+        "the thermos isn't broken, just asking about warranty",
+    ],
+)
+async def test_a_fault_said_not_to_be_offers_no_ticket(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert all(tool != "create_ticket" for tool, _ in _calls(out))
