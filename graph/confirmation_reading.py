@@ -187,8 +187,8 @@ def read_confirmation(
     if not questioning and not words.subjects(norm) and yes_to_each_named(plain, *naming):
         return MatchedIntent(Intent.CONFIRM_YES, text=stripped, lang=lang)  # "退款确认，取消也确认"
     one_named = "" if questioning else yes_to_named(plain, *naming)
-    if not one_named and mixed_answer(plain, *naming):  # "refund yes, cancel yes… no, don't"
-        return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
+    if not one_named and (mixed := mixed_answer(plain, *naming)):  # "refund ok, cancel wait"
+        return MatchedIntent(mixed, text=stripped, lang=lang)
     if one_named and not words.subjects(norm):
         # "yes to the refund", "refund yes", "退款那个确认" while a refund and a cancel wait: a
         # yes to the one named — it runs only an action of that kind (never a new request on

@@ -204,6 +204,15 @@ _BARE_CN = re.compile(
 )
 
 
+_ACCOUNT_DIGITS = re.compile(
+    r"(?:\b(?:ends? in|ending(?: in| with)?|last (?:four|4|two|2) digits?(?: are| is)?)"
+    r"|尾号|尾数|卡号)\s*(?:是|为)?\s*\d+"
+    # "I paid 500 for it", "我当时付了300": the price paid, not the amount asked back
+    r"|\bpaid (?:¥|rmb )?\d+(?:\.\d+)? ?(?:yuan|rmb|kuai)? for\b|付了\d+",
+    re.IGNORECASE,
+)
+
+
 def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> AmountReading:
     """The amount ``text`` asks for.
 
@@ -218,6 +227,8 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     identifiers = packs.mention_pattern()
     if identifiers is not None:
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
+    # "my card ends in 88", "退到支付宝，尾号66", "I paid 500 for it": never the amount asked
+    norm = _ACCOUNT_DIGITS.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
     corrected = _AMOUNT_CORRECTED.search(norm)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from helpdesk.graph.conversation import CORRECTION, NO_ANY, STRIP, bare, rx
 from helpdesk.graph.money import AmountReading, read_amount
+from helpdesk.graph.request import Intent
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
@@ -42,11 +43,11 @@ ONLY_THE_VERB = rx(
 
 
 _YES_WORD = rx(
-    r"\b(?:yes|yeah|yep|yup|ok|okay|sure|confirm(?:ed)?|go ahead(?: with)?|proceed(?: with)?)\b"
-    r"|确认|可以|好的|^好|行|是的|^对"
+    r"\b(?:yes|yeah|yep|yup|ok|okay|sure|fine|y|confirm(?:ed)?|go ahead(?: with)?"
+    r"|proceed(?: with)?)\b|确认|可以|好的|^好|行|是的|^对"
 )
 _AROUND_A_YES = rx(
-    r"\b(?:yes|yeah|yep|yup|ok|okay|sure|confirm(?:ed)?|go ahead(?: with)?|proceed(?: with)?"
+    r"\b(?:yes|yeah|yep|yup|ok|okay|sure|y|confirm(?:ed)?|go ahead(?: with)?|proceed(?: with)?"
     r"|to|for|with|the|that|this|one|part|bit|please|pls|is fine|fine|do)\b"
     r"|确认|可以|好的|好|行|是的|对|那个|这个|那笔|的|吧|就行|就好"
 )
@@ -100,9 +101,13 @@ _DONT_DO = rx(
 REFUSED_OTHERS = "+refused"
 """Appended to a yes's ``details`` (its verb) when the answer says no to the other waiting
 actions ("the refund yes, the cancel no"): they are dropped, not asked again."""
-_NOT = rx(r"^\W*(?:but )?not\b")
-_PARTS = re.compile(r"[,，;；、]|\bbut\b|但是|不过")
-_AFTER_AN_ANSWER = re.compile(r"(?<=\byes)\s+|(?<=\bno)\s+|(?<=确认)|(?<=可以)", re.IGNORECASE)
+_NOT = rx(r"^\W*(?:but )?not\b|\bn\b")  # "refund y cancel n"
+_PARTS = re.compile(r"[,，;；、.。]|\bbut\b|但是|不过")
+_AFTER_AN_ANSWER = re.compile(
+    r"(?<=\byes)\s+|(?<=\bnope)\s+|(?<=\bfine)\s+|(?<=\bno)\s+|(?<=\bok)\s+|(?<=\by)\s+"
+    r"|(?<=\bn)\s+|(?<=确认)|(?<=可以)",
+    re.IGNORECASE,
+)
 
 
 def yes_to_one_no_to_other(
@@ -178,30 +183,37 @@ def yes_to_each_named(
 
 # what makes a number beside a yes an amount meant for the money waiting: "only 500", "make it
 # 500", "refund 500", "500 yuan", "500块", "退500" (not "I'll be home after 6", "I paid 100 for
-# shipping", "you already refunded 433", "24/7", "500 less")
+# shipping", "you already refunded 433", "24/7", "my card ends in 88")
 _AMOUNT_WORDS = rx(
     r"\b(?:only|just|instead|make it|change it to|refund|yuan|rmb|kuai|bucks|cny)\b"
     r"|\d\s*(?:yuan |rmb |kuai )?back\b|[¥￥元块]|退|只|就|改成|换成"
     r"|\b(?:do|take|go with|settle for|accept)\s+(?:the\s+)?\d"
 )
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
-_WORKED_OUT = rx(r"\d\s*(?:yuan |rmb |kuai )?(?:less|more|fewer|off|extra)\b|少|多退")
+_FILLER = rx(r"\b(?:ok|okay|yes|yeah|sure|fine|then|please|pls|alright)\b|好的|好吧|那就|吧|行")
+_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
+_WORKED_OUT = rx(r"\d\s*(?:yuan |rmb |kuai )?(?:less|more|fewer|off|extra)\b|少|多退|或者|\bor\b")
+_NOT_MONEY = rx(
+    r"\d\s*[/:]\s*\d|\b(?:ends? in|ending|account|card|room|floor|says|paid|cost|price|code)\b"
+    r"|尾号|尾数|卡号|楼|房间|付了|花了|写着"
+)
 
 
 def meant_amount(
     rest: str, *, packs: PackSet, subjects: tuple[str, ...], money_context: bool = True
 ) -> AmountReading:
     """The amount the words beside a yes give the waiting money action: read as an amount only
-    when it is said as one (alone, or with a money word) and is the only number besides the
-    subjects named; any other number is no amount (the answer is asked again, unchanged)."""
+    when said as one (alone, or with a money word); one worked out or one of several ("100
+    less", "500 or 600") is asked; a number that is something else (a time, a date, a card's
+    last digits, a price paid) is no amount (the answer is asked again, unchanged)."""
     reading = read_amount(rest, money_context=money_context, packs=packs)
     if reading.kind != "exact":
         return reading
-    numbers = {n for n in _NUMBER.findall(rest) if n not in subjects}
-    alone = bare(_NUMBER.sub(" ", rest)).strip(STRIP) == ""
-    dated = re.search(r"\d\s*[/:]\s*\d", rest)  # "11/11", "24/7", "after 6:30"
-    if len(numbers) > 1 or dated or _WORKED_OUT.search(rest):
+    if _NOT_MONEY.search(rest):
         return AmountReading("none")
+    numbers = {n for n in _NUMBER.findall(rest) if n not in subjects}
+    if len(numbers) > 1 or _WORKED_OUT.search(rest):
+        return AmountReading("invalid", raw=rest)
+    alone = bare(_FILLER.sub(" ", _NUMBER.sub(" ", rest))).strip(STRIP) == ""
     if not (alone or _AMOUNT_WORDS.search(rest)):
         return AmountReading("none")
     return reading
@@ -212,17 +224,19 @@ def mixed_answer(
     named_action: Callable[[str], str],
     named_actions: Callable[[str], tuple[str, ...]],
     waiting: tuple[str, ...],
-) -> bool:
-    """Whether an answer to several waiting actions names them with both a yes and a no that
-    no reading above placed ("refund yes, cancel yes... actually no, don't cancel", "refund ok,
-    cancel hold on"): nothing runs and nothing stays waiting (never read as new requests)."""
+) -> Intent | None:
+    """How an answer that no reading above placed is taken when it names waiting actions with
+    both a yes and a no ("refund yes, cancel yes... no, don't cancel", "refund ok, cancel hold
+    on"): a no — nothing runs and nothing stays waiting (never read as new requests). A yes
+    naming an action that is not waiting ("对，退款吧" while a cancel waits) is left to the
+    readings after it: a new request, asked before anything runs."""
     named = named_actions(plain) or (named_action(plain),)
-    return (
-        len(waiting) >= 2
-        and bool(_YES_WORD.search(plain))
-        and bool(NO_ANY.search(plain) or _HOLD.search(plain))
-        and any(v and any(v in w for w in waiting) for v in named)
-    )
+    if not _YES_WORD.search(plain) or not any(named):
+        return None
+    waits = [v for v in named if v and any(v in w for w in waiting)]
+    if len(waiting) >= 2 and waits and (NO_ANY.search(plain) or _HOLD.search(plain)):
+        return Intent.CONFIRM_NO
+    return None
 
 
 _HOLD = rx(r"\b(?:hold on|hang on|wait|later|not yet)\b|等等|先等|先别|再说")

@@ -504,7 +504,9 @@ _REFUND_NEGATED = rx(
     r"refund"
     # "I don't want 100200 refunded, I want a replacement", "I don't need the remaining 866
     # refunded": the thing said not to be refunded
-    r"|\b(?:don'?t|do not|dont|no need to|never) (?:want|need) [^.?!]{0,30}\brefunded\b"
+    r"|\b(?:don'?t|do not|dont|no need to|never) (?:really |actually )?(?:want|need) [^.?!]{0,30}"
+    r"\brefunded\b|\b(?:rather not|not looking to) (?:have|get) [^.?!]{0,30}\brefunded\b"
+    r"|\bno need for (?:a |any )?(?:ticket or )?refund"
     # "I don't want my money back, I want it repaired"
     r"|\b(?:don'?t|do not|not|never) (?:want|need|asking for) (?:my |the |any )?money back\b"
     # "本来想申请退款的，算了": a refund once meant, not asked for now
@@ -1264,7 +1266,8 @@ _RETURNS_TOLD_OF = rx(
 )
 _TICKET = rx(
     # ("it is not broken": no fault told)
-    r"\b(?<!not )(?<!n't )(?<!never )(?:broken|broke|damaged|defective|faulty|not working"
+    r"\b(?<!not )(?<!n't )(?<!never )(?<!not really )(?<!nothing is )(?<!nothing's )"
+    r"(?:broken|broke|damaged|defective|faulty|not working"
     r"|doesn'?t work|does not work|"
     r"stopped (?:working|heating|charging|cooling|spinning)|won'?t (?:turn on|work|charge|heat)|"
     r"wrong (?:item|product|size|colou?r|order)|"
@@ -1581,7 +1584,8 @@ _TICKET_NEGATED = rx(
     r"(?:a |an )?(?:ticket|complaint)\b[^.!?]{0,60}\bbut\b"
     r"|本来(?:想|要|打算)[^，。!?！？]{0,12}(?:工单|投诉|报修)[^。!?！？]{0,30}(?:后来|结果|但是|不过|现在)"
     r"|\b(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|any\s+|another\s+)?(?:support\s+)?ticket"
-    r"|\bno need for (?:a |any |another )?(?:support )?(?:ticket|complaint)"
+    r"|\bno need for (?:a |any |another )?(?:support )?(?:ticket|complaint)(?: or (?:a )?refund)?"
+    r"|\bno ticket(?: needed| please)?\b|\bno need to file\b"
     r"|(?:不用|不要|别|不想|不需要|没必要)\s*(?:再|又)?\s*(?:给我|帮我)?\s*(?:再|又)?\s*(?:新|重新|另|多)?"
     r"\s*(?:提交|开|建|创建|提)?\s*(?:个|一个)?(?:新的?|另一个)?"
     r"工单"

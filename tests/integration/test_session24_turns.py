@@ -332,3 +332,70 @@ async def test_a_fault_said_not_to_be_offers_no_ticket(tmp_path: Path, text: str
     bot = bot_for(tmp_path)
     out = await say(bot, text)
     assert all(tool != "create_ticket" for tool, _ in _calls(out))
+
+
+# --- a second review: numbers that are something else, short answers, refusals ------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "amount"),
+    [
+        ("ok 500 then", 500.0),
+        ("yes, refund to my alipay, account ends in 88", 797.0),
+        ("yes refund please, I paid 500 for it", 797.0),
+    ],
+)
+async def test_what_the_number_beside_a_yes_is(tmp_path: Path, answer: str, amount: float) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200")
+    await say(bot, answer)
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") in ([amount], [])
+
+
+async def test_a_card_number_is_no_refund_amount(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100200退款")
+    await say(bot, "确认，退到支付宝，尾号66")
+    await say(bot, "好的")
+    assert 66.0 not in await refunds_of(bot, "100200")
+
+
+@pytest.mark.parametrize(
+    ("answer", "refunded", "cancelled"),
+    [
+        ("refund y cancel n", 1, 0),
+        ("Refund YES. Cancel NO.", 1, 0),
+        ("refund fine, cancel no thanks", 1, 0),
+        ("refund ok cancel nope", 1, 0),
+    ],
+)
+async def test_short_answers_to_two_waiting_actions(
+    tmp_path: Path, answer: str, refunded: int, cancelled: int
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and cancel 100998")
+    await say(bot, answer)
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_refund")) == refunded
+    assert len(await _cancelled(bot)) == cancelled
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't really want 100200 refunded, just a replacement",
+        "not looking to get 100200 refunded, only a replacement",
+        "no need for a ticket or refund, the thermos is broken",
+        "no ticket needed, thermos broke",
+        "the thermos broke, no ticket please",
+        "nothing is broken, just checking warranty on the air purifier",
+    ],
+)
+async def test_more_refusals_move_nothing(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    if "replacement" not in text:
+        assert await executions(bot, "create_ticket") == []
