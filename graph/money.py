@@ -73,7 +73,7 @@ _FULL = re.compile(
 # "not the full amount", "不要全退": part of it, amount unknown — asked, never the whole
 _NOT_FULL = re.compile(
     r"\bnot (?:the )?(?:full|whole|entire|all)\b|\bnot everything\b"
-    r"|(?:不要|不用|别|不)(?:全部|全额|全退|都退)",
+    r"|(?:不要|不用|别|不想|不)(?:全部|全额|全退|都退)",
     re.IGNORECASE,
 )
 _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -189,6 +189,8 @@ _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
         r"\s*(?:of|for|me|给我|我)?\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,a-zA-Z]|\\s*[百千万])",
         re.IGNORECASE,
     ),
+    # "盘子那269退我", "269块退给我": the number said before "退我"
+    re.compile(f"({_NUMBER})" + r"\s*(?:块钱|块|元)?\s*退(?:给)?我(?!们)"),
     re.compile(
         r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*(\d*[零〇一二两三四五六七八九十百千万]"
         r"[\d零〇一二两三四五六七八九十百千万]*+)" + _CN_NOT_AMOUNT

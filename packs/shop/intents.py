@@ -445,6 +445,9 @@ _REFUND = rx(
     # "I want 100 yuan back on 100683", "give me 50 back"
     r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)?"
     r" ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
+    # "dinnerware 269 back please": the amount wanted back, said alone
+    r"|(?<![\w.-])\d{1,5}(?:\.\d+)? ?(?:yuan|rmb|cny|kuai|bucks)? back"
+    r"(?= ?(?:please|pls|thanks|$|[,.!]))"
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|整单(?:都)?退|全额退|退全(?:款|额)"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
@@ -461,6 +464,8 @@ _REFUND = rx(
     r"|(?:钱|款)(?:能|可以)退"
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
+    # "盘子那269退我": an amount, then "退我"
+    r"|(?<![\w.-])\d{1,5}(?:\.\d+)?\s*(?:块钱|块|元)?\s*退(?:给)?我(?!们)"
 )
 # "100200 退保温杯", "帮我把100200里的保温杯退了", "保温杯退掉吧", "只退手机": a thing of an order
 # sent back for its money, asked for (the precheck singles the item out, or asks which part) —
@@ -911,6 +916,8 @@ _HANDOFF = rx(
     r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
     r"talk (?:to|with) (?:someone|somebody|a person)|"
     r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
+    # "and a call back would be nice", "can I get a callback"
+    r"|(?<!no )(?<!don't need )an? call ?back\b(?! (?:from (?:the )?(?:bank|courier)))"
     r"|(?:talk|speak|get|want|need|escalate)\b.{0,12}\b(?:manager|supervisor)"
     # "ok thanks, transfer me" (never "transfer me the money", "don't transfer me", "transfer
     # me?")
