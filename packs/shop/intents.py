@@ -502,6 +502,7 @@ _REFUND_WHERE = rx(
     _REFUND_MADE
     + r"|\bwhere(?:'?s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
     r"|\bwhat happened\b|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到"
+    r"|退回来(?:了)?(?:没|吗|么)"
 )
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
 _REFUND_NEGATED = rx(
@@ -531,8 +532,24 @@ _REFUND_NEGATED = rx(
     r"|\b(?:ignore|disregard|forget|scratch|drop|cancel) (?:my |the |that )?"
     r"(?:earlier |last |previous )?(?:message |request )?(?:about |for )?(?:the |my )?"
     r"re?fu?nd(?:ing)?\b"
-    r"|\bchanged my mind (?:about|on) (?:the |my )?refund"
+    r"|\bchanged my mind (?:about|on) (?:the |my )?(?:\d{6} )?refund"
     r"|\bno longer (?:want|need) (?:a |the )?refund"
+    # "stop / undo / withdraw / scrap the 100200 refund", "停止100200退款", "100609退款撤回": a
+    # refund said to be stopped — none is asked for (one submitted is not withdrawn here)
+    r"|\b(?:stop|undo|halt|withdraw|scrap|revoke|reverse|call off|pull)\b (?:my |the |that |this )?"
+    r"(?:\d{6} )?re?fu?nd\b"
+    r"|(?:停止|停掉|撤回|撤销|暂停)[^，。,.!?！？]{0,10}退款"
+    r"|退款[^，。,.!?！？]{0,4}(?:撤回|撤销|停掉|停一下|先停|暂停)|把[^，。,.!?！？]{0,12}退款(?:停|撤)"
+    # "I never asked for a refund", "who said anything about refunding 100200?", "refunding
+    # 100200 isn't what I want", "100200 should not be refunded", "… the last thing I want"
+    r"|\b(?:never|didn'?t|did not|haven'?t|have not) (?:ask|asked|request|requested|want|wanted)"
+    r" (?:for )?(?:a |any |the |my )?re?fu?nd"
+    r"|\bwho (?:said|asked)\b[^.?!]{0,30}\bre?fu?nd"
+    r"|\brather not (?:get|have|take) (?:a |the |any )?re?fu?nd"
+    r"|\bre?fu?nd\w*\b[^.?!]{0,20}\b(?:isn'?t|is not) what i (?:want|need|asked)"
+    r"|\b(?:should|must)(?:n'?t| not) be refunded\b"
+    r"|\bre?fu?nd\w*\b[^.?!]{0,25}\bthe last thing i (?:want|need)"
+    r"|谁(?:说|让|叫)(?:你|我)?(?:要)?退|退款(?:就)?不需要了|退款的事(?:就)?算了"
     r"|\b(?:wanted|was going to ask for|was gonna ask for|was going to get) (?:a |the )?refund\b"
     r"[^.!?]{0,50}\bbut\b(?![^.!?]{0,30}\b(?:please|pls|still want|do it|go ahead)\b)"
     r"|\b(?:was going to|was gonna|wanted to) refund\b[^.!?]{0,50}\bbut\b"
@@ -573,11 +590,17 @@ _REFUND_QUESTION = rx(
     r"|\bhow much more\b"
     # "if I take a partial refund now, can I still ask for the rest later?": what would follow
     r"|^\W*(?:and |but |so )?if (?:i|we) (?:take|get|accept|ask for|request|go for|choose"
-    r"|agree to)\b"
+    r"|agree to|refund|cancel|return)\b"
     # "do I get a refund for 100998", "am I eligible for a refund": whether, not a request
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any |all (?:of )?(?:my |the )?)?"
     r"(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
+    # "is a refund on 100200 even possible?", "do you do refunds on 100200?", "explain how
+    # refunds work", "tell me about refunding 100200", "refund 100200??? how??", "refund of 100609
+    # when", "100200退款运费谁出", "100609的钱退回来没"
+    r"|\beven possible\b|\bdo you (?:do|offer|give|allow|accept) (?:re?fu?nds?|returns)\b"
+    r"|\bexplain\b|\btell me (?:more )?about\b|\b(?:how|when)\W*$|\bwas promised\b"
+    r"|运费谁(?:出|付|承担)|谁(?:出|付|承担)运费|退回来(?:了)?(?:没|吗|么)"
     r"|\bis (?:it|that) (?:even |still )?possible to (?:get|have|ask for|request) "
     r"(?:a |my )?re?fu?nd"
     r"|\bdid you (?:already |actually |really )?refund\b"
@@ -744,6 +767,7 @@ _THING_REFUNDED_BEFORE = rx(
     r"|\b(?:the|my|that) (?!(?:full|partial|whole|first|last|earlier|previous|same|other|old|new"
     r"|total|entire)\b)[a-z]{3,} refund\b"
 )
+_MONEY_BACK_YET = rx(r"退回来(?:了)?(?:没|吗|么)")
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     # "did I get my money back for the cancelled order?": whether it came, asked
@@ -754,7 +778,7 @@ _REFUND_WHEN = rx(
     r"|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到|已经|还没"
     r"|\bhow long\b|\bhow many days\b|\bwhen (?:will|do|can|would|should) (?:i|it|my)\b"
     r"|\bstatus\b|\bbeen (?:paid|processed|credited)\b|多久|几天|多长时间|什么时候|何时|到账"
-    r"|状态|进度|到了吗|到了没"
+    r"|状态|进度|到了吗|到了没|退回来(?:了)?(?:没|吗|么)"
     r"|\bupdate\b|\bnews\b|(?<!i'm )(?<!im )(?<!i am )\bdone\b(?! with)|\bprocess(?:ed)?\b"
     r"|\bhave you refunded\b|\bany word\b"
     # "I've been asking about my purifier refund for days": a refund chased, not asked for
@@ -1070,6 +1094,9 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|取消(?:了)?的话"
     r"|\bthinking (?:of|about) cancel+ing\b|\bis (?:that|it|this) (?:even )?possible\b"
     r"|\bshould (?:i|we) (?:still )?cancel\b|\bwould cancel+ing\b|\bif cancel+ing\b"
+    # "is cancelling 100998 free?", "I'm wondering if I should cancel 100998"
+    r"|\bis cancel+ing\b[^.?!]{0,30}\b(?:free|possible|allowed|charged|a problem|ok|okay)\b"
+    r"|\b(?:wondering|thinking|not sure|unsure|deciding) (?:if|whether) (?:i|we) should cancel"
     r"|我(?:已经)?取消了(?:的)?|被(?:自动|系统)?取消|自动取消|(?:之前|以前|上次|已经)取消(?:了)?的"
     r"|取消过|\bi (?:already |had )?asked (?:you )?to cancel\b"
     # "我昨天取消了100998", "上次100200退款，100998取消了": a day gone by, told of
@@ -1153,6 +1180,8 @@ _CANCEL_NEGATED = rx(
     r"|\b(?:had )?(?:planned|meant|intended|considered|thought about) (?:to )?cancel\w*\b"
     r"[^.!?;]{0,40}\b(?:decided|keep|keeping|against|but)\b"
     r"|\bno cancel(?:lation)?\b|\bdon'?t worry about cancel"
+    # "don't you dare cancel 100998", "100998取消？不不不"
+    r"|\bdon'?t you (?:dare|even think about) cancel|取消\s*[？?]+\s*不(?:不|要|用|是)"
     r"|(?:不需要|不用|无需)(?:再)?取消了|(?:之前|本来|原来)想取消[^。!?！？]{0,16}(?:但|现在|还是)?[^。!?！？]{0,6}留着"
     r"|\b(?:ignore|disregard|scratch) (?:my |the |that )?(?:earlier |last )?(?:message |request )?"
     r"(?:about |for )?(?:the )?cancel"
@@ -1316,6 +1345,8 @@ _HANDOFF_NEGATED = rx(
     r"(?:不用|不要|别|不需要|没必要|无需|先不|不想|不想要|不愿意|不打算)\s*(?:给我|帮我)?\s*(?:再)?\s*"
     r"(?:转|找|接)?(?:个)?(?:人工|真人|客服)"
     r"|人工(?:客服)?(?:就)?(?:不用|不要|算)了"
+    # "人工客服在吗？不用了我自己看看": asked for, then let go at once
+    r"|(?:人工|真人|客服)[^。!！]{0,6}[吗嘛么]\s*[？?]?\s*(?:不用了|算了|不要了)"
     r"|\b(?:don'?t|do not|no longer|no need to)\s+(?:need|want)?\s*(?:to\s+)?"
     r"(?:talk to |speak to |a |an )?(?:human|agent|real person|transfer)"
     r"|\bno need (?:for|of) (?:a |an )?(?:human|agent|transfer)\b"
@@ -1582,6 +1613,13 @@ _COMPLAINT_NOT_MADE = rx(
     r"|\bif\b[^.?!]{0,40}\b(?:i'?ll|i will|i'?m going to|i'?d) (?:\w+ )?complain\b"
     r"|(?:要是|如果|假如|再)[^，。,.!?！？]{0,16}(?:我)?就(?:要)?投诉"
 )
+# "the thermos was broken but it's fine now", "保温杯之前坏了，现在好了": a fault gone — no
+# ticket is offered for it
+_FAULT_RESOLVED = rx(
+    r"\b(?:it'?s|its|it is|it'?s working|it works|works) (?:fine|ok|okay|working|good|all good"
+    r"|again) now\b|\bi think it'?s (?:fine|ok|okay|working)\b|\b(?:fixed|sorted) it myself\b"
+    r"|现在(?:又)?好了|现在(?:又)?(?:能用|正常)了|已经好了|(?:又|已经)能用了|自己修好了"
+)
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
     r"(?:open|file|create|raise|submit|log)\s+(?:a\s+|an\s+|any\s+)?(?:new\s+|more\s+|other\s+"
@@ -1602,7 +1640,7 @@ _TICKET_NEGATED = rx(
     r"|(?:撤|撤回|撤销|取消)(?:了|掉)?\s*(?:我的|那个)?(?:投诉|工单)|(?:投诉|工单).{0,3}(?:撤|不用了|算了)"
     r"|\b(?:withdraw|cancel|drop)\s+(?:my\s+|the\s+)?complaint"
     # "算了 先不报修了": no repair asked for (yet)
-    r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了"
+    r"|(?:先|暂时)?不(?:用|要)?(?:报修|报售后|修)了|(?:不用|不要|不需要|没必要)(?:做|走|报)?售后"
 )
 _TRACKING = rx(
     r"\b(?:(?<!lost )(?<!lose )(?<!losing )(?<!keep )(?<!keeping )track(?:ing)?|traking|trakcing"
@@ -2249,6 +2287,11 @@ def _classify_clause(
         # "别把钱退我" refuse it, "钱退我卡里还是原路" asks where it goes
         if _REFUND_NEGATED.search(norm) or _NOT_BEFORE_MONEY.search(norm):
             return _Match(Intent.CONFIRM_NO)
+        if _MONEY_BACK_YET.search(norm):
+            # "100609的钱退回来没": whether it came back, asked — the order's refunds show it
+            if ents.order_ids:
+                return _Match(ShopIntent.ORDER_STATUS)
+            return _Match(ShopIntent.FAQ, topic="refund_time")
         if (
             ASKS.search(norm)
             or _EITHER_OR.search(norm)
@@ -3134,13 +3177,18 @@ def match_shop(
     no_tickets = [
         *_STOP_OFFERING.finditer(norm),
         *TICKET_WONDERED.finditer(norm),
+        *_FAULT_RESOLVED.finditer(norm),
         # "别再给我开工单了，…就告诉我快递到哪了": no ticket from any part of the message (a
         # refusal said alone is read as one: "no, I don't want a ticket")
         *(
             m
             for m in _TICKET_NEGATED.finditer(norm)
-            if ("工单" in m.group(0) or "ticket" in m.group(0))
-            and len(bare(norm[: m.start()] + norm[m.end() :])) > 8
+            if ("工单" in m.group(0) or "ticket" in m.group(0) or "售后" in m.group(0))
+            and (
+                len(bare(norm[: m.start()] + norm[m.end() :])) > 8
+                # "保温杯坏了 不用建工单": a fault told beside it, however short
+                or _TICKET.search(norm[: m.start()] + " " + norm[m.end() :])
+            )
         ),
     ]
     if not (
@@ -4807,6 +4855,8 @@ _FORGET_IT = rx(
     r"\b(?:forget (?:it|that|about it)|never ?mind|scratch that)\b"
     # ("never mind the address", "forget it, about calling me": something else let go)
     r"(?!\s*,?\s*(?:the|about|my|with|calling|to|that one)\b)"
+    # "100998取消？不不不", "人工客服在吗？不用了我自己看看": asked, then refused at once
+    r"|[？?]\s*(?:不不+|不用了|算了|\bno,? no\b|\bnah\b)"
 )
 
 

@@ -39,3 +39,92 @@ async def test_a_call_back_asked_beside_a_refund_is_a_handoff(tmp_path: Path) ->
     tools = [t.get("tool") for t in out["tasks"]]
     assert "handoff_to_human" in tools
     assert await executions(bot, "create_refund") == []
+
+
+# --- a third review: refusals, stops and questions that were offered as the write ---------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "undo the refund on 100609",
+        "stop the refund on 100200",
+        "halt the 100200 refund please",
+        "I want to withdraw my refund request for 100200",
+        "停止100200退款",
+        "100609退款撤回",
+        "把100200的退款停掉",
+        "I never asked for a refund on 100200",
+        "who said anything about refunding 100200?",
+        "I'd rather not get a refund for 100200",
+        "refunding 100200 isn't what I want",
+        "100200 should not be refunded",
+        "refund 100200 is the last thing I want",
+        "I changed my mind about the 100200 refund",
+        "谁说要退100200了",
+        "100200的退款不需要了",
+        "100200退款的事就算了吧",
+        "100609的钱退回来没",
+        "refund of 100609 when",
+        "100200退款运费谁出",
+        "is a refund on 100200 even possible?",
+        "do you do refunds on 100200?",
+        "can you explain how refunds work for 100200",
+        "tell me about refunding 100200",
+        "refund 100200??? how??",
+        "I was promised a refund for 100200. where is it?",
+        "if I refund 100200, do I keep the items?",
+    ],
+)
+async def test_refusals_and_questions_about_a_refund_pay_nothing(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert all(t.get("tool") != "request_refund" for t in out["tasks"])
+    await say(bot, "yes" if text.isascii() else "好")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't you dare cancel 100998",
+        "100998取消？不不不",
+        "is cancelling 100998 free?",
+        "I'm wondering if I should cancel 100998",
+    ],
+)
+async def test_refusals_and_questions_about_a_cancel_cancel_nothing(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes" if text.isascii() else "好")
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "保温杯坏了 不用建工单",
+        "保温杯坏了，别给我开工单",
+        "保温杯坏了 不需要售后",
+        "人工客服在吗？不用了我自己看看",
+        "the thermos was broken but it's fine now",
+        "保温杯之前坏了，现在好了",
+        "my wife says the thermos is broken but I think it's fine",
+    ],
+)
+async def test_a_ticket_refused_or_a_fault_gone_files_nothing(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes" if text.isascii() else "好")
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_refusal_said_alone_is_still_a_no(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "the thermos is broken")
+    out = await say(bot, "no, I don't want a ticket")
+    assert [t["intent"] for t in out["tasks"]] == ["confirm_no"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
