@@ -364,13 +364,17 @@ def _share_outcome(
 
 
 async def _ticket_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
-    """A complaint ticket for an order whose own ticket is still being worked on: offered only
-    ``if_no_open_ticket`` is unset (the question then names the open one), else not offered —
-    the open ticket is named instead."""
+    """A ticket about an order that is not the customer's is refused before anything is asked
+    ("complaint about order 100452": the shop would refuse it after the yes). A ticket for an
+    order whose own ticket is still being worked on names the open one in its question; a
+    complaint flagged ``if_no_open_ticket`` is then not offered — the open ticket is named
+    instead."""
     only_if_none = bool(args.pop("if_no_open_ticket", False))
-    if args.get("category") != "complaint" or not args.get("order_id"):
+    if not args.get("order_id"):
         return PrecheckOutcome(args=args)
-    order, _ = await _look_up_order(args["order_id"], lookup)
+    order, refusal = await _look_up_order(args["order_id"], lookup)
+    if refusal is not None:
+        return PrecheckOutcome(refusal=refusal)
     listed = (order or {}).get("open_tickets") or ()
     open_tickets = [
         t

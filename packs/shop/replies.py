@@ -200,7 +200,7 @@ def _confirm(
             # the order's own ticket is still open: said, and another one asked about
             status = as_str(known.get("status")) or "open"
             return w.say(
-                "complaint_confirm_beside_open",
+                f"{prefix}_confirm_beside_open",
                 order_id=order_id,
                 ticket_id=as_str(known["ticket_id"]),
                 status=w.label(f"ticket_status_{status}", status),

@@ -128,3 +128,29 @@ async def test_a_refusal_said_alone_is_still_a_no(tmp_path: Path) -> None:
     assert [t["intent"] for t in out["tasks"]] == ["confirm_no"]
     await say(bot, "yes")
     assert await executions(bot, "create_ticket") == []
+
+
+# --- tickets: another customer's order is refused first; an open one is named -------------------
+
+
+@pytest.mark.parametrize("text", ["complaint about order 100452", "投诉100452"])
+async def test_a_ticket_on_another_customers_order_is_refused_before_asking(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "100452" in str(out["reply"])
+    assert 'reply "yes"' not in str(out["reply"]) and "请回复" not in str(out["reply"])
+    await say(bot, "yes" if text.isascii() else "好")
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_second_after_sales_ticket_names_the_open_one(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "the thermos from 100200 is broken")
+    await say(bot, "yes")
+    [first] = await executions(bot, "create_ticket")
+    out = await say(bot, "the thermos from 100200 is broken")
+    assert "T-" in str(out["reply"]) and "still open" in str(out["reply"])
+    assert len(await executions(bot, "create_ticket")) == 1
+    assert first
