@@ -1,9 +1,8 @@
 """How a message answers the yes/no question the bot asked (the only reader of a yes).
 
 :func:`read_confirmation` tells an unqualified yes (:attr:`Intent.CONFIRM_YES`, the only thing
-that runs an action) from a no, a yes that changes what was asked ("yes but only 100"), a
-correction ("不对，我是说100904"), a hedge or question ("yes?"), and a new request. What a pack
-knows about its own requests reaches it as :class:`ConfirmationWords`.
+that runs an action) from a no, a change ("yes but only 100"), a correction ("不对，我是说100904"),
+a hedge ("yes?") and a new request; packs' words reach it as :class:`ConfirmationWords`.
 """
 
 from __future__ import annotations
@@ -252,9 +251,10 @@ def read_confirmation(
     if negative and ASKS.search(plain) and not NO_ANY.search(WAIT.sub(" ", plain)):
         # "wait, which order is that?": a question before answering, not a no — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
-    if yes is None and not (negative or subjects or words.identifiers(norm)) and len(plain) <= 40:
+    alone = not (negative or subjects or words.identifiers(norm)) and len(plain) <= 40
+    if yes is None and alone and takes_amount(words.waiting, packs):
         # "actually make it 200", "全退": the pending refund's amount changed with no yes (asked
-        # again at the new amount, never run as it stands)
+        # again at the new amount, never run as it stands; "refund the rest" to a ticket: new)
         new_amount = meant_amount(plain, packs=packs, subjects=())
         counted_only = new_amount.kind == "invalid" and not _MONEY_SAID.search(plain)
         if new_amount.kind != "none" and not questioning and not counted_only:

@@ -439,6 +439,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|(?<![收货地址])还能保留多久|(?:不|没)(?:付款|付钱|支付)(?:的话)?会(?:怎样|怎么样|咋样|被取消|自动取消)"
     ),
 }
+_AMOUNT_BACK_TO_ME_PATTERN = r"(?<![\w.-])\d{1,5}(?:\.\d+)?\s*(?:块钱|块|元)?\s*退(?:给)?我(?!们)"
+_AMOUNT_BACK_TO_ME = rx(_AMOUNT_BACK_TO_ME_PATTERN)
 _REFUND = rx(
     r"\bre?fu?nd(?:s|ed|ing|able)?\b|\bmoney back\b|\bmy money\b|\breimburse"
     r"|\b(?:get|got) (?:it |anything |more )?back\b(?! to\b)"
@@ -465,7 +467,7 @@ _REFUND = rx(
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
     # "盘子那269退我": an amount, then "退我"
-    r"|(?<![\w.-])\d{1,5}(?:\.\d+)?\s*(?:块钱|块|元)?\s*退(?:给)?我(?!们)"
+    r"|" + _AMOUNT_BACK_TO_ME_PATTERN
 )
 # "100200 退保温杯", "帮我把100200里的保温杯退了", "保温杯退掉吧", "只退手机": a thing of an order
 # sent back for its money, asked for (the precheck singles the item out, or asks which part) —
@@ -2287,6 +2289,9 @@ def _classify_clause(
         # "别把钱退我" refuse it, "钱退我卡里还是原路" asks where it goes
         if _REFUND_NEGATED.search(norm) or _NOT_BEFORE_MONEY.search(norm):
             return _Match(Intent.CONFIRM_NO)
+        if _AMOUNT_BACK_TO_ME.search(norm) and not ASKS.search(norm):
+            # "把那129退给我": that sum asked back — a refund (its order asked if unknown)
+            return _Match(ShopIntent.REFUND)
         if _MONEY_BACK_YET.search(norm):
             # "100609的钱退回来没": whether it came back, asked — the order's refunds show it
             if ents.order_ids:
@@ -3079,6 +3084,9 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         last_write=last if isinstance(last := context.facts.get(LAST_WRITE), Mapping) else None,
     )
     pending = context.facts.get("pending_actions") or []
+    also = _yes_and_also(text, found, pending, context)
+    if also is not None:
+        return also
     money = any(isinstance(a, Mapping) and a.get("tool") in _MONEY_ACTIONS for a in pending)
     said = normalize(text, _TYPOS)
     if not money or not _ALTERNATIVE.search(said) or YES_START.match(bare(said)):
@@ -3092,6 +3100,55 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         else m
         for m in found
     ]
+
+
+# "好的，100998也取消", "ok, and also cancel 100998": a plain yes to what waits, then another
+# order's request said beside it with "also"
+_YES_THEN_ALSO = rx(
+    r"^\s*(?:(?:yes|yeah|yep|ok|okay|sure)\b|好的|好吧|可以|确认|是的|(?:好|行|嗯)(?=[\s,，.。!！]))"
+    r"[\s,，.。!！;；:：~～、]*(?:and\s+)?(?=\S)"
+)
+_ALSO = rx(r"也|还要|再|\balso\b|\btoo\b|\bas well\b")
+_NOT_PLAIN = rx(r"\bbut\b|\bonly\b|\bjust\b|\bnot?\b|\bwait\b|但|不过|只|不|别|等")
+
+
+def _yes_and_also(
+    text: str, found: list[MatchedIntent], pending: Any, context: MatchContext
+) -> list[MatchedIntent] | None:
+    """A plain yes followed by an action on another order said "also" ("好的，100998也取消"):
+    the yes runs what waits, the action is read on its own (asked before anything runs) — it
+    was read as a new request alone, dropping the yes. Never with "but", "only", a no or a
+    wait beside it, nor when the action names an order that waits; a look beside an ok
+    ("好的，另外100683到哪了") is no yes."""
+    if not context.awaiting_confirmation or any(m.intent in _ANSWER_INTENTS for m in found):
+        return None
+    said = normalize(text, _TYPOS)
+    yes = _YES_THEN_ALSO.match(said)
+    rest = said[yes.end() :] if yes else ""
+    if not yes or not _ALSO.search(rest) or _NOT_PLAIN.search(rest) or QUESTION_MARK.search(rest):
+        return None
+    waiting_orders = {
+        str((a.get("args") or {}).get("order_id"))
+        for a in pending
+        if isinstance(a, Mapping) and isinstance(a.get("args"), Mapping)
+    }
+    named = set(_identifiers(rest))
+    if not named or named & waiting_orders:
+        return None
+    lang = found[0].lang if found else "en"
+    request = text[yes.end() :].strip()
+    read = shop_matcher(request, dataclasses.replace(context, awaiting_confirmation=False))
+    if not read or any(m.intent is Intent.UNKNOWN for m in read):
+        return None
+    if not any(kind_of(m) in _ACTIONS for m in read):
+        return None  # "好的，另外100683到哪了": a look beside an ok — no yes said to what waits
+    yes_said = text[: yes.end()].strip(STRIP)
+    return [MatchedIntent(Intent.CONFIRM_YES, text=yes_said, lang=lang), *read]
+
+
+_ANSWER_INTENTS = frozenset(
+    {Intent.CONFIRM_YES, Intent.CONFIRM_NO, Intent.CONFIRM_CHANGE, Intent.CONFIRM_UNCLEAR}
+)
 
 
 _REST_KEPT_ZH = rx(
@@ -5661,21 +5718,20 @@ def _refunds_beside_cancel(items: list[_Request]) -> list[_Request]:
             item.intent is ShopIntent.FAQ and item.topic == "refund_time"
         )
         text = normalize(item.text, _TYPOS)
-        if (
-            item.intent is ShopIntent.REFUND
-            and item.order_id
-            and item.order_id not in text
-            and left_amount_named(text) is not None
-        ):
+        own_sum = item.intent is ShopIntent.REFUND and (
+            left_amount_named(text) is not None or bool(_AMOUNT_BACK_TO_ME.search(text))
+        )
+        if own_sum and item.order_id and item.order_id not in text:
             # "cancel 100998, refund the remaining 866": the refund's own order is the one with
-            # 866 left (looked up), not the order cancelled before it
+            # 866 left (looked up), not the order cancelled before it; "把那129退给我 顺便把
+            # 100904取消了": a sum of its own, its order asked — never the cancelled one's
             item = replace(item, order_id=None)
         of_cancelled = (
             item.order_id in cancelled
             if item.order_id
             # "the thermos from my august order leaks, refund me the 129 … cancel 100904 too":
             # a refund of a thing of its own is no refund of the order cancelled
-            else bool(cancelled) and not _names_its_own_thing(item.text, text)
+            else bool(cancelled) and not own_sum and not _names_its_own_thing(item.text, text)
         )
         if about_refund and of_cancelled and not ASKS.search(text):
             if _REFUND_DESTINATION.search(text):

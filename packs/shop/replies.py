@@ -21,7 +21,6 @@ from helpdesk.graph.replies import ReplyItem, Writer
 from helpdesk.graph.request import RESOLVED
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.intents import (
-    ORDER_SCOPED_INTENTS,
     ShopIntent,
     asks_cancellable,
     kind_of,
@@ -43,7 +42,12 @@ from helpdesk.packs.shop.reply_data import (
     ticket_text,
     tracking_text,
 )
-from helpdesk.packs.shop.reply_failures import failed_text, lookup_failed, unknown_text
+from helpdesk.packs.shop.reply_failures import (
+    failed_text,
+    lookup_failed,
+    unknown_text,
+    without_result,
+)
 from helpdesk.packs.shop.reply_kinds import (
     INTENT_KINDS,
     READ_KINDS,
@@ -272,7 +276,7 @@ def _order_id(match: MatchedIntent, result: ToolResult) -> str | None:
 def _body(w: Writer, item: ReplyItem) -> str:
     match, result = item.intent, item.result
     if result is None:
-        return _without_result(w, match)
+        return without_result(w, match)
     if (
         kind_of(match) is ShopIntent.REFUND
         and match.amount_kind == "invalid"
@@ -320,25 +324,6 @@ def _body(w: Writer, item: ReplyItem) -> str:
 #: The shop's requests that no tool answered yet are worded here (its intents, and the
 #: capabilities matched by their patterns).
 _SHOP_REQUESTS = frozenset({"change_address", "ticket_status"} | {i.value for i in ShopIntent})
-
-
-def _without_result(w: Writer, match: MatchedIntent) -> str:
-    intent = kind_of(match)
-    if match.capability == "change_address":
-        return w.say("ask_order_id")
-    if match.capability == "ticket_status":
-        return w.say("ticket_not_found")
-    if intent is ShopIntent.HANDOFF:
-        return w.say("handoff_no_ticket")
-    if intent is ShopIntent.FAQ:
-        return w.say("faq_not_found")
-    if intent in ORDER_SCOPED_INTENTS and not order_of(match):
-        return w.say("ask_order_id")
-    if intent is ShopIntent.STOCK and not sku_of(match):
-        return w.say("stock_ask_sku")
-    kind = INTENT_KINDS.get(intent, "other")
-    w.trouble = True
-    return w.say("part_unavailable", what=what_of(w, kind, order_of(match), sku_of(match)))
 
 
 class ShopReplies:

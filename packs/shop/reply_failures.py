@@ -22,10 +22,18 @@ from helpdesk.packs.shop.reply_data import (
     money,
     status_label,
 )
-from helpdesk.packs.shop.reply_kinds import READ_KINDS, Kind, what_of
+from helpdesk.packs.shop.reply_kinds import INTENT_KINDS, READ_KINDS, Kind, what_of
 from helpdesk.tools.results import ToolResult
 
-__all__ = ["failed_text", "lookup_failed", "unknown_text"]
+__all__ = ["ask_order_id", "failed_text", "lookup_failed", "unknown_text", "without_result"]
+
+
+def ask_order_id(w: Writer, match: MatchedIntent) -> str:
+    """Which order, asked; a refund of a sum said ("把那129退给我") names the sum."""
+    if kind_of(match) is ShopIntent.REFUND and match.amount_kind == "exact" and match.amount:
+        return w.say("ask_order_id_refund", amount=money(match.amount))
+    return w.say("ask_order_id")
+
 
 _TRACKING_NUMBER = re.compile(r"\b(?:SF|YT)\d{10}\b")
 _PRODUCT_NAMED = re.compile(r"holds the product: ([^()\n]{1,80})")
@@ -183,7 +191,7 @@ def _input(w: Writer, match: MatchedIntent, result: ToolResult) -> str:
     message = as_str(issue.get("message")).lower()
     if not path:
         if kind_of(match) in ORDER_SCOPED_INTENTS and not order_of(match):
-            return w.say("ask_order_id")
+            return ask_order_id(w, match)
         if kind_of(match) is ShopIntent.STOCK and not sku_of(match):
             return w.say("stock_ask_sku")
         path = "order_id" if order_of(match) else "sku" if sku_of(match) else ""
@@ -200,3 +208,24 @@ def unknown_text(
     if result.ticket_id:
         return w.say("write_unknown_ticket", what=what, ticket_id=result.ticket_id)
     return w.say("write_unknown", what=what)
+
+
+def without_result(w: Writer, match: MatchedIntent) -> str:
+    """A request no tool answered: what is missing is asked (the order, the product), or the
+    part is said to be unavailable."""
+    intent = kind_of(match)
+    if match.capability == "change_address":
+        return w.say("ask_order_id")
+    if match.capability == "ticket_status":
+        return w.say("ticket_not_found")
+    if intent is ShopIntent.HANDOFF:
+        return w.say("handoff_no_ticket")
+    if intent is ShopIntent.FAQ:
+        return w.say("faq_not_found")
+    if intent in ORDER_SCOPED_INTENTS and not order_of(match):
+        return ask_order_id(w, match)
+    if intent is ShopIntent.STOCK and not sku_of(match):
+        return w.say("stock_ask_sku")
+    kind = INTENT_KINDS.get(intent, "other")
+    w.trouble = True
+    return w.say("part_unavailable", what=what_of(w, kind, order_of(match), sku_of(match)))

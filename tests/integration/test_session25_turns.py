@@ -154,3 +154,51 @@ async def test_a_second_after_sales_ticket_names_the_open_one(tmp_path: Path) ->
     assert "T-" in str(out["reply"]) and "still open" in str(out["reply"])
     assert len(await executions(bot, "create_ticket")) == 1
     assert first
+
+
+# --- a plain yes, then another order's request said "also" ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "then"), [("好的，100998也取消", "确认"), ("ok, and also cancel 100998", "yes")]
+)
+async def test_a_yes_with_another_orders_request_runs_the_yes_and_asks_the_other(
+    tmp_path: Path, answer: str, then: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200")
+    await say(bot, answer)
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await executions(bot, "cancel_order") == []  # asked first
+    await say(bot, then)
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+    assert await refunds_of(bot, "100200") == [797.0]
+
+
+@pytest.mark.parametrize("answer", ["好的 但是100998也取消", "不好的，100998也取消"])
+async def test_a_yes_with_but_or_a_no_runs_nothing_waiting(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200")
+    await say(bot, answer)
+    await say(bot, "好")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_the_rest_refunded_while_a_ticket_waits_is_a_new_request(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "the air purifier is broken")
+    out = await say(bot, "refund the rest")
+    assert "866.00" in str(out["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [866.0]
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_sum_asked_back_beside_a_cancel_asks_its_order_naming_the_sum(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "把那129退给我 顺便把100904取消了")
+    assert "¥129.00" in out["reply"]
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []
