@@ -9,12 +9,21 @@ question asked again would pay what was refused.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from helpdesk.graph.asking import ASKS
-from helpdesk.graph.conversation import NO_ANY, STRIP, rx
+from helpdesk.graph.conversation import NO_ANY, STRIP, YES_START, rx
 from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["amount_instead", "relative_amount_refused", "takes_amount"]
+__all__ = [
+    "amount_for_another_action",
+    "amount_instead",
+    "corrected_amount",
+    "limited_yes",
+    "relative_amount_refused",
+    "takes_amount",
+]
 
 _NO_LEAD = rx(
     r"^(?:no|nah|nope|not that much|算了|不|不用|不要|不了|不行)(?:吧|啦|了)?[\s,，.。!！、]+"
@@ -80,3 +89,71 @@ def takes_amount(waiting: tuple[str, ...], packs: PackSet) -> bool:
     with a number to a cancel is a no: the cancel is not asked again)."""
     caps = [packs.for_tool(entry.split()[0]) for entry in waiting if entry.strip()]
     return not caps or any(cap is not None and cap.amounts for cap in caps)
+
+
+# "yes, but keep 100", "yes but less", "yes minus shipping", "好 但少退点", "好 留100",
+# "好的但是别退全部": a limit on the amount asked, said beside the yes
+_LIMIT = rx(
+    r"\b(?:keep(?:ing)?(?: back)?\s+(?:[¥￥]?\d|some\b|part\b|a (?:bit|little|few)\b|half\b)"
+    r"|less\b|minus|fewer|smaller|lower|deduct\w*|subtract\w*|take off|knock off"
+    r"|not (?:all|the (?:whole|full|entire)|everything)|partial\w*|part of it|some of it"
+    r"|except(?: for)?|excluding)"
+    r"|少退|退少|少点|少一点|少一些|少些|减|扣|留\s*(?:[¥￥]?\d|[一二两三四五六七八九十百]|一?点|一些|一部分)"
+    r"|部分|不全|(?:别|不要|不用|不想)(?:退)?(?:全部|全额|都)"
+)
+
+_ASKED_BACK = rx(r"^(?:是不是|对不对|好不好|可不可以|行不行|可以不)")  # "是不是少退了": a question
+
+
+def limited_yes(plain: str, waiting: tuple[str, ...], packs: PackSet) -> AmountReading | None:
+    """An amount to ask about when a yes to a waiting action that takes one limits it ("yes, but
+    keep 100", "好 但少退点"): the amount is asked (an invalid reading: never the whole amount
+    asked again as if the limit were not said); None when it is no such yes."""
+    yes = YES_START.match(plain)
+    if yes is None or _ASKED_BACK.match(plain) or not takes_amount(waiting, packs):
+        return None
+    rest = plain[yes.end() :]
+    if not _LIMIT.search(rest):
+        return None
+    return AmountReading("invalid", raw=rest.strip(STRIP))
+
+
+def amount_for_another_action(
+    plain: str, named_action: Callable[[str], str], waiting: tuple[str, ...], packs: PackSet
+) -> bool:
+    """Whether an amount said to the question of actions that take none names another action
+    ("just refund 300 instead", "好 退300" to "shall I cancel 100998?"): a request of its own —
+    the waiting action is dropped, never asked again as if the amount changed it."""
+    if takes_amount(waiting, packs):
+        return False
+    verb = named_action(plain)
+    return bool(verb) and not any(verb in entry for entry in waiting)
+
+
+# "no wait, 200", "不对，退300", "不不不 200", "100吧，哦不，150", "yes no wait 200": the amount
+# said after a correction is the one meant (at the end of the answer, nothing after it)
+_CORRECTED_TO = rx(
+    r"(?:\bno[\s,.!]*wait|\bwait|\bactually|\bno,? no|\bsorry|\bi mean|\bi meant|\bmake it"
+    r"|不对|不是|不不+|哦不|啊不|噢不|等等|等一下|我是说)[\s,，.。!！:：]*"
+    r"(?:(?:退款?|refund(?: me)?|just|only|只退|就退|就)\s*)?(?P<amount>[¥￥]?\d{1,5}(?:\.\d{1,2})?"
+    r"\s*(?:块钱|块|元|yuan|rmb|kuai)?)\s*(?:吧|就行了?|就好|please|pls|instead|then)?"
+    r"[\s,.!，。！~～]*$"
+)
+# what may come before the correction: a yes or a no, the amount first said ("100吧，哦不，150")
+_BEFORE_CORRECTED = rx(
+    r"\b(?:yes|yeah|ok|okay|no|nope|refund(?: me)?|just|only)\b|[¥￥]?\d{1,5}(?:\.\d{1,2})?"
+    r"|块钱|块|元|\b(?:yuan|rmb|kuai)\b|好的?|是的?|对|不|退款?|吧|[\s,.!，。！、~～]"
+)
+
+
+def corrected_amount(plain: str, waiting: tuple[str, ...], packs: PackSet) -> AmountReading | None:
+    """The amount a correction ends the answer with ("no wait, 200", "不对，退300", "100吧，哦不，
+    150"), when the waiting action takes one and nothing but a yes, a no or the amount first said
+    comes before it: the pending amount changes (asked again, never run); else None."""
+    found = _CORRECTED_TO.search(plain)
+    if found is None or not takes_amount(waiting, packs):
+        return None
+    if _BEFORE_CORRECTED.sub("", plain[: found.start()]):
+        return None
+    reading = read_amount(found.group("amount"), money_context=True, packs=packs)
+    return reading if reading.kind == "exact" else None

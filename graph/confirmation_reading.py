@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
-from helpdesk.graph.amount_answers import amount_instead, relative_amount_refused, takes_amount
+from helpdesk.graph.amount_answers import (
+    amount_for_another_action,
+    amount_instead,
+    corrected_amount,
+    limited_yes,
+    relative_amount_refused,
+    takes_amount,
+)
+from helpdesk.graph.answer_changes import changed_amount as _changed_amount
+from helpdesk.graph.answer_changes import corrected_subject as _corrected_subject
+from helpdesk.graph.answer_changes import without as _without
 from helpdesk.graph.asking import ASKS, asks_for_something
+from helpdesk.graph.confirmation_words import ConfirmationWords
 from helpdesk.graph.conversation import (
     AFTER_ALL,
     BUT,
@@ -32,7 +41,7 @@ from helpdesk.graph.conversation import (
     rx,
 )
 from helpdesk.graph.language import Lang
-from helpdesk.graph.money import AmountReading, read_amount
+from helpdesk.graph.money import read_amount
 from helpdesk.graph.named_answers import (
     ONLY,
     ONLY_THE_VERB,
@@ -95,41 +104,11 @@ _MONEY_SAID = rx(
 """Words about money: a number said without them counts things ("两个包裹"), not yuan."""
 
 
-def _no_ids(words: str) -> tuple[str, ...]:
-    return ()
+_THUMBS = re.compile("([\U0001f44d\U0001f44e])[\U0001f3fb-\U0001f3ff\ufe0f]*")
 
 
-def _no_request(words: str) -> bool:
-    return False
-
-
-def _no_action(words: str) -> str:
-    return ""
-
-
-@dataclass(frozen=True, slots=True)
-class ConfirmationWords:
-    """What a matcher knows about its own requests, for reading an answer to its question."""
-
-    subject: str = ""
-    """The request field a corrected identifier replaces ("不对，我是说100904": ``order_id``)."""
-    subjects: Callable[[str], tuple[str, ...]] = _no_ids
-    """The subject identifiers named in (normalized) words."""
-    identifiers: Callable[[str], tuple[str, ...]] = _no_ids
-    """Every identifier named in the words (a no that names one is not a bare no)."""
-    is_request: Callable[[str], bool] = _no_request
-    """Whether words are a request of their own ("对，退款吧": a new request, not a yes)."""
-    named_action: Callable[[str], str] = _no_action
-    """The action a confirmation names ("确认取消": ``cancel``; "" when none)."""
-    named_actions: Callable[[str], tuple[str, ...]] = _no_ids
-    """Every action the words name ("不退款只取消": ``refund`` and ``cancel``)."""
-    names_thing: Callable[[str], bool] = _no_request
-    """Whether an answer naming the action names a thing beside it ("只退手机" to the monitor's
-    refund question: the phone, a request of its own — never a yes to the monitor's refund)."""
-    waiting: tuple[str, ...] = ()
-    """One entry per action waiting for a yes, its tool and intent ("cancel_order cancel_order"):
-    a yes naming one of them ("好，取消" to the cancel question) is a yes; naming another, a
-    request of its own; "both" is a yes only when several wait."""
+def _thumb_said(found: re.Match[str]) -> str:
+    return " yes " if found.group(1) == "\U0001f44d" else " no "
 
 
 def read_confirmation(
@@ -140,6 +119,36 @@ def read_confirmation(
     Only an unqualified yes is :attr:`Intent.CONFIRM_YES`. A yes with a change ("yes but only
     100"), a correction ("不对，我是说100904") or a hedge/question ("yes?") never runs anything.
     """
+    if _THUMBS.search(norm) and len(set(words.named_actions(bare(norm)))) >= 2:
+        # "refund 👍 cancel 👎": a thumb beside each action named is its yes or its no
+        text, norm = _THUMBS.sub(_thumb_said, text), _THUMBS.sub(_thumb_said, norm)
+    fixed = None if words.identifiers(norm) else corrected_amount(bare(norm), words.waiting, packs)
+    answer = (
+        _changed_amount(text.strip(), lang, fixed)
+        if fixed
+        else _read(text, norm, lang, packs, words)
+    )
+    if (
+        answer is not None
+        and answer.intent is Intent.CONFIRM_CHANGE
+        and answer.amount_kind != "none"
+        and amount_for_another_action(bare(norm), words.named_action, words.waiting, packs)
+    ):
+        return None  # "just refund 300 instead" to the cancel question: a refund asked
+    if (
+        answer is not None
+        and answer.intent is Intent.CONFIRM_CHANGE
+        and answer.amount_kind == "exact"
+    ):
+        # "-50": the sign the reading's words lost says it is no amount to pay (asked)
+        whole = read_amount(text.strip(), money_context=True, packs=packs)
+        return _changed_amount(answer.text, lang, whole) if whole.kind == "invalid" else answer
+    return answer
+
+
+def _read(
+    text: str, norm: str, lang: Lang, packs: PackSet, words: ConfirmationWords
+) -> MatchedIntent | None:
     plain = bare(norm)
     stripped = text.strip()
     questioning = bool(QUESTION_MARK.search(stripped))
@@ -169,6 +178,8 @@ def read_confirmation(
         # "yes 50 but dont refund yet", "好，先别退": not now — nothing runs, nothing stays
         # waiting for a later "yes"
         return MatchedIntent(Intent.CONFIRM_NO, text=stripped, lang=lang)
+    if (limit := limited_yes(plain, words.waiting, packs)) is not None:
+        return _changed_amount(stripped, lang, limit)  # "yes, but keep 100": how much is asked
     if not plain and EMOJI.search(norm):
         # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
@@ -284,7 +295,7 @@ def read_confirmation(
         if subjects and (CORRECTION.search(norm) or len(bare(_without(norm, subjects))) <= 12):
             # "sorry I meant 100609, full refund", "不对，100609 全退": the amount said with the
             # corrected subject goes along (never the old one's part)
-            return _corrected_subject(stripped, norm, lang, words, subjects[0], packs)
+            return _corrected_subject(stripped, norm, lang, words.subject, subjects[0], packs)
         if not words.identifiers(norm) and len(plain) <= 40:
             return MatchedIntent(intent=Intent.CONFIRM_NO, text=stripped, lang=lang)
         return None
@@ -297,7 +308,7 @@ def read_confirmation(
                 return (
                     changed.with_request({words.subject: subjects[0]}) if words.subject else changed
                 )
-            return _corrected_subject(stripped, norm, lang, words, subjects[0], packs)
+            return _corrected_subject(stripped, norm, lang, words.subject, subjects[0], packs)
         return None
     rest = BUT.sub("", plain[yes.end() :].strip(STRIP)).strip(STRIP)
     if (
@@ -359,42 +370,3 @@ _POLITE = rx(
     r"\b(?:please|pls|plz|thanks|thank you|thx|go ahead|do it|sure|ok(?:ay)?|great|cool|both"
     r"|all|all of them|both of them)\b|谢谢|好的|麻烦了|辛苦了|都|全部|两个都"
 )
-
-
-def _changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedIntent:
-    """A confirmation answer that changes the amount (asked again, never run as it stands)."""
-    return MatchedIntent(
-        intent=Intent.CONFIRM_CHANGE,
-        text=text,
-        lang=lang,
-        amount=reading.value,
-        amount_kind=reading.kind,
-        amount_raw=reading.raw,
-    )
-
-
-def _changed_subject(text: str, lang: Lang, subject: str, value: str) -> MatchedIntent:
-    changed = MatchedIntent(intent=Intent.CONFIRM_CHANGE, text=text, lang=lang)
-    return changed.with_request({subject: value}) if subject else changed
-
-
-def _corrected_subject(
-    text: str, norm: str, lang: Lang, words: ConfirmationWords, subject: str, packs: PackSet
-) -> MatchedIntent:
-    """A correction to another subject ("不对，我是说100904"), with the amount if said with it
-    ("sorry I meant 100609, full refund", "不对，100609 全退", "no I meant 100609, 200 yuan":
-    never the old one's part)."""
-    changed = _changed_subject(text, lang, words.subject, subject)
-    said = read_amount(bare(_without(norm, (subject,))), money_context=True, packs=packs)
-    if said.kind not in ("full", "exact"):
-        return changed
-    return dataclasses.replace(
-        changed, amount=said.value, amount_kind=said.kind, amount_raw=said.raw
-    )
-
-
-def _without(norm: str, ids: tuple[str, ...]) -> str:
-    """``norm`` with the identifiers blanked (same length)."""
-    for value in ids:
-        norm = re.sub(re.escape(value.lower()), lambda m: " " * len(m.group(0)), norm)
-    return norm
