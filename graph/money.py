@@ -104,6 +104,8 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
     re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
+    # "3OO" (letter O), "0x300": a number mistyped or coded — asked, never read as another
+    re.compile(r"(?<![\w.])(?:\d+o+\d*|o+\d+[\do]*|0x[0-9a-f]+)(?!\w)", re.IGNORECASE),
     # "269 + 129": a sum to work out, asked
     re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
     # "797-100", "refund 100200 minus 100", "少退100": a difference to work out, asked
@@ -117,7 +119,7 @@ _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
 # after the correction is the one asked
 _AMOUNT_CORRECTED = re.compile(
     r"(?:\b(?:no wait|wait|actually|sorry|i mean|i meant|make it|rather|no)\b|不是|不对|我是说|改成"
-    r"|换成|哦不|啊不)[\s,，.。!！:：]*(?:退款?|refund|just|only|只退)?\s*[¥￥]?\s*"
+    r"|换成|哦不|啊不|算了(?:[\s,，]*还是)?)[\s,，.。!！:：]*(?:退款?|refund|just|only|只退)?\s*[¥￥]?\s*"
     r"(?=\d|[零〇一二两三四五六七八九十百千]|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
     r"|hundred|a hundred|one hundred|two|three|four|five|ten)\b)",
     re.IGNORECASE,
@@ -235,7 +237,9 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
     corrected = _AMOUNT_CORRECTED.search(norm)
     if corrected and corrected.start() and re.search(r"\d", norm[: corrected.start()]):
-        after = read_amount(norm[corrected.start() :], packs=PackSet(), money_context=True)
+        # ("算了还是200吧": the particle after the number is no part of it)
+        said = re.sub(r"(?<=\d)(?=吧|啦|呀|就行|就好|就可以)", " ", norm[corrected.start() :])
+        after = read_amount(said, packs=PackSet(), money_context=True)
         if after.kind == "exact":
             return after
     counted = norm

@@ -280,7 +280,13 @@ def _resume_awaiting_subject(
             intent=intent,
             capability=capability,
             amount=waiting.get("amount"),
+            # "退100块钱" -> "100200": the amount said with the request is the one asked (its
+            # kind too: never the whole amount for want of it)
+            amount_kind=str(waiting.get("amount_kind") or only.amount_kind),
+            amount_raw=str(waiting.get("amount_raw") or only.amount_raw),
             details=waiting.get("details") or only.details,
+            # ("refund half" -> "100200": the part said with it, ¥398.50 — never the whole)
+            args={**dict(waiting.get("args") or {}), **only.args},
         )
     ]
 

@@ -4792,8 +4792,13 @@ def _asks_of_its_own(norm: str, group: _Group) -> bool:
 # same breath (the words end the request's own part of the message)
 _RETRACTED = rx(
     r"(?:^|[,.!?;\s])(?:(?:actually|wait|hmm|oh)[,.!\s]+)?(?:no[,.!\s]+|nope[,.!\s]+)?"
-    r"(?:forget (?:it|about it|that)|never ?mind|scratch that|don'?t bother|don'?t do it"
-    r"|(?:no|wait)[,.!\s]+keep it|leave it)"
+    # ("if it doesn't come by friday refund me, otherwise nvm": a condition, not a take-back)
+    r"(?<!otherwise )(?<!else )"
+    r"(?:forget (?:it|about it|that)|never ?mind|nvm|scratch that|don'?t bother|don'?t do it"
+    r"|(?:no|wait)[,.!\s]+keep it|leave it"
+    # "refund 100200 300 haha no", "... jk": laughed off in the same breath
+    r"|(?:haha\w*|hehe\w*|lol|lmao)[,.!\s]+(?:no|nope|nah)|just kidding|jk|i'?m kidding"
+    r"|(?<!not )(?<!no )kidding)"
     + TO_END
     + r"|[,，.。!！?？\s…~～](?:算了(?:[,，\s]*不用了?)?|还是算了|不用了|先不了|不了)(?:吧|吧。)?"
     + TO_END

@@ -60,6 +60,35 @@ async def test_a_negative_amount_answer_is_asked_never_paid(tmp_path: Path) -> N
     assert await executions(bot, "create_refund") == []
 
 
+@pytest.mark.parametrize("first", ["refund 100200 3OO", "refund 100200 0x300"])
+async def test_a_mistyped_amount_is_asked_never_the_whole(tmp_path: Path, first: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, first)
+    assert "797.00?" not in str(out["reply"])
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("first", ["refund 100200 300 nvm", "refund 100200 300 haha no"])
+async def test_an_amount_taken_back_in_the_same_message_does_nothing(
+    tmp_path: Path, first: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, first)
+    assert "300.00?" not in str(out["reply"])
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_an_amount_changed_after_let_it_go_is_the_one_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200退300，算了还是200吧")
+    assert "200.00" in str(out["reply"]) and "300.00" not in str(out["reply"])
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [200.0]
+
+
 # --- a correction changes the amount asked, never drops the refund or runs the old one --------
 
 
@@ -97,3 +126,21 @@ async def test_a_thumbs_down_beside_the_cancel_never_asks_or_runs_it(tmp_path: P
     await say(bot, "yes")
     assert await executions(bot, "cancel_order") == []
     assert await refunds_of(bot, "100200") in ([], [200.0])
+
+
+# --- the amount said with a refund that waited for its order is the one asked ----------------
+
+
+@pytest.mark.parametrize(
+    ("first", "amount"),
+    [("退100块钱，不是，退50", 50.0), ("refund 100 yuan please", 100.0), ("refund half", 398.5)],
+)
+async def test_the_amount_said_before_the_order_is_kept(
+    tmp_path: Path, first: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, "100200")
+    assert f"{amount:.2f}" in str(out["reply"]) and "797.00?" not in str(out["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [amount]
