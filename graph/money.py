@@ -73,7 +73,9 @@ _FULL = re.compile(
 # "not the full amount", "不要全退": part of it, amount unknown — asked, never the whole
 _NOT_FULL = re.compile(
     r"\bnot (?:the )?(?:full|whole|entire|all)\b|\bnot everything\b"
-    r"|(?:不要|不用|别|不想|不)(?:全部|全额|全退|都退)",
+    r"|(?:不要|不用|别|不想|不)(?:全部|全额|全退|都退)"
+    # "除了空气炸锅都退": all but a part — how much is asked, never the whole
+    r"|除了[^，。,.!?！？]{1,12}(?:都|全|全部)退",
     re.IGNORECASE,
 )
 _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -296,8 +298,8 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         count = _COUNT.search(counted)
         if count:
             # "refund the 1 item": part of an order, its amount unsaid — asked, never guessed
-            said = re.match(r"\d+\s+(?:of\s+(?:the\s+)?(?:\d+\s+)?)?\w+", counted[count.start() :])
-            return AmountReading("invalid", raw=said.group(0) if said else count.group(0))
+            part = re.match(r"\d+\s+(?:of\s+(?:the\s+)?(?:\d+\s+)?)?\w+", counted[count.start() :])
+            return AmountReading("invalid", raw=part.group(0) if part else count.group(0))
     return AmountReading("none")
 
 
