@@ -74,8 +74,11 @@ _FULL = re.compile(
 _NOT_FULL = re.compile(
     r"\bnot (?:the )?(?:full|whole|entire|all)\b|\bnot everything\b"
     r"|(?:不要|不用|别|不想|不)(?:全部|全额|全退|都退)"
-    # "除了空气炸锅都退": all but a part — how much is asked, never the whole
-    r"|除了[^，。,.!?！？]{1,12}(?:都|全|全部)退",
+    # "除了空气炸锅都退", "everything on 100200 but the air fryer": all but a part — never the
+    # whole (a pack that knows the parts may work it out; else how much is asked)
+    r"|除了[^，。,.!?！？]{1,12}(?:都|全|全部)退"
+    r"|\b(?:everything|all(?: of (?:it|them))?|the whole (?:order|thing)|the entire order)\b"
+    r"[^.;!?]{0,30}?\b(?:but|except|apart from|other than|besides|excluding|minus)\b(?! not\b)",
     re.IGNORECASE,
 )
 _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (

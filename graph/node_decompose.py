@@ -26,6 +26,7 @@ from helpdesk.graph.stage_chain import StageOutcome
 from helpdesk.graph.stages import PlannedTask, decompose_with_tiers, select_tools_with_tiers
 from helpdesk.graph.state import HelpdeskState, Task
 from helpdesk.graph.tiered import matches_from_plan, tool_schemas
+from helpdesk.graph.unclaimed_parts import ANSWERS, defer_unclaimed_parts
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.packs import Pack, PackSet
 from helpdesk.tools.results import ToolCall
@@ -60,7 +61,7 @@ class DecomposeNode(NodeBase):
             answer = match_intents(text, packs=self.packs, facts=facts, awaiting_confirmation=True)
             if [m.intent for m in answer] == [Intent.CONFIRM_YES]:
                 template, awaiting = answer, True
-        is_confirmation = any(m.intent in _ANSWERS for m in template)
+        is_confirmation = any(m.intent in ANSWERS for m in template)
         # a part the matcher could not read that a pack's claim merged away may still be a
         # request of its own: such a reading is never taken as settled without the models
         unread = any(m.intent is Intent.UNKNOWN for m in template)
@@ -71,6 +72,10 @@ class DecomposeNode(NodeBase):
             template = merge_matches(
                 template, match_packs(text, lang, facts, self.packs), self.packs
             )
+        if not is_confirmation:
+            # a part asking something that no reading used is said to be unread, never dropped
+            template = defer_unclaimed_parts(text, template, self.packs, lang)
+            unread = unread or any(m.intent is Intent.UNKNOWN for m in template)
         simplified = self._simplified(state)
         if simplified:
             ctx.degrade = ctx.degrade.model_copy(update={"simplified_mode": True})
@@ -207,11 +212,6 @@ class DecomposeNode(NodeBase):
     def _is_write(self, tool: str) -> bool:
         spec = self.executor.registry.get(tool)
         return spec is None or spec.policy.is_write
-
-
-_ANSWERS = frozenset(
-    {Intent.CONFIRM_YES, Intent.CONFIRM_NO, Intent.CONFIRM_CHANGE, Intent.CONFIRM_UNCLEAR}
-)
 
 
 def _resume_awaiting_amount(

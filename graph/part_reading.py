@@ -23,6 +23,7 @@ from helpdesk.graph.planning import call_for, match_from_task
 from helpdesk.graph.request import DEFERRED_PART, Intent, MatchedIntent, plain_match
 from helpdesk.graph.state import Task
 from helpdesk.graph.subject_resolution import lookup_context, settles
+from helpdesk.graph.unclaimed_parts import UNCLAIMED
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
 from helpdesk.tools.packs import Pack, PackSet
@@ -38,6 +39,7 @@ def _unread(task: Task) -> MatchedIntent | None:
         match.intent is Intent.UNKNOWN
         and match.details in (DEFERRED_PART, "")
         and match.text.strip()
+        and not match.args.get(UNCLAIMED)
     ):
         return match
     return None

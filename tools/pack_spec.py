@@ -271,6 +271,9 @@ class Understood:
 UnderstandFn: TypeAlias = Callable[[str, Lang, Mapping[str, Any]], list[Understood]]
 """``understand(text, lang, facts) -> requests``: a pack's own matcher (empty = nothing)."""
 
+PartAsksFn: TypeAlias = Callable[[str, bool], "frozenset[str] | None"]
+"""``part_asks(part, held) -> kinds``: see :attr:`Pack.part_asks`."""
+
 MatcherFn: TypeAlias = "Callable[[str, MatchContext], Sequence[MatchedIntent]]"
 """``matcher(text, context) -> requests``: a pack's reading of a whole message, conversation
 and answers to the bot's question included (see :attr:`Pack.matcher`)."""
@@ -342,6 +345,11 @@ class Pack:
     part_reader: PartReader | None = None
     """Looks up a part of a message no matcher read before it is said to be unread (its tool
     must be a registered read); None = such parts are said to be unread."""
+    part_asks: PartAsksFn | None = None
+    """What a part of a message asks: the capabilities (or engine intents) that would answer
+    it, empty when it asks nothing they do, None when the pack cannot tell. ``held``: the part
+    is inside a longer reading (a sure answer only). A part no reading answers is said to be
+    unread (:mod:`helpdesk.graph.unclaimed_parts`)."""
     time_zone: str | None = None
     """The IANA time zone the pack's replies show times in (``"Asia/Shanghai"``); validation
     accepts a UTC timestamp of the data quoted in it. None = times as the data gives them."""

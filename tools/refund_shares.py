@@ -1,10 +1,8 @@
-"""A refund asked as a share ("refund half", "退三分之一", "30% back on 100200") made exact.
-
-The share is of what was paid for the order, of one item of it the customer named ("half of
-what I paid for the air fryer"), or of what is still refundable ("剩下能退的退一半"). The refund's
-precheck (which has the order) resolves it here into the exact amount the confirmation question
-states; when the words do not say which item, nothing is guessed.
-"""
+"""A refund asked as a share ("refund half", "退三分之一", "30% back on 100200") made exact: of what
+was paid for the order, of items of it the customer named ("half of what I paid for the air
+fryer", all but some: :mod:`helpdesk.tools.refund_all_but`) or of what is still refundable ("剩下能
+退的退一半"), resolved by the refund's precheck; when the words do not say which item, nothing is
+guessed."""
 
 from __future__ import annotations
 
@@ -14,6 +12,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from helpdesk.tools.refund_all_but import items_but
 from helpdesk.tools.shop.catalog import PIECE_ALIASES, SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import mention_scores, product_text
 
@@ -38,8 +37,7 @@ KEEP_NEGATED = re.compile(
 REMAINING = "remaining"
 """``share_of``: the share is of what is still refundable."""
 SHARE_OWN = "share_own"
-"""A refund request's argument: the words of ``share_of`` without those of the message's other
-requests ("保温杯那129退了吧 另外餐具碎了帮我开个工单": the dinnerware is the ticket's)."""
+"""The words of ``share_of`` without the message's other requests' (the ticket's, say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +233,8 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     than once: asked, never guessed). An item that only describes the order ("the air fryer
     order") singles nothing out, nor does anything on an order already partly refunded (what
     is left cannot be told per item)."""
+    if (all_but := items_but(order, words, _named_items)) is not None:
+        return all_but  # "everything but the air fryer": what the other items cost, or asked
     if _pieces_said(order, words):
         # "refund the plates", "盘子的钱退我": some of the set, never the whole item (or order)
         return None, True

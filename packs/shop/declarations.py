@@ -22,6 +22,7 @@ from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
 from helpdesk.packs.shop.order_reference import ORDER_RESOLVER
+from helpdesk.packs.shop.part_asks import part_asks
 from helpdesk.packs.shop.product_parts import PRODUCT_PART_READER
 from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, SHARE_OWN
 from helpdesk.packs.shop.replies import ShopReplies
@@ -48,6 +49,7 @@ from helpdesk.tools.packs import (
     PackError,
     PlannedCall,
 )
+from helpdesk.tools.refund_all_but import ALL_BUT
 from helpdesk.tools.registry import ToolRegistry
 
 __all__ = [
@@ -172,7 +174,7 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
     if not oid:
         return None
-    if m.get("amount_kind") == "invalid":
+    if m.get("amount_kind") == "invalid" and not ALL_BUT.search(str(m.get("text") or "")):
         # an amount that cannot be used as one is asked about, with what is refundable
         return PlannedCall("get_order", {"order_id": oid})
     if m.get("amount_kind") == SHARE:
@@ -183,15 +185,35 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         args = {"order_id": oid, "amount": None, SHARE: float(share), SHARE_OF: share_of}
         own = m.get(SHARE_OWN)
         return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
-    if m.get("amount_kind") == "none":
+    if m.get("amount_kind") in ("none", "invalid"):
         # "refund the thermos from 100200": the words go along, so that an item of the order
         # they single out is what is refunded (its price), not everything on the order
         words = str(m.get(SHARE_OF) or m.get("text") or "")[:300]
-        args = {"order_id": oid, "amount": None, SHARE_OF: words}
         own = m.get(SHARE_OWN)
+        fault = _fault_on(oid, facts)
+        if fault and not own:
+            # "the thermos from 100200 is broken" -> (a ticket offered) -> "refund instead": the
+            # thing of the fault is what is refunded, unless the refund's own words name one
+            own, words = words, f"{words} · {fault}"[:300]
+        args = {"order_id": oid, "amount": None, SHARE_OF: words}
         return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
+
+
+def _fault_on(order_id: str, facts: Request) -> str:
+    """The words of an after-sales ticket on ``order_id`` the customer was just asked about
+    (waiting for a yes, or moved on from on the turn before): what the fault is about."""
+    recent = [*(facts.get("pending_actions") or ()), *(facts.get("dropped_actions") or ())]
+    for action in recent:
+        args = action.get("args") if isinstance(action, Mapping) else None
+        if (
+            action.get("tool") == "create_ticket"
+            and isinstance(args, Mapping)
+            and args.get("order_id") == order_id
+        ):
+            return str(args.get("description") or args.get("subject") or "")
+    return ""
 
 
 _ORDER_ID = re.compile(r"(?<![\d.])(\d{6})(?![\d.])")
@@ -453,6 +475,7 @@ def shop_declarations() -> Pack:
         subject="order_id",
         resolver=ORDER_RESOLVER,
         part_reader=PRODUCT_PART_READER,
+        part_asks=part_asks,
         subject_intent="order_status",
         subject_words=r"订单|order",
         unknown_codes=("order_not_found",),

@@ -248,7 +248,6 @@ async def test_a_complaint_made_in_so_many_words_is_offered_beside_an_open_ticke
     "message",
     [
         "refund 100200 but not the air fryer",
-        "refund 100200 except the air fryer",
         "the thermos leaks but the air fryer is fine. refund 100200",
         "refund half of 100200 please, the air fryer and thermos are both broken",
         "退一半 100200 和 100609",
@@ -427,7 +426,6 @@ async def test_a_correction_asks_the_new_refund_as_a_whole_never_with_the_old_am
         "thanks for the 433 refund on 100609",
         "appreciate the refund on 100609",
         "thank you for refunding me for the purifier",
-        "refund everything in 100200 except the dinnerware",
         "除了餐具，100200都退",
         "refund 269 and 129 on 100200",
         "refund 100683 in case it never arrives",
@@ -472,7 +470,6 @@ async def test_a_filed_complaint_is_called_one_and_names_the_open_ticket_first(
 @pytest.mark.parametrize(
     "message",
     [
-        "refund all but the thermos from 100200",
         "refund 100200 save the thermos",
         "cancel 100904, actually changed my mind",
         "refund 100200 — ignore that, it's fine",

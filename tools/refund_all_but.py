@@ -1,0 +1,83 @@
+"""A refund of everything on an order but some of its items: "refund everything on 100200 but
+the air fryer", "除了空气炸锅都退了", "空气炸锅不退 其他的都退".
+
+What is meant is exact when each thing left out is one item of the order, bought once, and
+nothing of the order was refunded yet: what the other items cost together. Otherwise (a thing
+the order does not hold, a part of an item, an order partly refunded, nothing left) there is no
+such amount and the customer is asked how much — never the whole order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+__all__ = ["ALL_BUT", "items_but"]
+
+ALL_BUT = re.compile(
+    # "everything but the air fryer", "refund all of 100200 except the thermos"
+    r"\b(?:everything|all(?: of (?:it|them|the (?:order|items)))?|the whole (?:order|thing)"
+    r"|the rest|the entire order)\b[^.;!?]{0,30}?"
+    r"\b(?:but|except(?: for)?|apart from|other than|besides|excluding|minus|save)\s+"
+    r"(?:for\s+)?(?P<out>[^.,;!?]{2,60})"
+    # "refund 100200 except the air fryer"
+    r"|\brefund\s+(?:(?:my|the)\s+)?(?:order\s+)?(?:#\s*)?\d{6}\b[^.;!?]{0,20}?"
+    r"\b(?:except(?: for)?|apart from|other than|excluding|minus)\s+(?P<out_id>[^.,;!?]{2,60})"
+    # "除了空气炸锅都退", "除了空气炸锅以外其他的全部退了"
+    r"|除了(?P<out_zh>[^，。,.!?！？]{1,16}?)(?:以外|之外)?[\s，,]*(?:其他的?|其余的?|别的|剩下的)?"
+    r"(?:东西|商品)?(?:都|全|全部)"
+    # "空气炸锅不退 其他的都退"
+    r"|(?P<kept_zh>[\u4e00-\u9fff]{2,10})(?:不退|留着|保留)[\s，,]*(?:其他的?|其余的?|别的|剩下的)"
+    r"(?:东西|商品)?(?:都|全|全部)?退",
+    re.IGNORECASE,
+)
+"""Words asking for all of an order but the things named in the group ``out`` (``out_id``,
+``out_zh``, ``kept_zh``)."""
+
+_GROUPS = ("out", "out_id", "out_zh", "kept_zh")
+_MOST_WORDS = 6
+_SAYS_MORE = re.compile(
+    r"\b(?:is|are|was|were|still|does|doesn'?t|did|didn'?t|works?|worked|broke|broken|has|have"
+    r"|had|if|when|because|since)\b",
+    re.IGNORECASE,
+)
+
+
+def items_but(
+    order: Mapping[str, Any], words: str, named_items: Any
+) -> tuple[Mapping[str, Any] | None, bool] | None:
+    """None when ``words`` do not ask for everything but something; else the other items of
+    ``order`` as one item costing what they cost together (None when that is not exact: asked)
+    and True (items are singled out: never the whole order).
+
+    ``named_items(order, words)`` lists the order's items the words name (the shop's reading
+    of item names, aliases and Chinese names)."""
+    found = ALL_BUT.search(words)
+    if found is None:
+        return None
+    out = next((found.group(g) for g in _GROUPS if found.group(g)), "")
+    if len(out.split()) > _MOST_WORDS or _SAYS_MORE.search(out):
+        return None, True  # "everything but the air fryer still doesn't work": asked
+    items = [i for i in order.get("items") or () if isinstance(i, Mapping)]
+    left_out = named_items(order, out)
+    refunded = float(order.get("refundable_amount") or 0) < float(order.get("total") or 0)
+    if (
+        not left_out
+        or len(left_out) >= len(items)
+        or refunded
+        or any(int(i.get("quantity") or 1) != 1 for i in items)
+    ):
+        return None, True
+    rest = [i for i in items if not any(i is o for o in left_out)]
+    total = sum(Decimal(str(i.get("unit_price") or 0)) for i in rest)
+    en = [str(i.get("name") or "") for i in rest]
+    zh = [str(i.get("name_zh") or i.get("name") or "") for i in rest]
+    item = {
+        "name": en[0] if len(en) == 1 else ", ".join(en[:-1]) + " and " + en[-1],
+        "name_zh": zh[0] if len(zh) == 1 else "、".join(zh[:-1]) + "和" + zh[-1],
+        "unit_price": float(total),
+        "quantity": 1,
+    }
+    return item, True
