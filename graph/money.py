@@ -77,7 +77,8 @@ _NOT_FULL = re.compile(
     # "除了空气炸锅都退", "everything on 100200 but the air fryer": all but a part — never the
     # whole (a pack that knows the parts may work it out; else how much is asked)
     r"|除了[^，。,.!?！？]{1,12}(?:都|全|全部)退"
-    r"|\b(?:everything|all(?: of (?:it|them))?|the whole (?:order|thing)|the entire order)\b"
+    r"|\b(?:everything|all of (?:it|them|\d{6}|the order|my order)|refund all|all the items"
+    r"|the whole (?:order|thing)|the entire order)\b"
     r"[^.;!?]{0,30}?\b(?:but|except|apart from|other than|besides|excluding|minus)\b(?! not\b)",
     re.IGNORECASE,
 )

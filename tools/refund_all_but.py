@@ -18,7 +18,9 @@ __all__ = ["ALL_BUT", "items_but"]
 
 ALL_BUT = re.compile(
     # "everything but the air fryer", "refund all of 100200 except the thermos"
-    r"\b(?:everything|all(?: of (?:it|them|the (?:order|items)))?|the whole (?:order|thing)"
+    # ("all" alone is no order: "the basket is all scratched but I'll keep it")
+    r"\b(?:everything|all of (?:it|them|\d{6}|the (?:order|items)|my order)|refund all"
+    r"|all the items|the whole (?:order|thing)"
     r"|the rest|the entire order)\b[^.;!?]{0,30}?"
     r"\b(?:but|except(?: for)?|apart from|other than|besides|excluding|minus|save)\s+"
     r"(?:for\s+)?(?P<out>[^.,;!?]{2,60})"
