@@ -260,6 +260,8 @@ def _read(
         # "no, just 200", "算了，退200就行": the pending refund's amount changed (asked again)
         return _changed_amount(stripped, lang, instead)
     if negative and ASKS.search(plain) and not NO_ANY.search(WAIT.sub(" ", plain)):
+        if ONLY.search(plain) and words.names_thing(plain):
+            return None  # "wait why is it 797? I only want the thermos money back": a request
         # "wait, which order is that?": a question before answering, not a no — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
     alone = not (negative or subjects or words.identifiers(norm)) and len(plain) <= 40

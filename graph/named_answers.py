@@ -208,7 +208,8 @@ def meant_amount(
     reading = read_amount(rest, money_context=money_context, packs=packs)
     if reading.kind != "exact":
         return reading
-    if _NOT_MONEY.search(rest):
+    if _NOT_MONEY.search(rest) or _WHY.search(rest):
+        # "wait why is it 797?": the amount asked about, quoted back — not one meant
         return AmountReading("none")
     numbers = {n for n in _NUMBER.findall(rest) if n not in subjects}
     if len(numbers) > 1 or _WORKED_OUT.search(rest):
@@ -239,4 +240,5 @@ def mixed_answer(
     return None
 
 
+_WHY = rx(r"\bwhy\b|\bhow come\b|为什么|为啥|怎么(?:是|会|这么|要)")
 _HOLD = rx(r"\b(?:hold on|hang on|wait|later|not yet)\b|等等|先等|先别|再说")

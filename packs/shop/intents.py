@@ -109,6 +109,7 @@ from helpdesk.packs.shop.refund_share import (
     read_share,
     without_share,
 )
+from helpdesk.packs.shop.replacement_first import replacement_first
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
@@ -3083,6 +3084,9 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         waiting=_waiting(context.facts.get("pending_actions")),
         last_write=last if isinstance(last := context.facts.get(LAST_WRITE), Mapping) else None,
     )
+    if not context.awaiting_confirmation:
+        # "refund 100200 if you can't replace it": the after-sales ticket, never the refund
+        found = replacement_first(text, found)
     pending = context.facts.get("pending_actions") or []
     also = _yes_and_also(text, found, pending, context)
     if also is not None:
@@ -4559,6 +4563,9 @@ _THING_PICKED = rx(
     r"|(?:只|仅|就)(?:要)?(?:退|取消)(?:掉)?(?:那个|这个)?"
     r"(?!就|订单|这|那|东西|商品|物品|货品|产品|到|原|本|此|我|给|实付|卡|支付|微信|银行|邮费|差价|押金|多付"
     r"|[款钱货了吧掉呗啊呀的一二两三四五六七八九十百千半全都部剩运费赶快马现先麻])[\u4e00-\u9fff]{2}"
+    # "I only want the thermos money back", "我只要保温杯的钱"
+    r"|\b(?:only|just)\s+(?:want|need)\s+(?:the|my)\s+(?!" + _NO_THING_WORD + r")[a-z]{3,}"
+    r"|只(?:要|想要)(?!订单|东西|商品|钱|款)[\u4e00-\u9fff]{2,8}的钱"
 )
 
 

@@ -205,12 +205,19 @@ async def test_a_sum_asked_back_beside_a_cancel_asks_its_order_naming_the_sum(
 
 
 @pytest.mark.parametrize(
-    "turns", [["refund 100200", "除了空气炸锅都退"], ["100200除了空气炸锅都退了吧"]]
+    ("turns", "paid"),
+    [
+        (["refund 100200", "除了空气炸锅都退"], []),
+        # (session 26: what the other items cost is asked, and a yes pays exactly that)
+        (["100200除了空气炸锅都退了吧"], [398.0]),
+    ],
 )
-async def test_all_but_a_part_asks_how_much(tmp_path: Path, turns: list[str]) -> None:
+async def test_all_but_a_part_is_never_the_whole(
+    tmp_path: Path, turns: list[str], paid: list[float]
+) -> None:
     bot = bot_for(tmp_path)
     for text in turns:
         out = await say(bot, text)
     assert "797.00（即全部可退金额）" not in out["reply"]
     await say(bot, "好")
-    assert await executions(bot, "create_refund") == []
+    assert await refunds_of(bot, "100200") == paid

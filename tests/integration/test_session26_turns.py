@@ -102,3 +102,47 @@ async def test_all_but_what_cannot_be_worked_out_is_asked(tmp_path: Path, text: 
     assert "How much should I refund" in str(asked["reply"])
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+# --- a refund wanted only if a replacement cannot be had: the after-sales ticket ----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("refund 100200 if you can't replace it", "yes"),
+        ("if you can't replace it, refund 100200", "yes"),
+        ("the thermos from 100200 leaks, replace it or refund if you can't", "yes"),
+        ("refund the thermos from 100200 if a replacement isn't possible", "yes"),
+        ("100200换不了的话就退款", "好的"),
+    ],
+)
+async def test_a_refund_wanted_only_without_a_replacement_is_a_ticket(
+    tmp_path: Path, text: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    asked = await say(bot, text)
+    assert [t["tool"] for t in asked["tasks"] if t["tool"]] == ["create_ticket"]
+    await say(bot, yes)
+    assert len(await executions(bot, "create_ticket")) == 1
+    assert await executions(bot, "create_refund") == []
+
+
+# --- the amount asked about is not the amount meant -----------------------------------------------
+
+
+async def test_why_is_it_the_whole_then_the_thing_named_is_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200")
+    asked = await say(bot, "wait why is it 797? I only want the thermos money back")
+    assert "129.00" in str(asked["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+async def test_why_is_it_the_whole_in_chinese_pays_nothing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100200退款")
+    await say(bot, "等等 为什么是797？我只要保温杯的钱")
+    await say(bot, "好的")
+    assert await refunds_of(bot, "100200") in ([], [129.0])

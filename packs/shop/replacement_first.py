@@ -1,0 +1,60 @@
+"""A refund wanted only if the thing cannot be replaced: an after-sales ticket, not the refund.
+
+"refund 100200 if you can't replace it", "100200换不了的话就退款", "replace it or refund if you
+can't": the customer wants a replacement first, and whether one is possible is the after-sales
+team's to say — the bot cannot know. Offering the refund at once (a hurried "yes" paid it) moves
+money the customer wanted moved only as a last resort. The request becomes the after-sales ticket
+(a repair, replacement or refund), asked before it is filed, with the customer's words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from helpdesk.graph.conversation import rx
+from helpdesk.graph.request import Intent, MatchedIntent
+from helpdesk.packs.shop.words import ASK_FIRST, TICKET_MESSAGE
+
+__all__ = ["REPLACEMENT_FIRST", "replacement_first"]
+
+REPLACEMENT_FIRST = rx(
+    r"\b(?:if|unless|in case)\b[^.?!]{0,40}"
+    r"\b(?:can'?t|cannot|can not|unable to|not able to|couldn'?t|won'?t|isn'?t|is not|not)\b"
+    r"[^.?!]{0,20}\b(?:replace|replaced|replacement|exchange|exchanged|swap|new one"
+    r"|send (?:a |me )?new)"
+    r"|\bunless (?:you|u) (?:can )?(?:replace|exchange|swap|send (?:a |me )?new)"
+    r"|\b(?:replace|exchange|swap) (?:it|them|the [a-z ]{2,20})? ?or (?:else )?(?:a )?refund"
+    r"|\breplacement or (?:a )?refund\b|\bif (?:a |the )?replacement (?:is ?n'?t|is not|isn'?t)"
+    r"|换不了|(?<!能)不能换(?!个快递|快递)|没法换|换不成|换不到|补发不了|(?<!能)不能补发|没货换|能换就换"
+    r"|换货不行"
+    r"|换个新的?(?:吧)?[，,\s]*(?:不行|换不了|没有)的话|(?:换|补发)不了的话"
+)
+"""Words wanting a replacement first, a refund only if that cannot be done."""
+
+
+def replacement_first(text: str, found: Sequence[MatchedIntent]) -> list[MatchedIntent]:
+    """``found`` with each refund of a message wanting a replacement first read as the
+    after-sales ticket of its order (asked before it is filed)."""
+    if not REPLACEMENT_FIRST.search(text):
+        return list(found)
+    ticketed = any(m.capability == "create_ticket" for m in found)
+    out: list[MatchedIntent] = []
+    for match in found:
+        if match.intent is Intent.PACK and match.capability == "refund":
+            if ticketed:
+                continue  # the ticket asked beside it is the one
+            ticket = dataclasses.replace(
+                match,
+                capability="create_ticket",
+                amount=None,
+                amount_kind="none",
+                amount_raw="",
+                details="",
+                args={**match.args, ASK_FIRST: True, TICKET_MESSAGE: text},
+            )
+            ticketed = True
+            out.append(ticket)
+            continue
+        out.append(match)
+    return out
