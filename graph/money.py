@@ -73,13 +73,24 @@ _FULL = re.compile(
 # "not the full amount", "不要全退": part of it, amount unknown — asked, never the whole
 _NOT_FULL = re.compile(
     r"\bnot (?:the )?(?:full|whole|entire|all)\b|\bnot everything\b"
-    r"|(?:不要|不用|别|不想|不)(?:全部|全额|全退|都退)"
-    # "除了空气炸锅都退", "everything on 100200 but the air fryer": all but a part — never the
-    # whole (a pack that knows the parts may work it out; else how much is asked)
-    r"|除了[^，。,.!?！？]{1,12}(?:都|全|全部)退"
-    r"|\b(?:everything|all of (?:it|them|\d{6}|the order|my order)|refund all|all the items"
-    r"|the whole (?:order|thing)|the entire order)\b"
-    r"[^.;!?]{0,30}?\b(?:but|except|apart from|other than|besides|excluding|minus)\b(?! not\b)",
+    r"|(?:不要|不用|别|不想|不)(?:全部|全额|全退|都退)",
+    re.IGNORECASE,
+)
+# "除了空气炸锅都退", "everything on 100200 but the air fryer", "keep the air fryer, refund the
+# rest": all but a part — never the whole, and a number beside it is what is kept, not the amount
+# ("everything but ¥100"); a pack that knows the parts may work it out, else how much is asked
+_ALL_BUT = re.compile(
+    r"除了?[^，。,.!?！？]{1,12}?(?:以外|之外|外)?[\s，,]*(?:其他的?|其余的?|其它的?|别的|剩下的)?"
+    r"(?:东西|商品)?(?:都|全|全部)退"
+    r"|(?:留着|保留|不退|不要退|不用退)[\s，,]*(?:其他的?|其余的?|其它的?|别的|剩下的)"
+    r"(?:东西|商品)?(?:都|全|全部)?退"
+    r"|\b(?:everything|evrything|everyting|all of (?:it|them|\d{6}|the order|my order)"
+    r"|refund all|all the items|the whole (?:order|thing)|the entire order)\b[^.;!?]{0,30}?"
+    r"\b(?:but|except|exept|excpet|apart from|other than|besides|excluding|minus)\b(?! not\b)"
+    r"|\b(?:keep|keeping|kept|hold on to|holding on to)\b[^?]{1,60}?\b(?:refund|return)\b"
+    r"[^.;!?]{0,12}?\b(?:the rest|everything else|all the others|the others|the remaining)\b"
+    r"|\b(?:refund|return)\b[^.;!?]{0,12}?\b(?:the rest|everything else|all the others"
+    r"|the others|the remaining)\b[^?]{0,30}?\b(?:keep|keeping|kept)\b",
     re.IGNORECASE,
 )
 _INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -264,6 +275,9 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
                     # the amount
                     return marked
                 return AmountReading("invalid", raw=m.group(0).strip())
+    all_but = _ALL_BUT.search(norm)
+    if all_but:
+        return AmountReading("invalid", raw=all_but.group(0))
     thousands = THOUSANDS_K.search(norm) if money_context else None
     if thousands is not None:
         return AmountReading("invalid", raw=thousands.group(0).strip())  # "1.5k": asked

@@ -19,10 +19,12 @@ __all__ = ["ALL_BUT", "items_but"]
 ALL_BUT = re.compile(
     # "everything but the air fryer", "refund all of 100200 except the thermos"
     # ("all" alone is no order: "the basket is all scratched but I'll keep it")
-    r"\b(?:everything|all of (?:it|them|\d{6}|the (?:order|items)|my order)|refund all"
+    r"\b(?:everything|evrything|everyting|every thing|all of (?:it|them|\d{6}|the (?:order|items)"
+    r"|my order)|refund all"
     r"|all the items|the whole (?:order|thing)"
     r"|the rest|the entire order)\b[^.;!?]{0,30}?"
-    r"\b(?:but|except(?: for)?|apart from|other than|besides|excluding|minus|save)\s+"
+    r"\b(?:but|except(?: for)?|exept(?: for)?|excpet(?: for)?|apart from|other than|besides"
+    r"|excluding|minus|save)\s+"
     r"(?:for\s+)?(?P<out>[^.,;!?]{2,60})"
     # "refund 100200 except the air fryer"
     r"|\brefund\s+(?:(?:my|the)\s+)?(?:order\s+)?(?:#\s*)?\d{6}\b[^.;!?]{0,20}?"
@@ -30,15 +32,28 @@ ALL_BUT = re.compile(
     # "除了空气炸锅都退", "除了空气炸锅以外其他的全部退了"
     r"|除了(?P<out_zh>[^，。,.!?！？]{1,16}?)(?:以外|之外)?[\s，,]*(?:其他的?|其余的?|别的|剩下的)?"
     r"(?:东西|商品)?(?:都|全|全部)"
-    # "空气炸锅不退 其他的都退"
-    r"|(?P<kept_zh>[\u4e00-\u9fff]{2,10})(?:不退|留着|保留)[\s，,]*(?:其他的?|其余的?|别的|剩下的)"
-    r"(?:东西|商品)?(?:都|全|全部)?退",
+    # "除空气炸锅外全退", "除空气炸锅之外其他都退"
+    r"|除(?P<out_zh2>[^了，。,.!?！？][^，。,.!?！？]{0,15}?)(?:以外|之外|外)[\s，,]*"
+    r"(?:其他的?|其余的?|其它的?|别的|剩下的)?(?:东西|商品)?(?:都|全|全部)"
+    # "空气炸锅不退 其他的都退", "空气炸锅留着 剩下的全退"
+    r"|(?P<kept_zh>[\u4e00-\u9fff]{2,10})(?:我|就|先)*(?:不退|留着|保留|不要退|不用退)[\s，,]*"
+    r"(?:其他的?|其余的?|其它的?|别的|剩下的)(?:东西|商品)?(?:都|全|全部)?退"
+    # "keep the air fryer, refund the rest", "I kept the air fryer. refund everything else"
+    r"|\b(?:keep|keeping|kept|hold on to|holding on to)\s+(?P<kept_en>[^.,;!?]{2,60}?)"
+    r"(?:\s*[.,;!]\s*|\s+)(?:(?:and|but|so|please|just|then|you can|can you)\s+)*"
+    r"(?:refund|return)\s+(?:me\s+)?(?:for\s+)?(?:the rest|everything else|all the others"
+    r"|the others|the remaining (?:items|stuff|things))\b"
+    # "refund the rest, I'm keeping the air fryer"
+    r"|\b(?:refund|return)\s+(?:me\s+)?(?:for\s+)?(?:the rest|everything else|all the others"
+    r"|the others|the remaining (?:items|stuff|things))\b[^.;!?]{0,20}?[,.;]?\s*"
+    r"(?:(?:but|and|as|since|because)\s+)?(?:i'?m\s+|i\s+will\s+|i'?ll\s+|i\s+)?"
+    r"(?:keep|keeping|kept)\s+(?P<kept_en2>[^.,;!?]{2,60})",
     re.IGNORECASE,
 )
 """Words asking for all of an order but the things named in the group ``out`` (``out_id``,
-``out_zh``, ``kept_zh``)."""
+``out_zh``, ``out_zh2``, ``kept_zh``, ``kept_en``, ``kept_en2``)."""
 
-_GROUPS = ("out", "out_id", "out_zh", "kept_zh")
+_GROUPS = ("out", "out_id", "out_zh", "out_zh2", "kept_zh", "kept_en", "kept_en2")
 _MOST_WORDS = 6
 _SAYS_MORE = re.compile(
     r"\b(?:is|are|was|were|still|does|doesn'?t|did|didn'?t|works?|worked|broke|broken|has|have"

@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from helpdesk.graph.intents import LAST_WRITE
 from helpdesk.graph.request import RESOLVED
 from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
@@ -174,7 +175,8 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
     oid = m.get("order_id")
     if not oid:
         return None
-    if m.get("amount_kind") == "invalid" and not ALL_BUT.search(str(m.get("text") or "")):
+    said = f"{m.get('text') or ''} {m.get(SHARE_OF) or ''}"
+    if m.get("amount_kind") == "invalid" and not ALL_BUT.search(said):
         # an amount that cannot be used as one is asked about, with what is refundable
         return PlannedCall("get_order", {"order_id": oid})
     if m.get("amount_kind") == SHARE:
@@ -190,7 +192,7 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         # they single out is what is refunded (its price), not everything on the order
         words = str(m.get(SHARE_OF) or m.get("text") or "")[:300]
         own = m.get(SHARE_OWN)
-        fault = _fault_on(oid, facts)
+        fault = _fault_on(oid, facts, switched=bool(_INSTEAD.search(words)))
         if fault and not own:
             # "the thermos from 100200 is broken" -> (a ticket offered) -> "refund instead": the
             # thing of the fault is what is refunded, unless the refund's own words name one
@@ -201,10 +203,17 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
 
 
-def _fault_on(order_id: str, facts: Request) -> str:
+# "actually refund instead", "改成退款吧": a refund asked in place of the remedy just arranged
+_INSTEAD = re.compile(r"\binstead\b|\brather\b|改成|换成|改为|还是退", re.IGNORECASE)
+
+
+def _fault_on(order_id: str, facts: Request, *, switched: bool = False) -> str:
     """The words of an after-sales ticket on ``order_id`` the customer was just asked about
-    (waiting for a yes, or moved on from on the turn before): what the fault is about."""
+    (waiting for a yes, or moved on from on the turn before) or, when the refund is asked
+    instead (``switched``), the one just filed: what the fault is about."""
     recent = [*(facts.get("pending_actions") or ()), *(facts.get("dropped_actions") or ())]
+    if switched and isinstance(facts.get(LAST_WRITE), Mapping):
+        recent.append(facts[LAST_WRITE])
     for action in recent:
         args = action.get("args") if isinstance(action, Mapping) else None
         if (

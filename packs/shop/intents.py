@@ -132,6 +132,7 @@ from helpdesk.packs.shop.words import (
 from helpdesk.tools.builtin import IF_UNPAID
 from helpdesk.tools.number_words import EN_UNITS
 from helpdesk.tools.packs import PackSet
+from helpdesk.tools.refund_all_but import ALL_BUT
 from helpdesk.tools.refund_shares import REMAINING
 from helpdesk.tools.shop.product_search import price_cap
 
@@ -1622,6 +1623,14 @@ _FAULT_RESOLVED = rx(
     r"\b(?:it'?s|its|it is|it'?s working|it works|works) (?:fine|ok|okay|working|good|all good"
     r"|again) now\b|\bi think it'?s (?:fine|ok|okay|working)\b|\b(?:fixed|sorted) it myself\b"
     r"|现在(?:又)?好了|现在(?:又)?(?:能用|正常)了|已经好了|(?:又|已经)能用了|自己修好了"
+)
+# "refund 100200, I don't want a replacement", "不要换货": no after-sales ticket for it
+_REPLACEMENT_REFUSED = rx(
+    r"\b(?:i\s+)?(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|an\s+|any\s+|another\s+)?"
+    r"(?:new\s+one|replacement|exchange|swap|repair)s?\b"
+    r"|\bno\s+(?:replacement|exchange|swap|repair)s?(?:\s+(?:please|pls|needed|thanks))?\b"
+    r"|\bnot\s+(?:a\s+)?(?:replacement|exchange)\b"
+    r"|(?:不要|不用|不想|不需要|别)(?:给我)?(?:换货|换新的?|换一个|换个新的?|补发|维修)"
 )
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
@@ -3237,6 +3246,7 @@ def match_shop(
         norm = norm[: said.start()] + " " * (said.end() - said.start()) + norm[said.end() :]
     no_tickets = [
         *_STOP_OFFERING.finditer(norm),
+        *_REPLACEMENT_REFUSED.finditer(norm),
         *TICKET_WONDERED.finditer(norm),
         *_FAULT_RESOLVED.finditer(norm),
         # "别再给我开工单了，…就告诉我快递到哪了": no ticket from any part of the message (a
@@ -3727,6 +3737,13 @@ def match_shop(
             m.intent is ShopIntent.CREATE_TICKET for m in matched
         ):
             continue  # "the kettle stopped heating ... what do I do": the ticket offer answers it
+        kept_all_but = ALL_BUT.search(text)
+        if (
+            kept_all_but
+            and kept_all_but.start() <= start < kept_all_but.end()
+            and any(m.intent is ShopIntent.REFUND for m in matched)
+        ):
+            continue  # "keep the air fryer, refund the rest of 100200": what the refund leaves
         if _WHICH_ONE.search(norm[start:end]) and any(
             m.intent is ShopIntent.STOCK for m in matched
         ):
@@ -5609,6 +5626,11 @@ def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str)
         # "refund 269 and 129 on 100200", "everything in 100200 except the dinnerware": how
         # much is asked, never one of the numbers, never the whole
         return replace(request, amount=None, amount_kind="invalid", amount_raw="")
+    if request.amount_kind in ("none", "full") and ALL_BUT.search(whole):
+        # "keep the air fryer, refund the rest of 100200": all but the thing kept, which the
+        # precheck works out from the whole message (or asks how much), never the whole order
+        request = replace(request, amount=None, amount_kind="invalid", amount_raw="")
+        return replace(request, args={**request.args, SHARE_OF: whole[:300]})
     if (
         request.amount_kind == "exact"
         and request.amount is not None

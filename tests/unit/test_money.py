@@ -112,6 +112,28 @@ def test_not_the_full_amount_is_asked_about_never_the_whole(text: str) -> None:
     assert read_amount(text, money_context=True, packs=SHOP).kind == "invalid"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "keep the air fryer, refund the rest of 100200",
+        "I kept the air fryer. refund everything else",
+        "refund the rest, I'm keeping the air fryer",
+        "空气炸锅留着 剩下的全退",
+        "100200除空气炸锅外全退",
+        # the number beside "but" is what is kept, never the amount
+        "refund everything on 100200 but ¥100",
+        "100200除了100块都退",
+    ],
+)
+def test_all_but_something_is_never_the_whole_nor_the_number_kept(text: str) -> None:
+    assert read_amount(text, money_context=True, packs=SHOP).kind == "invalid"
+
+
+@pytest.mark.parametrize("text", ["refund the rest of 100609", "剩下的全退了吧"])
+def test_the_rest_alone_is_everything_left(text: str) -> None:
+    assert read_amount(text, money_context=True, packs=SHOP).kind == "full"
+
+
 def test_an_order_number_after_chinese_is_not_an_amount() -> None:
     assert read_amount("退款100609", money_context=True, packs=SHOP).kind == "none"
 

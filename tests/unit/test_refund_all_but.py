@@ -44,6 +44,14 @@ def rest(words: str, order: dict[str, Any] = KITCHEN) -> tuple[Any, bool] | None
         ("除了空气炸锅都退了", 398.0),
         ("除了空气炸锅以外其他的全部退了", 398.0),
         ("空气炸锅不退 其他的都退", 398.0),
+        # (session 27: the thing kept, said before or after the rest; "除…外"; typos)
+        ("keep the air fryer, refund the rest of 100200", 398.0),
+        ("I kept the air fryer from 100200. refund everything else", 398.0),
+        ("refund the rest of 100200, I'm keeping the air fryer", 398.0),
+        ("空气炸锅留着 剩下的全退", 398.0),
+        ("100200除空气炸锅外全退", 398.0),
+        ("除保温杯之外其他都退", 668.0),
+        ("refund evrything on 100200 exept the air fryer", 398.0),
     ],
 )
 def test_all_but_items_costs_the_other_items(words: str, price: float) -> None:
@@ -74,6 +82,9 @@ def test_the_other_items_are_named_in_both_languages() -> None:
         "refund everything but the thermos lid",
         "100200 不是除了空气炸锅都退，是只退空气炸锅",
         "refund everything on 100200 but the air fryer, actually no just the thermos",
+        # a number left out is what is kept, never the amount
+        "refund everything on 100200 but ¥100",
+        "100200除了100块都退",
     ],
 )
 def test_what_cannot_be_worked_out_is_asked(words: str) -> None:
@@ -94,6 +105,8 @@ def test_an_order_partly_refunded_is_asked() -> None:
         "basket is all scratched but i'll keep it",
         "refund half of 100200",
         "refund 100200 but not the air fryer",
+        "keep the rest, refund the thermos",  # the one thing refunded, the rest kept
+        "删除空气炸锅的收藏后都退不了吗",  # no 除…外 at all
     ],
 )
 def test_words_asking_no_all_but_are_left_alone(words: str) -> None:

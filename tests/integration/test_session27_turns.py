@@ -1,0 +1,115 @@
+"""Whole conversations session 27 changed — run as a customer meets the bot (the demo shop
+seeded, the minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+# --- the thing kept, the rest refunded: what the other items cost, never the whole -------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yes", "amount"),
+    [
+        ("keep the air fryer, refund the rest of 100200", "yes", 398.0),
+        ("I kept the air fryer from 100200. refund everything else", "yes", 398.0),
+        ("refund the rest of 100200, I'm keeping the air fryer", "yes", 398.0),
+        ("refund evrything on 100200 exept the air fryer", "yes", 398.0),
+        ("100200 空气炸锅留着 剩下的全退", "好", 398.0),
+        ("100200除空气炸锅外全退", "好", 398.0),
+    ],
+)
+async def test_the_thing_kept_is_left_out_of_the_refund(
+    tmp_path: Path, text: str, yes: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    offer = await say(bot, text)
+    assert f"{amount:.2f}" in str(offer["reply"])
+    assert "797.00" not in str(offer["reply"])
+    assert "couldn't handle" not in str(offer["reply"])
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [amount]
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("refund everything on 100200 but ¥100", "How much should I refund"),
+        ("100200除了100块都退", "请告诉我要退的金额"),
+    ],
+)
+async def test_a_number_kept_is_asked_about_never_paid(
+    tmp_path: Path, text: str, asked: str
+) -> None:
+    bot = bot_for(tmp_path)
+    reply = await say(bot, text)
+    assert asked in str(reply["reply"])
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+# --- a replacement wanted first: the after-sales ticket, never the refund too --------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("replace the thermos on 100200 or refund", "yes"),
+        ("if you can replace the thermos from 100200, do; otherwise refund it", "yes"),
+        ("refund the thermos from 100200 if not replacable", "yes"),
+        ("100200保温杯最好换一个，不行就退", "好"),
+    ],
+)
+async def test_a_replacement_wanted_first_is_only_the_ticket(
+    tmp_path: Path, text: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    asked = await say(bot, text)
+    assert [t["tool"] for t in asked["tasks"] if t["tool"]] == ["create_ticket"]
+    await say(bot, yes)
+    assert len(await executions(bot, "create_ticket")) == 1
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("refund 100200, I don't want a replacement", "yes"),
+        ("refund 100200, no replacement please", "yes"),
+        ("我不要换货 100200退款", "好"),
+    ],
+)
+async def test_a_replacement_refused_files_no_ticket(tmp_path: Path, text: str, yes: str) -> None:
+    bot = bot_for(tmp_path)
+    asked = await say(bot, text)
+    assert [t["tool"] for t in asked["tasks"] if t["tool"]] == ["request_refund"]
+    await say(bot, yes)
+    assert await executions(bot, "create_ticket") == []
+    assert await refunds_of(bot, "100200") == [797.0]
+
+
+# --- a refund asked instead of the ticket just filed is of the broken thing -------------------
+
+
+async def test_a_refund_instead_of_a_filed_ticket_is_of_the_broken_thing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "the thermos from 100200 is broken")
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_ticket")) == 1
+    offer = await say(bot, "actually refund instead")
+    assert "129.00" in str(offer["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+async def test_a_plain_refund_after_a_filed_ticket_is_still_the_order(tmp_path: Path) -> None:
+    """A ticket filed earlier does not narrow a refund asked in the customer's own words."""
+    bot = bot_for(tmp_path)
+    await say(bot, "the thermos from 100200 is broken")
+    await say(bot, "yes")
+    offer = await say(bot, "refund 100200 please")
+    assert "797.00" in str(offer["reply"])
