@@ -102,6 +102,7 @@ from helpdesk.packs.shop.order_reference import (
     refund_amount_named,
     without_totals,
 )
+from helpdesk.packs.shop.other_order_meant import other_order_meant
 from helpdesk.packs.shop.refund_share import (
     SHARE,
     SHARE_OF,
@@ -3285,6 +3286,11 @@ def match_shop(
             )
         ]
     if awaiting_confirmation:
+        other = other_order_meant(
+            text, norm, message_lang, waiting, lambda said: match_shop(said, packs=packs)
+        )
+        if other is not None:
+            return other  # "不对，是另一单，净化器那个": the waiting action, for that order
         words = dataclasses.replace(SHOP_WORDS, waiting=tuple(waiting))
         answer = read_confirmation(text, norm, message_lang, packs, words)
         if answer is not None:

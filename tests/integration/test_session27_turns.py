@@ -113,3 +113,50 @@ async def test_a_plain_refund_after_a_filed_ticket_is_still_the_order(tmp_path: 
     await say(bot, "yes")
     offer = await say(bot, "refund 100200 please")
     assert "797.00" in str(offer["reply"])
+
+
+# --- another order meant, described by what it holds, while the action waits --------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "yes", "order", "amount"),
+    [
+        ("100200退款", "不对，是另一单，净化器那个", "确认", "100609", 866.0),
+        ("refund 100200", "no, the purifier order", "yes", "100609", 866.0),
+        ("refund 100200", "no wait, the other order, the purifier one", "yes", "100609", 866.0),
+    ],
+)
+async def test_the_order_meant_instead_is_asked_about_then_refunded(
+    tmp_path: Path, first: str, correction: str, yes: str, order: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    asked = await say(bot, correction)
+    assert f"{amount:.2f}" in str(asked["reply"]) and order in str(asked["reply"])
+    assert await executions(bot, "create_refund") == []
+    await say(bot, yes)
+    assert await refunds_of(bot, order) == [amount]
+    assert await refunds_of(bot, "100200") == []
+
+
+async def test_the_order_meant_instead_of_a_cancel_is_cancelled(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100998")
+    asked = await say(bot, "no, the air fryer order i haven't paid")
+    assert "100904" in str(asked["reply"])
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+@pytest.mark.parametrize(
+    "correction", ["no, the purifier order is fine", "no, was the purifier order refunded?"]
+)
+async def test_an_order_described_but_not_asked_for_is_no_request(
+    tmp_path: Path, correction: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200")
+    reply = await say(bot, correction)
+    assert [t["tool"] for t in reply["tasks"] if t["tool"] == "request_refund"] == []
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
