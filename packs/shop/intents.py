@@ -1625,6 +1625,13 @@ _FAULT_RESOLVED = rx(
     r"|again) now\b|\bi think it'?s (?:fine|ok|okay|working)\b|\b(?:fixed|sorted) it myself\b"
     r"|现在(?:又)?好了|现在(?:又)?(?:能用|正常)了|已经好了|(?:又|已经)能用了|自己修好了"
 )
+# "…, keep the rest", "but keep the air fryer out of it", "空气炸锅我留着": what a refund beside
+# it leaves out (the refund's own words say so), no request of its own
+_THING_KEPT = rx(
+    r"^\W*(?:(?:but|and|so|i'?ll|i will|i'?m|i am|i)\s+)*(?:keep|keeping|hold on to|leave)\b"
+    r"(?![^.?!]{0,30}\b(?:refund|cancel|return)\b)"
+    r"|^[^，。,.!?！？]{1,12}?(?:我)?(?:留着|保留|不退)(?:吧|了)?\W*$"
+)
 # "refund 100200, I don't want a replacement", "不要换货": no after-sales ticket for it
 _REPLACEMENT_REFUSED = rx(
     r"\b(?:i\s+)?(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|an\s+|any\s+|another\s+)?"
@@ -3745,10 +3752,9 @@ def match_shop(
             continue  # "the kettle stopped heating ... what do I do": the ticket offer answers it
         kept_all_but = ALL_BUT.search(text)
         if (
-            kept_all_but
-            and kept_all_but.start() <= start < kept_all_but.end()
-            and any(m.intent is ShopIntent.REFUND for m in matched)
-        ):
+            (kept_all_but and kept_all_but.start() <= start < kept_all_but.end())
+            or _THING_KEPT.match(norm[start:end])
+        ) and any(m.intent is ShopIntent.REFUND for m in matched):
             continue  # "keep the air fryer, refund the rest of 100200": what the refund leaves
         if _WHICH_ONE.search(norm[start:end]) and any(
             m.intent is ShopIntent.STOCK for m in matched

@@ -160,3 +160,17 @@ async def test_an_order_described_but_not_asked_for_is_no_request(
     assert [t["tool"] for t in reply["tasks"] if t["tool"] == "request_refund"] == []
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can you refund the air fryer from order 100200 but keep the rest? oh and the thermos too",
+        "refund the thermos and the plates but keep the air fryer out of it, I still use that",
+    ],
+)
+async def test_the_thing_kept_beside_a_refund_is_no_unread_part(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    reply = await say(bot, text)
+    assert "couldn't handle" not in str(reply["reply"])
+    assert "How much should I refund" in str(reply["reply"])  # (which things: asked, never guessed)
