@@ -1226,6 +1226,7 @@ _MONEY_BACK_WHEN = rx(
     r"|\b(?:money|payment)\b.{0,30}\b(?:how long|how many days)\b"
     r"|\bwhen (?:do|will|would) i\b.{0,20}\b(?:money|payment)\b"
     r"|\bwhen (?:the |my )?money (?:comes?|gets?|will be|is|goes) back\b"
+    r"|\bwhen i (?:get|receive|see)\b.{0,12}\b(?:money|refund)\b"
 )
 _MONEY_WORDS = rx(r"钱|退|\brefund|\bmoney\b")
 # a question about after-sales (policy, cost, warranty), not a report of a problem to file
@@ -6442,6 +6443,19 @@ def _time_of_the_refund(items: list[_Request]) -> list[_Request]:
             and any(_A_REFUND_WORD.search(normalize(i.text, _TYPOS)) for i in items[:index])
         ):
             item = replace(item, topic="refund_time")
+        elif (
+            item.intent is ShopIntent.ORDER_STATUS
+            and _MONEY_BACK_WHEN.search(normalize(item.text, _TYPOS))
+            and not extract_entities(item.text).order_ids
+            and any(
+                i.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
+                and i.order_id == item.order_id
+                for i in items[:index]
+            )
+        ):
+            # "please cancel 100998 … and tell me when i get my money back": how long the money
+            # of the write asked beside it takes, not the order's state again
+            item = _Request(ShopIntent.FAQ, text=item.text, lang=item.lang, topic="refund_time")
         out.append(item)
     return out
 
