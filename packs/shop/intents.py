@@ -3754,7 +3754,7 @@ def match_shop(
         kept_all_but = ALL_BUT.search(text)
         if (
             (kept_all_but and kept_all_but.start() <= start < kept_all_but.end())
-            or _THING_KEPT.match(norm[start:end])
+            or (_THING_KEPT.match(norm[start:end]) and not re.search(r"\d{6}", norm[start:end]))
         ) and any(m.intent is ShopIntent.REFUND for m in matched):
             continue  # "keep the air fryer, refund the rest of 100200": what the refund leaves
         if _WHICH_ONE.search(norm[start:end]) and any(
