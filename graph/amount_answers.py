@@ -100,6 +100,9 @@ _LIMIT = rx(
     r"|except(?: for)?|excluding)"
     r"|少退|退少|少点|少一点|少一些|少些|减|扣|留\s*(?:[¥￥]?\d|[一二两三四五六七八九十百]|一?点|一些|一部分)"
     r"|部分|不全|(?:别|不要|不用|不想)(?:退)?(?:全部|全额|都)"
+    # "ok but I'll keep the plates too", "好的吧 但是餐具我留着": a thing kept out of it
+    r"|\b(?:keep(?:ing)?|hold(?:ing)? on to)\s+(?:the|my|that|this|those|these|one)\b"
+    r"|留着|保留|(?:也)?(?:不退|不要退|不用退|别退)"
 )
 
 _ASKED_BACK = rx(r"^(?:是不是|对不对|好不好|可不可以|行不行|可以不)")  # "是不是少退了": a question

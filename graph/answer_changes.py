@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from helpdesk.graph.conversation import bare
 from helpdesk.graph.language import Lang
@@ -13,7 +14,7 @@ from helpdesk.graph.money import AmountReading, read_amount
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.tools.packs import PackSet
 
-__all__ = ["changed_amount", "corrected_subject", "without"]
+__all__ = ["PART_ARGS", "changed_amount", "corrected_subject", "said_instead", "without"]
 
 
 def changed_amount(text: str, lang: Lang, reading: AmountReading) -> MatchedIntent:
@@ -53,3 +54,19 @@ def without(norm: str, ids: tuple[str, ...]) -> str:
     for value in ids:
         norm = re.sub(re.escape(value.lower()), lambda m: " " * len(m.group(0)), norm)
     return norm
+
+
+PART_ARGS = frozenset({"share", "share_of", "share_own"})
+"""A pack's words for a part of a subject ("half", "the thermos"): never carried to another."""
+
+
+def said_instead(request: dict[str, Any], answer: MatchedIntent) -> dict[str, Any]:
+    """The request of a waiting action after an answer whose amount cannot be used ("yes but
+    refund less", "ok but I'll keep the plates too"): the answer's words now say the amount —
+    the part first asked about (:data:`PART_ARGS`: "everything but the air fryer") no longer does,
+    so it is never worked out again, nor the whole offered; the request is planned again from
+    those words (an amount to ask about)."""
+    kept = {k: v for k, v in request.items() if k not in PART_ARGS}
+    args = {k: v for k, v in (request.get("args") or {}).items() if k not in PART_ARGS}
+    said = answer.amount_raw or answer.text
+    return {**kept, "text": answer.text, "args": args, "amount_raw": said}

@@ -138,9 +138,10 @@ def read_confirmation(
     if (
         answer is not None
         and answer.intent is Intent.CONFIRM_CHANGE
-        and answer.amount_kind == "exact"
+        and answer.amount_kind in ("exact", "full")
     ):
-        # "-50": the sign the reading's words lost says it is no amount to pay (asked)
+        # "-50": the sign the reading's words lost says it is no amount to pay (asked); "不对，
+        # 空气炸锅留着，剩下的全退": all but a thing kept, never the whole
         whole = read_amount(text.strip(), money_context=True, packs=packs)
         return _changed_amount(answer.text, lang, whole) if whole.kind == "invalid" else answer
     return answer

@@ -355,6 +355,8 @@ CORRECTION = rx(
     # "actually make it 100609": another subject, by its identifier
     r"|\b(?:make|change) (?:it|that) (?:to |for |into )?(?:order\s*)?#?(?=\d{5,})"
     r"|我是说|我说的是|应该是|是指|我指的是|换成|改成"
+    # "说错了，是100609", "my bad, 100609": the one said before was a slip
+    r"|说错了|搞错了|弄错了|写错了|打错了|输错了|\bmy bad\b|\btypo\b|\bwrong (?:one|number|order)\b"
 )
 # "not all of it": the customer wants part of the amount, not nothing
 NOT_ALL = rx(

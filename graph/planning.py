@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from helpdesk.graph.answer_changes import PART_ARGS, said_instead
 from helpdesk.graph.asking import ASKS
 from helpdesk.graph.capabilities import pack_call
 from helpdesk.graph.confirmation_reading import RESTATED
@@ -322,10 +323,6 @@ def _restates(pending: list[dict[str, Any]], answer: MatchedIntent, packs: PackS
     return named is None or str(named) == str(args.get(cap.subject))
 
 
-_PART_ARGS = frozenset({"share", "share_of", "share_own"})
-"""A pack's words for a part of a subject ("half", "the thermos"): never carried to another."""
-
-
 def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, packs: PackSet) -> Task:
     """The pending action asked about again: with the customer's change ("yes but only 100",
     "不对，我是说100904": the capability's :attr:`~Capability.subject` and first amount
@@ -348,7 +345,7 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
                 args[amount] = None
                 original[amount] = None
                 original.update(
-                    {k: v for k, v in (original.get("args") or {}).items() if k in _PART_ARGS}
+                    {k: v for k, v in (original.get("args") or {}).items() if k in PART_ARGS}
                 )
                 reworked = True
             args[cap.subject] = subject
@@ -356,6 +353,8 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
         if answer.amount_kind != "none" and amount in args:
             args[amount] = answer.amount if answer.amount_kind == "exact" else None
             original.update({amount: args[amount], "amount_kind": answer.amount_kind})
+        if answer.amount_kind == "invalid":
+            original, reworked = said_instead(original, answer), True
     replanned = cap.plan(original, {}) if cap is not None and cap.plan is not None else None
     if replanned is not None and replanned.tool != action["tool"]:
         # the change cannot be used as it is (an invalid amount): look it up and ask instead

@@ -111,6 +111,7 @@ from helpdesk.packs.shop.refund_share import (
     without_share,
 )
 from helpdesk.packs.shop.replacement_first import replacement_first
+from helpdesk.packs.shop.thing_meant_at_offer import thing_meant_at_offer
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
@@ -3299,6 +3300,13 @@ def match_shop(
         )
         if other is not None:
             return other  # "不对，是另一单，净化器那个": the waiting action, for that order
+        thing = thing_meant_at_offer(
+            text,
+            waiting,
+            lambda said: match_shop(said, packs=packs, last_order_id=last_order_id),
+        )
+        if thing is not None:
+            return thing  # "yes, only the thermos": the refund of that thing, asked again
         words = dataclasses.replace(SHOP_WORDS, waiting=tuple(waiting))
         answer = read_confirmation(text, norm, message_lang, packs, words)
         if answer is not None:

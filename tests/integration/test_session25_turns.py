@@ -207,8 +207,9 @@ async def test_a_sum_asked_back_beside_a_cancel_asks_its_order_naming_the_sum(
 @pytest.mark.parametrize(
     ("turns", "paid"),
     [
-        (["refund 100200", "除了空气炸锅都退"], []),
-        # (session 26: what the other items cost is asked, and a yes pays exactly that)
+        # (session 26: what the other items cost is asked, and a yes pays exactly that;
+        # session 27: also when said in answer to the whole amount offered)
+        (["refund 100200", "除了空气炸锅都退"], [398.0]),
         (["100200除了空气炸锅都退了吧"], [398.0]),
     ],
 )

@@ -174,3 +174,57 @@ async def test_the_thing_kept_beside_a_refund_is_no_unread_part(tmp_path: Path, 
     reply = await say(bot, text)
     assert "couldn't handle" not in str(reply["reply"])
     assert "How much should I refund" in str(reply["reply"])  # (which things: asked, never guessed)
+
+
+# --- answers that change the refund offered: the change is what is asked next ----------------
+
+
+@pytest.mark.parametrize(
+    ("first", "answer", "yes", "amount"),
+    [
+        # a thing picked out in answer: that thing's price, never the whole again
+        ("refund 100200", "yes, only the thermos", "yes", 129.0),
+        ("refund 100200", "ok, the thermos only", "yes", 129.0),
+        ("refund 100200", "yes just the thermos please", "yes", 129.0),
+        # all but a thing kept, said in answer
+        ("退100200", "不对，空气炸锅留着，剩下的全退", "好", 398.0),
+        # the order said wrong, a slip
+        ("退100200", "说错了，是100609", "好", 866.0),
+        ("refund 100200", "my bad, 100609", "yes", 866.0),
+    ],
+)
+async def test_an_answer_changing_the_offer_is_asked_then_paid_as_changed(
+    tmp_path: Path, first: str, answer: str, yes: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    asked = await say(bot, answer)
+    assert f"{amount:.2f}" in str(asked["reply"])
+    assert await executions(bot, "create_refund") == []
+    await say(bot, yes)
+    paid = await refunds_of(bot, "100200") + await refunds_of(bot, "100609")
+    assert paid == [amount]
+    await say(bot, yes)  # (a second yes finds nothing more to pay)
+    assert len(await executions(bot, "create_refund")) == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "answer"),
+    [
+        ("refund everything on 100200 but the air fryer", "yes but refund less"),
+        ("refund everything on 100200 but the air fryer", "ok but I'll keep the plates too"),
+        ("100200除了空气炸锅都退", "好的吧 但是餐具我留着"),
+    ],
+)
+async def test_a_yes_limiting_a_worked_out_sum_asks_how_much(
+    tmp_path: Path, first: str, answer: str
+) -> None:
+    """The sum first worked out (¥398) is no longer meant and the whole (¥797) never was."""
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    asked = await say(bot, answer)
+    assert "398.00" not in str(asked["reply"])
+    assert "797.00" in str(asked["reply"])  # (as the most that can be refunded)
+    assert [t["tool"] for t in asked["tasks"] if t["tool"]] == ["get_order"]
+    await say(bot, "yes" if answer.isascii() else "好")
+    assert await executions(bot, "create_refund") == []

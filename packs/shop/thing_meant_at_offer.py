@@ -1,0 +1,51 @@
+"""A thing of the order picked out in answer to a refund offer: "yes, only the thermos".
+
+"refund 100200" → "Shall I request a refund of ¥797.00…?" → "yes, only the thermos", "ok, the
+thermos only", "yeah just the plates": the customer narrows the refund to a thing of the order.
+That is no yes to the whole amount and no unclear answer to ask again unchanged (a hurried second
+"yes" paid the whole ¥797): it is the refund of that thing, worked out by the refund's precheck
+(its price, or asked how much when the thing is a part), and asked before anything is paid. The
+Chinese answers say the verb ("好，只退餐具") and are read as such requests already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from helpdesk.graph.conversation import rx
+from helpdesk.graph.request import Intent, MatchedIntent
+
+__all__ = ["thing_meant_at_offer"]
+
+_YES_THEN_THING = rx(
+    r"^\W*(?:(?:yes|yeah|yep|yup|ok|okay|sure|fine|alright|right)\b[\s,.!-]*)?(?:but\s+)?"
+    r"(?:(?:only|just)\s+(?:for\s+)?(?P<thing>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)"
+    r"|(?P<thing2>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)\s+(?:only|alone)\b)"
+    r"[\s.!]*(?:please|pls|thanks|thx)?[\s.!]*$"
+)
+"""A yes (or nothing) and one thing picked out with "only"/"just", nothing else said."""
+_NOT_A_THING = rx(r"\b(?:amount|money|refund|rest|order|whole|full|half|part|same|one|it)\b")
+
+ReadFn = Callable[[str], list[MatchedIntent]]
+
+
+def thing_meant_at_offer(
+    text: str, waiting: Sequence[str], read: ReadFn
+) -> list[MatchedIntent] | None:
+    """The waiting refund asked again for the thing ``text`` picks out (read by ``read``, the
+    shop's matcher on a fresh message), or None when ``text`` is no such answer."""
+    tools = {w.split()[0] for w in waiting if w.split()}
+    if tools != {"request_refund"}:
+        return None
+    found = _YES_THEN_THING.match(text.strip())
+    if found is None:
+        return None
+    thing = (found.group("thing") or found.group("thing2") or "").strip()
+    if not thing or _NOT_A_THING.search(thing):
+        return None
+    meant = [
+        m
+        for m in read(f"refund only {thing}")
+        if m.intent is Intent.PACK and m.capability == "refund"
+    ]
+    return meant or None
