@@ -102,6 +102,9 @@ _LIMIT = rx(
     r"|部分|不全|(?:别|不要|不用|不想)(?:退)?(?:全部|全额|都)"
     # "ok but I'll keep the plates too", "好的吧 但是餐具我留着": a thing kept out of it
     r"|\b(?:keep(?:ing)?|hold(?:ing)? on to)\s+(?:the|my|that|this|those|these|one)\b"
+    # ("yes but not 100998": an order named as not meant, no limit on the amount)
+    r"|\b(?:but not|apart from|other than)\b(?!\s*(?:order\s*)?#?\s*\d)"
+    r"|(?:除了|除开|不包括|不算)(?!\s*(?:订单)?\s*\d)"
     r"|留着|保留|(?:也)?(?:不退|不要退|不用退|别退)"
 )
 

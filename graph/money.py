@@ -73,7 +73,7 @@ _FULL = re.compile(
 # "not the full amount", "不要全退": part of it, amount unknown — asked, never the whole
 _NOT_FULL = re.compile(
     r"\bnot (?:the )?(?:full|whole|entire|all)\b|\bnot everything\b"
-    r"|(?:不要|不用|别|不想|不)(?:全部|全额|全退|都退)",
+    r"|(?:不要|不用|别|不想|不是|不)(?:全部|全额|全退|都退)",
     re.IGNORECASE,
 )
 # "除了空气炸锅都退", "everything on 100200 but the air fryer", "keep the air fryer, refund the

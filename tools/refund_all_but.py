@@ -35,6 +35,8 @@ ALL_BUT = re.compile(
     # "除空气炸锅外全退", "除空气炸锅之外其他都退"
     r"|除(?P<out_zh2>[^了，。,.!?！？][^，。,.!?！？]{0,15}?)(?:以外|之外|外)[\s，,]*"
     r"(?:其他的?|其余的?|其它的?|别的|剩下的)?(?:东西|商品)?(?:都|全|全部)"
+    # "全部退了，空气炸锅除外", "refund all of it, the thermos excepted"
+    r"|(?:全部|全|都)退(?:了|掉)?(?:吧)?[\s，,]*(?P<out_zh3>[\u4e00-\u9fff]{2,10}?)除外"
     # "空气炸锅不退 其他的都退", "空气炸锅留着 剩下的全退"
     r"|(?P<kept_zh>[\u4e00-\u9fff]{2,10})(?:我|就|先)*(?:不退|留着|保留|不要退|不用退)[\s，,]*"
     r"(?:其他的?|其余的?|其它的?|别的|剩下的)(?:东西|商品)?(?:都|全|全部)?退"
@@ -53,7 +55,12 @@ ALL_BUT = re.compile(
 """Words asking for all of an order but the things named in the group ``out`` (``out_id``,
 ``out_zh``, ``out_zh2``, ``kept_zh``, ``kept_en``, ``kept_en2``)."""
 
-_GROUPS = ("out", "out_id", "out_zh", "out_zh2", "kept_zh", "kept_en", "kept_en2")
+_GROUPS = ("out", "out_id", "out_zh", "out_zh2", "out_zh3", "kept_zh", "kept_en", "kept_en2")
+# "I'll keep everything except the thermos", "everything on 100200 is fine except the thermos":
+# the thing excepted is the one refunded, never the others
+_KEPT_ALL_BUT = re.compile(
+    r"\b(?:keep|keeping|kept|fine|ok|okay|good|happy|works?|working|love|like)\b", re.IGNORECASE
+)
 _MOST_WORDS = 6
 _SAYS_MORE = re.compile(
     r"\b(?:is|are|was|were|still|does|doesn'?t|did|didn'?t|works?|worked|broke|broken|has|have"
@@ -62,7 +69,12 @@ _SAYS_MORE = re.compile(
 )
 
 
-_CORRECTED = re.compile(r"不是|只退|\b(?:actually|wait|no|only|just|instead)\b", re.IGNORECASE)
+_CORRECTED = re.compile(
+    r"不是|只退|我是说|\b(?:actually|wait|no|only|just|instead|i mean|i meant|sorry)\b"
+    # "…; and the plates, keep those too": more left out, said apart
+    r"|\b(?:keep|keeping)\b[^.;!?]{0,20}\b(?:too|as well|also)\b|也(?:留着|不退|保留)",
+    re.IGNORECASE,
+)
 _FILLER_WORDS = frozenset(
     {"the", "my", "a", "an", "that", "this", "one", "from", "in", "on", "of", "order", "please"}
 )
@@ -94,6 +106,17 @@ def items_but(
     found = ALL_BUT.search(words)
     if found is None:
         return None
+    said = words[: found.end()]
+    if not any(found.group(g) for g in ("kept_zh", "kept_en", "kept_en2")) and (
+        _KEPT_ALL_BUT.search(said[max(0, found.start() - 30) : found.start()])
+        or _KEPT_ALL_BUT.search(found.group(0))
+    ):
+        # "I'll keep everything except the thermos": the thermos is what is meant (asked when
+        # it is not one item of the order by its own name)
+        out = next((found.group(g) for g in _GROUPS if found.group(g)), "")
+        meant = named_items(order, out)
+        exact = len(meant) == 1 and _only_its_name(out, meant[0]) and not _CORRECTED.search(words)
+        return (meant[0] if exact else None), True
     out = next((found.group(g) for g in _GROUPS if found.group(g)), "")
     if len(out.split()) > _MOST_WORDS or _SAYS_MORE.search(out):
         return None, True  # "everything but the air fryer still doesn't work": asked

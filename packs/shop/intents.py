@@ -3303,7 +3303,11 @@ def match_shop(
         thing = thing_meant_at_offer(
             text,
             waiting,
-            lambda said: match_shop(said, packs=packs, last_order_id=last_order_id),
+            lambda said: match_shop(
+                said,
+                packs=packs,
+                last_order_id=last_order_id or (known_orders[-1] if known_orders else None),
+            ),
         )
         if thing is not None:
             return thing  # "yes, only the thermos": the refund of that thing, asked again

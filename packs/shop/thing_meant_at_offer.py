@@ -18,13 +18,25 @@ from helpdesk.graph.request import Intent, MatchedIntent
 __all__ = ["thing_meant_at_offer"]
 
 _YES_THEN_THING = rx(
-    r"^\W*(?:(?:yes|yeah|yep|yup|ok|okay|sure|fine|alright|right)\b[\s,.!-]*)?(?:but\s+)?"
-    r"(?:(?:only|just)\s+(?:for\s+)?(?P<thing>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)"
+    r"^\W*(?:(?:yes|yeah|yep|yup|ok|okay|sure|fine|alright|right|no|nope|actually|wait|sorry|oh)"
+    r"\b[\s,.!-]*)*(?:but\s+|for\s+)?"
+    r"(?:(?:(?:only|just)\s+(?:for\s+)?)?(?P<thing>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)"
     r"|(?P<thing2>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)\s+(?:only|alone)\b)"
-    r"[\s.!]*(?:please|pls|thanks|thx)?[\s.!]*$"
+    r"[\s.!]*(?:please|pls|thanks|thx|instead)?[\s.!]*$"
 )
-"""A yes (or nothing) and one thing picked out with "only"/"just", nothing else said."""
-_NOT_A_THING = rx(r"\b(?:amount|money|refund|rest|order|whole|full|half|part|same|one|it)\b")
+"""An answer (a yes, a no, a correction, or nothing) picking out one thing, nothing else said."""
+_CORRECTED_TO_THING_ZH = rx(
+    r"^[\s，,。.!！]*(?:不是这个|不是这件|不对|不是|错了)[\s，,。]*(?:是|要退的是|退的是)?"
+    r"(?P<thing>[\u4e00-\u9fff]{2,8}?)(?:的钱)?(?:吧|啊|呀)?[\s，,。.!！~～]*$"
+)
+"""A Chinese correction naming the thing meant ("不是这个，是保温杯")."""
+_NOT_A_THING = rx(
+    r"\b(?:amount|money|refund|rest|order|whole|full|half|part|same|one|it|is|are|was|were|broke"
+    r"|broken|works?|doesn|don|isn|has|have|had|arrived|came|still|other|others)\b"
+)
+_NOT_A_THING_ZH = rx(
+    r"订单|这单|那单|全部|一半|剩下|其他|别的|都|退|钱|款|取消|确认|谢谢|算了|不用|要"
+)
 
 ReadFn = Callable[[str], list[MatchedIntent]]
 
@@ -38,14 +50,15 @@ def thing_meant_at_offer(
     if tools != {"request_refund"}:
         return None
     found = _YES_THEN_THING.match(text.strip())
-    if found is None:
+    zh = _CORRECTED_TO_THING_ZH.match(text.strip()) if found is None else None
+    if zh is not None and not _NOT_A_THING_ZH.search(zh.group("thing")):
+        said = f"只退{zh.group('thing')}"
+    elif found is not None:
+        thing = (found.group("thing") or found.group("thing2") or "").strip()
+        if not thing or _NOT_A_THING.search(thing):
+            return None
+        said = f"refund only {thing}"
+    else:
         return None
-    thing = (found.group("thing") or found.group("thing2") or "").strip()
-    if not thing or _NOT_A_THING.search(thing):
-        return None
-    meant = [
-        m
-        for m in read(f"refund only {thing}")
-        if m.intent is Intent.PACK and m.capability == "refund"
-    ]
+    meant = [m for m in read(said) if m.intent is Intent.PACK and m.capability == "refund"]
     return meant or None

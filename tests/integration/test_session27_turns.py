@@ -186,6 +186,10 @@ async def test_the_thing_kept_beside_a_refund_is_no_unread_part(tmp_path: Path, 
         ("refund 100200", "yes, only the thermos", "yes", 129.0),
         ("refund 100200", "ok, the thermos only", "yes", 129.0),
         ("refund 100200", "yes just the thermos please", "yes", 129.0),
+        ("refund 100200", "yes for the thermos", "yes", 129.0),
+        ("refund the thermos on 100200", "actually the air fryer", "yes", 399.0),
+        ("退100200保温杯", "不是这个，是空气炸锅", "好", 399.0),
+        ("退100200", "保温杯不退，其他都退", "好", 668.0),
         # all but a thing kept, said in answer
         ("退100200", "不对，空气炸锅留着，剩下的全退", "好", 398.0),
         # the order said wrong, a slip
@@ -214,17 +218,58 @@ async def test_an_answer_changing_the_offer_is_asked_then_paid_as_changed(
         ("refund everything on 100200 but the air fryer", "yes but refund less"),
         ("refund everything on 100200 but the air fryer", "ok but I'll keep the plates too"),
         ("100200除了空气炸锅都退", "好的吧 但是餐具我留着"),
+        ("refund 100200", "yes but not the air fryer"),
+        ("退100200", "好 除了空气炸锅"),
     ],
 )
 async def test_a_yes_limiting_a_worked_out_sum_asks_how_much(
     tmp_path: Path, first: str, answer: str
 ) -> None:
-    """The sum first worked out (¥398) is no longer meant and the whole (¥797) never was."""
+    """The sum first worked out (¥398) is no longer meant, nor the whole (¥797) offered."""
     bot = bot_for(tmp_path)
     await say(bot, first)
     asked = await say(bot, answer)
-    assert "398.00" not in str(asked["reply"])
+    assert "398.00" not in str(asked["reply"]) and "Shall I" not in str(asked["reply"])
     assert "797.00" in str(asked["reply"])  # (as the most that can be refunded)
     assert [t["tool"] for t in asked["tasks"] if t["tool"]] == ["get_order"]
     await say(bot, "yes" if answer.isascii() else "好")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll keep everything except the thermos from 100200, refund it",
+        "everything on 100200 is fine except the thermos, refund it",
+        "the whole order 100200 was fine except the thermos, refund that",
+    ],
+)
+async def test_everything_kept_but_a_thing_refunds_that_thing(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    offer = await say(bot, text)
+    assert "129.00" in str(offer["reply"]) and "668.00" not in str(offer["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "yes", "paid"),
+    [
+        ("100200 全部退了，空气炸锅除外", "好", [398.0]),
+        ("refund everything on 100200 except the air fryer, I mean except the thermos", "yes", []),
+        (
+            "refund everything on 100200 except the thermos; and the plates, keep those too",
+            "yes",
+            [],
+        ),
+        ("退100200|不是全退，空气炸锅不退", "好", []),
+    ],
+)
+async def test_exclusions_said_apart_or_corrected_are_never_the_first_sum(
+    tmp_path: Path, text: str, yes: str, paid: list[float]
+) -> None:
+    bot = bot_for(tmp_path)
+    for turn in text.split("|"):
+        await say(bot, turn)
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == paid

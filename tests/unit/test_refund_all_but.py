@@ -111,3 +111,17 @@ def test_an_order_partly_refunded_is_asked() -> None:
 )
 def test_words_asking_no_all_but_are_left_alone(words: str) -> None:
     assert rest(words) is None
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I'll keep everything except the thermos from 100200, refund it",
+        "everything on 100200 is fine except the thermos, refund it",
+        "the whole order 100200 was fine except the thermos, refund that",
+    ],
+)
+def test_everything_kept_but_a_thing_is_that_thing(words: str) -> None:
+    found = rest(words)
+    assert found is not None and found[0] is not None
+    assert found[0]["unit_price"] == 129.0
