@@ -38,6 +38,7 @@ from helpdesk.packs.shop.words import (
     complaint_filing_asked,
     product_query,
     ticket_asked_for,
+    ticket_made_or_wondered,
     ticket_needs_asking,
     tracked_product,
 )
@@ -148,7 +149,8 @@ def _create_ticket(m: Request, facts: Request) -> PlannedCall | None:
     description = str(m.get(TICKET_MESSAGE) or text)[:2000]
     args = {"subject": subject, "description": description, "order_id": m.get("order_id")}
     flagged = bool(m.get(COMPLAINED) or m.get(ASK_FIRST))
-    ask_first = ticket_needs_asking(text) or flagged or guessed or unnamed
+    made = ticket_made_or_wondered(description)  # ("我昨天已经提交过了": never a second at once)
+    ask_first = ticket_needs_asking(text) or flagged or guessed or unnamed or made
     asked = complaint_filing_asked(description) or ticket_asked_for(description)
     if complained(m, text) or COMPLAINT_WORD.search(text):
         # a complaint: filed as one (asked first, the question naming the order's open

@@ -1034,6 +1034,14 @@ _PART_OF_ORDER = rx(
     + _AN_ITEM
     # "帮我把100998里的手机取消掉，其他的保留"
     + r"|把\s*\d{6}\s*(?:里面|里|中)的?[\u4e00-\u9fff]{2,6}取消"
+    # "100998里的手机取消", "100998只要显示器，手机取消", "手机取消 显示器留着"
+    + r"|\d{6}\s*(?:里面|里|中)的(?!订单)[\u4e00-\u9fff]{2,6}(?<!单)(?:取消|不要了)"
+    + r"|只要(?!订单|这单|那单)[\u4e00-\u9fff]{2,6}[，,\s]*(?!订单|这单|那单|整单|全部)"
+    r"[\u4e00-\u9fff]{2,6}(?<!单)(?:取消|不要了)"
+    # ("显示器那单取消，手机留着": an order named by a thing, cancelled whole)
+     + r"|(?<![\u4e00-\u9fff])(?!订单|这单|那单|整单|全部)[\u4e00-\u9fff]{2,6}(?<!单)"
+    r"(?:取消|不要了)(?:掉|了)?[，,\s]*(?!订单|这单|那单)[\u4e00-\u9fff]{2,6}(?:我)?"
+    r"(?:留着|保留|还要|要留)"
     + r"|\b(?:(?:only|just) cancel|cancel (?:only|just)) (?:the |my )"
     + _AN_ITEM
     + r"(?= (?:and|but) (?:keep|leave)\b| from\b| in (?:it|the order|that order)\b)"
@@ -1640,7 +1648,7 @@ _REPLACEMENT_REFUSED = rx(
     r"(?:new\s+one|replacement|exchange|swap|repair)s?\b"
     r"|\bno\s+(?:replacement|exchange|swap|repair)s?(?:\s+(?:please|pls|needed|thanks))?\b"
     r"|\bnot\s+(?:a\s+)?(?:replacement|exchange)\b"
-    r"|(?:不要|不用|不想|不需要|别)(?:给我)?(?:换货|换新的?|换一个|换个新的?|补发|维修)"
+    r"|(?:不要|不用|不想|不需要|别)(?:给我)?(?:换货|换新的?|换一个|换个新的?|换(?=[，,。\s]|$)|补发|维修)"
 )
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"

@@ -25,6 +25,7 @@ __all__ = [
     "is_complaint",
     "product_query",
     "ticket_asked_for",
+    "ticket_made_or_wondered",
     "ticket_needs_asking",
     "tracked_product",
 ]
@@ -165,6 +166,18 @@ _TICKET_NOT_NOW = re.compile(
     r"|\b(?:open|file|raise) a ticket\b[^.?!]{0,30}\bif\b",
     re.IGNORECASE,
 )
+_TICKET_MADE_OR_WONDERED = re.compile(
+    r"已经|提交过|提过|报过|过了|昨天|前天|有用吗|有用么|有没有用|工单号|单号多少|多少号"
+    r"|\balready (?:filed|opened|submitted|reported|raised)\b|\bticket (?:number|no\.?|id)\b"
+    r"|\b(?:is|does) (?:it|a ticket|filing) (?:even )?(?:help|work|useful)\b",
+    re.IGNORECASE,
+)
+
+
+def ticket_made_or_wondered(text: str) -> bool:
+    """Whether ``text`` tells of a ticket made before or asks about one ("我昨天已经提交过了",
+    "工单号多少", "提交了有用吗"): whatever ticket is read from it is asked before it is filed."""
+    return bool(_TICKET_MADE_OR_WONDERED.search(text))
 
 
 # Question scaffolding around a product: "do you have ... in stock?", "...多少钱", "有没有...的".

@@ -273,3 +273,68 @@ async def test_exclusions_said_apart_or_corrected_are_never_the_first_sum(
         await say(bot, turn)
     await say(bot, yes)
     assert await refunds_of(bot, "100200") == paid
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("I want a replacement for the thermos on 100200. If you can't, refund me", "yes"),
+        ("can you exchange the thermos on 100200? if not, refund", "yes"),
+        ("100200保温杯换货，实在不行退款", "好"),
+        ("the thermos from 100200 broke - replace it, and if there's no stock, refund", "yes"),
+        ("thermos from 100200 is broken. replacement preferred, refund as a last resort", "yes"),
+        ("I'd like a new thermos for 100200, otherwise my money back", "yes"),
+        ("send me a new thermos (100200) or give me a refund", "yes"),
+        ("refund the thermos from 100200 if you have no replacement", "yes"),
+        ("100200保温杯坏了，能换吗？不能就退钱", "好"),
+        ("100200保温杯坏了，最好是换，实在不行就退款吧", "好"),
+        ("please replace the thermos from 100200; if that's not possible, refund it", "yes"),
+    ],
+)
+async def test_more_ways_of_wanting_a_replacement_first_move_no_money(
+    tmp_path: Path, text: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, yes)
+    assert len(await executions(bot, "create_ticket")) == 1
+    assert await executions(bot, "create_refund") == []
+
+
+# --- an item of an order cancelled in Chinese: orders are cancelled whole, so it is explained -----
+
+
+@pytest.mark.parametrize(
+    "text", ["100998只要显示器，手机取消", "100998里的手机取消", "100998 手机取消 显示器留着"]
+)
+async def test_an_item_cancel_in_chinese_cancels_nothing(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    reply = await say(bot, text)
+    assert [t["tool"] for t in reply["tasks"] if t["tool"]] == ["search_faq"]
+    await say(bot, "好")
+    assert await executions(bot, "cancel_order") == []
+
+
+# --- a ticket told of before, or asked about, is asked before it is filed -------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "100200保温杯坏了，我昨天已经提交过了",
+        "100200保温杯坏了 工单号多少",
+        "100200的保温杯坏了，提交了有用吗",
+    ],
+)
+async def test_a_ticket_told_of_or_wondered_about_is_never_filed_at_once(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_ticket_asked_for_in_so_many_words_is_still_filed(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "100200保温杯坏了 帮我提交售后")
+    assert len(await executions(bot, "create_ticket")) == 1
