@@ -49,6 +49,7 @@ __all__ = [
     "ALTERNATIVE",
     "BRIEF",
     "CHANGE_UNCLEAR",
+    "DECLINED_ACTIONS",
     "DEFERRED_PART",
     "JUST_DROPPED",
     "LAST_WRITE",
@@ -69,6 +70,8 @@ __all__ = [
 
 
 LAST_WRITE = "last_write"
+DECLINED_ACTIONS = "declined_actions"
+"""Session fact: the actions a plain no answered on the turn before (for the next turn only)."""
 """The session fact naming the last action done (run after the customer's yes): ``{"tool",
 "args", "amount_kind"}`` ("do the same for 100452" is that action again, on another subject; asked
 again, never run on it). An action declined or never confirmed is never one to repeat."""

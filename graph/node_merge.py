@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.degrade.context import DegradeContext
-from helpdesk.graph.intents import JUST_DROPPED, LAST_WRITE
+from helpdesk.graph.intents import DECLINED_ACTIONS, JUST_DROPPED, LAST_WRITE
 from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
 from helpdesk.graph.planning import match_from_task
 from helpdesk.graph.put_off import called_off
@@ -131,6 +131,7 @@ class MergeContextNode(NodeBase):
         notices = list(state.get("notices", []))
         notices += _dropped_confirmations(state, self.packs)
         facts["dropped_actions"] = self._recently_dropped(state, facts)
+        facts[DECLINED_ACTIONS] = _declined(state)
         return {
             "facts": facts,
             "degraded_turns": degraded_turns,
@@ -207,6 +208,15 @@ def _moved_on_from(state: HelpdeskState) -> list[dict[str, Any]]:
         # "only the cancel" while a cancel and a refund waited: the refund was dropped
         return [a for a in previous if a.get("id") not in reasked]
     return list(previous)
+
+
+def _declined(state: HelpdeskState) -> list[dict[str, Any]]:
+    """The actions a plain no answered this turn (kept for the next turn only): what a refund
+    asked next may be about ("the thermos is broken" → ticket? → "no" → "refund it")."""
+    tasks = state.get("tasks", [])
+    if not any(t.intent == "confirm_no" for t in tasks):
+        return []
+    return list(state.get("facts", {}).get("pending_actions") or [])[-3:]
 
 
 def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from helpdesk.graph.intents import LAST_WRITE
+from helpdesk.graph.intents import DECLINED_ACTIONS, LAST_WRITE
 from helpdesk.graph.request import RESOLVED
 from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
@@ -194,7 +194,9 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         # they single out is what is refunded (its price), not everything on the order
         words = str(m.get(SHARE_OF) or m.get("text") or "")[:300]
         own = m.get(SHARE_OWN)
-        fault = _fault_on(oid, facts, switched=bool(_INSTEAD.search(words)))
+        # ("refund it", "退了吧": the thing just talked about; "refund 100200": the order)
+        unnamed = not _ORDER_ID.search(str(m.get("text") or ""))
+        fault = _fault_on(oid, facts, switched=bool(_INSTEAD.search(words)) or unnamed)
         if fault and not own:
             # "the thermos from 100200 is broken" -> (a ticket offered) -> "refund instead": the
             # thing of the fault is what is refunded, unless the refund's own words name one
@@ -212,10 +214,11 @@ _INSTEAD = re.compile(r"\binstead\b|\brather\b|改成|换成|改为|还是退", 
 def _fault_on(order_id: str, facts: Request, *, switched: bool = False) -> str:
     """The words of an after-sales ticket on ``order_id`` the customer was just asked about
     (waiting for a yes, or moved on from on the turn before) or, when the refund is asked
-    instead (``switched``), the one just filed: what the fault is about."""
+    instead or names no order (``switched``), the one just filed or said no to: what the fault
+    is about."""
     recent = [*(facts.get("pending_actions") or ()), *(facts.get("dropped_actions") or ())]
-    if switched and isinstance(facts.get(LAST_WRITE), Mapping):
-        recent.append(facts[LAST_WRITE])
+    if switched:
+        recent += [*(facts.get(DECLINED_ACTIONS) or ()), facts.get(LAST_WRITE) or {}]
     for action in recent:
         args = action.get("args") if isinstance(action, Mapping) else None
         if (

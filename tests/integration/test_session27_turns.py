@@ -338,3 +338,29 @@ async def test_a_ticket_asked_for_in_so_many_words_is_still_filed(tmp_path: Path
     bot = bot_for(tmp_path)
     await say(bot, "100200保温杯坏了 帮我提交售后")
     assert len(await executions(bot, "create_ticket")) == 1
+
+
+# --- "refund it" after a fault told: the broken thing, whatever was said to the ticket -----------
+
+
+@pytest.mark.parametrize(
+    ("turns", "yes"),
+    [
+        (["the thermos from 100200 is broken", "no", "refund it"], "yes"),
+        (["100200保温杯坏了", "不用", "退了吧"], "好"),
+        (["the thermos from 100200 is broken", "yes", "and refund it too"], "yes"),
+        (
+            ["the thermos from 100200 is broken", "yes", "I don't want a replacement, refund it"],
+            "yes",
+        ),
+    ],
+)
+async def test_refund_it_after_a_fault_is_the_broken_thing(
+    tmp_path: Path, turns: list[str], yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    for turn in turns:
+        offer = await say(bot, turn)
+    assert "129.00" in str(offer["reply"]) and "797.00" not in str(offer["reply"])
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [129.0]
