@@ -111,7 +111,7 @@ from helpdesk.packs.shop.refund_share import (
     without_share,
 )
 from helpdesk.packs.shop.replacement_first import replacement_first
-from helpdesk.packs.shop.thing_meant_at_offer import thing_meant_at_offer
+from helpdesk.packs.shop.thing_meant_at_offer import thing_added_at_offer, thing_meant_at_offer
 from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
@@ -3115,6 +3115,17 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         # "refund 100200 if you can't replace it": the after-sales ticket, never the refund
         found = replacement_first(text, found)
     pending = context.facts.get("pending_actions") or []
+    if context.awaiting_confirmation and isinstance(pending, list):
+        # "refund the thermos" → "yes, and the plates": the refund of both, asked again
+        more = thing_added_at_offer(
+            text,
+            [a for a in pending if isinstance(a, Mapping)],
+            lambda said: shop_matcher(
+                said, dataclasses.replace(context, awaiting_confirmation=False)
+            ),
+        )
+        if more is not None:
+            return more
     also = _yes_and_also(text, found, pending, context)
     if also is not None:
         return also

@@ -10,12 +10,14 @@ Chinese answers say the verb ("好，只退餐具") and are read as such request
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from helpdesk.graph.conversation import rx
 from helpdesk.graph.request import Intent, MatchedIntent
+from helpdesk.packs.shop.refund_share import SHARE_OF
 
-__all__ = ["thing_meant_at_offer"]
+__all__ = ["thing_added_at_offer", "thing_meant_at_offer"]
 
 _YES_THEN_THING = rx(
     r"^\W*(?:(?:yes|yeah|yep|yup|ok|okay|sure|fine|alright|right|no|nope|actually|wait|sorry|oh)"
@@ -59,6 +61,48 @@ def thing_meant_at_offer(
             return None
         said = f"refund only {thing}"
     else:
+        return None
+    meant = [m for m in read(said) if m.intent is Intent.PACK and m.capability == "refund"]
+    return meant or None
+
+
+_YES_AND_THING = rx(
+    r"^\W*(?:yes|yeah|yep|ok|okay|sure|fine|alright)\b[\s,.!-]*(?:and|plus|also)\s+(?:also\s+)?"
+    r"(?P<thing>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)\s*(?:too|as well|also)?"
+    r"[\s.!]*(?:please|pls|thanks|thx)?[\s.!]*$"
+)
+"""A yes adding one thing to the refund offered ("yes, and the plates")."""
+_YES_AND_THING_ZH = rx(
+    r"^[\s，,。.!！]*(?:好|好的|行|可以|嗯|对)[\s，,。.!！]*(?:还有|另外|再把)?"
+    r"(?P<thing>[\u4e00-\u9fff]{2,8}?)(?:也|一起|也一起)(?:退|退了|退掉)(?:吧|了)?[\s，,。.!！~～]*$"
+)
+"""Its Chinese ("好，餐具也退")."""
+
+
+def thing_added_at_offer(
+    text: str, pending: Sequence[Mapping[str, Any]], read: ReadFn
+) -> list[MatchedIntent] | None:
+    """The waiting refund of a thing asked again with one more thing of the order ("refund
+    the thermos on 100200" → "yes, and the plates"): the refund of both, worked out by the
+    precheck (their sum, or asked how much) and asked before anything is paid — the yes paid
+    the first thing alone, less than asked. None when ``text`` adds no thing to one refund."""
+    if len(pending) != 1 or pending[0].get("tool") != "request_refund":
+        return None
+    match = pending[0].get("match")
+    first = ""
+    if isinstance(match, Mapping):
+        args = match.get("args")
+        first = str((args or {}).get(SHARE_OF) or "") if isinstance(args, Mapping) else ""
+        first = first or str(match.get("text") or "")
+    found = _YES_AND_THING.match(text.strip())
+    zh = _YES_AND_THING_ZH.match(text.strip()) if found is None else None
+    if found is not None and not _NOT_A_THING.search(found.group("thing")):
+        said = f"{first} and {found.group('thing')}"
+    elif zh is not None and not _NOT_A_THING_ZH.search(zh.group("thing")):
+        said = f"{first}，{zh.group('thing')}也退"
+    else:
+        return None
+    if not first.strip():
         return None
     meant = [m for m in read(said) if m.intent is Intent.PACK and m.capability == "refund"]
     return meant or None

@@ -364,3 +364,23 @@ async def test_refund_it_after_a_fault_is_the_broken_thing(
     assert "129.00" in str(offer["reply"]) and "797.00" not in str(offer["reply"])
     await say(bot, yes)
     assert await refunds_of(bot, "100200") == [129.0]
+
+
+@pytest.mark.parametrize(
+    ("first", "more", "yes", "paid"),
+    [
+        ("refund the thermos on 100200", "yes and also the dinnerware please", "yes", [398.0]),
+        # (a part of the set: how much is asked, never the thermos alone on that yes)
+        ("refund the thermos on 100200", "yes, and the plates", "yes", []),
+        ("退100200保温杯", "好，空气炸锅也退", "好", []),
+    ],
+)
+async def test_a_thing_added_at_the_offer_is_never_dropped(
+    tmp_path: Path, first: str, more: str, yes: str, paid: list[float]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    asked = await say(bot, more)
+    assert "Shall I request a refund of ¥129.00" not in str(asked["reply"])
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == paid
