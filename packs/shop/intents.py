@@ -3842,6 +3842,7 @@ def match_shop(
     matched = _warehouse_of_the_products(_no_return_weighed(_payment_of_the_refund(matched)))
     matched = _where_the_customer_is(_bought_now_arrives(matched), norm)
     matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
+    matched = _refund_not_come_asked_again(matched, norm)
     matched = _thing_of_the_fault(matched)
     matched = _not_that_one(matched)
     matched = _status_of_the_tickets(matched)
@@ -6459,6 +6460,32 @@ _WHEN_NAMING_NO_DELIVERY = rx(
     r"|^[^\w\u3400-\u9fff]*(?:那|要)?(?:多久|几天|什么时候|啥时候)(?:能|可以|才)?(?:到|到账|回来|退回来)?(?:呢|啊|吗)?[^\w\u3400-\u9fff]*$"
 )
 _A_REFUND_WORD = rx(r"\brefund|退款|退的钱|退钱|r-\d{6}")
+
+
+# "my refund for 100609 never arrived, please refund the 433 again", "退款没到账 再退一次": a
+# refund made before said not to have come, asked again — its state is shown (paid back, when),
+# never a second refund of the same money
+_REFUND_NOT_COME_AGAIN = rx(
+    r"(?:\bnever (?:arrived|came|got here|showed up|received)\b"
+    r"|\b(?:didn'?t|did not|haven'?t|have not) (?:\w+ )?"
+    r"(?:get|got|receive|received|arrive|arrived|come|see|seen)\b"
+    r"|没到账|没收到|还没到|没到|没退回)"
+    r"[^?]{0,60}(?:\bagain\b|\bonce more\b|\banother time\b"
+    r"|再退一次|重新退|再退一遍|重退|再给我退一次)"
+)
+
+
+def _refund_not_come_asked_again(items: list[_Request], whole: str) -> list[_Request]:
+    """A refund asked again because the one made is said not to have arrived: the order's
+    refunds shown instead (their state says whether it was paid back)."""
+    if not _REFUND_NOT_COME_AGAIN.search(whole):
+        return items
+    return [
+        _Request(ShopIntent.ORDER_STATUS, text=i.text, lang=i.lang, order_id=i.order_id)
+        if i.intent is ShopIntent.REFUND and i.order_id
+        else i
+        for i in items
+    ]
 
 
 def _time_of_the_refund(items: list[_Request]) -> list[_Request]:

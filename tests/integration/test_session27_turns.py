@@ -384,3 +384,20 @@ async def test_a_thing_added_at_the_offer_is_never_dropped(
     assert "Shall I request a refund of ¥129.00" not in str(asked["reply"])
     await say(bot, yes)
     assert await refunds_of(bot, "100200") == paid
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("my refund for 100609 never arrived, please refund the 433 again", "yes"),
+        ("100609的退款没到账 再退一次433", "好"),
+    ],
+)
+async def test_a_refund_said_not_to_have_come_is_shown_never_paid_twice(
+    tmp_path: Path, text: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    shown = await say(bot, text)
+    assert "R-000094" in str(shown["reply"])
+    await say(bot, yes)
+    assert await executions(bot, "create_refund") == []
