@@ -32,6 +32,7 @@ from helpdesk.packs.shop.words import (
     ASK_FIRST,
     COMPLAINED,
     COMPLAINT_WORD,
+    INSTEAD,
     TICKET_MESSAGE,
     VENTED,
     complained,
@@ -196,7 +197,7 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         own = m.get(SHARE_OWN)
         # ("refund it", "退了吧": the thing just talked about; "refund 100200": the order)
         unnamed = not _ORDER_ID.search(str(m.get("text") or ""))
-        fault = _fault_on(oid, facts, switched=bool(_INSTEAD.search(words)) or unnamed)
+        fault = _fault_on(oid, facts, switched=bool(INSTEAD.search(words)) or unnamed)
         if fault and not own:
             # "the thermos from 100200 is broken" -> (a ticket offered) -> "refund instead": the
             # thing of the fault is what is refunded, unless the refund's own words name one
@@ -205,10 +206,6 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
-
-
-# "actually refund instead", "改成退款吧": a refund asked in place of the remedy just arranged
-_INSTEAD = re.compile(r"\binstead\b|\brather\b|改成|换成|改为|还是退", re.IGNORECASE)
 
 
 def _fault_on(order_id: str, facts: Request, *, switched: bool = False) -> str:

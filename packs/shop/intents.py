@@ -118,6 +118,7 @@ from helpdesk.packs.shop.words import (
     COMPLAINT_NEGATED,
     DISSATISFIED,
     IF_LATE_BY,
+    INSTEAD,
     NOT_OWN,
     RECEIVED,
     TICKET_MESSAGE,
@@ -3114,6 +3115,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     if not context.awaiting_confirmation:
         # "refund 100200 if you can't replace it": the after-sales ticket, never the refund
         found = replacement_first(text, found)
+        found = _instead_of_the_ticket(text, found, context.facts.get(LAST_WRITE))
     pending = context.facts.get("pending_actions") or []
     if context.awaiting_confirmation and isinstance(pending, list):
         # "refund the thermos" → "yes, and the plates": the refund of both, asked again
@@ -3152,6 +3154,24 @@ _YES_THEN_ALSO = rx(
 )
 _ALSO = rx(r"也|还要|再|\balso\b|\btoo\b|\bas well\b")
 _NOT_PLAIN = rx(r"\bbut\b|\bonly\b|\bjust\b|\bnot?\b|\bwait\b|但|不过|只|不|别|等")
+
+
+def _instead_of_the_ticket(
+    text: str, found: list[MatchedIntent], filed: Any
+) -> list[MatchedIntent]:
+    """ "…is broken" → ticket filed → "show 100609" → "refund instead": a refund instead of the
+    ticket just filed is for that ticket's order, not the order looked at last."""
+    if not (isinstance(filed, Mapping) and filed.get("tool") == "create_ticket"):
+        return found
+    order = (filed.get("args") or {}).get("order_id")
+    if not order or not INSTEAD.search(text):
+        return found
+    return [
+        dataclasses.replace(m, args={**m.args, "order_id": order})
+        if m.capability == "refund" and m.inferred_order
+        else m
+        for m in found
+    ]
 
 
 def _yes_and_also(

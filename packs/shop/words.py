@@ -16,6 +16,7 @@ __all__ = [
     "COMPLAINT_WORD",
     "DISSATISFIED",
     "IF_LATE_BY",
+    "INSTEAD",
     "TICKET_MESSAGE",
     "TICKET_WONDERED",
     "VENTED",
@@ -340,3 +341,7 @@ def tracked_product(text: str) -> str | None:
         if product is not None:
             return product
     return None
+
+
+INSTEAD = re.compile(r"\binstead\b|\brather\b|改成|换成|改为|还是退", re.IGNORECASE)
+"""A remedy asked in place of the one just arranged ("actually refund instead", "改成退款吧")."""

@@ -401,3 +401,16 @@ async def test_a_refund_said_not_to_have_come_is_shown_never_paid_twice(
     assert "R-000094" in str(shown["reply"])
     await say(bot, yes)
     assert await executions(bot, "create_refund") == []
+
+
+async def test_a_refund_instead_of_a_ticket_is_for_the_tickets_order(tmp_path: Path) -> None:
+    """Not the order looked at last: "instead" is of the ticket just filed."""
+    bot = bot_for(tmp_path)
+    await say(bot, "the thermos from 100200 is broken")
+    await say(bot, "yes")
+    await say(bot, "show 100609")
+    offer = await say(bot, "refund instead")
+    assert "129.00" in str(offer["reply"]) and "100609" not in str(offer["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await refunds_of(bot, "100609") == []
