@@ -3128,6 +3128,9 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         )
         if more is not None:
             return more
+    instead = _no_and_instead(text, found, pending, context)
+    if instead is not None:
+        return instead
     also = _yes_and_also(text, found, pending, context)
     if also is not None:
         return also
@@ -3154,6 +3157,41 @@ _YES_THEN_ALSO = rx(
 )
 _ALSO = rx(r"也|还要|再|\balso\b|\btoo\b|\bas well\b")
 _NOT_PLAIN = rx(r"\bbut\b|\bonly\b|\bjust\b|\bnot?\b|\bwait\b|但|不过|只|不|别|等")
+
+
+_NO_THEN = rx(
+    r"^\s*(?:(?:no|nope|nah)\b(?:\s+thanks)?|(?:不要|不用|不需要)(?:工单|售后|换货)"
+    r"|不要了|不用了|不需要|不要|不用)[\s,，.。!！;；:：~～、]*(?=\S)"
+)
+_WANT_INSTEAD = rx(
+    r"^(?:i|we)\s+(?:just\s+)?(?:want|need|'?d like|would like)\b|^(?:just\s+)?(?:refund|cancel)\b"
+    r"|^(?:我)?(?:要|想要|只要|就要)?(?:直接)?(?:退款|退钱|取消)|^给我退"
+)
+
+
+def _no_and_instead(
+    text: str, found: list[MatchedIntent], pending: Any, context: MatchContext
+) -> list[MatchedIntent] | None:
+    """ "the thermos is broken" → ticket? → "no, I want a refund", "不用了，我要退款": a no to
+    what waits and another action asked in its place — read on its own (asked before anything
+    runs); the no alone dropped the request."""
+    if not context.awaiting_confirmation or [m.intent for m in found] != [Intent.CONFIRM_NO]:
+        return None
+    said = normalize(text, _TYPOS)
+    no = _NO_THEN.match(said)
+    rest = text[no.end() :].strip() if no else ""
+    if not no or not _WANT_INSTEAD.search(normalize(rest, _TYPOS)) or QUESTION_MARK.search(rest):
+        return None
+    waiting = {str(a.get("tool")) for a in pending if isinstance(a, Mapping)}
+    read = shop_matcher(rest, dataclasses.replace(context, awaiting_confirmation=False))
+    asked = [m for m in read if kind_of(m) in _ACTIONS]
+    tools = {"refund": "request_refund", "cancel_order": "cancel_order"}
+    if not asked or any(tools.get(str(kind_of(m))) in waiting for m in asked):
+        return None  # ("no, refund 100609" to a refund: the engine's correction, not this)
+    return [
+        MatchedIntent(Intent.CONFIRM_NO, text=text[: no.end()].strip(STRIP), lang=found[0].lang),
+        *read,
+    ]
 
 
 def _instead_of_the_ticket(

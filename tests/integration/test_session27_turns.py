@@ -414,3 +414,23 @@ async def test_a_refund_instead_of_a_ticket_is_for_the_tickets_order(tmp_path: P
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [129.0]
     assert await refunds_of(bot, "100609") == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "yes"),
+    [
+        (["the thermos from 100200 is broken", "no, I want a refund"], "yes"),
+        (["100200保温杯坏了", "不用了，我要退款"], "好"),
+        (["100200保温杯坏了", "不要工单，我要退款"], "好"),
+    ],
+)
+async def test_a_no_to_the_ticket_with_a_refund_asked_offers_the_refund(
+    tmp_path: Path, turns: list[str], yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    for turn in turns:
+        offer = await say(bot, turn)
+    assert "129.00" in str(offer["reply"])
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await executions(bot, "create_ticket") == []
