@@ -3333,7 +3333,6 @@ def match_shop(
         norm = norm[: said.start()] + " " * (said.end() - said.start()) + norm[said.end() :]
     no_tickets = [
         *_STOP_OFFERING.finditer(norm),
-        *_REPLACEMENT_REFUSED.finditer(norm),
         *TICKET_WONDERED.finditer(norm),
         *_FAULT_RESOLVED.finditer(norm),
         # "别再给我开工单了，…就告诉我快递到哪了": no ticket from any part of the message (a
@@ -3356,7 +3355,9 @@ def match_shop(
         or _REMEDY_ASKED.search(norm)
     ):
         no_tickets += list(_TOLD_ONLY.finditer(norm))
-    for said in no_tickets:
+    # "refund 100200, I don't want a replacement": no ticket from those words (a fault told
+    # beside them is still offered one: a repair or refund is the after-sales team's too)
+    for said in [*no_tickets, *_REPLACEMENT_REFUSED.finditer(norm)]:
         norm = norm[: said.start()] + " " * (said.end() - said.start()) + norm[said.end() :]
     opening = _OPENING_GREETING.match(norm)
     greeted = ""

@@ -434,3 +434,12 @@ async def test_a_no_to_the_ticket_with_a_refund_asked_offers_the_refund(
     await say(bot, yes)
     assert await refunds_of(bot, "100200") == [129.0]
     assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_fault_told_beside_a_replacement_refused_is_still_offered_a_ticket(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    offer = await say(bot, "the thermos from 100200 is broken, I don't want a replacement")
+    assert [t["tool"] for t in offer["tasks"] if t["tool"]] == ["create_ticket"]
+    assert await executions(bot, "create_ticket") == []  # (asked first)
