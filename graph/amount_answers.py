@@ -105,7 +105,9 @@ _LIMIT = rx(
     # ("yes but not 100998": an order named as not meant, no limit on the amount)
     r"|\b(?:but not|apart from|other than)\b(?!\s*(?:order\s*)?#?\s*\d)"
     r"|(?:除了|除开|不包括|不算)(?!\s*(?:订单)?\s*\d)"
-    r"|留着|保留|(?:也)?(?:不退|不要退|不用退|别退)"
+    r"|\b(?:not included|excluded|excepted|stays|remains|i(?:'ll| will)? keep)\b"
+    # ("行，不退了": a no — only a thing kept beside the yes limits it)
+    r"|留着|留下|保留|[\u4e00-\u9fff]{2,8}(?:也)?(?:不退|不要退|不用退|别退)"
 )
 
 _ASKED_BACK = rx(r"^(?:是不是|对不对|好不好|可不可以|行不行|可以不)")  # "是不是少退了": a question

@@ -59,7 +59,7 @@ _GROUPS = ("out", "out_id", "out_zh", "out_zh2", "out_zh3", "kept_zh", "kept_en"
 # "I'll keep everything except the thermos", "everything on 100200 is fine except the thermos":
 # the thing excepted is the one refunded, never the others
 _KEPT_ALL_BUT = re.compile(
-    r"\b(?:keep|keeping|kept|fine|ok|okay|good|happy|works?|working|love|like)\b", re.IGNORECASE
+    r"\b(?:keep|keeping|kept|fine|ok|okay|good|works?|working)\b", re.IGNORECASE
 )
 _MOST_WORDS = 6
 _SAYS_MORE = re.compile(

@@ -196,7 +196,8 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         words = str(m.get(SHARE_OF) or m.get("text") or "")[:300]
         own = m.get(SHARE_OWN)
         # ("refund it", "退了吧": the thing just talked about; "refund 100200": the order)
-        unnamed = not _ORDER_ID.search(str(m.get("text") or ""))
+        said = str(m.get("text") or "")
+        unnamed = not _ORDER_ID.search(said) and not _WHOLE_ORDER.search(said)
         fault = _fault_on(oid, facts, switched=bool(INSTEAD.search(words)) or unnamed)
         if fault and not own:
             # "the thermos from 100200 is broken" -> (a ticket offered) -> "refund instead": the
@@ -206,6 +207,13 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
+
+
+# "refund the order", "整单退": the whole order said, not the thing just talked about
+_WHOLE_ORDER = re.compile(
+    r"\b(?:the|my|whole|entire|full) order\b|\beverything\b|\ball of it\b|整单|全部|全额|订单",
+    re.IGNORECASE,
+)
 
 
 def _fault_on(order_id: str, facts: Request, *, switched: bool = False) -> str:

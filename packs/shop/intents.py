@@ -3111,6 +3111,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         known_orders=[str(o) for o in orders] if isinstance(orders, list) else (),
         waiting=_waiting(context.facts.get("pending_actions")),
         last_write=last if isinstance(last := context.facts.get(LAST_WRITE), Mapping) else None,
+        waiting_whole=_waiting_whole(context.facts.get("pending_actions")),
     )
     if not context.awaiting_confirmation:
         # "refund 100200 if you can't replace it": the after-sales ticket, never the refund
@@ -3266,6 +3267,27 @@ _ALTERNATIVE_REFUSED = rx(
 )
 
 
+# what a request for a whole order says beside its order: "refund 100200", "100200退款", "退100200"
+_WHOLE_ORDER_WORDS = rx(
+    r"\d{6}|\b(?:refund|cancel|order|my|the|please|pls|it|for|on|can|you|i|want|a|need)\b"
+    r"|退款|退钱|退|取消|订单|帮我|给我|请|吧|了|一下|我要|我想|的|[\s,，.。!！#]"
+)
+
+
+def _waiting_whole(pending: Any) -> bool:
+    """Whether every action waiting for a yes was asked for its whole order ("refund
+    100200"), not an amount or a thing of it ("refund 100 on 100200", "退100200保温杯")."""
+    for action in pending if isinstance(pending, list) else ():
+        match = action.get("match") if isinstance(action, Mapping) else None
+        if not isinstance(match, Mapping):
+            continue
+        if match.get("amount_kind") not in (None, "none", "full"):
+            return False
+        if _WHOLE_ORDER_WORDS.sub("", str(match.get("text") or "")).strip():
+            return False
+    return True
+
+
 def _waiting(pending: Any) -> tuple[str, ...]:
     """Each action waiting for a yes: its tool and intent, one entry per action."""
     if not isinstance(pending, list):
@@ -3287,6 +3309,7 @@ def match_shop(
     known_orders: Sequence[str] = (),
     waiting: Sequence[str] = (),
     last_write: Mapping[str, Any] | None = None,
+    waiting_whole: bool = True,
 ) -> list[MatchedIntent]:
     """Read every request in a customer message, in order.
 
@@ -3374,7 +3397,12 @@ def match_shop(
         ]
     if awaiting_confirmation:
         other = other_order_meant(
-            text, norm, message_lang, waiting, lambda said: match_shop(said, packs=packs)
+            text,
+            norm,
+            message_lang,
+            waiting,
+            lambda said: match_shop(said, packs=packs),
+            whole=waiting_whole,
         )
         if other is not None:
             return other  # "不对，是另一单，净化器那个": the waiting action, for that order

@@ -33,7 +33,8 @@ _OTHER_ORDER = rx(
 _NUMBER = rx(r"\d{4,}")
 _NOT_ASKED = rx(
     r"\b(?:fine|ok|okay|good|never ?mind|forget|don'?t|do not|was|were|is|are|already|keep|leave"
-    r"|can|could|why|how|what|when)\b|[?？]|算了|不用|不要|别|已经|没事|好的|保留|留着|吗|呢|为什么|怎么"
+    r"|can|could|why|how|what|when|it'?s|that'?s|broken|broke|faulty|damaged|only|just)\b"
+    r"|[?？]|算了|不用|不要|别|已经|没事|好的|保留|留着|吗|呢|为什么|怎么|坏|只"
 )
 """Words that say the order described is no request ("no, the purifier order is fine", "no, was
 the purifier order refunded?"): left to the confirmation reading."""
@@ -49,11 +50,15 @@ ReadFn = Callable[[str], list[MatchedIntent]]
 
 
 def other_order_meant(
-    text: str, norm: str, lang: str, waiting: Sequence[str], read: ReadFn
+    text: str, norm: str, lang: str, waiting: Sequence[str], read: ReadFn, *, whole: bool = True
 ) -> list[MatchedIntent] | None:
     """The waiting refund or cancel asked again for the order ``text`` describes (read by
     ``read``, the shop's matcher on a fresh message), or None when ``text`` is no such
-    correction (left to the confirmation reading)."""
+    correction (left to the confirmation reading). Only for an action on a whole order
+    (``whole``): an amount or a thing asked ("refund 100 on 100200") is not carried to the
+    order described, and never dropped for its whole."""
+    if not whole:
+        return None
     # (each waiting action as "tool intent": "request_refund refund")
     tools = [w.split()[0] for w in waiting if w.split() and w.split()[0] in _CAPABILITY]
     if len(set(tools)) != 1 or not _WRONG_ONE.search(norm) or _NUMBER.search(norm):

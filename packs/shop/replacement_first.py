@@ -51,12 +51,18 @@ REPLACEMENT_FIRST = rx(
     r"|换个新的?(?:吧)?[，,\s]*(?:不行|换不了|没有)的话|(?:换|补发)不了的话"
 )
 """Words wanting a replacement first, a refund only if that cannot be done."""
+_NO_REPLACEMENT = rx(
+    r"\b(?:don'?t|do not|dont)\s+(?:want|need)\s+(?:a\s+|another\s+)?"
+    r"(?:replacement|new one|exchange)"
+    r"|(?:^|[,.;!]\s*)no\s+(?:replacement|exchange)\b|换过了|已经换过|不要换|不想换|别给我换|不用换"
+)
+"""A replacement refused or already had: the refund asked beside it is the refund."""
 
 
 def replacement_first(text: str, found: Sequence[MatchedIntent]) -> list[MatchedIntent]:
     """``found`` with each refund of a message wanting a replacement first read as the
     after-sales ticket of its order (asked before it is filed)."""
-    if not REPLACEMENT_FIRST.search(text):
+    if not REPLACEMENT_FIRST.search(text) or _NO_REPLACEMENT.search(text):
         return list(found)
     ticketed = any(m.capability == "create_ticket" for m in found)
     out: list[MatchedIntent] = []

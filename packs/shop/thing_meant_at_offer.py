@@ -22,8 +22,8 @@ __all__ = ["thing_added_at_offer", "thing_meant_at_offer"]
 _YES_THEN_THING = rx(
     r"^\W*(?:(?:yes|yeah|yep|yup|ok|okay|sure|fine|alright|right|no|nope|actually|wait|sorry|oh)"
     r"\b[\s,.!-]*)*(?:but\s+|for\s+)?"
-    r"(?:(?:(?:only|just)\s+(?:for\s+)?)?(?P<thing>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)"
-    r"|(?P<thing2>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)\s+(?:only|alone)\b)"
+    r"(?:(?:(?:only|just)\s+(?:for\s+)?)?(?P<thing>(?:the|my)(?:\s+[a-z][a-z0-9-]*){1,3}?)"
+    r"|(?P<thing2>(?:the|my)(?:\s+[a-z][a-z0-9-]*){1,3}?)\s+(?:only|alone)\b)"
     r"[\s.!]*(?:please|pls|thanks|thx|instead)?[\s.!]*$"
 )
 """An answer (a yes, a no, a correction, or nothing) picking out one thing, nothing else said."""
@@ -34,10 +34,15 @@ _CORRECTED_TO_THING_ZH = rx(
 """A Chinese correction naming the thing meant ("不是这个，是保温杯")."""
 _NOT_A_THING = rx(
     r"\b(?:amount|money|refund|rest|order|whole|full|half|part|same|one|it|is|are|was|were|broke"
-    r"|broken|works?|doesn|don|isn|has|have|had|arrived|came|still|other|others)\b"
+    r"|broken|works?|doesn|don|isn|has|have|had|arrived|came|still|other|others|first|second"
+    r"|last|both|stays?|remains?|kept|keep|i|not|included|excluded|excepted|except|fine|ok|okay"
+    r"|good|too|also|well|instead|either|neither|nor|back|out)\b"
 )
+"""Words that say something of the thing ("the thermos stays", "the thermos too") or are no
+thing at all ("the first", "the order"): no thing picked out for a refund."""
 _NOT_A_THING_ZH = rx(
-    r"订单|这单|那单|全部|一半|剩下|其他|别的|都|退|钱|款|取消|确认|谢谢|算了|不用|要"
+    r"订单|这单|那单|全部|一半|剩下|其他|别的|都|退|钱|款|取消|确认|谢谢|算了|不用|要|留|好|是|没|坏|不|也"
+    r"|还|可以|行"
 )
 
 ReadFn = Callable[[str], list[MatchedIntent]]
@@ -67,8 +72,10 @@ def thing_meant_at_offer(
 
 
 _YES_AND_THING = rx(
-    r"^\W*(?:yes|yeah|yep|ok|okay|sure|fine|alright)\b[\s,.!-]*(?:and|plus|also)\s+(?:also\s+)?"
-    r"(?P<thing>(?:the|my)\s+[a-z][a-z0-9 -]{2,40}?)\s*(?:too|as well|also)?"
+    r"^\W*(?:yes|yeah|yep|ok|okay|sure|fine|alright)\b[\s,.!-]*"
+    r"(?:(?:and|plus|also)\s+(?:also\s+)?(?P<thing>(?:the|my)(?:\s+[a-z][a-z0-9-]*){1,3}?)"
+    r"\s*(?:too|as well|also)?"
+    r"|(?P<thing2>(?:the|my)(?:\s+[a-z][a-z0-9-]*){1,3}?)\s+(?:too|as well|also))"
     r"[\s.!]*(?:please|pls|thanks|thx)?[\s.!]*$"
 )
 """A yes adding one thing to the refund offered ("yes, and the plates")."""
@@ -96,8 +103,9 @@ def thing_added_at_offer(
         first = first or str(match.get("text") or "")
     found = _YES_AND_THING.match(text.strip())
     zh = _YES_AND_THING_ZH.match(text.strip()) if found is None else None
-    if found is not None and not _NOT_A_THING.search(found.group("thing")):
-        said = f"{first} and {found.group('thing')}"
+    added = (found.group("thing") or found.group("thing2") or "") if found is not None else ""
+    if added and not _NOT_A_THING.search(added):
+        said = f"{first} and {added}"
     elif zh is not None and not _NOT_A_THING_ZH.search(zh.group("thing")):
         said = f"{first}，{zh.group('thing')}也退"
     else:

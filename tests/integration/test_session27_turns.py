@@ -443,3 +443,80 @@ async def test_a_fault_told_beside_a_replacement_refused_is_still_offered_a_tick
     offer = await say(bot, "the thermos from 100200 is broken, I don't want a replacement")
     assert [t["tool"] for t in offer["tasks"] if t["tool"]] == ["create_ticket"]
     assert await executions(bot, "create_ticket") == []  # (asked first)
+
+
+# --- a second review of this session's changes: answers that only look like a thing picked -------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "no, the thermos stays",
+        "yes, the thermos not included",
+        "yes, the thermos excepted",
+        "no, the thermos I keep",
+        "only the first",
+    ],
+)
+async def test_a_thing_kept_in_answer_is_never_refunded_alone(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200")
+    await say(bot, answer)
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == []
+
+
+@pytest.mark.parametrize("answer", ["行，不退了", "好吧，不退了", "嗯，别退了"])
+async def test_a_yes_word_before_no_refund_is_a_no(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "退100200")
+    reply = await say(bot, answer)
+    assert "退多少" not in str(reply["reply"])
+    await say(bot, "好")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "answer"),
+    [
+        ("refund 100 on 100200", "no, the purifier order"),
+        ("refund 100200", "no, it's the purifier order that's broken"),
+        ("cancel 100904", "no wait, the phone order, only the phone"),
+    ],
+)
+async def test_an_order_described_after_an_amount_or_a_fault_moves_no_money(
+    tmp_path: Path, first: str, answer: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "yes", "paid"),
+    [
+        (["I'd like a refund for everything on 100200 except the thermos"], "yes", [668.0]),
+        (["the thermos from 100200 is broken", "no", "refund the order"], "yes", [797.0]),
+        (["refund the air fryer on 100200", "yes, the thermos too"], "yes", [528.0]),
+        (
+            [
+                "the thermos from 100200 is broken, I don't want a replacement. if you can't "
+                "refund it today I'll dispute the charge"
+            ],
+            "yes",
+            [129.0],
+        ),
+    ],
+)
+async def test_what_the_second_review_found_pays_what_was_meant(
+    tmp_path: Path, turns: list[str], yes: str, paid: list[float]
+) -> None:
+    bot = bot_for(tmp_path)
+    for turn in turns:
+        await say(bot, turn)
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == paid
+    assert await executions(bot, "create_ticket") == []
