@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from helpdesk.graph.conversation import rx
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.packs.shop.order_reference import THE_OTHER, describes_an_order
+from helpdesk.packs.shop.words import waiting_tools
 
 __all__ = ["other_order_meant"]
 
@@ -59,8 +60,7 @@ def other_order_meant(
     order described, and never dropped for its whole."""
     if not whole:
         return None
-    # (each waiting action as "tool intent": "request_refund refund")
-    tools = [w.split()[0] for w in waiting if w.split() and w.split()[0] in _CAPABILITY]
+    tools = [t for t in waiting_tools(waiting) if t in _CAPABILITY]
     if len(set(tools)) != 1 or not _WRONG_ONE.search(norm) or _NUMBER.search(norm):
         return None
     if _NOT_ASKED.search(norm) or not (_OTHER_ORDER.search(norm) and describes_an_order(norm)):

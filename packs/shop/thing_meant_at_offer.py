@@ -16,6 +16,7 @@ from typing import Any
 from helpdesk.graph.conversation import rx
 from helpdesk.graph.request import Intent, MatchedIntent
 from helpdesk.packs.shop.refund_share import SHARE_OF
+from helpdesk.packs.shop.words import waiting_tools
 
 __all__ = ["thing_added_at_offer", "thing_meant_at_offer"]
 
@@ -53,7 +54,7 @@ def thing_meant_at_offer(
 ) -> list[MatchedIntent] | None:
     """The waiting refund asked again for the thing ``text`` picks out (read by ``read``, the
     shop's matcher on a fresh message), or None when ``text`` is no such answer."""
-    tools = {w.split()[0] for w in waiting if w.split()}
+    tools = set(waiting_tools(waiting))
     if tools != {"request_refund"}:
         return None
     found = _YES_THEN_THING.match(text.strip())

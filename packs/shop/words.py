@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from helpdesk.graph.asking import ASKS
@@ -29,6 +29,7 @@ __all__ = [
     "ticket_made_or_wondered",
     "ticket_needs_asking",
     "tracked_product",
+    "waiting_tools",
 ]
 
 # "我要投诉" / "I want to complain": acknowledge and offer a ticket; an explicit ticket request
@@ -345,3 +346,9 @@ def tracked_product(text: str) -> str | None:
 
 INSTEAD = re.compile(r"\binstead\b|\brather\b|改成|换成|改为|还是退", re.IGNORECASE)
 """A remedy asked in place of the one just arranged ("actually refund instead", "改成退款吧")."""
+
+
+def waiting_tools(waiting: Sequence[str]) -> list[str]:
+    """The tool of each action waiting for a yes, from the matcher's ``waiting`` entries (each
+    "tool intent": "request_refund refund")."""
+    return [w.split()[0] for w in waiting if w.split()]
