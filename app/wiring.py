@@ -27,7 +27,8 @@ from helpdesk.graph.tiers import ModelTier, TierHealth, TierName, TierRouter
 from helpdesk.packs.shop import shop_declarations
 from helpdesk.tools.builtin import make_compensation
 from helpdesk.tools.executor import ResilientExecutor, run_blocking
-from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal, open_journal
+from helpdesk.tools.journal import MemoryWriteJournal, WriteJournal
+from helpdesk.tools.journal_sql import open_journal
 from helpdesk.tools.packs import Pack, PackEnv, PackSet
 from helpdesk.tools.shop_client import ShopClient, error_code
 

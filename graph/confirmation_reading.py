@@ -62,6 +62,7 @@ _NOT_THIS = rx(
     r"(?:\bnot|\bexcept(?: for)?|\bbut not|\bleave|\bkeep|\bdon'?t (?:touch|cancel|refund)"
     r"|不是|别|不要|除了|保留)\s*(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
 )
+_NOT_FIRST = rx(r"^\W*(?:but\s+)?not\b")
 _NOTED = rx(
     r"^(?:ok|okay|k|kk|alright|all right|got it|i see|noted"
     r"|好的|好|嗯+|哦+|ok的|好吧|知道了|明白了?|行|行吧|成|收到)$"
@@ -286,7 +287,8 @@ def _read(
         # refundable (asked again, never run as it stands)
         return _changed_amount(stripped, lang, read_amount(plain, money_context=True, packs=packs))
     several = len(words.waiting) >= 2
-    refused = refused_subject(norm, subjects) if several and negative and not yes else None
+    said_not = negative or bool(_NOT_FIRST.match(plain))
+    refused = refused_subject(norm, subjects) if several and said_not and not yes else None
     if refused is not None:
         # "100998不要取消", "don't cancel 100998", "100998 no" while cancels of 100998 and 100904
         # wait: the actions on 100998 are dropped, the others asked again, nothing run (never

@@ -86,9 +86,16 @@ def refused_subject(norm: str, subjects: tuple[str, ...]) -> str | None:
     before, after = norm[:at], norm[at + len(subjects[0]) :]
     if NO_ANY.search(after) and not bare(before):
         return subjects[0]
-    if _DONT_DO.search(before) and not bare(after):
+    if (_DONT_DO.search(before) or _NO_TO.match(before)) and not bare(after):
         return subjects[0]
     return None
+
+
+# "no to 100200", "no for 100200", "no, not 100200", "not 100200": a no said of that order
+_NO_TO = rx(
+    r"^\W*(?:(?:no|nope|nah)\W*(?:to|for|on)|(?:(?:no|nope|nah)\W+)?(?:but\s+)?not)\s+"
+    r"(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
+)
 
 
 _DONT_DO = rx(

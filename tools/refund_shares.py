@@ -86,7 +86,7 @@ def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]
 
 
 _THING_SAID = re.compile(
-    r"\b(?:the|my|a|an|this|that)\s+([a-z][a-z -]{1,30}?)\s+(?:from|in|out of)\s+"
+    r"\b(?:the|my|a|an|this|that)\s+([a-z][a-z -]{1,30}?)\s+(?:from|in|out of|on)\s+"
     r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b",
     re.IGNORECASE,
 )
@@ -192,9 +192,11 @@ _NOT_ONE_ITEM = re.compile(
 
 
 _THING_OF_ORDER = re.compile(
-    r"\b(?:the|my|a|an|this|that)\s+[a-z][a-z -]{1,30}?\s+(?:from|in|out of)\s+"
+    r"\b(?:the|my|a|an|this|that)\s+[a-z][a-z -]{1,30}?\s+(?:from|in|out of|on)\s+"
     r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b"
     r"|\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}"
+    r"|退\s*\d{6}\s*(?:的|里的|里面的)\s*(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])"
+    r"[\u4e00-\u9fff]{2}"
     r"|只退(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}|[\u4e00-\u9fff]{2}退掉"
     # "100200里的保温杯盖子…": a thing taken out of the order, whatever it is called
     r"|\d{6}\s*(?:里|里面|中|当中)的?(?!东西|商品|货|钱|款)[\u4e00-\u9fff]{2}"

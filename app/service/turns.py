@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from helpdesk.app.service.progress import TurnWatch, watching
+
+log = logging.getLogger("helpdesk.service.turns")
 
 __all__ = ["RunningTurn", "SessionLock", "TurnInProgressError", "TurnOutcome", "TurnRunner"]
 
@@ -166,14 +169,24 @@ class TurnRunner:
         async def renew() -> None:
             while True:
                 await asyncio.sleep(lock.renew_every_s)
-                await lock.renew(session, token)
+                try:
+                    await lock.renew(session, token)
+                except Exception as exc:
+                    # (a renewal that stopped at the first error let another replica take the
+                    # lock while this turn still ran, once the store was back)
+                    log.warning("session lock renewal failed for %s: %s", session, exc)
 
         renewing = asyncio.create_task(renew())
         try:
             yield
         finally:
             renewing.cancel()
-            await lock.release(session, token)
+            try:
+                await lock.release(session, token)
+            except Exception as exc:
+                # the turn has finished (its write done, its reply stored): a lock store down
+                # now must not turn that answer into an error saying nothing was changed
+                log.warning("session lock release failed for %s: %s", session, exc)
 
     def abort(self, session: str, reason: str = "abort") -> bool:
         """Abort the session's running turn; False when none runs here."""

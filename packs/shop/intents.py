@@ -82,6 +82,7 @@ from helpdesk.graph.language import (
 from helpdesk.graph.money import chinese_number, read_amount
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
+from helpdesk.packs.shop.not_asked_for import not_asked_for
 from helpdesk.packs.shop.order_amounts import left_amount_named
 from helpdesk.packs.shop.order_parts import (
     KEEP,
@@ -1835,6 +1836,7 @@ _WHICH_ORDERS = rx(
     # "我有哪些订单是可以退款的": the list, each with its state, to pick from
     r"|哪些(?:订单|单)?(?:是)?(?:还)?(?:可以|能)(?:退款|退|取消)"
     r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)"
+    r"|哪(?:个|一个|单|一单|笔)(?:订单|单子)?(?:还)?(?:没|未)(?:付款|付钱|付|发货)"
 )
 # "do I have anything that hasn't been delivered yet?", "where my stuff is, all of it": every
 # order's state, asked
@@ -1872,6 +1874,7 @@ _LIST_ORDERS = rx(
     r"|订单列表|所有订单|全部订单|哪些订单|订单有哪些|历史订单|最近的订单|最近订单|几个订单|订单记录"
     # "我有没有还没付款的单子", "any unpaid orders?"
     r"|有没有(?:还)?(?:没|未)(?:付款|付钱|发货|收到)的(?:单子|订单)"
+    r"|哪(?:个|一个|单|一单|笔)(?:订单|单子)?(?:还)?(?:没|未)(?:付款|付钱|付|发货)"
     r"|\bany (?:unpaid|unshipped|open) orders\b"
     r"|\bdo i have anything (?:that )?(?:hasn'?t|has not|isn'?t) (?:been |yet )?"
     r"(?:delivered|arrived|shipped)\b"
@@ -3689,7 +3692,7 @@ def match_shop(
         matched.extend(found_requests)
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
-    matched = _taken_back_after(matched, norm)
+    matched = _not_asked_for(_taken_back_after(matched, norm), norm)
     if not awaiting_confirmation and (
         (
             not any(m.intent in _ACTIONS for m in matched)
@@ -3930,7 +3933,7 @@ def match_shop(
     matched = _where_the_customer_is(_bought_now_arrives(matched), norm)
     matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
     matched = _refund_not_come_asked_again(matched, norm)
-    matched = _thing_of_the_fault(matched)
+    matched = _thing_told_before_the_action(_thing_of_the_fault(matched), text)
     matched = _not_that_one(matched)
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
@@ -5076,6 +5079,38 @@ _FORGET_IT = rx(
     # "100998取消？不不不", "人工客服在吗？不用了我自己看看": asked, then refused at once
     r"|[？?]\s*(?:不不+|不用了|算了|\bno,? no\b|\bnah\b)"
 )
+
+
+def _not_asked_for(matched: list[_Request], norm: str) -> list[_Request]:
+    """Refunds and cancels named but not asked for (:func:`not_asked_for`: meant once and let
+    go, said by mistake, taken back, refused with a typo): a no; thought or asked about: a look
+    at the order. The words after one are read up to the next write."""
+    out: list[_Request] = []
+    for n, m in enumerate(matched):
+        if m.intent not in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER):
+            out.append(m)
+            continue
+        own = normalize(m.text, _TYPOS)
+        at = norm.find(own)
+        if at < 0:
+            out.append(m)
+            continue
+        later = [norm.find(normalize(o.text, _TYPOS), at + len(own)) for o in matched[n + 1 :]]
+        stops = [
+            i
+            for i, o in zip(later, matched[n + 1 :], strict=True)
+            if i >= 0 and o.intent in _ACTIONS
+        ]
+        after = norm[at + len(own) : min(stops, default=len(norm))]
+        meant = not_asked_for(norm[:at], own, after)
+        if meant == "no":
+            out.append(_Request(Intent.CONFIRM_NO, text=m.text, lang=m.lang))
+        elif meant == "look" and m.order_id:
+            look = _Request(ShopIntent.ORDER_STATUS, text=m.text, lang=m.lang)
+            out.append(replace(look, order_id=m.order_id))
+        else:
+            out.append(m)
+    return out
 
 
 def _taken_back_after(matched: list[_Request], norm: str) -> list[_Request]:
@@ -7204,6 +7239,43 @@ def _thing_of_the_fault(items: list[_Request]) -> list[_Request]:
             i = replace(i, args={**i.args, TOLD_BESIDE: before[:300]})
         if looked_product(i.text):
             before = i.text
+        out.append(i)
+    return out
+
+
+# the words of a refund, cancel or ticket asked for that name no thing ("i want a refund of 300")
+_ACTION_FRAME = rx(
+    r"\b(?:refund(?:ed)?|money|back|cancel|ticket|tickets|opened|open|file|filed|someone"
+    r"|somebody|checks?|look|would|i'd|like|yuan|rmb|need|get|give|return)\b"
+    r"|退钱|退款|退|取消|工单|开个?|直接|给我|能不能|可以|钱|块|元|售后|报个?"
+)
+
+
+def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Request]:
+    """ "not happy. air purifier clicking again. i want a refund of 300", "膜到现在没到 能不能直接
+    退钱": a refund, cancel or ticket naming and describing no order is about the thing the
+    words before it name (those words look its order up; the confirmation names it)."""
+    out: list[_Request] = []
+    for i in items:
+        norm = normalize(i.text, _TYPOS)
+        at = whole.find(i.text)
+        if (
+            i.intent in _ACTIONS
+            and not i.order_id
+            and TOLD_BESIDE not in i.args
+            and at > 0
+            and looked_product(_ACTION_FRAME.sub(" ", norm)) is None
+            and not describes_an_order(norm)
+        ):
+            told = whole[:at]
+            for other in items:
+                if other is not i and other.order_id:
+                    told = told.replace(other.text, " ")
+            said = normalize(told, _TYPOS)
+            if not extract_entities(said).order_ids and (
+                looked_product(said) or describes_an_order(said)
+            ):
+                i = replace(i, args={**i.args, TOLD_BESIDE: told.strip()[:300]})
         out.append(i)
     return out
 

@@ -39,6 +39,9 @@ _SPARED_RIGHT_BEFORE = rx(
     r"(?:[,;]\s*|\bbut\s+|\band\s+)(?:not|rather than|instead of)\s+"
     r"(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
     r"|\bexcept(?:\s+for)?\s+(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
+    # "refund 100200 instead of 100609", "cancel 100904 rather than 100998": the other one
+    r"|\b(?:instead of|rather than|in place of|and not)\s+(?:(?:the |my )?order\s*)?"
+    r"(?:#|no\.?\s*)?$|^\s*over\s+(?:#\s*)?$"
     # "cancel my order not 100998", "cancel everything but 100904"
     r"|\b(?:order|orders|one|it|them|everything|all)\s+(?:but\s+)?not\s+(?:(?:the |my )?order\s*)?"
     r"(?:#|no\.?\s*)?$"

@@ -180,3 +180,47 @@ async def test_turn_runner_refuses_a_second_turn_on_the_session_and_aborts_at_de
         runner.start("b", session="s1", customer="C0001")
     outcome = await running.outcome()
     assert outcome.aborted == "deadline"
+
+
+class _FlakyLock:
+    """A session lock whose store drops out: renewals fail twice, the release fails."""
+
+    renew_every_s = 0.001
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.renewals = 0
+        self.renewed_after_the_blip = asyncio.Event()
+
+    async def acquire(self, session: str) -> str | None:
+        return "token"
+
+    async def renew(self, session: str, token: str) -> bool:
+        self.renewals += 1
+        if self.renewals <= 2:
+            raise ConnectionError("lock store unreachable")
+        self.renewed_after_the_blip.set()
+        return True
+
+    async def release(self, session: str, token: str) -> None:
+        raise ConnectionError("lock store unreachable")
+
+
+async def test_turn_runner_keeps_a_finished_turn_and_its_lock_renewals_through_a_store_blip() -> (
+    None
+):
+    """A lock store down when the turn ends used to turn its answer (its write done) into an
+    error; a renewal that failed once stopped renewing for the rest of the turn."""
+    from helpdesk.app.service.turns import TurnRunner
+
+    lock = _FlakyLock()
+
+    async def write(text: str, session: str, customer: str) -> dict[str, object]:
+        await lock.renewed_after_the_blip.wait()
+        return {"reply": "Order 100998 has been cancelled."}
+
+    runner = TurnRunner(write, deadline_s=60, lock=lock)
+    outcome = await runner.start("yes", session="s1", customer="C0001").outcome()
+    assert outcome.payload == {"reply": "Order 100998 has been cancelled."}
+    assert lock.renewals >= 3

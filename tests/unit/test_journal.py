@@ -8,13 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from helpdesk.tools.journal import (
-    JournalEntry,
-    MemoryWriteJournal,
-    PostgresWriteJournal,
-    SqliteWriteJournal,
-    WriteJournal,
-)
+from helpdesk.tools.journal import JournalEntry, MemoryWriteJournal, WriteJournal
+from helpdesk.tools.journal_sql import PostgresWriteJournal, SqliteWriteJournal
 from tests.pg import isolated_pg_url, needs_postgres
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -139,3 +134,25 @@ def test_postgres_journals_opened_together_on_a_new_database_all_start() -> None
             journals = list(pool.map(lambda _: PostgresWriteJournal(url), range(8)))
         for opened in journals:
             opened.close()
+
+
+@needs_postgres
+async def test_postgres_journal_outlives_a_connection_the_server_dropped() -> None:
+    """A Postgres restart or failover drops the journal's connection: the next call opens a new
+    one (it used to fail every turn of the replica until the process was restarted)."""
+    import psycopg
+
+    journal = _postgres()
+    try:
+        session = f"s-{uuid.uuid4().hex}"
+        await journal.begin(entry(session, f"k1-{session}"))
+        pid = journal._conn.info.backend_pid
+        with psycopg.connect(PG_URL, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        await journal.settle(f"k1-{session}", "executed", at=1001.0)
+        assert [(e.key, e.state) for e in await journal.entries(session)] == [
+            (f"k1-{session}", "executed")
+        ]
+        assert journal._conn.info.backend_pid != pid
+    finally:
+        journal.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpdesk.tools.journal import SqliteWriteJournal
+from helpdesk.tools.journal_sql import SqliteWriteJournal
 from helpdesk.tools.sqlite_open import retry_locked, retry_locked_async
 
 

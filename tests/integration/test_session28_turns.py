@@ -1,0 +1,170 @@
+"""Whole conversations session 28 changed — run as a customer meets the bot (the demo shop
+seeded, the minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+# --- several requests in one message: each served, the thing told before an action its order -----
+
+
+async def test_a_list_asked_beside_a_cancel_is_listed_and_the_cancel_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, "把我的订单都列一下 看看哪个还没付钱 没付的那个直接取消"))["reply"])
+    assert "100998" in reply and "100200" in reply  # the list
+    assert "确认要取消订单 100904" in reply
+    assert await executions(bot, "cancel_order") == []
+    await say(bot, "确认")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+async def test_the_thing_told_before_a_refund_names_its_order(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    reply = str(
+        (await say(bot, "not happy. air purifier clicking again. i want a refund of 300"))["reply"]
+    )
+    assert "100609" in reply and "300.00" in reply
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [300.0]
+
+
+# --- the other order: "instead of", "rather than", "no to" ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refund 100200 instead of 100609",
+        "instead of 100609 refund 100200",
+        "refund 100200 in place of 100609",
+        "refund 100200 over 100609",
+    ],
+)
+async def test_the_order_refunded_instead_of_another_is_the_only_one(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert "866.00" not in reply
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await refunds_of(bot, "100609") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["cancel 100904 rather than 100998", "cancel 100904 instead of 100998"]
+)
+async def test_the_order_cancelled_rather_than_another_is_the_only_one(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+@pytest.mark.parametrize("no", ["no to 100200", "no for 100200", "no, not 100200", "not 100200"])
+async def test_a_no_said_of_one_of_two_waiting_refunds_drops_that_one(
+    tmp_path: Path, no: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and 100609")
+    reply = str((await say(bot, no))["reply"])
+    assert "797.00" not in reply and "866.00" in reply
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == []
+    assert await refunds_of(bot, "100609") == [866.0]
+
+
+async def test_a_no_said_of_one_of_two_waiting_cancels_drops_that_one(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100998 and 100904")
+    await say(bot, "no to 100998")
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+# --- a thing the order does not hold: never another item, never the whole order ---------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refund the air purifier on 100200",
+        "refund the air conditioner on 100200",
+        "refund the stainless steel pan on 100200",
+        "refund the ceramic mug on 100200",
+        "refund the laptop on 100200",
+        "退100200的不锈钢锅",
+        "refund the air fryer on 100609",
+        "the air fryer on 100609 is broken, refund it",
+        "100609 air fryer refund",
+    ],
+)
+async def test_a_thing_the_order_does_not_hold_is_asked_about(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    for answer in ("yes", "确认"):
+        await say(bot, answer)
+    assert await executions(bot, "create_refund") == []
+
+
+# --- a refund or cancel named but not asked for: nothing offered, a yes runs nothing -------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was going to ask to refund 100200 but nah",
+        "I thought about refunding 100200",
+        "refunded 100200 already?",
+        "I said refund 100200 by mistake",
+        "no longer need to refund 100200",
+        "之前想退100200，现在不用了",
+        "我上周想退100200 现在不想了",
+        "I'm considering a refund on 100200",
+        "dnt refund 100200",
+        "do not refnd 100200",
+        "不要refund 100200",
+        "100200 退款 no need",
+        "refund 100200 — wait, nope",
+        "I'd cancel 100998 if it were late, but it's fine",
+        "cancelling 100998 would be dumb right",
+        "I used to want to cancel 100998",
+        "cancel 100998 is not what I want",
+        "我之前想取消100998，现在不用了",
+        "取消100998的念头已经没了",
+        "cancel 100998 不要",
+        "100998 cancel? 不用",
+        "取消100998 逗你的",
+        "cancel 100998, on second thought don't",
+    ],
+)
+async def test_a_write_named_but_not_asked_for_is_never_offered(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert "Shall I" not in reply and "Do you want me to" not in reply and "确认" not in reply
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("I want to cancel my order 100998, ordered by mistake", "100998"),
+        ("还没付钱的那单不要了", "100904"),
+        ("帮我查下100998发货没 另外100904取消掉 不要了", "100904"),
+    ],
+)
+async def test_a_reason_beside_a_cancel_is_no_taking_back(
+    tmp_path: Path, text: str, order: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "确认" if "了" in text else "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == [order]
