@@ -22,6 +22,7 @@ from helpdesk.tools.refund_shares import (
     REMAINING,
     SHARE_OWN,
     item_meant,
+    items_named,
     own_words_or_all,
     products_elsewhere,
     resolve_share,
@@ -150,6 +151,9 @@ async def _look_up_order(order_id: Any, lookup: LookupFn) -> tuple[dict[str, Any
 
 
 IF_UNPAID = "if_unpaid"
+ITEMS_SAID = "items_said"
+"""A cancel's own words, when they name things rather than the order ("cancel the phone"):
+checked against the order's items before the customer is asked; never sent."""
 """A cancel's argument: cancel only if the order is still unpaid ("要是没付就取消吧", "if I haven't
 paid for it yet, cancel it") — the shop cancels a paid order too, so the precheck checks it."""
 
@@ -158,9 +162,23 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     """No "are you sure?" for an order that is not theirs or can no longer be cancelled, nor
     for one asked to be cancelled only if unpaid (:data:`IF_UNPAID`) that is paid."""
     only_if_unpaid = bool(args.pop(IF_UNPAID, False))
+    said = args.pop(ITEMS_SAID, None)
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
+    kept = _items_left_by_a_part_cancel(order, said)
+    if kept:
+        # "cancel the phone" (its order found by the phone): an order is cancelled whole —
+        # never the monitor beside it on a hurried yes; what cancelling would take is said
+        return PrecheckOutcome(
+            refusal={
+                "code": "cancel_part",
+                "message": "orders are cancelled whole: the words name only some of its items",
+                "status": (order or {}).get("status", ""),
+                "error_class": ErrorClass.BUSINESS.value,
+                "items": kept,
+            }
+        )
     if only_if_unpaid and (order is None or order.get("status") != "pending"):
         # the condition is not met (or cannot be checked right now): nothing is asked; what is
         # asked about and run after a yes never carries the condition
@@ -187,6 +205,18 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
         if paid is not None:
             return PrecheckOutcome(args=args, data={"status": "paid", "refund_on_cancel": paid})
     return PrecheckOutcome(args=args)
+
+
+def _items_left_by_a_part_cancel(order: dict[str, Any] | None, said: Any) -> list[dict[str, str]]:
+    """The order's items (names by language) when ``said`` singles out only some of them (a
+    cancel of "the phone" on a phone + monitor order); empty otherwise."""
+    items = [i for i in (order or {}).get("items") or () if isinstance(i, dict)]
+    if not isinstance(said, str) or not said.strip() or len(items) < 2:
+        return []
+    item, _ = item_meant(order or {}, said)
+    if item is None or len(items_named(order or {}, said)) >= len(items):
+        return []
+    return [{"en": str(i.get("name") or ""), "zh": str(i.get("name_zh") or "")} for i in items]
 
 
 async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
@@ -646,6 +676,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         order_id: str,
         reason: str | None = None,
         if_unpaid: bool | None = None,
+        items_said: str | None = None,
         customer: str | None = None,
         idempotency_key: str | None = None,
     ) -> Any:

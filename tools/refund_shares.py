@@ -22,6 +22,7 @@ __all__ = [
     "SHARE_OWN",
     "ResolvedShare",
     "item_meant",
+    "items_named",
     "names_no_item",
     "own_words_or_all",
     "products_elsewhere",
@@ -358,6 +359,11 @@ def own_words_or_all(order: Mapping[str, Any], own: str, every: str) -> str:
     its other requests) when they name items of the order, else the whole message's ("the
     thermos leaks, open a ticket and refund it": the thing is named in the ticket's words)."""
     return own if _named_items(order, _REST_KEPT.sub(" ", own)) else every
+
+
+def items_named(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]]:
+    """The items of the order ``words`` name by their names (most strongly named first)."""
+    return _named_items(order, words)
 
 
 def names_no_item(order: Mapping[str, Any], words: str) -> bool:

@@ -43,7 +43,7 @@ from helpdesk.packs.shop.words import (
     ticket_needs_asking,
     tracked_product,
 )
-from helpdesk.tools.builtin import IF_UNPAID, build_shop_registry
+from helpdesk.tools.builtin import IF_UNPAID, ITEMS_SAID, build_shop_registry
 from helpdesk.tools.packs import (
     Capability,
     IntentSpec,
@@ -168,10 +168,15 @@ def _cancel(m: Request, facts: Request) -> PlannedCall | None:
     if not oid:
         return None
     # "要是没付就取消吧": the precheck asks only if the order is unpaid
-    return PlannedCall(
-        "cancel_order",
-        {"order_id": oid, IF_UNPAID: True} if m.get(IF_UNPAID) else {"order_id": oid},
+    args: dict[str, Any] = (
+        {"order_id": oid, IF_UNPAID: True} if m.get(IF_UNPAID) else {"order_id": oid}
     )
+    said = str(m.get("text") or "")
+    if not _ORDER_ID.search(said) and not _WHOLE_ORDER.search(said):
+        # "cancel the phone": its order found by the thing — the precheck never lets a yes
+        # cancel the other items with it
+        args[ITEMS_SAID] = said[:300]
+    return PlannedCall("cancel_order", args)
 
 
 def _refund(m: Request, facts: Request) -> PlannedCall | None:

@@ -45,6 +45,7 @@ _BUSINESS_CODES = (
     "no_order_with_product",
     "not_cancellable",
     "cancel_condition_not_met",
+    "cancel_part",
     "refund_unpaid",
     "refund_unshipped",
     "not_refundable",
@@ -129,6 +130,12 @@ def _business(
         if not status:
             return w.say("cancel_condition_unknown", order_id=order_id)
         return w.say("cancel_condition_not_met", order_id=order_id, status=status_label(w, status))
+    if code == "cancel_part" and order_id:
+        # "cancel the phone" on a phone + monitor order: orders are cancelled whole
+        named = [i for i in data.get("items") or () if isinstance(i, dict)]
+        sep = "、" if w.lang == "zh" else ", "
+        items = sep.join(as_str(i.get(w.lang)) or as_str(i.get("en")) for i in named)
+        return w.say("cancel_part", order_id=order_id, items=items)
     if code == "refund_unpaid" and order_id:
         return w.say("refund_unpaid", order_id=order_id)
     if code == "refund_unshipped" and order_id:

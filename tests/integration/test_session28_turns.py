@@ -168,3 +168,36 @@ async def test_a_reason_beside_a_cancel_is_no_taking_back(
     await say(bot, text)
     await say(bot, "确认" if "了" in text else "yes")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == [order]
+
+
+# --- an item cancelled by name: orders are cancelled whole, never the other items on a yes ------
+
+
+@pytest.mark.parametrize(
+    "text", ["cancel the phone", "cancel the smartphone", "cancel just the phone", "取消手机"]
+)
+async def test_an_item_cancelled_by_name_never_cancels_its_whole_order(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert "27-inch 4K Monitor" in reply or "显示器" in reply
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("cancel the air fryer", "100904"),  # its order holds only the air fryer
+        ("cancel the monitor and the phone", "100998"),
+        ("cancel my phone order", "100998"),
+    ],
+)
+async def test_a_whole_order_named_by_its_things_is_cancelled_on_a_yes(
+    tmp_path: Path, text: str, order: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == [order]
