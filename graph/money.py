@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
+from helpdesk.graph.unusable_amounts import UNUSABLE_AMOUNTS
 from helpdesk.tools.number_words import (
     THOUSANDS_K,
     chinese_number,
@@ -92,45 +93,6 @@ _ALL_BUT = re.compile(
     r"|\b(?:refund|return)\b[^.;!?]{0,12}?\b(?:the rest|everything else|all the others"
     r"|the others|the remaining)\b[^?]{0,30}?\b(?:keep|keeping|kept)\b",
     re.IGNORECASE,
-)
-_INVALID_PATTERNS: tuple[re.Pattern[str], ...] = (
-    re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
-    re.compile(
-        r"\bhalf\b|一半|半价|\bquarter\b|\bthirds?\b"
-        r"|[一二两三四五六七八九十百]分之[一二两三四五六七八九十]?"
-        r"|[一二两三四五六七八九]成(?![本功交人绩员就新])"
-        # "refund 1/2 of 100200": a share, never 1 yuan
-        r"|(?<![\d/.])[1-9]\s*/\s*(?:[2-9]|10)(?![\d/])",
-        re.IGNORECASE,
-    ),
-    re.compile(r"(?<![a-z])\d+(?:\.\d+)?e[+-]?\d+\b", re.IGNORECASE),
-    # the whole number is quoted back ("-50", not "-5"); a dash with a space after it is a
-    # separator ("100609 - 100 yuan please"), not a minus sign
-    re.compile(
-        r"(?<![a-z0-9])-\d+(?:\.\d+)?|负\s*\d+(?:\.\d+)?|负[一二两三四五六七八九十百千]+"
-        # two numbers around a dash ("866 - 66", "100 - 200 yuan"): a sum or a range, unclear
-        r"|(?<![\d.])\d+(?:\.\d+)?\s+-\s+\d+(?:\.\d+)?",
-        re.IGNORECASE,
-    ),
-    re.compile(r"\d+\.\d{3,}"),
-    # "2 plates at 40 each": a price per item, not the amount asked — asked, never multiplied
-    # ("refund 100609 and 100200 50 each": one amount for each order, read per order)
-    re.compile(
-        r"\b(?:at|@)\s*\d+(?:\.\d+)?\s*(?:yuan|rmb|元|块)?\s*(?:each|apiece)\b"
-        r"|\d+(?:\.\d+)?\s*(?:yuan|rmb|元|块)?\s*per (?:item|piece|plate|unit)\b",
-        re.IGNORECASE,
-    ),
-    re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
-    # "3OO" (letter O), "0x300": a number mistyped or coded — asked, never read as another
-    re.compile(r"(?<![\w.])(?:\d+o+\d*|o+\d+[\do]*|0x[0-9a-f]+)(?!\w)", re.IGNORECASE),
-    # "269 + 129": a sum to work out, asked
-    re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
-    # "797-100", "refund 100200 minus 100", "少退100": a difference to work out, asked
-    re.compile(
-        r"(?<![\d.-])\d{3,5}(?:\.\d+)?-\d{1,5}(?:\.\d+)?(?![\d-])"
-        r"|\b(?:minus|less)\s+[¥￥]?\d+(?:\.\d+)?|(?:少退|减去|减掉|扣掉|扣除|减)\s*[¥￥]?\d+(?:\.\d+)?",
-        re.IGNORECASE,
-    ),
 )
 # "退100，不是，退50", "refund 100, no wait 50", "refund 50... actually 100": the amount said
 # after the correction is the one asked
@@ -261,7 +223,7 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
             return after
     counted = norm
     norm = _COUNT.sub(lambda m: " " * len(m.group(0)), norm)
-    for pattern in _INVALID_PATTERNS:
+    for pattern in UNUSABLE_AMOUNTS:
         m = pattern.search(norm)
         if m:
             return AmountReading("invalid", raw=m.group(0).strip())

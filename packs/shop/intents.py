@@ -3135,7 +3135,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     instead = _no_and_instead(text, found, pending, context)
     if instead is not None:
         return instead
-    also = _yes_and_also(text, found, pending, context)
+    also = _yes_and_also(text, found, pending, context) or _yes_and_the_same(text, pending, context)
     if also is not None:
         return also
     money = any(isinstance(a, Mapping) and a.get("tool") in _MONEY_ACTIONS for a in pending)
@@ -3248,6 +3248,48 @@ def _yes_and_also(
         return None  # "好的，另外100683到哪了": a look beside an ok — no yes said to what waits
     yes_said = text[: yes.end()].strip(STRIP)
     return [MatchedIntent(Intent.CONFIRM_YES, text=yes_said, lang=lang), *read]
+
+
+# "yes and same for 100609", "yes, and 100609 too", "好 100609也退": the same action, another order
+_THE_SAME_FOR = rx(
+    r"^(?:(?:do\s+)?(?:the\s+)?same\s+(?:for|with|on)\s+(?:order\s+)?(?P<a>\d{6})"
+    r"|(?:also\s+)?(?:order\s+)?(?P<b>\d{6})\s+(?:too|as well|also)|also\s+(?P<c>\d{6})"
+    r"|(?P<d>\d{6})\s*(?:也退|也取消|也一样|也是|也要)(?:了|吧)?)[\s.!。！~]*$"
+)
+_SAME_VERB = {"request_refund": "refund", "cancel_order": "cancel"}
+
+
+def _yes_and_the_same(text: str, pending: Any, context: MatchContext) -> list[MatchedIntent] | None:
+    """A yes to the one action waiting, and the same action on another order ("yes and same for
+    100609"): the yes runs what waits, the other order's action is asked (it was read as a
+    change of order — the first action dropped without a word)."""
+    actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
+    if not context.awaiting_confirmation or len(actions) != 1:
+        return None
+    verb = _SAME_VERB.get(str(actions[0].get("tool")))
+    said = normalize(text, _TYPOS)
+    yes = _YES_THEN_ALSO.match(said)
+    same = _THE_SAME_FOR.match(said[yes.end() :].strip()) if yes else None
+    args = actions[0].get("args")
+    waiting = str(args.get("order_id")) if isinstance(args, Mapping) else ""
+    if verb is None or yes is None or same is None:
+        return None
+    other = next(g for g in same.groups() if g)
+    if other == waiting:
+        return None
+    # the amount the customer said (never the whole of the first order, worked out for it)
+    match = actions[0].get("match")
+    exact = isinstance(match, Mapping) and match.get("amount_kind") == "exact"
+    amount = match.get("amount") if exact and isinstance(match, Mapping) else None
+    said_again = f"{verb} {amount} on {other}" if amount else f"{verb} {other}"
+    read = shop_matcher(said_again, dataclasses.replace(context, awaiting_confirmation=False))
+    if not read or any(kind_of(m) not in _ACTIONS for m in read):
+        return None
+    lang = detect_language(text)
+    return [
+        MatchedIntent(Intent.CONFIRM_YES, text=text[: yes.end()].strip(STRIP), lang=lang),
+        *read,
+    ]
 
 
 _ANSWER_INTENTS = frozenset(
@@ -3693,6 +3735,7 @@ def match_shop(
 
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
     matched = _not_asked_for(_taken_back_after(matched, norm), norm)
+    matched = _one_amount_for_several(matched, norm)
     if not awaiting_confirmation and (
         (
             not any(m.intent in _ACTIONS for m in matched)
@@ -5081,6 +5124,19 @@ _FORGET_IT = rx(
 )
 
 
+def _one_amount_for_several(matched: list[_Request], norm: str) -> list[_Request]:
+    """ "refund 100 total across 100200 and 100609", "split 100 between …": one amount said for
+    several orders' refunds — how it is split is asked, never the amount paid on each."""
+    refunds = [m for m in matched if m.intent is ShopIntent.REFUND and m.amount_kind == "exact"]
+    orders = {m.order_id for m in refunds}
+    if len(orders) < 2 or len({m.amount for m in refunds}) != 1 or not _TOTAL_ACROSS.search(norm):
+        return matched
+    return [
+        replace(m, amount=None, amount_kind="invalid") if any(m is r for r in refunds) else m
+        for m in matched
+    ]
+
+
 def _not_asked_for(matched: list[_Request], norm: str) -> list[_Request]:
     """Refunds and cancels named but not asked for (:func:`not_asked_for`: meant once and let
     go, said by mistake, taken back, refused with a typo): a no; thought or asked about: a look
@@ -5464,12 +5520,25 @@ def _per_order(
         if kept and kept[0].intent is ShopIntent.REFUND
         else {}
     )
+    if not amounts and len(order_ids) > 1 and _TOTAL_ACROSS.search(clause_norm):
+        # "refund 100 total across 100200 and 100609", "100200和100609一共退100": one amount for
+        # them all — how it is split is asked, never the amount paid on each
+        kept = [
+            replace(r, amount=None, amount_kind="invalid") if r.amount_kind == "exact" else r
+            for r in kept
+        ]
     return [
         replace(r, amount=a.value, amount_kind=a.kind, amount_raw=a.raw)
         if (a := amounts.get(r.order_id or "")) is not None
         else r
         for r in kept
     ]
+
+
+_TOTAL_ACROSS = rx(
+    r"\b(?:total|in total|altogether|combined|across|split|between)\b|一共|总共|加起来|合计|共计"
+    r"|平分|分摊|总计"
+)
 
 
 # a write word beside an order (not negated): "100200退款，100998取消"

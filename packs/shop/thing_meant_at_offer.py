@@ -33,6 +33,12 @@ _CORRECTED_TO_THING_ZH = rx(
     r"(?P<thing>[\u4e00-\u9fff]{2,8}?)(?:的钱)?(?:吧|啊|呀)?[\s，,。.!！~～]*$"
 )
 """A Chinese correction naming the thing meant ("不是这个，是保温杯")."""
+_THING_ENOUGH_ZH = rx(
+    r"^[\s，,。.!！]*(?:那|那就|就|只要|只退|退)?(?P<thing>[\u4e00-\u9fff]{2,8}?)(?:的钱)?"
+    r"(?:就行了?|就好了?|就可以了?|就够了|吧)[\s，,。.!！~～]*$"
+    r"|^[\s，,。.!！]*(?:那就|就)(?P<thing2>[\u4e00-\u9fff]{2,8}?)(?:的钱)?(?:吧)?[\s，,。.!！~～]*$"
+)
+"""A Chinese answer saying one thing is enough ("保温杯就行", "就保温杯吧", "那就保温杯")."""
 _NOT_A_THING = rx(
     r"\b(?:amount|money|refund|rest|order|whole|full|half|part|same|one|it|is|are|was|were|broke"
     r"|broken|works?|doesn|don|isn|has|have|had|arrived|came|still|other|others|first|second"
@@ -43,7 +49,7 @@ _NOT_A_THING = rx(
 thing at all ("the first", "the order"): no thing picked out for a refund."""
 _NOT_A_THING_ZH = rx(
     r"订单|这单|那单|全部|一半|剩下|其他|别的|都|退|钱|款|取消|确认|谢谢|算了|不用|要|留|好|是|没|坏|不|也"
-    r"|还|可以|行"
+    r"|还|可以|行|全|这|那|算|样"
 )
 
 ReadFn = Callable[[str], list[MatchedIntent]]
@@ -59,8 +65,13 @@ def thing_meant_at_offer(
         return None
     found = _YES_THEN_THING.match(text.strip())
     zh = _CORRECTED_TO_THING_ZH.match(text.strip()) if found is None else None
+    enough = _THING_ENOUGH_ZH.match(text.strip()) if found is None and zh is None else None
     if zh is not None and not _NOT_A_THING_ZH.search(zh.group("thing")):
         said = f"只退{zh.group('thing')}"
+    elif enough is not None and not _NOT_A_THING_ZH.search(
+        thing_zh := enough.group("thing") or enough.group("thing2") or "上"
+    ):
+        said = f"只退{thing_zh}"
     elif found is not None:
         thing = (found.group("thing") or found.group("thing2") or "").strip()
         if not thing or _NOT_A_THING.search(thing):

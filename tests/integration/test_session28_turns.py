@@ -201,3 +201,78 @@ async def test_a_whole_order_named_by_its_things_is_cancelled_on_a_yes(
     await say(bot, text)
     await say(bot, "yes")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == [order]
+
+
+# --- amounts: one total for several orders, another currency, a local fraction, two at once ------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refund 100 total across 100200 and 100609",
+        "refund 100 split between 100200 and 100609",
+        "100200和100609一共退100",
+        "100200和100609加起来退200",
+    ],
+)
+async def test_one_amount_for_several_orders_is_asked_never_paid_on_each(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refund 7,97 on 100200",
+        "100200退两百五十块五毛",
+        "refund $100 on 100200",
+        "refund 100 USD on 100200",
+        "refund 100 dollars on 100200",
+        "100200退100美元",
+        "refund 100200 ¥100 ¥200",
+    ],
+)
+async def test_an_amount_that_cannot_be_read_as_yuan_is_asked(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert "Shall I" not in reply and "确认为订单" not in reply
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+# --- answers to an offer: one thing is enough; yes and the same for another order ---------------
+
+
+@pytest.mark.parametrize("answer", ["保温杯就行", "就保温杯吧", "那就保温杯"])
+async def test_one_thing_said_to_be_enough_is_what_is_asked(tmp_path: Path, answer: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "退100200")
+    reply = str((await say(bot, answer))["reply"])
+    assert "129.00" in reply
+    await say(bot, "好")
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+@pytest.mark.parametrize(
+    ("first", "answer", "other", "amounts"),
+    [
+        ("refund 100200", "yes and same for 100609", "100609", ([797.0], [866.0])),
+        ("refund 100200", "yes, and 100609 too", "100609", ([797.0], [866.0])),
+        ("退100200", "好 100609也退", "100609", ([797.0], [866.0])),
+        ("refund 100 on 100200", "yes and same for 100609", "100609", ([100.0], [100.0])),
+    ],
+)
+async def test_a_yes_with_the_same_for_another_order_runs_the_first_and_asks_the_other(
+    tmp_path: Path, first: str, answer: str, other: str, amounts: tuple[list[float], list[float]]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, answer)
+    assert await refunds_of(bot, "100200") == amounts[0]
+    assert await refunds_of(bot, other) == []
+    await say(bot, "yes")
+    assert await refunds_of(bot, other) == amounts[1]

@@ -1,0 +1,62 @@
+"""Amounts a customer says that cannot be used as one: a share ("half", "30%"), a sum or a
+difference to work out, a price per item, a number mistyped or in another currency, a
+fraction written the local way ("7,97", "五毛"), two amounts at once. Each is asked about with
+what is refundable, never read as a number of yuan (:func:`helpdesk.graph.money.read_amount`
+reads them first)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["UNUSABLE_AMOUNTS"]
+
+UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
+    re.compile(
+        r"\bhalf\b|一半|半价|\bquarter\b|\bthirds?\b"
+        r"|[一二两三四五六七八九十百]分之[一二两三四五六七八九十]?"
+        r"|[一二两三四五六七八九]成(?![本功交人绩员就新])"
+        # "refund 1/2 of 100200": a share, never 1 yuan
+        r"|(?<![\d/.])[1-9]\s*/\s*(?:[2-9]|10)(?![\d/])",
+        re.IGNORECASE,
+    ),
+    re.compile(r"(?<![a-z])\d+(?:\.\d+)?e[+-]?\d+\b", re.IGNORECASE),
+    # the whole number is quoted back ("-50", not "-5"); a dash with a space after it is a
+    # separator ("100609 - 100 yuan please"), not a minus sign
+    re.compile(
+        r"(?<![a-z0-9])-\d+(?:\.\d+)?|负\s*\d+(?:\.\d+)?|负[一二两三四五六七八九十百千]+"
+        # two numbers around a dash ("866 - 66", "100 - 200 yuan"): a sum or a range, unclear
+        r"|(?<![\d.])\d+(?:\.\d+)?\s+-\s+\d+(?:\.\d+)?",
+        re.IGNORECASE,
+    ),
+    re.compile(r"\d+\.\d{3,}"),
+    # "2 plates at 40 each": a price per item, not the amount asked — asked, never multiplied
+    # ("refund 100609 and 100200 50 each": one amount for each order, read per order)
+    re.compile(
+        r"\b(?:at|@)\s*\d+(?:\.\d+)?\s*(?:yuan|rmb|元|块)?\s*(?:each|apiece)\b"
+        r"|\d+(?:\.\d+)?\s*(?:yuan|rmb|元|块)?\s*per (?:item|piece|plate|unit)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(r"\b(?:infinity|inf|nan)\b", re.IGNORECASE),
+    # another currency ("$100", "100 USD", "100美元"): never read as that many yuan — asked
+    re.compile(
+        r"[$€£]\s*\d+(?:[.,]\d+)*"
+        r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:usd|us\$|dollars?|euros?|eur|gbp|pounds?|hkd|jpy|yen)\b"
+        r"|\d+(?:\.\d+)?\s*(?:港币|港元|美元|美金|欧元|英镑|日元)",
+        re.IGNORECASE,
+    ),
+    # "7,97" (a decimal comma), "两百五十块五毛" (jiao): a fraction never dropped — asked
+    re.compile(r"(?<![\d,.])\d{1,4},\d{1,2}(?![\d,])|[一二两三四五六七八九\d]\s*[毛角](?!钱包)"),
+    # "¥100 ¥200": two amounts, each marked as one — which is meant, asked
+    re.compile(r"[¥￥]\s*\d+(?:\.\d+)?[^¥￥\d]{0,20}[¥￥]\s*\d+"),
+    # "3OO" (letter O), "0x300": a number mistyped or coded — asked, never read as another
+    re.compile(r"(?<![\w.])(?:\d+o+\d*|o+\d+[\do]*|0x[0-9a-f]+)(?!\w)", re.IGNORECASE),
+    # "269 + 129": a sum to work out, asked
+    re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
+    # "797-100", "refund 100200 minus 100", "少退100": a difference to work out, asked
+    re.compile(
+        r"(?<![\d.-])\d{3,5}(?:\.\d+)?-\d{1,5}(?:\.\d+)?(?![\d-])"
+        r"|\b(?:minus|less)\s+[¥￥]?\d+(?:\.\d+)?|(?:少退|减去|减掉|扣掉|扣除|减)\s*[¥￥]?\d+(?:\.\d+)?",
+        re.IGNORECASE,
+    ),
+)
