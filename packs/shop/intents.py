@@ -3120,6 +3120,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         # "refund 100200 if you can't replace it": the after-sales ticket, never the refund
         found = replacement_first(text, found)
         found = _instead_of_the_ticket(text, found, context.facts.get(LAST_WRITE))
+        found = _undo_of_the_last_write(text, found, context)
     pending = context.facts.get("pending_actions") or []
     if context.awaiting_confirmation and isinstance(pending, list):
         # "refund the thermos" → "yes, and the plates": the refund of both, asked again
@@ -3214,6 +3215,33 @@ def _instead_of_the_ticket(
         else m
         for m in found
     ]
+
+
+# "cancel that refund", "undo it", "撤销刚才的退款": the action just done, taken back
+_UNDO = rx(
+    r"\b(?:cancel|undo|reverse|revoke|stop|withdraw|take back)\b[^.?!]{0,15}"
+    r"\b(?:that|the|my|this)\s+(?:refund|cancel+ation)\b|\bundo (?:it|that|this)\b"
+    r"|撤销|撤回|取消(?:那笔|这笔|刚才的|刚刚的)?退款|退款(?:取消|撤销|撤回)"
+)
+
+
+def _undo_of_the_last_write(
+    text: str, found: list[MatchedIntent], context: MatchContext
+) -> list[MatchedIntent]:
+    """ "cancel that refund" after a refund ran: read as a no, the reply said no refund was made
+    — it was. The order it was done on is shown (its refunds, what is left), nothing run."""
+    done = context.facts.get(LAST_WRITE)
+    if not isinstance(done, Mapping) or done.get("tool") not in ("request_refund", "cancel_order"):
+        return found
+    order = (
+        (done.get("args") or {}).get("order_id") if isinstance(done.get("args"), Mapping) else None
+    )
+    if not order or not _UNDO.search(normalize(text, _TYPOS)):
+        return found
+    if [m.intent for m in found] != [Intent.CONFIRM_NO]:
+        return found
+    shown = shop_matcher(f"show order {order}", context)
+    return shown if all(kind_of(m) is ShopIntent.ORDER_STATUS for m in shown) and shown else found
 
 
 def _yes_and_also(

@@ -276,3 +276,19 @@ async def test_a_yes_with_the_same_for_another_order_runs_the_first_and_asks_the
     assert await refunds_of(bot, other) == []
     await say(bot, "yes")
     assert await refunds_of(bot, other) == amounts[1]
+
+
+@pytest.mark.parametrize(
+    ("first", "yes", "undo"),
+    [("refund 100200", "yes", "cancel that refund"), ("退100200", "好", "撤销刚才的退款")],
+)
+async def test_a_refund_taken_back_after_it_ran_shows_it_never_says_none_was_made(
+    tmp_path: Path, first: str, yes: str, undo: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, yes)
+    reply = str((await say(bot, undo))["reply"])
+    assert "R-000109" in reply and "797.00" in reply
+    assert "no cancellation or refund was made" not in reply
+    assert await refunds_of(bot, "100200") == [797.0]
