@@ -74,6 +74,8 @@ _FULL = re.compile(
 # "not the full amount", "不要全退": part of it, amount unknown — asked, never the whole
 _NOT_FULL = re.compile(
     r"\bnot (?:the )?(?:full|whole|entire|all)\b|\bnot everything\b"
+    # "i need a partial refund on 100200": part of it, how much not said
+    r"|\bpartial(?:ly)?\b|\bpart of (?:it|the (?:money|amount|price))\b"
     r"|(?:不要|不用|别|不想|不是|不)(?:全部|全额|全退|都退)",
     re.IGNORECASE,
 )

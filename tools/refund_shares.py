@@ -73,7 +73,7 @@ def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]
     thing = _THING_SAID.search(words)
     if thing is not None:
         # "the monitor cable from my 100998 order": the thing is a cable, not the monitor
-        head = thing.group(1).split()[-1].lower()
+        head = (thing.group(1) or thing.group(2)).split()[-1].lower()
         stems = {head, head.rstrip("s"), head[:-2] if head.endswith("es") else head}
         scores = {
             key: score
@@ -86,9 +86,17 @@ def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]
     return [items[int(sku.split("-")[1])] for sku in sorted(scores, key=lambda k: -scores[k])]
 
 
+_NO_THING = (
+    r"(?!(?:refund|refunds|money|credit|payment|discount|compensation|partial|full|cancel\w*"
+    r"|return|rest|remaining|amount|balance|order|email|message)\b)"
+)
+_SHORT_THING = rf"{_NO_THING}[a-z]+(?:\s+{_NO_THING}[a-z]+){{0,2}}"
+"""One to three words naming a thing (no money or order word): "air purifier", "ceramic mug"."""
 _THING_SAID = re.compile(
-    r"\b(?:the|my|a|an|this|that)\s+([a-z][a-z -]{1,30}?)\s+(?:from|in|out of|on)\s+"
-    r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b",
+    r"\b(?:the|my|a|an|this|that)\s+([a-z][a-z -]{1,30}?)\s+(?:from|in|out of)\s+"
+    r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b"
+    # "the air purifier on 100200": a short thing, no money word ("a refund on 100200")
+    r"|\b(?:the|my|this|that)\s+(" + _SHORT_THING + r")\s+on\s+(?:order\s*)?#?\s*\d{6}\b",
     re.IGNORECASE,
 )
 _HAN_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
@@ -193,8 +201,9 @@ _NOT_ONE_ITEM = re.compile(
 
 
 _THING_OF_ORDER = re.compile(
-    r"\b(?:the|my|a|an|this|that)\s+[a-z][a-z -]{1,30}?\s+(?:from|in|out of|on)\s+"
+    r"\b(?:the|my|a|an|this|that)\s+[a-z][a-z -]{1,30}?\s+(?:from|in|out of)\s+"
     r"(?:my |the |this |that |our )?(?:order\s*)?(?:#|no\.? ?)?(?:\d{6}|order)\b"
+    r"|\b(?:the|my|this|that)\s+" + _SHORT_THING + r"\s+on\s+(?:order\s*)?#?\s*\d{6}\b"
     r"|\d{6}\s*(?:的|里的|里面的)?\s*退\s*(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])[\u4e00-\u9fff]{2}"
     r"|退\s*\d{6}\s*(?:的|里的|里面的)\s*(?![货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩])"
     r"[\u4e00-\u9fff]{2}"

@@ -7,6 +7,8 @@ arguments and amount); :func:`history` lists a session's messages.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -14,7 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from helpdesk.tools.registry import ToolRegistry
 
-__all__ = ["CURRENCY", "history", "pending_confirmations", "turn_result"]
+__all__ = ["CURRENCY", "history", "offer_token", "pending_confirmations", "turn_result"]
 
 CURRENCY = "CNY"
 """The demo shop's currency (amounts are shown as ¥)."""
@@ -48,6 +50,16 @@ def pending_confirmations(
     return pending
 
 
+def offer_token(pending: list[dict[str, Any]]) -> str | None:
+    """A short token naming exactly what waits for the customer's yes (each action's tool,
+    arguments and amount); None when nothing waits. A client sends it back with the answer so
+    that a yes pressed for one offer never confirms another that replaced it."""
+    if not pending:
+        return None
+    said = json.dumps(pending, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(said.encode("utf-8")).hexdigest()[:16]
+
+
 def turn_result(payload: Mapping[str, Any], registry: ToolRegistry) -> dict[str, Any]:
     """The turn's result: tool statuses, degrade summary, pending confirmation."""
     degrade = payload.get("degrade") or {}
@@ -73,7 +85,8 @@ def turn_result(payload: Mapping[str, Any], registry: ToolRegistry) -> dict[str,
             "pending": list(degrade.get("pending") or []),
             "events": len(degrade.get("events") or []),
         },
-        "pending_confirmation": pending_confirmations(tool_results, registry),
+        "pending_confirmation": (pending := pending_confirmations(tool_results, registry)),
+        "offer": offer_token(pending),
     }
 
 

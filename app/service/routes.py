@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from helpdesk.app.service.access import Customer, Svc, check_owner, owned_session
 from helpdesk.app.service.auth import is_customer_id
 from helpdesk.app.service.errors import ApiError
-from helpdesk.app.service.results import history, pending_confirmations
+from helpdesk.app.service.results import history, offer_token, pending_confirmations
 from helpdesk.app.service.state import Service
 from helpdesk.app.service.turn_http import (
     outcome_unless_gone,
@@ -46,6 +46,12 @@ class ConfirmationIn(BaseModel):
     answer: Literal["yes", "no"]
     lang: Lang | None = Field(
         default=None, description="Language of the answer (default: the session's)."
+    )
+    offer: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The ``offer`` token of the confirmation answered (from the turn result or "
+        "the session): when what waits has changed since, nothing runs (409 offer_changed).",
     )
 
 
@@ -134,7 +140,8 @@ def install_routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -
             "customer": customer,
             "lang": values.get("lang"),
             "messages": history(values.get("messages") or []),
-            "pending_confirmation": pending_confirmations(results, registry),
+            "pending_confirmation": (pending := pending_confirmations(results, registry)),
+            "offer": offer_token(pending),
             "running": session in service.runner.running,
         }
 
@@ -184,10 +191,22 @@ def install_routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -
 
 
 async def _answer_text(service: Service, body: ConfirmationIn, session: str, customer: str) -> str:
+    values = await owned_session(service, session, customer)
+    if body.offer is not None:
+        results = [r.model_dump(mode="json") for r in values.get("results") or []]
+        pending = pending_confirmations(results, service.bot.executor.registry)
+        if offer_token(pending) != body.offer:
+            # a yes pressed for ¥100 never pays the ¥797 offer another tab put in its place
+            raise ApiError(
+                409,
+                "offer_changed",
+                "What waits for confirmation has changed since this answer was given; "
+                "nothing was done. Please answer the current question.",
+                extra={"pending_confirmation": pending, "offer": offer_token(pending)},
+            )
     if body.lang is not None:
         lang: Lang = body.lang
     else:
-        values = await owned_session(service, session, customer)
         lang = "zh" if values.get("lang") == "zh" else "en"
     key = "confirm_yes_text" if body.answer == "yes" else "confirm_no_text"
     return load_templates("service", "page", lang)[key]

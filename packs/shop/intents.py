@@ -7348,6 +7348,15 @@ _ACTION_FRAME = rx(
 )
 
 
+# words that make a thing told before a refund no thing of the customer's to refund (session
+# 18): someone else's, another shop's, one to buy, a fault that may come, one of two remedies
+_NOT_ITS_THING = rx(
+    r"\b(?:friend|friends|mom|mum|dad|wife|husband|sister|brother|neighbou?r)'?s?\b|\bjd\b"
+    r"|\btaobao\b|\b(?:buy|buying|another|if|would|should|suppose|let'?s say|or|either)\b"
+    r"|朋友|别家|京东|淘宝|想买|再买|要是|如果|万一|假如|假设|要么|或者|妈|爸|老婆|老公"
+)
+
+
 def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Request]:
     """ "not happy. air purifier clicking again. i want a refund of 300", "膜到现在没到 能不能直接
     退钱": a refund, cancel or ticket naming and describing no order is about the thing the
@@ -7357,10 +7366,11 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
         norm = normalize(i.text, _TYPOS)
         at = whole.find(i.text)
         if (
-            i.intent in _ACTIONS
+            i.intent in (ShopIntent.REFUND, ShopIntent.CREATE_TICKET)
             and not i.order_id
             and TOLD_BESIDE not in i.args
             and at > 0
+            and not _NOT_ITS_THING.search(norm)
             and looked_product(_ACTION_FRAME.sub(" ", norm)) is None
             and not describes_an_order(norm)
         ):
@@ -7369,6 +7379,9 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
                 if other is not i and other.order_id:
                     told = told.replace(other.text, " ")
             said = normalize(told, _TYPOS)
+            if _NOT_ITS_THING.search(said) or NO_ANY.search(said) or _TRACKING_NO.search(said):
+                out.append(i)
+                continue
             if not extract_entities(said).order_ids and (
                 looked_product(said) or describes_an_order(said)
             ):

@@ -66,10 +66,19 @@ _ONLY_THOUGHT = rx(
 )
 
 
+# the action asked for after all ("I was about to cancel 100904, please do it now")
+_ASKED_AFTER_ALL = rx(
+    r"\b(?:please|pls|so)\b[^.?!]{0,24}\b(?:do it|do that|cancel|refund|go ahead|proceed)\b"
+    r"|\b(?:do it|go ahead)(?: now)?\b|请|麻烦|帮我|还是(?:要|退|取消)"
+)
+
+
 def not_asked_for(before: str, own: str, after: str) -> Literal["no", "look"] | None:
     """How a refund or cancel read in ``own`` (normalized, lower-case) is meant, given the
     words of the message before it and after it: ``"no"`` (not asked for), ``"look"`` (thought
     about or asked about: the order is shown) or None (asked for)."""
+    if _ASKED_AFTER_ALL.search(f"{own} {after}"):
+        return None
     if _ONLY_THOUGHT.search(own):
         return "look"
     if _REFUSED.search(own) or _MEANT_ONCE.search(f"{before[-30:]} {own}"):

@@ -146,6 +146,43 @@ def test_service_refuses_big_and_malformed_bodies(tmp_path: Path) -> None:
     assert history["messages"] == []
 
 
+def test_service_confirmation_of_a_replaced_offer_runs_nothing(tmp_path: Path) -> None:
+    """Two tabs: one asked about ¥100, the other replaced the offer with ¥797; the first tab's
+    yes (naming the ¥100 offer) used to pay the ¥797."""
+    with live_service(tmp_path) as live, live.client() as client:
+        session = live.new_session()
+        first = client.post(
+            f"/v1/sessions/{session}/messages",
+            json={"text": "refund 100 on 100200"},
+            headers=live.headers(),
+        ).json()["result"]
+        assert first["pending_confirmation"][0]["amount"] == 100.0
+        second = client.post(
+            f"/v1/sessions/{session}/messages",
+            json={"text": "refund 100200"},
+            headers=live.headers(),
+        ).json()["result"]
+        assert second["pending_confirmation"][0]["amount"] == 797.0
+        assert second["offer"] != first["offer"]
+        stale = client.post(
+            f"/v1/sessions/{session}/confirmation",
+            json={"answer": "yes", "offer": first["offer"]},
+            headers=live.headers(),
+        )
+        assert stale.status_code == 409 and stale.json()["code"] == "offer_changed"
+        assert stale.json()["offer"] == second["offer"]
+        assert live.audit() == []
+        current = client.get(f"/v1/sessions/{session}", headers=live.headers()).json()
+        assert current["offer"] == second["offer"]
+        done = client.post(
+            f"/v1/sessions/{session}/confirmation",
+            json={"answer": "yes", "offer": current["offer"]},
+            headers=live.headers(),
+        ).json()
+        assert "797.00" in done["reply"]
+    assert [a["action"] for a in live.audit()] == ["create_refund"]
+
+
 def test_service_confirmation_is_the_customers_yes_turn(tmp_path: Path) -> None:
     with live_service(tmp_path) as live, live.client() as client:
         session = live.new_session()

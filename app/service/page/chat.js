@@ -91,16 +91,18 @@
       li.textContent = `${p.what} — ${p.status}${p.ticket_id ? ` (${p.ticket_id})` : ""}`;
       return li;
     }));
-    showConfirm(result.pending_confirmation || []);
+    showConfirm(result.pending_confirmation || [], result.offer);
   }
 
-  function showConfirm(items) {
+  function showConfirm(items, offer = null) {
+    // the yes names the offer it answers: one replaced since (another tab) is never confirmed
+    state.offer = offer;
     $("confirm").hidden = items.length === 0;
     $("confirm-actions").replaceChildren(...items.map((item) => {
       const b = document.createElement("button");
       b.type = "button"; b.className = "yes";
       b.textContent = t("confirm_button", { action: actionLabel(item) });
-      b.addEventListener("click", () => turn("confirmation", { answer: "yes", lang: state.lang }, t("confirm_yes_text")));
+      b.addEventListener("click", () => turn("confirmation", { answer: "yes", lang: state.lang, ...(state.offer ? { offer: state.offer } : {}) }, t("confirm_yes_text")));
       return b;
     }));
   }
@@ -175,6 +177,7 @@
     if (!response.ok) {
       const err = await response.json().catch(() => ({ message: response.statusText }));
       setRunning(false); setStatus(t("status_error", { message: err.message }), false);
+      if (err.code === "offer_changed") showConfirm(err.pending_confirmation || [], err.offer);
       if (response.status === 401) logout();
       return;
     }
