@@ -3105,6 +3105,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     session's last order and product."""
     skus = context.facts.get("skus") or []
     orders = context.facts.get("order_ids") or []
+    text = _ordinals_named(text, context)
     found = match_shop(
         text,
         packs=context.packs,
@@ -3359,6 +3360,48 @@ def _waiting_whole(pending: Any) -> bool:
         if _WHOLE_ORDER_WORDS.sub("", str(match.get("text") or "")).strip():
             return False
     return True
+
+
+# "yes for the first one", "the first one yes, the second no", "第一个确认": a waiting action by
+# its place in the question
+_ORDINAL = rx(
+    r"\b(?:the )?(?P<first>first|1st|former)(?: one| refund| cancel\w*)?\b"
+    r"|\b(?:the )?(?P<second>second|2nd|latter|last)(?: one| refund| cancel\w*)?\b"
+    r"|(?P<first_zh>第一个|第一笔|第一单|前一个|前面那个)|(?P<second_zh>第二个|第二笔|第二单|后一个|后面那个|最后一个)"
+)
+
+
+_YES_TO_ONE = rx(
+    r"(?:(?:yes|yeah|yep|ok|okay|sure|please|pls|only|just|for|to|the|one|do|go|ahead|that|it"
+    r"|确认|可以|好的?|行|是的?|要|只要|只|就|退|吧|的|那个|这个|对)\s*)*"
+)
+
+
+def _ordinals_named(text: str, context: MatchContext) -> str:
+    """The answer naming one waiting action by its place ("yes for the first one") naming it
+    by its order ("yes for 100200 only"), when two actions on two orders wait: it was read as a
+    no; now that action is asked again and the other dropped."""
+    pending = context.facts.get("pending_actions")
+    if not context.awaiting_confirmation or not isinstance(pending, list) or len(pending) != 2:
+        return text
+    orders = [
+        str((a.get("args") or {}).get("order_id") or "")
+        for a in pending
+        if isinstance(a, Mapping) and isinstance(a.get("args"), Mapping)
+    ]
+    if len(orders) != 2 or not all(orders) or orders[0] == orders[1]:
+        return text
+
+    found = list(_ORDINAL.finditer(text))
+    if len(found) != 1:
+        return text
+    (m,) = found
+    order = orders[0] if m.group("first") or m.group("first_zh") else orders[1]
+    rest = normalize(f"{text[: m.start()]} {text[m.end() :]}", _TYPOS)
+    if not _YES_TO_ONE.fullmatch(re.sub(r"[\s,，.。!！~]+", " ", rest).strip()):
+        return text
+    # (that one asked again, the other dropped: never both run on the next yes)
+    return f"yes for {order} only"
 
 
 def _waiting(pending: Any) -> tuple[str, ...]:

@@ -292,3 +292,26 @@ async def test_a_refund_taken_back_after_it_ran_shows_it_never_says_none_was_mad
     assert "R-000109" in reply and "797.00" in reply
     assert "no cancellation or refund was made" not in reply
     assert await refunds_of(bot, "100200") == [797.0]
+
+
+@pytest.mark.parametrize(
+    ("answer", "refunded"),
+    [
+        ("yes for the first one", ("100200", 797.0)),
+        ("第一个确认", ("100200", 797.0)),
+        ("only the second one", ("100609", 866.0)),
+        ("yes to the last", ("100609", 866.0)),
+    ],
+)
+async def test_a_waiting_refund_named_by_its_place_is_the_one_asked_again(
+    tmp_path: Path, answer: str, refunded: tuple[str, float]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and 100609")
+    await say(bot, answer)
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "yes")
+    order, amount = refunded
+    other = "100609" if order == "100200" else "100200"
+    assert await refunds_of(bot, order) == [amount]
+    assert await refunds_of(bot, other) == []
