@@ -13,6 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from helpdesk.tools.refund_all_but import items_but
+from helpdesk.tools.refund_lists import items_listed
 from helpdesk.tools.shop.catalog import PIECE_ALIASES, SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import mention_scores, product_text
 
@@ -278,41 +279,8 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
         or int(one.get("quantity") or 1) != 1
         or refunded
     ):
-        return (None if refunded else _items_listed(order, words)), True
+        return (None if refunded else items_listed(order, words, _named_items, _KEPT)), True
     return one, True
-
-
-# "refund the thermos and the plates", "保温杯和餐具都退了": things of the order listed one after
-# another right where the refund is asked — what they cost together is what is meant
-_LISTED_EN = re.compile(
-    r"\b(?:refund|return|send back|money back for|pay (?:me )?back for)\s+(?:me\s+)?(?:for\s+)?"
-    r"(?:both\s+)?(?P<list>(?:the|my)\s+[a-z0-9 -]+?"
-    r"(?:\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?(?:the|my)\s+[a-z0-9 -]+?)+)"
-    r"(?=\s*(?:$|[.,;!?]|\bbut\b|\bfrom\b|\bin\b|\bon\b|\bof\b|\bplease\b|\bpls\b"
-    r"|\bkeep\b|\btoo\b|\bboth\b))",
-    re.IGNORECASE,
-)
-_LISTED_ZH = re.compile(
-    r"(?P<list>(?:(?![别不没])[\u4e00-\u9fff]){2,10}"
-    r"(?:(?:和|跟|还有|以及|加上|、)(?:(?![别不没])[\u4e00-\u9fff]){2,10})+?)"
-    r"(?:的钱|这两样|这两个|两样|两个)?(?:都|一起)?(?:退了|退掉|退给我|退)"
-)
-_LIST_JOINS = re.compile(
-    r"\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?|和|跟|还有|以及|、"
-)
-# a list that is no plain sum: some left out, a part of one, a share of them
-_NOT_A_SUM = re.compile(
-    r"\bbut not\b|\bexcept\b|\bwithout\b|\bminus\b|\bexcluding\b|\bone of\b|\ba single\b"
-    r"|\beach\b|\bhalf\b|\bsome of\b|\bmaybe\b|\bor\b|\bwhichever\b|\blater\b|\bnot now\b"
-    r"|\btomorrow\b|\bdon'?t\b|\bdo not\b|\bnever\b|\bno need\b|\?"
-    # a correction, a condition, someone else's word, a part of a thing
-    r"|\bwait\b|\bactually\b|\bforget\b|\bsorry\b|\bmean\b|\bonly\b|\bjust\b"
-    r"|\bunless\b|\bif\b|\bin case\b|\bshould\b|\bsays?\b|\bsaid\b|\bnah\b|\bno\b"
-    r"|\b(?:lid|cap|strap|part|parts|piece|pieces|handle|cover)\b|哦不|不对|只|除非|如果|要是|的话"
-    r"|说|盖|里的|零件|配件|除了|其中|一半|一部分|不退|不用退|不要退|别|不要|不用|还是|或者|以后|明天"
-    r"|再说|先不|[吗么？]",
-    re.IGNORECASE,
-)
 
 
 def _pieces_said(order: Mapping[str, Any], words: str) -> bool:
@@ -326,41 +294,6 @@ def _pieces_said(order: Mapping[str, Any], words: str) -> bool:
             if re.search(rf"(?<![a-z]){re.escape(piece)}(?![a-z])", said):
                 return True  # (a Chinese name anywhere, an English one as a word)
     return False
-
-
-def _items_listed(order: Mapping[str, Any], words: str) -> Mapping[str, Any] | None:
-    """The things a refund lists one after another, as one item costing what they cost together
-    (each named by exactly one item of the order, each bought once); None when the words list
-    no such things, leave some out or ask for a part of one."""
-    if _NOT_A_SUM.search(words):
-        return None
-    found = _LISTED_EN.search(words) or _LISTED_ZH.search(words)
-    if found is None:
-        return None
-    picked: list[Mapping[str, Any]] = []
-    for part in _LIST_JOINS.split(found.group("list")):
-        if not part.strip():
-            continue
-        named = _named_items(order, part)
-        if len(named) != 1 or any(named[0] is p for p in picked):
-            return None
-        picked.append(named[0])
-    if len(picked) < 2 or any(int(i.get("quantity") or 1) != 1 for i in picked):
-        return None
-    for kept in _KEPT.finditer(words):
-        # "…, keep the air fryer" keeps a third thing; "…, actually keep the dinnerware" one
-        # of those listed: no sum
-        if any(any(k is p for p in picked) for k in _named_items(order, kept.group(0))):
-            return None
-    total = sum(Decimal(str(i.get("unit_price") or 0)) for i in picked)
-    en = [str(i.get("name") or "") for i in picked]
-    zh = [str(i.get("name_zh") or i.get("name") or "") for i in picked]
-    return {
-        "name": ", ".join(en[:-1]) + " and " + en[-1],
-        "name_zh": "、".join(zh[:-1]) + "和" + zh[-1],
-        "unit_price": float(total),
-        "quantity": 1,
-    }
 
 
 def own_words_or_all(order: Mapping[str, Any], own: str, every: str) -> str:

@@ -132,9 +132,9 @@ def _business(
         return w.say("cancel_condition_not_met", order_id=order_id, status=status_label(w, status))
     if code == "cancel_part" and order_id:
         # "cancel the phone" on a phone + monitor order: orders are cancelled whole
-        named = [i for i in data.get("items") or () if isinstance(i, dict)]
+        held = [i for i in data.get("items") or () if isinstance(i, dict)]
         sep = "、" if w.lang == "zh" else ", "
-        items = sep.join(as_str(i.get(w.lang)) or as_str(i.get("en")) for i in named)
+        items = sep.join(as_str(i.get(w.lang)) or as_str(i.get("en")) for i in held)
         return w.say("cancel_part", order_id=order_id, items=items)
     if code == "refund_unpaid" and order_id:
         return w.say("refund_unpaid", order_id=order_id)

@@ -431,7 +431,6 @@ def test_match_intents_questioning_or_hedged_yes_is_unclear(text):
         ("yes but only 100", 100.0),
         ("yes but make it 30", 30.0),
         ("ok but make it 30 please", 30.0),
-        ("yes, but can you make it $30 instead", 30.0),
         ("yes, refund 30 instead", 30.0),
         ("好的，但是改成退30元", 30.0),
         # no yes at all: the amount changed, asked again (never run as it stands)
@@ -443,6 +442,17 @@ def test_match_intents_yes_with_a_changed_amount_is_a_change(text: str, amount: 
     got = match_intents(text, awaiting_confirmation=True)
     assert [(m.intent, m.amount, m.amount_kind) for m in got] == [
         (Intent.CONFIRM_CHANGE, amount, "exact")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["yes, but can you make it $30 instead", "yes but make it 30 dollars instead"]
+)
+def test_match_intents_yes_with_an_amount_in_another_currency_asks_it(text: str) -> None:
+    """The shop's money is yuan: "$30" is asked about, never paid as ¥30 (session 28)."""
+    got = match_intents(text, awaiting_confirmation=True)
+    assert [(m.intent, m.amount, m.amount_kind) for m in got] == [
+        (Intent.CONFIRM_CHANGE, None, "invalid")
     ]
 
 
