@@ -104,6 +104,10 @@ def _question_before_an_order(left: str, norm: str, at: int) -> bool:
 _DONE_ONCE = re.compile(r"(?:列|查|看|催|问|说)(?:一下|下)$")
 
 
+_AMOUNT_OF_THE_VERB = re.compile(r"(?:退|退款|退钱|退我|退给我|赔|补偿|赔偿)$")
+_AMOUNT_NEXT = re.compile(r"\d+(?:\.\d+)?\s*(?:块|元|yuan|rmb|¥)|[¥￥]\s*\d")
+
+
 def split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
     """The pieces of ``norm[start:end]`` split at the spaces that end a request."""
     pieces: list[tuple[int, int]] = []
@@ -115,6 +119,10 @@ def split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]
             or _question_before_an_order(left, norm, m.end())
             or (not left[-1:].isdigit() and _ORDER_ALSO.match(norm, m.end(), end) is not None)
         )
+        if _AMOUNT_OF_THE_VERB.search(left) and _AMOUNT_NEXT.match(norm, m.end(), end):
+            continue  # "100200 退 100 块 …": the amount is the verb's before it
+        if left.strip().isdigit() and not opens:
+            continue  # "100200 退款 100609 不退": an order alone, its verb after it
         if left[-1:].isdigit() and not (
             opens
             or AGAIN.match(norm, m.end(), end)

@@ -172,9 +172,10 @@ def _cancel(m: Request, facts: Request) -> PlannedCall | None:
         {"order_id": oid, IF_UNPAID: True} if m.get(IF_UNPAID) else {"order_id": oid}
     )
     said = str(m.get("text") or "")
-    if not _ORDER_ID.search(said) and not _WHOLE_ORDER.search(said):
-        # "cancel the phone": its order found by the thing — the precheck never lets a yes
-        # cancel the other items with it
+    if not _WHOLE_ORDER.search(said) and (not _ORDER_ID.search(said) or _PART_OF.search(said)):
+        # "cancel the phone", "取消 100998 里的手机": the precheck never lets a yes cancel the
+        # other items of the order with the one named ("cancel 100998 i ordered the wrong
+        # phone" is the order)
         args[ITEMS_SAID] = said[:300]
     return PlannedCall("cancel_order", args)
 
@@ -240,6 +241,7 @@ def _fault_on(order_id: str, facts: Request, *, switched: bool = False) -> str:
     return ""
 
 
+_PART_OF = re.compile(r"里的|里面的|中的|其中|只|\b(?:from|out of|only|just)\b", re.IGNORECASE)
 _ORDER_ID = re.compile(r"(?<![\d.])(\d{6})(?![\d.])")
 
 

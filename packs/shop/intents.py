@@ -3282,8 +3282,9 @@ def _yes_and_also(
 # "yes and same for 100609", "yes, and 100609 too", "好 100609也退": the same action, another order
 _THE_SAME_FOR = rx(
     r"^(?:(?:do\s+)?(?:the\s+)?same\s+(?:for|with|on)\s+(?:order\s+)?(?P<a>\d{6})"
-    r"|(?:also\s+)?(?:order\s+)?(?P<b>\d{6})\s+(?:too|as well|also)|also\s+(?P<c>\d{6})"
-    r"|(?P<d>\d{6})\s*(?:也退|也取消|也一样|也是|也要)(?:了|吧)?)[\s.!。！~]*$"
+    r"|(?:also\s+)?(?:order\s+)?(?P<b>\d{6})\s*,?\s+(?:too|as well|also)|also\s+(?P<c>\d{6})"
+    r"|(?P<d>\d{6})\s*(?:也退|也取消|也一样|也是|也要)(?:了|吧)?)"
+    r"[\s.!。！~]*(?:please|pls|thanks|thx)?[\s.!。！~]*$"
 )
 _SAME_VERB = {"request_refund": "refund", "cancel_order": "cancel"}
 
@@ -3295,7 +3296,7 @@ def _yes_and_the_same(text: str, pending: Any, context: MatchContext) -> list[Ma
     actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
     if not context.awaiting_confirmation or len(actions) != 1:
         return None
-    verb = _SAME_VERB.get(str(actions[0].get("tool")))
+    verb = _SAME_VERB.get(str(actions[0].get("tool")))  # (only these two are done again)
     said = normalize(text, _TYPOS)
     yes = _YES_THEN_ALSO.match(said)
     same = _THE_SAME_FOR.match(said[yes.end() :].strip()) if yes else None
@@ -3306,11 +3307,13 @@ def _yes_and_the_same(text: str, pending: Any, context: MatchContext) -> list[Ma
     other = next(g for g in same.groups() if g)
     if other == waiting:
         return None
-    # the amount the customer said (never the whole of the first order, worked out for it)
+    # the waiting request's own words on the other order ("refund the thermos on 100200" →
+    # "… on 100609": that order holds no thermos, asked — never its whole amount)
     match = actions[0].get("match")
-    exact = isinstance(match, Mapping) and match.get("amount_kind") == "exact"
-    amount = match.get("amount") if exact and isinstance(match, Mapping) else None
-    said_again = f"{verb} {amount} on {other}" if amount else f"{verb} {other}"
+    words = str(match.get("text") or "") if isinstance(match, Mapping) else ""
+    if not waiting or waiting not in words:
+        return None
+    said_again = words.replace(waiting, other)
     read = shop_matcher(said_again, dataclasses.replace(context, awaiting_confirmation=False))
     if not read or any(kind_of(m) not in _ACTIONS for m in read):
         return None
@@ -5198,10 +5201,12 @@ _FORGET_IT = rx(
 def _one_amount_for_several(matched: list[_Request], norm: str) -> list[_Request]:
     """ "refund 100 total across 100200 and 100609", "split 100 between …": one amount said for
     several orders' refunds — how it is split is asked, never the amount paid on each."""
-    refunds = [m for m in matched if m.intent is ShopIntent.REFUND and m.amount_kind == "exact"]
-    orders = {m.order_id for m in refunds}
-    if len(orders) < 2 or len({m.amount for m in refunds}) != 1 or not _TOTAL_ACROSS.search(norm):
-        return matched
+    refunds = [m for m in matched if m.intent is ShopIntent.REFUND and m.order_id]
+    amounts = {m.amount for m in refunds if m.amount_kind == "exact"}
+    said = re.findall(r"(?<![\d.])\d{1,5}(?:\.\d+)?(?![\d.])", norm)  # (not the order ids)
+    once = len(amounts) == 1 and len(said) == 1
+    if len({m.order_id for m in refunds}) < 2 or not once or not _TOTAL_ACROSS.search(norm):
+        return matched  # ("refund 50 on 100200 and 50 on 100609, 100 in total": each its own)
     return [
         replace(m, amount=None, amount_kind="invalid") if any(m is r for r in refunds) else m
         for m in matched
@@ -5591,7 +5596,8 @@ def _per_order(
         if kept and kept[0].intent is ShopIntent.REFUND
         else {}
     )
-    if not amounts and len(order_ids) > 1 and _TOTAL_ACROSS.search(clause_norm):
+    said = re.findall(r"(?<![\d.])\d{1,5}(?:\.\d+)?(?![\d.])", clause_norm)  # (no order id)
+    if not amounts and len(order_ids) > 1 and len(said) == 1 and _TOTAL_ACROSS.search(clause_norm):
         # "refund 100 total across 100200 and 100609", "100200和100609一共退100": one amount for
         # them all — how it is split is asked, never the amount paid on each
         kept = [
@@ -5607,8 +5613,8 @@ def _per_order(
 
 
 _TOTAL_ACROSS = rx(
-    r"\b(?:total|in total|altogether|combined|across|split|between)\b|一共|总共|加起来|合计|共计"
-    r"|平分|分摊|总计"
+    r"\b(?:total|in total|in all|altogether|all together|combined|across|split|between)\b"
+    r"|一共|总共|加起来|合计|共计|平分|分摊|总计|一起退"
 )
 
 
@@ -7400,6 +7406,14 @@ _NOT_ITS_THING = rx(
 )
 
 
+# "monitor hasn't shipped. i want a refund": an order not shipped is cancelled, not refunded
+_NOT_SHIPPED_YET = rx(
+    r"\b(?:has ?n'?t|have ?n'?t|not|never|didn'?t|did not)\s+(?:been\s+|even\s+|yet\s+)*"
+    r"(?:shipped|sent|dispatched|left)\b|\bnot yet shipped\b|\bunshipped\b"
+    r"|没发货|还没发|未发货|没有发货|没寄出|还没寄"
+)
+
+
 def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Request]:
     """ "not happy. air purifier clicking again. i want a refund of 300", "膜到现在没到 能不能直接
     退钱": a refund, cancel or ticket naming and describing no order is about the thing the
@@ -7422,7 +7436,12 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
                 if other is not i and other.order_id:
                     told = told.replace(other.text, " ")
             said = normalize(told, _TYPOS)
-            if _NOT_ITS_THING.search(said) or NO_ANY.search(said) or _TRACKING_NO.search(said):
+            if (
+                _NOT_ITS_THING.search(said)
+                or NO_ANY.search(said)
+                or _TRACKING_NO.search(said)
+                or _NOT_SHIPPED_YET.search(said)
+            ):
                 out.append(i)
                 continue
             if not extract_entities(said).order_ids and (

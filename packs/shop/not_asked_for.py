@@ -21,10 +21,16 @@ _VERB = r"(?:re?fu?n?d\w*|rfnd\w*|cancel+\w*|cancle\w*)"
 _ZH_VERB = r"(?:退款|退钱|退|取消)"
 
 # the action meant before and let go, or wished for under a condition that does not hold
+# (the words between never "but", "so", "then": "I was gonna keep it but refund 100200")
+_BETWEEN = r"(?:(?!but\b|so\b|then\b|and\b|now\b)\w+\s+)"
 _MEANT_ONCE = rx(
-    r"\b(?:was|were) (?:going to|gonna|about to)\s+(?:\w+\s+){0,3}"
+    r"\b(?:was|were) (?:going to|gonna|about to)\s+"
+    + _BETWEEN
+    + r"{0,3}"
     + _VERB
-    + r"|\bthought (?:about|of)\s+(?:\w+\s+){0,2}"
+    + r"|\bthought (?:about|of)\s+"
+    + _BETWEEN
+    + r"{0,2}"
     + _VERB
     + r"|\bused to want to\s+"
     + _VERB
@@ -39,18 +45,27 @@ _MEANT_ONCE = rx(
     + _ZH_VERB
     + r"[^，。,.!?！？]{0,12}的(?:念头|想法)"
 )
+# the action taken back as a joke: whatever else is said
+_JOKING = rx(
+    r"逗你的|骗你的|(?<!不是)(?<!没)(?<!没有)(?<!不)开(?:个)?玩笑(?:的|呢|啦)?(?![^，。,.]{0,3}吗)"
+)
 # the action said, then taken back in the words right after it
 _TAKEN_BACK_AFTER = rx(
     r"\b(?:said|typed|wrote|asked|sent|pressed|clicked)\b[^.?!]{0,30}\bby mistake\b"
-    r"|\bnot anymore\b|\bis not what i want\b|\bisn'?t what i want\b"
-    r"|\bwould be (?:dumb|stupid|silly|a mistake)\b"
     r"|\bon second thought,? (?:don'?t|do not|no|nah|never ?mind)\b"
-    r"|\b(?:wait|hmm|actually),? (?:nope|nah|no)\W*$|\bbut nah\b|\bnah\W*$|\bno need\W*$"
-    r"|现在不用了|现在不想了|现在不要了|现在不需要了|逗你的|开玩笑的?|开个玩笑"
+    r"|\b(?:wait|hmm|actually),? (?:nope|nah|no)\W*$|\bbut nah\b|\bnah\W*$|^\W*no need\W*$"
+    r"|现在不用了|现在不想了|现在不要了|现在不需要了"
     # ("不要了" alone is the thing not wanted any more: why it is cancelled)
     r"|^[\s,.!?~，。！？、]*(?:不要|不用|不需要)[\s,.!?~，。！？、]*$"
     r"|^[\s,.!?~，。！？、]*(?:不用|不需要)了[\s,.!?~，。！？、]*$"
     r"|^[\s,.!?~，。！？、]*[?？]\s*(?:不要|不用)了?[\s,.!?~，。！？、]*$"
+)
+# the action itself said not to be wanted, in its own clause ("cancel 100998 is not what I
+# want"; "cancel 100998, the monitor is not what I want" is why it is cancelled)
+_TAKEN_BACK_OWN = rx(
+    r"\b" + _VERB + r"\w*\s+(?:order\s+)?#?\d{6}\s+(?:is not|isn'?t) what i want\b"
+    r"|\b" + _VERB + r"\w*\s+(?:order\s+)?#?\d{6}\s+would be (?:dumb|stupid|silly|a mistake)\b"
+    r"|(?:退款|退|refund|cancel|取消)\s+no need\W*$"
 )
 # refused with a typo, or in the other language
 _REFUSED = rx(
@@ -66,23 +81,35 @@ _ONLY_THOUGHT = rx(
 )
 
 
-# the action asked for after all ("I was about to cancel 100904, please do it now")
+# the action asked for after all ("I was about to cancel 100904, please do it now", "刚才想取消
+# 100998，现在确定了，取消吧", "I've thought about a refund and I want one for 100200")
 _ASKED_AFTER_ALL = rx(
     r"\b(?:please|pls|so)\b[^.?!]{0,24}\b(?:do it|do that|cancel|refund|go ahead|proceed)\b"
-    r"|\b(?:do it|go ahead)(?: now)?\b|请|麻烦|帮我|还是(?:要|退|取消)"
+    r"|\b(?:do it|go ahead)(?: now)?\b|\bi (?:want|need) (?:one|it|a refund|to)\b|\bi'?d like\b"
+    r"|请|麻烦|帮我|还是(?:要|退|取消)|确定|决定了|取消吧|退吧"
 )
+_BOTH_VERBS = (rx(r"\brefund|退"), rx(r"\bcancel|取消"))
 
 
 def not_asked_for(before: str, own: str, after: str) -> Literal["no", "look"] | None:
     """How a refund or cancel read in ``own`` (normalized, lower-case) is meant, given the
     words of the message before it and after it: ``"no"`` (not asked for), ``"look"`` (thought
     about or asked about: the order is shown) or None (asked for)."""
+    # ("不用cancel 直接refund 100200": one action refused, the other asked for)
+    two_actions = all(verb.search(own) for verb in _BOTH_VERBS)
+    if (_REFUSED.search(own) and not two_actions) or _JOKING.search(f"{own} {after}"):
+        return "no"  # ("pls dnt refund 100200", "帮我取消100998 逗你的")
     if _ASKED_AFTER_ALL.search(f"{own} {after}"):
         return None
     if _ONLY_THOUGHT.search(own):
         return "look"
-    if _REFUSED.search(own) or _MEANT_ONCE.search(f"{before[-30:]} {own}"):
+    said = f"{before[-30:]} {own}"
+    meant = _MEANT_ONCE.search(said)
+    if meant and not rx(_VERB + "|" + _ZH_VERB).search(f"{said[meant.end() :]} {after}"):
+        # (the verb said again after it is asked for: "之前想退款 … 现在又坏了，退100200")
         return "no"
-    if _TAKEN_BACK_AFTER.search(after) or _TAKEN_BACK_AFTER.search(own):
+    if any(_TAKEN_BACK_AFTER.search(words) for words in (own, after)) or _TAKEN_BACK_OWN.search(
+        own
+    ):
         return "no"
     return None

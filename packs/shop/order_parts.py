@@ -40,8 +40,11 @@ _SPARED_RIGHT_BEFORE = rx(
     r"(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
     r"|\bexcept(?:\s+for)?\s+(?:(?:the |my )?order\s*)?(?:#|no\.?\s*)?$"
     # "refund 100200 instead of 100609", "cancel 100904 rather than 100998": the other one
-    r"|\b(?:instead of|rather than|in place of|and not)\s+(?:(?:the |my )?order\s*)?"
-    r"(?:#|no\.?\s*)?$|^\s*over\s+(?:#\s*)?$"
+    r"|\b(?:instead of|rather than|in place of|and not)\s+"
+    r"(?:(?:cancel\w*|refund\w*|a refund on|one on)\s+)?(?:(?:the |my )?order\s*)?"
+    r"(?:#|no\.?\s*)?$|^\s*over\s+(?:one\s+on\s+)?(?:#\s*)?$"
+    # "i'd rather have a refund on 100200 than on 100609"
+    r"|\bthan\s+(?:(?:a refund |one )?on\s+)?(?:(?:the |my )?order\s*)?#?\s*$"
     # "cancel my order not 100998", "cancel everything but 100904"
     r"|\b(?:order|orders|one|it|them|everything|all)\s+(?:but\s+)?not\s+(?:(?:the |my )?order\s*)?"
     r"(?:#|no\.?\s*)?$"
@@ -54,7 +57,7 @@ _SPARED_RIGHT_BEFORE = rx(
 100998", "取消我的订单，不是100998"): the first order of a clause too, unlike :data:`_NOT`."""
 _NOT_AFTER = rx(
     r"^\W*(?:doesn'?t|does not|don'?t|do not|needn'?t|no need to)\b"
-    r"|^\W*(?:不用|不要|不需要|先不|别)"
+    r"|^\W*(?:不用|不要|不需要|先不|别|不退|不取消)"
 )
 """Words right after an order that spare it ("100998 doesn't need cancelling", "100998不用取消")."""
 _DOUBTED_BEFORE = rx(

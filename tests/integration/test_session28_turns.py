@@ -315,3 +315,85 @@ async def test_a_waiting_refund_named_by_its_place_is_the_one_asked_again(
     other = "100609" if order == "100200" else "100200"
     assert await refunds_of(bot, order) == [amount]
     assert await refunds_of(bot, other) == []
+
+
+# --- the second review of this session's changes: what they over-fired on, what they missed ------
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "target"),
+    [
+        ("I was gonna keep it but refund 100200", "create_refund", None),
+        ("refund 100200, the air fryer isn't what i want", "create_refund", None),
+        ("I've thought about a refund and I want one for 100200", "create_refund", None),
+        ("退款100200 不是开玩笑", "create_refund", None),
+        ("之前想退款，客服让我再等等，现在又坏了，退100200", "create_refund", None),
+        ("cancel 100998, the monitor is not what I want", "cancel_order", "100998"),
+        ("cancel 100998, keeping it would be a mistake", "cancel_order", "100998"),
+        ("cancel 100998, I don't need it. not anymore.", "cancel_order", "100998"),
+        ("刚才想取消100998，现在确定了，取消吧", "cancel_order", "100998"),
+        ("cancel 100998 i ordered the wrong phone", "cancel_order", "100998"),
+    ],
+)
+async def test_a_reason_or_a_change_of_mind_beside_a_request_still_asks_it(
+    tmp_path: Path, text: str, action: str, target: str | None
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "确认" if not text.isascii() else "yes")
+    done = await executions(bot, action)
+    assert len(done) == 1
+    if target is not None:
+        assert done[0]["target"] == target
+
+
+@pytest.mark.parametrize(
+    "text", ["pls dnt refund 100200", "帮我取消100998 逗你的", "取消100998 骗你的"]
+)
+async def test_a_refusal_or_a_joke_beats_a_polite_word(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "确认" if not text.isascii() else "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "paid"),
+    [
+        # the same words on the other order: 100609 holds no thermos (it paid its whole ¥866)
+        (["refund the thermos on 100200", "yes and same for 100609", "yes"], {"100200": [129.0]}),
+        (
+            ["refund 50 on 100200", "yes, 100609 as well please", "yes"],
+            {"100200": [50.0], "100609": [50.0]},
+        ),
+        (["monitor hasn't shipped. i want a refund", "yes"], {}),
+        (["refund 100 for 100200 + 100609 combined", "yes"], {}),
+        (["refund 100 in all for 100200 and 100609", "yes"], {}),
+        (
+            ["split: refund 50 on 100200 and 50 on 100609", "yes"],
+            {"100200": [50.0], "100609": [50.0]},
+        ),
+        (["refund 100200 rather than cancel 100998", "yes"], {"100200": [797.0]}),
+        (["i'd rather have a refund on 100200 than on 100609", "yes"], {"100200": [797.0]}),
+        (["I prefer a refund on 100200 over one on 100609", "yes"], {"100200": [797.0]}),
+        (["100200 退款 100609 不退", "确认"], {"100200": [797.0]}),
+        (["100200 退 100 块 100609 退 50 块", "确认"], {"100200": [100.0], "100609": [50.0]}),
+    ],
+)  # fmt: skip
+async def test_money_moves_on_the_orders_and_amounts_asked(
+    tmp_path: Path, turns: list[str], paid: dict[str, list[float]]
+) -> None:
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    for order in ("100200", "100609", "100998"):
+        assert await refunds_of(bot, order) == paid.get(order, [])
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_an_item_cancelled_on_a_numbered_order_never_cancels_the_rest(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "取消 100998 里的手机")
+    await say(bot, "确认")
+    assert await executions(bot, "cancel_order") == []
