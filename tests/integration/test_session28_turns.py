@@ -397,3 +397,11 @@ async def test_an_item_cancelled_on_a_numbered_order_never_cancels_the_rest(tmp_
     await say(bot, "取消 100998 里的手机")
     await say(bot, "确认")
     assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize("text", ["100200退5块5", "100200退五块五"])
+async def test_yuan_and_jiao_are_asked_never_paid_as_whole_yuan(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []
