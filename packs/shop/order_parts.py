@@ -117,6 +117,14 @@ def spared_before(words: str) -> bool:
     return bool(_SPARED_RIGHT_BEFORE.search(words[-24:]))
 
 
+_TOTAL_SAID = rx(
+    r"(?:\bso\s+|\bthat'?s\s+|=\s*)?[¥￥]?\d+(?:\.\d+)?\s*(?:yuan|rmb|元|块)?\s*"
+    r"(?:in total|total|altogether|all together|in all)\b"
+    r"|\b(?:in total|total|altogether)\s*(?:of\s+)?[¥￥]?\d+(?:\.\d+)?"
+    r"|(?:一共|总共|合计|总计|加起来)\s*[¥￥]?\d+(?:\.\d+)?\s*(?:元|块)?"
+)
+
+
 def amounts_by_order(
     norm: str, order_ids: Sequence[str], packs: PackSet
 ) -> dict[str, AmountReading]:
@@ -124,6 +132,8 @@ def amounts_by_order(
     amount: the amount written right after each order (up to the next), else right before it
     (after the previous); when neither reading gives every order one amount, every order's
     amount is ``invalid`` (asked about). Empty when the clause names at most one amount."""
+    # ("… so 100 in total", "一共150": the sum said, never one order's amount)
+    norm = _TOTAL_SAID.sub(lambda m: " " * len(m.group(0)), norm)
     bounds = _bounds(norm, order_ids)
     named = _amounts(_blank_orders(norm, bounds), packs)
     if len(bounds) < 2 or len({r.value for r in named}) < 2:

@@ -378,6 +378,10 @@ async def test_a_refusal_or_a_joke_beats_a_polite_word(tmp_path: Path, text: str
         (["i'd rather have a refund on 100200 than on 100609", "yes"], {"100200": [797.0]}),
         (["I prefer a refund on 100200 over one on 100609", "yes"], {"100200": [797.0]}),
         (["100200 退款 100609 不退", "确认"], {"100200": [797.0]}),
+        (
+            ["refund 50 on 100200 and 50 on 100609 so 100 in total", "yes"],
+            {"100200": [50.0], "100609": [50.0]},
+        ),
         (["100200 退 100 块 100609 退 50 块", "确认"], {"100200": [100.0], "100609": [50.0]}),
     ],
 )  # fmt: skip
