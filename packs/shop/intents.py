@@ -1651,6 +1651,8 @@ _REPLACEMENT_REFUSED = rx(
     r"|\bno\s+(?:replacement|exchange|swap|repair)s?(?:\s+(?:please|pls|needed|thanks))?\b"
     r"|\bnot\s+(?:a\s+)?(?:replacement|exchange)\b"
     r"|(?:不要|不用|不想|不需要|别)(?:给我)?(?:换货|换新的?|换一个|换个新的?|换(?=[，,。\s]|$)|补发|维修)"
+    # "退款100200，换货现在不用了": the replacement said after, not wanted
+    r"|(?:换货|换新|补发|维修)(?:就|现在|暂时|先|也|都)?(?:不用|不要|不需要)了?"
 )
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"

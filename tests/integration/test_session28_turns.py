@@ -409,3 +409,14 @@ async def test_yuan_and_jiao_are_asked_never_paid_as_whole_yuan(tmp_path: Path, 
     await say(bot, text)
     await say(bot, "确认")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("text", ["退款100200，换货现在不用了", "换货不用了，直接退款100200"])
+async def test_a_replacement_said_not_wanted_files_no_ticket_beside_the_refund(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await executions(bot, "create_ticket") == []
