@@ -3262,13 +3262,8 @@ def _yes_and_also(
     rest = said[yes.end() :] if yes else ""
     if not yes or not _ALSO.search(rest) or _NOT_PLAIN.search(rest) or QUESTION_MARK.search(rest):
         return None
-    waiting_orders = {
-        str((a.get("args") or {}).get("order_id"))
-        for a in pending
-        if isinstance(a, Mapping) and isinstance(a.get("args"), Mapping)
-    }
     named = set(_identifiers(rest))
-    if not named or named & waiting_orders:
+    if not named or named & set(_waiting_orders(pending)):
         return None
     lang = found[0].lang if found else "en"
     request = text[yes.end() :].strip()
@@ -3302,8 +3297,7 @@ def _yes_and_the_same(text: str, pending: Any, context: MatchContext) -> list[Ma
     said = normalize(text, _TYPOS)
     yes = _YES_THEN_ALSO.match(said)
     same = _THE_SAME_FOR.match(said[yes.end() :].strip()) if yes else None
-    args = actions[0].get("args")
-    waiting = str(args.get("order_id")) if isinstance(args, Mapping) else ""
+    waiting = _waiting_orders(actions)[0]
     if verb is None or yes is None or same is None:
         return None
     other = next(g for g in same.groups() if g)
@@ -3382,6 +3376,19 @@ _YES_TO_ONE = rx(
 )
 
 
+def _waiting_orders(pending: Any) -> list[str]:
+    """The order each waiting action is on, in the order asked ("" for one on no order)."""
+    if not isinstance(pending, list):
+        return []
+    return [
+        str((a.get("args") or {}).get("order_id") or "")
+        if isinstance(a.get("args"), Mapping)
+        else ""
+        for a in pending
+        if isinstance(a, Mapping)
+    ]
+
+
 def _ordinals_named(text: str, context: MatchContext) -> str:
     """The answer naming one waiting action by its place ("yes for the first one") naming it
     by its order ("yes for 100200 only"), when two actions on two orders wait: it was read as a
@@ -3389,11 +3396,7 @@ def _ordinals_named(text: str, context: MatchContext) -> str:
     pending = context.facts.get("pending_actions")
     if not context.awaiting_confirmation or not isinstance(pending, list) or len(pending) != 2:
         return text
-    orders = [
-        str((a.get("args") or {}).get("order_id") or "")
-        for a in pending
-        if isinstance(a, Mapping) and isinstance(a.get("args"), Mapping)
-    ]
+    orders = _waiting_orders(pending)
     if len(orders) != 2 or not all(orders) or orders[0] == orders[1]:
         return text
 
@@ -5205,8 +5208,7 @@ def _one_amount_for_several(matched: list[_Request], norm: str) -> list[_Request
     several orders' refunds — how it is split is asked, never the amount paid on each."""
     refunds = [m for m in matched if m.intent is ShopIntent.REFUND and m.order_id]
     amounts = {m.amount for m in refunds if m.amount_kind == "exact"}
-    said = re.findall(r"(?<![\d.])\d{1,5}(?:\.\d+)?(?![\d.])", norm)  # (not the order ids)
-    once = len(amounts) == 1 and len(said) == 1
+    once = len(amounts) == 1 and len(_AMOUNT_SAID.findall(norm)) == 1
     if len({m.order_id for m in refunds}) < 2 or not once or not _TOTAL_ACROSS.search(norm):
         return matched  # ("refund 50 on 100200 and 50 on 100609, 100 in total": each its own)
     return [
@@ -5598,8 +5600,8 @@ def _per_order(
         if kept and kept[0].intent is ShopIntent.REFUND
         else {}
     )
-    said = re.findall(r"(?<![\d.])\d{1,5}(?:\.\d+)?(?![\d.])", clause_norm)  # (no order id)
-    if not amounts and len(order_ids) > 1 and len(said) == 1 and _TOTAL_ACROSS.search(clause_norm):
+    once = len(_AMOUNT_SAID.findall(clause_norm)) == 1
+    if not amounts and len(order_ids) > 1 and once and _TOTAL_ACROSS.search(clause_norm):
         # "refund 100 total across 100200 and 100609", "100200和100609一共退100": one amount for
         # them all — how it is split is asked, never the amount paid on each
         kept = [
@@ -5614,6 +5616,8 @@ def _per_order(
     ]
 
 
+_AMOUNT_SAID = re.compile(r"(?<![\d.])\d{1,5}(?:\.\d+)?(?![\d.])")
+"""A number said as an amount (never a six-digit order id)."""
 _TOTAL_ACROSS = rx(
     r"\b(?:total|in total|in all|altogether|all together|combined|across|split|between)\b"
     r"|一共|总共|加起来|合计|共计|平分|分摊|总计|一起退"
