@@ -45,6 +45,7 @@ from helpdesk.tools.ladder_rungs import LadderEnv, walk_ladder
 from helpdesk.tools.reconcile import (
     COMPENSATION_TIMEOUT_S,
     RECONCILE_TIMEOUT_S,
+    SENDING_MARGIN_S,
     VERIFY_TIMEOUT_S,
     CompensationFn,
     Reconciled,
@@ -182,6 +183,7 @@ class ResilientExecutor:
                     kind=spec.policy.kind,
                     confirmation_id=call.action_id if call.confirmed else None,
                     started_at=self.clock.wall(),
+                    sending_until=ctx.budget.deadline_wall() + SENDING_MARGIN_S,
                 )
             )
         failpoint("write.before_call", when=key is not None)  # crash drills

@@ -92,6 +92,10 @@ class JournalEntry:
     """What the backend answered (ids, amounts) once known."""
     reported: bool = False
     """The customer has been told about an outcome found by reconciliation."""
+    sending_until: float | None = None
+    """Wall-clock seconds until which its sender may still send it (the end of the sending
+    turn's budget, and the way to the backend): before then a key the backend does not know
+    yet may still arrive — another process, or a turn cut off mid-write, is still sending it."""
 
 
 class WriteJournal(Protocol):
@@ -133,7 +137,15 @@ def _settled_update(
         state=state,
         settled_at=None if state in UNSETTLED else at,
         result=dict(result) if isinstance(result, dict) else entry.result,
+        reported=entry.reported and not _settles_a_told_unknown(entry.state, state),
     )
+
+
+def _settles_a_told_unknown(before: JournalState, after: JournalState) -> bool:
+    """A write the customer may have been told is not known yet (or still on its way), settled
+    now: its outcome is to be told (again), whoever settled it — the process that sent it may
+    not be the one the customer talks to next."""
+    return before in UNSETTLED and after not in UNSETTLED
 
 
 class MemoryWriteJournal:
@@ -145,7 +157,11 @@ class MemoryWriteJournal:
     async def begin(self, entry: JournalEntry) -> None:
         current = self._entries.get(entry.key)
         if current is None or current.state in UNSETTLED:
-            self._entries[entry.key] = entry if current is None else replace(current, state="sent")
+            self._entries[entry.key] = (
+                entry
+                if current is None
+                else replace(current, state="sent", sending_until=entry.sending_until)
+            )
 
     async def settle(
         self, key: str, state: JournalState, *, at: float, result: dict[str, Any] | None = None

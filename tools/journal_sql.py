@@ -27,7 +27,7 @@ __all__ = ["PostgresWriteJournal", "SqliteWriteJournal", "open_journal"]
 
 _COLUMNS = (
     "key, session, customer, tool, args, kind, confirmation_id, state, started_at, settled_at,"
-    " result, reported"
+    " result, reported, sending_until"
 )
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS helpdesk_write_journal (
@@ -42,9 +42,12 @@ CREATE TABLE IF NOT EXISTS helpdesk_write_journal (
     started_at DOUBLE PRECISION NOT NULL,
     settled_at DOUBLE PRECISION,
     result TEXT NOT NULL,
-    reported INTEGER NOT NULL DEFAULT 0
+    reported INTEGER NOT NULL DEFAULT 0,
+    sending_until DOUBLE PRECISION
 )
 """
+_ADDED_COLUMNS = (("sending_until", "DOUBLE PRECISION"),)
+"""Columns added after the table's first release: a journal made before them gets them."""
 _INDEXES = (
     "CREATE INDEX IF NOT EXISTS helpdesk_write_journal_session"
     " ON helpdesk_write_journal (session, state)",
@@ -67,6 +70,7 @@ def _row_entry(row: Sequence[Any]) -> JournalEntry:
         settled_at=None if row[9] is None else float(row[9]),
         result=json.loads(row[10]),
         reported=bool(row[11]),
+        sending_until=None if row[12] is None else float(row[12]),
     )
 
 
@@ -84,6 +88,7 @@ def _entry_row(entry: JournalEntry) -> tuple[Any, ...]:
         entry.settled_at,
         json.dumps(entry.result, ensure_ascii=False, default=str),
         int(entry.reported),
+        entry.sending_until,
     )
 
 
@@ -103,8 +108,9 @@ class _SqlJournal:
 
     async def begin(self, entry: JournalEntry) -> None:
         await self._exec(
-            f"INSERT INTO helpdesk_write_journal ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
-            " ON CONFLICT (key) DO UPDATE SET state = 'sent'"
+            f"INSERT INTO helpdesk_write_journal ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT (key) DO UPDATE SET state = 'sent',"
+            " sending_until = EXCLUDED.sending_until"
             " WHERE helpdesk_write_journal.state IN ('sent', 'unknown')",
             _entry_row(entry),
         )
@@ -113,14 +119,22 @@ class _SqlJournal:
         self, key: str, state: JournalState, *, at: float, result: dict[str, Any] | None = None
     ) -> None:
         settled_at = None if state in UNSETTLED else at
+        # (MemoryWriteJournal's rule: a write told to be unknown, settled, is told again)
+        told_again = (
+            "reported = CASE WHEN state IN ('sent', 'unknown') THEN 0 ELSE reported END"
+            if state not in UNSETTLED
+            else "reported = reported"
+        )
         if result is None:
             await self._exec(
-                "UPDATE helpdesk_write_journal SET state = ?, settled_at = ? WHERE key = ?",
+                f"UPDATE helpdesk_write_journal SET {told_again}, state = ?, settled_at = ?"
+                " WHERE key = ?",
                 (state, settled_at, key),
             )
             return
         await self._exec(
-            "UPDATE helpdesk_write_journal SET state = ?, settled_at = ?, result = ? WHERE key = ?",
+            f"UPDATE helpdesk_write_journal SET {told_again}, state = ?, settled_at = ?,"
+            " result = ? WHERE key = ?",
             (state, settled_at, json.dumps(result, ensure_ascii=False, default=str), key),
         )
 
@@ -183,6 +197,14 @@ class SqliteWriteJournal(_SqlJournal):
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute(_SCHEMA)
+            known = {
+                row[1] for row in self._conn.execute("PRAGMA table_info(helpdesk_write_journal)")
+            }
+            for column, kind in _ADDED_COLUMNS:
+                if column not in known:
+                    self._conn.execute(
+                        f"ALTER TABLE helpdesk_write_journal ADD COLUMN {column} {kind}"
+                    )
             for index in _INDEXES:
                 self._conn.execute(index)
             self._conn.commit()
@@ -224,6 +246,10 @@ class PostgresWriteJournal(_SqlJournal):
             # violation in pg_type): one at a time, the lock ends with the transaction
             self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_PG_SETUP_LOCK_KEY,))
             self._conn.execute(_SCHEMA)
+            for column, kind in _ADDED_COLUMNS:
+                self._conn.execute(
+                    f"ALTER TABLE helpdesk_write_journal ADD COLUMN IF NOT EXISTS {column} {kind}"
+                )
             for index in _INDEXES:
                 self._conn.execute(index)
 

@@ -37,7 +37,9 @@ from helpdesk.tools.retry_policy import grant_retry
 
 __all__ = [
     "COMPENSATION_TIMEOUT_S",
+    "IN_FLIGHT_WAIT_S",
     "RECONCILE_TIMEOUT_S",
+    "SENDING_MARGIN_S",
     "VERIFY_TIMEOUT_S",
     "CompensationFn",
     "Reconciled",
@@ -57,6 +59,12 @@ VERIFY_TIMEOUT_S = 3.0
 """Most seconds a lost write's verification may take (its own slice, outside the budget)."""
 RECONCILE_TIMEOUT_S = 3.0
 """Seconds the start-of-turn reconciliation may spend verifying one earlier write."""
+SENDING_MARGIN_S = 1.0
+"""Seconds a write may still be on its way to the backend after its sender's budget ended."""
+IN_FLIGHT_WAIT_S = 10.0
+"""Most seconds the start of a turn waits for a write another turn may still be sending (a
+replica that lost its session lock mid-write, a turn cut off while its write goes on) before
+verifying it for good; a longer wait is not made — the write is told as not known yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,15 +271,9 @@ async def reconcile_session(
             await journal.mark_reported(entry.key)
             found.append(Reconciled(entry=entry, state=entry.state, data=entry.result))
             continue
-        spec = registry.get(entry.tool)
-        outcome = VerifyOutcome(executed=None)
-        if spec is not None and spec.policy.verify is not None:
-            try:
-                async with clock.timeout(RECONCILE_TIMEOUT_S):
-                    raw = spec.policy.verify(dict(entry.args), entry.key, customer)
-                    outcome = await raw if inspect.isawaitable(raw) else raw
-            except Exception as exc:
-                log.info("reconcile %s: verify failed: %r", entry.tool, exc)
+        outcome = await _verify_entry(entry, customer, registry=registry, clock=clock)
+        if not (outcome.executed or outcome.refused):
+            outcome = await _after_its_sender(entry, customer, outcome, registry, clock)
         state: JournalState
         if outcome.executed:
             state = "executed"
@@ -288,3 +290,41 @@ async def reconcile_session(
         await journal.mark_reported(entry.key)
         found.append(Reconciled(entry=entry, state=state, data=outcome.data))
     return found
+
+
+async def _verify_entry(
+    entry: JournalEntry, customer: str | None, *, registry: ToolRegistry, clock: Clock
+) -> VerifyOutcome:
+    """An earlier write verified by its idempotency key (unknown when it cannot be)."""
+    spec = registry.get(entry.tool)
+    if spec is None or spec.policy.verify is None:
+        return VerifyOutcome(executed=None)
+    try:
+        async with clock.timeout(RECONCILE_TIMEOUT_S):
+            raw = spec.policy.verify(dict(entry.args), entry.key, customer)
+            return await raw if inspect.isawaitable(raw) else raw
+    except Exception as exc:
+        log.info("reconcile %s: verify failed: %r", entry.tool, exc)
+        return VerifyOutcome(executed=None)
+
+
+async def _after_its_sender(
+    entry: JournalEntry,
+    customer: str | None,
+    outcome: VerifyOutcome,
+    registry: ToolRegistry,
+    clock: Clock,
+) -> VerifyOutcome:
+    """``outcome`` of a write not found at the backend, or verified again once its sender can
+    no longer send it: a key not found while its sender may still be sending it (another
+    replica, a turn cut off mid-write) is no proof it did not take effect — said so, the write
+    could run right after the customer was told it did not go through."""
+    if entry.sending_until is None:
+        return outcome
+    wait = entry.sending_until - clock.wall()
+    if wait <= 0:
+        return outcome
+    if wait > IN_FLIGHT_WAIT_S:
+        return VerifyOutcome(executed=None)  # not known yet: verified again next turn
+    await clock.sleep(wait)
+    return await _verify_entry(entry, customer, registry=registry, clock=clock)

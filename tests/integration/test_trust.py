@@ -261,7 +261,9 @@ async def test_crash_after_the_shop_executed_is_reconciled_and_never_repeated(
 
 
 async def test_crash_before_the_call_is_reported_not_done(tmp_path: Path) -> None:
-    bot = bot_for(tmp_path)
+    # (an injected clock: the next turn waits, in its time, until the write's sender could no
+    # longer have sent it — tests/unit/test_reconcile_in_flight.py)
+    bot = bot_for(tmp_path, clock=FakeClock())
     await say(bot, "cancel order 100998")
 
     async def crash_before(method: str, path: str, **kwargs: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -107,6 +109,66 @@ async def test_journal_unknown_stays_unsettled_until_reported_and_known(
     [still] = await journal.unsettled(session)
     assert (still.state, still.reported, still.settled_at) == ("unknown", True, None)
     await journal.delete_session(session)
+
+
+async def test_journal_keeps_until_when_a_write_may_be_sent_and_renews_it_on_a_resend(
+    journal: WriteJournal,
+) -> None:
+    session = f"s-{uuid.uuid4().hex}"
+    key = f"k4-{session}"
+    await journal.begin(entry(session, key, sending_until=1009.0))
+    await journal.settle(key, "unknown", at=1005.0)
+    await journal.begin(entry(session, key, started_at=1020.0, sending_until=1029.0))
+    [again] = await journal.unsettled(session)
+    assert (again.state, again.sending_until) == ("sent", 1029.0)
+    await journal.delete_session(session)
+
+
+async def test_journal_a_write_told_unknown_then_settled_is_to_be_told_again(
+    journal: WriteJournal,
+) -> None:
+    # another process settles what this one told the customer it could not know yet
+    session = f"s-{uuid.uuid4().hex}"
+    told, quiet = f"k5-{session}", f"k6-{session}"
+    for key in (told, quiet):
+        await journal.begin(entry(session, key))
+    await journal.settle(told, "unknown", at=1001.0)
+    await journal.mark_reported(told)
+    await journal.settle(told, "executed", at=1002.0, result={"refund_id": "R-000001"})
+    await journal.settle(quiet, "executed", at=1002.0)
+    await journal.mark_reported(quiet)
+    assert [(e.key, e.state, e.reported) for e in await journal.to_report(session)] == [
+        (told, "executed", False)
+    ]
+    await journal.settle(told, "executed", at=1003.0)  # settled again: nothing more to tell
+    await journal.mark_reported(told)
+    assert await journal.to_report(session) == []
+    await journal.delete_session(session)
+
+
+def test_sqlite_journal_made_before_the_sending_bound_gets_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as old:
+        old.execute(
+            "CREATE TABLE helpdesk_write_journal (key TEXT PRIMARY KEY, session TEXT NOT NULL,"
+            " customer TEXT, tool TEXT NOT NULL, args TEXT NOT NULL, kind TEXT NOT NULL,"
+            " confirmation_id TEXT, state TEXT NOT NULL, started_at DOUBLE PRECISION NOT NULL,"
+            " settled_at DOUBLE PRECISION, result TEXT NOT NULL,"
+            " reported INTEGER NOT NULL DEFAULT 0)"
+        )
+        old.execute(
+            "INSERT INTO helpdesk_write_journal VALUES"
+            " ('k0', 's0', 'C0001', 'cancel_order', '{}', 'write', NULL, 'sent', 1.0, NULL,"
+            " '{}', 0)"
+        )
+    journal = SqliteWriteJournal(path)
+    try:
+        [kept] = asyncio.run(journal.unsettled("s0"))
+        assert (kept.key, kept.sending_until) == ("k0", None)
+        asyncio.run(journal.begin(entry("s1", "k1", sending_until=9.0)))
+        assert [e.sending_until for e in asyncio.run(journal.entries("s1"))] == [9.0]
+    finally:
+        journal.close()
 
 
 def test_journal_keeps_ids_and_amounts_never_customer_text() -> None:
