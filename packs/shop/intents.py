@@ -1325,6 +1325,7 @@ _TICKET = rx(
     r"stopped (?:working|heating|charging|cooling|spinning)|won'?t (?:turn on|work|charge|heat)|"
     r"wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
+    r"(?:(?:came|arrived) with (?:a )?dent|smashed|shattered)(?![^.?!]*\?)|"
     r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn"

@@ -1,0 +1,48 @@
+"""Whole conversations session 29 changed — run as a customer meets the bot (the demo shop
+seeded, the minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_trust import bot_for, executions, say
+
+# --- damage told in other words: the after-sales ticket offered, nothing filed before a yes ------
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("the purifier came with a dent", "100609"),
+        ("the dinnerware from 100200 is smashed", "100200"),
+        ("my thermos arrived with a dent, not happy", "100200"),
+        ("two plates of the dinnerware set shattered in the box", "100200"),
+    ],
+)
+async def test_damage_told_is_offered_a_ticket_for_its_order(
+    tmp_path: Path, text: str, order: str
+) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert f"ticket for order {order}" in reply
+    assert await executions(bot, "create_ticket") == []
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what if it arrives smashed?",
+        "did the purifier come with a dent?",
+        "will the dinnerware come with a dent if it's shipped in a bag?",
+    ],
+)
+async def test_damage_asked_about_offers_no_ticket(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert all(t.get("tool") != "create_ticket" for t in out["tasks"])
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
