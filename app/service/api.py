@@ -134,6 +134,7 @@ def create_app(
             )
             service.ready_checks["checkpointer"] = lambda: _check_checkpointer(saver)
             service.ready_checks["shop"] = lambda: _check_shop(bot)
+            service.ready_checks["journal"] = lambda: _check_journal(bot)
             background = [asyncio.create_task(lag.run_forever(), name="loop-lag")]
             probing = start_probing(bot, settings)  # model tiers' health, down ones more often
             if probing is not None:
@@ -173,6 +174,12 @@ async def _check_checkpointer(saver: Any) -> None:
 async def _check_shop(bot: Bot) -> None:
     response = await bot.client.http.get("/healthz", timeout=2.0)
     response.raise_for_status()
+
+
+async def _check_journal(bot: Bot) -> None:
+    # the write journal is read at the start of every turn: a replica whose journal store does
+    # not answer fails every turn
+    await bot.executor.journal.unsettled("__readyz__")
 
 
 def _load_assets() -> dict[str, bytes]:

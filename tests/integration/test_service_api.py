@@ -411,7 +411,10 @@ def test_service_health_ready_metrics_and_openapi(tmp_path: Path) -> None:
         assert client.get("/healthz").json() == {"status": "ok"}
         ready = client.get("/readyz")
         assert ready.status_code == 200
-        assert ready.json() == {"ready": True, "checks": {"checkpointer": "ok", "shop": "ok"}}
+        assert ready.json() == {
+            "ready": True,
+            "checks": {"checkpointer": "ok", "shop": "ok", "journal": "ok"},
+        }
         assert "helpdesk_turns_active" in client.get("/metrics").text
         paths = client.get("/openapi.json").json()["paths"]
         assert "/v1/sessions/{session}/messages/stream" in paths
