@@ -168,14 +168,29 @@ async def reconcile_write(
 async def _verify(
     spec: ToolSpec, args: dict[str, Any], key: str | None, ctx: RequestContext, *, clock: Clock
 ) -> VerifyOutcome:
+    # Its own time slice: the lost write's own timeout has usually spent the request's
+    # (a check cut off after 1 ms would report a done write as unknown).
+    seconds = min(spec.policy.timeout, VERIFY_TIMEOUT_S)
+    return await _verify_by_key(spec, args, key, ctx.customer, clock=clock, seconds=seconds)
+
+
+async def _verify_by_key(
+    spec: ToolSpec,
+    args: dict[str, Any],
+    key: str | None,
+    customer: str | None,
+    *,
+    clock: Clock,
+    seconds: float,
+) -> VerifyOutcome:
+    """The tool's verify-read of a write by its idempotency key, in ``seconds`` of its own
+    (unknown when it cannot be read: no verify, no key, a failure or the time spent)."""
     verify = spec.policy.verify
     if verify is None or key is None:
         return VerifyOutcome(executed=None)
     try:
-        # Its own time slice: the lost write's own timeout has usually spent the request's
-        # (a check cut off after 1 ms would report a done write as unknown).
-        async with clock.timeout(min(spec.policy.timeout, VERIFY_TIMEOUT_S)):
-            outcome = verify(dict(args), key, ctx.customer)
+        async with clock.timeout(seconds):
+            outcome = verify(dict(args), key, customer)
             if inspect.isawaitable(outcome):
                 outcome = await outcome
     except Exception as exc:
@@ -297,15 +312,11 @@ async def _verify_entry(
 ) -> VerifyOutcome:
     """An earlier write verified by its idempotency key (unknown when it cannot be)."""
     spec = registry.get(entry.tool)
-    if spec is None or spec.policy.verify is None:
+    if spec is None:
         return VerifyOutcome(executed=None)
-    try:
-        async with clock.timeout(RECONCILE_TIMEOUT_S):
-            raw = spec.policy.verify(dict(entry.args), entry.key, customer)
-            return await raw if inspect.isawaitable(raw) else raw
-    except Exception as exc:
-        log.info("reconcile %s: verify failed: %r", entry.tool, exc)
-        return VerifyOutcome(executed=None)
+    return await _verify_by_key(
+        spec, dict(entry.args), entry.key, customer, clock=clock, seconds=RECONCILE_TIMEOUT_S
+    )
 
 
 async def _after_its_sender(
