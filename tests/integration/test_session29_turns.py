@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.test_trust import bot_for, executions, say
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 # --- damage told in other words: the after-sales ticket offered, nothing filed before a yes ------
 
@@ -49,3 +49,16 @@ async def test_damage_asked_about_offers_no_ticket(tmp_path: Path, text: str) ->
     assert all(t.get("tool") != "create_ticket" for t in out["tasks"])
     await say(bot, "yes")
     assert await executions(bot, "create_ticket") == []
+
+
+# --- "再" opening a request is "also, then": the request is read --------------------------------
+
+
+@pytest.mark.parametrize("text", ["再把餐具也退了", "再把100200的餐具退了"])
+async def test_a_request_opened_by_zai_is_read(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert "¥269.00" in reply and "100200" in reply
+    assert await refunds_of(bot, "100200") == []
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [269.0]
