@@ -1728,6 +1728,12 @@ _SHIP_WHEN = rx(
     r"(?:ship(?:ped|s)?|go(?:es)? out|(?:be |get |gets )?(?:sent|dispatched)|dispatch(?:es)?)\b"
     r"|多久发货|什么时候发货|几天发货|何时发货|啥时候发货|什么时候发"
 )
+# "which one is that?", "哪个订单？", "是哪个单来着": the order the bot spoke of, asked
+_WHICH_ORDER_TEXT = (
+    r"\bwhich (?:order|one) (?:is|was) (?:that|it|this)\b"
+    r"|是哪(?:个|一个|一)(?:订单|单)|^\W*哪(?:个|一个)(?:订单|单)(?:啊|呀|来着)?\W*$"
+)
+_WHICH_ORDER = rx(_WHICH_ORDER_TEXT)
 _ORDER_STATUS = rx(
     r"\b(?:status|shipped|ship(?:ping)? yet|dispatched|(?:been )?sent out|left the warehouse|"
     r"still (?:held|reserved|on hold|valid)|(?:peek|glance|have a look|take a look) at (?:my|the)"
@@ -1743,8 +1749,10 @@ _ORDER_STATUS = rx(
     r"late(?! lol| haha| lmao)|"
     r"what(?: was| is|'s|s) (?:in|inside) "
     r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
-    r"what did (?:it|the order|that order) (?:have|contain))\b"
-    r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢|查一下订单"
+    r"what did (?:it|the order|that order) (?:have|contain))\b|"
+    + _WHICH_ORDER_TEXT
+    + r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢"
+    r"|查一下订单"
     r"|(?<!处理)(?<!受理)到哪一步|(?<!处理)哪个阶段|哪个环节"
     r"|帮我催|催一下|催催|催单|催促"
     # "那单当时一共付了多少", "how much did I pay for it", "为啥一直显示待付款", "我是不是没付成功"
@@ -7468,7 +7476,12 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
     dropped = [
         i
         for i in items
-        if i.intent is ShopIntent.ORDER_STATUS
+        if (
+            i.intent is ShopIntent.ORDER_STATUS
+            # "SF… says delivered but I can't find the box. which order was that?": the look
+            # at the parcel names its order
+            or (i.intent is ShopIntent.LIST_ORDERS and tracking and _WHICH_ORDER.search(i.text))
+        )
         and (
             i.order_id in tracked
             # "…物流还停在成都 … 能不能帮我催一下": a status question naming and describing

@@ -149,8 +149,9 @@ _LEFT_OUT = rx(
     r"(?:\s+(?:one|order|purchase)|(?= alone))\b"
     r"|除了[^，。,.!?！？]{1,12}|[\u4e00-\u9fff]{2,8}(?:那单|那个|的订单)?(?:保留|别动|不要动|不取消|先别)"
 )
-# "显示已签收", "显示从成都发出了": the tracking page shows, no monitor (显示器) named
-_SHOWS = rx(r"显示(?!器|屏)")
+# "显示已签收", "显示从成都发出了": the tracking page shows, no monitor (显示器) named; "which
+# order is that?": the order spoken of, asked — no thing described
+_SHOWS = rx(r"显示(?!器|屏)|\bwhich (?:order|one) (?:is|was) (?:that|it|this)\b")
 _LIMIT = 100
 SAME_ORDER_AS_REFUND = "same_order_as_refund"
 """A request's argument: "the same order" as the refund number named beside it."""

@@ -62,3 +62,29 @@ async def test_a_request_opened_by_zai_is_read(tmp_path: Path, text: str) -> Non
     assert await refunds_of(bot, "100200") == []
     await say(bot, "确认")
     assert await refunds_of(bot, "100200") == [269.0]
+
+
+# --- "which order is that?" while an action waits: the order shown, the question kept -----------
+
+
+@pytest.mark.parametrize(
+    ("asked", "shown", "answer", "cancelled"),
+    [
+        ("which order is that", "Air Fryer 5L", "no", []),
+        ("which order is that?", "Air Fryer 5L", "yes", ["100904"]),
+        ("哪个订单？", "空气炸锅", "确认", ["100904"]),
+        ("which one is that?", "Air Fryer 5L", "yes", ["100904"]),
+        # (the orders listed, and the cancel said not done: the yes after it asks again)
+        ("是哪个单来着", "待付款，¥399.00", "确认", []),
+    ],
+)
+async def test_which_order_asked_while_a_cancel_waits_shows_it_and_runs_nothing_unasked(
+    tmp_path: Path, asked: str, shown: str, answer: str, cancelled: list[str]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "pls cancel my unpaid order" if asked.isascii() else "帮我把没付款的那单取消")
+    reply = str((await say(bot, asked))["reply"])
+    assert shown in reply and "100904" in reply
+    assert await executions(bot, "cancel_order") == []
+    await say(bot, answer)
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == cancelled
