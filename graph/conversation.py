@@ -112,6 +112,8 @@ SPLIT = rx(
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
     r"(?!(?:where|what|when|how)(?:'s|\s+is|\s+are)\s+(?:it|that|this|they|them)\b)"
+    # "it makes a weird noise, is that normal?": whether what was told is normal, asked of it
+    r"(?!is\s+(?:that|this|it)\s+(?:normal|usual|expected)\b)"
     # "cancel 100998, if it hasn't shipped ...": a condition opens a request of its own, and so
     # does the customer speaking of themselves ("..., I have a coupon I want to use", "...,
     # my address changed so ...")

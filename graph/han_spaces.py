@@ -26,7 +26,9 @@ COMPLETE = re.compile(
     r"\d{4,}|(?:[吗呢了么吧啊呀嘛哈哦噢]|多少钱?|什么|啥|哪儿?|几[点天号个时件次年月周]|多久|多长时间|多[大长重高]|"
     # "发票怎么开 ...", "不粘锅啥时候补货 ...": a question asked, its verb last
     r"(?:怎么|如何|咋)[\u4e00-\u9fff]{1,2}|(?:啥时候|什么时候|何时)[\u4e00-\u9fff]{1,3}|"
-    r"(?:多久|几天)[\u4e00-\u9fff]{1,4}|" + _ASKED_NOT + r")$"
+    r"(?:多久|几天)[\u4e00-\u9fff]{1,4}|"
+    # "哈哈谢谢你 上次...": thanks said apart
+    r"谢谢[你您]|" + _ASKED_NOT + r")$"
 )
 # "不用 100683...": a negation waiting for its object; "发货没 ..." / "有货不 ..." ask a question
 OPEN_NEGATION = re.compile(

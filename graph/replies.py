@@ -13,7 +13,7 @@ templates of :func:`~helpdesk.graph.capabilities.render_item`. All wording comes
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,6 +29,7 @@ from helpdesk.graph.intents import (
 )
 from helpdesk.graph.language import Lang, space_han_latin
 from helpdesk.graph.prompting import load_templates, render
+from helpdesk.graph.repeated_lines import without_repeated_lines
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolResult, ToolStatus
 
@@ -155,7 +156,7 @@ def render_reply(
         if i.result is not None
     )
     subject = w.packs.subject()
-    paragraphs = _without_repeated_lines(
+    paragraphs = without_repeated_lines(
         (item.intent.request_value(subject) if subject else None, _item_paragraph(w, item))
         for item in items
     )
@@ -172,22 +173,6 @@ def render_reply(
         paragraphs.append(w.say("handoff_last_resort"))
     text = "\n\n".join(paragraphs)
     return space_han_latin(text) if lang == "zh" else text
-
-
-def _without_repeated_lines(paragraphs: Iterable[tuple[Any, str]]) -> list[str]:
-    """The paragraphs without a line said word for word in an earlier paragraph about the same
-    subject (two requests about one order both noting its open ticket, or the offer of a human,
-    say it once); paragraphs about different subjects keep every line ("Tracking history:" of
-    each order)."""
-    seen: dict[Any, set[str]] = {}
-    kept: list[str] = []
-    for subject, paragraph in paragraphs:
-        said = seen.setdefault(subject, set()) if subject else set()
-        lines = [line for line in paragraph.split("\n") if line.strip() not in said]
-        said.update(line.strip() for line in lines if line.strip())
-        if any(line.strip() for line in lines):
-            kept.append("\n".join(lines))
-    return kept
 
 
 # --- one item -----------------------------------------------------------------------------------

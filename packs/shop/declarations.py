@@ -344,6 +344,9 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
                     r"(?:place|flat|apartment|home|house|address)\b|(?:office|work(?:place)?"
                     r"|work address|company|other address)\b[^.?!]{0,15}\binstead\b)",
                     r"\binstead of (?:my |the )?(?:home|house|old (?:place|address|flat))\b",
+                    # "is it possible to change where 100904 gets delivered"
+                    r"\b(?:change|update|correct|modify) where\b[^.?!]{0,30}"
+                    r"\b(?:delivered|shipped|sent|goes|going|delivers|ships)\b",
                     # "改送到公司", "100998能不能寄到我单位" (not "开张发票寄到公司": the invoice)
                     r"改(?:送|寄|发)到|(?:包裹|快递|订单|这单|那单|\d{6})[^。？！?!，,]{0,8}"
                     r"(?:送|寄|发|派送|配送)到(?:我|我们)?(?:的)?"

@@ -1326,13 +1326,19 @@ _TICKET = rx(
     r"wrong (?:item|product|size|colou?r|order)|"
     r"missing (?:items?|parts?|pieces?)|cracked|scratched|dead on arrival|complain(?:t|ts)?|"
     r"(?:(?:came|arrived) with (?:a )?dent|smashed|shattered)(?![^.?!]*\?)|"
-    r"exchange|replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
+    # ("is it back in stock so I can replace them": the customer replaces them)
+    r"exchange|(?<!so i can )(?<!so i could )replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn"
     # what a thing stopped doing, told (not asked): "stopped keeping stuff hot" (a noise is
     # not: "is it normal that it's making a noise" asks)
     r"|(?:stopped|doesn'?t|does not) (?:keep(?:ing)?|stay(?:ing)?) [a-z ]{0,12}"
     r"(?:hot|warm|cold)(?![^.!?,]*\?)"
+    # "it's making a weird rattling noise since last week": a noise told, not asked about
+    r"|(?<!normal that )(?<!if )(?<!whether )(?:it's|it is|mine|my [a-z]+(?: [a-z]+)?) "
+    r"(?:is |'s |keeps |has been |started )?making (?:a |an |this |such a )?"
+    r"(?:weird|strange|rattling|grinding|clicking|buzzing)"
+    r"[a-z ]{0,12}(?:noise|sound)s?(?![^.!?]*(?:\?|\bnormal\b))"
     # "came with an electric kettle instead of the thermos", "the wrong thing in my order":
     # the wrong thing delivered
     r"|not what i (?:ordered|paid for|bought)"
@@ -1783,10 +1789,12 @@ _STOCK = rx(
     r"got any|how much (?:is|are|does|do|for)(?! (?:order|my|the order|shipping|delivery))|"
     r"(?:you|u) sell|coming back|back yet|how much (?:r|are|is)|(?:you|u) (?:guys )?(?:even )?sell"
     r"|\bgo(?:es)? for\b|\blooking for (?:a|an|some)\b|cheapest|priciest"
-    r"|which warehouses? (?:have|has|stocks?|carr(?:y|ies))"
+    r"|which warehouses? (?:have|has|stocks?|carr(?:y|ies))|still (?:sold|for sale|being sold)"
     r"|when (?:will|is|are|does) (?:it|they|that|this)[^?.]{0,20} back)\b"
     r"|有货|有没有货|有库存|库存|现货|缺货|没货|还有吗|还有没有|有吗|补货|(?<!收)到货|卖完|售罄|能买|可以买"
     r"|还剩|多少钱|价格|价钱|什么价|啥价|有卖|卖.{0,12}吗|还卖|(?:什么时候|啥时候|何时)补"
+    # "保温杯有几种颜色", "有哪些尺码": what the shop has of a thing
+    r"|有(?:几种|几个|几款|哪些|哪几种|什么|啥)(?:颜色|款式|尺码|尺寸|型号|规格|颜色可选)"
     # "没有的话香薰蜡烛也行", "if not whats the priciest camera you've got": another thing
     r"|(?:没有的话|没的话|不然的话).{1,12}(?:也行|也可以|也好)|\byou'?ve got\b"
     r"|有没有(?!人|可能|良心|优惠|办法|邮箱|电话|微信|联系|地址|门店|实体店|网站|公众号|活动|满减|促销|折扣|券)"
@@ -5019,7 +5027,10 @@ def _from_entities(ents: Entities, previous: Kind | None, clause: str = "") -> _
     return None
 
 
-_DELIVERY_STATE = rx(r"\b(?:came|come|arrive|arrived|received|got|late|lost)\b|收到|丢了|丢件")
+_DELIVERY_STATE = rx(
+    r"\b(?:came|come|arrive|arrived|received|got|late|lost|taking (?:forever|ages|so long))\b"
+    r"|收到|丢了|丢件"
+)
 
 
 def _reason_for_next(
@@ -7467,12 +7478,25 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
     return out
 
 
+_NUMBERS_ASKED = rx(r"单号|\btracking (?:numbers?|nos?|codes?)\b")
+_ASKS_CONTENTS = rx(
+    r"里面(?:都)?(?:有|是)(?:啥|什么|哪些)|(?:买|订|下单)(?:了|的)(?:啥|什么|哪些)(?!时候)"
+    r"|\bwhat(?:'s| is| was| were) in\b|\bwhat did i (?:order|buy|get)\b"
+    r"|\bwhat(?:'s| is| are| were) the items\b"
+)
+
+
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:
     """ "100683 still not here. where is it???": a status and a tracking question about one
     order are one question; its tracking answers both (a refund question keeps the order's
     status, which carries the refunds)."""
     tracked = {i.order_id for i in items if i.intent is ShopIntent.TRACKING and i.order_id}
     tracking = any(i.intent is ShopIntent.TRACKING for i in items)
+    numbered = {
+        i.order_id
+        for i in items
+        if i.intent is ShopIntent.TRACKING and _NUMBERS_ASKED.search(normalize(i.text, _TYPOS))
+    }
     dropped = [
         i
         for i in items
@@ -7491,6 +7515,9 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
         and not _REFUND.search(normalize(i.text, _TYPOS))
         # "订单100123到哪了？另外能取消吗": whether it can be cancelled, which its status says
         and not asks_cancellable(i.text)
+        # "100200里面都有啥来着 ... 两个快递单号都发我下": what it holds, which only its look shows,
+        # beside its parcels' numbers asked for
+        and not (_ASKS_CONTENTS.search(normalize(i.text, _TYPOS)) and i.order_id in numbered)
     ]
     named = [i.text for i in dropped if not i.order_id and tracked_product(i.text)]
     out = []

@@ -195,6 +195,8 @@ _ZH_FRAME = re.compile(
     r"推荐一下|推荐下|推荐推荐|推荐|再配个|再来个|再加个|配个|什么东西|东西|"
     # "X12能用的手机壳", "透明手机壳能装X12吗": what it fits, not its name
     r"能用的?|能装|适配的?|兼容的?|适用的?|"
+    # "你们有几种颜色": which variants, asked of the product
+    r"有?(?:几种|几个|几款|哪些|哪几种|什么|啥)(?:颜色可选|颜色|款式|尺码|尺寸|型号|规格)|"
     r"的话|如果|要是|"
     # "成都仓有货吗", "上海有货吗": where the stock is asked about, not the product
     r"(?:成都|上海|广州|北京|深圳|杭州|天津|武汉|重庆|南京)(?:仓库|仓)?|[\u4e00-\u9fff]{2}仓库?(?=有|还|现|库)|"
@@ -233,7 +235,9 @@ _LOCATION = re.compile(r"\b(?:in|at|to)\s+[a-z]+$|(?:在|到)[\u3400-\u9fff]{2,3
 
 
 _RELATIVE = re.compile(
-    r"\s(?:that|which) (?:work|works|fit|fits|go|goes|match|matches) (?:with|on|in|for)\b",
+    r"\s(?:that|which) (?:work|works|fit|fits|go|goes|match|matches) (?:with|on|in|for)\b"
+    # "is the set back in stock so I can replace them": the thing, not what it is wanted for
+    r"|\s(?:so (?:that )?(?:i|we) (?:can|could)|in order to)\s",
     re.IGNORECASE,
 )
 

@@ -1,0 +1,148 @@
+"""Whole turns session 30 changed — run as a customer meets the bot (the demo shop seeded, the
+minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpdesk.app.session import run_turn
+from tests.integration.test_trust import bot_for, executions, say
+
+
+def _tools(out: dict[str, Any]) -> list[Any]:
+    return [t.get("tool") for t in out["tasks"]]
+
+
+# --- a late order told beside a cancel of another: both answered, only the cancel asked ---------
+
+
+async def test_late_order_beside_a_cancel_of_another_order(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    daniel = "C0113"
+    text = (
+        "hey it's Daniel. my phone order 100770 is taking forever, and while you're at it "
+        "cancel the knife order"
+    )
+    out = await run_turn(bot, text, session="d", customer=daniel)
+    reply = str(out["reply"])
+    assert "YT4005196189" in reply  # the late order's parcel, shown
+    assert "cancel order 100821" in reply  # the knife order's cancel, asked
+    assert await executions(bot, "cancel_order", daniel) == []
+    await run_turn(bot, "yes", session="d", customer=daniel)
+    cancelled = await executions(bot, "cancel_order", daniel)
+    assert [e["target"] for e in cancelled] == ["100821"]
+
+
+# --- a product asked after beside a remark: the product is looked up ---------------------------
+
+
+async def test_still_sold_beside_a_remark_is_a_product_question(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot,
+        "is the air fryer still sold? I want a second one for my mum. and when does the "
+        "dinnerware set come back, mine came chipped",
+    )
+    reply = str(out["reply"])
+    assert "Air Fryer 5L (SKU-1028), ¥399.00" in reply
+    assert "SKU-1037" in reply
+
+
+@pytest.mark.parametrize(("text", "sku"), [("保温杯有几种颜色", "SKU-1025")])
+async def test_which_variants_a_thing_has_is_a_product_question(
+    tmp_path: Path, text: str, sku: str
+) -> None:
+    out = await say(bot_for(tmp_path), text)
+    assert _tools(out) == ["search_products"]
+    assert sku in str(out["reply"])
+
+
+async def test_replacing_it_myself_is_no_ticket(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "is the dinnerware set back in stock so I can replace them?")
+    assert "create_ticket" not in _tools(out)
+    assert "SKU-1037" in str(out["reply"])
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+# --- a noise told is a fault (a ticket offered); asked about, it is not --------------------------
+
+
+async def test_a_noise_told_beside_a_warranty_question_is_offered_a_ticket(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot,
+        "what's the warranty on the air purifier? it's making a weird rattling noise since "
+        "last week",
+    )
+    reply = str(out["reply"])
+    assert "1-year warranty" in reply
+    assert "ticket for order 100609" in reply
+    assert await executions(bot, "create_ticket") == []
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is it normal that the purifier makes a loud noise?",
+        "the purifier makes a weird noise, is that normal?",
+        "my purifier is making a weird noise, is that normal?",
+        "will it make a loud noise?",
+    ],
+)
+async def test_a_noise_asked_about_offers_no_ticket(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "create_ticket" not in _tools(out)
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+# --- "change where it gets delivered" is an address change -------------------------------------
+
+
+async def test_change_where_an_order_is_delivered(tmp_path: Path) -> None:
+    out = await say(
+        bot_for(tmp_path),
+        "Is it possible to change where 100904 gets delivered before I pay? also do you have "
+        "a smaller cheaper air fryer than that one",
+    )
+    reply = str(out["reply"])
+    assert "can't change a delivery address myself" in reply and "100904" in reply
+    assert "SKU-1028" in reply
+
+
+# --- what an order holds beside its parcels' numbers: both shown, each history headed ----------
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("100200里面都有啥来着 是不是分两个包裹寄的 两个快递单号都发我下", "空气炸锅 5L ×1"),
+        ("what's in 100200 and send me both tracking numbers", "Air Fryer 5L ×1"),
+    ],
+)
+async def test_contents_and_tracking_numbers_of_one_order(
+    tmp_path: Path, text: str, items: str
+) -> None:
+    out = await say(bot_for(tmp_path), text)
+    assert _tools(out) == ["get_order", "track_shipment"]
+    reply = str(out["reply"])
+    assert items in reply
+    tracking = reply.split("\n\n")[1]
+    # each parcel's history follows its own number, though the order's answer named both
+    for number in ("YT8741553924", "SF8168184950"):
+        assert number in tracking
+    assert tracking.index("YT8741553924") < tracking.index("SF8168184950")
+
+
+async def test_thanks_said_apart_before_a_question(tmp_path: Path) -> None:
+    out = await say(bot_for(tmp_path), "哈哈谢谢你 净化器那单能开发票吗")
+    reply = str(out["reply"])
+    assert "不客气" in reply and "发票" in reply
