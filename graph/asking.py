@@ -82,7 +82,7 @@ REQUESTS = rx(
     r"|(?:can|could|would|will) (?:you|u)|(?:can|could|may) i)\b"
     r"|帮我|帮忙|麻烦|请|给我|我想|我要|我需要|一下|[还也]要|[还也]想"
     # "also need a quote for 50 units": wanting something, the "I" left out
-    r"|^\W*(?:(?:and|also|so|pls|please)\s+)*(?:need|want)\s+(?:a|an|some)\b"
+    r"|(?:^|[,;])\W*(?:(?:and|also|so|pls|please)\s+)*(?:need|want)\s+(?:a|an|some)\b"
 )
 """A request in polite or wanting words: "please ...", "can you ...", "I'd like ...", "帮我..."."""
 

@@ -1351,7 +1351,7 @@ _TICKET = rx(
     r"|(?<!能)不能用(?!微信|支付宝|花呗|信用卡|银行卡|卡|券|优惠|积分|余额)|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
-    r"|返修|发错|少发|漏发|缺件|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
+    r"|返修|发错|少发|漏发|缺件|(?:帮我|给我|麻烦|请)补发|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
     # what a thing no longer does ("保温杯不保温了", "加热不了", "开机就响")
     r"|不保温|保温效果(?:太|很)?差|不加热|加热不了|不制冷|不亮了|不转了|异响|咔咔响|噪音(?:很|太)大"
     # "空气炸锅用了两周就不热了", "净化器开不了机": a thing that stopped (not "天气不热了")
@@ -6511,6 +6511,10 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             index = seen[key]
+            if out[index].inferred_order and not item.inferred_order:
+                # "我买的耳机坏了 订单100200 要换新的": the order the customer named for the same
+                # request is named, not worked out from the words beside it
+                out[index] = replace(out[index], inferred_order=False)
             kept = out[index].amount_kind
             if (kept == "none" and item.amount_kind != "none") or (
                 kept == "invalid" and item.amount_kind == "exact"

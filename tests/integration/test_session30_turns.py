@@ -146,3 +146,54 @@ async def test_thanks_said_apart_before_a_question(tmp_path: Path) -> None:
     out = await say(bot_for(tmp_path), "哈哈谢谢你 净化器那单能开发票吗")
     reply = str(out["reply"])
     assert "不客气" in reply and "发票" in reply
+
+
+# --- a fault with its remedy asked beside a policy question: the ticket kept, with its order ----
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "order"),
+    [
+        (
+            "my thermos from 100200 is leaking, want a replacement, also how do returns work",
+            "within 7 days of delivery",
+            "ticket for order 100200",
+        ),
+        (
+            "我买的耳机坏了 订单100200 要换新的 另外再问下你们保修几年",
+            "保修 1 年",
+            "订单 100200 提交",
+        ),
+        (
+            "帮我查100200 两个包裹都到了吗 少了一个的话帮我补发",
+            "SF8168184950",
+            "订单 100200 提交",
+        ),
+    ],
+)
+async def test_remedy_asked_beside_a_question_offers_the_ticket_of_its_order(
+    tmp_path: Path, text: str, shown: str, order: str
+) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert shown in reply and order in reply
+    assert await executions(bot, "create_ticket") == []
+    await say(bot, "yes" if text.isascii() else "是")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+async def test_a_replacement_wanted_is_filed_once(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, "my thermos from 100200 is leaking, want a replacement"))["reply"])
+    assert "T-000041" in reply and "100200" in reply
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize("text", ["补发要多久？", "少了一个能补发吗"])
+async def test_a_resend_asked_about_files_nothing(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "create_ticket" not in _tools(out)
+    await say(bot, "是")
+    assert await executions(bot, "create_ticket") == []
