@@ -70,7 +70,11 @@ _ORDER_OF_ITS_OWN = re.compile(r"\d{6}(?!\d)\s*(?![都也一全两俩和跟])[\u
 _ORDER_ALSO = re.compile(r"\d{6}(?!\d)\s*的?\s*(?:也|都|还)")
 
 # "转人工 100998为什么还不发货": a request for a person, then a question about an order
-_ASKS_FOR_A_PERSON = re.compile(r"(?:转|找|要|接)人工(?:客服)?$|人工客服$")
+_ASKS_FOR_A_PERSON = re.compile(
+    r"(?:转|找|要|接|叫)(?:个|一个)?(?:人工|真人|活人)(?:客服)?(?:来|过来)?$|人工客服$"
+)
+# "找个真人来 快递一个礼拜了还没到": what the person is wanted for, told apart
+_PARCEL_NEXT = re.compile(r"(?:我的)?(?:快递|包裹|物流)")
 _ORDER_QUESTION_NEXT = re.compile(
     r"\d{6}(?!\d)[^\d]*(?:为什么|怎么|什么时候|吗|呢|哪|多久|几[点天号])"
 )
@@ -86,7 +90,9 @@ _QUESTION_OF_ITS_OWN = re.compile(
 
 def _question_before_an_order(left: str, norm: str, at: int) -> bool:
     words = left.strip()
-    if _ASKS_FOR_A_PERSON.search(words) and _ORDER_QUESTION_NEXT.match(norm, at):
+    if _ASKS_FOR_A_PERSON.search(words) and (
+        _ORDER_QUESTION_NEXT.match(norm, at) or _PARCEL_NEXT.match(norm, at)
+    ):
         return True
     if (
         len(words) >= 4

@@ -256,7 +256,11 @@ def _handoff(m: Request, facts: Request) -> PlannedCall | None:
     kept = {k: facts[k] for k in ("order_ids", "skus", "preferences") if facts.get(k)}
     return PlannedCall(
         "handoff_to_human",
-        {"summary": str(m.get("text", ""))[:2000], "order_id": m.get("order_id"), "facts": kept},
+        {
+            "summary": str(m.get(TICKET_MESSAGE) or m.get("text", ""))[:2000],
+            "order_id": m.get("order_id"),
+            "facts": kept,
+        },
         # "..., 不然我要转人工了": a transfer threatened on a condition is offered, not made
         ask_first=bool(m.get(ASK_FIRST)),
     )

@@ -1242,7 +1242,9 @@ _MONEY_BACK_WHEN = rx(
 _MONEY_WORDS = rx(r"钱|退|\brefund|\bmoney\b")
 # a question about after-sales (policy, cost, warranty), not a report of a problem to file
 _AFTER_SALES_QUESTION = rx(
-    r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何|能不能|可不可以"
+    # ("你们能不能靠谱点": a reproach, not a question)
+    r"[?？]|吗|是啥|是什么|什么是|谁出|谁付|多少钱|怎么|如何"
+    r"|(?:能不能|可不可以)(?!靠谱|靠点谱|上点心|用点心|长点心|认真|专业|负点责|快点|快一点)"
     r"|\bhow (?:do|does|can|to|much)\b|\bwhat(?:'?s| is| are)\b|\bwho pays\b|\bis there\b"
     r"|几天|多久|期限|时限"
     r"|\bshould i\b"
@@ -3988,8 +3990,10 @@ def match_shop(
     whole = text.strip(STRIP)
     matched = [
         # "保温杯不保温了 才用两个月 咋整": after-sales reads the whole message, not the clause
+        # (and so does the person a transfer reaches: "找个真人来 快递一个礼拜了还没到")
         replace(m, args={**m.args, TICKET_MESSAGE: whole[:2000]})
-        if m.intent is ShopIntent.CREATE_TICKET and m.text.strip(STRIP) != whole
+        if m.intent in (ShopIntent.CREATE_TICKET, ShopIntent.HANDOFF)
+        and m.text.strip(STRIP) != whole
         else m
         for m in matched
     ]

@@ -197,3 +197,31 @@ async def test_a_resend_asked_about_files_nothing(tmp_path: Path, text: str) -> 
     assert "create_ticket" not in _tools(out)
     await say(bot, "是")
     assert await executions(bot, "create_ticket") == []
+
+
+# --- a person asked for beside a late parcel: the transfer carries the whole message -----------
+
+
+async def test_transfer_beside_a_late_parcel_shows_the_parcel_and_tells_the_agent(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "别跟我扯机器人了 找个真人来 快递一个礼拜了还没到")
+    reply = str(out["reply"])
+    assert "T-000041" in reply and "YT9433239273" in reply
+    handoffs = await executions(bot, "create_ticket")
+    assert len(handoffs) == 1
+    ticket = await bot.client.call(
+        "GET", f"/tickets/{handoffs[0]['target']}", tool="t", customer="C0001"
+    )
+    # the agent reads what the customer is upset about, not only "find me a person"
+    assert "快递一个礼拜了还没到" in str(ticket)
+
+
+async def test_a_reproach_is_no_policy_question(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "唉最近真倒霉 净化器坏了手机还没到 你们能不能靠谱点 100998到底啥时候发")
+    reply = str(out["reply"])
+    assert "订单 100609 提交售后工单" in reply and "100998" in reply
+    assert "search_faq" not in _tools(out)
+    assert await executions(bot, "create_ticket") == []
