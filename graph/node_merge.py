@@ -223,7 +223,18 @@ def _dropped_confirmations(state: HelpdeskState, packs: PackSet) -> list[dict[st
     """Actions that waited for a yes the customer did not give (they asked something else):
     the reply says they were not done, instead of dropping them silently."""
     notices = []
+    subject = packs.subject()
+    # "refund the thermos" → "actually add the plates too": the same action on the same subject
+    # asked again (for more) replaces the one that waited; no "it was not done" beside it
+    asked_again = {
+        (t.call.name, str(t.call.args.get(subject)))
+        for t in state.get("tasks", [])
+        if t.call is not None and subject and t.call.args.get(subject) is not None
+    }
     for action in _moved_on_from(state):
+        said = (str(action.get("tool")), str((action.get("args") or {}).get(subject)))
+        if said in asked_again:
+            continue
         cap = packs.for_tool(str(action.get("tool")))
         key = cap.dropped_key if cap is not None and cap.dropped_key else "dropped_action"
         args = {k: str(v) for k, v in (action.get("args") or {}).items() if v is not None}

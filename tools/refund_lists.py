@@ -29,6 +29,13 @@ _LISTED_ZH = re.compile(
     r"(?:(?:和|跟|还有|以及|加上|、)(?:(?![别不没])[\u4e00-\u9fff]){2,10})+?)"
     r"(?:的钱|这两样|这两个|两样|两个)?(?:都|一起)?(?:退了|退掉|退给我|退)"
 )
+# "退100200的保温杯和餐具": the refund said first, the things listed after it, nothing else
+_LISTED_ZH_VERB_FIRST = re.compile(
+    r"(?:^|[\s，,。])(?:帮我|给我|麻烦)?(?:退|退掉|退款)(?:订单)?\s*(?:#?\d{6}\s*的?)?"
+    r"(?P<list>(?:(?![别不没])[\u4e00-\u9fff]){2,10}"
+    r"(?:(?:和|跟|还有|以及|加上|、)(?:(?![别不没])[\u4e00-\u9fff]){2,10})+?)"
+    r"(?:的钱)?(?:吧|了)?[\s。！!~～]*$"
+)
 _LIST_JOINS = re.compile(
     r"\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?|和|跟|还有|以及|、"
 )
@@ -55,7 +62,11 @@ def items_listed(
     no such things, leave some out or ask for a part of one."""
     if _NOT_A_SUM.search(words):
         return None
-    found = _LISTED_EN.search(words) or _LISTED_ZH.search(words)
+    found = (
+        _LISTED_EN.search(words)
+        or _LISTED_ZH.search(words)
+        or _LISTED_ZH_VERB_FIRST.search(words)
+    )
     if found is None:
         return None
     picked: list[Mapping[str, Any]] = []

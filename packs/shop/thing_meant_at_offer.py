@@ -89,13 +89,28 @@ _YES_AND_THING = rx(
     r"\s*(?:too|as well|also)?"
     r"|(?P<thing2>(?:the|my)(?:\s+[a-z][a-z0-9-]*){1,3}?)\s+(?:too|as well|also))"
     r"[\s.!]*(?:please|pls|thanks|thx)?[\s.!]*$"
+    # "actually add the dinnerware set too", "can you add the plates as well": a thing added,
+    # with or without a yes
+    r"|^\W*(?:(?:yes|yeah|yep|ok|okay|sure|fine|alright|actually|oh|wait|and|also|plus)\b"
+    r"[\s,.!-]*)*(?:(?:(?:can|could) (?:you|u) |please |pls )?(?:add|include|throw in)\s+)"
+    r"(?:also\s+)?(?P<thing3>(?:the|my)(?:\s+[a-z][a-z0-9-]*){1,3}?)"
+    r"\s*(?:too|as well|also|to (?:it|that|the refund))?[\s.!?]*(?:please|pls|thanks|thx)?[\s.!]*$"
 )
-"""A yes adding one thing to the refund offered ("yes, and the plates")."""
+"""A yes adding one thing to the refund offered ("yes, and the plates"), or the thing added
+without one ("actually add the dinnerware set too")."""
 _YES_AND_THING_ZH = rx(
     r"^[\s，,。.!！]*(?:好|好的|行|可以|嗯|对)[\s，,。.!！]*(?:还有|另外|再把)?"
     r"(?P<thing>[\u4e00-\u9fff]{2,8}?)(?:也|一起|也一起)(?:退|退了|退掉)(?:吧|了)?[\s，,。.!！~～]*$"
+    # "餐具也加上", "再加上餐具", "把餐具也算上": the thing added, with or without a yes
+    r"|^[\s，,。.!！]*(?:(?:好|好的|行|可以|嗯|对)[\s，,。.!！]*)?(?:那|还有|另外)?(?:再|把|再把)?"
+    r"(?:(?:加上|加)(?P<thing2>[\u4e00-\u9fff]{2,8}?)"
+    r"|(?P<thing3>[\u4e00-\u9fff]{2,8}?)(?:也|一起|也一起)(?:加上|加进去|算上|加))"
+    r"(?:吧|了|一起退)?[\s，,。.!！~～]*$"
 )
-"""Its Chinese ("好，餐具也退")."""
+"""Its Chinese ("好，餐具也退", "餐具也加上")."""
+
+
+_REFUND_SAID_FIRST = rx(r"^(?:帮我|给我|麻烦)?(?:退|退掉|退款)[^，,。！!？?]*$")
 
 
 def thing_added_at_offer(
@@ -115,11 +130,19 @@ def thing_added_at_offer(
         first = first or str(match.get("text") or "")
     found = _YES_AND_THING.match(text.strip())
     zh = _YES_AND_THING_ZH.match(text.strip()) if found is None else None
-    added = (found.group("thing") or found.group("thing2") or "") if found is not None else ""
+    added = (
+        (found.group("thing") or found.group("thing2") or found.group("thing3") or "")
+        if found is not None
+        else ""
+    )
     if added and not _NOT_A_THING.search(added):
         said = f"{first} and {added}"
-    elif zh is not None and not _NOT_A_THING_ZH.search(zh.group("thing")):
-        said = f"{first}，{zh.group('thing')}也退"
+    elif zh is not None and not _NOT_A_THING_ZH.search(
+        thing_zh := zh.group("thing") or zh.group("thing2") or zh.group("thing3")
+    ):
+        # ("退100200的保温杯" + "餐具": "退100200的保温杯和餐具"; "保温杯退了吧": "…，餐具也退")
+        verb_first = _REFUND_SAID_FIRST.match(first.strip())
+        said = f"{first.strip()}和{thing_zh}" if verb_first else f"{first}，{thing_zh}也退"
     else:
         return None
     if not first.strip():

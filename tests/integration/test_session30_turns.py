@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from helpdesk.app.session import run_turn
-from tests.integration.test_trust import bot_for, executions, say
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
 def _tools(out: dict[str, Any]) -> list[Any]:
@@ -225,3 +225,45 @@ async def test_a_reproach_is_no_policy_question(tmp_path: Path) -> None:
     assert "订单 100609 提交售后工单" in reply and "100998" in reply
     assert "search_faq" not in _tools(out)
     assert await executions(bot, "create_ticket") == []
+
+
+# --- a thing added to a refund that waits: the refund of both asked, paid once -------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "added", "yes"),
+    [
+        ("refund the thermos from 100200", "actually add the dinnerware set too", "yes"),
+        ("refund the thermos from 100200", "can you add the dinnerware set as well?", "yes"),
+        ("refund the thermos from 100200", "add the dinnerware set to it", "yes"),
+        ("退100200的保温杯", "餐具也加上", "确认"),
+        ("退100200的保温杯", "再加上餐具", "确认"),
+        ("退100200的保温杯", "好，餐具也退", "确认"),
+    ],
+)
+async def test_a_thing_added_to_a_waiting_refund(
+    tmp_path: Path, first: str, added: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    assert "¥129.00" in str((await say(bot, first))["reply"])
+    reply = str((await say(bot, added))["reply"])
+    assert "¥398.00" in reply
+    # the offer replaced, not dropped: no "it was not done" beside the new question
+    assert "needed your confirmation" not in reply and "需要您的确认" not in reply
+    assert await refunds_of(bot, "100200") == []
+    await say(bot, yes)
+    await say(bot, yes)  # a second yes pays nothing more
+    assert await refunds_of(bot, "100200") == [398.0]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["don't add the dinnerware set", "should I add the dinnerware set too?", "餐具也加上吗？"],
+)
+async def test_a_thing_not_added_leaves_the_waiting_refund(tmp_path: Path, said: str) -> None:
+    bot = bot_for(tmp_path)
+    first = "refund the thermos from 100200" if said.isascii() else "退100200的保温杯"
+    await say(bot, first)
+    reply = str((await say(bot, said))["reply"])
+    assert "¥398.00" not in reply
+    assert await refunds_of(bot, "100200") == []
