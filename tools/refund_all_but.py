@@ -40,6 +40,13 @@ ALL_BUT = re.compile(
     # "空气炸锅不退 其他的都退", "空气炸锅留着 剩下的全退"
     r"|(?P<kept_zh>[\u4e00-\u9fff]{2,10})(?:我|就|先)*(?:不退|留着|保留|不要退|不用退)[\s，,]*"
     r"(?:其他的?|其余的?|其它的?|别的|剩下的)(?:东西|商品)?(?:都|全|全部)?退"
+    # "退100200，保温杯不退", "100200退了吧 保温杯留着": the order's refund, one thing kept
+    r"|(?:退(?:订单)?\s*#?\d{6}|#?\d{6}\s*(?:全|都)?退(?:了|掉)?)(?:吧)?[\s，,]*"
+    r"(?P<kept_zh2>[\u4e00-\u9fff]{2,10}?)(?:我|就|先)*(?:不退|留着|保留|不要退|不用退)(?:了|吧)?"
+    r"[\s。!！]*$"
+    # "refund 100200 but keep the thermos", "refund order 100200, I'll keep the thermos"
+    r"|\brefund\s+(?:(?:my|the)\s+)?(?:order\s+)?#?\d{6}\b[\s,]*(?:but\s+|and\s+)?"
+    r"(?:i'?ll\s+|i\s+will\s+|i'?m\s+|i\s+)?(?:keep|keeping)\s+(?P<kept_en3>(?:the|my)\s[^.,;!?]{2,60})"
     # "keep the air fryer, refund the rest", "I kept the air fryer. refund everything else"
     r"|\b(?:keep|keeping|kept|hold on to|holding on to)\s+(?P<kept_en>[^.,;!?]{2,60}?)"
     r"(?:\s*[.,;!]\s*|\s+)(?:(?:and|but|so|please|just|then|you can|can you)\s+)*"
@@ -55,7 +62,18 @@ ALL_BUT = re.compile(
 """Words asking for all of an order but the things named in the group ``out`` (``out_id``,
 ``out_zh``, ``out_zh2``, ``kept_zh``, ``kept_en``, ``kept_en2``)."""
 
-_GROUPS = ("out", "out_id", "out_zh", "out_zh2", "out_zh3", "kept_zh", "kept_en", "kept_en2")
+_GROUPS = (
+    "out",
+    "out_id",
+    "out_zh",
+    "out_zh2",
+    "out_zh3",
+    "kept_zh",
+    "kept_zh2",
+    "kept_en",
+    "kept_en2",
+    "kept_en3",
+)
 # "I'll keep everything except the thermos", "everything on 100200 is fine except the thermos":
 # the thing excepted is the one refunded, never the others
 _KEPT_ALL_BUT = re.compile(
@@ -107,7 +125,8 @@ def items_but(
     if found is None:
         return None
     said = words[: found.end()]
-    if not any(found.group(g) for g in ("kept_zh", "kept_en", "kept_en2")) and (
+    kept_groups = ("kept_zh", "kept_zh2", "kept_en", "kept_en2", "kept_en3")
+    if not any(found.group(g) for g in kept_groups) and (
         _KEPT_ALL_BUT.search(said[max(0, found.start() - 30) : found.start()])
         or _KEPT_ALL_BUT.search(found.group(0))
     ):

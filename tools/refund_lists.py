@@ -63,9 +63,7 @@ def items_listed(
     if _NOT_A_SUM.search(words):
         return None
     found = (
-        _LISTED_EN.search(words)
-        or _LISTED_ZH.search(words)
-        or _LISTED_ZH_VERB_FIRST.search(words)
+        _LISTED_EN.search(words) or _LISTED_ZH.search(words) or _LISTED_ZH_VERB_FIRST.search(words)
     )
     if found is None:
         return None

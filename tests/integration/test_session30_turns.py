@@ -267,3 +267,51 @@ async def test_a_thing_not_added_leaves_the_waiting_refund(tmp_path: Path, said:
     reply = str((await say(bot, said))["reply"])
     assert "¥398.00" not in reply
     assert await refunds_of(bot, "100200") == []
+
+
+# --- an amount kept is never the amount refunded -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "yes"),
+    [
+        ("refund 100609, keep 200 of it", "100609", "yes"),
+        ("refund 100200 but keep 100 of it", "100200", "yes"),
+        ("退100609 留200", "100609", "确认"),
+        ("100609退款 保留100", "100609", "确认"),
+    ],
+)
+async def test_an_amount_kept_is_asked_never_refunded(
+    tmp_path: Path, text: str, order: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert "¥200.00 for" not in reply and "¥100.00 for" not in reply
+    assert "申请退款 ¥200.00" not in reply and "申请退款 ¥100.00" not in reply
+    await say(bot, yes)
+    assert await refunds_of(bot, order) == []
+    # the amount the customer then gives is the one asked, and paid once
+    reply = str((await say(bot, "300"))["reply"])
+    assert "¥300.00" in reply
+    await say(bot, yes)
+    assert await refunds_of(bot, order) == [300.0]
+
+
+# --- all of an order but one thing kept: the rest's price ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("退100200，保温杯不退", "确认"),
+        ("100200退了吧 保温杯留着", "确认"),
+        ("refund 100200 but keep the thermos", "yes"),
+        ("refund order 100200, I'll keep the thermos", "yes"),
+    ],
+)
+async def test_an_order_refunded_but_one_thing_kept(tmp_path: Path, text: str, yes: str) -> None:
+    bot = bot_for(tmp_path)
+    assert "¥668.00" in str((await say(bot, text))["reply"])
+    await say(bot, yes)
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [668.0]
