@@ -11,6 +11,7 @@ from helpdesk.degrade.context import LadderStep
 from helpdesk.graph.node_base import HANDOFF_BUDGET_S, NodeBase, _last_human_text
 from helpdesk.graph.state import HelpdeskState
 from helpdesk.tools.context import RequestContext
+from helpdesk.tools.local_time import zone
 from helpdesk.tools.results import ToolCall, ToolResult, ToolStatus
 
 __all__ = ["ExecuteNode"]
@@ -31,7 +32,9 @@ class ExecuteNode(NodeBase):
         }
         ran = await self.executor.run_many([c for c in calls if c.id not in reused], ctx)
         by_id = {r.call_id: r for r in [*ran, *reused.values()]}
-        results = [_with_when(by_id[c.id]) for c in calls if c.id in by_id]
+        zones = self.packs.time_zones()
+        shown_in = zones[0] if len(zones) == 1 else None
+        results = [_with_when(by_id[c.id], shown_in) for c in calls if c.id in by_id]
         if not facts.get("handoff_ticket"):
             await self._handoff_failed(state, results, ctx)
         return {"results": results, "degrade": ctx.degrade, "request": ctx.to_state()}
@@ -98,11 +101,17 @@ def _reused_ticket(call: ToolCall, ticket_id: str) -> ToolResult:
     )
 
 
-def _with_when(result: ToolResult) -> ToolResult:
-    """A repeated money action's earlier execution, with its time as the reply shows it."""
+def _with_when(result: ToolResult, zone_name: str | None) -> ToolResult:
+    """A repeated money action's earlier execution, with its time as the reply shows it: in
+    the pack's time zone (the customer's: "2026-12-04 23:46" in Shanghai), else in UTC."""
     data = result.data if isinstance(result.data, dict) else {}
     previous = data.get("previous")
     if not isinstance(previous, dict) or "at" not in previous:
         return result
-    when = datetime.fromtimestamp(float(previous["at"]), tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
+    at = datetime.fromtimestamp(float(previous["at"]), tz=UTC)
+    when = (
+        at.astimezone(zone(zone_name)).strftime("%Y-%m-%d %H:%M")
+        if zone_name
+        else at.strftime("%Y-%m-%d %H:%M UTC")
+    )
     return result.model_copy(update={"data": {**data, "previous": {**previous, "when": when}}})

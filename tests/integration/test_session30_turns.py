@@ -3,6 +3,7 @@ minimal tier) and counted in the shop's audit log."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -315,3 +316,21 @@ async def test_an_order_refunded_but_one_thing_kept(tmp_path: Path, text: str, y
     await say(bot, yes)
     await say(bot, yes)
     assert await refunds_of(bot, "100200") == [668.0]
+
+
+# --- the time of an earlier refund is shown in the shop's time zone, not UTC ---------------------
+
+
+async def test_an_earlier_refund_is_dated_in_the_customers_time_zone(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 on 100609")
+    before = datetime.now(UTC)
+    await say(bot, "yes")
+    after = datetime.now(UTC)
+    reply = str((await say(bot, "refund 100 on 100609 again"))["reply"])
+    assert "UTC" not in reply
+    shanghai = timezone(timedelta(hours=8))
+    shown = {t.astimezone(shanghai).strftime("%Y-%m-%d %H:%M") for t in (before, after)}
+    assert any(f"on {when}." in reply for when in shown), reply
+    await say(bot, "no")
+    assert await refunds_of(bot, "100609") == [100.0]
