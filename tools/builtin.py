@@ -154,6 +154,9 @@ IF_UNPAID = "if_unpaid"
 ITEMS_SAID = "items_said"
 """A cancel's own words, when they name things rather than the order ("cancel the phone"):
 checked against the order's items before the customer is asked; never sent."""
+KEPT_SAID = "kept_said"
+"""The words of the message keeping a thing beside a cancel ("cancel the monitor order but keep
+the phone one"): when the thing kept is in the order to cancel, nothing is asked; never sent."""
 """A cancel's argument: cancel only if the order is still unpaid ("要是没付就取消吧", "if I haven't
 paid for it yet, cancel it") — the shop cancels a paid order too, so the precheck checks it."""
 
@@ -163,10 +166,11 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     for one asked to be cancelled only if unpaid (:data:`IF_UNPAID`) that is paid."""
     only_if_unpaid = bool(args.pop(IF_UNPAID, False))
     said = args.pop(ITEMS_SAID, None)
+    kept_said = args.pop(KEPT_SAID, None)
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
-    kept = _items_left_by_a_part_cancel(order, said)
+    kept = _items_left_by_a_part_cancel(order, said) or _items_kept_in_it(order, kept_said)
     if kept:
         # "cancel the phone" (its order found by the phone): an order is cancelled whole —
         # never the monitor beside it on a hurried yes; what cancelling would take is said
@@ -215,6 +219,19 @@ def _items_left_by_a_part_cancel(order: dict[str, Any] | None, said: Any) -> lis
         return []
     item, _ = item_meant(order or {}, said)
     if item is None or len(items_named(order or {}, said)) >= len(items):
+        return []
+    return [{"en": str(i.get("name") or ""), "zh": str(i.get("name_zh") or "")} for i in items]
+
+
+def _items_kept_in_it(order: dict[str, Any] | None, kept_said: Any) -> list[dict[str, str]]:
+    """The order's items (names by language) when the words kept beside the cancel ("keep the
+    phone one") name one of them: the customer believes it is elsewhere, and a yes would cancel
+    it too. Empty otherwise."""
+    items = [i for i in (order or {}).get("items") or () if isinstance(i, dict)]
+    if not isinstance(kept_said, str) or not kept_said.strip() or len(items) < 2:
+        return []
+    named = items_named(order or {}, kept_said)
+    if not named or len(named) >= len(items):
         return []
     return [{"en": str(i.get("name") or ""), "zh": str(i.get("name_zh") or "")} for i in items]
 
@@ -677,6 +694,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         reason: str | None = None,
         if_unpaid: bool | None = None,
         items_said: str | None = None,
+        kept_said: str | None = None,
         customer: str | None = None,
         idempotency_key: str | None = None,
     ) -> Any:

@@ -43,7 +43,7 @@ from helpdesk.packs.shop.words import (
     ticket_needs_asking,
     tracked_product,
 )
-from helpdesk.tools.builtin import IF_UNPAID, ITEMS_SAID, build_shop_registry
+from helpdesk.tools.builtin import IF_UNPAID, ITEMS_SAID, KEPT_SAID, build_shop_registry
 from helpdesk.tools.packs import (
     Capability,
     IntentSpec,
@@ -177,6 +177,8 @@ def _cancel(m: Request, facts: Request) -> PlannedCall | None:
         # other items of the order with the one named ("cancel 100998 i ordered the wrong
         # phone" is the order)
         args[ITEMS_SAID] = said[:300]
+    if m.get(KEPT_SAID):
+        args[KEPT_SAID] = str(m[KEPT_SAID])[:300]
     return PlannedCall("cancel_order", args)
 
 

@@ -133,7 +133,7 @@ from helpdesk.packs.shop.words import (
     ticket_asked_for,
     tracked_product,
 )
-from helpdesk.tools.builtin import IF_UNPAID
+from helpdesk.tools.builtin import IF_UNPAID, KEPT_SAID
 from helpdesk.tools.number_words import EN_UNITS
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_all_but import ALL_BUT
@@ -4021,6 +4021,12 @@ def match_shop(
             or (_THING_KEPT.match(norm[start:end]) and not re.search(r"\d{6}", norm[start:end]))
         ) and any(m.intent is ShopIntent.REFUND for m in matched):
             continue  # "keep the air fryer, refund the rest of 100200": what the refund leaves
+        if (
+            _THING_KEPT_BESIDE.search(norm[start:end])
+            and not ASKS.search(norm[start:end])
+            and any(m.intent is ShopIntent.CANCEL_ORDER for m in matched)
+        ):
+            continue  # "… but keep the phone one": what the cancel's precheck checks
         if _WHICH_ONE.search(norm[start:end]) and any(
             m.intent is ShopIntent.STOCK for m in matched
         ):
@@ -4166,7 +4172,33 @@ def match_shop(
         # "it broke" with nothing talked about before: what broke is asked (the clarifying
         # question names what the bot can do), no ticket offered for nothing
         matched = [_unknown(text, message_lang)]
+    matched = _kept_beside_cancels(matched, norm)
     return [_published(m) for m in _own_words_of_refunds(_not_the_customers_own(matched))]
+
+
+# "cancel the monitor order but keep the phone one", "显示器那单取消 手机那单留着": a thing kept
+# beside a cancel (an order or its things named by identifier are no thing)
+_THING_KEPT_BESIDE = rx(
+    r"\b(?:keep|keeping|hold on to|leave)\s+(?P<en>(?:the|my)\s+(?!order\b|rest\b|others?\b)"
+    r"[a-z0-9][a-z0-9 -]{1,40}?)(?:\s+(?:one|order|alone))?\s*(?=$|[.,;!?]|\band\b|\bbut\b)"
+    r"|(?P<zh>(?!订单|这单|那单|其他|别的|剩下)[\u4e00-\u9fff]{2,6}?)(?:那单|那个|那个订单)?"
+    r"(?:留着|保留|不取消|不要取消|别取消)"
+)
+
+
+def _kept_beside_cancels(matched: list[_Request], norm: str) -> list[_Request]:
+    """The words keeping a thing, given to each cancel of the message: the cancel's precheck
+    asks nothing when the thing kept is in the order to cancel (a yes would cancel it too)."""
+    kept = _THING_KEPT_BESIDE.search(norm)
+    if kept is None or not any(m.intent is ShopIntent.CANCEL_ORDER for m in matched):
+        return matched
+    if ASKS.search(norm[max(0, kept.start() - 12) : kept.start()]):
+        return matched  # "can i keep the free gift": asked, nothing kept
+    said = (kept.group("en") or kept.group("zh") or "").strip()
+    return [
+        replace(m, args={**m.args, KEPT_SAID: said}) if m.intent is ShopIntent.CANCEL_ORDER else m
+        for m in matched
+    ]
 
 
 _WRITES_HELD = rx(

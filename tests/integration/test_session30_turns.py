@@ -334,3 +334,36 @@ async def test_an_earlier_refund_is_dated_in_the_customers_time_zone(tmp_path: P
     assert any(f"on {when}." in reply for when in shown), reply
     await say(bot, "no")
     assert await refunds_of(bot, "100609") == [100.0]
+
+
+# --- a cancel beside a thing kept that is in the same order: nothing asked, nothing cancelled ----
+
+
+@pytest.mark.parametrize(
+    ("text", "yes", "shown"),
+    [
+        ("I want to cancel the monitor order but keep the phone one", "yes", "Smartphone X12"),
+        ("显示器那单取消 手机那单留着", "确认", "X12 智能手机"),
+        ("cancel 100998 but keep the phone", "yes", "Smartphone X12"),
+    ],
+)
+async def test_a_cancel_that_would_take_the_thing_kept_is_not_offered(
+    tmp_path: Path, text: str, yes: str, shown: str
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    reply = str(out["reply"])
+    # the customer hears that the order holds the thing they keep, and nothing is asked
+    assert shown in reply and "100998" in reply
+    assert "Do you want me to cancel" not in reply and "确认取消" not in reply
+    assert not any(t.get("deferred") for t in out["tasks"])
+    await say(bot, yes)
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_cancel_beside_a_thing_kept_in_another_order_is_asked(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, "cancel the air fryer order but keep the phone one"))["reply"])
+    assert "cancel order 100904" in reply
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
