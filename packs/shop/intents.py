@@ -1703,6 +1703,10 @@ _TRACKING = rx(
     r"|points|voucher|credit|coupon)[a-z\u3400-\u9fff]"
     # "I ordered headphones last week and they still haven't arrived"
     r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
+    # "my screen protector still isnt here", "not here yet", "still no sign of my parcel"
+    r"|\bstill (?:is ?n'?t |isnt |is not |are ?n'?t |arent |not )(?:here|arrived|delivered)\b"
+    r"|\b(?:is ?n'?t|isnt|is not|not|are ?n'?t|arent) (?:here|arrived|delivered) yet\b"
+    r"|\b(?:still )?no sign of (?:my|the|it|them)\b"
     r"|\b(?:is|has) (?:it|my [a-z ]{2,20}|the (?:parcel|package)|(?:parcel|package) \d{6})"
     r" (?:been )?mov(?:ing|ed)\b|\bmoving at all\b|\bsigned for\b|签收了(?:吗|没)"
     # "did the pillow get delivered?", "has my order arrived yet?"
@@ -2075,7 +2079,12 @@ def _asks_not_requests(norm: str) -> bool:
         and not _EXPLICIT_TICKET.search(norm)
         and not _HANDOFF.search(norm)
         and not _HANDLE_IT.search(norm)
+        # "the filter cover cracked, what now": help with the fault asked for (the ticket offer)
+        and not _WHAT_NOW.search(norm)
     )
+
+
+_WHAT_NOW = rx(r"\b(?:what now|now what)\W*$")
 
 
 # "平底锅那单呢", "and the air fryer order?": an order named by what is in it, asked after alone

@@ -367,3 +367,33 @@ async def test_a_cancel_beside_a_thing_kept_in_another_order_is_asked(tmp_path: 
     assert "cancel order 100904" in reply
     await say(bot, "yes")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+# --- "still isn't here" is a look at the parcel; a fault with "what now" is offered its ticket ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my screen protector still isnt here",
+        "my screen protector is still not here",
+        "the screen protector isn't here yet",
+        "still no sign of my screen protector",
+    ],
+)
+async def test_not_here_yet_shows_the_parcel(tmp_path: Path, text: str) -> None:
+    out = await say(bot_for(tmp_path), text)
+    assert _tools(out) == ["track_shipment"]
+    assert "YT9433239273" in str(out["reply"])
+
+
+async def test_a_late_parcel_and_a_fault_what_now(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot, "my screen protector still isnt here and the purifier filter cover cracked, what now"
+    )
+    reply = str(out["reply"])
+    assert "YT9433239273" in reply and "ticket for order 100609" in reply
+    assert await executions(bot, "create_ticket") == []
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_ticket")) == 1
