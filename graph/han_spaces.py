@@ -27,8 +27,8 @@ COMPLETE = re.compile(
     # "发票怎么开 ...", "不粘锅啥时候补货 ...": a question asked, its verb last
     r"(?:怎么|如何|咋)[\u4e00-\u9fff]{1,2}|(?:啥时候|什么时候|何时)[\u4e00-\u9fff]{1,3}|"
     r"(?:多久|几天)[\u4e00-\u9fff]{1,4}|"
-    # "哈哈谢谢你 上次...": thanks said apart
-    r"谢谢[你您]|" + _ASKED_NOT + r")$"
+    # "哈哈谢谢你 上次...": thanks said apart; "膜还没到 净化器…": a delivery's state told
+    r"谢谢[你您]|(?<=[还都])(?<![钱款账][还都])(?:没|没有)(?:到|收到|发货|发)|" + _ASKED_NOT + r")$"
 )
 # "不用 100683...": a negation waiting for its object; "发货没 ..." / "有货不 ..." ask a question
 OPEN_NEGATION = re.compile(

@@ -240,6 +240,22 @@ _REST_KEPT = re.compile(
 _NOT_WANTED = re.compile(r"不想要了|不要了|不需要了|用不上了")
 
 
+# "refund the shipping", "退100683的邮费": a fee, which is none of the order's items and no share
+# of them — how much is asked, never the whole order
+_FEE_SAID = re.compile(
+    r"\b(?:the |my )?(?:shipping|postage|delivery)(?: fee| fees| cost| costs| charge)?\b"
+    r"(?!\s+(?:address|time|date|status|info))"
+    r"|运费|邮费|快递费|配送费",
+    re.IGNORECASE,
+)
+_FEE_REFUNDED = re.compile(
+    r"\brefund(?:ed)?\s+(?:me\s+)?(?:for\s+)?(?:the |my )?(?:shipping|postage|delivery)\b"
+    r"|\b(?:shipping|postage|delivery)(?: fee| fees| cost| costs| charge)?\s+(?:back|refunded)\b"
+    r"|退(?:还)?(?:我)?(?:\s*#?\d{6}\s*的?)?(?:运费|邮费|快递费|配送费)",
+    re.IGNORECASE,
+)
+
+
 def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] | None, bool]:
     """The one item of a several-item order ``words`` single out for a refund, and whether
     they name items of it at all (named but not exactly one whole item, or an item bought more
@@ -248,6 +264,8 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     is left cannot be told per item)."""
     if (all_but := items_but(order, words, _named_items)) is not None:
         return all_but  # "everything but the air fryer": what the other items cost, or asked
+    if _FEE_REFUNDED.search(words) and _FEE_SAID.search(words):
+        return None, True  # "refund the shipping": a fee, asked how much
     if _pieces_said(order, words):
         # "refund the plates", "盘子的钱退我": some of the set, never the whole item (or order)
         return None, True

@@ -4784,6 +4784,9 @@ def _model_reading(
         return []
     base = _Request(intent=kind, text=part, lang=lang, topic=reading.topic, quantity=ents.quantity)
     message_order = next(iter(extract_entities(message_norm).order_ids), None)
+    if kind in _LOOKS and _THING_ORDER_ZH.search(part):
+        # "取消100904 另外显示器那单啥时候发": the order its own words describe, not the message's
+        message_order = None
     return _with_entities(base, ents, message_order, last_order_id, last_sku)
 
 
@@ -5037,7 +5040,17 @@ def _names_its_own_thing(clause_text: str, clause_norm: str) -> bool:
         return True  # "refund the remaining 866", "剩下那866退了": the order with that much left
     if detect_language(clause_text) == "en":
         return bool(thing) or describes_an_order(clause_norm)
+    # "另外显示器那单啥时候发": an order named by a thing in it
+    named = _THING_ORDER_ZH.search(clause_text)
+    if named is not None and not _NOT_A_THING.search(named.group("thing")):
+        return True
     return bool(thing) and not _NOT_A_THING.search(thing or "")
+
+
+_THING_ORDER_ZH = rx(
+    r"(?:^|[^\u4e00-\u9fff]|另外|还有|然后|那|再问下|问下)"
+    r"(?P<thing>(?![那这上下前后第刚另哪每一两])[\u4e00-\u9fff]{2,6}?)(?:那单|那个订单|的订单|那笔订单)"
+)
 
 
 def _spares(norm: str, group: _Group) -> bool:
@@ -7503,7 +7516,7 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
             and TOLD_BESIDE not in i.args
             and at > 0
             and not _NOT_ITS_THING.search(norm)
-            and looked_product(_ACTION_FRAME.sub(" ", norm)) is None
+            and not _names_a_thing(looked_product(_ACTION_FRAME.sub(" ", norm)))
             and not describes_an_order(norm)
         ):
             told = whole[:at]
@@ -7527,6 +7540,12 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
     return out
 
 
+def _names_a_thing(words: str | None) -> bool:
+    """Whether product words name something ("29块也是钱" leaves "也是": particles, no thing)."""
+    return bool(words) and bool(_PARTICLES_ONLY.sub("", words or "").strip())
+
+
+_PARTICLES_ONLY = re.compile(r"[也是都就还的了吧啊呀呢嘛哦\s]")
 _NUMBERS_ASKED = rx(r"单号|\btracking (?:numbers?|nos?|codes?)\b")
 _ASKS_CONTENTS = rx(
     r"里面(?:都)?(?:有|是)(?:啥|什么|哪些)|(?:买|订|下单)(?:了|的)(?:啥|什么|哪些)(?!时候)"

@@ -397,3 +397,53 @@ async def test_a_late_parcel_and_a_fault_what_now(tmp_path: Path) -> None:
     assert await executions(bot, "create_ticket") == []
     await say(bot, "yes")
     assert len(await executions(bot, "create_ticket")) == 1
+
+
+# --- a fee refunded is asked how much, never the whole order --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [("100683 is late again, refund the shipping please", "yes"), ("退100683的邮费", "确认")],
+)
+async def test_the_shipping_refunded_is_asked_never_the_order(
+    tmp_path: Path, text: str, yes: str
+) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, text))["reply"])
+    assert "¥29.00" in reply  # what is refundable, stated
+    assert "Shall I request" not in reply and "确认为订单" not in reply
+    await say(bot, yes)
+    assert await refunds_of(bot, "100683") == []
+
+
+# --- a look at an order named by a thing, beside a write on another order ------------------------
+
+
+async def test_a_look_named_by_a_thing_beside_a_cancel_is_about_its_own_order(
+    tmp_path: Path,
+) -> None:
+    out = await say(bot_for(tmp_path), "取消100904 另外显示器那单啥时候发")
+    calls = [(t.get("tool"), (t.get("args") or {}).get("order_id")) for t in out["tasks"]]
+    assert calls == [("cancel_order", "100904"), ("get_order", "100998")]
+
+
+# --- a delivery's state told, then another request: both read ------------------------------------
+
+
+async def test_a_parcel_not_come_then_a_fault(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "钢化膜还没到 净化器的滤网也坏了 咋整")
+    reply = str(out["reply"])
+    assert "YT9433239273" in reply or "100683" in reply
+    assert "订单 100609 提交售后工单" in reply
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_late_thing_then_money_back_refunds_its_order_once(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    reply = str((await say(bot, "钢化膜都超时了还没到 直接退钱吧 29块也是钱"))["reply"])
+    assert "100683" in reply and "¥29.00" in reply
+    await say(bot, "确认")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100683") == [29.0]
