@@ -3398,6 +3398,34 @@ _ORDINAL = rx(
 )
 
 
+_SAID_YES = rx(r"(?:yes|yeah|yep|ok|okay|sure|go ahead|do it|please|确认|可以|好的?|行|是的?|要)")
+_SAID_NO = rx(r"(?:no|nope|nah|not|don'?t|do not|never ?mind|不要|不用|算了|别|不了|不)")
+
+
+def _one_yes_one_no(text: str, found: list[re.Match[str]], orders: list[str]) -> str | None:
+    """``yes for <order> only`` when the words after one ordinal are only a yes and after the
+    other only a no (each ordinal naming a different action); None otherwise."""
+    first, second = found
+    if bool(first.group("first") or first.group("first_zh")) == bool(
+        second.group("first") or second.group("first_zh")
+    ):
+        return None
+    said = [text[first.end() : second.start()], text[second.end() :]]
+    words = [re.sub(r"[\s,，.。!！~;；]+", " ", w).strip().lower() for w in said]
+    if text[: first.start()].strip(" ,，.。!！~"):
+        return None
+    yes = [bool(_SAID_YES.fullmatch(w)) for w in words]
+    no = [bool(_SAID_NO.fullmatch(w)) for w in words]
+    if yes == [True, False] and no == [False, True]:
+        picked = first
+    elif yes == [False, True] and no == [True, False]:
+        picked = second
+    else:
+        return None
+    order = orders[0] if picked.group("first") or picked.group("first_zh") else orders[1]
+    return f"yes for {order} only"
+
+
 _YES_TO_ONE = rx(
     r"(?:(?:yes|yeah|yep|ok|okay|sure|please|pls|only|just|for|to|the|one|do|go|ahead|that|it"
     r"|确认|可以|好的?|行|是的?|要|只要|只|就|退|吧|的|那个|这个|对)\s*)*"
@@ -3429,6 +3457,10 @@ def _ordinals_named(text: str, context: MatchContext) -> str:
         return text
 
     found = list(_ORDINAL.finditer(text))
+    if len(found) == 2:
+        # "the first one yes, the second no", "第一个要 第二个不要": the one said yes to is asked
+        # again (the other dropped); anything else said of them is no such answer
+        return _one_yes_one_no(text, found, orders) or text
     if len(found) != 1:
         return text
     (m,) = found

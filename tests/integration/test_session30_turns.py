@@ -447,3 +447,31 @@ async def test_a_late_thing_then_money_back_refunds_its_order_once(tmp_path: Pat
     await say(bot, "确认")
     await say(bot, "确认")
     assert await refunds_of(bot, "100683") == [29.0]
+
+
+# --- two actions waiting, one said yes to and the other no: only that one, asked again ----------
+
+
+@pytest.mark.parametrize(
+    ("answer", "yes", "cancelled", "refunded"),
+    [
+        ("the first one yes, the second no", "yes", ["100904"], []),
+        ("first no, second yes", "yes", [], [100.0]),
+        ("第一个要 第二个不要", "确认", ["100904"], []),
+        # (nothing clear about each: nothing runs)
+        ("the first one yes, the second one too", "yes", [], []),
+        ("第一个不要 第二个也不要", "确认", [], []),
+    ],
+)
+async def test_one_of_two_waiting_actions_said_yes_to(
+    tmp_path: Path, answer: str, yes: str, cancelled: list[str], refunded: list[float]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100904 and refund 100 on 100609")
+    await say(bot, answer)
+    assert await executions(bot, "cancel_order") == []
+    assert await refunds_of(bot, "100609") == []
+    await say(bot, yes)
+    await say(bot, yes)
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == cancelled
+    assert await refunds_of(bot, "100609") == refunded
