@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["UNUSABLE_AMOUNTS"]
+__all__ = ["KEPT_AMOUNT", "UNUSABLE_AMOUNTS"]
+
+KEPT_AMOUNT = re.compile(
+    r"\b(?:keep|keeping|hold back|leave)\s+(?:me\s+)?[¥￥]?\d+(?:\.\d+)?\b"
+    r"(?!\s*(?:days?|hours?|weeks?|items?|pieces?|units?|of them|more))"
+    r"|(?:留|留下|保留|留着|扣|扣下)\s*[¥￥]?\d+(?:\.\d+)?(?!\s*[天个件台套])",
+    re.IGNORECASE,
+)
+"""An amount said as kept ("refund 100609, keep 200 of it", "退100609 留200"): not the one
+refunded (what is left of the refund is worked out by nobody) — asked, also when it is said in
+another part of the message than the refund."""
 
 UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),
@@ -55,20 +65,13 @@ UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
     re.compile(r"[¥￥]\s*\d+(?:\.\d+)?[^¥￥\d]{0,20}[¥￥]\s*\d+"),
     # "3OO" (letter O), "0x300": a number mistyped or coded — asked, never read as another
     re.compile(r"(?<![\w.])(?:\d+o+\d*|o+\d+[\do]*|0x[0-9a-f]+)(?!\w)", re.IGNORECASE),
-    # "refund 100609, keep 200 of it", "退100609 留200": the amount kept, not the one refunded
-    # (what is left of the refund is worked out by nobody) — asked
-    re.compile(
-        r"\b(?:keep|keeping|hold back|leave)\s+(?:me\s+)?[¥￥]?\d+(?:\.\d+)?\b"
-        r"(?!\s*(?:days?|hours?|weeks?|items?|pieces?|units?|of them|more))"
-        r"|(?:留|留下|保留|留着|扣|扣下)\s*[¥￥]?\d+(?:\.\d+)?(?!\s*[天个件台套])",
-        re.IGNORECASE,
-    ),
+    KEPT_AMOUNT,
     # "269 + 129": a sum to work out, asked
     re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
     # "797-100", "refund 100200 minus 100", "少退100": a difference to work out, asked
     re.compile(
         r"(?<![\d.-])\d{3,5}(?:\.\d+)?-\d{1,5}(?:\.\d+)?(?![\d-])"
-        r"|\b(?:minus|less)\s+[¥￥]?\d+(?:\.\d+)?|(?:少退|减去|减掉|扣掉|扣除|减)\s*[¥￥]?\d+(?:\.\d+)?",
+        r"|\b(?:minus|less)\s+(?:the\s+)?[¥￥]?\d+(?:\.\d+)?|(?:少退|减去|减掉|扣掉|扣除|减)\s*[¥￥]?\d+(?:\.\d+)?",
         re.IGNORECASE,
     ),
 )

@@ -79,7 +79,8 @@ from helpdesk.graph.language import (
     unsupported_language,
     without_language_request,
 )
-from helpdesk.graph.money import chinese_number, read_amount
+from helpdesk.graph.money import AmountReading, chinese_number, read_amount
+from helpdesk.graph.unusable_amounts import KEPT_AMOUNT
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.not_asked_for import not_asked_for
@@ -3770,6 +3771,11 @@ def match_shop(
         if found.intent is ShopIntent.REFUND:
             # an order named by its total ("the 797 order") is no amount to refund
             reading = read_amount(without_totals(clause_text), money_context=True, packs=packs)
+            kept_amount = KEPT_AMOUNT.search(text)
+            if reading.kind == "none" and kept_amount is not None:
+                # "退我100609的钱 不过留100给我下次用": an amount kept said apart from the refund —
+                # the refund is asked how much, never all of it
+                reading = AmountReading("invalid", raw=kept_amount.group(0).strip())
             base = replace(
                 base,
                 amount=reading.value,

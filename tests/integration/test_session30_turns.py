@@ -280,6 +280,9 @@ async def test_a_thing_not_added_leaves_the_waiting_refund(tmp_path: Path, said:
         ("refund 100200 but keep 100 of it", "100200", "yes"),
         ("退100609 留200", "100609", "确认"),
         ("100609退款 保留100", "100609", "确认"),
+        # (the amount kept said apart from the refund, and a difference from a past refund)
+        ("退我100609的钱 不过留100给我下次用", "100609", "确认"),
+        ("refund 100609 minus the 100 you already gave me", "100609", "yes"),
     ],
 )
 async def test_an_amount_kept_is_asked_never_refunded(
