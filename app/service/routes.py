@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
@@ -167,7 +168,8 @@ def install_routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -
     ) -> JSONResponse:
         """Answer the pending confirmation: the customer's own yes / no turn."""
         text = await _answer_text(service, body, session, customer)
-        running = await start_turn(service, text, session, customer)
+        check = _offer_still_waits(service, body, session, customer)
+        running = await start_turn(service, text, session, customer, check)
         return turn_response(service, text, await outcome_unless_gone(request, running))
 
     @app.post(f"/{API_VERSION}/sessions/{{session}}/confirmation/stream", tags=["turns"])
@@ -176,7 +178,8 @@ def install_routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -
     ) -> StreamingResponse:
         """As ``confirmation``, streamed."""
         text = await _answer_text(service, body, session, customer)
-        running = await start_turn(service, text, session, customer)
+        check = _offer_still_waits(service, body, session, customer)
+        running = await start_turn(service, text, session, customer, check)
         return sse_response(service, text, running)
 
     @app.post(f"/{API_VERSION}/sessions/{{session}}/abort", tags=["turns"])
@@ -190,20 +193,37 @@ def install_routes(app: FastAPI, settings: Settings, assets: dict[str, bytes]) -
         return {"aborted": True, "shielded": running.shielded}
 
 
+def _check_offer(service: Service, body: ConfirmationIn, values: dict[str, Any]) -> None:
+    """A yes pressed for ¥100 never pays the ¥797 offer another tab put in its place."""
+    if body.offer is None:
+        return
+    results = [r.model_dump(mode="json") for r in values.get("results") or []]
+    pending = pending_confirmations(results, service.bot.executor.registry)
+    if offer_token(pending) != body.offer:
+        raise ApiError(
+            409,
+            "offer_changed",
+            "What waits for confirmation has changed since this answer was given; "
+            "nothing was done. Please answer the current question.",
+            extra={"pending_confirmation": pending, "offer": offer_token(pending)},
+        )
+
+
+def _offer_still_waits(
+    service: Service, body: ConfirmationIn, session: str, customer: str
+) -> Callable[[], Awaitable[None]]:
+    """The offer check again, under the session's lock just before the turn: another turn
+    (another tab, another replica) may have replaced the offer after the request was read."""
+
+    async def check() -> None:
+        _check_offer(service, body, await owned_session(service, session, customer))
+
+    return check
+
+
 async def _answer_text(service: Service, body: ConfirmationIn, session: str, customer: str) -> str:
     values = await owned_session(service, session, customer)
-    if body.offer is not None:
-        results = [r.model_dump(mode="json") for r in values.get("results") or []]
-        pending = pending_confirmations(results, service.bot.executor.registry)
-        if offer_token(pending) != body.offer:
-            # a yes pressed for ¥100 never pays the ¥797 offer another tab put in its place
-            raise ApiError(
-                409,
-                "offer_changed",
-                "What waits for confirmation has changed since this answer was given; "
-                "nothing was done. Please answer the current question.",
-                extra={"pending_confirmation": pending, "offer": offer_token(pending)},
-            )
+    _check_offer(service, body, values)  # refused at once, before admission, when stale already
     if body.lang is not None:
         lang: Lang = body.lang
     else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
@@ -30,12 +30,19 @@ __all__ = ["outcome_unless_gone", "sse_response", "start_turn", "turn_response"]
 _HEARTBEAT_S = 2.0
 
 
-async def start_turn(service: Service, text: str, session: str, customer: str) -> RunningTurn:
+async def start_turn(
+    service: Service,
+    text: str,
+    session: str,
+    customer: str,
+    check: Callable[[], Awaitable[None]] | None = None,
+) -> RunningTurn:
     """Admit and start a turn, or refuse it at once (503 / 429 / 404 / 409).
 
     The admission gate comes first and before anything that waits (the ownership check may
     read the session store), so a shed request never queues behind running turns, and a shed
-    request costs the customer no rate-limit token."""
+    request costs the customer no rate-limit token. ``check`` runs under the session lock
+    before the turn (:meth:`TurnRunner.start`); an :class:`ApiError` it raises is the answer."""
     try:
         service.gate.acquire()
     except ShedError as exc:
@@ -50,7 +57,7 @@ async def start_turn(service: Service, text: str, session: str, customer: str) -
     try:
         service.limiter.take(customer)
         await check_owner(service, session, customer)
-        running = service.runner.start(text, session=session, customer=customer)
+        running = service.runner.start(text, session=session, customer=customer, check=check)
     except RateLimited as exc:
         service.gate.release()
         raise ApiError(
@@ -112,6 +119,9 @@ def _failure(service: Service, text: str, outcome: TurnOutcome) -> tuple[int, di
     if isinstance(outcome.error, TurnInProgressError):
         message = "Still working on your previous message in this session."
         return 409, error_body("turn_in_progress", message)
+    if isinstance(outcome.error, ApiError):
+        error = outcome.error
+        return error.status, error_body(error.code, error.message, **error.extra)
     if isinstance(outcome.error, TurnError):
         return 422, error_body("turn_refused", str(outcome.error))
     hotline = service.settings.hotline

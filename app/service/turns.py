@@ -120,8 +120,19 @@ class TurnRunner:
         """Loads what replicas share about the session before its turn (under the lock)."""
         self.running: dict[str, RunningTurn] = {}
 
-    def start(self, text: str, *, session: str, customer: str) -> RunningTurn:
+    def start(
+        self,
+        text: str,
+        *,
+        session: str,
+        customer: str,
+        check: Callable[[], Awaitable[None]] | None = None,
+    ) -> RunningTurn:
         """Start a turn now.
+
+        ``check`` runs under the session lock, after what replicas share is loaded and before
+        the turn: what it raises ends the turn with nothing done (a yes checked against the
+        offer it answers, which another turn may have replaced since the request was read).
 
         Raises:
             TurnInProgressError: the session has a turn running here already.
@@ -132,6 +143,8 @@ class TurnRunner:
 
         async def run() -> dict[str, Any]:
             async with self._locked(session):
+                if check is not None:
+                    await check()
                 with watching(watch):
                     return await self._turn(text, session, customer)
 

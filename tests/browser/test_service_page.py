@@ -193,3 +193,36 @@ def test_page_shows_stale_data_plainly(browser: Any, tmp_path: Path) -> None:
         page.screenshot(path=str(tmp_path / "stale.png"), full_page=True)
     assert stale.startswith("部分数据不是实时的：物流（") and stale.endswith("秒前）")
     assert any(s.startswith("物流暂时无法实时查询，显示的是") for s in statuses)
+
+
+def test_page_asks_again_when_another_tab_replaced_the_offer(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The page shows ¥100; another tab of the same session asks for the whole ¥797 refund;
+    the page's yes pays nothing and shows the ¥797 question, whose yes pays it once."""
+    with live_service(tmp_path, service_demo_login=True) as live:
+        page = _login(browser, live)
+        _send(page, "订单100200退款100元")
+        button = page.locator("#confirm-actions button")
+        button.wait_for()
+        assert "¥100.00" in button.inner_text()
+        session = page.evaluate("sessionStorage.getItem('helpdesk.session')")
+        with live.client() as client:
+            other_tab = client.post(
+                f"/v1/sessions/{session}/messages",
+                json={"text": "订单100200全部退款"},
+                headers=live.headers(),
+            )
+        assert other_tab.json()["result"]["pending_confirmation"][0]["amount"] == 797.0
+        button.click()
+        page.wait_for_function(
+            "document.querySelector('#confirm-actions button')"
+            " && document.querySelector('#confirm-actions button').innerText.includes('797')"
+        )
+        assert live.audit() == []
+        page.locator("#confirm-actions button").click()
+        page.wait_for_selector("#log li.bot >> nth=1")
+        page.wait_for_function("!document.getElementById('status').classList.contains('running')")
+        audit = live.audit()
+    assert [a["action"] for a in audit] == ["create_refund"]
+    assert "797" in _bot_messages(page)[-1]

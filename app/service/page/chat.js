@@ -187,7 +187,11 @@
       else if (event === "reply") addMessage("bot", data.text);
       else if (event === "result") showResult(data);
       else if (event === "aborted") finalStatus = data.shielded ? t("status_aborted_shielded") : t("status_aborted");
-      else if (event === "error") finalStatus = finalStatus || t("status_error", { message: data.message });
+      else if (event === "error") {
+        finalStatus = finalStatus || t("status_error", { message: data.message });
+        // replaced while this yes waited for the session (another tab's turn): ask again
+        if (data.code === "offer_changed") showConfirm(data.pending_confirmation || [], data.offer);
+      }
       else if (event === "done") finalStatus = finalStatus || t("status_done", { seconds: Number(data.seconds).toFixed(1) });
     }
     setRunning(false);
