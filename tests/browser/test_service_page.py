@@ -195,9 +195,7 @@ def test_page_shows_stale_data_plainly(browser: Any, tmp_path: Path) -> None:
     assert any(s.startswith("物流暂时无法实时查询，显示的是") for s in statuses)
 
 
-def test_page_asks_again_when_another_tab_replaced_the_offer(
-    browser: Any, tmp_path: Path
-) -> None:
+def test_page_asks_again_when_another_tab_replaced_the_offer(browser: Any, tmp_path: Path) -> None:
     """The page shows ¥100; another tab of the same session asks for the whole ¥797 refund;
     the page's yes pays nothing and shows the ¥797 question, whose yes pays it once."""
     with live_service(tmp_path, service_demo_login=True) as live:
