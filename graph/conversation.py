@@ -104,6 +104,10 @@ SPLIT = rx(
     # "取消100998 但是100904留着", "退100609 不过100200别动": what follows is kept apart
     r"|,?\s*(?:但是|不过|可是)(?=\s*(?:\d{6}|别|不要|不用|先别|保留|留着))"
     r"|(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])"
+    # "转人工，T-000031没人管", "I want a human, T-000031 has had no reply": the person asked
+    # for, then what an identifier is about
+    r"|(?:(?<=人工|真人|客服)|(?<=human)|(?<=person)|(?<=agent)),\s*"
+    r"(?=[a-z]{1,3}-?\d{4,}|\d{6}(?!\d))"
     # "100200退款，100683查一下": an order looked at after a comma is a request of its own (a
     # look; a write after a comma is not split off: its negation or question may sit around it)
     r"|(?<=[款消吧]),\s*(?=#?\d{6}\s*(?:也|再)?\s*(?:查|看|催|到哪|物流))"
@@ -180,7 +184,9 @@ ARE_YOU_HUMAN = rx(
     r"|\bwho (?:are|r) (?:you|u)\b|\bwhat(?:'s| is) your name\b"
     r"|真人还是|是不是真人|是真人吗|是机器人|是不是机器人|机器人吗|是ai|是不是ai|人工智能吗"
     r"|人工还是(?:智能|机器|ai)|还是智能客服|是智能客服吗"
-    r"|你是谁|你叫什么|你们是人|你是人吗|是人工吗|是不是人工"
+    r"|你是谁|你叫什么|你们是人|你是人吗|是人工(?:客服)?(?:吗|嘛|么)|是不是人工"
+    # "你到底是不是人啊", "你是人是机器": the person asked about, not a person asked for
+    r"|你(?:们)?(?:到底|究竟)?是不是(?:个|真)?人(?!工|家)|你(?:到底)?是人(?:还)?是(?:机器|ai)"
     r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:an? )?(?:agent|representative)\b"
 )
 HOTLINE = rx(

@@ -52,7 +52,9 @@ OPENS_REQUEST = re.compile(
     # "X12配什么手机壳 有没有钢化膜 谢谢": another thing asked after, and thanks said apart
     r"|有没有(?=[\u4e00-\u9fffa-z])(?!货|库存|现货)|先?(?:谢谢|多谢|谢了|感谢)(?=[\s!！~。啦了哈呀]|$)"
     # "有没有三十块以下的东西 包邮吗", "… 想凑个包邮": whether shipping is free, asked apart
-    r"|想?凑(?:个|一下)?包邮|包邮(?:吗|么|嘛|不|没|呢|$))"
+    r"|想?凑(?:个|一下)?包邮|包邮(?:吗|么|嘛|不|没|呢|$)"
+    # "帮我报个售后 这个是保一年的吧": whether something is so, asked apart
+    r"|这个?是(?=[\u4e00-\u9fff\w]{2,10}[吗吧嘛么][\s?？!！。~]*$))"
 )
 
 
@@ -75,6 +77,9 @@ _ASKS_FOR_A_PERSON = re.compile(
 )
 # "找个真人来 快递一个礼拜了还没到": what the person is wanted for, told apart
 _PARCEL_NEXT = re.compile(r"(?:我的)?(?:快递|包裹|物流)")
+# "我要转人工 T-000031一直没人处理": the person asked for, then what a ticket (an identifier:
+# letters and a number) is about
+_IDENTIFIER_NEXT = re.compile(r"[a-z]{1,3}-?\d{4,}")
 _ORDER_QUESTION_NEXT = re.compile(
     r"\d{6}(?!\d)[^\d]*(?:为什么|怎么|什么时候|吗|呢|哪|多久|几[点天号])"
 )
@@ -91,7 +96,9 @@ _QUESTION_OF_ITS_OWN = re.compile(
 def _question_before_an_order(left: str, norm: str, at: int) -> bool:
     words = left.strip()
     if _ASKS_FOR_A_PERSON.search(words) and (
-        _ORDER_QUESTION_NEXT.match(norm, at) or _PARCEL_NEXT.match(norm, at)
+        _ORDER_QUESTION_NEXT.match(norm, at)
+        or _PARCEL_NEXT.match(norm, at)
+        or _IDENTIFIER_NEXT.match(norm, at)
     ):
         return True
     if (

@@ -420,6 +420,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
     "invoice": rx(r"\b(?:invoices?|receipts?|vat|fapiao|tax receipt)\b|发票|开票|收据|专票|普票"),
     "warranty": rx(
         r"\b(?:warranty|warranties|guarantee)\b|保修|质保|三包|保固|管修|包修|保几年"
+        # "这个是保一年的吧", "保多久": how long it is covered
+        r"|保(?:[一两二三]|\d)年|保多久|保多长"
         r"|\bis (?:that|it|this) covered\b|\bcovered (?:by|under)\b"
     ),
     "payment": rx(
@@ -1355,6 +1357,8 @@ _TICKET = rx(
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
     r"|返修|发错|少发|漏发|缺件|(?:帮我|给我|麻烦|请)补发|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
+    # "保温杯盖子盖不严": a lid or door that no longer shuts
+    r"|(?:盖|关|合|拧|扣)不(?:严|紧|上|住)(?!吗|么|嘛)|漏气"
     # what a thing no longer does ("保温杯不保温了", "加热不了", "开机就响")
     r"|不保温|保温效果(?:太|很)?差|不加热|加热不了|不制冷|不亮了|不转了|异响|咔咔响|噪音(?:很|太)大"
     # "空气炸锅用了两周就不热了", "净化器开不了机": a thing that stopped (not "天气不热了")
@@ -1410,7 +1414,9 @@ _HUMAN_NOT_ASKED = rx(
     r"|(?:朋友|老婆|老公|妈妈?|同事|家人|别人)(?:说|跟我说)[^，。,.!?！？]{0,10}(?:人工|客服)"
 )
 _TRANSFER = rx(
-    r"转人工|转接|找(?:个)?人工|要人工|接人工|人工客服(?!电话|热线|号码|几点|什么时候|啥时候|工作|上班)"
+    r"转人工|转接|找(?:个)?人工|要人工|接人工"
+    # ("你是不是人工客服", "是人工客服吗": the bot asked about, not a transfer)
+    r"|(?<!是不是)(?<!是)人工客服(?!吗|嘛|么|电话|热线|号码|几点|什么时候|啥时候|工作|上班)"
     r"|\btransfer\b|\b(?:talk|speak) (?:to|with)\b"
     r"|\b(?:get|want|need) (?:a |an )?(?:human|real person|agent)\b"
 )
@@ -4062,6 +4068,12 @@ def match_shop(
             m.intent is ShopIntent.CREATE_TICKET for m in matched
         ):
             continue  # "the kettle stopped heating ... what do I do": the ticket offer answers it
+        lang = detect_language(part, default=message_lang)
+        if _WHAT_TO_DO.search(norm[start:end]) and _TICKET.search(norm[:start]):
+            # "保温杯盖子也盖不严。… 保温杯你告诉我咋弄": what to do about the fault told before,
+            # with no ticket offered for it: the after-sales policy (as "… 怎么办" alone)
+            matched.append(_Request(ShopIntent.FAQ, text=part, lang=lang, topic="returns"))
+            continue
         kept_all_but = ALL_BUT.search(text)
         if (
             (kept_all_but and kept_all_but.start() <= start < kept_all_but.end())
@@ -4104,7 +4116,6 @@ def match_shop(
             m.details == SPARED_SUBJECT and m.order_id and m.order_id in part for m in matched
         ):
             continue  # "…. keep 100998": the order said to be left alone answers it
-        lang = detect_language(part, default=message_lang)
         if requested_language(norm[start:end]) is not None:
             # "你好 我是英语用户 please answer in English, where is 100998": the switch
             matched.append(_Request(Intent.LANGUAGE, text=part, lang=lang))
@@ -4714,7 +4725,7 @@ _DELIVERY_TALK = rx(
 _WHAT_TO_DO = rx(
     r"^\W*(?:so |now )?what (?:do|should|can) i do(?: now| about it)?\W*$"
     r"|^\W*(?:so |now )?what (?:are|r) my options(?: here| now)?\W*$|^[^，。,.!?！？]{0,8}"
-    r"(?:咋整|怎么办|咋办|怎么弄|如何是好)\W*$"
+    r"(?:咋整|怎么办|咋办|怎么弄|咋弄|怎么处理|如何是好)\W*$"
 )
 
 

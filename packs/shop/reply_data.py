@@ -259,6 +259,8 @@ def ticket_text(w: Writer, ticket: dict[str, Any]) -> str:
     if ticket.get("order_id"):
         lines.append(w.say("ticket_order_line", order_id=as_str(ticket["order_id"])))
     key = f"ticket_next_{status}"
+    if w.handed_off and f"{key}_handed_off" in w.t:
+        key = f"{key}_handed_off"  # a person asked for this turn: never "say talk to a human"
     if key in w.t:
         lines.append(w.say(key))
     return "\n".join(lines)

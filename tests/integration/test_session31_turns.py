@@ -1,0 +1,119 @@
+"""Whole turns session 31 changed — run as a customer meets the bot (the demo shop seeded, the
+minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.test_trust import bot_for, executions, say
+
+
+def _tools(out: dict[str, Any]) -> list[Any]:
+    return [t.get("tool") for t in out["tasks"]]
+
+
+# --- a person asked for beside a ticket: the transfer is made, the ticket shown -----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我要转人工 T-000031一直没人处理",
+        "转人工，T-000031没人管",
+        "I want a human, T-000031 has had no reply",
+    ],
+)
+async def test_a_person_asked_for_beside_a_ticket_is_transferred(tmp_path: Path, text: str) -> None:
+    """The ticket's state was shown alone, ending "if it's urgent, say 'talk to a human'" —
+    what the customer had just said."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert _tools(out) == ["handoff_to_human", "get_ticket"]
+    assert len(await executions(bot, "create_ticket")) == 1
+    reply = str(out["reply"])
+    assert "T-000031" in reply
+    assert "转人工”" not in reply and 'say "talk to a human"' not in reply
+
+
+async def test_a_ticket_asked_after_alone_still_offers_the_way_to_a_person(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "T-000031怎么样了")
+    assert _tools(out) == ["get_ticket"]
+    assert "转人工" in str(out["reply"])
+    assert await executions(bot, "create_ticket") == []
+
+
+# --- the bot asked whether it is a person: told, nothing filed ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["你到底是不是人啊", "你是人是机器", "是不是人工客服", "你是人工客服吗"]
+)
+async def test_whether_the_bot_is_a_person_is_answered_not_transferred(
+    tmp_path: Path, text: str
+) -> None:
+    """ "你到底是不是人啊" asked for an order number (read as a parcel "到"); "你是人工客服吗"
+    filed a handoff ticket."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [t["intent"] for t in out["tasks"]] == ["identity"]
+    assert "机器人" in str(out["reply"])
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize("text", ["我要人工客服", "人工客服", "帮我找人工客服"])
+async def test_a_person_asked_for_is_still_a_transfer(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert _tools(out) == ["handoff_to_human"]
+
+
+# --- warranty asked as "保一年的吧"; a fault and its remedy --------------------------------------
+
+
+@pytest.mark.parametrize("text", ["这个是保一年的吧", "净化器是保一年的吧", "耳机保多久"])
+async def test_how_long_a_thing_is_covered_is_the_warranty(tmp_path: Path, text: str) -> None:
+    out = await say(bot_for(tmp_path), text)
+    assert [t["args"].get("topic") for t in out["tasks"]] == ["warranty"]
+
+
+async def test_a_fault_reported_with_a_warranty_question_gets_both(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "净化器开机就响 异响很大 帮我报个售后 这个是保一年的吧")
+    assert _tools(out) == ["create_ticket", "search_faq"]
+    reply = str(out["reply"])
+    assert "保修" in reply and "100609" in reply
+    assert await executions(bot, "create_ticket") == []  # offered, not filed
+
+
+async def test_how_thermos_keeps_warm_is_still_a_product_question(tmp_path: Path) -> None:
+    out = await say(bot_for(tmp_path), "保温杯保温多久")
+    assert _tools(out) == ["search_products"]
+
+
+async def test_what_to_do_about_a_fault_told_before_is_the_policy_not_a_search(
+    tmp_path: Path,
+) -> None:
+    """ "保温杯你告诉我咋弄" searched the catalogue for those words."""
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot,
+        "盘子碎了俩（请客的时候才拆开，丢死人了），保温杯盖子也盖不严。我不想全退，盘子那269退我，"
+        "保温杯你告诉我咋弄",
+    )
+    assert _tools(out) == ["request_refund", "search_faq"]
+    assert "269" in str(out["reply"])
+    assert await executions(bot, "create_refund") == []  # asked first
+
+
+@pytest.mark.parametrize("text", ["保温杯盖子盖不严 你告诉我咋弄", "保温杯盖子关不上了"])
+async def test_a_lid_that_no_longer_shuts_is_a_fault(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert _tools(out) == ["create_ticket"]
+    assert await executions(bot, "create_ticket") == []
