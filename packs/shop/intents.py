@@ -3756,6 +3756,10 @@ def match_shop(
             # "how long is the warranty on the smart watch and is it in stock": the product a
             # clause of another kind named is what a later "is it in stock" asks about
             mentioned = product_query(clause_text) or mentioned
+        elif found.intent is ShopIntent.FAQ:
+            # "100200的保温杯想换个颜色 怎么换？你们有几种颜色": the thing of the order named
+            named = _CHANGE_WORDS.sub(" ", looked_product(clause_text) or "").split()
+            mentioned = " ".join(named) or mentioned
         base = _Request(
             intent=found.intent,
             text=clause_text,
@@ -6680,6 +6684,12 @@ def _refund_named(items: list[_Request]) -> list[_Request]:
             )
         )
         if about_refund and REFUND_MENTION.search(normalize(i.text, _TYPOS)):
+            if i.intent is ShopIntent.FAQ and _HOW_LONG.search(normalize(i.text, _TYPOS)):
+                # "退的钱多久能到 R-000094那笔": how long refunds take, asked of that one — its
+                # order's refunds (where it is) and how long the way back takes
+                out.append(replace(i, intent=ShopIntent.ORDER_STATUS, topic=None))
+                out.append(i)
+                continue
             i = replace(i, intent=ShopIntent.ORDER_STATUS, topic=None, inferred_order=False)
         out.append(i)
     named = {m.group(0).upper() for i in items for m in REFUND_MENTION.finditer(i.text)}
@@ -6697,7 +6707,10 @@ def _refund_named(items: list[_Request]) -> list[_Request]:
     ]
 
 
+# "保温杯 换个颜色 换": what the customer wants changed, not the thing's name
+_CHANGE_WORDS = rx(r"(?:想|要)?(?:换|改)(?:个|一个|成)?(?:颜色|尺码|尺寸|款式|型号)?")
 _REST_OF = rx(r"\bthe rest\b|\bremaining\b|\bwhat'?s left\b|剩下|剩余|余下|其余")
+_HOW_LONG = rx(r"多久|几天|多长时间|几个工作日|\bhow (?:long|many (?:business |working )?days)\b")
 _SAME_ORDER = rx(
     r"\b(?:the )?same order\b|\bthat (?:same )?order\b|\bon it\b"
     r"|同一(?:个)?(?:单|订单)|这(?:一)?单|那(?:一)?单"

@@ -117,3 +117,40 @@ async def test_a_lid_that_no_longer_shuts_is_a_fault(tmp_path: Path, text: str) 
     out = await say(bot, text)
     assert _tools(out) == ["create_ticket"]
     assert await executions(bot, "create_ticket") == []
+
+
+# --- a second thing wanted too; a refund's time asked of that refund; the thing of an order -----
+
+
+async def test_a_second_thing_wanted_too_is_searched_on_its_own(tmp_path: Path) -> None:
+    """One search for "便宜点 音箱 鼠标也 一百块左右 200元以内" found nothing."""
+    text = "有没有便宜点的音箱 两百块以内的 鼠标也想要一个 一百块左右的"
+    out = await say(bot_for(tmp_path), text)
+    assert [t["args"]["q"] for t in out["tasks"]] == ["便宜点 音箱 200元以内", "鼠标 100元以内"]
+    reply = str(out["reply"])
+    assert "SKU-1003" in reply and "SKU-1010" in reply
+
+
+@pytest.mark.parametrize("text", ["退的钱多久能到 R-000094那笔", "R-000094多久到账"])
+async def test_how_long_a_named_refund_takes_shows_it_and_the_time(
+    tmp_path: Path, text: str
+) -> None:
+    out = await say(bot_for(tmp_path), text)
+    assert _tools(out) == ["get_order", "search_faq"]
+    reply = str(out["reply"])
+    assert "R-000094" in reply and "1-3 个工作日" in reply
+
+
+async def test_whether_a_named_refund_came_is_its_order_alone(tmp_path: Path) -> None:
+    out = await say(bot_for(tmp_path), "退款R-000094到账了没")
+    assert _tools(out) == ["get_order"]
+
+
+async def test_which_colours_asked_after_an_exchange_question_search_that_thing(
+    tmp_path: Path,
+) -> None:
+    """ "你们有几种颜色" asked for a product code though the thermos was named."""
+    out = await say(bot_for(tmp_path), "100200的保温杯想换个颜色 怎么换？你们有几种颜色")
+    assert _tools(out) == ["search_faq", "search_products"]
+    assert out["tasks"][1]["args"]["q"] == "保温杯"
+    assert "SKU-1025" in str(out["reply"])
