@@ -112,6 +112,11 @@ BRIEF = "brief"
 """:attr:`MatchedIntent.details` of a greeting or goodbye beside other requests ("hi! is SKU-1004
 in stock?"): answered in a word ("Hi!") before (or after) the answers, not with the help menu."""
 
+EVERY_DESCRIBED = "every_described"
+"""The request argument marking words that ask for every subject they describe ("两个没发货的单都
+取消", "cancel all my unpaid orders"): when the lookup finds several, one request per subject
+(each asked on its own before a write), never "which one?"."""
+
 RESOLVED = "resolved"
 """The request argument marking a subject found from the request's description ("my air fryer
 order": :mod:`helpdesk.graph.subject_resolution`), not named by the customer."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from helpdesk.degrade.budget import RetryBudget
 from helpdesk.graph.planning import call_for, described_subject, match_from_task
-from helpdesk.graph.request import RESOLVED, Intent, MatchedIntent, plain_match
+from helpdesk.graph.request import EVERY_DESCRIBED, RESOLVED, Intent, MatchedIntent, plain_match
 from helpdesk.graph.state import Task
 from helpdesk.tools.context import RequestContext
 from helpdesk.tools.executor import ResilientExecutor
@@ -117,6 +117,7 @@ async def resolve_subjects(
     by_key = dict(zip(calls, results, strict=True))
     out = list(tasks)
     unsettled: set[int] = set()
+    every: dict[int, list[Task]] = {}
     for n, item in wanted.items():
         resolver, subject = item.pack.resolver, item.pack.subject
         assert resolver is not None
@@ -125,6 +126,9 @@ async def resolve_subjects(
         picked = resolver.pick(request, result.data) if settles(result) else []
         if picked is None:
             continue  # the words describe no subject: the request stays as it was
+        if len(picked) > 1 and item.match.args.get(EVERY_DESCRIBED):
+            every[n] = _one_per_subject(tasks[n], item, picked, result.data, facts, packs)
+            continue
         if len(picked) != 1:
             unsettled.add(n)  # described, but not one subject: never another request's
         if len(picked) == 1:
@@ -144,7 +148,41 @@ async def resolve_subjects(
             own_facts.pop(f"last_{subject}", None)  # an extractor must not bring it back
         call = call_for(updated, task.id, facts=own_facts, packs=packs)
         out[n] = task.model_copy(update={"match": plain_match(updated), "call": call})
+    if every:
+        expanded: list[Task] = []
+        moved: set[int] = set()  # the unsettled requests' places in the expanded list
+        for n, task in enumerate(out):
+            if n in unsettled:
+                moved.add(len(expanded))
+            expanded.extend(every.get(n, [task]))
+        out, unsettled = expanded, moved
     return _not_the_sessions(_carried(out, packs, facts, described=unsettled), packs, facts)
+
+
+def _one_per_subject(
+    task: Task,
+    item: _Wanted,
+    picked: Sequence[str],
+    data: Any,
+    facts: Mapping[str, Any],
+    packs: PackSet,
+) -> list[Task]:
+    """The request once per subject the lookup found ("两个没发货的单都取消": each order's
+    cancel, each asked on its own)."""
+    resolver, subject = item.pack.resolver, item.pack.subject
+    assert resolver is not None
+    out = []
+    for k, value in enumerate(picked):
+        label = resolver.label(data, value) if resolver.label else ""
+        updated = dataclasses.replace(item.match, inferred_order=True).with_request(
+            {subject: value, RESOLVED: label or True}
+        )
+        task_id = task.id if k == 0 else f"{task.id}-{k}"
+        call = call_for(updated, task_id, facts=dict(facts), packs=packs)
+        out.append(
+            task.model_copy(update={"id": task_id, "match": plain_match(updated), "call": call})
+        )
+    return out
 
 
 def _not_the_sessions(tasks: list[Task], packs: PackSet, facts: Mapping[str, Any]) -> list[Task]:

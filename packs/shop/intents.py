@@ -80,6 +80,7 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import AmountReading, chinese_number, read_amount
+from helpdesk.graph.request import EVERY_DESCRIBED
 from helpdesk.graph.unusable_amounts import KEPT_AMOUNT
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
@@ -95,6 +96,7 @@ from helpdesk.packs.shop.order_parts import (
     writes_by_order,
 )
 from helpdesk.packs.shop.order_reference import (
+    NOT_SHIPPED,
     SAME_ORDER_AS_REFUND,
     THE_OTHER,
     UNPAID,
@@ -3758,8 +3760,8 @@ def match_shop(
             mentioned = product_query(clause_text) or mentioned
         elif found.intent is ShopIntent.FAQ:
             # "100200的保温杯想换个颜色 怎么换？你们有几种颜色": the thing of the order named
-            named = _CHANGE_WORDS.sub(" ", looked_product(clause_text) or "").split()
-            mentioned = " ".join(named) or mentioned
+            thing_words = _CHANGE_WORDS.sub(" ", looked_product(clause_text) or "").split()
+            mentioned = " ".join(thing_words) or mentioned
         base = _Request(
             intent=found.intent,
             text=clause_text,
@@ -4057,7 +4059,7 @@ def match_shop(
     matched = _second_policy_question(
         _budget_joins_search(_another_thing_apart(_late_delivery_looked_at(matched, norm)))
     )
-    matched = _the_other_cut(_which_can_be_cancelled(matched))
+    matched = _every_order_described(_the_other_cut(_which_can_be_cancelled(matched)))
     read = _refunds_beside_cancel(
         _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
     )
@@ -6591,6 +6593,27 @@ def _which_can_be_cancelled(items: list[_Request]) -> list[_Request]:
     return [*items, policy]
 
 
+# "两个没发货的单都取消", "cancel all my unpaid orders", "cancel both orders that haven't shipped"
+_EVERY_ONE = rx(r"都|全部|全都|所有|\ball\b|\bboth\b|\bevery\b|\beach\b")
+
+
+def _every_order_described(items: list[_Request]) -> list[_Request]:
+    """A cancel naming no order that describes orders by their state and asks for all of them
+    is a cancel of each order the lookup finds (each asked on its own), never "which one?"."""
+    out = []
+    for i in items:
+        norm = normalize(i.text, _TYPOS)
+        if (
+            i.intent is ShopIntent.CANCEL_ORDER
+            and i.order_id is None
+            and _EVERY_ONE.search(norm)
+            and (UNPAID.search(norm) or NOT_SHIPPED.search(norm))
+        ):
+            i = replace(i, args={**i.args, EVERY_DESCRIBED: True})
+        out.append(i)
+    return out
+
+
 _AMOUNT_CORRECTED = rx(r"不是|\b(?:no|wait|actually|rather)\b")
 
 
@@ -6710,7 +6733,6 @@ def _refund_named(items: list[_Request]) -> list[_Request]:
 # "保温杯 换个颜色 换": what the customer wants changed, not the thing's name
 _CHANGE_WORDS = rx(r"(?:想|要)?(?:换|改)(?:个|一个|成)?(?:颜色|尺码|尺寸|款式|型号)?")
 _REST_OF = rx(r"\bthe rest\b|\bremaining\b|\bwhat'?s left\b|剩下|剩余|余下|其余")
-_HOW_LONG = rx(r"多久|几天|多长时间|几个工作日|\bhow (?:long|many (?:business |working )?days)\b")
 _SAME_ORDER = rx(
     r"\b(?:the )?same order\b|\bthat (?:same )?order\b|\bon it\b"
     r"|同一(?:个)?(?:单|订单)|这(?:一)?单|那(?:一)?单"

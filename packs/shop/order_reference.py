@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.graph.conversation import rx
+from helpdesk.graph.request import EVERY_DESCRIBED
 from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.order_amounts import (
     TOTAL_NAMED,
@@ -22,6 +23,7 @@ from helpdesk.packs.shop.words import NOT_OWN, RECEIVED, TOLD_BESIDE, looked_pro
 from helpdesk.tools.packs import SubjectResolver
 
 __all__ = [
+    "NOT_SHIPPED",
     "ORDER_RESOLVER",
     "SAME_ORDER_AS_REFUND",
     "THE_OTHER",
@@ -69,6 +71,12 @@ UNPAID = rx(
 
 
 # "已付款那个发了没", "the paid one", "my paid order": the order paid for and not yet shipped
+# "两个没发货的单", "the orders that haven't shipped": the orders not on their way yet
+NOT_SHIPPED = rx(
+    r"\b(?:have ?n[o']?t|has ?n[o']?t|not|never|didn'?t|yet to) (?:yet )?(?:been )?ship(?:ped)?\b"
+    r"|\bunshipped\b|(?<!发)(?:没发货|未发货|还没发(?!票)|没发出|没有发货|还没寄|没寄出)"
+)
+_NOT_SHIPPED_STATES = frozenset({"pending", "paid"})
 _PAID = rx(
     r"\b(?:the|my) paid (?:one|order)\b"
     r"|已付款(?:的|那个|那单)|付了款的|付过款的|已经付了的|已支付的"
@@ -227,11 +235,25 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
         args["status"] = "pending"
     elif _PAID.search(text):
         args["status"] = "paid"
+    if _not_shipped(request, args, text):
+        return args  # every order: the pick keeps those not on their way yet
     if looked_product(_PAID.sub(" ", UNPAID.sub(" ", text))):
         args["product"] = text[:200]
     elif "status" not in args and _PARCEL.search(text) and _about_the_parcel(request):
         args["status"] = "shipped"
+    # "两个没发货的单都取消": every order not on its way yet (two states fit; the pick keeps them)
     return args if len(args) > 1 else None
+
+
+def _not_shipped(request: Mapping[str, Any], query: Mapping[str, Any], text: str) -> bool:
+    """An action on every order not shipped yet ("两个没发货的单都取消"; "如果钢化膜那单还没发货就
+    取消" is the screen protector's order, whatever its state)."""
+    return (
+        bool(request.get(EVERY_DESCRIBED))
+        and str(request.get("intent")) not in _LOOKS
+        and "status" not in query
+        and bool(NOT_SHIPPED.search(text))
+    )
 
 
 def _about_the_parcel(request: Mapping[str, Any]) -> bool:
@@ -267,15 +289,24 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
             o for o in data["orders"] if isinstance(o, Mapping) and o.get("status") == "shipped"
         ]
         return [str(moving[0]["order_id"])] if len(moving) == 1 else []
-    described = bool(data.get("matched_products")) or any(
-        key in query for key in ("status", "refund", "total", "tracking", "refunded", "left")
+    not_shipped = _not_shipped(request, query, text)
+    described = (
+        bool(data.get("matched_products"))
+        or any(
+            key in query for key in ("status", "refund", "total", "tracking", "refunded", "left")
+        )
+        or not_shipped
     )
     if not described:
         # "cancel my kayak order": an order described, though by nothing the customer bought
         return [] if data.get("names_a_product") or describes_an_order(text) else None
     intent = str(request.get("intent"))
     found = [
-        o for o in data["orders"] if isinstance(o, Mapping) and isinstance(o.get("order_id"), str)
+        o
+        for o in data["orders"]
+        if isinstance(o, Mapping)
+        and isinstance(o.get("order_id"), str)
+        and (not not_shipped or o.get("status") in _NOT_SHIPPED_STATES)
     ]
     fits = _FITS.get(intent)
     fitting = [o for o in found if fits is None or str(o.get("status")) in fits]

@@ -154,3 +154,54 @@ async def test_which_colours_asked_after_an_exchange_question_search_that_thing(
     assert _tools(out) == ["search_faq", "search_products"]
     assert out["tasks"][1]["args"]["q"] == "保温杯"
     assert "SKU-1025" in str(out["reply"])
+
+
+# --- every order not shipped yet, cancelled: each asked, a yes runs each once -------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["两个没发货的单都取消 一个都不要了", "cancel all my orders that haven't shipped"],
+)
+async def test_every_order_not_shipped_is_asked_and_a_yes_cancels_each_once(
+    tmp_path: Path, text: str
+) -> None:
+    """It asked for an order number."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [t["args"].get("order_id") for t in out["tasks"]] == ["100998", "100904"]
+    assert "5198.00" in str(out["reply"])  # the paid one's money back, said before the yes
+    assert await executions(bot, "cancel_order") == []
+    await say(bot, "确认" if "取消" in text else "yes")
+    cancelled = await executions(bot, "cancel_order")
+    assert sorted(e["target"] for e in cancelled) == ["100904", "100998"]
+    await say(bot, "yes")
+    assert len(await executions(bot, "cancel_order")) == 2
+
+
+async def test_every_order_not_shipped_declined_or_halved(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel both unshipped orders")
+    await say(bot, "no")
+    assert await executions(bot, "cancel_order") == []
+    await say(bot, "cancel both unshipped orders", session="t")
+    await say(bot, "only the second one", session="t")
+    await say(bot, "yes", session="t")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+@pytest.mark.parametrize(
+    ("text", "tools"),
+    [
+        ("取消没发货的那单", [None]),  # one of two: which one, asked
+        ("把没付款的订单都取消", ["cancel_order"]),  # the one unpaid order
+        ("帮我查下我还没发货的订单有哪些", ["list_orders"]),  # a look lists them
+    ],
+)
+async def test_orders_not_shipped_one_or_a_look_are_not_every_order(
+    tmp_path: Path, text: str, tools: list[str | None]
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert _tools(out) == tools
+    assert await executions(bot, "cancel_order") == []
