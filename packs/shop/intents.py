@@ -531,6 +531,8 @@ _REFUND_NEGATED = rx(
     # "本来想申请退款的，算了": a refund once meant, not asked for now
     r"|本来(?:想|要|打算)(?:申请)?退(?:款|钱)?"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund"
+    # "I want a replacement, not a refund"
+    r"|\bnot (?:a |any |my |the )?(?:re?fu?nd(?!\s*polic)|money back)"
     # "refund half, the basket is scratched but i'll keep it": the thing is kept, the part
     # refunded — no refusal
     r"|(?<!\d yuan, )(?<!so )\bi'?ll (?:just )?keep it\b(?![^.!?]{0,20}\brefund)"
@@ -578,6 +580,10 @@ _REFUND_NEGATED = rx(
 _INSTEAD_OF = rx(
     r"\b(?:instead of|rather than) (?:a |an |the |my )?(?:re?fu?nd|money back|replacement"
     r"|exchange)\b|而不是(?:退款|退钱|换货)|代替退款"
+)
+_REFUND_NOT_WANTED = rx(
+    r",?\s*\bnot (?:a |an |the |my )?(?:re?fu?nd|money back)\b"
+    r"|[，,\s]*(?:不要|不是|不用|不需要)(?:给我)?(?:退款|退钱)"
 )
 # A question about refunds (how much is left, how it works), not a request to refund.
 _CAN_MONEY_BACK_PATTERN = r"(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|么|嘛|不)"
@@ -1671,6 +1677,8 @@ _REPLACEMENT_REFUSED = rx(
     r"|(?:不要|不用|不想|不需要|别)(?:给我)?(?:换货|换新的?|换一个|换个新的?|换(?=[，,。\s]|$)|补发|维修)"
     # "退款100200，换货现在不用了": the replacement said after, not wanted
     r"|(?:换货|换新|补发|维修)(?:就|现在|暂时|先|也|都)?(?:不用|不要|不需要)了?"
+    # (not "我要换货不要退款": the replacement wanted, the refund not)
+    r"(?![^，。,.!?！？\s]{0,2}(?:退|钱))"
 )
 _TICKET_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:want to\s+|need to\s+)?"
@@ -2175,6 +2183,9 @@ def _classify_clause(
     """:func:`_classify` before the wh-question rule."""
     contacted = _CONTACTED_BEFORE.search(norm) is not None
     norm = blank(blank(norm, _INSTEAD_OF), _CONTACTED_BEFORE)
+    if _ALTERNATIVE.search(norm):
+        # "I want a replacement, not a refund", "我要换货不要退款": what is wanted instead
+        norm = blank(norm, _REFUND_NOT_WANTED)
     if contacted and (_REFUND.search(norm) or _CANCEL.search(norm)):
         # "your agent said I could get a refund for 100683", "I spoke with a human earlier who
         # promised a refund on 100609": what was promised, looked at — never done on the claim
@@ -6288,7 +6299,13 @@ def _changes_not_read(items: list[_Request], kept: list[_Request]) -> list[_Requ
     # a ticket dropped beside a refund of its order that asks for something sent ("refund
     # 100200 in full and send me a return label", "再给我寄个退货单") is deferred too
     sent = {m.text for m in items if m.intent is ShopIntent.CREATE_TICKET}
-    dropped = dict.fromkeys((m.text, m.lang) for m in items if m.text not in answered)
+    # ("空气炸锅坏了 我要换货不要退款": one ticket for both clauses, the whole message its words)
+    ticket_kept = any(m.intent is ShopIntent.CREATE_TICKET for m in kept)
+    dropped = dict.fromkeys(
+        (m.text, m.lang)
+        for m in items
+        if m.text not in answered and not (ticket_kept and m.intent is ShopIntent.CREATE_TICKET)
+    )
     return [
         _Request(Intent.UNKNOWN, text=text, lang=lang, details=DEFERRED_PART)
         for text, lang in dropped

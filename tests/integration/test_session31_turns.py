@@ -205,3 +205,38 @@ async def test_orders_not_shipped_one_or_a_look_are_not_every_order(
     out = await say(bot, text)
     assert _tools(out) == tools
     assert await executions(bot, "cancel_order") == []
+
+
+# --- a replacement wanted, "not a refund": never a refund offered ------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the air fryer stopped working after 2 weeks, I want a replacement, not a refund",
+        "I want a replacement not a refund for 100200",
+        "空气炸锅坏了 我要换货不要退款",
+    ],
+)
+async def test_a_replacement_not_a_refund_offers_the_ticket_never_the_refund(
+    tmp_path: Path, text: str
+) -> None:
+    """Each offered the whole ¥797 refund of 100200 ("换货不要" was read as the replacement
+    refused, "not a refund" as nothing); a yes paid it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "request_refund" not in _tools(out)
+    assert "create_ticket" in _tools(out)
+    assert not [t for t in out["tasks"] if t.get("deferred")]  # no "couldn't handle" part
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+async def test_not_a_refund_alone_is_a_no(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    out = await say(bot, "not a refund, no")
+    assert "request_refund" not in _tools(out)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
