@@ -580,6 +580,8 @@ _REFUND_NEGATED = rx(
 _INSTEAD_OF = rx(
     r"\b(?:instead of|rather than) (?:a |an |the |my )?(?:re?fu?nd|money back|replacement"
     r"|exchange)\b|而不是(?:退款|退钱|换货)|代替退款"
+    # "I'd prefer a repair over a refund", "I'd rather get a new one than a refund"
+    r"|\b(?:over|than) (?:a |an |the |my |getting (?:a |my )?)?(?:re?fu?nd|money back)\b"
 )
 _REFUND_NOT_WANTED = rx(
     r",?\s*\bnot (?:a |an |the |my )?(?:re?fu?nd|money back)\b"

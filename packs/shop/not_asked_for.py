@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from helpdesk.graph.conversation import rx
+from helpdesk.graph.conversation import blank, rx
 
 __all__ = ["not_asked_for"]
 
@@ -71,6 +71,14 @@ _TAKEN_BACK_OWN = rx(
 _REFUSED = rx(
     r"\b(?:dnt|dont|don'?t|do not|pls don'?t)\s+"
     + _VERB
+    # "don't you dare refund 100200", "I never said cancel", "can you not cancel 100998"
+    + r"|\bdon'?t you (?:dare|even)\s+(?:\w+\s+)?"
+    + _VERB
+    + r"|\b(?:never|didn'?t|did not) (?:say|said|mention|mentioned)\s+"
+    + r"(?:to\s+|a\s+|anything about\s+)?"
+    + _VERB
+    + r"|\b(?:can|could|would) (?:you|u) (?:please |pls )?not\s+"
+    + _VERB
     + r"|(?:不要|别|不用|不需要|先别)\s*(?:refund|cancel)"
 )
 # thought about, or asked whether it happened: the order is looked at
@@ -81,6 +89,15 @@ _ONLY_THOUGHT = rx(
 )
 
 
+# not sure it is wanted: "I don't know if I want to cancel 100904", "not sure whether to refund
+# 100200", "还没想好要不要退" (its own "I want to" asks for nothing)
+_UNSURE = rx(
+    r"\b(?:(?:don'?t|do not) know|dunno|not sure|unsure) (?:if|whether) (?:(?:i|we) )?"
+    r"(?:(?:really )?(?:want|need|should) )?(?:to )?(?:\w+ )?"
+    + _VERB
+    + r"|(?:不知道|没想好|还没想好|拿不定主意|犹豫)(?:要不要|该不该|是不是要)"
+    + _ZH_VERB
+)
 # the action asked for after all ("I was about to cancel 100904, please do it now", "刚才想取消
 # 100998，现在确定了，取消吧", "I've thought about a refund and I want one for 100200")
 _ASKED_AFTER_ALL = rx(
@@ -99,6 +116,9 @@ def not_asked_for(before: str, own: str, after: str) -> Literal["no", "look"] | 
     two_actions = all(verb.search(own) for verb in _BOTH_VERBS)
     if (_REFUSED.search(own) and not two_actions) or _JOKING.search(f"{own} {after}"):
         return "no"  # ("pls dnt refund 100200", "帮我取消100998 逗你的")
+    unsure = _UNSURE.search(own)
+    if unsure and not _ASKED_AFTER_ALL.search(f"{blank(own, _UNSURE)} {after}"):
+        return "look"  # (the order is shown: its state, what a cancel or refund would do)
     if _ASKED_AFTER_ALL.search(f"{own} {after}"):
         return None
     if _ONLY_THOUGHT.search(own):

@@ -240,3 +240,38 @@ async def test_not_a_refund_alone_is_a_no(tmp_path: Path) -> None:
     assert "request_refund" not in _tools(out)
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+# --- refusals and doubts a hurried customer types: nothing offered, a yes runs nothing ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("don't you dare refund 100200", "create_refund"),
+        ("I never said cancel", "cancel_order"),
+        ("I'd prefer a repair over a refund for 100200", "create_refund"),
+        ("I'd rather get a new one than a refund", "create_refund"),
+        ("I don't know if I want to cancel 100904", "cancel_order"),
+        ("还没想好要不要退100609", "create_refund"),
+        ("not sure whether to refund 100200, what would I get back?", "create_refund"),
+    ],
+)
+async def test_a_refusal_or_a_doubt_offers_no_write_and_a_yes_runs_none(
+    tmp_path: Path, text: str, action: str
+) -> None:
+    """Each offered the refund or cancel it named (or asked which order to do it to)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not {"request_refund", "cancel_order"} & set(_tools(out))
+    assert not [t for t in out["tasks"] if t["intent"] in ("refund", "cancel_order")]
+    await say(bot, "yes")
+    assert await executions(bot, action) == []
+
+
+async def test_a_doubt_then_the_action_asked_for_after_all_is_offered(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "I don't know if I want to cancel 100904, ok yes please cancel it")
+    assert "cancel_order" in _tools(out)
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
