@@ -55,6 +55,11 @@ _TAKEN_BACK_AFTER = rx(
     r"|\bon second thought,? (?:don'?t|do not|no|nah|never ?mind)\b"
     r"|\b(?:wait|hmm|actually),? (?:nope|nah|no)\W*$|\bbut nah\b|\bnah\W*$|^\W*no need\W*$"
     r"|现在不用了|现在不想了|现在不要了|现在不需要了"
+    # "I told my husband I'd refund 100200 but I changed my mind", "my mom said to cancel
+    # 100904, but I want to keep it"
+    # (not "… but I changed my mind, refund 100200": the action said after it is asked for)
+    r"|\bbut (?:i'?ve |i have |i )?(?:changed|change) my mind\b(?![^.!?]{0,40}" + _VERB + r")"
+    r"|(?:但是?|不过|可是)(?:我)?(?:后来)?(?:改主意了|改变主意了)(?![^。!?！？]{0,20}" + _ZH_VERB + r")"
     # ("不要了" alone is the thing not wanted any more: why it is cancelled)
     r"|^[\s,.!?~，。！？、]*(?:不要|不用|不需要)[\s,.!?~，。！？、]*$"
     r"|^[\s,.!?~，。！？、]*(?:不用|不需要)了[\s,.!?~，。！？、]*$"
@@ -89,6 +94,16 @@ _ONLY_THOUGHT = rx(
 )
 
 
+# the thing said to be kept after all: "my mom said to cancel 100904, but I want to keep it"
+_KEPT_AFTER_ALL = rx(
+    r"\bbut i (?:want|wanna|'?d like|would like|prefer|'?d prefer|'?ll|will) (?:to )?keep "
+    r"(?:it|them)\b(?! too)|(?:但是?|不过|可是)我(?:还是)?(?:想|要)?留着(?![\u4e00-\u9fff\d])"
+)
+# whether to do it, asked ("我要取消100998吗？", "should I cancel 100904?"): the order is shown
+_WHETHER_TO = rx(
+    r"^\W*我(?:要|该|需要|得|应该)(?:不要)?" + _ZH_VERB + r"[^，。,.!?！？]{0,12}(?:吗|么|嘛)\W*$"
+    r"|^\W*should (?:i|we) (?:just )?" + _VERB + r"\b[^.!]{0,30}\?\W*$"
+)
 # not sure it is wanted: "I don't know if I want to cancel 100904", "not sure whether to refund
 # 100200", "还没想好要不要退" (its own "I want to" asks for nothing)
 _UNSURE = rx(
@@ -116,6 +131,10 @@ def not_asked_for(before: str, own: str, after: str) -> Literal["no", "look"] | 
     two_actions = all(verb.search(own) for verb in _BOTH_VERBS)
     if (_REFUSED.search(own) and not two_actions) or _JOKING.search(f"{own} {after}"):
         return "no"  # ("pls dnt refund 100200", "帮我取消100998 逗你的")
+    if _WHETHER_TO.search(own):
+        return "look"
+    if _KEPT_AFTER_ALL.search(f"{own} {after}") and not _BOTH_VERBS[0].search(after):
+        return "no"
     unsure = _UNSURE.search(own)
     if unsure and not _ASKED_AFTER_ALL.search(f"{blank(own, _UNSURE)} {after}"):
         return "look"  # (the order is shown: its state, what a cancel or refund would do)

@@ -255,6 +255,12 @@ async def test_not_a_refund_alone_is_a_no(tmp_path: Path) -> None:
         ("I don't know if I want to cancel 100904", "cancel_order"),
         ("还没想好要不要退100609", "create_refund"),
         ("not sure whether to refund 100200, what would I get back?", "create_refund"),
+        ("我要取消100998吗？", "cancel_order"),
+        ("should I cancel 100904?", "cancel_order"),
+        ("my mom said to cancel 100904, but I want to keep it", "cancel_order"),
+        ("我妈让我取消100904 但是我想留着", "cancel_order"),
+        ("I told my husband I'd refund 100200 but I changed my mind", "create_refund"),
+        ("我老公让我退100200 不过我改主意了", "create_refund"),
     ],
 )
 async def test_a_refusal_or_a_doubt_offers_no_write_and_a_yes_runs_none(
@@ -275,3 +281,25 @@ async def test_a_doubt_then_the_action_asked_for_after_all_is_offered(tmp_path: 
     assert "cancel_order" in _tools(out)
     await say(bot, "yes")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "target"),
+    [
+        ("I was going to keep it but I changed my mind, refund 100200", "create_refund", None),
+        ("cancel 100904 but I want to keep 100998", "cancel_order", "100904"),
+        ("取消100904 但是我想留着100998", "cancel_order", "100904"),
+        ("我要取消100998", "cancel_order", "100998"),
+    ],
+)
+async def test_the_action_asked_for_beside_a_change_of_mind_or_a_kept_order_runs_once(
+    tmp_path: Path, text: str, action: str, target: str | None
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    assert await executions(bot, action) == []
+    await say(bot, "yes")
+    done = await executions(bot, action)
+    assert len(done) == 1
+    if target is not None:
+        assert done[0]["target"] == target
