@@ -59,7 +59,8 @@ _TAKEN_BACK_AFTER = rx(
     # 100904, but I want to keep it"
     # (not "… but I changed my mind, refund 100200": the action said after it is asked for)
     r"|\bbut (?:i'?ve |i have |i )?(?:changed|change) my mind\b(?![^.!?]{0,40}" + _VERB + r")"
-    r"|(?:但是?|不过|可是)(?:我)?(?:后来)?(?:改主意了|改变主意了)(?![^。!?！？]{0,20}" + _ZH_VERB + r")"
+    r"|(?:但是?|不过|可是)(?:我)?(?:后来)?(?:改主意了|改变主意了)"
+    r"(?![^。!?！？]{0,20}" + _ZH_VERB + r")"
     # ("不要了" alone is the thing not wanted any more: why it is cancelled)
     r"|^[\s,.!?~，。！？、]*(?:不要|不用|不需要)[\s,.!?~，。！？、]*$"
     r"|^[\s,.!?~，。！？、]*(?:不用|不需要)了[\s,.!?~，。！？、]*$"
