@@ -44,6 +44,9 @@ ALL_BUT = re.compile(
     r"|(?:退(?:订单)?\s*#?\d{6}|#?\d{6}\s*(?:全|都)?退(?:了|掉)?)(?:吧)?[\s，,]*"
     r"(?P<kept_zh2>[\u4e00-\u9fff]{2,10}?)(?:我|就|先)*(?:不退|留着|保留|不要退|不用退)(?:了|吧)?"
     r"[\s。!！]*$"
+    # "退100200 除了空气炸锅", "100200都退 除了保温杯以外": the order's refund, one thing out
+    r"|(?:退(?:订单)?\s*#?\d{6}|#?\d{6}\s*(?:全|都)?退(?:了|掉)?)(?:吧)?[\s，,]*除了?"
+    r"(?P<out_zh4>[\u4e00-\u9fff]{2,10}?)(?:以外|之外|外)?(?:都退|都要退|不退)?[\s。!！]*$"
     # "refund 100200 but keep the thermos", "refund order 100200, I'll keep the thermos"
     r"|\brefund\s+(?:(?:my|the)\s+)?(?:order\s+)?#?\d{6}\b[\s,]*(?:but\s+|and\s+)?"
     r"(?:i'?ll\s+|i\s+will\s+|i'?m\s+|i\s+)?(?:keep|keeping)\s+(?P<kept_en3>(?:the|my)\s[^.,;!?]{2,60})"
@@ -68,6 +71,7 @@ _GROUPS = (
     "out_zh",
     "out_zh2",
     "out_zh3",
+    "out_zh4",
     "kept_zh",
     "kept_zh2",
     "kept_en",

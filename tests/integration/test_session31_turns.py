@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_trust import bot_for, executions, say
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
 def _tools(out: dict[str, Any]) -> list[Any]:
@@ -303,3 +303,18 @@ async def test_the_action_asked_for_beside_a_change_of_mind_or_a_kept_order_runs
     assert len(done) == 1
     if target is not None:
         assert done[0]["target"] == target
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"), [("退100200 除了空气炸锅", 398.0), ("100200都退 除了保温杯以外", 668.0)]
+)
+async def test_an_order_refunded_but_one_thing_pays_what_the_rest_cost_once(
+    tmp_path: Path, text: str, amount: float
+) -> None:
+    """Both asked how much (the English "refund 100200 except the air fryer" offered ¥398)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert f"{amount:.2f}" in str(out["reply"])
+    await say(bot, "确认")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [amount]
