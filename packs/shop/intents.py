@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -3625,6 +3625,18 @@ def match_shop(
             return thing  # "yes, only the thermos": the refund of that thing, asked again
         words = dataclasses.replace(SHOP_WORDS, waiting=tuple(waiting))
         answer = read_confirmation(text, norm, message_lang, packs, words)
+        if answer is not None and answer.intent is Intent.CONFIRM_NO:
+            # "等等 先查下物流", "wait, check the tracking first": not now, and a look asked
+            looks = _looks_after_a_hold(
+                text,
+                packs,
+                lambda said: match_shop(
+                    said,
+                    packs=packs,
+                    last_order_id=last_order_id or (known_orders[-1] if known_orders else None),
+                ),
+            )
+            return [answer, *looks]
         if answer is not None:
             return [answer]
     if _OTHER_ONE.match(norm):
@@ -6631,6 +6643,31 @@ def _every_order_described(items: list[_Request]) -> list[_Request]:
             i = replace(i, args={**i.args, EVERY_DESCRIBED: True})
         out.append(i)
     return out
+
+
+# "等等 先查下物流", "wait, check the tracking first": the hold, then what to do first
+_HOLD_THEN = rx(
+    r"^\W*(?:wait|hold on|hang on|not yet|等等|等一下|等下|先等等?|先别|先不要?)"
+    r"[\s,，.。!！]*(?:(?:please|pls|just|can you|could you)\s+)*(?:先)?"
+)
+
+
+def _looks_after_a_hold(
+    text: str, packs: PackSet, read: Callable[[str], list[MatchedIntent]]
+) -> list[MatchedIntent]:
+    """The reads asked after a hold said to an offer ("wait, check the tracking first"): the
+    offer is not taken (the no), the look is answered — never a write from these words ("wait,
+    cancel that" calls the offer off: it is no cancel of the order)."""
+    hold = _HOLD_THEN.match(normalize(text, _TYPOS))
+    rest = text[hold.end() :].strip(STRIP) if hold else ""
+    if not hold or len(bare(normalize(rest, _TYPOS))) < 2:
+        return []
+    reads = []
+    for m in read(rest):
+        cap = packs.for_intent(m.capability) if m.intent is Intent.PACK else None
+        if cap is not None and cap.kind == "read":
+            reads.append(m)
+    return reads
 
 
 _AMOUNT_CORRECTED = rx(r"不是|\b(?:no|wait|actually|rather)\b")

@@ -318,3 +318,50 @@ async def test_an_order_refunded_but_one_thing_pays_what_the_rest_cost_once(
     await say(bot, "确认")
     await say(bot, "确认")
     assert await refunds_of(bot, "100200") == [amount]
+
+
+# --- a hold said to an offer, then a look asked: nothing done, the look answered ----------------
+
+
+@pytest.mark.parametrize(
+    ("offer", "hold", "parcel"),
+    [
+        ("refund 100609", "wait, check the tracking first", "SF5969721286"),
+        ("退100609", "等等 先查下100609的物流", "SF5969721286"),
+    ],
+)
+async def test_a_hold_then_a_look_answers_the_look_and_runs_nothing(
+    tmp_path: Path, offer: str, hold: str, parcel: str
+) -> None:
+    """The look was dropped: only "nothing was done" came back."""
+    bot = bot_for(tmp_path)
+    await say(bot, offer)
+    out = await say(bot, hold)
+    assert "track_shipment" in _tools(out)
+    assert parcel in str(out["reply"])
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_hold_then_another_action_asks_that_action_and_drops_the_offer(
+    tmp_path: Path,
+) -> None:
+    """A yes after it cancels 100998 once and never pays the refund it replaced."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    out = await say(bot, "wait, cancel 100998 first")
+    assert "cancel_order" in _tools(out)
+    assert await executions(bot, "cancel_order") == []
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_wait_cancel_that_calls_the_offer_off_and_cancels_no_order(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200")
+    out = await say(bot, "wait, cancel that")
+    assert "cancel_order" not in _tools(out)
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
