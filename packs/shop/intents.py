@@ -331,8 +331,10 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|退货.{0,6}(?:运费|邮费)|(?:运费|邮费).{0,4}谁(?:出|付|承担)"
         r"|退货政策|退换货政策|退换政策|退货规则|退货条件|退款政策|无理由|怎么退货|如何退货|能退货吗"
         # "穿了一次发现不喜欢 吊牌还在 能退不": whether a thing can go back, asked
-        r"|(?:能|可以)退(?:不|吗|么)(?![^，。,.!?！？]{0,3}(?:款|钱))"
-        r"|可以退货吗|能不能退货|可不可以退货|可以退吗|能退吗|退货流程|怎么退换|如何退换"
+        r"|(?<!钱)(?<!款)(?<!部分)(?:能|可以)退(?:不|吗|么)(?![^，。,.!?！？]{0,3}(?:款|钱))"
+        r"|可以退货吗|能不能退货|可不可以退货|退货流程|怎么退换|如何退换"
+        # (not "净化器剩下的钱能退吗": what is left of the money)
+        r"|(?<!钱)(?<!款)(?<!部分)(?:可以|能)退吗"
         # "how many days after delivery can i still send stuff back"
         r"|\b(?:how many days|how long)\b.{0,30}\bsend (?:it|them|stuff|things|items?) back\b"
         r"|\bcan i (?:still )?send (?:it|them|stuff|things|items?) back\b"
@@ -737,6 +739,8 @@ _REFUND_AMOUNT_ASKED = rx(
 )
 _STILL_REFUNDABLE = rx(
     r"\brefundable\b|\bcan (?:still )?be refunded\b|还能退|还可以退|能退多少|可以退多少|只能退"
+    # "净化器剩下的钱能退吗": what is left of the money, asked whether refundable
+    r"|(?:剩下|剩余|余下)的?(?:钱|款|部分|那部分)[^，。,.!?！？]{0,4}(?:能|可以)(?:退|拿回)"
 )
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 # a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
@@ -5100,6 +5104,9 @@ _NOT_A_THING = re.compile(r"[它那这哪就]|退款|订单|快递|包裹|物流
 
 _THING_STILL_REFUNDABLE = rx(
     r"(?:^|[，,\s]|只退|退)(?P<thing>[\u4e00-\u9fff]{2,6}?)(?:的话)?[，,\s]*(?:还|能|可以)+退(?:多少|几)"
+    # "净化器剩下的钱能退吗": what is left on the thing's order
+    r"|(?:^|[，,\s])(?P<thing2>[\u4e00-\u9fff]{2,6}?)(?:那单|的)?(?:剩下|剩余|余下)的?(?:钱|款|部分)"
+    r"[^，。,.!?！？]{0,4}(?:能|可以)(?:退|拿回)"
 )
 _NO_THING = re.compile(r"[它那这哪就我你单个共总多]|退款|订单|快递|包裹|物流|东西|最")
 
@@ -5108,7 +5115,8 @@ def _thing_still_refundable(norm: str) -> bool:
     """ "净化器还能退多少": how much is refundable on the order a thing named is of (not "我还能退
     多少", "第二单还能退多少", "一共还能退多少")."""
     found = _THING_STILL_REFUNDABLE.search(norm)
-    return found is not None and not _NO_THING.search(found.group("thing"))
+    thing = found.group("thing") or found.group("thing2") if found is not None else ""
+    return found is not None and not _NO_THING.search(thing or "")
 
 
 def _names_its_own_thing(clause_text: str, clause_norm: str) -> bool:
@@ -5118,6 +5126,8 @@ def _names_its_own_thing(clause_text: str, clause_norm: str) -> bool:
     thing = tracked_product(clause_text)
     if left_amount_named(clause_norm) is not None:
         return True  # "refund the remaining 866", "剩下那866退了": the order with that much left
+    if _thing_still_refundable(clause_norm):
+        return True  # "… 还有净化器剩下的钱能退吗": the purifier's order
     if detect_language(clause_text) == "en":
         return bool(thing) or describes_an_order(clause_norm)
     # "另外显示器那单啥时候发": an order named by a thing in it

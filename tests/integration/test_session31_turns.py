@@ -365,3 +365,25 @@ async def test_wait_cancel_that_calls_the_offer_off_and_cancels_no_order(tmp_pat
     await say(bot, "yes")
     assert await executions(bot, "cancel_order") == []
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["净化器剩下的钱能退吗", "帮我看看100200的两个包裹 还有净化器剩下的钱能退吗"]
+)
+async def test_what_is_left_of_a_things_money_asked_shows_its_order(
+    tmp_path: Path, text: str
+) -> None:
+    """The returns policy answered (beside 100200's parcels, 100200 was shown instead)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert out["tasks"][-1]["args"] == {"order_id": "100609"}
+    assert "866.00" in str(out["reply"])
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("text", ["这个能退吗", "拆了能退吗"])
+async def test_whether_a_thing_can_go_back_is_still_the_returns_policy(
+    tmp_path: Path, text: str
+) -> None:
+    out = await say(bot_for(tmp_path), text)
+    assert [t["args"].get("topic") for t in out["tasks"]] == ["returns"]
