@@ -3425,12 +3425,14 @@ _ORDINAL = rx(
 
 
 _SAID_YES = rx(r"(?:yes|yeah|yep|ok|okay|sure|go ahead|do it|please|确认|可以|好的?|行|是的?|要)")
+_SAID_TOO = rx(r"(?:(?:yes|ok|okay) )?(?:too|also|as well|也要|也确认|也可以|也是|也行|一样)")
 _SAID_NO = rx(r"(?:no|nope|nah|not|don'?t|do not|never ?mind|不要|不用|算了|别|不了|不)")
 
 
 def _one_yes_one_no(text: str, found: list[re.Match[str]], orders: list[str]) -> str | None:
     """``yes for <order> only`` when the words after one ordinal are only a yes and after the
-    other only a no (each ordinal naming a different action); None otherwise."""
+    other only a no (each ordinal naming a different action), ``yes both`` when both are a yes
+    ("the second one too"); None otherwise."""
     first, second = found
     if bool(first.group("first") or first.group("first_zh")) == bool(
         second.group("first") or second.group("first_zh")
@@ -3442,6 +3444,9 @@ def _one_yes_one_no(text: str, found: list[re.Match[str]], orders: list[str]) ->
         return None
     yes = [bool(_SAID_YES.fullmatch(w)) for w in words]
     no = [bool(_SAID_NO.fullmatch(w)) for w in words]
+    if yes[0] and (yes[1] or _SAID_TOO.fullmatch(words[1])):
+        # "the first one yes, the second one too", "第一个要 第二个也要": a yes to both
+        return "yes both"
     if yes == [True, False] and no == [False, True]:
         picked = first
     elif yes == [False, True] and no == [True, False]:

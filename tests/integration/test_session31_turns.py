@@ -387,3 +387,34 @@ async def test_whether_a_thing_can_go_back_is_still_the_returns_policy(
 ) -> None:
     out = await say(bot_for(tmp_path), text)
     assert [t["args"].get("topic") for t in out["tasks"]] == ["returns"]
+
+
+# --- two refunds waiting, a yes to each by its place: both paid once ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("offer", "answer"),
+    [
+        ("refund 100200 and 100609", "the first one yes, the second one too"),
+        ("refund 100200 and 100609", "first yes, second yes"),
+        ("100200和100609都退", "第一个要 第二个也要"),
+    ],
+)
+async def test_a_yes_to_each_waiting_refund_by_its_place_pays_each_once(
+    tmp_path: Path, offer: str, answer: str
+) -> None:
+    """It showed the help menu and ran nothing."""
+    bot = bot_for(tmp_path)
+    await say(bot, offer)
+    await say(bot, answer)
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await refunds_of(bot, "100609") == [866.0]
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_refund")) == 2
+
+
+async def test_a_yes_and_a_maybe_by_place_runs_nothing(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and 100609")
+    await say(bot, "the first one yes, the second one maybe")
+    assert await executions(bot, "create_refund") == []
