@@ -576,6 +576,8 @@ _REFUND_NEGATED = rx(
     r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
     r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*退"
     r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
+    # "退款就算了 给我补个优惠券", "退个锤子": the refund called off, or scorned
+    r"|(?:退款|退钱)(?:就|也|还是)算了|退(?:款|钱)?个(?:锤子|屁|毛线?|头|鬼)"
 )
 # "can I get store credit instead of a refund": the refund is what the customer does not want;
 # what they ask for is the rest of the clause
@@ -1198,6 +1200,8 @@ _CANCEL_NEGATED = rx(
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:to\s+)?(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想|不是)\s*(?:给我|帮我|给|再)?\s*取消"
+    # "取消个锤子 我要的是快点发货": a cancel scorned
+    r"|取消个(?:锤子|屁|毛线?|头|鬼)"
     # "别把手机那单取消了", "千万不要把100998取消": the order said not to be cancelled
     r"|(?:不要|别|千万别|先别)\s*(?:给我|帮我)?把[^，。,.!?！？]{1,12}取消"
     r"|\b(?:never|didn'?t|did not) ask(?:ed)? (?:you |anyone )?to cancel"

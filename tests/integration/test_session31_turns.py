@@ -261,6 +261,8 @@ async def test_not_a_refund_alone_is_a_no(tmp_path: Path) -> None:
         ("我妈让我取消100904 但是我想留着", "cancel_order"),
         ("I told my husband I'd refund 100200 but I changed my mind", "create_refund"),
         ("我老公让我退100200 不过我改主意了", "create_refund"),
+        ("退款就算了 给我补个优惠券", "create_refund"),
+        ("取消个锤子 我要的是快点发货", "cancel_order"),
     ],
 )
 async def test_a_refusal_or_a_doubt_offers_no_write_and_a_yes_runs_none(
