@@ -168,6 +168,9 @@ TOOL_PROBES: Final[Mapping[str, ToolProbe]] = {
             tool="list_tickets", kind="read", args={"limit": 5}, messages=("我的工单有进展吗",)
         ),
         ToolProbe(
+            tool="list_refunds", kind="read", args={"limit": 5}, messages=("我的退款到哪了",)
+        ),
+        ToolProbe(
             tool="search_faq",
             kind="read",
             args={"topic": "returns", "lang": "en"},

@@ -131,6 +131,10 @@ class RefundOut(_Loose):
     status: str
 
 
+class RefundsOut(_Loose):
+    refunds: list[RefundOut]
+
+
 def _self_service(hotline: str, what: str) -> Any:
     def fallback(args: dict[str, Any], failure: Failure) -> dict[str, Any]:
         return {"message_key": "self_service", "what": what, "hotline": hotline, **args}
@@ -591,6 +595,22 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         params = {"limit": max(1, min(int(limit), 20))}
         return await client.call(
             "GET", "/tickets", tool="list_tickets", customer=customer, params=params
+        )
+
+    @registry.tool(
+        kind="read",
+        timeout=READ_TIMEOUT_S,
+        cache_ttl=60.0,
+        output=RefundsOut,
+        core=False,
+        fallback=_self_service(hotline, "refund_status"),
+    )
+    async def list_refunds(limit: int = 5, customer: str | None = None) -> Any:
+        """The customer's refunds, newest first, each with its order, amount and state ("where's
+        my refund?" naming no order)."""
+        params = {"limit": max(1, min(int(limit), 20))}
+        return await client.call(
+            "GET", "/refunds", tool="list_refunds", customer=customer, params=params
         )
 
     @registry.tool(

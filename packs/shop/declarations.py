@@ -33,6 +33,7 @@ from helpdesk.packs.shop.words import (
     COMPLAINED,
     COMPLAINT_WORD,
     INSTEAD,
+    REFUNDS_ASKED,
     TICKET_MESSAGE,
     VENTED,
     complained,
@@ -92,6 +93,8 @@ Request = Mapping[str, Any]
 def _order_status(m: Request, facts: Request) -> PlannedCall | None:
     if m.get("order_id"):
         return PlannedCall("get_order", {"order_id": m["order_id"]})
+    if m.get(REFUNDS_ASKED):
+        return PlannedCall("list_refunds", {"limit": 5})  # "where's my refund?"
     return PlannedCall("list_orders", {"limit": 5})
 
 

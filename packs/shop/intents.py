@@ -125,6 +125,7 @@ from helpdesk.packs.shop.words import (
     INSTEAD,
     NOT_OWN,
     RECEIVED,
+    REFUNDS_ASKED,
     TICKET_MESSAGE,
     TICKET_WONDERED,
     TOLD_BESIDE,
@@ -738,6 +739,17 @@ _REFUND_AMOUNT_ASKED = rx(
     r"|\bhow come\b[^.?!]{0,50}\b(?:refund\w*|back)\b|\bonly \d+(?:\.\d+)? (?:is )?refundable\b"
     r"|\b(?:the )?whole refund\b|\bmore coming\b|\bis there (?:any )?more\b"
     r"|金额不对|才退(?:了)?\d|退(?:过|了)(?:我)?多少|(?:一共|总共)(?:给我)?退|还能退多少|能退多少"
+)
+# "where's my refund?", "did my refund go through", "我的退款到哪了", "退款呢": the customer's own
+# refund asked after (its state), not how long refunds take in general
+_MY_REFUND_WHERE = rx(
+    r"\bwhere(?:'?s| is| are)? (?:my|the) (?:re?fu?nds?|money)\b"
+    r"|\b(?:my|the) (?:re?fu?nds?) (?:status|yet)\b|\bstatus of (?:my|the) re?fu?nds?\b"
+    r"|\b(?:did|has|have) (?:my|the) re?fu?nds? "
+    r"(?:go(?:ne)? through|been (?:paid|processed|sent))\b"
+    r"|\b(?:haven'?t|have not|didn'?t|did not|never|still (?:haven'?t|not)) "
+    r"(?:got(?:ten)?|received|seen) (?:my|the|any) (?:re?fu?nd|money)\b"
+    r"|我的退款|退款(?:呢|到哪|到哪了|进度|怎么样了|怎么还没|还没到|咋还没)|(?:钱|款)(?:怎么|咋)?还没(?:到账|退回来|到)"
 )
 _STILL_REFUNDABLE = rx(
     r"\brefundable\b|\bcan (?:still )?be refunded\b|还能退|还可以退|能退多少|可以退多少|只能退"
@@ -2512,6 +2524,9 @@ def _classify_clause(
             # "拆了包装还能退吗": a return; "how long after delivery do I have to ask for a
             # refund", "a refund on something delivered two months ago": the returns window
             return _Match(ShopIntent.FAQ, topic="returns")
+        if _MY_REFUND_WHERE.search(norm) and not ents.order_ids:
+            # "where's my refund?", "我的退款到哪了": the customer's own refunds, not the policy
+            return _Match(ShopIntent.ORDER_STATUS, verb=REFUNDS_ASKED)
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _FAQ_PATTERNS["returns"].search(norm) and not ents.order_ids and not _TICKET.search(norm):
         return _Match(ShopIntent.FAQ, topic="returns")
@@ -3810,6 +3825,9 @@ def match_shop(
         )
         if found.verb == _VENTED:
             base = replace(base, args={_VENTED: True})
+        if found.verb == REFUNDS_ASKED:
+            # "where's my refund?" naming no order: the customer's refunds
+            base = replace(base, args={REFUNDS_ASKED: True})
         if found.intent is ShopIntent.CANCEL_ORDER and (
             found.verb == IF_UNPAID or _CANCEL_IF_UNPAID.search(clause_norm)
         ):
@@ -6200,10 +6218,17 @@ def _with_entities(
             # thermos? also cancel 100904" is not about 100904)
             guessed = intent is ShopIntent.CREATE_TICKET
             return [replace(base, order_id=message_order, sku=sku, inferred_order=guessed)]
+        if intent is ShopIntent.ORDER_STATUS and (
+            base.args.get(REFUNDS_ASKED) or _MY_REFUND_WHERE.search(normalize(base.text, _TYPOS))
+        ):
+            # "where's my refund?", "did my refund go through?" naming no order: the customer's
+            # refunds, each with its order (not the order the conversation was about)
+            return [replace(base, args={**base.args, REFUNDS_ASKED: True})]
         if last_order_id is not None:
             return [replace(base, order_id=last_order_id, sku=sku, inferred_order=True)]
         if (
             intent is ShopIntent.ORDER_STATUS
+            and not base.args.get(REFUNDS_ASKED)
             and order_query(_published(base).args | {"intent": "order_status", "text": base.text})
             is None
         ):

@@ -39,6 +39,7 @@ from helpdesk.packs.shop.reply_data import (
     need,
     order_text,
     orders_text,
+    refunds_text,
     ticket_text,
     tracking_text,
 )
@@ -123,6 +124,8 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
         return faq_text(w, as_dict(data), match.topic)
     if kind == "ticket_status":
         return ticket_text(w, as_dict(data))
+    if kind == "refund_status":
+        return refunds_text(w, as_dict(data))
     if kind == "cancel":
         order = as_dict(data)
         order_id = as_str(order.get("order_id")) or need(order_of(match))

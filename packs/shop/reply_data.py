@@ -266,6 +266,29 @@ def ticket_text(w: Writer, ticket: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def refunds_text(w: Writer, data: dict[str, Any]) -> str:
+    """The customer's refunds ("where's my refund?" naming no order): each with its order,
+    amount, state and the day it was asked; then how long a refund takes to arrive."""
+    refunds = [r for r in as_list(data.get("refunds")) if isinstance(r, dict)]
+    if not refunds:
+        return w.say("refunds_none")
+    lines = [w.say("refunds_intro")]
+    for refund in refunds[:5]:
+        r_status = as_str(refund.get("status"))
+        lines.append(
+            w.say(
+                "refunds_item",
+                refund_id=as_str(refund.get("refund_id")),
+                order_id=as_str(refund.get("order_id")),
+                amount=money(refund.get("amount", 0)),
+                refund_status=w.label(f"refund_status_{r_status}", r_status),
+                created=date_text(refund.get("created_at")),
+            )
+        )
+    lines.append(w.say("refunds_arrival"))
+    return "\n".join(lines)
+
+
 def faq_text(w: Writer, data: dict[str, Any], topic: str | None) -> str:
     articles = as_list(data["articles"])
     if not articles:

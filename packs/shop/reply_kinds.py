@@ -16,6 +16,7 @@ Kind = Literal[
     "stock",
     "faq",
     "ticket_status",
+    "refund_status",
     "cancel",
     "refund",
     "ticket",
@@ -25,7 +26,7 @@ Kind = Literal[
 
 
 READ_KINDS: frozenset[str] = frozenset(
-    {"order", "orders", "tracking", "stock", "faq", "ticket_status"}
+    {"order", "orders", "tracking", "stock", "faq", "ticket_status", "refund_status"}
 )
 
 
@@ -38,6 +39,7 @@ TOOL_KINDS: dict[str, Kind] = {
     "search_faq": "faq",
     "get_ticket": "ticket_status",
     "list_tickets": "ticket_status",
+    "list_refunds": "refund_status",
     "cancel_order": "cancel",
     "request_refund": "refund",
     "create_ticket": "ticket",

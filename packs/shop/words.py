@@ -17,6 +17,7 @@ __all__ = [
     "DISSATISFIED",
     "IF_LATE_BY",
     "INSTEAD",
+    "REFUNDS_ASKED",
     "TICKET_MESSAGE",
     "TICKET_WONDERED",
     "VENTED",
@@ -76,6 +77,9 @@ IF_LATE_BY = "if_late_by"
 WRITE_HELD = "write_held"
 """A look's ``details``: a refund or cancel named but not asked for now (weighed, told as done,
 put off, said by someone else): the order is shown and how to ask for it said."""
+REFUNDS_ASKED = "refunds_asked"
+"""A look's argument: the customer's own refunds asked after, naming no order ("where's my
+refund?"): their refunds are listed, each with its order (not the session's order alone)."""
 VENTED = "vented"
 """A ticket request's argument: read from unhappiness alone ("not happy.", "气死了"), no request."""
 NOT_OWN = "not_own"

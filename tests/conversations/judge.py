@@ -157,6 +157,14 @@ def _serves_one(exp: Expected, name: str, task: Mapping[str, Any], obs: Observat
         # "嗯……", "ok?" to a yes/no question: the question asked again is the clarifying one
         return True
     order_ok = exp.order_id is None or args.get("order_id") == exp.order_id
+    if name == "refund_info" and tool == "list_refunds":
+        # "where's my refund?": the customer's refunds, each with its order — serves a refund
+        # asked after naming no order, or (labelled with the order the conversation was about)
+        # when that order's refund is among them
+        listed = ((result or {}).get("data") or {}).get("refunds") or ()
+        return exp.order_id is None or any(
+            isinstance(r, Mapping) and r.get("order_id") == exp.order_id for r in listed
+        )
     if name in ("order_status", "refund_info"):
         if exp.order_id is None:
             return tool == "list_orders" or (

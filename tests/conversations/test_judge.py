@@ -342,3 +342,28 @@ def test_a_question_asked_again_to_a_hedge_is_its_clarification() -> None:
     assert judge(hedge, Observation.of(payload, [], WRITE_TOOLS)).understood
     payload["tool_results"] = [{"call_id": "t2-0", "status": "ok"}]  # run: no clarification
     assert not judge(hedge, Observation.of(payload, ["create_refund"], WRITE_TOOLS)).understood
+
+
+def _refunds_listed(*orders: str) -> Observation:
+    payload = {
+        "reply": "ok",
+        "tasks": [
+            {"id": "t1-0", "intent": "order_status", "tool": "list_refunds", "args": {"limit": 5}}
+        ],
+        "tool_results": [
+            {
+                "call_id": "t1-0",
+                "data": {"refunds": [{"refund_id": "R-1", "order_id": o} for o in orders]},
+            }
+        ],
+    }
+    return Observation.of(payload, [], WRITE_TOOLS)
+
+
+def test_the_customers_refunds_serve_a_refund_asked_after() -> None:
+    assert judge(turn("refund_info"), _refunds_listed()).understood
+    # labelled with the conversation's order: served when that order's refund is listed
+    assert judge(turn("refund_info 100609"), _refunds_listed("100200", "100609")).understood
+    assert not judge(turn("refund_info 100609"), _refunds_listed("100200")).understood
+    # a list of refunds is no order's state
+    assert not judge(turn("order_status 100609"), _refunds_listed("100609")).understood

@@ -83,6 +83,7 @@ def test_cli_tools_lists_policies(tmp_path: Path) -> None:
         "search_products",
         "get_ticket",
         "list_tickets",
+        "list_refunds",
         "create_ticket",
         "cancel_order",
         "request_refund",

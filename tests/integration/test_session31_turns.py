@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from helpdesk.app.session import run_turn
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
@@ -420,3 +421,42 @@ async def test_a_yes_and_a_maybe_by_place_runs_nothing(tmp_path: Path) -> None:
     await say(bot, "refund 100200 and 100609")
     await say(bot, "the first one yes, the second one maybe")
     assert await executions(bot, "create_refund") == []
+
+
+# --- "where's my refund?" naming no order: the customer's refunds, each with its order ---------
+
+
+@pytest.mark.parametrize(
+    "text", ["where's my refund?", "did my refund go through?", "我的退款呢", "😭😭 退款呢"]
+)
+async def test_where_is_my_refund_lists_the_customers_refunds(tmp_path: Path, text: str) -> None:
+    """It answered the refund-timing policy only ("how long do refunds take" still does)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert _tools(out) == ["list_refunds"]
+    reply = str(out["reply"])
+    assert "R-000094" in reply and "100609" in reply and "433.00" in reply
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_refund_made_in_the_conversation_is_listed_first(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "where is 100200")
+    await say(bot, "refund 100 on 100200")
+    await say(bot, "yes")
+    out = await say(bot, "where's my refund?")
+    reply = str(out["reply"])
+    assert reply.index("R-000109") < reply.index("R-000094")  # the newest first
+    assert "100.00" in reply
+    assert len(await executions(bot, "create_refund")) == 1
+
+
+async def test_a_customer_with_no_refunds_is_told_so_and_how_long_refunds_take_is_the_policy(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await run_turn(bot, "where's my refund?", session="e", customer="C0002")
+    assert _tools(out) == ["list_refunds"]
+    assert "can't find any refund" in str(out["reply"])
+    general = await say(bot, "how long do refunds take")
+    assert _tools(general) == ["search_faq"]

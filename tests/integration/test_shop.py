@@ -229,8 +229,11 @@ async def test_order_split_into_two_shipments(client: httpx.AsyncClient) -> None
 async def test_tickets_and_refunds_of_the_customer(client: httpx.AsyncClient) -> None:
     tickets = (await client.get("/tickets")).json()["tickets"]
     refund = (await client.get("/refunds/R-000094")).json()
+    listed = (await client.get("/refunds")).json()["refunds"]
     assert [t["ticket_id"] for t in tickets] == [C0001_TICKET]
     assert (refund["order_id"], refund["amount"], refund["status"]) == ("100609", 433.0, "paid")
+    assert listed == [refund]
+    assert (await client.get("/refunds", params={"limit": "0"})).status_code == 422
 
 
 async def test_tracking_shape(client: httpx.AsyncClient) -> None:
@@ -369,6 +372,8 @@ async def test_other_customers_ticket_and_refund_are_404(read_app: Starlette) ->
     async with _client(read_app, customer="C0002") as other:
         ticket = await other.get(f"/tickets/{C0001_TICKET}")
         refund = await other.get("/refunds/R-000094")
+        listed = await other.get("/refunds")
+    assert "R-000094" not in listed.text and listed.status_code == 200
     assert (ticket.status_code, ticket.json()["error"]["code"]) == (404, "ticket_not_found")
     assert (refund.status_code, refund.json()["error"]["code"]) == (404, "refund_not_found")
 

@@ -55,7 +55,8 @@ def test_a_refund_number_is_no_order_number() -> None:
         ("cancel 100904. never mind", [("confirm_no", None)]),
         # a refund asked for now, its delay the reason (not a question about a refund's progress)
         ("一个29块的膜寄了快一个礼拜还没到 直接退了吧", [("refund", None)]),
-        ("退款还没到 能不能快点", [("faq", None), ("order_status", None)]),
+        # (session 31: the customer's refunds, each with its state and how long one takes)
+        ("退款还没到 能不能快点", [("order_status", None)]),
         ("What happened to my scarf order?", [("order_status", None)]),
         # thanks and goodbye in one breath: both answered
         ("谢谢 拜拜", [("thanks", None), ("goodbye", None)]),

@@ -266,7 +266,8 @@ def test_amounts_beside_counts(text: str, kind: str, raw: str) -> None:
         ("cancel 100998 if it's still cancellable", [("cancel_order", "100998")]),
         # a refund told of, with more asked for
         ("you guys refunded 100609 already but I want another 50", [("refund", "100609")]),
-        ("数据线那笔退款批了 但是钱还没到 这正常吗", [("faq", None)]),
+        # (session 31: the customer's refunds, each with its state and how long one takes)
+        ("数据线那笔退款批了 但是钱还没到 这正常吗", [("order_status", None)]),
         # whether money can come back, asked (with "just asking, not now"): never a refund
         ("如果钢化膜一直不到 能退钱吗？先问问 不是现在就要退", [("faq", None), ("unknown", None)]),
         ("100609能退款吗", [("order_status", "100609")]),

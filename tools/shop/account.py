@@ -14,7 +14,7 @@ import sqlite3
 from datetime import date
 from typing import Any
 
-from helpdesk.tools.shop.conventions import ShopError, money
+from helpdesk.tools.shop.conventions import ShopError, money, newest
 
 __all__ = [
     "CANCELLABLE_STATUSES",
@@ -27,6 +27,7 @@ __all__ = [
     "get_tracking",
     "get_tracking_by_number",
     "list_orders",
+    "list_refunds",
     "list_tickets",
     "owned_order",
     "refund_dict",
@@ -375,12 +376,12 @@ def get_ticket(conn: sqlite3.Connection, customer_id: str, ticket_id: str) -> di
 
 def list_tickets(conn: sqlite3.Connection, customer_id: str, limit: int) -> dict[str, Any]:
     """The customer's tickets, newest first."""
-    rows = conn.execute(
-        "SELECT * FROM tickets WHERE customer_id = ? ORDER BY created_at DESC, ticket_id DESC"
-        " LIMIT ?",
-        (customer_id, limit),
-    )
-    return {"tickets": [_ticket_dict(row) for row in rows]}
+    return {"tickets": [_ticket_dict(r) for r in newest(conn, "ticket", customer_id, limit)]}
+
+
+def list_refunds(conn: sqlite3.Connection, customer_id: str, limit: int) -> dict[str, Any]:
+    """The customer's refunds, newest first ("where's my refund?")."""
+    return {"refunds": [refund_dict(r) for r in newest(conn, "refund", customer_id, limit)]}
 
 
 def get_refund(conn: sqlite3.Connection, customer_id: str, refund_id: str) -> dict[str, Any]:

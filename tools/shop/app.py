@@ -321,6 +321,11 @@ def get_ticket(call: _Call) -> dict[str, Any]:
     return call.read(service.get_ticket, call.customer_id, call.path("ticket_id"))
 
 
+def list_refunds(call: _Call) -> dict[str, Any]:
+    limit = query_int(call.query, "limit", 20, 1, 100)
+    return call.read(service.list_refunds, call.customer_id, limit)
+
+
 def get_refund(call: _Call) -> dict[str, Any]:
     return call.read(service.get_refund, call.customer_id, call.path("refund_id"))
 
@@ -407,6 +412,7 @@ ROUTES = [
     _route("/tickets", create_ticket, "POST"),
     _route("/tickets/{ticket_id}", get_ticket),
     _route("/refunds", create_refund, "POST"),
+    _route("/refunds", list_refunds),
     _route("/refunds/{refund_id}", get_refund),
     _route("/idempotency/{key}", get_idempotency),
     _route("/audit", get_audit),

@@ -1,13 +1,15 @@
 """The demo shop's conventions every query shares: how a refusal is reported
 (:class:`ShopError`, the ``{"error": {...}}`` envelope) and how money crosses the boundary
-(integer cents inside, a two-decimal CNY number outside: :func:`money`, :func:`to_cents`).
+(integer cents inside, a two-decimal CNY number outside: :func:`money`, :func:`to_cents`), and
+how a customer's latest rows are read (:func:`newest`).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
-__all__ = ["ShopError", "money", "to_cents"]
+__all__ = ["ShopError", "money", "newest", "to_cents"]
 
 
 class ShopError(Exception):
@@ -40,3 +42,13 @@ def money(cents: int) -> float:
 def to_cents(amount: float) -> int:
     """A CNY amount as integer cents (the caller has checked it has at most two decimals)."""
     return round(amount * 100)
+
+
+def newest(conn: sqlite3.Connection, kind: str, customer_id: str, limit: int) -> sqlite3.Cursor:
+    """The customer's ``kind`` rows (``ticket`` or ``refund``), newest first."""
+    table = {"ticket": "tickets", "refund": "refunds"}[kind]  # (never the caller's words)
+    return conn.execute(
+        f"SELECT * FROM {table} WHERE customer_id = ? ORDER BY created_at DESC, {kind}_id DESC"
+        " LIMIT ?",
+        (customer_id, limit),
+    )

@@ -30,6 +30,7 @@ from helpdesk.tools.shop.account import (
     get_tracking_by_number,
     get_tracking_by_product,
     list_orders,
+    list_refunds,
     list_tickets,
     ordered_skus,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "get_tracking_by_number",
     "get_tracking_by_product",
     "list_orders",
+    "list_refunds",
     "list_tickets",
     "money",
     "orders_naming",
