@@ -3137,6 +3137,8 @@ def _group_clauses(
         previous = found.intent if found is not None else previous
         # a ticket named is a request of its own (the packs read it), never folded into the next
         substantive = bool(ents.order_ids or ents.skus or ents.ticket_ids) or found is not None
+        # "… 还是只能退剩下的866": the order with that much left, named by it
+        substantive = substantive or left_amount_named(clause) is not None
         last = norm[groups[-1].start : groups[-1].end] if groups and not after_unread else ""
         if last and _gives_a_reason(last, clause, found):
             groups[-1] = _Group(groups[-1].start, end)
@@ -3785,6 +3787,9 @@ def match_shop(
             continue  # "100904尺码买错了 帮我取消": why the next request is asked, not a look
         if found is None:
             found = _from_entities(ents, previous, clause_norm)
+        if found is None and left_amount_named(clause_norm) is not None:
+            # "… 还是只能退剩下的866": what is left on the order with that much left, asked
+            found = _Match(ShopIntent.ORDER_STATUS)
         if found is None:
             continue
         if found.intent in _ACTIONS and later and _spares(norm, groups[index + 1]):

@@ -460,3 +460,14 @@ async def test_a_customer_with_no_refunds_is_told_so_and_how_long_refunds_take_i
     assert "can't find any refund" in str(out["reply"])
     general = await say(bot, "how long do refunds take")
     assert _tools(general) == ["search_faq"]
+
+
+async def test_what_is_left_named_by_its_amount_beside_a_warranty_question_shows_the_order(
+    tmp_path: Path,
+) -> None:
+    """ "还是只能退剩下的866" was folded into the warranty question and lost."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "净化器坏了 保修期内能修吗 还是只能退剩下的866")
+    assert _tools(out) == ["create_ticket", "search_faq", "get_order"]
+    assert "866.00" in str(out["reply"])
+    assert await executions(bot, "create_ticket") == []
