@@ -461,8 +461,8 @@ async def test_a_late_thing_then_money_back_refunds_its_order_once(tmp_path: Pat
         ("the first one yes, the second no", "yes", ["100904"], []),
         ("first no, second yes", "yes", [], [100.0]),
         ("第一个要 第二个不要", "确认", ["100904"], []),
-        # (nothing clear about each: nothing runs)
-        ("the first one yes, the second one too", "yes", [], []),
+        # (nothing clear about each: nothing runs; "the first one yes, the second one too" is
+        # a yes to both since session 31: test_session31_turns)
         ("第一个不要 第二个也不要", "确认", [], []),
     ],
 )

@@ -416,6 +416,18 @@ async def test_a_yes_to_each_waiting_refund_by_its_place_pays_each_once(
     assert len(await executions(bot, "create_refund")) == 2
 
 
+async def test_a_yes_to_a_cancel_and_a_refund_by_their_places_runs_each_once(
+    tmp_path: Path,
+) -> None:
+    """Session 30 read "the first one yes, the second one too" as unclear (nothing ran)."""
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100904 and refund 100 on 100609")
+    await say(bot, "the first one yes, the second one too")
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+    assert await refunds_of(bot, "100609") == [100.0]
+
+
 async def test_a_yes_and_a_maybe_by_place_runs_nothing(tmp_path: Path) -> None:
     bot = bot_for(tmp_path)
     await say(bot, "refund 100200 and 100609")
