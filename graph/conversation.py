@@ -97,8 +97,8 @@ SPLIT = rx(
     r"|\s*(?:或者|要不然|要不)(?=\s*(?:直接|干脆|帮我|给我|就|能不能|可以|我))"
     r"|,?\s*\bbut\b(?=\s+(?:don'?t|do not|not|never|no need to|keep|leave)\b)"
     # "don't cancel 100904, just tell me when 100998 ships": what the customer wants instead
-    r"|,\s*(?=(?:just|instead|rather)\s+(?:tell|check|show|track|look|give|send|let|see|find)"
-    r"\b)"
+    r"|,\s*(?=(?:just|instead|rather)\s+(?:tell|check|show|track|look|give|send|let|see|find"
+    r"|change|update|move|fix)\b)"
     # "refund 100609 but is 100200 refundable too": a question of its own after "but"
     r"|,?\s*\bbut\b(?=\s+(?:is|are|can|could|what|whats|how|where|wheres|when|do|does|will)\b)"
     # "取消100998 但是100904留着", "退100609 不过100200别动": what follows is kept apart

@@ -53,6 +53,8 @@ OPENS_REQUEST = re.compile(
     r"|有没有(?=[\u4e00-\u9fffa-z])(?!货|库存|现货)|先?(?:谢谢|多谢|谢了|感谢)(?=[\s!！~。啦了哈呀]|$)"
     # "有没有三十块以下的东西 包邮吗", "… 想凑个包邮": whether shipping is free, asked apart
     r"|想?凑(?:个|一下)?包邮|包邮(?:吗|么|嘛|不|没|呢|$)"
+    # "退个锤子 我问的是物流": what the customer is really asking
+    r"|我(?:问|说|要|想问)的是"
     # "有没有便宜点的音箱 … 鼠标也想要一个": another thing wanted too
     r"|[\u4e00-\u9fff]{1,6}也(?:想要|要|想买|想找|来)(?:一个|一只|一台|个|只|台)"
     # "帮我报个售后 这个是保一年的吧": whether something is so, asked apart

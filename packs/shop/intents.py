@@ -579,6 +579,8 @@ _REFUND_NEGATED = rx(
     r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
     # "退款就算了 给我补个优惠券", "退个锤子": the refund called off, or scorned
     r"|(?:退款|退钱)(?:就|也|还是)算了|退(?:款|钱)?个(?:锤子|屁|毛线?|头|鬼)"
+    # "不是退款 我问的是发票": not a refund (what is asked follows)
+    r"|(?<!是)不是(?:退款|退钱)(?![^，。,.!?！？]{0,3}[吗么嘛])"
 )
 # "can I get store credit instead of a refund": the refund is what the customer does not want;
 # what they ask for is the rest of the clause

@@ -483,3 +483,25 @@ async def test_what_is_left_named_by_its_amount_beside_a_warranty_question_shows
     assert _tools(out) == ["create_ticket", "search_faq", "get_order"]
     assert "866.00" in str(out["reply"])
     assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("no cancel, just change the address of 100904", "get_order"),
+        ("退个锤子 我问的是物流", "track_shipment"),
+        ("不是退款 我问的是发票", "search_faq"),
+    ],
+)
+async def test_a_refusal_then_what_is_really_asked_answers_it_and_runs_nothing(
+    tmp_path: Path, text: str, tool: str
+) -> None:
+    """The request after the refusal was dropped ("不是退款" alone, once split off, asked which
+    order to refund)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert _tools(out) == [None, tool]
+    assert not [t for t in out["tasks"] if t["intent"] in ("refund", "cancel_order")]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
