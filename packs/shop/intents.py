@@ -599,6 +599,8 @@ _CAN_MONEY_BACK_PATTERN = r"(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|�
 _CAN_MONEY_BACK = rx(_CAN_MONEY_BACK_PATTERN)
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
+    # "不是退款吗": whether it is (was) a refund, asked
+    r"|不是(?:要|已经)?退(?:款|钱)(?:了)?(?:吗|么|嘛)"
     r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
     r"|是(?:不是)?(?:全额|全部|全)退(?:款|钱)?(?:回|还)?(?:给我)?(?:吗|么|嘛|\?|？)"

@@ -264,6 +264,7 @@ async def test_not_a_refund_alone_is_a_no(tmp_path: Path) -> None:
         ("我老公让我退100200 不过我改主意了", "create_refund"),
         ("退款就算了 给我补个优惠券", "create_refund"),
         ("取消个锤子 我要的是快点发货", "cancel_order"),
+        ("不是退款吗", "create_refund"),
     ],
 )
 async def test_a_refusal_or_a_doubt_offers_no_write_and_a_yes_runs_none(
