@@ -7325,6 +7325,11 @@ _LOOK_BACK = rx(
 )
 
 
+# "它还能退多少", "how much can I still get back on it": what is left to refund on "it"
+_REFUND_OF_IT = rx(
+    r"(?:它|这个|\bit\b)[^.?!。？！]{0,6}(?:还能退|还可以退|能退多少)"
+    r"|(?:how much|还能退多少|能退多少)[^.?!。？！]{0,40}(?:\bon it\b|\bfor it\b|它)"
+)
 _MY_FIRST_ONE = rx(
     r"\bmy (?:first|other|old) one\b|\bthe one i (?:bought|have|ordered)\b|之前那(?:台|个|件)"
 )
@@ -7360,8 +7365,13 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
         # ship", "27寸显示器多少钱 想再买一台 之前那台什么时候发": the thing asked about, bought
         # before — its order
         told = stock[0].text
+    refund_of_it = _REFUND_OF_IT.search(normalize(look.text, _TYPOS)) is not None
+    if refund_of_it and not looked_product(told):
+        # "净化器坏了 它还能退多少": "it" is the thing whose fault was told
+        told = next((i.text for i in items if i.intent is ShopIntent.CREATE_TICKET), told)
     if not (
         _LOOK_BACK.search(normalize(look.text, _TYPOS))
+        or refund_of_it
         # "… the purifier. what happened with the refund you did before": a refund made there
         or _A_REFUND_MADE.search(normalize(look.text, _TYPOS))
         # "顺丰显示已签收，可我根本没收到！！空气净化器那单": the order, named by what is in it

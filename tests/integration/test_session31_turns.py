@@ -506,3 +506,15 @@ async def test_a_refusal_then_what_is_really_asked_answers_it_and_runs_nothing(
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
     assert await executions(bot, "cancel_order") == []
+
+
+async def test_how_much_is_left_on_it_after_a_fault_told_shows_that_things_order(
+    tmp_path: Path,
+) -> None:
+    """ "净化器坏了 它还能退多少" listed the orders."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "净化器坏了 它还能退多少")
+    assert _tools(out) == ["create_ticket", "get_order"]
+    assert out["tasks"][1]["args"] == {"order_id": "100609"}
+    assert "866.00" in str(out["reply"])
+    assert await executions(bot, "create_ticket") == []
