@@ -132,10 +132,7 @@ async def resolve_subjects(
         if len(picked) != 1:
             unsettled.add(n)  # described, but not one subject: never another request's
         if len(picked) == 1:
-            label = resolver.label(result.data, picked[0]) if resolver.label else ""
-            updated = dataclasses.replace(item.match, inferred_order=True).with_request(
-                {subject: picked[0], RESOLVED: label or True}
-            )
+            updated = _found(item, picked[0], result.data)
         elif item.match.inferred_order and (item.writes or settles(result)):
             # described but not settled: never the session's order in its place (a write
             # always; a look when the answer said the description fits none or several)
@@ -159,6 +156,17 @@ async def resolve_subjects(
     return _not_the_sessions(_carried(out, packs, facts, described=unsettled), packs, facts)
 
 
+def _found(item: _Wanted, value: str, data: Any) -> MatchedIntent:
+    """The request about the subject the lookup found, with the pack's label of what matched
+    (flagged ``inferred_order``: the reply says which it took)."""
+    resolver = item.pack.resolver
+    assert resolver is not None
+    label = resolver.label(data, value) if resolver.label else ""
+    return dataclasses.replace(item.match, inferred_order=True).with_request(
+        {item.pack.subject: value, RESOLVED: label or True}
+    )
+
+
 def _one_per_subject(
     task: Task,
     item: _Wanted,
@@ -169,14 +177,9 @@ def _one_per_subject(
 ) -> list[Task]:
     """The request once per subject the lookup found ("两个没发货的单都取消": each order's
     cancel, each asked on its own)."""
-    resolver, subject = item.pack.resolver, item.pack.subject
-    assert resolver is not None
     out = []
     for k, value in enumerate(picked):
-        label = resolver.label(data, value) if resolver.label else ""
-        updated = dataclasses.replace(item.match, inferred_order=True).with_request(
-            {subject: value, RESOLVED: label or True}
-        )
+        updated = _found(item, value, data)
         task_id = task.id if k == 0 else f"{task.id}-{k}"
         call = call_for(updated, task_id, facts=dict(facts), packs=packs)
         out.append(
