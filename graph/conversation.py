@@ -188,6 +188,10 @@ ARE_YOU_HUMAN = rx(
     # "你到底是不是人啊", "你是人是机器": the person asked about, not a person asked for
     r"|你(?:们)?(?:到底|究竟)?是不是(?:个|真)?人(?!工|家)|你(?:到底)?是人(?:还)?是(?:机器|ai)"
     r"|\bam i (?:talking|chatting|speaking) (?:to|with) (?:an? )?(?:agent|representative)\b"
+    # "who am I talking to, a bot or a human", "is this a bot or a real person?"
+    r"|\bwho am i (?:talking|chatting|speaking) (?:to|with)\b"
+    r"|\b(?:an? )?(?:bot|robot|ai|machine) or (?:a |an )?(?:real )?(?:human|person)\b"
+    r"|\b(?:an? )?(?:real )?(?:human|person) or (?:an? )?(?:bot|robot|ai|machine)\b"
 )
 HOTLINE = rx(
     r"\b(?:hotline|(?:your|the|customer service|support|contact) (?:phone |telephone )?number"

@@ -233,7 +233,8 @@ _KEPT = re.compile(
 _REST_KEPT = re.compile(
     r"\b(?:keep|keeping|leave|hold on to) (?:the |all the )?"
     r"(?:rest|others|other (?:items?|stuff|things))\b(?: of (?:it|them|the order))?"
-    r"|(?:剩下的|剩余的|其他的|其它的|别的)(?:东西|商品)?(?:我|就|都|先)*(?:留着|保留|不退|不用退|不要退)",
+    r"|(?:剩下的?|剩余的?|其他的?|其它的?|其余的?|别的)(?:东西|商品)?(?:我|就|都|先)*"
+    r"(?:留着|保留|不退|不用退|不要退)",
     re.IGNORECASE,
 )
 # "手机我不要了": the thing not wanted any more — why it is refunded, not one left out
@@ -282,8 +283,9 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     if _ORDER_MEANT.search(words) and not (rest_kept or _ITEM_MEANT.search(words)):
         return None, False
     kept = _KEPT.search(words)
-    if kept is not None and _ITEM_MEANT.search(words):
-        # "只退手机 显示器留着", "just the phone, keep the monitor": the item kept is not the one
+    if kept is not None:
+        # "只退手机 显示器留着", "just the phone, keep the monitor", "把空气炸锅退了
+        # 餐具和保温杯留着": the items kept are not the one
         rest = words[: kept.start()] + " " * (kept.end() - kept.start()) + words[kept.end() :]
         held = {id(i) for i in _named_items(order, kept.group(0))}
         left = [i for i in _named_items(order, rest) if id(i) not in held]

@@ -375,6 +375,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|取消[^，。,.!?！？]{0,4}(?:手续费|要钱|收费|扣钱)|\bcancel+ation fee\b"
         # "怎么自己在app上取消订单", "how do i cancel an order myself in the app"
         r"|(?:怎么|如何|怎样|咋)(?:自己)?[^，。,.!?！？\d]{0,10}取消订单|咋取消"
+        # "can I refuse it at the door?", "能拒收吗": refusing a delivery, asked about
+        r"|\b(?:can|could|may|should) (?:i|we) (?:just )?(?:refuse|reject) (?:it|them|the "
+        r"(?:delivery|parcel|package))\b|(?:能|可以|能不能|可不可以)(?:直接)?拒收"
     ),
     "shipping_fee": rx(
         r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
@@ -755,10 +758,18 @@ _MY_REFUND_WHERE = rx(
     r"(?:got(?:ten)?|received|seen) (?:my|the|any) (?:re?fu?nd|money)\b"
     r"|我的退款|退款(?:呢|到哪|到哪了|进度|怎么样了|怎么还没|还没到|咋还没)|(?:钱|款)(?:怎么|咋)?还没(?:到账|退回来|到)"
 )
+# "how much can I still get back", "how much more refund could I get", "还能退多少": what is left
+# to refund, asked
+_HOW_MUCH_LEFT = rx(
+    r"\bhow much (?:of (?:it|that|this|the money) )?(?:more )?(?:(?:money|refund) )?"
+    r"(?:can|could) i (?:still )?(?:get|claim)\b(?! (?:a |an )?(?:discount|coupon))"
+    r"|(?:还能|还可以|能|可以)退多少"
+)
 _STILL_REFUNDABLE = rx(
     r"\brefundable\b|\bcan (?:still )?be refunded\b|还能退|还可以退|能退多少|可以退多少|只能退"
     # "净化器剩下的钱能退吗": what is left of the money, asked whether refundable
-    r"|(?:剩下|剩余|余下)的?(?:钱|款|部分|那部分)[^，。,.!?！？]{0,4}(?:能|可以)(?:退|拿回)"
+    r"|(?:剩下|剩余|余下)的?(?:钱|款|部分|那部分)[^，。,.!?！？]{0,4}(?:能|可以)(?:退|拿回)|"
+    + _HOW_MUCH_LEFT.pattern
 )
 _HOW_LONG = rx(r"\bhow long\b|\bhow many days\b|多久|几天|多长时间")
 # a refund asked for now, in so many words: "直接退了吧", "给我退了吧", "just refund it"
@@ -1367,6 +1378,9 @@ _TICKET = rx(
     r"(?:(?:came|arrived) with (?:a )?dent|smashed|shattered)(?![^.?!]*\?)|"
     # ("is it back in stock so I can replace them": the customer replaces them)
     r"exchange|(?<!so i can )(?<!so i could )replace(?:ment)?|repair(?:ed|s|ing)?|after[- ]sales?"
+    # "send me a new one instead", "I'd rather get a new one than a refund": a replacement
+    r"|(?:send|ship) (?:me )?a new one|a new one (?:instead|rather than|than a)"
+    r"|(?:rather|prefer(?: to)?) (?:get|have|receive) a new one"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
     r"(?:support )?ticket|support ticket|leaking|torn"
     # what a thing stopped doing, told (not asked): "stopped keeping stuff hot" (a noise is
@@ -1390,6 +1404,7 @@ _TICKET = rx(
     r"|(?<!能)不能用(?!微信|支付宝|花呗|信用卡|银行卡|卡|券|优惠|积分|余额)|用不了|无法使用|不工作|开不了机|开不机|充不了电|没反应|售后|换货|维修|修理"
     # "换个新的" is a replacement; "换个支付方式" / "更换收货地址" change something else
     r"|(?:换一个|换个|更换)(?!.{0,4}(?:方式|地址|快递|时间|日期|号码|手机|账号|卡|支付|付款|说法))"
+    r"|(?<!以旧)(?:要|想)换新的?"
     r"|返修|发错|少发|漏发|缺件|(?:帮我|给我|麻烦|请)补发|投诉|工单|瑕疵|划痕|漏水|破了|压坏|压扁|一直漏|漏了|拧不紧"
     # "保温杯盖子盖不严": a lid or door that no longer shuts
     r"|(?:盖|关|合|拧|扣)不(?:严|紧|上|住)(?!吗|么|嘛)|漏气"
@@ -1410,6 +1425,8 @@ _HANDOFF_NEGATED = rx(
     r"(?:不用|不要|别|不需要|没必要|无需|先不|不想|不想要|不愿意|不打算)\s*(?:给我|帮我)?\s*(?:再)?\s*"
     r"(?:转|找|接)?(?:个)?(?:人工|真人|客服)"
     r"|人工(?:客服)?(?:就)?(?:不用|不要|算)了"
+    # "不转人工的话，有电话可以打吗？先别帮我转": a transfer weighed and put off
+    r"|不(?:转|找)(?:人工|真人)|先别(?:帮我|给我)?转(?!账|运|发|寄)"
     # "人工客服在吗？不用了我自己看看": asked for, then let go at once
     r"|(?:人工|真人|客服)[^。!！]{0,6}[吗嘛么]\s*[？?]?\s*(?:不用了|算了|不要了)"
     r"|\b(?:don'?t|do not|no longer|no need to)\s+(?:need|want)?\s*(?:to\s+)?"
@@ -2100,6 +2117,14 @@ _WH_QUESTION = rx(
     r"\b(?:how|hows|what|whats|why|whys|when|whens|which)\b|为什么|为啥|怎么|怎样|如何|什么|啥|哪"
     r"|多少|几[年天个次号点月周]|多久|多长时间|是不是|会不会"
 )
+# "can I cancel only the e-reader in 100803?", "能只取消里面的手表吗": a cancel of part of an
+# order, asked about
+_PART_CANCEL_ASKED = rx(
+    r"\b(?:can|could|may) i (?:still )?cancel (?:only|just) (?:the|one|some|part)\b[^.!]{0,60}\?"
+    r"|\b(?:can|could|may) i (?:still )?cancel (?:only|just) (?:the|one|some|part)\b[^.!?]{0,60}"
+    r"\b(?:and|but) (?:still )?keep\b"
+    r"|(?:能|可以|能不能|可不可以)只取消[^，。,.!?！？]{1,20}(?:吗|么|嘛)"
+)
 # "can I exchange an item for another colour?": whether the customer may, asked
 _CAN_I = rx(r"\b(?:can|could|may) i\b")
 # "what can i still claim", "how much can i get back": a question, whatever "can i" asks
@@ -2519,8 +2544,11 @@ def _classify_clause(
             # "净化器之前退的那笔是什么时候退的": a refund made on an order its words describe —
             # that order's refunds, not the refund-time policy
             return _Match(ShopIntent.ORDER_STATUS)
-        if _REFUND_AMOUNT_ASKED.search(norm) and not _HOW_LONG.search(norm):
-            # "你们一共退过我多少钱", "was that the whole refund?": the orders, with their refunds
+        if (
+            _REFUND_AMOUNT_ASKED.search(norm) or _HOW_MUCH_LEFT.search(norm)
+        ) and not _HOW_LONG.search(norm):
+            # "你们一共退过我多少钱", "was that the whole refund?", "how much can I still get
+            # back" naming no order: the orders, with their refunds and what is left
             return _Match(ShopIntent.LIST_ORDERS)
         if (
             _FAQ_PATTERNS["returns"].search(norm) and not _MONEY_BACK_WHEN.search(norm)
@@ -2568,6 +2596,10 @@ def _classify_clause(
             return _Match(ShopIntent.FAQ, topic="cancel_order")  # "哪些能取消": the policy
         # "之前取消的那条美利奴的现在还有货不": a cancel told of; the rest is what is asked
         norm = blank(norm, _CANCEL_TOLD)
+    if _PART_CANCEL_ASKED.search(norm):
+        # "can I cancel only the e-reader in 100803 and keep the detergent?": whether an order
+        # can be cancelled in part, asked — the policy (never a cancel)
+        return _Match(ShopIntent.FAQ, topic="cancel_order")
     if _CANCEL_QUERY.search(norm) or (
         _CANCEL_ASKED_OR_TOLD.search(norm)
         and not REQUESTS.search(blank(norm, _CAN_I))
@@ -3405,9 +3437,11 @@ _ANSWER_INTENTS = frozenset(
 
 
 _REST_KEPT_ZH = rx(
-    r"[，,；;\s]*(?:剩下的|剩余的|其他的|其它的|别的|其余的)(?:东西|商品|几样|两样)?(?:我|就|都|先)*"
+    r"[，,；;\s]*(?:剩下的?|剩余的?|其他的?|其它的?|别的|其余的?)(?:东西|商品|几样|两样)?(?:我|就|都|先)*"
     r"(?:留着|保留|不退|不用退|不要退|没问题)"
-    r"|[，,；;\s]*[\u4e00-\u9fff]{2,5}(?:我)?(?:留着|保留|不退|不用退)(?=\W*$)"
+    # "餐具和保温杯留着": the things named kept
+    r"|[，,；;\s]*[\u4e00-\u9fff]{2,5}(?:(?:和|跟|、)[\u4e00-\u9fff]{2,5})?(?:我)?"
+    r"(?:留着|保留|不退|不用退)(?=\W*$)"
 )
 _ALTERNATIVE = rx(
     r"换货|换一[个台件只双]|换个新|换新|调换|改成换|\bexchange|\bswap|\breplace(?:ment)?\b"
@@ -4124,7 +4158,9 @@ def match_shop(
     matched = _second_policy_question(
         _budget_joins_search(_another_thing_apart(_late_delivery_looked_at(matched, norm)))
     )
-    matched = _every_order_described(_the_other_cut(_which_can_be_cancelled(matched)))
+    matched = _every_order_described(
+        _the_other_cut(_which_can_be_cancelled(_part_cancel_asked(matched, norm)))
+    )
     read = _refunds_beside_cancel(
         _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
     )
@@ -4154,9 +4190,14 @@ def match_shop(
         if (
             _THING_KEPT_BESIDE.search(norm[start:end])
             and not ASKS.search(norm[start:end])
-            and any(m.intent is ShopIntent.CANCEL_ORDER for m in matched)
+            and any(
+                m.intent is ShopIntent.CANCEL_ORDER
+                or (m.intent is ShopIntent.FAQ and m.topic == "cancel_order")
+                for m in matched
+            )
         ):
-            continue  # "… but keep the phone one": what the cancel's precheck checks
+            continue  # "… but keep the phone one": what the cancel's precheck checks (or the
+            # policy says, asked whether it may)
         if _WHICH_ONE.search(norm[start:end]) and any(
             m.intent is ShopIntent.STOCK for m in matched
         ):
@@ -5445,6 +5486,11 @@ def _not_asked_for(matched: list[_Request], norm: str) -> list[_Request]:
         meant = not_asked_for(norm[:at], own, after)
         if meant == "no":
             out.append(_Request(Intent.CONFIRM_NO, text=m.text, lang=m.lang))
+        elif meant == "asked_about":
+            # "can I refuse it at the door and get my money back?": whether it can be done
+            before = norm[:at]
+            topic = "cancel_order" if re.search(r"cancel|refus|reject", before) else "returns"
+            out.append(_Request(ShopIntent.FAQ, text=m.text, lang=m.lang, topic=topic))
         elif meant == "look" and m.order_id:
             look = _Request(ShopIntent.ORDER_STATUS, text=m.text, lang=m.lang)
             out.append(replace(look, order_id=m.order_id))
@@ -6142,18 +6188,19 @@ def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str)
         # "100200的保温杯和餐具都退了吧": all of the things named, not all of the order — the
         # precheck adds up what they cost (or asks which part)
         request = replace(request, amount_kind="none", amount=None, amount_raw="")
+    two_amounts = _TWO_AMOUNTS.search(without_totals(whole.lower()))
+    if request.amount_kind in ("none", "full") and not two_amounts and ALL_BUT.search(whole):
+        # "keep the air fryer, refund the rest of 100200", "退100200，除了空气炸锅都退": all but
+        # the thing kept, which the precheck works out from the whole message (or asks how
+        # much), never the whole order
+        request = replace(request, amount=None, amount_kind="invalid", amount_raw="")
+        return replace(request, args={**request.args, SHARE_OF: whole[:300]})
     if request.amount_kind in ("none", "full", "exact") and (
-        _TWO_AMOUNTS.search(without_totals(whole.lower()))
-        or (request.amount_kind != "exact" and _EXCEPT_PART.search(whole.lower()))
+        two_amounts or (request.amount_kind != "exact" and _EXCEPT_PART.search(whole.lower()))
     ):
         # "refund 269 and 129 on 100200", "everything in 100200 except the dinnerware": how
         # much is asked, never one of the numbers, never the whole
         return replace(request, amount=None, amount_kind="invalid", amount_raw="")
-    if request.amount_kind in ("none", "full") and ALL_BUT.search(whole):
-        # "keep the air fryer, refund the rest of 100200": all but the thing kept, which the
-        # precheck works out from the whole message (or asks how much), never the whole order
-        request = replace(request, amount=None, amount_kind="invalid", amount_raw="")
-        return replace(request, args={**request.args, SHARE_OF: whole[:300]})
     if (
         request.amount_kind == "exact"
         and request.amount is not None
@@ -6675,6 +6722,20 @@ def _which_can_be_cancelled(items: list[_Request]) -> list[_Request]:
         return items
     policy = _Request(ShopIntent.FAQ, text=which[0].text, lang=which[0].lang, topic="cancel_order")
     return [*items, policy]
+
+
+def _part_cancel_asked(items: list[_Request], norm: str) -> list[_Request]:
+    """ "can I cancel only the e-reader in 100803 and keep the detergent?": whether part of an
+    order can be cancelled, asked across the message's parts — the cancel policy, no cancel."""
+    if not _PART_CANCEL_ASKED.search(norm):
+        return items
+    out: list[_Request] = []
+    for i in items:
+        if i.intent is ShopIntent.CANCEL_ORDER:
+            i = _Request(ShopIntent.FAQ, text=i.text, lang=i.lang, topic="cancel_order")
+        if i not in out:
+            out.append(i)
+    return out
 
 
 # "两个没发货的单都取消", "cancel all my unpaid orders", "cancel both orders that haven't shipped"
@@ -7329,6 +7390,7 @@ _LOOK_BACK = rx(
 _REFUND_OF_IT = rx(
     r"(?:它|这个|\bit\b)[^.?!。？！]{0,6}(?:还能退|还可以退|能退多少)"
     r"|(?:how much|还能退多少|能退多少)[^.?!。？！]{0,40}(?:\bon it\b|\bfor it\b|它)"
+    r"|\bhow much of it\b"
 )
 _MY_FIRST_ONE = rx(
     r"\bmy (?:first|other|old) one\b|\bthe one i (?:bought|have|ordered)\b|之前那(?:台|个|件)"

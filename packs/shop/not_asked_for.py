@@ -122,12 +122,22 @@ _ASKED_AFTER_ALL = rx(
     r"|请|麻烦|帮我|还是(?:要|退|取消)|确定|决定了|取消吧|退吧"
 )
 _BOTH_VERBS = (rx(r"\brefund|退"), rx(r"\bcancel|取消"))
+# the action is the second half of a question that opens before it: "can I refuse it at the
+# door and get my money back?", "could I return it and get a refund?"
+_QUESTION_OPENED = rx(
+    r"\b(?:can|could|may|do|should|would|will|shall) (?:i|we)\b[^.?!]{0,60}"
+    r"(?:\band|&)\s*(?:then\s*)?(?:just\s*)?$"
+)
+_QUESTION_CLOSED = rx(r"^[^.!。！]*[?？]")
 
 
-def not_asked_for(before: str, own: str, after: str) -> Literal["no", "look"] | None:
+def not_asked_for(before: str, own: str, after: str) -> Literal["no", "look", "asked_about"] | None:
     """How a refund or cancel read in ``own`` (normalized, lower-case) is meant, given the
     words of the message before it and after it: ``"no"`` (not asked for), ``"look"`` (thought
-    about or asked about: the order is shown) or None (asked for)."""
+    about or asked about: the order is shown), ``"asked_about"`` (the second half of a question
+    that opens before it: whether it can be done, the policy) or None (asked for)."""
+    if _QUESTION_OPENED.search(before) and _QUESTION_CLOSED.search(f"{own} {after}"):
+        return "asked_about"
     # ("不用cancel 直接refund 100200": one action refused, the other asked for)
     two_actions = all(verb.search(own) for verb in _BOTH_VERBS)
     if (_REFUSED.search(own) and not two_actions) or _JOKING.search(f"{own} {after}"):

@@ -61,9 +61,10 @@ FRESH_PREFIXES = (
     "fh-",
     "fe-",
     "fd-",
+    "fc-",
 )
-"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh13``, and
-``conversations.fresh10.yaml`` ... ``conversations.fresh13.yaml``)."""
+"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh14``, and
+``conversations.fresh10.yaml`` ... ``conversations.fresh14.yaml``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""
 

@@ -66,10 +66,14 @@ from tests.conversations.labels import held_out, load_set
 # Session 22: raised from 0.911 / 0.895 / 0.948 / 0.922 (no batch joined).
 # Session 31: raised from 0.920 / 0.905 / 0.956 / 0.935 (no batch joined; measured 3449, 3396,
 # 2886/2971, 1350/1403).
-FLOOR_UNDERSTOOD = 0.930  # 3445/3704
-FLOOR_ACCEPTED = 0.915  # 3390/3704
-FLOOR_MULTI_REQUESTS_SERVED = 0.970  # 2882/2971
-FLOOR_ANSWERED_OR_DEFERRED = 0.960  # 1347/1403 multi-request turns
+# Session 32: the fourteenth fresh batch (200 messages and 12 conversations, "several things at
+# once", first run 74.9%, 80.4% of its multi-request turns served or deferred) joined: LOWERED
+# from 0.930 / 0.915 / 0.970 / 0.960 because the set grew by 259 harder turns (measured with the
+# batch: 3648/3963, 3585/3963, 3138/3263, 1461/1541).
+FLOOR_UNDERSTOOD = 0.920  # 3646/3963
+FLOOR_ACCEPTED = 0.904  # 3583/3963
+FLOOR_MULTI_REQUESTS_SERVED = 0.961  # 3136/3263
+FLOOR_ANSWERED_OR_DEFERRED = 0.948  # 1461/1541 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
