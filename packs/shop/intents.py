@@ -3161,7 +3161,7 @@ def _group_clauses(
     orphan_start: int | None = None
     after_unread = False
     previous: Kind | None = None
-    for start, end in spans:
+    for index, (start, end) in enumerate(spans):
         if (start, end) in (unread or ()):
             after_unread = True
             continue
@@ -3173,6 +3173,13 @@ def _group_clauses(
         previous = found.intent if found is not None else previous
         # a ticket named is a request of its own (the packs read it), never folded into the next
         substantive = bool(ents.order_ids or ents.skus or ents.ticket_ids) or found is not None
+        # "空气炸锅那单改个地址，手机那单取消": an order described beside the next request's own
+        # order described — its words are about that order, never the next request's
+        substantive = substantive or (
+            index + 1 < len(spans)
+            and describes_an_order(clause)
+            and describes_an_order(norm[spans[index + 1][0] : spans[index + 1][1]])
+        )
         # "… 还是只能退剩下的866": the order with that much left, named by it
         substantive = substantive or left_amount_named(clause) is not None
         last = norm[groups[-1].start : groups[-1].end] if groups and not after_unread else ""
@@ -3707,6 +3714,19 @@ def match_shop(
             return [answer, *looks]
         if answer is not None:
             return [answer]
+        changed = _change_then_reads(
+            text,
+            message_lang,
+            packs,
+            words,
+            lambda said: match_shop(
+                said,
+                packs=packs,
+                last_order_id=last_order_id or (known_orders[-1] if known_orders else None),
+            ),
+        )
+        if changed:
+            return changed
     if _OTHER_ONE.match(norm):
         return [_published(_other_order(text.strip(), message_lang, known_orders, last_order_id))]
     again = _same_again(text, norm, message_lang, last_write, packs)
@@ -4159,7 +4179,7 @@ def match_shop(
         _budget_joins_search(_another_thing_apart(_late_delivery_looked_at(matched, norm)))
     )
     matched = _every_order_described(
-        _the_other_cut(_which_can_be_cancelled(_part_cancel_asked(matched, norm)))
+        _the_other_cut(_which_can_be_cancelled(_part_cancel_asked(_own_order_apart(matched), norm)))
     )
     read = _refunds_beside_cancel(
         _one_parcel(_dedupe(_no_product_named(_when_of_the_one_before(matched))))
@@ -6724,6 +6744,40 @@ def _which_can_be_cancelled(items: list[_Request]) -> list[_Request]:
     return [*items, policy]
 
 
+# the words of a write that name no thing: the verbs, pronouns and fillers
+_NO_THING_WORDS = rx(
+    r"\b(?:cancel\w*|refund\w*|return|please|pls|the|my|it|that|this|them|those|these|one|order"
+    r"|orders|too|also|and|then|just|only|as well|of|from|in|for|me|whole|all|everything)\b"
+    r"|取消|退款|退钱|退掉|退了|退|帮我|给我|麻烦|请|那单|这单|订单|那个|这个|也|都|一下|吧|了|的"
+)
+_NAMES_A_THING = rx(r"[a-z]{3,}|[\u4e00-\u9fff]{2,}")
+
+
+def _own_order_apart(items: list[_Request]) -> list[_Request]:
+    """ "cancel the air fryer and cancel 100998": a write naming no order of its own beside the
+    same write naming one is not that order's (it was one cancel of 100998, the air fryer's
+    asked for nowhere): its order is the one its words describe, looked up before planning."""
+    named = {
+        (i.intent, i.order_id)
+        for i in items
+        if i.order_id and i.order_id in extract_entities(normalize(i.text, _TYPOS)).order_ids
+    }
+    out = []
+    for i in items:
+        if (
+            i.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
+            and i.order_id
+            and (i.intent, i.order_id) in named
+            and not extract_entities(normalize(i.text, _TYPOS)).order_ids
+            and i.amount_kind == "none"
+            and not re.search(r"\d", i.text)
+            and _NAMES_A_THING.search(_NO_THING_WORDS.sub(" ", normalize(i.text, _TYPOS)))
+        ):
+            i = replace(i, order_id=None, inferred_order=False)
+        out.append(i)
+    return out
+
+
 def _part_cancel_asked(items: list[_Request], norm: str) -> list[_Request]:
     """ "can I cancel only the e-reader in 100803 and keep the detergent?": whether part of an
     order can be cancelled, asked across the message's parts — the cancel policy, no cancel."""
@@ -6782,6 +6836,39 @@ def _looks_after_a_hold(
         if cap is not None and cap.kind == "read":
             reads.append(m)
     return reads
+
+
+# the first sentence of a message, and the rest ("actually make it 400. and how long …")
+_FIRST_SENTENCE = re.compile(
+    r"^(?P<first>[^.!?;。！？；]{2,60}[.!?;。！？；]+)\s*(?P<rest>\S.*)$", re.S
+)
+
+
+def _change_then_reads(
+    text: str,
+    lang: Lang,
+    packs: PackSet,
+    words: ConfirmationWords,
+    read: Callable[[str], list[MatchedIntent]],
+) -> list[MatchedIntent]:
+    """ "actually make it 400. and how long does that take to come back?" to the refund of 300
+    waiting: the first sentence changes the offer (asked again with 400, never the old amount
+    kept), the rest is read — its reads answered beside it; a write or anything else in it
+    leaves the whole message to the usual reading."""
+    split = _FIRST_SENTENCE.match(text.strip())
+    if split is None:
+        return []
+    first = split.group("first")
+    change = read_confirmation(first, normalize(first, _TYPOS), lang, packs, words)
+    if change is None or change.intent is not Intent.CONFIRM_CHANGE:
+        return []
+    reads = []
+    for m in read(split.group("rest")):
+        cap = packs.for_intent(m.capability) if m.intent is Intent.PACK else None
+        if cap is None or cap.kind != "read":
+            return []
+        reads.append(m)
+    return [change, *reads]
 
 
 _AMOUNT_CORRECTED = rx(r"不是|\b(?:no|wait|actually|rather)\b")

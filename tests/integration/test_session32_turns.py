@@ -146,3 +146,57 @@ async def test_what_is_left_naming_no_order_lists_the_orders(tmp_path: Path) -> 
     bot = bot_for(tmp_path)
     out = await say(bot, "how much can I still get back?")
     assert _tools(out) == ["list_orders"]
+
+
+# --- an amount changed in the same message as a question: the change is what is asked ---------
+
+
+@pytest.mark.parametrize(
+    ("change", "yes"),
+    [
+        ("actually make it 400. and how long does that take to come back?", "yes"),
+        ("改成400吧。多久能到账？", "确认"),
+    ],
+)
+async def test_an_amount_changed_beside_a_question_is_the_amount_asked(
+    tmp_path: Path, change: str, yes: str
+) -> None:
+    """The change was dropped: the refund of 300 was asked again beside the answer, and a
+    hurried yes paid ¥300 instead of the ¥400 asked for."""
+    bot = bot_for(tmp_path)
+    await say(bot, "the purifier order - how much is left to refund? refund me 300 of it")
+    out = await say(bot, change)
+    assert "¥400.00" in str(out["reply"]) and "¥300.00" not in str(out["reply"])
+    assert "search_faq" in _tools(out)
+    await say(bot, yes)
+    assert await refunds_of(bot, "100609") == [400.0]
+
+
+# --- two writes, one naming its order by what is in it -----------------------------------------
+
+
+async def test_a_cancel_naming_a_thing_beside_a_cancel_naming_an_order_is_its_own(
+    tmp_path: Path,
+) -> None:
+    """ "cancel the air fryer and cancel 100998" was one cancel of 100998 (the air fryer's order,
+    100904, asked for nowhere)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "cancel the air fryer and cancel 100998")
+    cancels = [t["args"]["order_id"] for t in out["tasks"] if t.get("tool") == "cancel_order"]
+    assert sorted(cancels) == ["100904", "100998"]
+    await say(bot, "yes")
+    cancelled = sorted(e["target"] for e in await executions(bot, "cancel_order"))
+    assert cancelled == ["100904", "100998"]
+
+
+async def test_an_order_described_beside_another_described_is_not_the_cancels(
+    tmp_path: Path,
+) -> None:
+    """ "空气炸锅那单改个地址，手机那单取消" offered to cancel the air fryer's order (100904): the
+    address clause's words were folded into the cancel."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "空气炸锅那单改个地址，手机那单取消")
+    cancels = [t["args"]["order_id"] for t in out["tasks"] if t.get("tool") == "cancel_order"]
+    assert cancels == ["100998"]
+    await say(bot, "确认")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
