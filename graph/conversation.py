@@ -133,6 +133,8 @@ SPLIT = rx(
     r"|\s+\bso\s+(?=(?:(?:please|pls|plz|can you|could you)\s+)?(?:update|change|send|deliver"
     r"|ship|add|put|move|make|let|give)\b)"
     r"|[?;!。\n]|\.(?=\s|$)"
+    # "whats the eta for 100683 and 100998 thx": the thanks at the end is no part of the request
+    r"|(?<!\bno)(?<!\bno,)(?<!\bok)(?<!\bokay)\s+(?=(?:thx|thanks|thank you|thank u|ty)\W*$)"
     r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|顺带|顺手|顺道|然后|同时|对了|最后|其次)"
     # "btw can i ...", "oh and one more thing, ...", "first, ... second, ...", "第一 ... 第二 ..."
     r"|,?\s*\b(?:btw|by the way|one more thing|another thing|last thing|lastly|finally"
@@ -149,14 +151,37 @@ SPLIT = rx(
 STRIP = " \t,.;:!?。、~…-—\"'()[]「」“”‘’"
 
 
+def _enumeration_marks(norm: str) -> list[tuple[int, int]]:
+    """ "ok: 1 where's the screen protector, 2 I want a human …, 3 is the dinnerware set back":
+    the numbers that count the requests off (1, 2, … each opening the message or following
+    punctuation; at least two) — "1 pillow and 2 towels" counts things, not requests."""
+    marks: list[tuple[int, int]] = []
+    at = 0
+    for n in range(1, 10):
+        found = re.compile(
+            rf"(?:^|(?<=[:：,，;；.。!！?？]))\s*{n}\s*[.)、:：]?\s+(?=[^\d\s])"
+        ).search(norm, at)
+        if found is None:
+            break
+        marks.append(found.span())
+        at = found.end()
+    return marks if len(marks) >= 2 else []
+
+
 def clause_spans(norm: str) -> list[tuple[int, int]]:
     """Spans of the requests in a normalized message."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for m in SPLIT.finditer(norm):
-        if m.start() > start:
-            spans.append((start, m.start()))
-        start = m.end()
+    marks = _enumeration_marks(norm)
+    separators = sorted(
+        [*((m.start(), m.end()) for m in SPLIT.finditer(norm)), *marks], key=lambda s: s[0]
+    )
+    for sep_start, sep_end in separators:
+        if sep_start < start:
+            continue  # (overlapping a separator taken already)
+        if sep_start > start:
+            spans.append((start, sep_start))
+        start = sep_end
     if start < len(norm):
         spans.append((start, len(norm)))
     spans = [piece for s, e in spans for piece in split_at_han_spaces(norm, s, e)]
@@ -204,7 +229,8 @@ HOTLINE = rx(
 GOODBYE = rx(
     r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
     r"|\bhave a (?:nice|good|great) (?:day|one|evening|night|weekend)\b"
-    r"|\b(?:that'?s|thats) all i (?:needed|wanted|need)\b|\b(?:ok |okay )?(?:bye|cya|see ya)\W*$"
+    r"|\b(?:that'?s|thats) all i (?:needed|wanted|need)\b"
+    r"|\b(?:ok |okay )?(?:bye|goodbye|good bye|cya|see ya)\W*$"
     r"|\bbye for now\b|\bzai ?jian\b"
     r"|再见|拜拜|^[^\w\u3400-\u9fff]*(?:88|886|8888)[^\w\u3400-\u9fff]*$|回头见|下次见|先这样"
 )

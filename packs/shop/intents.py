@@ -521,7 +521,7 @@ _REFUND_WHERE = rx(
     _REFUND_MADE
     + r"|\bwhere(?:'?s| is| are)\b|\bstatus\b|\b(?:go|gone|went) through\b|\breceived?\b"
     r"|\bwhat happened\b|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到"
-    r"|退回来(?:了)?(?:没|吗|么)"
+    r"|退回来(?:了)?(?:没|吗|么)|退款(?:成功|通过|批下来|办好|处理好)了(?:没|吗|么|嘛)"
 )
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
 _REFUND_NEGATED = rx(
@@ -763,7 +763,7 @@ _MY_REFUND_WHERE = rx(
 _HOW_MUCH_LEFT = rx(
     r"\bhow much (?:of (?:it|that|this|the money) )?(?:more )?(?:(?:money|refund) )?"
     r"(?:can|could) i (?:still )?(?:get|claim)\b(?! (?:a |an )?(?:discount|coupon))"
-    r"|(?:还能|还可以|能|可以)退多少"
+    r"|(?:还能|还可以|能|可以)退多少|还剩多少(?:钱)?(?:没退|可以退|能退|可退)"
 )
 _STILL_REFUNDABLE = rx(
     r"\brefundable\b|\bcan (?:still )?be refunded\b|还能退|还可以退|能退多少|可以退多少|只能退"
@@ -2524,6 +2524,8 @@ def _classify_clause(
                     _HOW_MUCH.search(norm)
                     or _REFUND_AMOUNT_ASKED.search(norm)
                     or _STILL_REFUNDABLE.search(norm)
+                    # "净化器那单的退款成功了没": the refund of the order described, asked after
+                    or (_REFUND_WHERE.search(norm) and not _HOW_LONG.search(norm))
                 )
                 and describes_an_order(norm)
             )
@@ -2544,11 +2546,12 @@ def _classify_clause(
             # "净化器之前退的那笔是什么时候退的": a refund made on an order its words describe —
             # that order's refunds, not the refund-time policy
             return _Match(ShopIntent.ORDER_STATUS)
-        if (
-            _REFUND_AMOUNT_ASKED.search(norm) or _HOW_MUCH_LEFT.search(norm)
-        ) and not _HOW_LONG.search(norm):
-            # "你们一共退过我多少钱", "was that the whole refund?", "how much can I still get
-            # back" naming no order: the orders, with their refunds and what is left
+        if _HOW_MUCH_LEFT.search(norm) and not _HOW_LONG.search(norm):
+            # "how much can I still get back", "那台净化器，还能退多少钱": the order the words
+            # describe (looked up), or naming none the orders to pick from
+            return _Match(ShopIntent.ORDER_STATUS)
+        if _REFUND_AMOUNT_ASKED.search(norm) and not _HOW_LONG.search(norm):
+            # "你们一共退过我多少钱", "was that the whole refund?": the orders, with their refunds
             return _Match(ShopIntent.LIST_ORDERS)
         if (
             _FAQ_PATTERNS["returns"].search(norm) and not _MONEY_BACK_WHEN.search(norm)
@@ -2777,6 +2780,9 @@ def _classify_clause(
         return None if _A_PLACE.search(norm) else _Match(ShopIntent.STOCK)
     if _PRICE_TOLD.search(norm) and not ASKS.search(norm):
         return None  # "the screen protector cost 29": what was paid, told (the rest says why)
+    if _HOW_MUCH_LEFT.search(norm) and ents.order_ids:
+        # "100609还剩多少没退": what is left to refund on that order, not a stock count
+        return _Match(ShopIntent.ORDER_STATUS)
     if _STOCK.search(norm) or (
         (_HAVE_THING.search(norm) or _HOW_MANY_LEFT.search(norm)) and not ents.order_ids
     ):

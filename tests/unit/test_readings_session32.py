@@ -1,0 +1,79 @@
+"""Readings session 32 changed: requests counted off by number, a thanks or goodbye at the end,
+what is left to refund asked of an order named or described (each reading is what the planner
+acts on; executions are counted in tests/integration/test_session32_turns.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.graph.conversation import clause_spans, normalize
+from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import kind_of, match_shop, order_of
+
+SHOP = default_packs()
+
+
+def kinds(text: str) -> list[str]:
+    return [str(kind_of(m)) for m in match_shop(text, packs=SHOP)]
+
+
+def read(text: str) -> list[tuple[str, str | None]]:
+    return [(str(kind_of(m)), order_of(m)) for m in match_shop(text, packs=SHOP)]
+
+
+def clauses(text: str) -> list[str]:
+    norm = normalize(text)
+    return [norm[s:e].strip(" ,") for s, e in clause_spans(norm)]
+
+
+def test_requests_counted_off_by_number_are_each_read() -> None:
+    """Only the transfer was read; the parcel and the stock question were dropped."""
+    text = (
+        "lol the bot again. ok: 1 where's the screen protector, 2 I want a human for the "
+        "chipped plates, 3 is the dinnerware set back in stock"
+    )
+    assert sorted(kinds(text)) == ["handoff", "stock", "tracking"]
+
+
+@pytest.mark.parametrize(
+    "text", ["I need 1 pillow, 2 towels", "refund 1 of the 2 plates", "2 thermos 1 kettle"]
+)
+def test_numbers_counting_things_split_nothing(text: str) -> None:
+    assert len(clauses(text)) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("whats the eta for 100683 and 100998 thx", ["tracking", "tracking", "thanks"]),
+        ("track 100683 thank you", ["tracking", "thanks"]),
+        ("ok I'll wait then. thank you, goodbye", ["thanks", "goodbye"]),
+    ],
+)
+def test_a_thanks_or_goodbye_at_the_end_is_answered_too(text: str, expected: list[str]) -> None:
+    assert kinds(text) == expected
+
+
+@pytest.mark.parametrize("text", ["no thanks", "ok thanks"])
+def test_a_bare_answer_with_thanks_stays_one_clause(text: str) -> None:
+    assert clauses(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("100609还剩多少没退", [("order_status", "100609")]),
+        (
+            "扫地机器人有货吗？另外净化器那单的退款成功了没",
+            [("stock", None), ("order_status", None)],
+        ),
+        ("那台净化器，还能退多少钱？", [("order_status", None)]),
+        ("how much can I still get back?", [("order_status", None)]),
+    ],
+)
+def test_what_is_left_to_refund_is_a_look_at_the_order(
+    text: str, expected: list[tuple[str, str | None]]
+) -> None:
+    """Was a stock count, the refund-time policy or the list of orders: the order named is
+    looked at, one described is looked up before planning (naming none, the list is shown)."""
+    assert read(text) == expected
