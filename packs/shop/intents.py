@@ -1007,6 +1007,10 @@ _HANDOFF = rx(
     r"|转人工|人工|真人|客服经理|接线员|找客服|联系客服|找(?:个|你们)?(?:的)?(?:领导|主管|经理|负责人)"
     # "100609的事我想找个人聊聊", "give me someone to talk to"
     r"|(?:找|跟|和)(?:个|一个)?(?:真)?人(?:聊|谈|说)"
+    # "赶紧找人处理", "get someone to sort it out": a person asked to handle it
+    r"|(?:赶紧|快点|马上|帮我|给我)?找(?:个)?人(?:来)?(?:处理|解决|跟进|看看|管管)"
+    r"|\b(?:get|have|need|want) (?:someone|somebody|a person) (?:to )?(?:sort|fix|look|deal"
+    r"|handle|check)\w*\b(?! (?:the |my )?(?:parcel|package|delivery)\b)"
     r"|(?:让|叫)(?:你们)?的?(?:主管|经理|领导|负责人)"
     # "give me someone who can actually help"
     r"|\b(?:give me|get me|i need|i want) (?:someone|somebody) (?:who|that) can"
@@ -1691,7 +1695,9 @@ _REMEDY_ASKED = rx(
 _COMPLAINT_NOT_MADE = rx(
     r"\b(?:won'?t|will not|wo not|don'?t want to|do not want to|not going to|i'?m not)"
     r" (?:\w+ )?(?:file |make |lodge |raise )?(?:a )?complain(?:t|ing)?\b"
-    r"|(?:我)?(?:不|不想|不是要|不打算|没打算|没想)(?:去)?投诉(?:你们)?"
+    r"|(?:我)?(?:不|不想|不是要|不是|不打算|没打算|没想)(?:去)?投诉(?:你们)?"
+    # "not a complaint, just curious: …": what is asked is no complaint
+    r"|\bnot (?:a |really a )?complaint\b"
     r"|\b(?:my )?(?:sister|brother|friend|wife|husband|mum|mom|dad|colleague|neighbou?r)s?"
     r" (?:already )?(?:filed|made|lodged|raised|opened|sent) (?:a |the )?complaint\b"
     r"|\bif\b[^.?!]{0,40}\b(?:i'?ll|i will|i'?m going to|i'?d) (?:\w+ )?complain\b"
@@ -3818,7 +3824,12 @@ def match_shop(
             found is not None
             and found.intent is ShopIntent.REFUND
             and not _REFUND.search(clause_norm)
-            and (QUESTION_MARK.search(clause_text) or _item_refund_refused(norm))
+            and (
+                QUESTION_MARK.search(clause_text)
+                # (the words beside it, not another request's: "帮我看看净化器那单 签收了吗
+                # 顺便把剩下的866退了" asks about the parcel and asks for the refund)
+                or _item_refund_refused(norm[group.start : group.end + 3])
+            )
         ):
             # "手机退掉？", "如果把保温杯退了，钱退到哪": a thing's refund asked about, or beside a
             # no elsewhere in the message — what the order holds and what is refundable, no offer

@@ -281,6 +281,8 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     if (
         not data.get("matched_products")
         and not data.get("names_a_product")
+        # ("797那单为什么分两个包裹发": the order named by its total, whatever its parcels)
+        and not any(key in query for key in ("total", "refund", "tracking", "refunded", "left"))
         and _PARCEL.search(text)
         and _about_the_parcel(request)
     ):

@@ -200,3 +200,53 @@ async def test_an_order_described_beside_another_described_is_not_the_cancels(
     assert cancels == ["100998"]
     await say(bot, "确认")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+# --- a request beside another's question, a question beside "not a complaint" -----------------
+
+
+async def test_a_refund_asked_beside_a_question_about_the_parcel_is_offered(
+    tmp_path: Path,
+) -> None:
+    """ "帮我看看净化器那单 签收了吗 顺便把剩下的866退了": the 吗 of the parcel question made the
+    refund a question too (the order was shown, the refund never offered)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "帮我看看净化器那单 签收了吗 顺便把剩下的866退了")
+    assert "request_refund" in _tools(out)
+    assert "¥866.00" in str(out["reply"])
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100609") == [866.0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Not a complaint, just curious: why did the 797 order come in two boxes? and were both "
+        "delivered",
+        "不是投诉哈，就是好奇797那单为什么分两个包裹发，都签收了吧？",
+    ],
+)
+async def test_not_a_complaint_then_a_question_answers_the_question(
+    tmp_path: Path, text: str
+) -> None:
+    """The question was dropped: "nothing was done" was all the reply said."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    reply = str(out["reply"])
+    assert "YT8741553924" in reply and "SF8168184950" in reply
+    assert "create_ticket" not in _tools(out)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "100998好像扣了我两次钱！两次5198！赶紧找人处理",
+        "I think I was charged twice for 100998?? please check and get someone to sort it out",
+    ],
+)
+async def test_someone_asked_to_sort_it_out_is_a_transfer(tmp_path: Path, text: str) -> None:
+    """Only the order was shown: the person asked for was not."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "handoff_to_human" in _tools(out)
+    assert len(await executions(bot, "create_ticket")) == 1
