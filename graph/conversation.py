@@ -133,8 +133,6 @@ SPLIT = rx(
     r"|\s+\bso\s+(?=(?:(?:please|pls|plz|can you|could you)\s+)?(?:update|change|send|deliver"
     r"|ship|add|put|move|make|let|give)\b)"
     r"|[?;!。\n]|\.(?=\s|$)"
-    # "whats the eta for 100683 and 100998 thx": the thanks at the end is no part of the request
-    r"|(?<!\bno)(?<!\bno,)(?<!\bok)(?<!\bokay)\s+(?=(?:thx|thanks|thank you|thank u|ty)\W*$)"
     r"|,?\s*(?:另外|并且|而且|以及|此外|顺便|顺带|顺手|顺道|然后|同时|对了|最后|其次)"
     # "btw can i ...", "oh and one more thing, ...", "first, ... second, ...", "第一 ... 第二 ..."
     r"|,?\s*\b(?:btw|by the way|one more thing|another thing|last thing|lastly|finally"

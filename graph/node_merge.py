@@ -59,7 +59,18 @@ class MergeContextNode(NodeBase):
                     last_subject = value
             if result is None:
                 continue
-            if result.status is ToolStatus.NEEDS_CONFIRMATION and task.call is not None:
+            args = (
+                dict(result.data.get("args", task.call.args))
+                if task.call is not None and isinstance(result.data, dict)
+                else {}
+            )
+            if (
+                result.status is ToolStatus.NEEDS_CONFIRMATION
+                and task.call is not None
+                # the same action with the same arguments, read twice from one message, waits
+                # once: one yes never runs it twice
+                and not any(a["tool"] == task.call.name and a["args"] == args for a in asking)
+            ):
                 # every action the reply asks about, with the exact question; it waits for a
                 # yes only if the published reply really contains that question (validate)
                 item = ReplyItem(intent=match_from_task(task), result=result)
@@ -68,7 +79,7 @@ class MergeContextNode(NodeBase):
                         "id": "c-" + uuid.uuid4().hex[:16],
                         "call_id": result.call_id,
                         "tool": task.call.name,
-                        "args": dict(result.data.get("args", task.call.args)),
+                        "args": args,
                         "asked_turn": state.get("turn", 1),
                         "asked_at": self.clock.wall(),
                         "match": {k: v for k, v in task.match.items() if k != "reasked"},

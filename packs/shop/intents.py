@@ -6767,6 +6767,10 @@ _NO_THING_WORDS = rx(
     r"|orders|too|also|and|then|just|only|as well|of|from|in|for|me|whole|all|everything)\b"
     r"|取消|退款|退钱|退掉|退了|退|帮我|给我|麻烦|请|那单|这单|订单|那个|这个|也|都|一下|吧|了|的"
 )
+# the order of the second write is one more order ("and cancel 100998", "and the e-reader
+# order 100803 too"), not the order the things listed are of ("… and the plates from 100200")
+_ANOTHER_ORDER_TOO = rx(r"\b(?:cancel\w*|refund\w*)\b|\b(?:too|as well|also)\b|取消|退款|退|也")
+_THINGS_OF_THE_ORDER = rx(r"\b(?:from|of|in|on|out of)\s+(?:order\s+)?#?\d{6}|\d{6}\s*(?:里|中|的)")
 _NAMES_A_THING = rx(r"[a-z]{3,}|[\u4e00-\u9fff]{2,}")
 
 
@@ -6777,7 +6781,11 @@ def _own_order_apart(items: list[_Request]) -> list[_Request]:
     named = {
         (i.intent, i.order_id)
         for i in items
-        if i.order_id and i.order_id in extract_entities(normalize(i.text, _TYPOS)).order_ids
+        if i.order_id
+        and i.order_id in extract_entities(normalize(i.text, _TYPOS)).order_ids
+        # (not "refund the thermos and the dinnerware from 100200": things of that order, listed)
+        and _ANOTHER_ORDER_TOO.search(normalize(i.text, _TYPOS))
+        and not _THINGS_OF_THE_ORDER.search(normalize(i.text, _TYPOS))
     }
     out = []
     for i in items:
