@@ -1342,6 +1342,10 @@ _COURIER_QUESTION = rx(
     r"(?!\s+(?:has|had|is (?:bringing|delivering|carrying)|took|picked up|brought|carried)"
     r" (?:my|the|our)\b)"
     r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司"
+    # "do you ship with SF", "你们发顺丰吗"
+    r"|\bdo (?:you|u) (?:ship|deliver|send)(?: it| orders)? (?:with|via|by|through|using) "
+    r"(?:sf|yto|zto|sto|yunda|jd|ems|sf express|shunfeng)\b"
+    r"|(?:你们|能|可以)?(?:发|走|用)(?:顺丰|圆通|中通|申通|韵达|京东|邮政|ems)(?:快递)?(?:吗|么|嘛)"
 )
 _ORDER_WORD = rx(r"\bor?de?r\b|订单|单子")
 _RETURN_ACTION = rx(
@@ -1756,6 +1760,10 @@ _TRACKING = rx(
     r"|courier|carrier|is it (?:coming|arriving|getting here) today|"
     r"shipping status|delivery status|shipment status|"
     r"in transit|out for delivery|waybill|eta)\b"
+    # "I want to know why it's stuck", "why is my parcel not moving"
+    r"|\bwhy (?:is |'s )?(?:it|my (?:parcel|package|order|delivery)|the (?:parcel|package))"
+    r"(?:'s| is)? (?:still )?(?:stuck|not moving|not updating|delayed)\b"
+    r"|为(?:什么|啥)(?:还)?(?:卡住|卡着|不动|没动|一直不动)"
     r"|\bwhere(?:'?s| is| are| r)\s+(?:is |are )?(?:my |the |this |that |our )?"
     r"(?:order|package|parcel|shipment|delivery|stuff|items?|goods|box|purchase|headphones|it|they)\b"
     r"|\bwhere(?:'?s| is)\s+(?:order\s+|#)?\d{6}\b|\bparcels\b"
@@ -2234,6 +2242,14 @@ _NO_LONGER_WANTED = rx(
 )
 
 
+_ORDER_NUMBER_ASKED = rx(
+    r"\b(?:tell me|what(?:'s| is| was)|give me|find|look up|remind me of|forgot|lost)"
+    r" (?:\w+ ){0,2}(?:the |my |that |its )?order (?:number|no\.?|#|id)\b"
+    r"|(?:告诉我|查一下|查下|给我|找一下)[^，。,.!?！？]{0,6}订单号|订单号(?:是)?(?:多少|啥|什么)"
+    r"|订单号[^，。,.!?！？]{0,4}(?:找不到|忘了|丢了)"
+)
+
+
 def _classify_clause(
     norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool
 ) -> _Match | None:
@@ -2243,6 +2259,10 @@ def _classify_clause(
     if _ALTERNATIVE.search(norm):
         # "I want a replacement, not a refund", "我要换货不要退款": what is wanted instead
         norm = blank(norm, _REFUND_NOT_WANTED)
+    if _ORDER_NUMBER_ASKED.search(norm) and not ents.order_ids:
+        # "can you tell me the order number, I lost it", "告诉我一下那个订单号": the order (its
+        # number shown), looked up by what the message says of it
+        return _Match(ShopIntent.ORDER_STATUS)
     if contacted and (_REFUND.search(norm) or _CANCEL.search(norm)):
         # "your agent said I could get a refund for 100683", "I spoke with a human earlier who
         # promised a refund on 100609": what was promised, looked at — never done on the claim
@@ -3227,6 +3247,8 @@ def _gives_a_reason(previous: str, clause: str, found: _Match | None) -> bool:
         found is not None
         and found.intent in _LOOKS
         and bool(_COMPLAINT.search(previous))
+        # (not "我之前投诉的工单怎么样了？包裹还是没动": a ticket asked after, then the parcel)
+        and not (_TICKET_WORD.search(previous) and ASKS.search(previous))
         and not extract_entities(previous).order_ids
         and not ASKS.search(clause)
     )

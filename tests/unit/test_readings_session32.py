@@ -75,3 +75,25 @@ def test_what_is_left_to_refund_is_a_look_at_the_order(
     """Was a stock count, the refund-time policy or the list of orders: the order named is
     looked at, one described is looked up before planning (naming none, the list is shown)."""
     assert read(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the courier asked about beside a look (the clause was left unread)
+        (
+            "my phone and monitor order - any tracking number yet? btw do you ship with SF",
+            ["tracking", "faq"],
+        ),
+        ("你们发顺丰吗", ["faq"]),
+        # the order's number asked for (a tracking look, or unread)
+        ("what's my order number for the monitor?", ["order_status"]),
+        ("顺便告诉我一下那个订单号，我找不到了", ["order_status"]),
+        # why the parcel is stuck (unread)
+        ("I want to know why it's stuck", ["tracking"]),
+        # a ticket asked after, then the parcel (the parcel was folded in as the complaint's reason)
+        ("我之前投诉的工单怎么样了？包裹还是没动", ["ticket_status", "tracking"]),
+    ],
+)
+def test_questions_beside_others_are_each_read(text: str, expected: list[str]) -> None:
+    assert kinds(text) == expected
