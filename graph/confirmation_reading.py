@@ -148,6 +148,12 @@ def read_confirmation(
     return answer
 
 
+def _another_action_named(plain: str, words: ConfirmationWords) -> bool:
+    """Whether the words name an action none of the waiting ones is ("取消" to a refund)."""
+    waiting = " ".join(words.waiting)
+    return any(action not in waiting for action in words.named_actions(plain))
+
+
 def _read(
     text: str, norm: str, lang: Lang, packs: PackSet, words: ConfirmationWords
 ) -> MatchedIntent | None:
@@ -305,6 +311,10 @@ def _read(
             return MatchedIntent(intent=Intent.CONFIRM_NO, text=stripped, lang=lang)
         return None
     if yes is None:
+        if subjects and _another_action_named(plain, words):
+            # "改成400吧。另外把100904取消了" to a refund of 100609: 100904 is the cancel's, never
+            # the order the waiting refund moves to
+            return None
         if subjects and CORRECTION.search(norm):
             # "100200改成50吧" while refunds of 100609 and 100200 wait: that order's amount
             corrected = read_amount(bare(_without(norm, subjects)), money_context=True, packs=packs)

@@ -6900,8 +6900,9 @@ def _change_then_reads(
 ) -> list[MatchedIntent]:
     """ "actually make it 400. and how long does that take to come back?" to the refund of 300
     waiting: the first sentence changes the offer (asked again with 400, never the old amount
-    kept), the rest is read — its reads answered beside it; a write or anything else in it
-    leaves the whole message to the usual reading."""
+    kept), the rest is read and answered beside it ("make it 400. and cancel 100904": the cancel
+    asked too); a rest that is no pack request (a no, a yes, thanks) leaves the whole message
+    to the usual reading."""
     split = _FIRST_SENTENCE.match(text.strip())
     if split is None:
         return []
@@ -6909,13 +6910,10 @@ def _change_then_reads(
     change = read_confirmation(first, normalize(first, _TYPOS), lang, packs, words)
     if change is None or change.intent is not Intent.CONFIRM_CHANGE:
         return []
-    reads = []
-    for m in read(split.group("rest")):
-        cap = packs.for_intent(m.capability) if m.intent is Intent.PACK else None
-        if cap is None or cap.kind != "read":
-            return []
-        reads.append(m)
-    return [change, *reads]
+    rest = read(split.group("rest"))
+    if any(m.intent is not Intent.PACK or packs.for_intent(m.capability) is None for m in rest):
+        return []
+    return [change, *rest]
 
 
 _AMOUNT_CORRECTED = rx(r"不是|\b(?:no|wait|actually|rather)\b")

@@ -250,3 +250,22 @@ async def test_someone_asked_to_sort_it_out_is_a_transfer(tmp_path: Path, text: 
     out = await say(bot, text)
     assert "handoff_to_human" in _tools(out)
     assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "yes"),
+    [("make it 400. and cancel 100904", "yes"), ("改成400吧。另外把100904取消了", "确认")],
+)
+async def test_an_amount_changed_beside_another_write_changes_only_its_own(
+    tmp_path: Path, change: str, yes: str
+) -> None:
+    """The English dropped the refund (only the cancel was asked); the Chinese moved the waiting
+    refund of ¥300 to 100904 (the cancel's order) and asked no cancel."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 300 on 100609")
+    out = await say(bot, change)
+    assert "¥400.00" in str(out["reply"]) and "100904" in str(out["reply"])
+    await say(bot, yes)
+    assert await refunds_of(bot, "100609") == [400.0]
+    assert await refunds_of(bot, "100904") == []
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
