@@ -5545,6 +5545,10 @@ def _not_asked_for(matched: list[_Request], norm: str) -> list[_Request]:
         meant = not_asked_for(norm[:at], own, after)
         if meant == "no":
             out.append(_Request(Intent.CONFIRM_NO, text=m.text, lang=m.lang))
+        elif meant == "asked_about" and any(o.intent in _ACTIONS for o in matched[:n]):
+            # "could I cancel 100998 and refund 100609?": the first half read as asked for, so
+            # is the second
+            out.append(m)
         elif meant == "asked_about":
             # "can I refuse it at the door and get my money back?": whether it can be done
             before = norm[:at]

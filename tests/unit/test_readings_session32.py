@@ -97,3 +97,12 @@ def test_what_is_left_to_refund_is_a_look_at_the_order(
 )
 def test_questions_beside_others_are_each_read(text: str, expected: list[str]) -> None:
     assert kinds(text) == expected
+
+
+def test_a_write_asked_in_both_halves_of_a_question_is_asked_for() -> None:
+    """ "could I cancel 100998 and refund 100609?": the first half is read as asked for, so is
+    the second (never the refund policy in its place)."""
+    assert read("could I cancel 100998 and refund 100609?") == [
+        ("cancel_order", "100998"),
+        ("refund", "100609"),
+    ]
