@@ -269,3 +269,22 @@ async def test_an_amount_changed_beside_another_write_changes_only_its_own(
     assert await refunds_of(bot, "100609") == [400.0]
     assert await refunds_of(bot, "100904") == []
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+
+
+# --- one yes, one execution of each action ------------------------------------------------------
+
+
+async def test_an_action_read_twice_from_one_message_runs_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reading that planned the same refund twice (session 32's first split of "refund the
+    thermos and the dinnerware from 100200" did) had one yes pay it twice: identical actions now
+    wait once. The matcher's own merging is switched off to plan the duplicate."""
+    import helpdesk.packs.shop.intents as shop_intents
+
+    monkeypatch.setattr(shop_intents, "_dedupe", lambda items: items)
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund 300 on 100609, refund 300 on 100609")
+    assert _tools(out) == ["request_refund", "request_refund"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [300.0]
