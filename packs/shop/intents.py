@@ -1629,7 +1629,9 @@ _LATE_BY = (
     r"|\b(?:refund|cancel)\w*\b(?:(?!\b(?:reorder|order|buy|purchase|get one)\b)[^.!?;]){0,30}"
     r"\blater\b|\bnot now\b|\bwait until\b"
     r"|\b(?:later|next week|tomorrow) if\b"
-    r"|\bif\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
+    # ("tell me if the monitor ships this week": whether, asked — no condition)
+    r"|(?<!tell me )(?<!let me know )(?<!check )(?<!see )(?<!ask )(?<!know )(?<!wondering )"
+    r"(?<!wonder )\bif\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
     r"|\b(?:breaks?|stops? working|is late|comes? late|gets? lost|lost|loses|damaged|broken"
     r"|price drops|goes on sale|gets? cheaper|by the \d+(?:st|nd|rd|th)?|within \d+ hours?"
     r"|it'?s been a week)\b"
@@ -2048,7 +2050,7 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # cancel does with the money paid, the cancel policy (paid orders: all of it, back the
         # way it was paid)
         return _Match(ShopIntent.FAQ, topic="cancel_order")
-    if found is not None and found.topic == "delivery_times" and _MY_THING_SHIPS.search(norm):
+    if (found is None or found.topic == "delivery_times") and _MY_THING_SHIPS.search(norm):
         # "when does my phone ship", "之前那台什么时候发": the order of a thing bought (looked up
         # by what it is, or by the thing the message names beside it), not the shipping policy
         return _Match(ShopIntent.ORDER_STATUS)
@@ -2072,6 +2074,16 @@ _MY_THING_SHIPS = rx(
     r"\bmy (?:first |other |last )?(?!order\b|orders\b|stuff\b|package\b|parcel\b)[a-z]+"
     r"(?: [a-z]+)?\b[^.?!]{0,12}\bship"
     r"|(?:我的|我买的|之前(?:那|买的)|我那)[^，。,.!?！？]{1,8}(?:什么时候|啥时候|几时|何时|几号)(?:能)?发"
+    # "tell me if the monitor ships this week"
+    r"|\b(?:if|whether|when) (?:the|my) (?!order\b|orders\b|package\b|parcel\b)[a-z]+"
+    r"(?: [a-z]+)? (?:ships|has shipped|will ship|is shipping|gets shipped)\b"
+    r"|\bwhen (?:does|will|is) (?:the|my) (?!order\b|orders\b|package\b|parcel\b)[a-z]+"
+    r"(?: [a-z]+)? (?:ship|be shipped|go out)\b"
+    # "显示器啥时候发": a thing, then when it ships (not "你们什么时候发货": the policy)
+    r"|^\W*(?!你们|我们|你|我|他|她|它|这|那|一般|平时|通常|每天|周末|今天|明天)"
+    r"(?![\u4e00-\u9fff]{0,4}(?:大概|大约|预计|估计|最快|最晚|到底|究竟|改完|请问|一般|通常|平时))"
+    r"[\u4e00-\u9fff]{2,6}"
+    r"(?:什么时候|啥时候|几时|何时|几号)(?:能)?发(?:货)?(?:呀|啊|呢|吗)?\W*$"
 )
 # the money of an order cancelled, asked about ("is my money safe if I cancel?", "取消的话是全额
 # 退吗")
@@ -5469,6 +5481,9 @@ _HOW_IT_WORKS = rx(
     r"^\W*(?:so |and |but )?how (?:does|do|would|will) (?:that|it|this|the process|returning|"
     r"exchanging) (?:even |actually |exactly )?work\b"
     r"|^\W*how do i (?:do|go about) (?:that|it|this)\b"
+    # "… a warranty on the purifier and how do I claim it": how the policy asked about is used
+    r"|^\W*(?:and )?how (?:do|can|would) (?:i|we) (?:claim|use|make a claim on|apply for)"
+    r" (?:that|it|this|one)\b"
     r"|\bwhat(?:'s| is) the process\b"
     r"|怎么(?:弄|操作|办理|申请)|流程是(?:什么|怎样|啥)|要怎么做"
 )
@@ -6813,8 +6828,22 @@ def _own_order_apart(items: list[_Request]) -> list[_Request]:
         and _ANOTHER_ORDER_TOO.search(normalize(i.text, _TYPOS))
         and not _THINGS_OF_THE_ORDER.search(normalize(i.text, _TYPOS))
     }
+    # "cancel 100904 and when does the monitor ship": when a thing of its own ships, asked
+    # beside another request's order, is about the thing's order, not that one
+    named_by_any = {
+        i.order_id
+        for i in items
+        if i.order_id and i.order_id in extract_entities(normalize(i.text, _TYPOS)).order_ids
+    }
     out = []
     for i in items:
+        if (
+            i.intent in _LOOKS
+            and i.order_id in named_by_any
+            and not extract_entities(normalize(i.text, _TYPOS)).order_ids
+            and _MY_THING_SHIPS.search(normalize(i.text, _TYPOS))
+        ):
+            i = replace(i, order_id=None, inferred_order=False)
         if (
             i.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
             and i.order_id
@@ -7979,7 +8008,13 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
             i.order_id in tracked
             # "…物流还停在成都 … 能不能帮我催一下": a status question naming and describing
             # no order, beside a look at the parcel, is about that parcel
-            or (tracking and not i.order_id and not describes_an_order(i.text))
+            or (
+                tracking
+                and not i.order_id
+                and not describes_an_order(i.text)
+                # ("100683到哪了 显示器啥时候发": a thing of its own, asked when it ships)
+                and not _MY_THING_SHIPS.search(normalize(i.text, _TYPOS))
+            )
         )
         and not _REFUND.search(normalize(i.text, _TYPOS))
         # "订单100123到哪了？另外能取消吗": whether it can be cancelled, which its status says

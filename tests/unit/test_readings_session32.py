@@ -106,3 +106,28 @@ def test_a_write_asked_in_both_halves_of_a_question_is_asked_for() -> None:
         ("cancel_order", "100998"),
         ("refund", "100609"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the cancel was made a look ("if the monitor ships this week" read as a day it waits on)
+        (
+            "please cancel 100904 and tell me if the monitor ships this week",
+            [("cancel_order", "100904"), ("order_status", None)],
+        ),
+        # the look at the monitor took the cancel's order
+        (
+            "cancel 100904 and when does the monitor ship",
+            [("cancel_order", "100904"), ("order_status", None)],
+        ),
+        # the thing's shipping was dropped beside the parcel asked after
+        ("100683到哪了 显示器啥时候发货", [("tracking", "100683"), ("order_status", None)]),
+        # the policy, not a thing
+        ("你们什么时候发货", [("faq", None)]),
+    ],
+)
+def test_when_a_thing_ships_is_asked_of_its_own_order(
+    text: str, expected: list[tuple[str, str | None]]
+) -> None:
+    assert read(text) == expected
