@@ -70,10 +70,12 @@ from tests.conversations.labels import held_out, load_set
 # once", first run 74.9%, 80.4% of its multi-request turns served or deferred) joined: LOWERED
 # from 0.930 / 0.915 / 0.970 / 0.960 because the set grew by 259 harder turns (measured with the
 # batch: 3648/3963, 3585/3963, 3138/3263, 1461/1541).
-FLOOR_UNDERSTOOD = 0.920  # 3646/3963
-FLOOR_ACCEPTED = 0.904  # 3583/3963
-FLOOR_MULTI_REQUESTS_SERVED = 0.961  # 3136/3263
-FLOOR_ANSWERED_OR_DEFERRED = 0.948  # 1461/1541 multi-request turns
+# Then raised from 0.920 / 0.904 / 0.961 / 0.948 (tuned on the batch; measured 3671/3963,
+# 3608/3963, 3154/3263, 1473/1541).
+FLOOR_UNDERSTOOD = 0.925  # 3666/3963
+FLOOR_ACCEPTED = 0.909  # 3603/3963
+FLOOR_MULTI_REQUESTS_SERVED = 0.966  # 3153/3263
+FLOOR_ANSWERED_OR_DEFERRED = 0.955  # 1472/1541 multi-request turns
 # The sealed batches (tests/conversations/sealed/, never tuned on), measured the same day: the
 # first (160 messages, session 10), the second (221, session 11), the third and fourth (249 and
 # 220, session 12) together. The third's first run was 69.1% understood, the fourth's 73.6%.
