@@ -6817,44 +6817,36 @@ _NAMES_A_THING = rx(r"[a-z]{3,}|[\u4e00-\u9fff]{2,}")
 
 def _own_order_apart(items: list[_Request]) -> list[_Request]:
     """ "cancel the air fryer and cancel 100998": a write naming no order of its own beside the
-    same write naming one is not that order's (it was one cancel of 100998, the air fryer's
-    asked for nowhere): its order is the one its words describe, looked up before planning."""
+    same write naming one more order is not that order's (it was one cancel of 100998, the air
+    fryer's asked for nowhere); "cancel 100904 and when does the monitor ship": when a thing
+    ships, asked beside another request's order, is not about that order. Their order is the
+    one their words describe, looked up before planning."""
+    words = [normalize(i.text, _TYPOS) for i in items]
+    own = [
+        i.order_id if i.order_id in extract_entities(w).order_ids else None
+        for i, w in zip(items, words, strict=True)
+    ]
+    named_by_any = {o for o in own if o}
+    # (not "refund the thermos and the dinnerware from 100200": things of that order, listed)
     named = {
-        (i.intent, i.order_id)
-        for i in items
-        if i.order_id
-        and i.order_id in extract_entities(normalize(i.text, _TYPOS)).order_ids
-        # (not "refund the thermos and the dinnerware from 100200": things of that order, listed)
-        and _ANOTHER_ORDER_TOO.search(normalize(i.text, _TYPOS))
-        and not _THINGS_OF_THE_ORDER.search(normalize(i.text, _TYPOS))
-    }
-    # "cancel 100904 and when does the monitor ship": when a thing of its own ships, asked
-    # beside another request's order, is about the thing's order, not that one
-    named_by_any = {
-        i.order_id
-        for i in items
-        if i.order_id and i.order_id in extract_entities(normalize(i.text, _TYPOS)).order_ids
+        (i.intent, o)
+        for i, w, o in zip(items, words, own, strict=True)
+        if o and _ANOTHER_ORDER_TOO.search(w) and not _THINGS_OF_THE_ORDER.search(w)
     }
     out = []
-    for i in items:
-        if (
-            i.intent in _LOOKS
-            and i.order_id in named_by_any
-            and not extract_entities(normalize(i.text, _TYPOS)).order_ids
-            and _MY_THING_SHIPS.search(normalize(i.text, _TYPOS))
-        ):
-            i = replace(i, order_id=None, inferred_order=False)
-        if (
-            i.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
-            and i.order_id
-            and (i.intent, i.order_id) in named
-            and not extract_entities(normalize(i.text, _TYPOS)).order_ids
-            and i.amount_kind == "none"
-            and not re.search(r"\d", i.text)
-            and _NAMES_A_THING.search(_NO_THING_WORDS.sub(" ", normalize(i.text, _TYPOS)))
-        ):
-            i = replace(i, order_id=None, inferred_order=False)
-        out.append(i)
+    for i, w, o in zip(items, words, own, strict=True):
+        names_none = o is None and not extract_entities(w).order_ids
+        apart = names_none and (
+            (i.intent in _LOOKS and i.order_id in named_by_any and _MY_THING_SHIPS.search(w))
+            or (
+                i.intent in (ShopIntent.CANCEL_ORDER, ShopIntent.REFUND)
+                and (i.intent, i.order_id) in named
+                and i.amount_kind == "none"
+                and not re.search(r"\d", i.text)
+                and _NAMES_A_THING.search(_NO_THING_WORDS.sub(" ", w))
+            )
+        )
+        out.append(replace(i, order_id=None, inferred_order=False) if apart else i)
     return out
 
 
