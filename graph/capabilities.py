@@ -132,7 +132,9 @@ def merge_matches(
     # "我的投诉处理得怎么样了，单号T-000031": a pattern's clause naming what a built-in request of
     # the same capability already carries is that request, not a second one
     extra = [p for p in from_packs if not any(_same_request(b, p) for b in kept)]
-    return [*kept, *extra]
+    # what was read is answered first, then the parts no one read are named
+    unread = [m for m in kept if _deferred_part(m)]
+    return [*(m for m in kept if not _deferred_part(m)), *extra, *unread]
 
 
 def _same_request(built: MatchedIntent, found: MatchedIntent) -> bool:

@@ -763,7 +763,11 @@ _MY_REFUND_WHERE = rx(
 _HOW_MUCH_LEFT = rx(
     r"\bhow much (?:of (?:it|that|this|the money) )?(?:more )?(?:(?:money|refund) )?"
     r"(?:can|could) i (?:still )?(?:get|claim)\b(?! (?:a |an )?(?:discount|coupon))"
+    # "how much of my money can you still refund", "what can I still get refunded"
+    r"|\bhow much (?:of (?:my|the) money )?(?:can|could) (?:you|u) still (?:refund|give back)\b"
+    r"|\bwhat (?:can|could) i still get (?:refunded|back)\b"
     r"|(?:还能|还可以|能|可以)退多少|还剩多少(?:钱)?(?:没退|可以退|能退|可退)"
+    r"|还有多少钱?(?:可以|能)退"
 )
 _STILL_REFUNDABLE = rx(
     r"\brefundable\b|\bcan (?:still )?be refunded\b|还能退|还可以退|能退多少|可以退多少|只能退"
@@ -3045,6 +3049,8 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
             return asks_for_something(blank(clause, GREETING))
         if found.intent in _LOOKS and refund_amount_named(clause) is not None:
             return False  # "上次你们给净化器退了433对吧": a refund made, asked after
+        if found.intent in _LOOKS and _HOW_MUCH_LEFT.search(clause):
+            return False  # "还有多少钱可以退给我": what is left to refund, asked
         if found.intent in _LOOKS:
             # ("let the courier know to ring the bell", "再让快递员送货前打个电话")
             asks = asks_for_a_change(clause) or bool(IMPERATIVE.search(clause.strip()))
@@ -3812,6 +3818,18 @@ def match_shop(
                 _products_apart(text, norm, spans, message_lang, last_order_id, last_sku)
                 or model_read
             )
+        if not model_read and len(unread) > 1:
+            # "can i change my address for 100998 and add a phone case to it": each part is
+            # said to be unread on its own (a pack may read one of them), none dropped
+            model_read = [
+                _Request(
+                    Intent.UNKNOWN,
+                    text=(part := text[s:e].strip(STRIP)),
+                    lang=detect_language(part, default=message_lang),
+                    details=DEFERRED_PART,
+                )
+                for s, e in unread
+            ]
         alone = model_read or [_unknown(text, message_lang)]
         alone = _no_second_complaint(alone)
         return [_published(m) for m in _greeted_first(alone, greeted, message_lang)]
@@ -4735,7 +4753,7 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
                     words = words.replace(write.text.strip(STRIP), " ")
                     m = replace(m, args={**m.args, SHARE_OF: words})
             own = words
-            for other in others:
+            for other in [*others, *_other_refunds_words(m, matched)]:
                 if other not in m.text:
                     own = own.replace(other, " " * len(other))
             just = _JUST_THIS.search(own)
@@ -4749,6 +4767,21 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
                 m = replace(m, args={**m.args, SHARE_OWN: own})
         out.append(m)
     return out
+
+
+def _other_refunds_words(refund: _Request, matched: list[_Request]) -> list[str]:
+    """The words of the message's other refunds of another order, one of the two naming its
+    order by number: "refund the thermos and refund 100609" — the thermos is no item of
+    100609, and 100609 no part of the thermos's refund."""
+    return [
+        other.text.strip(STRIP)
+        for other in matched
+        if other is not refund
+        and other.intent is ShopIntent.REFUND
+        and other.order_id != refund.order_id
+        and (_ORDER.search(other.text) or _ORDER.search(refund.text))
+        and other.text.strip(STRIP)
+    ]
 
 
 # "now do the same for 100452", "same for the plates order, 150 too", "盘子那单也照这个数退":

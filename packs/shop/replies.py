@@ -107,7 +107,7 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
             words=match.text,
         )
     if kind == "orders":
-        listed = orders_text(w, as_dict(data))
+        listed = orders_text(w, as_dict(data), about_refund=mentions_refund(match.text))
         named = REFUND_MENTION.search(match.text)
         if named:
             # "did R-999999 go through?": no order of theirs has that refund — said, then the list

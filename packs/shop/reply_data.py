@@ -144,7 +144,9 @@ def _shipment(w: Writer, shipment: dict[str, Any]) -> str:
     return w.say("shipment_no_eta", shipment_status=label, **values)
 
 
-def orders_text(w: Writer, data: dict[str, Any]) -> str:
+def orders_text(w: Writer, data: dict[str, Any], *, about_refund: bool = False) -> str:
+    """The orders listed; (``about_refund``: the customer asks about money back) each with
+    what can still be refunded on it."""
     orders = as_list(data["orders"])
     if not orders:
         return w.say("orders_empty")
@@ -161,6 +163,13 @@ def orders_text(w: Writer, data: dict[str, Any]) -> str:
                 created=date_text(order.get("created_at")),
             )
         )
+        if about_refund and "refundable_amount" in order:
+            amount = float(order["refundable_amount"])
+            lines.append(
+                w.say("orders_refundable", amount=money(amount))
+                if amount > 0
+                else w.say("orders_not_refundable")
+            )
     return "\n".join(lines)
 
 

@@ -173,7 +173,15 @@ async def test_orders_list_newest_first(client: httpx.AsyncClient) -> None:
     assert [o["created_at"] for o in orders] == sorted(
         (o["created_at"] for o in orders), reverse=True
     )
-    assert set(orders[0]) == {"order_id", "status", "created_at", "total", "currency", "item_count"}
+    assert set(orders[0]) == {
+        "order_id",
+        "status",
+        "created_at",
+        "total",
+        "currency",
+        "item_count",
+        "refundable_amount",
+    }
     assert {o["order_id"] for o in orders} == set(C0001_ORDERS.values())
 
 
@@ -724,3 +732,17 @@ async def test_unknown_path_and_wrong_method_answer_in_the_envelope(
     assert (missing.status_code, missing.json()["error"]["code"]) == (404, "not_found")
     wrong = await client.delete("/orders/100200")
     assert (wrong.status_code, wrong.json()["error"]["code"]) == (405, "method_not_allowed")
+
+
+async def test_orders_list_says_what_is_refundable_as_each_order_does(
+    client: httpx.AsyncClient,
+) -> None:
+    """The list's ``refundable_amount`` is the order's own (refunds made taken off; nothing on
+    an order that cannot be refunded)."""
+    listed = (await client.get("/orders")).json()["orders"]
+    for summary in listed:
+        order = (await client.get(f"/orders/{summary['order_id']}")).json()
+        assert summary["refundable_amount"] == order["refundable_amount"]
+    amounts = {o["order_id"]: o["refundable_amount"] for o in listed}
+    assert amounts[C0001_ORDERS["delivered_partly_refunded"]] == 866.0
+    assert amounts[C0001_ORDERS["pending"]] == 0.0

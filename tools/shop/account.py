@@ -67,12 +67,15 @@ def list_orders(
     the one that parcel is of, (``refunded_cents``) only those with a refund of that amount
     ("the 433 you refunded") and (``left_cents``) only those with that much not yet refunded
     ("the 866 that's left")."""
+    counted = ", ".join("?" * len(_COUNTED_REFUNDS))
     sql = (
         "SELECT o.order_id, o.status, o.created_at, o.total_cents, o.currency,"
         " (SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.order_id)"
-        " AS item_count FROM orders o WHERE o.customer_id = ?"
+        " AS item_count, (SELECT COALESCE(SUM(amount_cents), 0) FROM refunds r"
+        f" WHERE r.order_id = o.order_id AND r.status IN ({counted})) AS refunded_cents"
+        " FROM orders o WHERE o.customer_id = ?"
     )
-    params: list[Any] = [customer_id]
+    params: list[Any] = [*_COUNTED_REFUNDS, customer_id]
     if status is not None:
         sql += " AND o.status = ?"
         params.append(status)
@@ -110,6 +113,9 @@ def list_orders(
                 "total": money(row["total_cents"]),
                 "currency": row["currency"],
                 "item_count": row["item_count"],
+                "refundable_amount": _refundable_amount(
+                    row["status"], row["total_cents"] - row["refunded_cents"]
+                ),
             }
             for row in conn.execute(sql, params)
         ]
@@ -212,8 +218,9 @@ def _order_dict(
     conn: sqlite3.Connection, row: sqlite3.Row, today: date | None = None
 ) -> dict[str, Any]:
     order_id = row["order_id"]
-    remaining = row["total_cents"] - refunded_cents(conn, order_id)
-    refundable = row["status"] in REFUNDABLE_STATUSES and remaining > 0
+    refundable_amount = _refundable_amount(
+        row["status"], row["total_cents"] - refunded_cents(conn, order_id)
+    )
     return {
         "order_id": order_id,
         "customer_id": row["customer_id"],
@@ -247,9 +254,14 @@ def _order_dict(
             )
         ],
         "cancellable": row["status"] in CANCELLABLE_STATUSES,
-        "refundable": refundable,
-        "refundable_amount": money(remaining) if refundable else 0.0,
+        "refundable": refundable_amount > 0,
+        "refundable_amount": refundable_amount,
     }
+
+
+def _refundable_amount(status: str, remaining_cents: int) -> float:
+    """What can still be refunded on an order of this status with this much not refunded."""
+    return money(remaining_cents) if status in REFUNDABLE_STATUSES and remaining_cents > 0 else 0.0
 
 
 def get_order(

@@ -1,0 +1,92 @@
+"""Whole turns session 33 changed — run as a customer meets the bot (the demo shop seeded, the
+minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.test_trust import bot_for, executions, refunds_of, say
+
+
+def _tools(out: dict[str, Any]) -> list[Any]:
+    return [t.get("tool") for t in out["tasks"]]
+
+
+# --- how much can still come back, naming no order: each order with what is refundable --------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how much can I still get back?",
+        "how much of my money can you still refund",
+        "what can I still get refunded",
+        "我还能退多少钱",
+        "还有多少钱可以退给我",
+    ],
+)
+async def test_what_is_left_to_refund_naming_no_order_lists_it_per_order(
+    tmp_path: Path, text: str
+) -> None:
+    """The orders were listed without what is refundable on them (or the refund-time policy
+    answered, or the menu); now each order says what can still come back, and nothing is
+    offered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    reply = str(out["reply"])
+    assert "866.00" in reply  # 100609: 1299 paid, 433 refunded
+    assert "797.00" in reply  # 100200: nothing refunded yet
+    assert "request_refund" not in _tools(out)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_list_not_about_money_shows_no_refundable_amounts(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "show me my orders")
+    assert "100609" in str(out["reply"])
+    assert "refunded" not in str(out["reply"])
+
+
+# --- two refunds, one of a thing, one of an order by number: each its own ------------------------
+
+
+async def test_a_thing_refunded_beside_an_order_refunded_by_number(tmp_path: Path) -> None:
+    """ "refund the thermos and refund 100609" asked how much on 100609, which "does not
+    include the thermos" (the thermos's words were read as 100609's share); now ¥129 on 100200
+    and the ¥866 left on 100609 are offered, and one yes pays each once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund the thermos and refund 100609")
+    reply = str(out["reply"])
+    assert "129.00" in reply and "866.00" in reply
+    assert "does not include" not in reply
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await refunds_of(bot, "100609") == [866.0]
+
+
+async def test_two_things_of_one_order_stay_one_refund(tmp_path: Path) -> None:
+    """A pin: the things of one order named across the message are one refund of both."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund the thermos and the dinnerware from 100200")
+    assert "398.00" in str(out["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [398.0]
+
+
+# --- every part unread by the shop: each said, one a pack reads answered -----------------------
+
+
+async def test_a_part_beside_an_address_change_is_not_dropped(tmp_path: Path) -> None:
+    """ "can i change my address for 100998 and add a phone case to it" answered the address
+    change and dropped the phone case silently; now the phone case is said to be unread,
+    after the address answer."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "can i change my address for 100998 and add a phone case to it")
+    reply = str(out["reply"])
+    assert "address" in reply
+    assert '"add a phone case to it"' in reply
+    assert reply.index("address") < reply.index("phone case")
