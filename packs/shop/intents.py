@@ -3277,7 +3277,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     session's last order and product."""
     skus = context.facts.get("skus") or []
     orders = context.facts.get("order_ids") or []
-    text = _ordinals_named(text, context)
+    text = _one_order_kept(_ordinals_named(text, context), context)
     found = match_shop(
         text,
         packs=context.packs,
@@ -3619,6 +3619,26 @@ def _ordinals_named(text: str, context: MatchContext) -> str:
         return text
     # (that one asked again, the other dropped: never both run on the next yes)
     return f"yes for {order} only"
+
+
+_KEPT_ALONE = rx(r"\b(?:only|just)\b|只要|只|就")
+
+
+def _one_order_kept(text: str, context: MatchContext) -> str:
+    """ "just 100803", "只要100803" while actions on several orders wait, 100803 among them: that
+    order's actions are asked again, the others dropped (read as "yes for 100803 only", which
+    runs nothing); it was a look at 100803, and every waiting action dropped."""
+    pending = context.facts.get("pending_actions")
+    orders = set(_waiting_orders(pending)) - {""}
+    if not context.awaiting_confirmation or len(orders) < 2:
+        return text
+    norm = normalize(text, _TYPOS)
+    named = set(extract_entities(norm).order_ids)
+    if len(named) != 1 or not named <= orders or not _KEPT_ALONE.search(norm):
+        return text
+    (order,) = named
+    rest = re.sub(r"[\s,，.。!！~]+", " ", norm.replace(order, " ")).strip()
+    return f"yes for {order} only" if _YES_TO_ONE.fullmatch(rest) else text
 
 
 def _waiting(pending: Any) -> tuple[str, ...]:

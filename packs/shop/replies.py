@@ -39,8 +39,6 @@ from helpdesk.packs.shop.reply_data import (
     need,
     order_text,
     orders_text,
-    refunds_text,
-    ticket_text,
     tracking_text,
 )
 from helpdesk.packs.shop.reply_failures import (
@@ -58,6 +56,7 @@ from helpdesk.packs.shop.reply_kinds import (
     what_of,
 )
 from helpdesk.packs.shop.reply_products import products_text, stock_text
+from helpdesk.packs.shop.reply_records import refunds_text, ticket_text
 from helpdesk.packs.shop.words import IF_LATE_BY, WRITE_HELD, complained, product_query
 from helpdesk.tools.results import ToolResult, ToolStatus
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from helpdesk.app.session import run_turn
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 
@@ -90,3 +91,33 @@ async def test_a_part_beside_an_address_change_is_not_dropped(tmp_path: Path) ->
     assert "address" in reply
     assert '"add a phone case to it"' in reply
     assert reply.index("address") < reply.index("phone case")
+
+
+# --- one of several waiting actions kept by its order's number, without a yes -----------------
+
+
+@pytest.mark.parametrize("answer", ["only 100803", "just 100803 please", "只要100803"])
+async def test_one_waiting_cancel_kept_by_number_is_asked_again_alone(
+    tmp_path: Path, answer: str
+) -> None:
+    """ "just 100803" to the cancels of 100803 and 100806 was a look at 100803 and both cancels
+    were dropped; now 100803's cancel is asked again alone (nothing runs on the answer itself),
+    and the yes after it cancels 100803 once and nothing else."""
+    bot = bot_for(tmp_path)
+    await run_turn(bot, "cancel 100803 and 100806", session="s", customer="C0078")
+    out = await run_turn(bot, answer, session="s", customer="C0078")
+    assert await executions(bot, "cancel_order", customer="C0078") == []
+    assert "100803" in str(out["reply"])
+    await run_turn(bot, "yes", session="s", customer="C0078")
+    cancelled = await executions(bot, "cancel_order", customer="C0078")
+    assert [e["target"] for e in cancelled] == ["100803"]
+
+
+async def test_an_order_kept_that_is_not_waiting_drops_the_waiting_ones(tmp_path: Path) -> None:
+    """A pin: "just 100219" names no waiting order — a look at it; the yes after runs nothing."""
+    bot = bot_for(tmp_path)
+    await run_turn(bot, "cancel 100803 and 100806", session="s", customer="C0078")
+    out = await run_turn(bot, "just 100219", session="s", customer="C0078")
+    assert "100219" in str(out["reply"])
+    await run_turn(bot, "yes", session="s", customer="C0078")
+    assert await executions(bot, "cancel_order", customer="C0078") == []

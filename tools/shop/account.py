@@ -9,7 +9,6 @@ cancelled or refunded, and how much is left to refund (the rules the writes in
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from datetime import date
 from typing import Any
@@ -23,12 +22,10 @@ __all__ = [
     "get_customer",
     "get_order",
     "get_refund",
-    "get_ticket",
     "get_tracking",
     "get_tracking_by_number",
     "list_orders",
     "list_refunds",
-    "list_tickets",
     "owned_order",
     "refund_dict",
     "refunded_cents",
@@ -360,35 +357,6 @@ def get_tracking_by_product(
         },
         "other_orders_with_product": others,
     }
-
-
-def _ticket_dict(row: sqlite3.Row) -> dict[str, Any]:
-    return {
-        "ticket_id": row["ticket_id"],
-        "category": row["category"],
-        "subject": row["subject"],
-        "description": row["description"],
-        "order_id": row["order_id"],
-        "priority": row["priority"],
-        "status": row["status"],
-        "created_at": row["created_at"],
-        "facts": None if row["facts_json"] is None else json.loads(row["facts_json"]),
-    }
-
-
-def get_ticket(conn: sqlite3.Connection, customer_id: str, ticket_id: str) -> dict[str, Any]:
-    """One of the customer's tickets (404 ``ticket_not_found`` otherwise)."""
-    row = conn.execute(
-        "SELECT * FROM tickets WHERE ticket_id = ? AND customer_id = ?", (ticket_id, customer_id)
-    ).fetchone()
-    if row is None:
-        raise ShopError(404, "ticket_not_found", f"Ticket {ticket_id} was not found.")
-    return _ticket_dict(row)
-
-
-def list_tickets(conn: sqlite3.Connection, customer_id: str, limit: int) -> dict[str, Any]:
-    """The customer's tickets, newest first."""
-    return {"tickets": [_ticket_dict(r) for r in newest(conn, "ticket", customer_id, limit)]}
 
 
 def list_refunds(conn: sqlite3.Connection, customer_id: str, limit: int) -> dict[str, Any]:

@@ -25,13 +25,11 @@ from helpdesk.tools.shop.account import (
     get_customer,
     get_order,
     get_refund,
-    get_ticket,
     get_tracking,
     get_tracking_by_number,
     get_tracking_by_product,
     list_orders,
     list_refunds,
-    list_tickets,
     ordered_skus,
 )
 from helpdesk.tools.shop.browse import (
@@ -43,6 +41,7 @@ from helpdesk.tools.shop.browse import (
     search_products,
 )
 from helpdesk.tools.shop.conventions import ShopError, money, to_cents
+from helpdesk.tools.shop.tickets import get_ticket, list_tickets
 from helpdesk.tools.shop.writes import cancel_order, create_refund, create_ticket
 
 __all__ = [

@@ -18,13 +18,13 @@ from helpdesk.tools.shop.account import (
     CANCELLABLE_STATUSES,
     REFUNDABLE_STATUSES,
     get_order,
-    get_ticket,
     owned_order,
     refund_dict,
     refunded_cents,
 )
 from helpdesk.tools.shop.conventions import ShopError, money
 from helpdesk.tools.shop.seed import iso
+from helpdesk.tools.shop.tickets import get_ticket
 
 __all__ = ["cancel_order", "create_refund", "create_ticket"]
 
