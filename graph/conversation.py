@@ -223,6 +223,8 @@ HOTLINE = rx(
     r"|\bcan i (?:call|phone|ring) (?:you|u|someone|somebody)\b|\bon the phone\b"
     r"|客服电话|热线|客服号码|联系方式|(?:你们|客服)(?:的)?(?:电话|号码)|有没有电话可以打"
     r"|(?<!我的)电话(?:是)?(?:多少|几号)|有没有\S{0,4}(?:电话|热线)"
+    # "给个电话就行 我晚上自己打": a number to call, asked for
+    r"|(?:给|留|发)(?:我)?(?:个|一个)(?:客服)?(?:电话|号码)(?!给)"
 )
 GOODBYE = rx(
     r"^\W*(?:bye|bye bye|byebye|goodbye|good bye|see (?:you|ya)|cya|good night|that'?s all)\b"
@@ -242,6 +244,8 @@ GREETING = rx(
 )
 THANKS = rx(
     r"\b(?:thanks|thank you|thank u|thx|ty|cheers|appreciate it|much appreciated)\b"
+    # "I really appreciate you sorting out the whole mess"
+    r"|\bi (?:really |truly |do )?appreciate (?:you|your|all|it)\b"
     r"|谢谢|多谢|感谢|谢了|谢啦|谢咯|谢谢啦|辛苦了|3q"
 )
 

@@ -62,7 +62,10 @@ _ASK_EN = re.compile(
     # "please switch to english", "can you speak English?", "change the language to english"
     r"|\b(?:switch|change|go|move)\b[^.?!。？！]{0,16}\b(?:to|into) english\b"
     r"|\bcan (?:you|u) speak english\b"
-    r"|(?:用|说|讲|改用|换成)(?:英文|英语)(?!说明|版|名|书|资料|单)|(?:英文|英语)(?:回复|回答|交流|沟通)"
+    r"|(?:用|说|讲|改用|换成|换回|切回|改回|切换到|切换成)(?:英文|英语)(?!说明|版|名|书|资料|单)"
+    r"|(?:英文|英语)(?:回复|回答|交流|沟通)"
+    # "ok back to English please"
+    r"|\b(?:back|switch back|go back) to english\b"
 )
 _ASK_ZH = re.compile(
     r"(?i)\b(?:reply|answer|respond|speak|talk|write|chat)\b[^.?!。？！]{0,20}"
@@ -70,7 +73,9 @@ _ASK_ZH = re.compile(
     r"|\b(?:chinese|mandarin),? please\b|\bdo you speak (?:chinese|mandarin)\b"
     r"|\b(?:switch|change|go|move)\b[^.?!。？！]{0,16}\b(?:to|into) (?:chinese|mandarin)\b"
     r"|\bcan (?:you|u) speak (?:chinese|mandarin)\b"
-    r"|(?:用|说|讲|改用|换成)(?:中文|汉语|普通话)|(?:中文|汉语)(?:回复|回答|交流|沟通)"
+    r"|(?:用|说|讲|改用|换成|换回|切回|改回|切换到|切换成)(?:中文|汉语|普通话)"
+    r"|(?:中文|汉语)(?:回复|回答|交流|沟通)"
+    r"|\b(?:back|switch back|go back) to (?:chinese|mandarin)\b"
 )
 # Scripts the bot does not answer in: kana, hangul, Cyrillic, Greek, Arabic, Hebrew, Thai, ...
 _OTHER_SCRIPT = re.compile(

@@ -357,7 +357,8 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
                     r"\b(?:change|update|correct|modify) where\b[^.?!]{0,30}"
                     r"\b(?:delivered|shipped|sent|goes|going|delivers|ships)\b",
                     # "改送到公司", "100998能不能寄到我单位" (not "开张发票寄到公司": the invoice)
-                    r"改(?:送|寄|发)到|(?:包裹|快递|订单|这单|那单|\d{6})[^。？！?!，,]{0,8}"
+                    r"改(?:送|寄|发)?到(?:我|我们)?(?:的)?(?:公司|单位|新家|新地址|办公室)"
+                    r"|改(?:送|寄|发)到|(?:包裹|快递|订单|这单|那单|\d{6})[^。？！?!，,]{0,8}"
                     r"(?:送|寄|发|派送|配送)到(?:我|我们)?(?:的)?"
                     r"(?:公司|单位|新家|新地址|别的地址|另一个地址|办公室)",
                     # "put the wrong address on the air fryer order", "地址填错了"

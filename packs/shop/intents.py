@@ -272,6 +272,8 @@ _TYPOS = (
     ("clame", "claim"),
     ("取笑了", "取消了"),
     ("吧100", "把100"),
+    ("到拉没", "到了没"),
+    ("时侯", "时候"),
 )
 
 
@@ -378,6 +380,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         # "can I refuse it at the door?", "能拒收吗": refusing a delivery, asked about
         r"|\b(?:can|could|may|should) (?:i|we) (?:just )?(?:refuse|reject) (?:it|them|the "
         r"(?:delivery|parcel|package))\b|(?:能|可以|能不能|可不可以)(?:直接)?拒收"
+        # "if I refuse the screen protector at the door, do I get my 29 back?"
+        r"|\bif (?:i|we) (?:refuse|reject|don'?t accept) (?:it|them|the [a-z -]{2,30}?)"
+        r" at the door\b"
     ),
     "shipping_fee": rx(
         r"\bhow much (?:is|does|for) (?:the )?(?:shipping|delivery|postage)\b"
@@ -431,9 +436,15 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         # "这个是保一年的吧", "保多久": how long it is covered
         r"|保(?:[一两二三]|\d)年|保多久|保多长"
         r"|\bis (?:that|it|this) covered\b|\bcovered (?:by|under)\b"
+        # "炸锅把手松了 能修吗", "can it be repaired?": whether it is repaired, asked
+        r"|(?:能|可以|给)(?:修|维修)(?:吗|么|嘛|不)|能不能修|可不可以修"
+        r"|\bcan (?:it|this|that|they) be (?:repaired|fixed)\b|\bcan (?:you|u) repair\b"
     ),
     "payment": rx(
         r"\bpayment (?:methods?|options?)\b|\bpay (?:with|by|using|via)\b"
+        # "can i pay the pending one 100904 with wechat"
+        r"|\bpay (?:for )?(?:the|my|it|order)\b[^.?!]{0,30}\b(?:with|by|using|via) (?:wechat|alipay"
+        r"|huabei|(?:a |my )?(?:credit |debit |bank )?card)\b"
         r"|\bhow (?:can|do|should) i pay\b|\b(?:alipay|wechat pay|credit cards?|debit cards?|paypal"
         r"|huabei|split (?:it|the payment)"
         r"|instal+ments?)\b|支付方式|付款方式|怎么(?:付款|支付|付钱)|如何(?:付款|支付)|支付宝|微信支付"
@@ -608,6 +619,10 @@ _REFUND_QUESTION = rx(
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
     r"|是(?:不是)?(?:全额|全部|全)退(?:款|钱)?(?:回|还)?(?:给我)?(?:吗|么|嘛|\?|？)"
     r"|是?退全(?:款|额)(?:吗|么|嘛|\?|？)"
+    # "is the refund automatic?", "will my refund be in yuan": a refund asked about
+    r"|^\W*(?:is|was|will|does|did|would) (?:the|my|a|that|this) refunds? (?!for\b|of\b|on\b)"
+    # "炸锅要是退了 是退399吗": how much would come back, asked
+    r"|是退[¥￥]?\d+(?:\.\d+)?(?:块|元)?钱?(?:吗|么|嘛|\?|？)"
     # "100200能部分退款吗还是只能全退": whether a part can be, asked
     r"|(?:能|可以)(?:部分|分开|分批|只)退(?:款|钱)?(?:吗|么|嘛|不)|只能全退"
     # "如果钢化膜一直不到 能退钱吗": whether money can come back, asked (what is refundable, and
@@ -628,6 +643,9 @@ _REFUND_QUESTION = rx(
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any |all (?:of )?(?:my |the )?)?"
     r"(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
+    # "if I return the air fryer, do I get 399 back?": how much would come back, asked
+    r"|\b(?:do|would|will|did) (?:i|we) (?:still )?get (?:all |the |my )?(?:¥|￥)?\d+(?:\.\d+)?"
+    r" ?(?:yuan |rmb |kuai |bucks )?back\b"
     # "is a refund on 100200 even possible?", "do you do refunds on 100200?", "explain how
     # refunds work", "tell me about refunding 100200", "refund 100200??? how??", "refund of 100609
     # when", "100200退款运费谁出", "100609的钱退回来没"
@@ -644,6 +662,9 @@ _REFUND_QUESTION = rx(
     r"|(?:能|可以)(?:全|都|全部)退(?:吗|么|不|没)"
     r"|\b(?:can|could|may) (?:i|we) (?:still )?(?:get|have|receive) (?:a |my |the )?re?fu?nd"
     r" (?:on|for) (?:order |my )?\d{6}\W*$"
+    # "can I still get a refund on the purifier (if I already threw the box away)?": whether
+    r"|\b(?:can|could|may) (?:i|we) still (?:get|have|receive) (?:a |my |the )?re?fu?nd"
+    r" (?:on|for) (?:the|my) [a-z' -]{2,30}?(?:\W*$| if\b| even if\b)"
     # "i asked for a refund on 100609 last month": one asked for before, told about
     r"|\b(?:i|we) (?:already )?(?:asked|applied|requested|filed) for (?:a |the |my )?re?fu?nd\b"
     # "can I still get more back", "could I claim anything back": whether, asked
@@ -917,13 +938,27 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
 _MONEY_ARRIVES = rx(
     r"\b(?:when|how (?:long|soon|fast))\b[^.?!]{0,12}\b(?:the|my) money (?:will |would |should )?"
     r"(?:actually )?(?:arrive|come back|show up|land|be back)"
+    # "how many days does it take to reach my bank card": the money's way back
+    r"|\b(?:when|how (?:long|soon|fast|many days))\b[^.?!]{0,30}\b(?:reach|hit|land (?:on|in)"
+    r"|get (?:back )?to|show up (?:on|in)) my (?:bank |credit |debit )?(?:card|account)\b"
+)
+
+
+# "钱是自动退吗还是要我自己申请", "is the refund automatic": how money comes back, asked
+_REFUNDED_BY_ITSELF = rx(
+    r"(?:钱|款)(?:是|会)?自动退(?:回|还)?(?:吗|么|嘛|还是|不)"
+    r"|\b(?:is|will) (?:the |my )?(?:refund|money)(?: be)? (?:automatic|refunded automatically)"
 )
 
 
 def faq_topic_of(text: str) -> str | None:
     """The FAQ topic a (normalized or raw) text asks about, if any."""
     norm = normalize(text, _TYPOS)
-    if (_REFUND.search(norm) and _REFUND_WHEN.search(norm)) or _MONEY_ARRIVES.search(norm):
+    if (
+        (_REFUND.search(norm) and _REFUND_WHEN.search(norm))
+        or _MONEY_ARRIVES.search(norm)
+        or _REFUNDED_BY_ITSELF.search(norm)
+    ):
         return "refund_time"
     for topic, pattern in _FAQ_PATTERNS.items():
         if pattern.search(norm):
@@ -1494,9 +1529,16 @@ _OPENING_GREETING = rx(
 _SENTENCE_START = re.compile(r"[.?!。？！\n]")
 # "what do i do if it arrives damaged", "万一坏了怎么办": a problem that may happen, asked about
 _KEEP_PART = rx(r"^\W*(?:(?:but|and|i'?d|i want to|i wanna) )*keep\b|留着|保留|不取消")
+_RETURN_STILL_ASKED = rx(
+    r"\b(?:which (?:of (?:them|these|those|my orders) |one |ones |orders? )?|can |could )"
+    r"(?:can |could )?(?:i|we) still (?:return|send back)\b"
+)
 _HYPOTHETICAL = rx(
     r"\bwhat (?:do|should|can|would) (?:i|we|you) do\b|\bwhat if\b|\bin case\b|\bif (?:it|the|a|an"
     r"|something|anything|my|they)\b|如果|要是|万一|假如|的话"
+    # "if I return the air fryer, do I get 399 back", "I'm thinking of returning the jacket"
+    r"|\bif (?:i|we) (?:return|send|sent|ship)\b"
+    r"|\b(?:thinking (?:of|about)|considering|planning (?:on|to)|might|may) (?:return|send)"
 )
 _LAPSE_ASKED = rx(
     r"(?:不|没|未)(?:付款|付钱|支付|付)(?:的话)?[，,\s]*(?:你们)?[^，。,.!?！？]{0,4}(?:就|会)(?:被)?"
@@ -1506,6 +1548,9 @@ _LAPSE_ASKED = rx(
     r"[^.?!]{0,30}\bif\b[^.?!]{0,20}\b(?:unpaid|not paid|i don'?t pay)\b"
     r"|\bif (?:i|we) (?:don'?t|do not|never) pay\b[^.?!]{0,30}\b(?:will|would|does|is)\b"
     r"[^.?!]{0,20}\bcancel+(?:ed|led)?\b"
+    # "how long do I have before it gets cancelled automatically?"
+    r"|\bbefore (?:it|the order|my order) (?:gets|is|will be) (?:auto(?:matically)? )?cancel+ed\b"
+    r"|\b(?:gets?|is|be) cancel+ed automatically\b"
 )
 _IF_SO_CANCEL = rx(
     r"(?:要是|如果|若是?)?[^，。,.!?！？]{0,10}(?:就|的话)\s*(?:帮我|给我)?\s*取消(?:了|掉)?(?:吧|了吧)\W*$"
@@ -1555,6 +1600,8 @@ _TICKET_QUESTION = rx(
     r"|\bmy (?:ticket|complaint) about\b|\b(?:has|did) any(?:one|body) (?:done|do) anything\b"
     r"|\b(?:any )?(?:update|news|progress) (?:on|about|with) (?:the |my )(?:complaint|ticket)\b"
     r"|\bthe (?:complaint|ticket) i (?:made|filed|opened|raised)\b"
+    # "what's the status of that complaint", "status of the ticket?"
+    r"|\bstatus (?:of|on) (?:that|this|the|my) (?:complaint|ticket|case)\b"
     r"|\bmy (?:last |previous |old |existing )?ticket\b"
     # "has anyone even looked at my complaint?", "did anybody read my complaint"
     r"|\b(?:looked at|looked into|read|answered|handled|dealt with|checked) (?:my|the) complaint\b"
@@ -1710,6 +1757,10 @@ _COMPLAINT_NOT_MADE = rx(
     r"|\bnot (?:a |really a )?complaint\b"
     r"|\b(?:my )?(?:sister|brother|friend|wife|husband|mum|mom|dad|colleague|neighbou?r)s?"
     r" (?:already )?(?:filed|made|lodged|raised|opened|sent) (?:a |the )?complaint\b"
+    # "I can see a complaint was already opened about it": one made, told of
+    r"|\b(?:a|the|my) complaint (?:was|has been|had been|is) (?:already )?"
+    r"(?:opened|filed|made|lodged|raised|logged|created|open)\b"
+    r"|(?:已经|之前)(?:有|开了?|提了?|建了?)(?:一个|个)?投诉(?:了)?(?!吗|么|没)"
     r"|\bif\b[^.?!]{0,40}\b(?:i'?ll|i will|i'?m going to|i'?d) (?:\w+ )?complain\b"
     r"|(?:要是|如果|假如|再)[^，。,.!?！？]{0,16}(?:我)?就(?:要)?投诉"
 )
@@ -1840,7 +1891,9 @@ _ORDER_STATUS = rx(
     r"order (?:details?|info(?:rmation)?)|look up (?:my |the )?order|delayed|"
     r"late(?! lol| haha| lmao)|"
     r"what(?: was| is|'s|s) (?:in|inside) "
-    r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6})|"
+    r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6}"
+    # "what's in the phone order exactly": an order named by a thing in it
+    r"|(?:the|my|that) [a-z0-9 '-]{1,30}? order)|"
     r"what did (?:it|the order|that order) (?:have|contain))\b|"
     + _WHICH_ORDER_TEXT
     + r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢"
@@ -1900,6 +1953,9 @@ _MY_PARCEL = rx(r"\bmy (?:parcel|package|delivery|stuff|things)\b|\bthe (?:parce
 _IF_BOUGHT = rx(r"\bif (?:i|we) (?:order|buy|get|pay)\b|如果(?:现在|今天)?(?:下单|买)")
 _THING_ARRIVES = rx(
     r"^[^\w\u3400-\u9fff]*(?:我的|我买的|买的)?[\u4e00-\u9fff]{2,8}?(?:什么时候|啥时候|何时)(?:能|才)?(?:到|送到)(?!货)"
+    # "since the screen protector was supposed to arrive on Oct 31": a thing bought, late
+    r"|\b(?:the|my) [a-z][a-z' -]{1,30}? (?:was|were|is|are) (?:supposed|meant|due|expected"
+    r"|promised) to (?:arrive|come|get here|be (?:delivered|here))\b"
 )
 # "(i) want a ...", "need a decent ...", "looking for something warm": a thing to buy
 _WANT_A_THING = rx(
@@ -2393,7 +2449,7 @@ def _classify_clause(
     if _HANDOFF_NEGATED.search(norm):
         rest = blank(norm, _HANDOFF_NEGATED)
         rest_ents = extract_entities(rest)
-        if rest_ents.order_ids or rest_ents.skus or ASKS.search(rest):
+        if rest_ents.order_ids or rest_ents.skus or ASKS.search(rest) or HOTLINE.search(rest):
             # "不用转人工 我自己查 告诉我100683的快递单号就行", "不想找人工 你直接告诉我包裹
             # 啥时候到": no transfer; what is asked instead
             found = _classify(rest, rest_ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
@@ -2697,6 +2753,13 @@ def _classify_clause(
         # "do I need to send it back?", "I don't want to send back the air fryer", "要寄回去吗":
         # whether a return is needed — the policy answers it; nothing is filed
         return _Match(ShopIntent.FAQ, topic="returns")
+    if _RETURN_STILL_ASKED.search(norm):
+        # "pls check both 100609 and 100200 - which of them can I still return?": each order
+        # named is shown (what is refundable on it), or the returns policy; nothing is filed
+        return _Match(
+            ShopIntent.ORDER_STATUS if ents.order_ids else ShopIntent.FAQ,
+            topic=None if ents.order_ids else "returns",
+        )
     ticket_refused = bool(_TICKET_NEGATED.search(norm))
     if _TICKET_QUESTION.search(norm) and not ents.ticket_ids:
         # "我名下有没有未处理的工单", "any update on the complaint I made?": the customer's
@@ -2837,6 +2900,16 @@ def _classify_clause(
     ):
         # "want a mechanical keyboard for coding", "need a decent kitchen knife", "now I need
         # something warm to sleep under": something to buy, looked for in the catalogue
+        return _Match(ShopIntent.STOCK)
+    if (
+        _WAREHOUSE_ASKED.search(norm)
+        and not has_ids
+        and not _ORDERS_NAMED.search(norm)
+        and not _BOUGHT_BY_ME.search(norm)
+        and product_query(norm)
+    ):
+        # "手表是从哪个仓发货的", "which warehouse does the smart watch ship from": a product's
+        # stock by warehouse (not a parcel of the customer's: "我的耳机从哪个仓发的")
         return _Match(ShopIntent.STOCK)
     if _LIST_ORDERS.search(norm):
         # "what did I order on 100609": that order's contents, not the list
@@ -4199,6 +4272,22 @@ def match_shop(
         )
         else None
     )
+    if (
+        flag == ASK_FIRST
+        and not _REMEDY_ON_A_CONDITION.search(norm)
+        and any(m.intent is ShopIntent.REFUND and m.details != WRITE_HELD for m in matched)
+    ):
+        # "the steamer box had a hair straightener in it … so just refund the steamer please":
+        # the fault told is why the refund asked for is wanted — no ticket offered beside it (a
+        # replacement, a repair or a return asked for is one: "want a replacement and a refund
+        # for the shipping"; so is a refund only if the repair fails)
+        matched = [
+            m
+            for m in matched
+            if m.intent is not ShopIntent.CREATE_TICKET
+            or _TICKET_ASKED_FOR.search(told := normalize(m.text, _TYPOS))
+            or _RETURN_ACTION.search(told)
+        ]
     if flag:
         # "我要投诉！！… 100200送货直接扔门口": a ticket read from any clause of a complaint is
         # filed only after a yes, whichever clause said it was a complaint; so is a fault told
@@ -4280,6 +4369,9 @@ def match_shop(
     parts = []
     for start, end in unread:
         part = text[start:end].strip(STRIP)
+        if len(_WORDS_ONLY.sub("", norm[start:end])) < 0.6 * len(_WORDS_ONLY.sub("", part)):
+            continue  # "I can see a complaint was already opened about it": mostly words
+            # blanked as told of (a complaint made, a ticket refused), no request of its own
         if _WHAT_TO_DO.search(norm[start:end]) and any(
             m.intent is ShopIntent.CREATE_TICKET for m in matched
         ):
@@ -4362,7 +4454,7 @@ def match_shop(
     matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
     matched = _refund_not_come_asked_again(matched, norm)
     matched = _thing_told_before_the_action(_thing_of_the_fault(matched), text)
-    matched = _not_that_one(matched)
+    matched = _when_of_the_order_named_after(_not_that_one(matched))
     matched = _status_of_the_tickets(matched)
     matched = _look_told_beside(matched, text)
     matched = _conditions_of_the_cancels(_cancel_of_the_order_looked_at(matched), norm)
@@ -4389,6 +4481,9 @@ def match_shop(
             text.strip(), norm, message_lang, norm, last_order_id, last_sku, whole=True
         )
     matched = _greeted_first(matched or [_unknown(text, message_lang)], greeted, message_lang)
+    if _PROBLEM_ANNOUNCED.search(norm) and all(m.intent is Intent.GREETING for m in matched):
+        # "hi, I have a problem": what it is, asked (the menu of what can be done), not a hello
+        matched = [*matched, _unknown(text, message_lang)]
     matched = _orders_apart(_only_asked(_no_second_complaint(_things_kept(matched)), norm), norm)
     matched = _looks_apart(matched)
     if _NOT_SETTLED.search(norm):
@@ -4787,6 +4882,9 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
                 m = replace(m, args={**m.args, SHARE_OWN: own})
         out.append(m)
     return out
+
+
+_WORDS_ONLY = re.compile(r"\W+")
 
 
 def _other_refunds_words(refund: _Request, matched: list[_Request]) -> list[str]:
@@ -6403,7 +6501,11 @@ def _with_entities(
             # it is filed only after a yes
             # (also one asked for in so many words: "can you file a ticket about my broken
             # thermos? also cancel 100904" is not about 100904)
-            guessed = intent is ShopIntent.CREATE_TICKET
+            # ("100998发了没 还有钢化膜到哪了": a parcel named by its thing is looked up so too)
+            thing = tracked_product(base.text) if intent is ShopIntent.TRACKING else None
+            guessed = intent is ShopIntent.CREATE_TICKET or bool(
+                thing and _PARCEL_COUNTED.sub("", thing).strip()
+            )
             return [replace(base, order_id=message_order, sku=sku, inferred_order=guessed)]
         if intent is ShopIntent.ORDER_STATUS and (
             base.args.get(REFUNDS_ASKED) or _MY_REFUND_WHERE.search(normalize(base.text, _TYPOS))
@@ -6431,6 +6533,13 @@ def _with_entities(
             return [replace(base, order_id=last_order_id, inferred_order=True)]
         return [base]
     return [base]
+
+
+# "where's the second parcel", "where is the rest": parcels counted, no thing named
+_PARCEL_COUNTED = rx(
+    r"\b(?:first|second|third|other|rest|remaining|last|another|one|ones|both|all|two|half"
+    r"|of|it|them|stuff|thing|things)\b|另一个|第二个|剩下的?|其他的?"
+)
 
 
 # Where the money of a refund should go ("refund to alipay", "钱退回微信", "原路退回就行")
@@ -7334,6 +7443,15 @@ def _time_of_the_refund(items: list[_Request]) -> list[_Request]:
             # "please cancel 100998 … and tell me when i get my money back": how long the money
             # of the write asked beside it takes, not the order's state again
             item = _Request(ShopIntent.FAQ, text=item.text, lang=item.lang, topic="refund_time")
+        elif (
+            item.intent is ShopIntent.FAQ
+            and item.topic == "refund_time"
+            and _REFUNDED_BY_ITSELF.search(normalize(item.text, _TYPOS))
+            and any(_CANCEL.search(normalize(i.text, _TYPOS)) for i in items[:index])
+            and not any(i.intent is ShopIntent.FAQ and i.topic == "cancel_order" for i in items)
+        ):
+            # "… if I cancel, is the refund automatic": how a cancel pays back, the cancel policy
+            item = replace(item, topic="cancel_order")
         out.append(item)
     return out
 
@@ -7570,6 +7688,11 @@ def _warehouse_of_the_products(items: list[_Request]) -> list[_Request]:
 
 
 _ORDERS_NAMED = rx(r"订单|那单|这单|\borders?\b")
+_BOUGHT_BY_ME = rx(
+    r"我的|我买的|我那|我这|\bmy\b|\bi (?:bought|ordered)\b"
+    # a parcel ("圆通那个是从哪里发出来的"), or its arrival ("钢化膜到底从哪个仓发的 啥时候能到")
+    r"|圆通|顺丰|中通|韵达|申通|快递|包裹|单号|到底|能到|\bparcel\b|\bpackage\b|\barrive"
+)
 
 
 def _no_return_weighed(items: list[_Request]) -> list[_Request]:
@@ -8087,6 +8210,41 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
     return out
 
 
+def _when_of_the_order_named_after(items: list[_Request]) -> list[_Request]:
+    """ "明天能到吗 100683": when a parcel arrives, asked before the order's number said alone —
+    that order's parcel (the number is no look of its own, the question no policy)."""
+    bare_ids = [
+        i
+        for i in items
+        if i.intent is ShopIntent.ORDER_STATUS
+        and i.order_id
+        and _WORDS_ONLY.sub("", i.text) == i.order_id
+    ]
+    asked = [
+        i
+        for i in items
+        if i.intent is ShopIntent.FAQ
+        and i.topic == "delivery_times"
+        and not i.order_id
+        # (not "tell me if you ship to Macau": where the shop delivers)
+        and not _SHIP_TO.search(told := normalize(i.text, _TYPOS))
+        and not _THE_SHOP.search(told)
+    ]
+    if len(bare_ids) != 1 or len(asked) != 1:
+        return items
+    (order,) = bare_ids
+    parcel = replace(asked[0], intent=ShopIntent.TRACKING, topic=None, order_id=order.order_id)
+    return [parcel if i is asked[0] else i for i in items if i is not order]
+
+
+_SHIP_TO = rx(r"\bship (?:to|out to)\b|发(?:到|往)|寄(?:到|往)|送(?:到|往)")
+_THE_SHOP = rx(r"\b(?:you|your|u)\b|你们|一般|通常|平时")
+_PROBLEM_ANNOUNCED = rx(
+    r"\b(?:i|we) (?:have|'ve got|got|need help with) (?:a|an|one|another|some)"
+    r" (?:small |little |big )?(?:problem|issue|question|complaint)s?\b"
+    r"|我有(?:个|一个|点)?(?:问题|事|事情)(?:想问|要问)?"
+)
+_REMEDY_ON_A_CONDITION = rx(r"\bif\b|\bunless\b|\botherwise\b|如果|要是|的话|万一|不然|否则")
 # what a ticket is asked for, beyond reporting a problem
 _TICKET_ASKED_FOR = rx(
     r"\b(?:replace(?:ment)?|exchange|repair|complain\w*|ticket|after[- ]sales?)\b"

@@ -49,7 +49,10 @@ _REFUND_AMOUNT_NAMED = rx(
     + r"(?: ?(?:yuan|rmb|kuai))? (?:refund|you refunded)\b"
     + r"|\bthe "
     + _AMOUNT
-    + r"(?= (?:already |has |have |ever |actually )?(?:came|come|got|been paid|been refunded) back)"
+    + r"(?= (?:already |has |have |ever |actually )?(?:came|come|got|been paid|been refunded) back"
+    # "whether the 433 already reached my account": a refund made, its arrival asked after
+    + r"| (?:already |has |have |ever |actually )?(?:reached|reach|hit|landed (?:in|on)|arrived"
+    + r" (?:in|on)|shown up (?:in|on)) (?:my )?(?:account|card|bank|alipay|wechat))"
     # "上次你们给净化器退了433对吧": a refund made, its amount said to be checked
     + r"|退了\s*"
     + _AMOUNT

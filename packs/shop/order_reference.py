@@ -98,6 +98,8 @@ _DESCRIBED_ORDER = rx(
     r"|\b(?:my|the|that|this)\s+(?!(?:next|new|first|future|own)\b)(?:[a-z0-9-]+\s+){1,3}"
     r"(?:order|purchase)\b(?!\s*(?:number|id|#))"
     r"|\border (?:with|for) (?:the |my |a )?[a-z]{3,}"
+    # "and the air fryer one I placed yesterday": an order by what is in it, placed
+    r"|\bthe (?:[a-z0-9-]+\s+){1,3}one (?:i|we) (?:placed|ordered|bought|paid for|made)\b"
     # "paid for the monitor and the phone last night", "she ordered a phone a couple of days
     # ago": a purchase told by what was bought
     r"|\b(?:refund|money back|compensation)(?: status| progress)? (?:for|on) (?:the|my) [a-z]{3,}"

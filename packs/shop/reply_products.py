@@ -34,8 +34,23 @@ def products_text(w: Writer, data: dict[str, Any], query: str, *, part: str = ""
                 date=restock,
             )
         )
-    lines.append(w.say("products_pick", sku=as_str(products[0].get("sku"))))
+    named = [p for p in products if p.get("named")]
+    single = named[0] if len(named) == 1 else products[0] if len(products) == 1 else None
+    stocked = _warehouse_counts(w, single) if single is not None else []
+    if stocked:
+        # one product named: how many each warehouse has, no code to ask for
+        lines.append(w.say("stock_warehouses", warehouses=w.t["list_separator"].join(stocked)))
+    else:
+        lines.append(w.say("products_pick", sku=as_str(products[0].get("sku"))))
     return "\n".join(lines)
+
+
+def _warehouse_counts(w: Writer, product: dict[str, Any]) -> list[str]:
+    return [
+        w.say("stock_warehouse", warehouse=_warehouse(w, wh), available=wh.get("available"))
+        for wh in as_list(product.get("warehouses"))
+        if int(wh.get("available") or 0) > 0
+    ]
 
 
 def stock_text(w: Writer, data: dict[str, Any], quantity: int | None) -> str:
@@ -53,11 +68,7 @@ def stock_text(w: Writer, data: dict[str, Any], quantity: int | None) -> str:
                 price=money(data.get("price", 0)),
             )
         )
-        counts = [
-            w.say("stock_warehouse", warehouse=_warehouse(w, wh), available=wh.get("available"))
-            for wh in as_list(data.get("warehouses"))
-            if int(wh.get("available") or 0) > 0
-        ]
+        counts = _warehouse_counts(w, data)
         if counts:
             lines.append(w.say("stock_warehouses", warehouses=w.t["list_separator"].join(counts)))
         if quantity is not None:

@@ -62,9 +62,10 @@ FRESH_PREFIXES = (
     "fe-",
     "fd-",
     "fc-",
+    "fb-",
 )
-"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh14``, and
-``conversations.fresh10.yaml`` ... ``conversations.fresh14.yaml``)."""
+"""Ids of the fresh batches (``messages.*-fresh.yaml``, ``-fresh2`` ... ``-fresh15``, and
+``conversations.fresh10.yaml`` ... ``conversations.fresh15.yaml``)."""
 SEALED_DIR = Path(__file__).parent / "sealed"
 """The sealed batch: never tuned on; its figures are reported, its failures never listed."""
 

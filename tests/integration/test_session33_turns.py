@@ -121,3 +121,70 @@ async def test_an_order_kept_that_is_not_waiting_drops_the_waiting_ones(tmp_path
     assert "100219" in str(out["reply"])
     await run_turn(bot, "yes", session="s", customer="C0078")
     assert await executions(bot, "cancel_order", customer="C0078") == []
+
+
+# --- questions about money back: answered, nothing offered, nothing run ------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can I still get a refund on the purifier if I already threw the box away?",
+        "if I return the air fryer from the 797 order, do I get 399 back or do you take "
+        "shipping off?",
+        "797那单里的炸锅要是退了 是退399吗 运费扣不扣",
+        "pls check both 100609 and 100200 - which of them can I still return?",
+        "Hi, I'm thinking of returning the thermos I bought, is it still within the return window?",
+        "is the refund automatic?",
+    ],
+)
+async def test_a_question_about_money_back_offers_nothing(tmp_path: Path, text: str) -> None:
+    """Each offered a refund or an after-sales ticket (a hurried yes would have made it)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not {"request_refund", "create_ticket"} & set(_tools(out))
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_whether_the_purifier_can_still_be_refunded_says_how_much(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "can I still get a refund on the purifier?")
+    assert "866.00" in str(out["reply"])
+
+
+# --- a product named alone: how many each warehouse has ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Which warehouse does the smart watch ship from?", "Shanghai 27"),
+        ("手表是从哪个仓发货的", "上海仓 27"),
+        ("how many smart watches do you have in stock", "Shanghai 27"),
+    ],
+)
+async def test_a_product_named_alone_shows_its_stock_by_warehouse(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    """The reply asked for the product code to tell the warehouses."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert said in str(out["reply"])
+
+
+# --- a parcel named by its thing beside another order: its own order ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["100998发了没 还有钢化膜到哪了", "has 100998 shipped, and where is my screen protector"],
+)
+async def test_a_things_parcel_beside_another_order_is_its_own(tmp_path: Path, text: str) -> None:
+    """ "100998发了没 还有钢化膜到哪了" was one look at 100998 (the screen protector's parcel
+    dropped)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    reply = str(out["reply"])
+    assert "100998" in reply and "YT9433239273" in reply

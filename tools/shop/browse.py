@@ -133,12 +133,30 @@ def search_products(
     named = mention_scores(words, texts) if words.strip() else {}
     found: dict[str, Any] = {
         "products": [
-            {**_product_hit(by_sku[sku], today), "named": sku in named} for sku in ranked[:limit]
+            {
+                **_product_hit(by_sku[sku], today),
+                "named": sku in named,
+                "total_available": by_sku[sku]["stock"],
+                "warehouses": _stocked_in(conn, sku),
+            }
+            for sku in ranked[:limit]
         ]
     }
     if cap is not None:
         found["max_price"] = cap
     return found
+
+
+def _stocked_in(conn: sqlite3.Connection, sku: str) -> list[dict[str, Any]]:
+    """The warehouses holding the product, with how many each has."""
+    return [
+        {"warehouse": row["warehouse"], "city": row["city"], "available": row["available"]}
+        for row in conn.execute(
+            "SELECT warehouse, city, available FROM inventory WHERE sku = ? AND available > 0"
+            " ORDER BY warehouse",
+            (sku,),
+        )
+    ]
 
 
 def _product_hit(row: sqlite3.Row, today: date | None = None) -> dict[str, Any]:

@@ -1,0 +1,161 @@
+"""Readings session 33 changed: questions about a return or a refund that planned one, a
+complaint already made told of, a thing's parcel beside another order, a product's warehouse,
+the hotline instead of a transfer, a language switched back (each reading is what the planner
+acts on; executions are counted in tests/integration/test_session33_turns.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpdesk.packs import default_packs
+from helpdesk.packs.shop.intents import kind_of, match_shop, order_of
+
+SHOP = default_packs()
+
+
+def kinds(text: str) -> list[str]:
+    return [str(kind_of(m)) for m in match_shop(text, packs=SHOP)]
+
+
+def read(text: str) -> list[tuple[str, str | None]]:
+    return [(str(kind_of(m)), order_of(m)) for m in match_shop(text, packs=SHOP)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a return weighed or asked about: the policy, never a ticket
+        ("I'm thinking of returning the down jacket I bought", ["faq"]),
+        ("I might return the thermos", ["faq"]),
+        ("if I return the air fryer, do I get 399 back?", ["faq", "faq"]),
+        ("do I get 399 back", ["faq"]),
+        # whether a refund can still be had on a thing: its order looked at, never a refund
+        ("can I still get a refund on the purifier?", ["order_status"]),
+        (
+            "can I still get a refund on the purifier if I already threw the box away?",
+            ["order_status"],
+        ),
+        # how a refund comes back, asked: the policy
+        ("is the refund automatic?", ["faq"]),
+        ("钱是自动退吗还是要我自己申请", ["faq"]),
+        ("797那单里的炸锅要是退了 是退399吗", ["faq"]),
+        ("how many days does it take to reach my bank card?", ["faq"]),
+    ],
+)
+def test_questions_about_money_back_plan_no_write(text: str, expected: list[str]) -> None:
+    """Each was a refund or an after-sales ticket planned from a question."""
+    assert kinds(text) == expected
+
+
+def test_which_orders_can_still_be_returned_looks_at_each() -> None:
+    """ "which of them can I still return?" planned a ticket on each order."""
+    assert read("pls check both 100609 and 100200 - which of them can I still return?") == [
+        ("order_status", "100609"),
+        ("order_status", "100200"),
+    ]
+
+
+def test_a_complaint_already_made_is_told_of_not_filed() -> None:
+    """ "I can see a complaint was already opened about it" filed a new complaint (and was
+    later said to be unread); the status of that complaint is what is asked."""
+    text = (
+        "I can see a complaint was already opened about it. What's the status of that "
+        "complaint, and where is the parcel actually right now?"
+    )
+    assert sorted(kinds(text)) == ["ticket_status", "tracking"]
+
+
+def test_a_thing_late_is_its_parcel() -> None:
+    """ "the screen protector was supposed to arrive on Oct 31" was the delivery-times policy."""
+    assert kinds("the screen protector was supposed to arrive on Oct 31") == ["tracking"]
+
+
+@pytest.mark.parametrize(
+    "text", ["手表是从哪个仓发货的", "Which warehouse does the smart watch ship from?"]
+)
+def test_a_products_warehouse_is_asked_of_the_product(text: str) -> None:
+    """A product's warehouse was read as the customer's orders (or nothing)."""
+    assert kinds(text) == ["stock"]
+
+
+@pytest.mark.parametrize("text", ["钢化膜到底从哪个仓发的 啥时候能到天津", "我的耳机从哪个仓发的"])
+def test_where_a_bought_things_parcel_ships_from_is_the_parcel(text: str) -> None:
+    """A pin: the customer's own parcel is no catalogue question."""
+    assert kinds(text) == ["tracking"]
+
+
+def test_a_number_to_call_instead_of_a_transfer() -> None:
+    """ "不用转人工 给个电话就行" was a bare no."""
+    assert kinds("不用转人工 给个电话就行 我晚上自己打") == ["hotline"]
+
+
+def test_can_it_be_repaired_is_the_warranty() -> None:
+    assert kinds("能修吗") == ["faq"]
+    # ("your app keeps crashing, can you fix it": nothing of the shop's to repair)
+    assert kinds("btw your app keeps crashing, can you fix it") != ["faq"]
+
+
+def test_an_order_named_by_a_thing_in_it_is_looked_at() -> None:
+    """ "what's in the phone order exactly and how much was it" was two unread parts."""
+    assert kinds("what's in the phone order exactly and how much was it") == ["order_status"]
+
+
+def test_typos_of_arrived_and_when() -> None:
+    assert sorted(kinds("我的膜到拉没 炸锅啥时侯发货")) == ["order_status", "tracking"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a parcel's day asked before the order's number said alone: that order's parcel
+        ("明天能到吗 100683", [("tracking", "100683")]),
+        # (a pin: where the shop delivers is the policy beside the looks)
+        (
+            "Can you check on 100200 as well as 100609, and tell me if you ship to Macau",
+            [("order_status", "100200"), ("order_status", "100609"), ("faq", None)],
+        ),
+        # a refund made, its arrival asked after: the order it is of (looked up by it)
+        ("did the 433 reach my account?", [("order_status", None)]),
+        # an unpaid order lapsing, asked
+        ("How long do I have before it gets cancelled automatically?", [("faq", None)]),
+        # refusing the parcel at the door, asked: the policy
+        ("if I refuse the screen protector at the door, do I get my 29 back?", [("faq", None)] * 2),
+    ],
+)
+def test_readings_of_order_and_money_questions(
+    text: str, expected: list[tuple[str, str | None]]
+) -> None:
+    assert read(text) == expected
+
+
+def test_a_problem_announced_after_a_hello_is_asked_about() -> None:
+    """ "hi, I have a problem" was only greeted."""
+    assert kinds("hi, I have a problem") == ["greeting", "unknown"]
+    assert kinds("hi, I have a problem with 100683, where is it") == ["greeting", "tracking"]
+
+
+def test_appreciation_is_thanks() -> None:
+    said = (
+        "I really appreciate you sorting out the whole mess today. do gold members get free "
+        "shipping? Bye!"
+    )
+    assert kinds(said) == ["thanks", "faq", "goodbye"]
+
+
+def test_two_parcels_named_by_their_things_are_two_looks() -> None:
+    """ "膜到哪了 还有净化器的快递单号发我下" was one look (the purifier's parcel dropped)."""
+    assert kinds("你好 钢化膜到哪了 还有净化器的快递单号发我下 保险要用") == [
+        "greeting",
+        "tracking",
+        "tracking",
+    ]
+
+
+def test_two_orders_described_are_two_looks() -> None:
+    """The air fryer's order, described as "the air fryer one I placed yesterday", was dropped
+    beside the phone's."""
+    text = (
+        "has the phone/monitor order shipped yet? and the air fryer one I placed yesterday, did "
+        "the payment go through?"
+    )
+    assert kinds(text) == ["order_status", "order_status"]
