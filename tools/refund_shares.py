@@ -319,13 +319,8 @@ def _pieces_said(order: Mapping[str, Any], words: str) -> bool:
 def own_words_or_all(order: Mapping[str, Any], own: str, every: str) -> str:
     """The words that say which items a refund is of: the refund's own (the message without
     its other requests) when they name items of the order, else the whole message's ("the
-    thermos leaks, open a ticket and refund it": the thing is named in the ticket's words). Own
-    words naming the order by its number are the refund's all the same ("refund the thermos and
-    refund 100609": the thermos is the other refund's, not an item of 100609)."""
-    if _named_items(order, _REST_KEPT.sub(" ", own)):
-        return own
-    number = str(order.get("order_id") or "")
-    return own if number and re.search(rf"(?<!\d){number}(?!\d)", own) else every
+    thermos leaks, open a ticket and refund it": the thing is named in the ticket's words)."""
+    return own if _named_items(order, _REST_KEPT.sub(" ", own)) else every
 
 
 def items_named(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]]:

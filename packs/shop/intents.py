@@ -548,6 +548,14 @@ _REFUND_NEGATED = rx(
     # "本来想申请退款的，算了": a refund once meant, not asked for now
     r"|本来(?:想|要|打算)(?:申请)?退(?:款|钱)?"
     r"|\bno refund(?!\s*polic)|\bforget (?:about )?(?:the |my )?refund"
+    # "hold off on the refund for now", "can you hold the refund … until I decide", "I don't
+    # want you to refund the thermos": not now, or not at all
+    r"|\bhold (?:off )?(?:on )?(?:the |my |any )?refund|\buntil i (?:decide|know|check|see)\b"
+    r"|\b(?:don'?t|do not) want (?:you|u) to refund"
+    # "I'm not after a refund", "I don't want another partial refund, I want it fixed"
+    r"|\bnot after (?:a |any |my )?(?:refund|money back)"
+    r"|\b(?:don'?t|do not|not) (?:want|need) (?:a |the |another |any )?(?:partial |full |second )?"
+    r"refund"
     # "I want a replacement, not a refund"
     r"|\bnot (?:a |any |my |the )?(?:re?fu?nd(?!\s*polic)|money back)"
     # "refund half, the basket is scratched but i'll keep it": the thing is kept, the part
@@ -620,7 +628,14 @@ _REFUND_QUESTION = rx(
     r"|是(?:不是)?(?:全额|全部|全)退(?:款|钱)?(?:回|还)?(?:给我)?(?:吗|么|嘛|\?|？)"
     r"|是?退全(?:款|额)(?:吗|么|嘛|\?|？)"
     # "is the refund automatic?", "will my refund be in yuan": a refund asked about
-    r"|^\W*(?:is|was|will|does|did|would) (?:the|my|a|that|this) refunds? (?!for\b|of\b|on\b)"
+    r"|\b(?:is|was|will|does|did|would) (?:the|my|that|this) refunds?\b"
+    # "… so can I get a refund?", "do I have to ask for a refund or is it automatic?", "does
+    # that mean I get a refund?", "can I get a refund or a new one?": whether, asked
+    r"|\b(?:can|could|may) (?:i|we) (?:still )?(?:get|have) (?:a |my )?refund\W*$"
+    # "can I still get a refund if the box is opened?", "could I still get a refund after 7 days"
+    r"|\b(?:can|could|would|will) (?:i|we) still (?:get|have|claim) (?:a |my |any )?refund\b"
+    r"|\bdo (?:i|we) (?:have|need) to (?:ask|apply|request)\b|\bdoes (?:that|this|it) mean\b"
+    r"|\bor (?:a |an )?(?:new one|replacement|exchange|repair)\b"
     # "炸锅要是退了 是退399吗": how much would come back, asked
     r"|是退[¥￥]?\d+(?:\.\d+)?(?:块|元)?钱?(?:吗|么|嘛|\?|？)"
     # "100200能部分退款吗还是只能全退": whether a part can be, asked
@@ -638,11 +653,23 @@ _REFUND_QUESTION = rx(
     r"|\bhow much more\b"
     # "if I take a partial refund now, can I still ask for the rest later?": what would follow
     r"|^\W*(?:and |but |so )?if (?:i|we) (?:take|get|accept|ask for|request|go for|choose"
-    r"|agree to|refund|cancel|return)\b"
+    r"|agree to|refund|cancel|return|keep)\b"
+    # "我能申请退款吗": whether one may be asked for, asked
+    r"|(?:我)?(?:能|可以)(?:申请|要求)退款(?:吗|么|嘛|不)"
     # "do I get a refund for 100998", "am I eligible for a refund": whether, not a request
     r"|\b(?:do|would|will) (?:i|we) (?:still )?get (?:a |my |the |any |all (?:of )?(?:my |the )?)?"
     r"(?:re?fu?nd|money back)\b"
     r"|\b(?:am i|are we) (?:eligible|entitled)\b|\brefundable\b"
+    # "how the refund … was calculated", "is it worth asking for a refund …", "would refunding
+    # the thermos affect my other order?": a refund weighed or asked about
+    r"|\bcalculated\b|\bis it worth\b|\bwould refunding\b|\baffect\b"
+    # "will I be refunded for the missing plates?", "am I able to get a refund on the air
+    # fryer?", "can the plates be refunded?", "any chance of a refund on the purifier?", "is it
+    # too late to get a refund …", "… or do I need to send them back?": whether, asked
+    r"|\bwill (?:i|we) (?:be|get) refunded\b|\b(?:am i|are we) able to (?:get|have|claim) "
+    r"(?:a |my |any )?refund|\bcan (?:the|my|these|those) [a-z' -]{2,30}? be refunded\b"
+    r"|\bany chance (?:of|for) (?:a |my |any )?refund|\bis it (?:too late|still possible|possible)"
+    r" to (?:get|ask for|request|claim) (?:a |my )?refund|\bor do (?:i|we) (?:need|have) to\b"
     # "if I return the air fryer, do I get 399 back?": how much would come back, asked
     r"|\b(?:do|would|will|did) (?:i|we) (?:still )?get (?:all |the |my )?(?:¥|￥)?\d+(?:\.\d+)?"
     r" ?(?:yuan |rmb |kuai |bucks )?back\b"
@@ -1262,6 +1289,9 @@ _WHICH_CANCELLABLE = rx(
     r"[^.?!]{0,12}\bcancel|哪(?:些|个|几个)(?:订单|单)?(?:还)?(?:能|可以)取消"
 )
 _CANCEL_NEGATED = rx(
+    # "hold off on cancelling 100998", "I don't want you to cancel anything": not now, not at all
+    r"\bhold (?:off )?(?:on )?(?:the )?cancel+(?:ing|ation)?\b"
+    r"|\b(?:don'?t|do not) want (?:you|u) to cancel\b|"
     # "…, cancel neither", "neither of them should be cancelled"
     r"\bcancel neither\b|\bneither (?:of them|one)\b[^.?!]{0,30}\bcancel|"
     # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
@@ -2738,6 +2768,10 @@ def _classify_clause(
     if made is not None and not (REQUESTS.search(unmade) or _REFUND.search(unmade)):
         # "you already gave me some money back because of a dent": a refund made, told
         return None
+    if _REFUND.search(norm) and UNPAID.search(norm) and not _REFUND_NOW.search(norm):
+        # "can I get a refund for the air fryer that's still waiting for payment?": nothing was
+        # paid on the order its words describe — its state says so (no refund is offered)
+        return _Match(ShopIntent.ORDER_STATUS)
     if _REFUND.search(norm) or (
         _ITEM_REFUND.search(norm.strip(STRIP)) and not _item_refund_refused(norm)
     ):
@@ -3122,8 +3156,11 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
             return asks_for_something(blank(clause, GREETING))
         if found.intent in _LOOKS and refund_amount_named(clause) is not None:
             return False  # "上次你们给净化器退了433对吧": a refund made, asked after
-        if found.intent in _LOOKS and _HOW_MUCH_LEFT.search(clause):
-            return False  # "还有多少钱可以退给我": what is left to refund, asked
+        if found.intent in _LOOKS and (
+            _HOW_MUCH_LEFT.search(clause)
+            or (_REFUND.search(clause) and _REFUND_QUESTION.search(clause))
+        ):
+            return False  # "还有多少钱可以退给我", "100609我能申请退款吗": a refund, asked about
         if found.intent in _LOOKS:
             # ("let the courier know to ring the bell", "再让快递员送货前打个电话")
             asks = asks_for_a_change(clause) or bool(IMPERATIVE.search(clause.strip()))
@@ -4272,10 +4309,39 @@ def match_shop(
         )
         else None
     )
+    # (a refund naming what it is of itself: "so just refund the steamer please" — one naming
+    # nothing, "the phone is broken, refund me 2999", is of the fault's thing, which the ticket's
+    # reading checks: never the order of a thing that cannot have broken yet)
+    refunds_of_things = [
+        m
+        for m in matched
+        if m.intent is ShopIntent.REFUND
+        and m.details != WRITE_HELD
+        and _REFUND_OF_A_THING.search(normalize(m.text, _TYPOS))
+    ]
+    refund_asked = bool(refunds_of_things)
+    # "… 不想再跟机器人说了 给我转人工": the person reached reads the whole story
+    transfer_asked = any(
+        m.intent is ShopIntent.HANDOFF and not m.args.get(ASK_FIRST) for m in matched
+    )
+    if transfer_asked:
+        # "It came damaged, you refunded part of it, fine, but now … Get me a real person": what
+        # is told beside the transfer asks no policy (the person reads it)
+        matched = [
+            m
+            for m in matched
+            if not (
+                m.intent is ShopIntent.FAQ
+                and not _QUESTION_OPENING.search(told := normalize(m.text, _TYPOS))
+                and not QUESTION_MARK.search(m.text)
+                and not _ASKED_ZH_END.search(told)
+            )
+        ]
     if (
-        flag == ASK_FIRST
-        and not _REMEDY_ON_A_CONDITION.search(norm)
-        and any(m.intent is ShopIntent.REFUND and m.details != WRITE_HELD for m in matched)
+        not _REMEDY_ON_A_CONDITION.search(norm)
+        and refund_asked
+        and flag != COMPLAINED
+        and not ticket_asked_for(norm)
     ):
         # "the steamer box had a hair straightener in it … so just refund the steamer please":
         # the fault told is why the refund asked for is wanted — no ticket offered beside it (a
@@ -4287,6 +4353,8 @@ def match_shop(
             if m.intent is not ShopIntent.CREATE_TICKET
             or _TICKET_ASKED_FOR.search(told := normalize(m.text, _TYPOS))
             or _RETURN_ACTION.search(told)
+            # ("refund 100609 pls, also my headphones from 100200 are broken": another order's)
+            or (m.order_id and all(r.order_id != m.order_id for r in refunds_of_things))
         ]
     if flag:
         # "我要投诉！！… 100200送货直接扔门口": a ticket read from any clause of a complaint is
@@ -4867,8 +4935,14 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
                     # never an item this refund is of
                     words = words.replace(write.text.strip(STRIP), " ")
                     m = replace(m, args={**m.args, SHARE_OF: words})
+            for other in _other_refunds_words(m, matched):
+                if other not in m.text:
+                    # "refund the thermos and refund 100609": the thermos is no item of 100609,
+                    # nor 100609 any part of the thermos's refund — the words are not its at all
+                    words = words.replace(other, " " * len(other))
+                    m = replace(m, args={**m.args, SHARE_OF: words})
             own = words
-            for other in [*others, *_other_refunds_words(m, matched)]:
+            for other in others:
                 if other not in m.text:
                     own = own.replace(other, " " * len(other))
             just = _JUST_THIS.search(own)
@@ -7932,6 +8006,10 @@ def _fault_told_beside_its_remedy(items: list[_Request]) -> list[_Request]:
     request's reason, not a question of the returns or warranty policy."""
     if not any(i.intent in (ShopIntent.CREATE_TICKET, ShopIntent.REFUND) for i in items):
         return items
+    refund_asked = any(
+        i.intent is ShopIntent.REFUND and i.amount_kind != "invalid" and i.details != WRITE_HELD
+        for i in items
+    )
 
     def told(item: _Request) -> bool:
         norm = normalize(item.text, _TYPOS)
@@ -7941,12 +8019,23 @@ def _fault_told_beside_its_remedy(items: list[_Request]) -> list[_Request]:
             return bool(_WARRANTY_ASKED_FOR.search(norm))
         fault = _TICKET.search(norm) or _NOT_WHAT_ORDERED.search(norm)
         asked = _POLICY_ASKED.search(norm) and not _IS_IT_BROKEN.search(norm)
+        if (
+            item.topic == "returns"
+            and _CAN_IT_GO_BACK.search(norm)
+            and refund_asked
+            and not extract_entities(norm).order_ids
+        ):
+            return True  # "这个能退吗 我是真不想要了 直接给我退款吧": the refund asked answers it
         return item.topic == "returns" and bool(fault) and not asked
 
     return [i for i in items if not told(i)]
 
 
 _NOT_WHAT_ORDERED = rx(r"\bnot what i (?:ordered|paid for|bought|wanted)\b")
+_CAN_IT_GO_BACK = rx(
+    r"(?:这个|这|它)?(?:能|可以)退(?:吗|么|嘛|不)|能不能退(?!款)"
+    r"|\bcan (?:i|it) (?:be )?return(?:ed)?\b"
+)
 # "it's about the refund on 100609": what the transfer beside it is about
 _WHAT_IT_IS_ABOUT = rx(
     r"^\W*(?:it'?s|this is|that'?s|its) (?:about|regarding|re|for)\b|^关于|是关于"
@@ -8237,8 +8326,19 @@ def _when_of_the_order_named_after(items: list[_Request]) -> list[_Request]:
     return [parcel if i is asked[0] else i for i in items if i is not order]
 
 
+# "just refund the steamer", "把餐具的钱退了": a refund naming the thing it is of
+_REFUND_OF_A_THING = rx(
+    r"\brefund (?:me )?(?:for )?(?:the|my) (?!order\b|whole\b|full\b|rest\b|money\b|that\b|it\b"
+    r"|remaining\b|difference\b|shipping\b)[a-z]{3,}"
+    r"|把[\u4e00-\u9fff]{2,6}(?:的钱|的款)退|退[\u4e00-\u9fff]{2,6}的钱"
+)
 _SHIP_TO = rx(r"\bship (?:to|out to)\b|发(?:到|往)|寄(?:到|往)|送(?:到|往)")
 _THE_SHOP = rx(r"\b(?:you|your|u)\b|你们|一般|通常|平时")
+_QUESTION_OPENING = rx(
+    r"(?:^|[.!?;,]\s*|\b(?:and|also|plus|but)\s+)(?:what|where|when|why|how|which|who|can|could"
+    r"|is|are|do|does|did|will|would|should|may|tell me|i (?:want|need) to know)\b"
+)
+_ASKED_ZH_END = rx(r"[吗么呢嘛不没]\W*$|多少|几|怎么|咋|啥|什么|哪")
 _PROBLEM_ANNOUNCED = rx(
     r"\b(?:i|we) (?:have|'ve got|got|need help with) (?:a|an|one|another|some)"
     r" (?:small |little |big )?(?:problem|issue|question|complaint)s?\b"

@@ -66,6 +66,9 @@ UNPAID = rx(
     r"\b(?:have ?n[o']?t|not|never|didn'?t|did not|yet to) (?:yet )?(?:paid|pay)\b|\bunpaid\b"
     r"|未付款|没付款|没有付款|还没付|没付钱|待付款|未支付|没支付|没付的"
     r"|\b(?:my|the) pending (?:one|order)\b"
+    # "the air fryer that's still waiting for payment", "the order awaiting payment"
+    r"|\b(?:still )?(?:waiting for|awaiting) (?:the |my )?payment\b"
+    r"|\bpayment (?:is )?(?:still )?pending\b"
 )
 """An order described as not paid for ("the one I haven't paid for", "没付钱那个")."""
 

@@ -188,3 +188,27 @@ async def test_a_things_parcel_beside_another_order_is_its_own(tmp_path: Path, t
     out = await say(bot, text)
     reply = str(out["reply"])
     assert "100998" in reply and "YT9433239273" in reply
+
+
+# --- a refund of the order described as unpaid: never another order's --------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can I get a refund for the air fryer that's still waiting for payment?",
+        "refund the air fryer that's still waiting for payment",
+    ],
+)
+async def test_a_refund_of_the_unpaid_air_fryer_never_refunds_the_paid_one(
+    tmp_path: Path, text: str
+) -> None:
+    """ "… the air fryer that's still waiting for payment" offered ¥399 back on 100200 (the
+    delivered air fryer): a yes would have refunded an order the customer did not mean. Now
+    100904, unpaid, is shown (nothing to refund), and nothing is offered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "100904" in str(out["reply"])
+    assert "request_refund" not in _tools(out)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []

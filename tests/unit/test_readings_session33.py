@@ -159,3 +159,96 @@ def test_two_orders_described_are_two_looks() -> None:
         "the payment go through?"
     )
     assert kinds(text) == ["order_status", "order_status"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "will I be refunded for the missing plates?",
+        "am I able to get a refund on the air fryer?",
+        "can you refund me for the chipped plates or do I need to send them back?",
+        "can the plates be refunded?",
+        "any chance of a refund on the purifier?",
+        "is it too late to get a refund on the air fryer from august?",
+        "the thermos leaks and my bag got soaked, so can I get a refund?",
+        "the plates arrived chipped. do I have to ask for a refund or is it automatic?",
+        "the screen protector never came. does that mean I get a refund?",
+        "is the refund for the purifier going to be the full amount?",
+        "my purifier broke, would the refund be 1299 or less since you already refunded some?",
+        "if I keep the plates can you refund part of it?",
+        "我能申请退款吗",
+        "100609我能申请退款吗",
+    ],
+)
+def test_a_question_whether_money_comes_back_plans_no_refund(text: str) -> None:
+    """Each planned a refund (a hurried yes to the offer would have paid it)."""
+    assert "refund" not in kinds(text)
+    assert "unknown" not in kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["refund 100609 please", "can I get a refund of ¥50 on 100200", "退100609"]
+)
+def test_a_refund_asked_for_is_still_one(text: str) -> None:
+    """A pin: a refund asked for (an amount named, or told) is offered as before."""
+    assert kinds(text) == ["refund"]
+
+
+def test_what_is_told_beside_a_transfer_asks_no_policy() -> None:
+    """ "… It came damaged, you refunded part of it, fine, but now there's a burning smell when
+    it runs … Get me a real person please." answered the refund-time policy beside the transfer
+    (the "when" of "when it runs"); the person reached reads the story."""
+    english = (
+        "This is the third time I'm writing about the same purifier. It came damaged, you refunded "
+        "part of it, fine, but now there's a burning smell when it runs for more than an hour and "
+        "I'm scared to leave it on. I'm not going through a chatbot for this again. Get me a real "
+        "person please."
+    )
+    assert kinds(english) == ["handoff"]
+    # (a question beside the transfer is still answered)
+    assert kinds("get me a human, and what's your return policy") == ["handoff", "faq"]
+
+
+def test_a_fault_beside_the_refund_it_wants_offers_no_ticket() -> None:
+    """The wrong item told was offered a ticket beside the refund asked for it."""
+    text = (
+        "I ordered a memory foam pillow and a garment steamer together. The steamer box had a hair "
+        "straightener in it, completely the wrong item. so just refund the steamer please."
+    )
+    assert "create_ticket" not in kinds(text)
+    # (a replacement asked for beside a refund is a ticket of its own)
+    both = "my headphones from 100200 stopped working!!! want a replacement asap and also a refund"
+    assert "create_ticket" in kinds(both)
+    # ("这个能退吗 … 直接给我退款吧": the refund asked answers whether it can be)
+    assert kinds("不粘锅掉涂层了 这个能退吗 我是真不想要了 直接给我退款吧") == ["refund"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hold off on the refund for now, I might keep the plates",
+        "I don't want you to refund the thermos, I want to know why it leaks",
+        "can you tell me how the refund for the purifier was calculated? I don't want another one",
+        "is it worth asking for a refund on the thermos or is it covered by warranty?",
+        "would refunding the thermos affect my other order?",
+        "not sure yet — can you hold the refund for the thermos until I decide?",
+        "hold off on cancelling 100998, I need to think",
+        "I don't want you to cancel anything, just tell me when 100998 ships",
+    ],
+)
+def test_a_write_held_weighed_or_refused_is_never_planned(text: str) -> None:
+    """Each planned the refund or cancel it held off, weighed or refused."""
+    assert not {"refund", "cancel_order"} & set(kinds(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm not after a refund, I just want to know why it took so long",
+        "the purifier makes noise again. I don't want another partial refund, I want it fixed",
+        "can I still get a refund if the box is opened?",
+        "could I still get a refund after 7 days if it's faulty?",
+    ],
+)
+def test_a_refund_not_wanted_or_only_wondered_about_is_not_offered(text: str) -> None:
+    assert "refund" not in kinds(text)
