@@ -2940,7 +2940,9 @@ def _classify_clause(
         and not has_ids
         and not _ORDERS_NAMED.search(norm)
         and not _BOUGHT_BY_ME.search(norm)
-        and product_query(norm)
+        # (a product named beyond the warehouse words: "有货吗 哪个仓发" asks of the one before)
+        and product_query(blank(norm, _WAREHOUSE_ASKED))
+        and not _REFERS_BACK.search(norm)
     ):
         # "手表是从哪个仓发货的", "which warehouse does the smart watch ship from": a product's
         # stock by warehouse (not a parcel of the customer's: "我的耳机从哪个仓发的")
