@@ -1862,6 +1862,11 @@ _TRACKING = rx(
     # "where is my rice cooker": a product bought, looked up by name (not a refund or a form)
     r"|\bwhere(?:'?s| is| are| r)\s+my\s+(?!refund|money|ticket|complaint|invoice|receipt|account"
     r"|points|voucher|credit|coupon)[a-z\u3400-\u9fff]"
+    # "two things: where's the screen protector, and …": a thing bought, named and nothing more
+    r"|\bwhere(?:'?s| is| are| r)\s+the\s+(?!refund|money|ticket|complaint|invoice|receipt|store"
+    r"|shop|office|warehouse|button|link|page|app|option|setting|form|policy|hotline|number"
+    r"|problem|issue|nearest|closest|rest|second|first|third|other|remaining|last|one|ones"
+    r"|others)[a-z]+(?: [a-z]+)?(?: now| at| right now)?\W*$"
     # "I ordered headphones last week and they still haven't arrived"
     r"|\b(?:has|have)n'?t (?:even |yet )?(?:arrived|come|been delivered|turned up|shown up)\b"
     # "my screen protector still isnt here", "not here yet", "still no sign of my parcel"
@@ -1914,7 +1919,9 @@ _ORDER_STATUS = rx(
     r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
     # "was my pillow and steamer order delivered?", "has order 100452 been shipped?"
     r"(?:was|were|has|have|is|are) (?:it|they|my [a-z0-9 '-]{1,30}?|the [a-z0-9 '-]{1,30}?|"
-    r"order #?\d{6}) (?:been |already |actually )*(?:delivered|shipped|dispatched)|"
+    r"that order|order #?\d{6}) (?:been |already |actually )*(?:delivered|shipped|dispatched"
+    # "was that order cancelled properly?": whether it was, asked
+    r"|cancel+ed (?:properly|correctly|at all|successfully|really))|"
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"
     r"haven'?t (?:received|got(?:ten)?)|didn'?t (?:receive|get|arrive|come)|still waiting|"
     r"what(?:'?s| is) (?:up|happening|going on) with|check (?:on )?(?:my |the |an? )?order|"
@@ -1927,6 +1934,7 @@ _ORDER_STATUS = rx(
     r"what did (?:it|the order|that order) (?:have|contain))\b|"
     + _WHICH_ORDER_TEXT
     + r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢"
+    r"|还没发(?:出|走)?(?:吧|吗|呢|么)"
     r"|查一下订单"
     r"|(?<!处理)(?<!受理)到哪一步|(?<!处理)哪个阶段|哪个环节"
     r"|帮我催|催一下|催催|催单|催促"
@@ -2879,7 +2887,7 @@ def _classify_clause(
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _ARRIVE.search(norm):
         if (
-            has_order_ctx
+            (has_order_ctx and not _GENERALLY.search(norm))
             or tracked_product(norm)
             or _THING_ARRIVES.search(norm)
             or (_MY_PARCEL.search(norm) and not _IF_BOUGHT.search(norm))
@@ -8334,6 +8342,8 @@ _REFUND_OF_A_THING = rx(
     r"|remaining\b|difference\b|shipping\b)[a-z]{3,}"
     r"|把[\u4e00-\u9fff]{2,6}(?:的钱|的款)退|退[\u4e00-\u9fff]{2,6}的钱"
 )
+# "寄到杭州一般几天能到", "how long does it usually take": the shop's delivery times, not a parcel
+_GENERALLY = rx(r"一般|通常|平时|平常|\b(?:usually|normally|generally|typically)\b")
 _SHIP_TO = rx(r"\bship (?:to|out to)\b|发(?:到|往)|寄(?:到|往)|送(?:到|往)")
 _THE_SHOP = rx(r"\b(?:you|your|u)\b|你们|一般|通常|平时")
 _QUESTION_OPENING = rx(

@@ -72,7 +72,11 @@ def order_text(
             )
         )
     remaining = order.get("refundable_amount")
-    if (order.get("refunds") or about_refund) and remaining is not None:
+    if about_refund and status == "pending" and not order.get("refunds"):
+        # "can I get a refund for the air fryer that's still waiting for payment?": nothing was
+        # paid — nothing to refund; not wanted, it is cancelled
+        lines.append(w.say("refund_unpaid", order_id=order_id))
+    elif (order.get("refunds") or about_refund) and remaining is not None:
         lines.append(w.say("refundable_line", amount=money(remaining)))
         item = _item_meant(order, words) if about_refund else None
         if item is not None and item[1] <= float(remaining or 0):

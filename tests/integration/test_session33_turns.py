@@ -209,6 +209,7 @@ async def test_a_refund_of_the_unpaid_air_fryer_never_refunds_the_paid_one(
     bot = bot_for(tmp_path)
     out = await say(bot, text)
     assert "100904" in str(out["reply"])
+    assert "nothing to refund" in str(out["reply"])
     assert "request_refund" not in _tools(out)
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []

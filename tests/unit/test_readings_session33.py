@@ -252,3 +252,24 @@ def test_a_write_held_weighed_or_refused_is_never_planned(text: str) -> None:
 )
 def test_a_refund_not_wanted_or_only_wondered_about_is_not_offered(text: str) -> None:
     assert "refund" not in kinds(text)
+
+
+def test_two_parcels_asked_of_by_their_things_in_english() -> None:
+    """ "where's the screen protector, and what's the tracking number of the purifier parcel?"
+    dropped the screen protector (its clause was read by nothing)."""
+    text = (
+        "Two things: where's the screen protector, and what's the tracking number of the "
+        "purifier parcel?"
+    )
+    assert kinds(text) == ["tracking", "tracking"]
+
+
+def test_whether_an_order_was_cancelled_is_its_status() -> None:
+    text = "The wool scarf I almost bought in August - was that order cancelled properly?"
+    assert kinds(text) == ["order_status"]
+
+
+def test_hasnt_shipped_yet_right_and_the_usual_days() -> None:
+    """ "手机那单还没发吧 另外寄到杭州一般几天能到" was one look at the parcel (the usual delivery
+    days to Hangzhou folded into it)."""
+    assert kinds("手机那单还没发吧 另外寄到杭州一般几天能到") == ["order_status", "faq"]
