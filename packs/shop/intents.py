@@ -1247,6 +1247,12 @@ _CANCEL_TOLD = rx(
     r"(?:记得|已经|早就|之前|以前|上次|不是)[^，。,.!?！？]{0,6}取消(?:过)?了?(?:的)?"
     r"|我(?:已经)?取消了(?:的)?|\b(?:i|we) (?:already |had )?cancel+ed (?:it|that|the \w+)?"
 )
+# "八月份那个围巾我后来取消了", "I cancelled a scarf back in August": a cancel made, told (not
+# "帮我取消了吧": asked)
+_CANCEL_MADE = rx(
+    r"(?<![帮给替])我(?:后来|当时|那时候?|早就|已经|之前)(?:就)?取消(?:掉|过)?了(?![吧呗啊])"
+    r"|\b(?:i|we) (?:already |had )?cancel+ed (?:it|that|the|a|my)\b"
+)
 _PAID_QUESTION = rx(
     r"\bdid (?:the|my|your|that) [a-z ]{2,40}?(?:actually |ever |really )?(?:get |been )?"
     r"(?:paid|processed|sent|credited|go through|went through)\b"
@@ -2760,6 +2766,10 @@ def _classify_clause(
         # which no cancel does (orders are cancelled whole) — the policy says so, nothing is
         # offered (a hurried yes would cancel the monitor too)
         return _Match(ShopIntent.FAQ, topic="cancel_order")
+    if _CANCEL_MADE.search(norm) and not _CANCEL.search(blank(norm, _CANCEL_MADE)):
+        # "八月份那个围巾我后来取消了": a cancel made, told — the order's state (was it charged),
+        # never a cancel asked for
+        return _Match(ShopIntent.ORDER_STATUS)
     if not _CANCEL_NEGATED.search(norm) and (
         _CANCEL.search(norm)
         or (

@@ -273,3 +273,12 @@ def test_hasnt_shipped_yet_right_and_the_usual_days() -> None:
     """ "手机那单还没发吧 另外寄到杭州一般几天能到" was one look at the parcel (the usual delivery
     days to Hangzhou folded into it)."""
     assert kinds("手机那单还没发吧 另外寄到杭州一般几天能到") == ["order_status", "faq"]
+
+
+def test_a_cancel_made_before_is_told_not_asked() -> None:
+    """ "八月份那个围巾我后来取消了 …" planned a cancel of the scarf's (already cancelled) order."""
+    text = (
+        "八月份那个围巾我后来取消了 可我记得信用卡账单上好像扣了199 到底扣没扣啊 围巾现在还有货吗"
+    )
+    assert "cancel_order" not in kinds(text)
+    assert kinds("取消100904") == ["cancel_order"]
