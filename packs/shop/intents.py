@@ -6061,11 +6061,17 @@ def _unless_retracted(request: _Request) -> _Request:
     if request.intent not in _ACTIONS and request.intent is not ShopIntent.HANDOFF:
         return request
     kept = _KEPT_AFTER_ALL.search(request.text.lower())
-    if _RETRACTED.search(request.text) or (
-        kept and not _IDENTIFIER.search(request.text, kept.end())
-    ):
+    retracted = _RETRACTED.search(request.text)
+    if retracted and _OTHERWISE_IF.search(request.text[: retracted.start() + 1]):
+        # "If it hasn't, cancel it. If it's already on the way, leave it": the other branch of
+        # a condition, not the request taken back
+        retracted = None
+    if retracted or (kept and not _IDENTIFIER.search(request.text, kept.end())):
         return _Request(Intent.CONFIRM_NO, text=request.text, lang=request.lang)
     return request
+
+
+_OTHERWISE_IF = rx(r"(?:^|[.!?;]\s*)if\b[^.!?;]*$")
 
 
 def _continues_decline(ents: Entities, previous: Kind | None, clause: str = "") -> bool:

@@ -282,3 +282,15 @@ def test_a_cancel_made_before_is_told_not_asked() -> None:
     )
     assert "cancel_order" not in kinds(text)
     assert kinds("取消100904") == ["cancel_order"]
+
+
+def test_the_other_branch_of_a_condition_takes_nothing_back() -> None:
+    """ "If it hasn't, cancel it. If it's already on the way, leave it" was read as the cancel
+    taken back (a bare no): the conditional cancel was lost."""
+    text = (
+        "Has 100998 shipped yet? If it hasn't, cancel it. If it's already on the way, leave it "
+        "and I'll deal with it when it arrives."
+    )
+    assert read(text)[:2] == [("order_status", "100998"), ("cancel_order", "100998")]
+    # (a pin: "…, actually no, leave it" takes it back)
+    assert kinds("cancel 100998, actually no, leave it") == ["confirm_no"]
