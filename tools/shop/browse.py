@@ -131,15 +131,17 @@ def search_products(
         ranked = [sku for sku in ranked if by_sku[sku]["price_cents"] <= round(cap * 100)]
     # which hits the query names (a word of its names or aliases), not only matches ranked in
     named = mention_scores(words, texts) if words.strip() else {}
+    hits = ranked[:limit]
+    stocked = _stocked_in(conn, hits)
     found: dict[str, Any] = {
         "products": [
             {
                 **_product_hit(by_sku[sku], today),
                 "named": sku in named,
                 "total_available": by_sku[sku]["stock"],
-                "warehouses": _stocked_in(conn, sku),
+                "warehouses": stocked.get(sku, []),
             }
-            for sku in ranked[:limit]
+            for sku in hits
         ]
     }
     if cap is not None:
@@ -147,16 +149,19 @@ def search_products(
     return found
 
 
-def _stocked_in(conn: sqlite3.Connection, sku: str) -> list[dict[str, Any]]:
-    """The warehouses holding the product, with how many each has."""
-    return [
-        {"warehouse": row["warehouse"], "city": row["city"], "available": row["available"]}
-        for row in conn.execute(
-            "SELECT warehouse, city, available FROM inventory WHERE sku = ? AND available > 0"
-            " ORDER BY warehouse",
-            (sku,),
+def _stocked_in(conn: sqlite3.Connection, skus: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """The warehouses holding each product, with how many each has (one query for all)."""
+    stocked: dict[str, list[dict[str, Any]]] = {}
+    marks = ",".join("?" * len(skus)) or "NULL"
+    for row in conn.execute(
+        "SELECT sku, warehouse, city, available FROM inventory"
+        f" WHERE sku IN ({marks}) AND available > 0 ORDER BY sku, warehouse",
+        skus,
+    ):
+        stocked.setdefault(row["sku"], []).append(
+            {"warehouse": row["warehouse"], "city": row["city"], "available": row["available"]}
         )
-    ]
+    return stocked
 
 
 def _product_hit(row: sqlite3.Row, today: date | None = None) -> dict[str, Any]:
