@@ -113,6 +113,8 @@ SPLIT = rx(
     r"|(?<=[款消吧]),\s*(?=#?\d{6}\s*(?:也|再)?\s*(?:查|看|催|到哪|物流))"
     # "帮我看下100998和100683，谢谢啦": thanks after a comma is said apart from the request
     r"|,\s*(?=(?:谢谢|多谢|谢了|感谢)(?:[\s!！~。.啦了哈呀]|$)(?![^,，。]*(?:不用|算了|不要)))"
+    # "whats the eta for 100683 and 100998 thx": thanks after an order number, ending the message
+    r"|(?<=\d)\s+(?=(?:thx|thanks|thank you|thank u|ty|tks)\W*$)"
     # ", where ..." asks anew, unless it asks about what came before: "my refund, where is it?"
     r"|,\s*(?=(?:where|what|when|how|can|could|is|are|do|does)\b)"
     r"(?!(?:where|what|when|how)(?:'s|\s+is|\s+are)\s+(?:it|that|this|they|them)\b)"

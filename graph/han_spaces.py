@@ -15,13 +15,15 @@ __all__ = ["split_at_han_spaces"]
 # ends with a question particle ("我的订单 100123 为什么..." is one request), or when what
 # follows opens a request of its own ("可以...", "帮我...").
 HAN_SPACE = re.compile(
-    r"(?<=[\u4e00-\u9fff\d])\s+"
+    # (after an emoji too: "你到底是不是人啊😤 100998能不能改地址")
+    r"(?<=[\u4e00-\u9fff\d\u2600-\u27bf\U0001f300-\U0001faff])\s+"
     # ... before Han, a digit, "sku 1001", or a Latin word run into Han ("usb-c数据线多少钱")
     r"(?=[\u4e00-\u9fff\d]|[a-z]{2,5}[\s_-]*\d|[a-z][a-z0-9-]{0,10}[\u4e00-\u9fff])"
 )
 # a question particle ends a request, and so does an exclamation one ("咋还没到啊 ..."), and
-# "X不 / X没" after a verb or its object ("还有货不 ...", "发了没 ...": "有没有货", asked)
-_ASKED_NOT = r"(?<=[了货到发退收完行好对])[不没]"
+# "X不 / X没" after a verb or its object ("还有货不 ...", "发了没 ...", "有进展没 ...", "处理没
+# ...": "有没有货", asked)
+_ASKED_NOT = r"(?<=[了货到发退收完行好对展息复理])[不没]"
 COMPLETE = re.compile(
     r"\d{4,}|(?:[吗呢了么吧啊呀嘛哈哦噢]|多少钱?|什么|啥|哪儿?|几[点天号个时件次年月周]|多久|多长时间|多[大长重高]|"
     # "发票怎么开 ...", "不粘锅啥时候补货 ...": a question asked, its verb last
@@ -32,7 +34,8 @@ COMPLETE = re.compile(
 )
 # "不用 100683...": a negation waiting for its object; "发货没 ..." / "有货不 ..." ask a question
 OPEN_NEGATION = re.compile(
-    r"(?:不用|不要|别|(?<![了货到发退收完行好对])不|先不|不想|(?<![了货到发退收完])没|不必|不需要)$"
+    r"(?:不用|不要|别|(?<![了货到发退收完行好对])不|先不|不想|(?<![了货到发退收完展息复理])没|不必"
+    r"|不需要)$"
 )
 # "羽绒服有没有货 可以用优惠券吗": what follows the space opens a request of its own
 # ("有的话帮我留一个": a condition on what was asked, then a request); after an identifier
@@ -127,12 +130,17 @@ _AMOUNT_OF_THE_VERB = re.compile(r"(?:退|退款|退钱|退我|退给我|赔|补
 _AMOUNT_NEXT = re.compile(r"\d+(?:\.\d+)?\s*(?:块|元|yuan|rmb|¥)|[¥￥]\s*\d")
 
 
+_TRAILING_EMOJI = re.compile(r"[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]+$")
+
+
 def split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]]:
     """The pieces of ``norm[start:end]`` split at the spaces that end a request."""
     pieces: list[tuple[int, int]] = []
     begin = start
     for m in HAN_SPACE.finditer(norm, start, end):
-        left = norm[begin : m.start()]
+        left = _TRAILING_EMOJI.sub("", norm[begin : m.start()])
+        if not left.strip():
+            continue
         opens = (
             OPENS_REQUEST.match(norm, m.end(), end) is not None
             or _question_before_an_order(left, norm, m.end())

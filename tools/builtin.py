@@ -510,14 +510,16 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         tracking: str | None = None,
         refunded: float | None = None,
         left: float | None = None,
+        ticket: str | None = None,
         customer: str | None = None,
     ) -> Any:
         """List the customer's most recent orders, optionally by status, or only those holding
         the product a customer's words name (``product``: "my air fryer order"), the one a
         refund of theirs is of (``refund``: "R-000094"), those of a total (``total``: "the
         797 order"), the one a parcel is of (``tracking``: "SF5969721286"), those with a
-        refund of an amount (``refunded``: "the 433 you refunded") or with an amount not yet
-        refunded (``left``: "the 866 that's left")."""
+        refund of an amount (``refunded``: "the 433 you refunded"), with an amount not yet
+        refunded (``left``: "the 866 that's left") or the one a ticket of theirs is about
+        (``ticket``: "T-000031")."""
         params: dict[str, Any] = {"status": status, "limit": limit}
         if product and product.strip():
             params["product"] = product.strip()[:200]
@@ -531,6 +533,8 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
             params["refunded"] = f"{refunded:.2f}"
         elif left is not None and left > 0:
             params["left"] = f"{left:.2f}"
+        elif ticket and ticket.strip():
+            params["ticket"] = ticket.strip().upper()[:8]
         return await client.call(
             "GET", "/orders", tool="list_orders", customer=customer, params=params
         )

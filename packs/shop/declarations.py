@@ -29,6 +29,7 @@ from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, SHARE_OWN
 from helpdesk.packs.shop.replies import ShopReplies
 from helpdesk.packs.shop.reply_data import SHOP_TIME_ZONE
 from helpdesk.packs.shop.words import (
+    ADDRESS_CHANGE_NEGATED,
     ASK_FIRST,
     COMPLAINED,
     COMPLAINT_WORD,
@@ -366,6 +367,7 @@ SHOP_CAPABILITIES: tuple[Capability, ...] = (
                     r"(?:改|换|修改|更改|更换)[^。？！?!]{0,6}(?:\d{6}[^。？！?!]{0,4})?(?<!邮箱)(?<!账单)(?<!邮件)(?<!默认)地址",
                     r"(?<!邮箱)(?<!账单)(?<!邮件)(?<!默认)地址[^。？！?!]{0,8}(?:填错|写错|错了|有误|改|换)",
                 ),
+                negations=(ADDRESS_CHANGE_NEGATED,),
             ),
         ),
         extract=_order_or_last,

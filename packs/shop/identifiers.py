@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["REFUND_MENTION", "SHOP_IDENTIFIERS", "SHOP_MENTIONS"]
+__all__ = ["REFUND_MENTION", "SHOP_IDENTIFIERS", "SHOP_MENTIONS", "TICKET_MENTION"]
 
 SHOP_IDENTIFIERS: dict[str, str] = {
     "order_id": r"\d{6}",
@@ -33,3 +33,6 @@ SHOP_MENTIONS: dict[str, str] = {
 
 REFUND_MENTION = re.compile(rf"(?<![a-z0-9]){SHOP_MENTIONS['refund_id']}(?!\d)", re.IGNORECASE)
 """A refund number as a customer writes it ("did r-000094 go through?")."""
+
+TICKET_MENTION = re.compile(rf"{SHOP_MENTIONS['ticket_id']}(?!\d)", re.IGNORECASE)
+"""A ticket number as a customer writes it ("T-000031 快递动了没", "t000031")."""

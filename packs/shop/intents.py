@@ -83,7 +83,7 @@ from helpdesk.graph.money import AmountReading, chinese_number, read_amount
 from helpdesk.graph.request import EVERY_DESCRIBED
 from helpdesk.graph.unusable_amounts import KEPT_AMOUNT
 from helpdesk.packs.shop.clause_model import read_clause
-from helpdesk.packs.shop.identifiers import REFUND_MENTION
+from helpdesk.packs.shop.identifiers import REFUND_MENTION, TICKET_MENTION
 from helpdesk.packs.shop.not_asked_for import not_asked_for
 from helpdesk.packs.shop.order_amounts import left_amount_named
 from helpdesk.packs.shop.order_parts import (
@@ -117,6 +117,7 @@ from helpdesk.packs.shop.refund_share import (
 from helpdesk.packs.shop.replacement_first import replacement_first
 from helpdesk.packs.shop.thing_meant_at_offer import thing_added_at_offer, thing_meant_at_offer
 from helpdesk.packs.shop.words import (
+    ADDRESS_CHANGE_NEGATED,
     ASK_FIRST,
     COMPLAINED,
     COMPLAINT_NEGATED,
@@ -274,6 +275,8 @@ _TYPOS = (
     ("吧100", "把100"),
     ("到拉没", "到了没"),
     ("时侯", "时候"),
+    ("快第", "快递"),
+    ("到帐", "到账"),
 )
 
 
@@ -1504,6 +1507,7 @@ _NOTHING_ELSE = rx(
     r"|没(?:有)?别的(?:事|问题)?了|没其他(?:事|问题)?了|不需要(?:别的|其他)?了"
 )
 # "不用转人工了 我自己搞定了", "don't need a human anymore": a transfer declined
+_ADDRESS_CHANGE_NEGATED = rx(ADDRESS_CHANGE_NEGATED)
 _HANDOFF_NEGATED = rx(
     r"(?:不用|不要|别|不需要|没必要|无需|先不|不想|不想要|不愿意|不打算)\s*(?:给我|帮我)?\s*(?:再)?\s*"
     r"(?:转|找|接)?(?:个)?(?:人工|真人|客服)"
@@ -2500,6 +2504,15 @@ def _classify_clause(
             if found is not None and found.intent not in (Intent.UNKNOWN, ShopIntent.HANDOFF):
                 return found
         return _Match(Intent.CONFIRM_NO)  # "不用转人工了", "no need for a human": never a transfer
+    if _ADDRESS_CHANGE_NEGATED.search(norm):
+        rest = blank(norm, _ADDRESS_CHANGE_NEGATED)
+        rest_ents = extract_entities(rest)
+        if rest_ents.order_ids or ASKS.search(rest):
+            # "地址不改了 帮我查下100998发货没": the address let go; what is asked instead
+            found = _classify(rest, rest_ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
+            if found is not None and found.intent is not Intent.UNKNOWN:
+                return found
+        return _Match(Intent.CONFIRM_NO)  # "no need to change the address after all", "不改了"
     if _HUMAN_NOT_ASKED.search(norm) and not _WHEN_PEOPLE_WORK.search(norm):
         rest = blank(norm, _HUMAN_NOT_ASKED)
         rest_ents = extract_entities(rest)
@@ -7231,6 +7244,10 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
                 o.intent is ShopIntent.TRACKING and o.order_id is None for o in out
             ):
                 continue
+        if item.inferred_order and item.intent in _LOOKS and not searched:
+            # "did my down jacket get delivered? and the pillow order too, 100452": the thing's
+            # parcel is looked up by its words, not the order named beside it
+            searched = tracked_product(normalize(item.text, _TYPOS)) or ""
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             index = seen[key]
@@ -7238,6 +7255,10 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
                 # "我买的耳机坏了 订单100200 要换新的": the order the customer named for the same
                 # request is named, not worked out from the words beside it
                 out[index] = replace(out[index], inferred_order=False)
+            if out[index].details == "ack" and item.details != "ack":
+                # "算了 不改了 谢谢": the thanks said is one, not the "算了" taken as an okay
+                out[index] = item
+                continue
             kept = out[index].amount_kind
             if (kept == "none" and item.amount_kind != "none") or (
                 kept == "invalid" and item.amount_kind == "exact"
@@ -7834,6 +7855,7 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
     """ "my company needs a fapiao for the monitor … also has it shipped yet", "显示器那单我还要的
     … 帮我看下现在啥状态": a look at "it" naming and describing no order is about the order the
     rest of the message describes (looked up before planning; product searches left out)."""
+    items = _look_of_the_ticket(items, whole)
     looks = [
         i
         for i in items
@@ -7880,6 +7902,34 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
         replace(i, intent=intent, args={**i.args, TOLD_BESIDE: told.strip()[:300]})
         if i is look
         else i
+        for i in items
+    ]
+
+
+def _look_of_the_ticket(items: list[_Request], whole: str) -> list[_Request]:
+    """ "T-000031有进展没 快递动了没", "T-000031 status? and the tracking number for that order":
+    a look naming no order and no thing, beside one ticket named, is at the order that ticket
+    is about (its words carry the ticket's number to the order lookup)."""
+    looks = [
+        i
+        for i in items
+        if i.intent in _LOOKS
+        and not i.order_id
+        and TOLD_BESIDE not in i.args
+        and tracked_product(norm := normalize(i.text, _TYPOS)) is None
+        and not describes_an_order(norm)
+        # ("the status of everything i have open and is T-000031 closed": no order of it)
+        and (names_a_parcel(norm) or _LOOK_BACK.search(norm) is not None)
+    ]
+    told = whole
+    for i in looks:
+        told = told.replace(i.text, " ")
+    if len(looks) != 1 or extract_entities(normalize(told, _TYPOS)).order_ids:
+        return items
+    if len({t.upper().replace("-", "") for t in TICKET_MENTION.findall(told)}) != 1:
+        return items
+    return [
+        replace(i, args={**i.args, TOLD_BESIDE: told.strip()[:300]}) if i is looks[0] else i
         for i in items
     ]
 

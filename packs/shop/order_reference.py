@@ -6,12 +6,13 @@ one order that fits and can take it, so the confirmation answered names that ord
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.graph.conversation import rx
 from helpdesk.graph.request import EVERY_DESCRIBED
-from helpdesk.packs.shop.identifiers import REFUND_MENTION
+from helpdesk.packs.shop.identifiers import REFUND_MENTION, TICKET_MENTION
 from helpdesk.packs.shop.order_amounts import (
     TOTAL_NAMED,
     left_amount_named,
@@ -166,6 +167,8 @@ _LEFT_OUT = rx(
 # order is that?": the order spoken of, asked — no thing described
 _SHOWS = rx(r"显示(?!器|屏)|\bwhich (?:order|one) (?:is|was) (?:that|it|this)\b")
 _LIMIT = 100
+_EXACT_KEYS = ("total", "refund", "tracking", "refunded", "left", "ticket")
+"""Query keys that name the order exactly (a number of it), not describe it."""
 SAME_ORDER_AS_REFUND = "same_order_as_refund"
 """A request's argument: "the same order" as the refund number named beside it."""
 
@@ -219,6 +222,11 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
     if refund and str(request.get("intent")) in _LOOKS:
         # "did R-000094 go through?": the order that refund is of
         return {"limit": 1, "refund": refund.group(0).upper()}
+    ticket = TICKET_MENTION.search(text)
+    if ticket and str(request.get("intent")) in _LOOKS:
+        # "T-000031 有进展没 快递动了没", "the tracking number for that order" beside a ticket: the
+        # order that ticket is about
+        return {"limit": 1, "ticket": "T-" + re.sub(r"\D", "", ticket.group(0))}
     refunded = refund_amount_named(text)
     if refunded is not None and str(request.get("intent")) in _LOOKS:
         # "之前退的那433到账了没": the order with that refund
@@ -287,7 +295,7 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
         not data.get("matched_products")
         and not data.get("names_a_product")
         # ("797那单为什么分两个包裹发": the order named by its total, whatever its parcels)
-        and not any(key in query for key in ("total", "refund", "tracking", "refunded", "left"))
+        and not any(key in query for key in _EXACT_KEYS)
         and _PARCEL.search(text)
         and _about_the_parcel(request)
     ):
@@ -299,9 +307,7 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     not_shipped = _not_shipped(request, query, text)
     described = (
         bool(data.get("matched_products"))
-        or any(
-            key in query for key in ("status", "refund", "total", "tracking", "refunded", "left")
-        )
+        or any(key in query for key in ("status", *_EXACT_KEYS))
         or not_shipped
     )
     if not described:
@@ -348,6 +354,9 @@ def order_label(data: Any, order_id: str) -> dict[str, str] | None:
     listed = [o for o in orders if isinstance(o, Mapping)] if isinstance(orders, list) else []
     if isinstance(data, Mapping) and data.get("tracking_number"):
         return None  # the order of the parcel named: the reply names the parcel itself
+    ticket = data.get("ticket_id") if isinstance(data, Mapping) else None
+    if isinstance(ticket, str) and ticket:
+        return {"en": f"the order ticket {ticket} is about", "zh": f"工单 {ticket} 关联的订单"}
     if isinstance(data, Mapping) and not data.get("matched_products"):
         picked = [o for o in listed if o.get("order_id") == order_id]
         if picked and picked[0].get("status") == "shipped":

@@ -10,6 +10,7 @@ from helpdesk.graph.asking import ASKS
 from helpdesk.tools.shop.product_search import price_cap
 
 __all__ = [
+    "ADDRESS_CHANGE_NEGATED",
     "ASK_FIRST",
     "COMPLAINED",
     "COMPLAINT_NEGATED",
@@ -91,6 +92,17 @@ TOLD_BESIDE = "told_beside"
 not ("my company needs a fapiao for the monitor … has it shipped yet"). Never given to a write:
 words told beside a refund or cancel may be negated, hypothetical or someone else's."""
 
+
+# "no need to change the address after all", "don't change the address", "算了 不改了",
+# "地址不用改了": an address change let go (a pattern string: the change_address intent's
+# negation and the built-in matcher's refusal are one)
+ADDRESS_CHANGE_NEGATED = (
+    r"\b(?:no need to|don'?t|dont|do not|not going to|won'?t need to|no longer need to)"
+    r" (?:\w+ )?(?:change|update|switch|redirect|correct)\b[^.?!]{0,25}\baddress\b"
+    r"|\bkeep (?:the |my )?(?:same |original |old |current )?(?:delivery |shipping )?address\b"
+    r"|\b(?:the )?(?:old |current |original )?address is fine\b"
+    r"|(?<!能)(?<!可)(?<!还)(?:不用|不要|别|不需要|不)(?:再)?(?:改|修改|更改|换)(?:地址)?了"
+)
 
 # "我不想投诉 就想问下T-000031…", "我也没投诉啊", "I'm not complaining, but ... open a ticket": no
 # complaint made (a ticket asked for beside it is filed as asked)
@@ -311,6 +323,10 @@ _POSSESSED = re.compile(
     r"|\b(?:i|we) (?:ordered|bought|purchased|got)\s+(?:an?\s+|some\s+|the\s+)?"
     r"(?P<b>[^?.!,;]{2,40})"
     r"|\bmy\s+(?P<c>[^?.!,;]{2,30}?)\s+(?:has|have|is|are|still|hasn'?t|haven'?t|isn'?t)\b"
+    # "did my down jacket get delivered?", "has the kettle arrived yet", "is my scarf here yet"
+    r"|\b(?:did|has|have|was|were|is|are)\s+(?:my|the|our)\s+(?P<j>[^?.!,;]{2,30}?)\s+"
+    r"(?:(?:get|gotten|got|been|already|actually|finally|even)\s+)*"
+    r"(?:delivered|arrived?|shipped|sent out|here|come|came|turned up|shown up|showed up)\b"
     # "what's the tracking number of the purifier parcel"
     r"|\btracking (?:number|no|code) (?:of|for) (?:the|my)\s+(?P<i>[^?.!,;]{2,30}?)"
     r"(?:\s+(?:parcel|package|order|delivery|box))?(?=[?.!,;]|$)"

@@ -57,13 +57,14 @@ def list_orders(
     tracking_number: str | None = None,
     refunded_cents: int | None = None,
     left_cents: int | None = None,
+    ticket_id: str | None = None,
 ) -> dict[str, Any]:
     """The customer's orders, newest first, optionally of one status, (``skus``) only those
     holding one of these products, (``refund_id``) only the one that refund is of,
     (``total_cents``) only those of that total ("the 797 order"), (``tracking_number``) only
     the one that parcel is of, (``refunded_cents``) only those with a refund of that amount
-    ("the 433 you refunded") and (``left_cents``) only those with that much not yet refunded
-    ("the 866 that's left")."""
+    ("the 433 you refunded"), (``left_cents``) only those with that much not yet refunded
+    ("the 866 that's left") and (``ticket_id``) only the one that ticket is about."""
     counted = ", ".join("?" * len(_COUNTED_REFUNDS))
     sql = (
         "SELECT o.order_id, o.status, o.created_at, o.total_cents, o.currency,"
@@ -92,6 +93,12 @@ def list_orders(
     if refunded_cents is not None:
         sql += " AND o.order_id IN (SELECT order_id FROM refunds WHERE amount_cents = ?)"
         params.append(refunded_cents)
+    if ticket_id is not None:
+        sql += (
+            " AND o.order_id IN (SELECT order_id FROM tickets WHERE ticket_id = ?"
+            " AND customer_id = ?)"
+        )
+        params.extend([ticket_id, customer_id])
     if left_cents is not None:
         marks = ", ".join("?" * len(_COUNTED_REFUNDS))
         sql += (

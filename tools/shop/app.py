@@ -187,9 +187,9 @@ class _Call:
         """The shop's date (China time), for "is this delivery overdue"."""
         return (self.shop.clock() + timedelta(hours=8)).date()
 
-    def read(self, fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    def read(self, fn: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> dict[str, Any]:
         with self.shop.db.lock:
-            return fn(self.shop.db.conn, *args)
+            return fn(self.shop.db.conn, *args, **kwargs)
 
 
 Endpoint = Callable[[_Call], "dict[str, Any] | Response"]
@@ -237,6 +237,7 @@ def customer_me(call: _Call) -> dict[str, Any]:
 
 
 _REFUND_ID = re.compile(r"R-\d{6}")
+_TICKET_ID = re.compile(r"T-\d{6}")
 _TRACKING_NUMBER = re.compile(r"(?:SF|YT)\d{10}")
 
 
@@ -252,30 +253,37 @@ def list_orders(call: _Call) -> dict[str, Any]:
         refund_id = query_text(call.query, "refund", 8, 8).upper()
         if not _REFUND_ID.fullmatch(refund_id):
             raise invalid("refund", "a refund id looks like R-000123")
-        return call.read(service.list_orders, call.customer_id, wanted, limit, None, refund_id)
+        return call.read(service.list_orders, call.customer_id, wanted, limit, refund_id=refund_id)
+    if call.query.get("ticket") is not None:
+        # "T-000031 有进展没 快递动了没": the order that ticket is about
+        ticket_id = query_text(call.query, "ticket", 8, 8).upper()
+        if not _TICKET_ID.fullmatch(ticket_id):
+            raise invalid("ticket", "a ticket id looks like T-000123")
+        found = call.read(service.list_orders, call.customer_id, wanted, limit, ticket_id=ticket_id)
+        return {**found, "ticket_id": ticket_id}
     if call.query.get("tracking") is not None:
         # "SF5969721286 签收了吗 … 能改地址吗": the order that parcel is of
         number = query_text(call.query, "tracking", 12, 12).upper()
         if not _TRACKING_NUMBER.fullmatch(number):
             raise invalid("tracking", "a tracking number looks like SF1234567890")
         found = call.read(
-            service.list_orders, call.customer_id, wanted, limit, None, None, None, number
+            service.list_orders, call.customer_id, wanted, limit, tracking_number=number
         )
         return {**found, "tracking_number": number}
     if call.query.get("refunded") is not None:
         # "之前退的那433到账了没", "the 433 you refunded": the orders with a refund of that amount
         refunded = query_money(call.query, "refunded")
         return call.read(
-            service.list_orders, call.customer_id, wanted, limit, None, None, None, None, refunded
+            service.list_orders, call.customer_id, wanted, limit, refunded_cents=refunded
         )
     if call.query.get("left") is not None:
         # "剩下那866还能退吗", "the 866 that's left": the orders with that much not yet refunded
         left = query_money(call.query, "left")
-        return call.read(service.list_orders, call.customer_id, wanted, limit, *([None] * 5), left)
+        return call.read(service.list_orders, call.customer_id, wanted, limit, left_cents=left)
     if call.query.get("total") is not None:
         # "the 797 order", "5198那单": the orders of that total
         total = query_money(call.query, "total")
-        return call.read(service.list_orders, call.customer_id, wanted, limit, None, None, total)
+        return call.read(service.list_orders, call.customer_id, wanted, limit, total_cents=total)
     return call.read(service.list_orders, call.customer_id, wanted, limit)
 
 
