@@ -68,6 +68,8 @@ _FULL = re.compile(
     r"[^.?!]{0,12}\b(?:get|come|arrive|ship|deliver|show))"
     r"|全部|全额|全款"
     r"|(?:剩下的|剩余的)(?!(?:东西|商品)?(?:我|就|都|先)*(?:留着|保留|不退|不用退|不要退|没问题))"
+    # "净化器剩下那部分钱也退给我吧": what is left of it, all of it
+    r"|(?:剩下|剩余)(?:的)?(?:那|那些|这)?(?:部分|些)(?:钱|款)?(?!(?:我|就|都|先)*(?:留着|保留|不退))"
     r"|都退|全退|退全",
     re.IGNORECASE,
 )
@@ -133,7 +135,8 @@ _COUNTED_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
     re.compile(
-        r"一部分|部分款|部分钱|\b(?:some|part) of\b"
+        r"一部分|(?<!剩下那)(?<!剩下的)(?<!剩下)(?<!剩余)(?<!剩余的)(?:部分款|部分钱)"
+        r"|\b(?:some|part) of\b"
         r"|\ba (?:tenth|fifth|sixth|seventh|eighth|ninth)\b"
         r"|\b(?:one|two|three) (?:tenths?|fifths?|sixths?|eighths?)\b",
         re.IGNORECASE,

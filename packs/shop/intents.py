@@ -2125,6 +2125,13 @@ _A_PLACE = rx(
 )
 
 
+_PAYMENT_STATE_ASKED = rx(
+    r"是不是(?:还)?没(?:付|付款|付钱|支付)|(?:付|付款|付钱|支付)了(?:没|吗|么|嘛)"
+    r"|有没有(?:付|付款|付钱|支付)|\b(?:did|have|has) (?:i|we) (?:already |even )?(?:paid|pay)\b"
+    r"|\b(?:is|was) (?:it|my|the|that)\b[^.?!]{0,30}\b(?:paid|unpaid|paid for)\b"
+)
+
+
 def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
     """The single best intent for one clause, by template priority; None if nothing matches.
 
@@ -2166,6 +2173,9 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # "什么破快递", "你们这物流也太慢了吧": the delivery named to say how bad it is, not asked
         # about — a complaint (acknowledged, a ticket offered); a look beside it answers the state
         return _Match(ShopIntent.CREATE_TICKET, verb=_VENTED)
+    if found is None and _PAYMENT_STATE_ASKED.search(norm) and describes_an_order(norm):
+        # "炸锅那个订单是不是还没付", "is my air fryer order paid?": that order's state
+        return _Match(ShopIntent.ORDER_STATUS)
     if found is None or found.intent not in _WRITES_ASKED_ABOUT:
         return found
     if not (_asks_not_requests(norm) or _CHECK_WHETHER.search(norm)):
@@ -6619,6 +6629,10 @@ def _with_entities(
             guessed = intent is ShopIntent.CREATE_TICKET or bool(
                 thing and _PARCEL_COUNTED.sub("", thing).strip()
             )
+            if intent is ShopIntent.REFUND and not guessed:
+                # "净化器剩下那部分钱也退给我吧 … 另外100200里的保温杯也退了": a refund of a thing
+                # of its own is of that thing's order (looked up), not the one named elsewhere
+                guessed = bool(_thing_refunded(base.text))
             return [replace(base, order_id=message_order, sku=sku, inferred_order=guessed)]
         if intent is ShopIntent.ORDER_STATUS and (
             base.args.get(REFUNDS_ASKED) or _MY_REFUND_WHERE.search(normalize(base.text, _TYPOS))
@@ -7248,6 +7262,9 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             # "did my down jacket get delivered? and the pillow order too, 100452": the thing's
             # parcel is looked up by its words, not the order named beside it
             searched = tracked_product(normalize(item.text, _TYPOS)) or ""
+        elif item.inferred_order and item.intent is ShopIntent.REFUND:
+            # "净化器剩下那部分钱也退给我吧 … 100200里的保温杯也退了": so is a thing's refund
+            searched = _thing_refunded(item.text)
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             index = seen[key]
@@ -8271,7 +8288,9 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
     words before it name (those words look its order up; the confirmation names it)."""
     out: list[_Request] = []
     for i in items:
-        norm = normalize(i.text, _TYPOS)
+        # (its own sentence: "can you just refund the 29? I'll refuse the parcel if it ever
+        # shows up" is no refund "if")
+        norm = normalize(_OWN_SENTENCE_END.split(i.text, maxsplit=1)[0], _TYPOS)
         at = whole.find(i.text)
         if (
             i.intent in (ShopIntent.REFUND, ShopIntent.CREATE_TICKET)
@@ -8289,7 +8308,9 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
             said = normalize(told, _TYPOS)
             if (
                 _NOT_ITS_THING.search(said)
-                or NO_ANY.search(said)
+                # ("… so I don't need yours anymore … can you just refund the 29?", "你们那个我不要
+                # 了 29块钱退给我吧": the thing not wanted is why its money is asked back)
+                or NO_ANY.search(blank(said, _THING_NOT_WANTED))
                 or _TRACKING_NO.search(said)
                 or _NOT_SHIPPED_YET.search(said)
             ):
@@ -8301,6 +8322,40 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
                 i = replace(i, args={**i.args, TOLD_BESIDE: told.strip()[:300]})
         out.append(i)
     return out
+
+
+_OWN_SENTENCE_END = re.compile(r"[?？!！。]|\.(?=\s|$)")
+_THING_NOT_WANTED = rx(
+    r"\b(?:don'?t|do not|dont|no longer) (?:really )?(?:need|want) (?:it|yours|them|this one"
+    r"|that one)(?: any ?more)?\b"
+    r"|\b(?:don'?t|do not|dont) want to (?:send|return) (?:it|them)(?: all)? back\b"
+    r"|(?:你们|你们的)?(?:那个|这个)?(?:我)?(?:就)?不(?:想)?要了"
+)
+
+
+def _thing_refunded(text: str) -> str:
+    """The words of a thing a refund names ("净化器剩下那部分钱也退给我吧" -> "净化器 机器"), or "":
+    not how much ("不用全退"), not a charge ("a refund for the shipping")."""
+    said = normalize(text, _TYPOS)
+    if _NOT_ALL_OF_IT.search(said):
+        # "100200 退我120就行 餐具有两个碗磕了口子 不用全退": how much, said of the refund
+        return ""
+    words = looked_product(_ACTION_FRAME.sub(" ", said)) or ""
+    return " ".join(_NOT_A_REFUNDED_THING.sub(" ", words).split())
+
+
+_NOT_ALL_OF_IT = rx(
+    r"(?:不要|不用|别|不想|不是|不)(?:全部|全额|全退|都退)"
+    r"|\bnot (?:the )?(?:full|whole|entire|all)\b|\bnot everything\b"
+)
+
+
+_NOT_A_REFUNDED_THING = rx(
+    r"\b(?:shipping|delivery|postage|fees?|difference|rest|remaining|remainder|balance|amount"
+    r"|total|full|whole|part|partial|half|all|some|asap|also|and|too|instead|now|just|only)\b"
+    r"|不用|不要|不想|别|全|都|部分|剩下|剩余|那|这|也|还|钱|款|就|行|吧|了|用|要|不|个|些|我|你"
+    r"|[\u4e00-\u9fff](?![\u4e00-\u9fff])(?<![\u4e00-\u9fff].)"
+)
 
 
 def _names_a_thing(words: str | None) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_trust import CUSTOMER, bot_for, executions, say
+from tests.integration.test_trust import CUSTOMER, bot_for, executions, refunds_of, say
 
 
 def _calls(out: dict[str, Any]) -> list[tuple[Any, Any]]:
@@ -72,3 +72,55 @@ async def test_an_address_change_let_go_changes_nothing(tmp_path: Path) -> None:
     assert "talk to a human" not in str(out["reply"])
     await say(bot, "yes")
     assert await executions(bot, "create_ticket") == []  # (a transfer files a ticket)
+
+
+# --- a thing's money asked back, told in a long message ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hello, sorry for the long message. I bought a screen protector from you in October and"
+        " after waiting so long I bought one at a kiosk downstairs, so I don't need yours anymore."
+        " Can you just refund the 29? I'll refuse the parcel if it ever shows up.",
+        "我十月份买了个钢化膜 等太久了我已经在楼下贴好了 你们那个我不要了 29块钱退给我吧",
+    ],
+)
+async def test_a_thing_not_wanted_anymore_is_refunded_on_its_order(
+    tmp_path: Path, text: str
+) -> None:
+    """ "I don't need yours anymore" / "我不要了" before the refund kept its thing from naming
+    the order (the bot asked which order); now ¥29 on 100683 is offered, paid once on a yes."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert ("request_refund", "100683") in _calls(out)
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100683") == [29.0]
+
+
+async def test_two_things_refunded_of_two_orders_each_paid_once(tmp_path: Path) -> None:
+    """ "净化器剩下那部分钱也退给我吧 … 另外100200里的保温杯也退了 129那个" asked how much on
+    100200 ("部分钱" is no amount) and dropped the purifier; now ¥866 on 100609 and ¥129 on
+    100200 are offered, one 确认 pays each once, a second runs nothing."""
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot, "净化器剩下那部分钱也退给我吧 机器我不想要了 另外100200里的保温杯也退了 129那个"
+    )
+    reply = str(out["reply"])
+    assert "866.00" in reply and "129.00" in reply
+    await say(bot, "确认")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100609") == [866.0]
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+async def test_a_cancel_if_unpaid_beside_the_state_asked(tmp_path: Path) -> None:
+    """A pin (the emoji now ends a clause, which left "是不是还没付" unread on its own for a
+    while): the state is shown and the cancel of the unpaid order asked; a yes cancels 100904
+    once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "我老公说我乱花钱🙄 帮我看看炸锅那个订单是不是还没付 没付的话就取消了吧")
+    assert "100904" in str(out["reply"])
+    await say(bot, "确认")
+    cancelled = await executions(bot, "cancel_order")
+    assert [e["target"] for e in cancelled] == ["100904"]

@@ -113,3 +113,51 @@ def test_a_things_parcel_beside_another_order_named_is_its_own_look() -> None:
     assert len(looks) == 2
     named = [order_of(m) for m in looks if not m.inferred_order]
     assert named == ["100452"]  # the jacket's order is looked up by its words
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("净化器剩下那部分钱也退给我吧", "full"),
+        ("剩下那部分也退了吧", "full"),
+        ("退一部分钱", "invalid"),
+        ("退部分钱", "invalid"),
+        ("剩下那部分我留着", "none"),
+    ],
+)
+def test_what_is_left_of_it_is_all_of_it(text: str, expected: str) -> None:
+    """ "剩下那部分钱" was read as "部分钱" (part of it, how much asked): what is left is all."""
+    from helpdesk.graph.money import read_amount
+
+    assert read_amount(text, money_context=True, packs=SHOP).kind == expected
+
+
+def test_a_things_refund_beside_an_order_named_is_its_own() -> None:
+    """The purifier's refund took 100200 (named for the thermos) and the two were one."""
+    found = match_shop(
+        "净化器剩下那部分钱也退给我吧 机器我不想要了 另外100200里的保温杯也退了 129那个",
+        packs=SHOP,
+    )
+    refunds = [m for m in found if str(kind_of(m)) == "refund"]
+    assert len(refunds) == 2
+    assert [order_of(m) for m in refunds if not m.inferred_order] == ["100200"]
+
+
+def test_how_much_said_beside_a_refund_is_no_refund_of_its_own() -> None:
+    """A pin: "不用全退" beside the refund it qualifies stays that one refund."""
+    found = match_shop("100200 退我120就行 餐具有两个碗磕了口子 不用全退 谢谢啦", packs=SHOP)
+    assert [str(kind_of(m)) for m in found].count("refund") == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "炸锅那个订单是不是还没付",
+        "我的炸锅订单付了没",
+        "is my air fryer order paid",
+        "did I pay for the air fryer order",
+    ],
+)
+def test_whether_an_order_described_is_paid_is_its_state(text: str) -> None:
+    """Each was read as nothing (the menu)."""
+    assert kinds(text) == ["order_status"]
