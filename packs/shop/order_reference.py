@@ -20,7 +20,14 @@ from helpdesk.packs.shop.order_amounts import (
     total_named,
     without_totals,
 )
-from helpdesk.packs.shop.words import NOT_OWN, RECEIVED, TOLD_BESIDE, looked_product
+from helpdesk.packs.shop.words import (
+    NOT_OWN,
+    RECEIVED,
+    TICKET_MESSAGE,
+    TOLD_BESIDE,
+    looked_product,
+    tracked_product,
+)
 from helpdesk.tools.packs import SubjectResolver
 
 __all__ = [
@@ -183,6 +190,11 @@ def _words_of(request: Mapping[str, Any]) -> str:
     """The words an order is looked up by: the request's, after what was told beside it."""
     text = str(request.get("text") or "")
     told = request.get(TOLD_BESIDE)
+    if not (isinstance(told, str) and told.strip()) and request.get("intent") == "create_ticket":
+        # "净化器…显示屏一闪一闪的…估计是坏了 帮我开个维修的工单吧": the ticket's thing is told in
+        # the message before the words asking for it (not after: "…，另外那单的发票…")
+        message = str(request.get(TICKET_MESSAGE) or "")
+        told = message[: message.find(text)] if text and text in message else ""
     return f"{told} {text}" if isinstance(told, str) and told.strip() else text
 
 
@@ -250,7 +262,8 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
         args["status"] = "paid"
     if _not_shipped(request, args, text):
         return args  # every order: the pick keeps those not on their way yet
-    if looked_product(_PAID.sub(" ", UNPAID.sub(" ", text))):
+    if looked_product(_PAID.sub(" ", UNPAID.sub(" ", text))) or tracked_product(text):
+        # (a thing of one character named alone: "还有膜到哪了")
         args["product"] = text[:200]
     elif "status" not in args and _PARCEL.search(text) and _about_the_parcel(request):
         args["status"] = "shipped"

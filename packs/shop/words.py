@@ -333,7 +333,10 @@ _POSSESSED = re.compile(
     r"|\b(?:the|my|those|that)\s+(?P<f>[^?.!,;]{2,30}?)\s+(?:i|we) (?:ordered|bought|purchased)\b"
     r"|^[^\w\u3400-\u9fff]*(?P<g>[\u3400-\u9fff]{2,6}?)买了(?=.{0,12}(?:没到|还没|到哪|物流|在哪))"
     r"|(?:我买的|我的|买的)(?P<d>[^？?！!，,。、\s]{2,12}?)(?=到哪|在哪|怎么还|还没|什么时候|啥时候|何时|呢)"
-    r"|^[^\w\u3400-\u9fff]*(?P<e>[\u3400-\u9fff]{2,8}?)"
+    # (first) "还有膜到哪了": a thing of one character ("膜", "表"), not "它" / "那" / "货"
+    r"|^[^\w\u3400-\u9fff]*(?:还有|另外|那|我的)?(?P<k>(?![它他她那这哪我你货单吗呢吧啊了的])[\u3400-\u9fff])"
+    r"(?=到哪了|到哪|在哪|到了没|到了吗)"
+    r"|^[^\w\u3400-\u9fff]*(?:还有|另外)?(?P<e>[\u3400-\u9fff]{2,8}?)"
     r"(?=到哪了|到哪|在哪|到了没|到了吗)"
     # "还有净化器的快递单号发我下": the parcel of a thing bought
     r"|^[^\w\u3400-\u9fff]*(?:还有|另外|再|那)?"
@@ -368,6 +371,8 @@ def tracked_product(text: str) -> str | None:
     place a purchase is named, without the delivery words ("where is my package" names none)."""
     lowered = text.lower().replace("’", "'")
     for found in _POSSESSED.finditer(lowered):
+        if found.group("k"):
+            return found.group("k")  # one character is enough where the thing is named alone
         named = next(g for g in found.groups() if g)
         rest = _TRACKING_FRAME.sub(" ", named)
         rest = re.sub(r"[?？!！.,，。、~]", " ", rest)

@@ -124,3 +124,45 @@ async def test_a_cancel_if_unpaid_beside_the_state_asked(tmp_path: Path) -> None
     await say(bot, "确认")
     cancelled = await executions(bot, "cancel_order")
     assert [e["target"] for e in cancelled] == ["100904"]
+
+
+# --- a ticket asked for after the story of its thing ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        (
+            "The purifier worked fine for a few weeks, but now the display flickers and the app"
+            " keeps disconnecting. I've reset it twice following the manual and nothing changed."
+            " I'd like to send it in for repair under warranty, please open a repair ticket"
+            " for it.",
+            "100609",
+        ),
+        (
+            "净化器用了几个礼拜还好好的 最近显示屏一闪一闪的 app也老掉线 按说明书重置了两次都没用"
+            " 估计是坏了 帮我开个维修的工单吧 我这边随时可以寄回去",
+            "100609",
+        ),
+        (
+            "The thermos I got in the same order as the air fryer leaks from the lid. Is that"
+            " covered under warranty, and can you open an after-sales ticket for it?",
+            "100200",
+        ),
+    ],
+)
+async def test_a_ticket_after_a_story_is_for_the_order_of_its_thing(
+    tmp_path: Path, text: str, order: str
+) -> None:
+    """The ticket was filed (or offered) with no order: its own words ("open a repair ticket for
+    it") name nothing, and "keeps disconnecting" named the thermos ("keep hot"), so the story
+    named two orders. Now the story before the ask names the order; one ticket, on that order."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    filed = await executions(bot, "create_ticket")
+    assert len(filed) == 1
+    ticket = await bot.client.http.get(
+        f"/tickets/{filed[0]['target']}", headers={"X-Customer-Id": CUSTOMER}
+    )
+    assert ticket.json()["order_id"] == order

@@ -103,8 +103,8 @@ def _search_texts(rows: list[sqlite3.Row]) -> list[ProductText]:
     return [
         product_text(
             row["sku"],
-            (row["name"], row["name_zh"], row["sku"], row["category"],
-             *SEARCH_ALIASES.get(row["name"], ())),
+            (row["name"], row["name_zh"], row["sku"], row["category"]),
+            SEARCH_ALIASES.get(row["name"], ()),
         )
         for row in rows
     ]  # fmt: skip

@@ -31,6 +31,11 @@ class ProductText:
     sku: str
     text: str
     """Name, Chinese name, SKU, category and aliases, lower-cased, apostrophes removed."""
+    phrases: tuple[str, ...] = ()
+    """Aliases of several Latin words ("keep hot", "reading light"): a customer's words name the
+    product by one only when they say it whole ("it keeps disconnecting" names no thermos)."""
+    phrase_only: frozenset[str] = frozenset()
+    """The words only those phrases hold (not the names' nor another alias's)."""
 
 
 _AMOUNT = (
@@ -82,8 +87,19 @@ def search_terms(query: str) -> list[str]:
     return list(dict.fromkeys(t for t in terms if t))
 
 
-def product_text(sku: str, parts: Iterable[str]) -> ProductText:
-    return ProductText(sku=sku, text=" ".join(_clean(p) for p in parts if p))
+def product_text(sku: str, parts: Iterable[str], aliases: Iterable[str] = ()) -> ProductText:
+    """``parts`` (names, SKU, category) and ``aliases``; an alias of several Latin words is a
+    phrase (:attr:`ProductText.phrases`)."""
+    said = [_clean(a) for a in aliases if a]
+    phrases = tuple(a for a in said if " " in a.strip() and not _HAN.search(a))
+    named = [_clean(p) for p in parts if p]
+    own = _name_words(" ".join([*named, *(a for a in said if a not in phrases)]))
+    return ProductText(
+        sku=sku,
+        text=" ".join([*named, *said]),
+        phrases=phrases,
+        phrase_only=frozenset(_name_words(" ".join(phrases)) - own),
+    )
 
 
 _F_PLURALS = {"scarves": "scarf", "knives": "knife", "shelves": "shelf", "wolves": "wolf"}
@@ -219,7 +235,9 @@ def mention_scores(text: str, products: Sequence[ProductText]) -> dict[str, int]
     words |= {s for w in words if (s := _singular(w))}
     scores: dict[str, int] = {}
     for product in products:
-        score = len(_name_words(product.text) & words)
+        # a word only a phrase alias holds names the product when the phrase is said whole
+        score = len((_name_words(product.text) - product.phrase_only) & words)
+        score += sum(1 for p in product.phrases if re.search(rf"\b{re.escape(p)}\b", cleaned))
         score += sum(1 for pair in _name_pairs(product.text) if pair in cleaned)
         if score:
             # a Chinese name's last two characters are what it is (手机 of 智能手机; of 手机膜,
