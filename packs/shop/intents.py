@@ -8354,6 +8354,8 @@ _NOT_A_REFUNDED_THING = rx(
     r"\b(?:shipping|delivery|postage|fees?|difference|rest|remaining|remainder|balance|amount"
     r"|total|full|whole|part|partial|half|all|some|asap|also|and|too|instead|now|just|only)\b"
     r"|不用|不要|不想|别|全|都|部分|剩下|剩余|那|这|也|还|钱|款|就|行|吧|了|用|要|不|个|些|我|你"
+    # how much, not what: "退一百就行", "refund 50 yuan"
+    r"|[零〇一二两三四五六七八九十百千万\d.]+(?:块|元)?|\b(?:yuan|rmb|kuai|bucks?)\b"
     r"|[\u4e00-\u9fff](?![\u4e00-\u9fff])(?<![\u4e00-\u9fff].)"
 )
 
