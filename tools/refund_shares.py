@@ -186,6 +186,14 @@ _ITEM_MEANT = re.compile(
     r"|(?:\d{6}|订单|那单|这单)\s*(?:里|里面|中|当中)",
     re.IGNORECASE,
 )
+_ORDER_DESCRIBED = re.compile(
+    r"[^\s，,。.!?！？的]{1,12}?(?:那单|这单|那个订单|订单|单子)"
+    r"(?=\s*(?:(?:里|里面|中|当中)的?|的)\s*[\u4e00-\u9fff]{2})"
+    r"|\b(?:from|in|of|on|out of) (?:my |the |this |that |our )?(?:[a-z0-9-]+ ){1,3}"
+    r"(?:order|purchase)\b",
+    re.IGNORECASE,
+)
+"""An order described by a thing of it ("空气炸锅那单", "from the air fryer order")."""
 # words that make "which item, how much" anything but one whole item: some items excluded or
 # kept ("but not the air fryer", "keep the monitor", "the thermos is fine"), the whole order
 # ("all of 100200, even the thermos"), or part of a line ("one of the purifiers")
@@ -273,6 +281,11 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     if len(order.get("items") or ()) < 2:
         # "100609 退滤网": a thing asked for that is not the order's one item — asked
         return None, bool(_THING_OF_ORDER.search(words) and not _named_items(order, words))
+    described = _ORDER_DESCRIBED.sub(" ", words)
+    if described != words and _named_items(order, _REST_KEPT.sub(" ", described)):
+        # "空气炸锅那单的保温杯退了", "the thermos from the air fryer order": the thing taken out
+        # of the order its words describe (the air fryer names the order, not an item)
+        words = described
     rest_kept = _REST_KEPT.search(words) is not None and not KEEP_NEGATED.search(words)
     words = _REST_KEPT.sub(" ", words)
     named = _named_items(order, words)

@@ -166,3 +166,35 @@ async def test_a_ticket_after_a_story_is_for_the_order_of_its_thing(
         f"/tickets/{filed[0]['target']}", headers={"X-Customer-Id": CUSTOMER}
     )
     assert ticket.json()["order_id"] == order
+
+
+# --- a thing of the order another thing of it describes -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "帮我把空气炸锅那单的保温杯退了",
+        "空气炸锅那单的保温杯退了，另外100998啥时候发货",
+        "refund the thermos from the air fryer order",
+    ],
+)
+async def test_a_thing_of_the_order_named_by_another_is_refunded_alone(
+    tmp_path: Path, text: str
+) -> None:
+    """¥797 (the whole of 100200) was offered for the thermos of "the air fryer order": the
+    air fryer named the order and was read as an item too. Now ¥129 is offered, and a yes pays
+    that once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    reply = str(out["reply"])
+    assert "129.00" in reply and "797.00" not in reply
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+async def test_the_order_named_by_its_thing_alone_is_the_whole_order(tmp_path: Path) -> None:
+    """A pin: the order described and nothing taken out of it is the whole order."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund the air fryer order")
+    assert "797.00" in str(out["reply"])
