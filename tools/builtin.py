@@ -511,6 +511,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         refunded: float | None = None,
         left: float | None = None,
         ticket: str | None = None,
+        context: str | None = None,
         customer: str | None = None,
     ) -> Any:
         """List the customer's most recent orders, optionally by status, or only those holding
@@ -519,10 +520,14 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         797 order"), the one a parcel is of (``tracking``: "SF5969721286"), those with a
         refund of an amount (``refunded``: "the 433 you refunded"), with an amount not yet
         refunded (``left``: "the 866 that's left") or the one a ticket of theirs is about
-        (``ticket``: "T-000031")."""
+        (``ticket``: "T-000031"); ``context``: words told before ``product``'s, read only when
+        those name none of the customer's products ("…the display flickers. open a repair
+        ticket for it")."""
         params: dict[str, Any] = {"status": status, "limit": limit}
         if product and product.strip():
             params["product"] = product.strip()[:200]
+            if context and context.strip():
+                params["context"] = context.strip()[:200]
         elif refund and refund.strip():
             params["refund"] = refund.strip().upper()[:8]
         elif total is not None and total > 0:

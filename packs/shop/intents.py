@@ -4498,6 +4498,15 @@ def match_shop(
             # with no ticket offered for it: the after-sales policy (as "… 怎么办" alone)
             matched.append(_Request(ShopIntent.FAQ, text=part, lang=lang, topic="returns"))
             continue
+        other_branch = _ELSE_BRANCH.search(norm)
+        if (
+            other_branch is not None
+            and start >= other_branch.start()
+            and not re.search(r"[?？吗]", norm[start : end + 1])
+            and any(m.intent is ShopIntent.CANCEL_ORDER for m in matched)
+        ):
+            continue  # "…, cancel it. If it's already on the way, leave it and I'll deal with it
+            # when it arrives": the other branch of the cancel's condition, nothing to answer
         kept_all_but = ALL_BUT.search(text)
         if (
             (kept_all_but and kept_all_but.start() <= start < kept_all_but.end())
@@ -4612,7 +4621,10 @@ def match_shop(
             else m
             for m in matched
         ]
-    held_all = _WRITES_HELD.search(norm) or (
+    # "没发的话就直接帮我取消 已经发了就算了 等到了我自己看看再说": what follows the other branch of
+    # a condition ("if it has shipped, leave it") is about that branch, not the cancel asked
+    weighed = _ELSE_BRANCH.sub(" ", norm)
+    held_all = _WRITES_HELD.search(weighed) or (
         (_WRITE_REPORTED.search(norm) or _WONDERED.search(norm)) and not _OWN_ASK.search(norm)
     )
     answered_no = ([None, *_ASKED_THEN_NO.finditer(norm)])[-1]  # the last one said
@@ -4729,6 +4741,12 @@ _REFUND_AGAIN = rx(
 )
 # "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer — that
 # write, not one asked after it ("100998 cancel? no, refund 100200 instead")
+_ELSE_BRANCH = rx(
+    r"(?:已经|要是|如果|万一)?(?:发了|发货了|寄出了|寄了|在路上了?)(?:的话)?(?:那)?就(?:算了|不用了|不取消了"
+    r"|别取消了?|留着)[\s\S]*$"
+    r"|\bif (?:it'?s|it has|it is|they'?ve|they have) already"
+    r" (?:shipped|been shipped|on (?:the|its) way|left)\b[\s\S]*$"
+)
 _ASKED_THEN_NO = rx(
     r"\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:(?:also |still )?(?:no|nah|nope)\b"
     r"(?!\s+(?:doubt|question|problem|worries))|(?:also|still) not\b)"
@@ -7959,7 +7977,7 @@ def _look_of_the_ticket(items: list[_Request], whole: str) -> list[_Request]:
 # "没发就取消掉", "没付的话就取消吧", "if not, cancel it": a cancel on a condition, naming nothing
 _CANCEL_IF_SO = rx(
     r"^\W*(?:要是|如果|若是?)?(?:还)?(?:没|没有|未)(?:发|发货|付|付款|付钱|支付)?(?:的话)?(?:就|那就)"
-    r"\s*(?:帮我|给我)?\s*取消(?:了|掉)?(?:吧|了吧)?\W*$"
+    r"\s*(?:直接)?\s*(?:帮我|给我)?\s*(?:直接)?\s*取消(?:了|掉)?(?:吧|了吧)?\W*$"
     r"|^\W*(?:and )?(?:if (?:not|it (?:hasn'?t|has not|isn'?t|is not)[^.?!]{0,20})|if so)"
     r",? (?:please )?(?:just )?cancel (?:it|the order)\W*$"
 )
@@ -7977,7 +7995,12 @@ def _cancel_of_the_order_looked_at(items: list[_Request]) -> list[_Request]:
         if item.order_id and not item.inferred_order:
             continue
         norm = normalize(item.text, _TYPOS)
-        if not _CANCEL_IF_SO.search(norm) or TOLD_BESIDE in item.args:
+        # (its own sentence: "If it hasn't, cancel it. If it's already on the way, leave it")
+        own = _ELSE_BRANCH.sub(" ", _OWN_SENTENCE_END.split(norm, maxsplit=1)[0])
+        if (
+            not (_CANCEL_IF_SO.search(norm) or _CANCEL_IF_SO.search(own))
+            or TOLD_BESIDE in item.args
+        ):
             continue
         before = out[n - 1]
         looks = [i for i in items if i.intent in _LOOKS]

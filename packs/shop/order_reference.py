@@ -20,6 +20,7 @@ from helpdesk.packs.shop.order_amounts import (
     total_named,
     without_totals,
 )
+from helpdesk.packs.shop.order_label import order_label
 from helpdesk.packs.shop.words import (
     NOT_OWN,
     RECEIVED,
@@ -38,7 +39,6 @@ __all__ = [
     "UNPAID",
     "describes_an_order",
     "names_a_parcel",
-    "order_label",
     "order_query",
     "pick_order",
     "refund_amount_named",
@@ -182,20 +182,37 @@ SAME_ORDER_AS_REFUND = "same_order_as_refund"
 
 def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     """The ``list_orders`` arguments that find the order a request describes, or None (a
-    look's words are read after those told beside it, :data:`TOLD_BESIDE`)."""
-    return _query_of_words(request, _words_of(request))
+    look's words are read after those told beside it, :data:`TOLD_BESIDE`; a ticket's words,
+    when they name none of the customer's products, by the story told before them)."""
+    words = _words_of(request)
+    query = _query_of_words(request, words)
+    story = _story_before(request)
+    if not story:
+        return query
+    if query is None:
+        return _query_of_words(request, f"{story} {words}")
+    if "product" in query:
+        return {**query, "context": story[-200:]}
+    return query
 
 
 def _words_of(request: Mapping[str, Any]) -> str:
     """The words an order is looked up by: the request's, after what was told beside it."""
     text = str(request.get("text") or "")
     told = request.get(TOLD_BESIDE)
-    if not (isinstance(told, str) and told.strip()) and request.get("intent") == "create_ticket":
-        # "净化器…显示屏一闪一闪的…估计是坏了 帮我开个维修的工单吧": the ticket's thing is told in
-        # the message before the words asking for it (not after: "…，另外那单的发票…")
-        message = str(request.get(TICKET_MESSAGE) or "")
-        told = message[: message.find(text)] if text and text in message else ""
     return f"{told} {text}" if isinstance(told, str) and told.strip() else text
+
+
+def _story_before(request: Mapping[str, Any]) -> str:
+    """ "净化器…显示屏一闪一闪的…估计是坏了 帮我开个维修的工单吧": what a ticket's message tells
+    before the words asking for it (not after: "…，另外那单的发票…"), when nothing was told
+    beside it."""
+    told = request.get(TOLD_BESIDE)
+    if request.get("intent") != "create_ticket" or (isinstance(told, str) and told.strip()):
+        return ""
+    text = str(request.get("text") or "")
+    message = str(request.get(TICKET_MESSAGE) or "")
+    return message[: message.find(text)].strip() if text and text in message else ""
 
 
 # a transfer about a thing not bought here, not the customer's, not yet wrong, or not this one:
@@ -355,36 +372,6 @@ def _matched_count(order: Mapping[str, Any]) -> int:
     thermos order" is the one with all three, not the one with only an air fryer)."""
     mentions = order.get("mentions")
     return mentions if isinstance(mentions, int) else len(order.get("matched") or ())
-
-
-_ON_ITS_WAY_LABEL = {"en": "your only order on its way", "zh": "您目前唯一在途的订单"}
-
-
-def order_label(data: Any, order_id: str) -> dict[str, str] | None:
-    """What the words matched in that order, by language ("Air Fryer 5L" / "空气炸锅 5L"); for
-    "where is my parcel", that it is the customer's only order on its way."""
-    orders = data.get("orders") if isinstance(data, Mapping) else None
-    listed = [o for o in orders if isinstance(o, Mapping)] if isinstance(orders, list) else []
-    if isinstance(data, Mapping) and data.get("tracking_number"):
-        return None  # the order of the parcel named: the reply names the parcel itself
-    ticket = data.get("ticket_id") if isinstance(data, Mapping) else None
-    if isinstance(ticket, str) and ticket:
-        return {"en": f"the order ticket {ticket} is about", "zh": f"工单 {ticket} 关联的订单"}
-    if isinstance(data, Mapping) and not data.get("matched_products"):
-        picked = [o for o in listed if o.get("order_id") == order_id]
-        if picked and picked[0].get("status") == "shipped":
-            return dict(_ON_ITS_WAY_LABEL)
-    for order in listed:
-        if order.get("order_id") == order_id:
-            matched = [m for m in order.get("matched") or () if isinstance(m, Mapping)]
-            if matched:
-                return {
-                    lang: "、".join(str(m.get(lang)) for m in matched)
-                    if lang == "zh"
-                    else ", ".join(str(m.get(lang)) for m in matched)
-                    for lang in ("en", "zh")
-                }
-    return None
 
 
 ORDER_RESOLVER = SubjectResolver(

@@ -198,3 +198,60 @@ async def test_the_order_named_by_its_thing_alone_is_the_whole_order(tmp_path: P
     bot = bot_for(tmp_path)
     out = await say(bot, "refund the air fryer order")
     assert "797.00" in str(out["reply"])
+
+
+# --- a cancel on a condition, the other branch told after it --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "About my order with the phone and the monitor: I read that this monitor batch has dead"
+        " pixels. Has my order shipped yet? If it hasn't, cancel it. If it's already on the way,"
+        " leave it and I'll deal with it when it arrives.",
+        "手机显示器那单 我刚在网上看到说这批显示器有坏点 我那单发货没 没发的话就直接帮我取消"
+        " 已经发了就算了 等到了我自己看看再说",
+    ],
+)
+async def test_a_cancel_if_not_shipped_is_asked_of_the_order_described(
+    tmp_path: Path, text: str
+) -> None:
+    """The cancel had no order (its words "cancel it" came with the other branch of the
+    condition), and in Chinese "等到了我自己看看再说" (said of that branch) put the cancel off as
+    a whole; now the cancel of 100998 (paid, not shipped) is asked, and a yes cancels it once.
+    The other branch is not said to be unread."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    reply = str(out["reply"])
+    assert ("cancel_order", "100998") in _calls(out)
+    assert "couldn't handle" not in reply and "没能处理" not in reply
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+async def test_a_cancel_put_off_is_still_held(tmp_path: Path) -> None:
+    """A pin: "取消100998吧 等我想好再说" offers no cancel."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "取消100998吧 等我想好再说")
+    assert ("cancel_order", "100998") not in _calls(out)
+    await say(bot, "确认")
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_the_shop_reads_the_words_told_before_only_when_the_request_names_nothing(
+    tmp_path: Path,
+) -> None:
+    bot = bot_for(tmp_path)
+    http, headers = bot.client.http, {"X-Customer-Id": CUSTOMER}
+
+    async def orders(product: str, context: str) -> list[str]:
+        params = {"product": product, "context": context, "limit": "100"}
+        found = (await http.get("/orders", params=params, headers=headers)).json()
+        return [o["order_id"] for o in found["orders"] if o.get("matched")]
+
+    # the request's own words name nothing: the story before them does
+    assert await orders("please open a repair ticket for it", "the purifier display flickers") == [
+        "100609"
+    ]
+    # the request's own words name a product: the story before them is not read
+    assert await orders("净化器的滤网也坏了 咋整", "钢化膜还没到") == ["100609"]

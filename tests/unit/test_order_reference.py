@@ -14,9 +14,9 @@ from helpdesk.graph.subject_resolution import resolve_subjects
 from helpdesk.packs import default_packs
 from helpdesk.packs.shop.intents import ShopIntent as SI
 from helpdesk.packs.shop.intents import shop_request
+from helpdesk.packs.shop.order_label import order_label
 from helpdesk.packs.shop.order_reference import (
     describes_an_order,
-    order_label,
     order_query,
     pick_order,
 )

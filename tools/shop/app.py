@@ -246,7 +246,14 @@ def list_orders(call: _Call) -> dict[str, Any]:
     limit = query_int(call.query, "limit", 10, 1, 100)
     if call.query.get("product") is not None:
         product = query_text(call.query, "product", 1, 200)
-        return call.read(service.orders_naming, call.customer_id, product, wanted, limit)
+        context = (
+            query_text(call.query, "context", 1, 200)
+            if call.query.get("context") is not None
+            else None
+        )
+        return call.read(
+            service.orders_naming, call.customer_id, product, wanted, limit, context=context
+        )
     if call.query.get("refund") is not None:
         # "did R-000094 go through?": the order that refund is of (its refunds and what is
         # still refundable)

@@ -81,15 +81,25 @@ def track_product(
 
 
 def orders_naming(
-    conn: sqlite3.Connection, customer_id: str, text: str, status: str | None, limit: int
+    conn: sqlite3.Connection,
+    customer_id: str,
+    text: str,
+    status: str | None,
+    limit: int,
+    context: str | None = None,
 ) -> dict[str, Any]:
     """The customer's orders holding the product their words name ("cancel my air fryer
     order", "净化器那单"), newest first, each with the products of it the words matched
     (``matched``). Words naming none of the products the customer ordered filter nothing and
     match none; ``names_a_product`` says whether they name a product of the catalogue at all
-    ("my kayak order": yes, though the customer never ordered one)."""
+    ("my kayak order": yes, though the customer never ordered one). ``context`` (words told
+    before ``text``) is read only when ``text`` names none of the customer's products ("the
+    display flickers … open a repair ticket for it")."""
     ordered = ordered_skus(conn, customer_id)
     scores = mentioned(conn, text, ordered)
+    if not scores and context:
+        text = f"{context} {text}"
+        scores = mentioned(conn, text, ordered)
     best = max(scores.values(), default=0)
     skus = [sku for sku, score in scores.items() if score == best and best > 0]
     found = list_orders(conn, customer_id, status, limit, skus=skus or None)
