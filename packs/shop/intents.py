@@ -3435,7 +3435,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
     session's last order and product."""
     skus = context.facts.get("skus") or []
     orders = context.facts.get("order_ids") or []
-    text = _one_order_kept(_ordinals_named(text, context), context)
+    text = _one_order_kept(_ordinals_named(_order_yes_other_no(text, context), context), context)
     found = match_shop(
         text,
         packs=context.packs,
@@ -3583,7 +3583,7 @@ def _yes_and_also(
     was read as a new request alone, dropping the yes. Never with "but", "only", a no or a
     wait beside it, nor when the action names an order that waits; a look beside an ok
     ("好的，另外100683到哪了") is no yes."""
-    if not context.awaiting_confirmation or any(m.intent in _ANSWER_INTENTS for m in found):
+    if not context.awaiting_confirmation:
         return None
     said = normalize(text, _TYPOS)
     yes = _YES_THEN_ALSO.match(said)
@@ -3591,7 +3591,12 @@ def _yes_and_also(
     if not yes or not _ALSO.search(rest) or _NOT_PLAIN.search(rest) or QUESTION_MARK.search(rest):
         return None
     named = set(_identifiers(rest))
-    if not named or named & set(_waiting_orders(pending)):
+    # (a thing of its own: "yes and also refund 50 on the purifier" read as the ¥50 changing
+    # what waits — never so when the words name another thing)
+    other_thing = not named and _another_thing(rest, pending)
+    if any(m.intent in _ANSWER_INTENTS for m in found) and not other_thing:
+        return None
+    if named & set(_waiting_orders(pending)) or not (named or other_thing):
         return None
     lang = found[0].lang if found else "en"
     request = text[yes.end() :].strip()
@@ -3602,6 +3607,25 @@ def _yes_and_also(
         return None  # "好的，另外100683到哪了": a look beside an ok — no yes said to what waits
     yes_said = text[: yes.end()].strip(STRIP)
     return [MatchedIntent(Intent.CONFIRM_YES, text=yes_said, lang=lang), *read]
+
+
+def _another_thing(rest: str, pending: Any) -> bool:
+    """ "yes and also refund 50 on the purifier", "好的 另外净化器也退50" after "refund the
+    thermos": an action on a thing the waiting actions' words do not name (its own order looked
+    up) — not a change of what waits (the ¥50 was put on the thermos's order)."""
+    words = " ".join(
+        str(a["match"].get("text") or "")
+        for a in (pending if isinstance(pending, list) else ())
+        if isinstance(a, Mapping) and isinstance(a.get("match"), Mapping)
+    ).lower()
+    thing = looked_product(_ACTION_FRAME.sub(" ", _AMOUNT_WORDS.sub(" ", rest)))
+    said = [w for w in (thing or "").split() if _names_a_thing(w)]
+    return bool(said) and not any(w in words for w in said)
+
+
+_AMOUNT_WORDS = rx(
+    r"\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+(?:块|元)?|\b(?:on|of|for|too|also)\b|另外|也"
+)
 
 
 # "yes and same for 100609", "yes, and 100609 too", "好 100609也退": the same action, another order
@@ -3777,6 +3801,50 @@ def _ordinals_named(text: str, context: MatchContext) -> str:
         return text
     # (that one asked again, the other dropped: never both run on the next yes)
     return f"yes for {order} only"
+
+
+_ANSWER_YES = (
+    r"(?:yes|yeah|yep|ok|okay|sure|go ahead|do it|please|pls|fine|确认|可以|好的?|行|是的?|要|退吧"
+    r"|退|取消吧)"
+)
+_ANSWER_NO = (
+    r"(?:no|nope|nah|not|don'?t|do not|never ?mind|skip|不要|不用|算了|别|不了|不退|不取消|先不)"
+)
+_THE_OTHER_ONE = (
+    r"(?:the other(?: one| order| refund| cancel\w*)?|another one|the rest"
+    r"|另一个|另外一个|另外那个|另一笔|另一单|另外那单|其他的?|其它的?|剩下的?)"
+)
+_FILLER = (
+    r"(?:\s|[,，.。!！~;；:]|\bfor\b|\bto\b|\bthe\b|\bone\b|\bbut\b|\band\b"
+    r"|的|那个|这个|那单|订单|order)*"
+)
+# "100609的确认 另一个不要", "yes for 100609, no for the other", "100609 ok, not the other one",
+# "100609确认 100200不要": one waiting order said yes to, the other(s) said no to
+_YES_THIS_NO_THAT = rx(
+    rf"^{_FILLER}(?:{_ANSWER_YES}{_FILLER})?(?P<yes>\d{{6}}){_FILLER}(?:{_ANSWER_YES}{_FILLER})?"
+    rf"(?:{_ANSWER_NO}{_FILLER}(?:{_THE_OTHER_ONE}|(?P<no_a>\d{{6}}))"
+    rf"|(?:{_THE_OTHER_ONE}|(?P<no_b>\d{{6}})){_FILLER}{_ANSWER_NO})"
+    rf"{_FILLER}$"
+)
+
+
+def _order_yes_other_no(text: str, context: MatchContext) -> str:
+    """ "100609的确认 另一个不要", "yes for 100609, no for the other" while actions on two or more
+    orders wait: ``yes for 100609 only`` (that one asked again, the others dropped). It was read
+    the other way round: the order named taken as the one refused, and a yes then ran the one
+    the customer had said no to."""
+    pending = context.facts.get("pending_actions")
+    orders = set(_waiting_orders(pending)) - {""}
+    if not context.awaiting_confirmation or len(orders) < 2:
+        return text
+    norm = normalize(text, _TYPOS)
+    said = _YES_THIS_NO_THAT.fullmatch(norm)
+    if said is None or not re.search(_ANSWER_YES, norm.replace(said.group("yes"), " ")):
+        return text
+    refused = said.group("no_a") or said.group("no_b")
+    if said.group("yes") not in orders or (refused and refused not in orders):
+        return text
+    return f"yes for {said.group('yes')} only"
 
 
 _KEPT_ALONE = rx(r"\b(?:only|just)\b|只要|只|就")

@@ -255,3 +255,44 @@ async def test_the_shop_reads_the_words_told_before_only_when_the_request_names_
     ]
     # the request's own words name a product: the story before them is not read
     assert await orders("净化器的滤网也坏了 咋整", "钢化膜还没到") == ["100609"]
+
+
+# --- answers to two offers, and a yes with another thing's refund ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "100609的确认 另一个不要",
+        "yes for 100609, no for the other",
+        "100609 ok, not the other one",
+        "100609确认 100200不要",
+    ],
+)
+async def test_one_of_two_offers_said_yes_to_by_its_order(tmp_path: Path, answer: str) -> None:
+    """ "100609的确认 另一个不要" dropped 100609 and asked ¥50 on 100200 again — a 确认 then
+    refunded the one the customer had refused. Now ¥100 on 100609 is asked again alone, and a
+    yes pays that once; 100200 gets nothing."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100200退50 100609退100")
+    out = await say(bot, answer)
+    assert "100.00" in str(out["reply"])
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100609") == [100.0]
+    assert await refunds_of(bot, "100200") == []
+
+
+@pytest.mark.parametrize(
+    "answer", ["yes and also refund 50 on the purifier", "好的 另外净化器也退50"]
+)
+async def test_a_yes_and_another_things_refund(tmp_path: Path, answer: str) -> None:
+    """ "refund the thermos" → "yes and also refund 50 on the purifier" asked ¥50 on 100200
+    (the thermos's order) and a yes paid it there; now the yes pays the ¥129 thermos, ¥50 on
+    100609 (the purifier's order) is asked, and a yes pays that once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos")
+    await say(bot, answer)
+    assert await refunds_of(bot, "100200") == [129.0]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [50.0]
+    assert await refunds_of(bot, "100200") == [129.0]
