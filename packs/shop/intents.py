@@ -3464,7 +3464,9 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         )
         if more is not None:
             return more
-    instead = _no_and_instead(text, found, pending, context)
+    instead = _no_and_instead(text, found, pending, context) or _another_thing_instead(
+        text, pending, context
+    )
     if instead is not None:
         return instead
     also = _yes_and_also(text, found, pending, context) or _yes_and_the_same(text, pending, context)
@@ -3528,6 +3530,46 @@ def _no_and_instead(
         MatchedIntent(Intent.CONFIRM_NO, text=text[: no.end()].strip(STRIP), lang=found[0].lang),
         *read,
     ]
+
+
+# "yes but for the plates instead", "no, refund the plates instead", "不是保温杯 是碗",
+# "改成退餐具": another thing in place of the one a waiting refund is of
+_THING_INSTEAD = rx(
+    r"^\W*(?:(?:yes|yeah|ok|okay|no|nope|not that|actually|wait)\b[\s,]*)*(?:but\s+)?"
+    r"(?P<en>.+?)\s+instead\W*$"
+    r"|^\s*(?:不是|不对)[^，,。\s]{0,8}[，,\s]*(?:是|要退|退)(?P<zh>[^，,。\s]{2,10}?)"
+    r"(?:吧|的钱)?[\s。.!！~]*$"
+    r"|^\s*(?:那就|那)?(?:改成|换成)(?:退)?(?P<zh2>[^，,。\s]{2,10}?)(?:吧|的钱)?[\s。.!！~]*$"
+)
+
+
+def _another_thing_instead(
+    text: str, pending: Any, context: MatchContext
+) -> list[MatchedIntent] | None:
+    """ "refund the thermos" → "yes but for the plates instead" / "不是保温杯 是碗": the refund
+    waiting is not wanted; the other thing's refund is read on its own (asked before anything
+    runs). The thermos was offered again (and paid on a hurried yes), or both were dropped."""
+    actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
+    if not context.awaiting_confirmation or [str(a.get("tool")) for a in actions] != [
+        "request_refund"
+    ]:
+        return None
+    said = normalize(text, _TYPOS)
+    found = _THING_INSTEAD.match(said)
+    if found is None:
+        return None
+    thing = found.group("en") or found.group("zh") or found.group("zh2") or ""
+    if not _another_thing(f"also {thing}", actions):
+        return None
+    english = found.group("en") is not None
+    request = (
+        thing if _REFUND.search(thing) else (f"refund {thing}" if english else f"把{thing}退了")
+    )
+    read = shop_matcher(request, dataclasses.replace(context, awaiting_confirmation=False))
+    if not read or [str(kind_of(m)) for m in read] != ["refund"]:
+        return None
+    lang = detect_language(text)
+    return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=lang), *read]
 
 
 def _instead_of_the_ticket(

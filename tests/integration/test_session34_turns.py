@@ -296,3 +296,31 @@ async def test_a_yes_and_another_things_refund(tmp_path: Path, answer: str) -> N
     await say(bot, "yes")
     assert await refunds_of(bot, "100609") == [50.0]
     assert await refunds_of(bot, "100200") == [129.0]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["no, refund the air fryer instead", "不是保温杯 是空气炸锅", "改成退空气炸锅"],
+)
+async def test_another_thing_instead_of_the_one_offered(tmp_path: Path, answer: str) -> None:
+    """ "refund the thermos" → "no, refund the air fryer instead" / "不是保温杯 是空气炸锅"
+    dropped both (or asked the thermos again, paid on a hurried yes); now the thermos is not
+    refunded, ¥399 for the air fryer is asked, and a yes pays that once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos")
+    out = await say(bot, answer)
+    assert "399.00" in str(out["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [399.0]
+
+
+async def test_plates_instead_of_the_thermos_is_asked_how_much(tmp_path: Path) -> None:
+    """ "yes but for the plates instead" asked the ¥129 thermos again (a yes paid it); now
+    the thermos is dropped and how much for the plates is asked (some of a set: never a
+    guess); nothing is paid on a yes."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos")
+    out = await say(bot, "yes but for the plates instead")
+    assert "129.00" not in str(out["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == []
