@@ -189,7 +189,7 @@ _ITEM_MEANT = re.compile(
 _ORDER_DESCRIBED = re.compile(
     r"[^\s，,。.!?！？的]{1,12}?(?:那单|这单|那个订单|订单|单子)"
     r"(?=\s*(?:(?:里|里面|中|当中)的?|的)\s*[\u4e00-\u9fff]{2})"
-    r"|\b(?:from|in|of|on|out of) (?:my |the |this |that |our )?(?:[a-z0-9-]+ ){1,3}"
+    r"|\b(?:from|in|of|on|out of) (?:my |the |this |that |our )?(?:[a-z-]+ ){1,3}"
     r"(?:order|purchase)\b",
     re.IGNORECASE,
 )
@@ -282,7 +282,12 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
         # "100609 退滤网": a thing asked for that is not the order's one item — asked
         return None, bool(_THING_OF_ORDER.search(words) and not _named_items(order, words))
     described = _ORDER_DESCRIBED.sub(" ", words)
-    if described != words and _named_items(order, _REST_KEPT.sub(" ", described)):
+    if (
+        described != words
+        # ("the monitor cable from my 100998 order": the thing said is a cable — kept whole)
+        and _THING_SAID.search(words) is None
+        and _named_items(order, _REST_KEPT.sub(" ", described))
+    ):
         # "空气炸锅那单的保温杯退了", "the thermos from the air fryer order": the thing taken out
         # of the order its words describe (the air fryer names the order, not an item)
         words = described

@@ -161,23 +161,3 @@ def test_how_much_said_beside_a_refund_is_no_refund_of_its_own() -> None:
 def test_whether_an_order_described_is_paid_is_its_state(text: str) -> None:
     """Each was read as nothing (the menu)."""
     assert kinds(text) == ["order_status"]
-
-
-@pytest.mark.parametrize(
-    ("text", "refund"),
-    [
-        ("空气炸锅那单的保温杯退了", True),
-        ("保温杯和盘子退了", True),
-        ("100609也退了", True),
-        # told, asked or refused: no refund
-        ("我把保温杯退了", False),
-        ("保温杯已经退了", False),
-        ("保温杯退了吗", False),
-        ("保温杯别退了", False),
-        ("那笔钱退了", False),
-    ],
-)
-def test_a_thing_then_tui_le_is_a_refund_asked(text: str, refund: bool) -> None:
-    """ "X退了" ending a clause was read as nothing (the thermos dropped beside another
-    request); "X退掉" already was a refund asked."""
-    assert ("refund" in kinds(text)) is refund
