@@ -622,6 +622,12 @@ _REFUND_NOT_WANTED = rx(
 # A question about refunds (how much is left, how it works), not a request to refund.
 _CAN_MONEY_BACK_PATTERN = r"(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|么|嘛|不)"
 _CAN_MONEY_BACK = rx(_CAN_MONEY_BACK_PATTERN)
+_REFUND_POLICY_ASKED = rx(
+    r"\b(?:do|does|will|would) (?:you|u|ya|you guys|y'?all|the shop|your shop|this shop)"
+    r" (?:guys )?(?:ever |usually |even )?(?:refund|do refunds|give refunds|offer refunds"
+    r"|accept returns)\b"
+    r"|你们(?:能|可以|会|一般)?(?:给)?(?:退款|退钱)(?:吗|么|嘛)|你们(?:退不退|能不能退)(?:款|钱)?"
+)
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     # "不是退款吗": whether it is (was) a refund, asked
@@ -2660,6 +2666,10 @@ def _classify_clause(
         # "膜寄了快一个礼拜还没到 直接退了吧", "just refund it": the refund asked for, the
         # delay (还没到) its reason, not a question about a refund's progress
         return _Match(ShopIntent.REFUND)
+    if _REFUND_POLICY_ASKED.search(norm) and not ents.order_ids:
+        # "do u refund thermoses? mine leaks", "你们退款吗": whether the shop refunds, asked —
+        # the returns policy, never a refund offered
+        return _Match(ShopIntent.FAQ, topic="returns")
     if _REFUND_WHATS_LEFT.search(norm) and not _REFUND_NEGATED.search(norm):
         # "refund what's left on 100609": everything still refundable, asked for
         return _Match(ShopIntent.REFUND)

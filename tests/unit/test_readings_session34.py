@@ -161,3 +161,18 @@ def test_how_much_said_beside_a_refund_is_no_refund_of_its_own() -> None:
 def test_whether_an_order_described_is_paid_is_its_state(text: str) -> None:
     """Each was read as nothing (the menu)."""
     assert kinds(text) == ["order_status"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "do u refund thermoses? mine leaks",
+        "do you refund opened items?",
+        "do you guys do refunds on sale items",
+        "你们退款吗",
+    ],
+)
+def test_whether_the_shop_refunds_is_the_policy(text: str) -> None:
+    """Each planned a refund (¥129 offered for the thermos) from a question about the policy."""
+    assert "refund" not in kinds(text)
+    assert "faq" in kinds(text)
