@@ -3561,7 +3561,13 @@ def _another_thing_instead(
         return None
     said = normalize(text, _TYPOS)
     found = _THING_INSTEAD.match(said)
-    if found is None:
+    # ("can I get a replacement instead?": another remedy weighed, asked — not a thing)
+    if (
+        found is None
+        or QUESTION_MARK.search(said)
+        or ASKS.search(said)
+        or _ALTERNATIVE.search(said)
+    ):
         return None
     thing = found.group("en") or found.group("zh") or found.group("zh2") or ""
     if not _another_thing(f"also {thing}", actions):
