@@ -55,6 +55,12 @@ _CURRENCY_AFTER = r"\s*(?:元|块钱|块|yuan|rmb|cny|dollars?)"
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _CN_NUMBER = r"\d*[零〇一二两三四五六七八九十百千万][\d零〇一二两三四五六七八九十百千万]*"
 
+# what follows "剩下的 / 剩下那部分" when the rest is kept, not refunded ("剩下的我自己留着",
+# "剩下那部分钱先不退", "剩下那些东西我留着")
+_KEPT_AFTER = (
+    r"(?:东西|商品)?(?:我|就|都|先|自己|也|还是)*(?:留着|保留|不退|不用退|不要退|先不退|没问题|不要|不用"
+    r"|要留|留下)"
+)
 _FULL = re.compile(
     # "refund the thermos, keep the rest" / "保温杯退了，剩下的留着": the rest is kept, not refunded
     r"(?<!\bkeep )(?<!\bkeeping )(?<!\bleave )(?<!\bhold on to )(?<!\bkeep all )"
@@ -67,9 +73,9 @@ _FULL = re.compile(
     r"(?! of (?:it|them|the order|my order|the (?:items|stuff|things|parcel|package))\b"
     r"[^.?!]{0,12}\b(?:get|come|arrive|ship|deliver|show))"
     r"|全部|全额|全款"
-    r"|(?:剩下的|剩余的)(?!(?:东西|商品)?(?:我|就|都|先)*(?:留着|保留|不退|不用退|不要退|没问题))"
-    # "净化器剩下那部分钱也退给我吧": what is left of it, all of it
-    r"|(?:剩下|剩余)(?:的)?(?:那|那些|这)?(?:部分|些)(?:钱|款)?(?!(?:我|就|都|先)*(?:留着|保留|不退))"
+    r"|(?:剩下的|剩余的)(?!" + _KEPT_AFTER + r")"
+    # "净化器剩下那部分钱也退给我吧": what is left of it, all of it ("剩下那些我自己留着": kept)
+    r"|(?:剩下|剩余)(?:的)?(?:那|那些|这)?(?:部分|些)(?:钱|款)?+(?!" + _KEPT_AFTER + r")"
     r"|都退|全退|退全",
     re.IGNORECASE,
 )
@@ -135,7 +141,7 @@ _COUNTED_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
     re.compile(
-        r"一部分|(?<!剩下那)(?<!剩下的)(?<!剩下)(?<!剩余)(?<!剩余的)(?:部分款|部分钱)"
+        r"一部分|(?<!剩下那)(?<!剩下的)(?<!剩下)(?<!剩余)(?<!剩余的)(?<!剩余那)(?:部分款|部分钱)"
         r"|\b(?:some|part) of\b"
         r"|\ba (?:tenth|fifth|sixth|seventh|eighth|ninth)\b"
         r"|\b(?:one|two|three) (?:tenths?|fifths?|sixths?|eighths?)\b",

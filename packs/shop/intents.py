@@ -623,10 +623,11 @@ _REFUND_NOT_WANTED = rx(
 _CAN_MONEY_BACK_PATTERN = r"(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|么|嘛|不)"
 _CAN_MONEY_BACK = rx(_CAN_MONEY_BACK_PATTERN)
 _REFUND_POLICY_ASKED = rx(
-    r"\b(?:do|does|will|would) (?:you|u|ya|you guys|y'?all|the shop|your shop|this shop)"
+    # (a thing of the customer's, or please, is a polite request: "do you refund my thermos pls")
+    r"\b(?:do|does) (?:you|u|ya|you guys|y'?all|the shop|your shop|this shop)"
     r" (?:guys )?(?:ever |usually |even )?(?:refund|do refunds|give refunds|offer refunds"
-    r"|accept returns)\b"
-    r"|你们(?:能|可以|会|一般)?(?:给)?(?:退款|退钱)(?:吗|么|嘛)|你们(?:退不退|能不能退)(?:款|钱)?"
+    r"|accept returns)\b(?![^.?!]*\b(?:my|me|please|pls|plz)\b)"
+    r"|你们(?:一般|会)?(?:退款|退钱)(?:吗|么|嘛)|你们退不退(?:款|钱)?"
 )
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
@@ -1512,8 +1513,9 @@ _NOTHING_ELSE = rx(
     r"\b(?:don'?t|do not) need anything (?:else|more)\b|\bnothing else\b|\bi'?m (?:all )?good\b"
     r"|没(?:有)?别的(?:事|问题)?了|没其他(?:事|问题)?了|不需要(?:别的|其他)?了"
 )
-# "不用转人工了 我自己搞定了", "don't need a human anymore": a transfer declined
+# "no need to change the address after all", "地址不用改了": an address change let go
 _ADDRESS_CHANGE_NEGATED = rx(ADDRESS_CHANGE_NEGATED)
+# "不用转人工了 我自己搞定了", "don't need a human anymore": a transfer declined
 _HANDOFF_NEGATED = rx(
     r"(?:不用|不要|别|不需要|没必要|无需|先不|不想|不想要|不愿意|不打算)\s*(?:给我|帮我)?\s*(?:再)?\s*"
     r"(?:转|找|接)?(?:个)?(?:人工|真人|客服)"
@@ -3541,7 +3543,7 @@ def _no_and_instead(
 # "改成退餐具": another thing in place of the one a waiting refund is of
 _THING_INSTEAD = rx(
     r"^\W*(?:(?:yes|yeah|ok|okay|no|nope|not that|actually|wait)\b[\s,]*)*(?:but\s+)?"
-    r"(?P<en>.+?)\s+instead\W*$"
+    r"(?P<en>(?:refund\s+)?(?:for\s+)?(?:the|my)\s+[a-z][a-z -]{1,30}?)\s+instead\W*$"
     r"|^\s*(?:不是|不对)[^，,。\s]{0,8}[，,\s]*(?:是|要退|退)(?P<zh>[^，,。\s]{2,10}?)"
     r"(?:吧|的钱)?[\s。.!！~]*$"
     r"|^\s*(?:那就|那)?(?:改成|换成)(?:退)?(?P<zh2>[^，,。\s]{2,10}?)(?:吧|的钱)?[\s。.!！~]*$"
@@ -3874,7 +3876,9 @@ _FILLER = (
 # "100609的确认 另一个不要", "yes for 100609, no for the other", "100609 ok, not the other one",
 # "100609确认 100200不要": one waiting order said yes to, the other(s) said no to
 _YES_THIS_NO_THAT = rx(
-    rf"^{_FILLER}(?:{_ANSWER_YES}{_FILLER})?(?P<yes>\d{{6}}){_FILLER}(?:{_ANSWER_YES}{_FILLER})?"
+    # the yes said right beside the order (before or after it), never a no ("100609不要")
+    rf"^{_FILLER}(?:{_ANSWER_YES}{_FILLER}(?P<yes_a>\d{{6}})"
+    rf"|(?P<yes_b>\d{{6}}){_FILLER}(?<![不别没]){_ANSWER_YES}){_FILLER}"
     rf"(?:{_ANSWER_NO}{_FILLER}(?:{_THE_OTHER_ONE}|(?P<no_a>\d{{6}}))"
     rf"|(?:{_THE_OTHER_ONE}|(?P<no_b>\d{{6}})){_FILLER}{_ANSWER_NO})"
     rf"{_FILLER}$"
@@ -3892,12 +3896,13 @@ def _order_yes_other_no(text: str, context: MatchContext) -> str:
         return text
     norm = normalize(text, _TYPOS)
     said = _YES_THIS_NO_THAT.fullmatch(norm)
-    if said is None or not re.search(_ANSWER_YES, norm.replace(said.group("yes"), " ")):
+    if said is None:
         return text
+    wanted = said.group("yes_a") or said.group("yes_b")
     refused = said.group("no_a") or said.group("no_b")
-    if said.group("yes") not in orders or (refused and refused not in orders):
+    if wanted not in orders or (refused and (refused not in orders or refused == wanted)):
         return text
-    return f"yes for {said.group('yes')} only"
+    return f"yes for {wanted} only"
 
 
 _KEPT_ALONE = rx(r"\b(?:only|just)\b|只要|只|就")
@@ -4622,7 +4627,7 @@ def match_shop(
         other_branch = _ELSE_BRANCH.search(norm)
         if (
             other_branch is not None
-            and start >= other_branch.start()
+            and other_branch.start() <= start < other_branch.end()
             and not re.search(r"[?？吗]", norm[start : end + 1])
             and any(m.intent is ShopIntent.CANCEL_ORDER for m in matched)
         ):
@@ -4829,6 +4834,10 @@ _WRITES_HELD = rx(
     r"|再想想|(?:我)?再考虑|考虑一下|都别动|都不用了|算了都|再说|等[^，。,.!?！？]{1,10}再说"
     r"|(?<!not )(?<!no )\b(?:jk|just kidding|j/k|kidding|joking)\b|\blet me think\b"
     r"|\bi'?ll think about it\b"
+    # "actually hold off for now, I need to check with my wife first": put off
+    r"|\bhold off\b(?: for now| for a bit)?\W*$|\bhold off for now\b"
+    r"|\b(?:need to|have to|gotta|let me|i'?ll|i want to) (?:check|ask|talk|confirm)"
+    r" (?:with |to )?(?:my |the )?(?:wife|husband|partner|boss|family|mom|mum|dad|parents)\b"
     r"|\bshould i\b|\bwhat do you think\b|\bleave (?:it|them|everything) (?:all )?(?:alone|be)\b"
     r"|\bnever ?mind (?:all|both|everything)\b"
     # "退款100200？不是，我是问退款流程", "cancel 100998? no, I'm just asking": asked about
@@ -4860,14 +4869,17 @@ _REFUND_AGAIN = rx(
     r"再退一次|再退一遍|重新退(?:一次|一遍)|\brefund (?:it |that |me )?(?:again|once more)\b"
     r"|\bdo the refund again\b|\bsend (?:the|my) refund again\b"
 )
-# "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer — that
-# write, not one asked after it ("100998 cancel? no, refund 100200 instead")
+# the other branch of a cancel's condition, to the end of its sentence: "已经发了就算了 等到了
+# 我自己看看再说", "if it's already shipped, leave it and I'll deal with it when it arrives"
 _ELSE_BRANCH = rx(
     r"(?:已经|要是|如果|万一)?(?:发了|发货了|寄出了|寄了|在路上了?)(?:的话)?(?:那)?就(?:算了|不用了|不取消了"
-    r"|别取消了?|留着)[\s\S]*$"
+    r"|别取消了?|留着)[^.!?;。！？；]*"
     r"|\bif (?:it'?s|it has|it is|they'?ve|they have) already"
-    r" (?:shipped|been shipped|on (?:the|its) way|left)\b[\s\S]*$"
+    r" (?:shipped|been shipped|on (?:the|its) way|left)\b,? (?:just )?(?:leave|keep|forget|skip)"
+    r"\b[^.!?;。！？；]*"
 )
+# "cancel 100998? no", "退100200？算了": the write asked, then answered no by the customer — that
+# write, not one asked after it ("100998 cancel? no, refund 100200 instead")
 _ASKED_THEN_NO = rx(
     r"\b(?:cancel|refund)[^?？.!]{0,40}[?？]\s*(?:(?:also |still )?(?:no|nah|nope)\b"
     r"(?!\s+(?:doubt|question|problem|worries))|(?:also|still) not\b)"
@@ -6346,6 +6358,8 @@ def _per_order(
         if kept and kept[0].intent is ShopIntent.REFUND
         else {}
     )
+    if not amounts and kept and kept[0].intent is ShopIntent.REFUND:
+        kept = _each_refund_its_own_words(kept, clause_norm, order_ids, packs)
     once = len(_AMOUNT_SAID.findall(clause_norm)) == 1
     if not amounts and len(order_ids) > 1 and once and _TOTAL_ACROSS.search(clause_norm):
         # "refund 100 total across 100200 and 100609", "100200和100609一共退100": one amount for
@@ -6360,6 +6374,48 @@ def _per_order(
         else r
         for r in kept
     ]
+
+
+def _each_refund_its_own_words(
+    refunds: list[_Request], clause_norm: str, order_ids: Sequence[str], packs: PackSet
+) -> list[_Request]:
+    """ "100200退保温杯，100609剩下的钱也退了": one clause, two refunds, each said in its own
+    words (from its order to the next) — when they say different things of money, each refund
+    takes its own ("剩下的" is 100609's all, the thermos 100200's item). Both took the clause's
+    "all that is left": ¥797 was offered for the thermos."""
+    found = list(re.finditer(r"(?<!\d)\d{6}(?!\d)", clause_norm))
+    if len({m.group(0) for m in found}) != len(found) or len(found) < 2:
+        return refunds
+    own = {
+        m.group(0): clause_norm[m.end() : found[n + 1].start() if n + 1 < len(found) else None]
+        for n, m in enumerate(found)
+    }
+    if set(own) != set(order_ids) or not all(
+        _OWN_WRITE_WORDS["refund"].search(words) for words in own.values()
+    ):
+        return refunds  # ("refund 50 on 100200 and 50 on 100609": the words are not each's own)
+    readings = {
+        o: read_amount(without_totals(words), money_context=True, packs=packs)
+        for o, words in own.items()
+    }
+    if len({r.kind for r in readings.values()}) < 2:
+        return refunds
+    out = []
+    for r in refunds:
+        reading = readings.get(r.order_id or "")
+        if reading is None:
+            out.append(r)
+            continue
+        args = {k: v for k, v in r.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)}
+        if reading.kind == "none":
+            # the things its own words name (the precheck singles one out, or asks)
+            args[SHARE_OF] = f"{r.order_id}{own[r.order_id or '']}"
+        out.append(
+            replace(
+                r, amount=reading.value, amount_kind=reading.kind, amount_raw=reading.raw, args=args
+            )
+        )
+    return out
 
 
 _AMOUNT_SAID = re.compile(r"(?<![\d.])\d{1,5}(?:\.\d+)?(?![\d.])")

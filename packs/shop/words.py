@@ -101,7 +101,10 @@ ADDRESS_CHANGE_NEGATED = (
     r" (?:\w+ )?(?:change|update|switch|redirect|correct)\b[^.?!]{0,25}\baddress\b"
     r"|\bkeep (?:the |my )?(?:same |original |old |current )?(?:delivery |shipping )?address\b"
     r"|\b(?:the )?(?:old |current |original )?address is fine\b"
-    r"|(?<!能)(?<!可)(?<!还)(?:不用|不要|别|不需要|不)(?:再)?(?:改|修改|更改|换)(?:地址)?了"
+    r"|地址(?:就)?(?:不用|不要|别|不需要|不)(?:再)?(?:改|修改|更改|换)了"
+    r"|(?<!能)(?<!可)(?<!还)(?:不用|不要|别|不需要|不)(?:再)?(?:改|修改|更改|换)地址了"
+    # "算了 不改了" said alone (a clause of its own): the address change talked about
+    r"|(?:^|(?<=[\s,，。.!！]))(?:算了\s*)?不(?:用)?(?:再)?改了(?=$|[\s,，。.!！])"
 )
 
 # "我不想投诉 就想问下T-000031…", "我也没投诉啊", "I'm not complaining, but ... open a ticket": no

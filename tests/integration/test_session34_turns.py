@@ -323,3 +323,81 @@ async def test_plates_instead_of_the_thermos_is_asked_how_much(tmp_path: Path) -
     assert "129.00" not in str(out["reply"])
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == []
+
+
+# --- a review of this session's changes: what they first over-read ------------------------------
+
+
+async def test_the_rest_kept_is_never_the_whole_order(tmp_path: Path) -> None:
+    """ "剩下那些我自己留着" read as "all of what is left": ¥797 was offered and a 好的 paid it
+    (a first version of this session's "剩下那部分钱" reading). Now how much is asked; nothing
+    is paid on a 好的."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200只退保温杯，剩下那些我自己留着")
+    assert "797.00（" not in str(out["reply"])
+    await say(bot, "好的")
+    assert await refunds_of(bot, "100200") == []
+
+
+async def test_a_no_said_to_the_order_named_is_no_yes_to_it(tmp_path: Path) -> None:
+    """ "100609不要，另外那个" was read as a yes to 100609 (a first version): now 100609 is
+    dropped and 100200's ¥50 asked again; a 确认 pays that once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100200退50 100609退100")
+    await say(bot, "100609不要，另外那个")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [50.0]
+    assert await refunds_of(bot, "100609") == []
+
+
+async def test_doing_something_else_instead_is_no_refund(tmp_path: Path) -> None:
+    """ "no, I'll just fix the lid myself instead" was read as a refund of "I'll just fix the
+    lid myself" (¥797 offered; a first version). Now it is a no; a yes after it pays nothing."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos from 100200")
+    await say(bot, "no, I'll just fix the lid myself instead")
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "amount"),
+    [
+        ("100200的保温杯漏水了", "不换了直接退款吧", "129.00"),
+        ("hi", "would you refund my thermos please, it leaks", "129.00"),
+    ],
+)
+async def test_a_request_is_not_a_no_or_a_policy_question(
+    tmp_path: Path, first: str, second: str, amount: str
+) -> None:
+    """Pins: "不换了" is no address let go, and "would you refund my thermos please" is a
+    request, not whether the shop refunds (first versions read them so)."""
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, second)
+    assert amount in str(out["reply"])
+
+
+async def test_a_cancel_put_off_after_its_condition_is_held(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot,
+        "cancel 100998 if it hasn't shipped. if it's already shipped, leave it. actually hold off"
+        " for now, I need to check with my wife first",
+    )
+    assert ("cancel_order", "100998") not in _calls(out)
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_two_orders_in_one_clause_each_refund_its_own_words(tmp_path: Path) -> None:
+    """ "100200退保温杯，100609剩下的钱也退了" offered ¥797 for 100200: both refunds took the
+    clause's "剩下的" (all that is left). Now ¥129 (the thermos) and ¥866, each paid once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200退保温杯，100609剩下的钱也退了")
+    reply = str(out["reply"])
+    assert "129.00" in reply and "866.00" in reply and "797.00" not in reply
+    await say(bot, "确认")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await refunds_of(bot, "100609") == [866.0]
