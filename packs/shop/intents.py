@@ -3500,7 +3500,7 @@ _YES_THEN_ALSO = rx(
     r"^\s*(?:(?:yes|yeah|yep|ok|okay|sure)\b|好的|好吧|可以|确认|是的|(?:好|行|嗯)(?=[\s,，.。!！]))"
     r"[\s,，.。!！;；:：~～、]*(?:and\s+)?(?=\S)"
 )
-_ALSO = rx(r"也|还要|再|\balso\b|\btoo\b|\bas well\b")
+_ALSO = rx(r"也|还要|再|另外|顺便|\balso\b|\btoo\b|\bas well\b")
 _NOT_PLAIN = rx(r"\bbut\b|\bonly\b|\bjust\b|\bnot?\b|\bwait\b|但|不过|只|不|别|等")
 
 
@@ -6904,12 +6904,18 @@ def _refunds_beside_cancel(items: list[_Request]) -> list[_Request]:
             # 866 left (looked up), not the order cancelled before it; "把那129退给我 顺便把
             # 100904取消了": a sum of its own, its order asked — never the cancelled one's
             item = replace(item, order_id=None)
+        # "cancel 100904 and refund the thermos": a refund of a thing of its own (its order
+        # looked up by it) is no refund of the order cancelled
+        own_thing = item.intent is ShopIntent.REFUND and bool(_thing_refunded(item.text))
         of_cancelled = (
-            item.order_id in cancelled
+            item.order_id in cancelled and not (item.inferred_order and own_thing)
             if item.order_id
             # "the thermos from my august order leaks, refund me the 129 … cancel 100904 too":
             # a refund of a thing of its own is no refund of the order cancelled
-            else bool(cancelled) and not own_sum and not _names_its_own_thing(item.text, text)
+            else bool(cancelled)
+            and not own_sum
+            and not _names_its_own_thing(item.text, text)
+            and not own_thing
         )
         if about_refund and of_cancelled and not ASKS.search(text):
             if _REFUND_DESTINATION.search(text):
@@ -8546,7 +8552,9 @@ def _thing_refunded(text: str) -> str:
         # "100200 退我120就行 餐具有两个碗磕了口子 不用全退": how much, said of the refund
         return ""
     words = looked_product(_ACTION_FRAME.sub(" ", said)) or ""
-    return " ".join(_NOT_A_REFUNDED_THING.sub(" ", words).split())
+    words = _NOT_A_REFUNDED_THING.sub(" ", words)
+    # (a lone character left over names nothing: "钱退回微信" leaves "回")
+    return " ".join(_LONE_HAN.sub(" ", words).split())
 
 
 _NOT_ALL_OF_IT = rx(
@@ -8557,12 +8565,15 @@ _NOT_ALL_OF_IT = rx(
 
 _NOT_A_REFUNDED_THING = rx(
     r"\b(?:shipping|delivery|postage|fees?|difference|rest|remaining|remainder|balance|amount"
-    r"|total|full|whole|part|partial|half|all|some|asap|also|and|too|instead|now|just|only)\b"
+    r"|total|full|whole|part|partial|half|all|some|asap|also|and|too|instead|now|just|only"
+    # where the money goes, not what is refunded: "refund to alipay", "退到微信"
+    r"|alipay|wechat|weixin|pay|card|bank|account|wallet|balance)\b|支付宝|微信|银行卡|信用卡|账户|余额|原路|卡里"
     r"|不用|不要|不想|别|全|都|部分|剩下|剩余|那|这|也|还|钱|款|就|行|吧|了|用|要|不|个|些|我|你"
     # how much, not what: "退一百就行", "refund 50 yuan"
     r"|[零〇一二两三四五六七八九十百千万\d.]+(?:块|元)?|\b(?:yuan|rmb|kuai|bucks?)\b"
     r"|[\u4e00-\u9fff](?![\u4e00-\u9fff])(?<![\u4e00-\u9fff].)"
 )
+_LONE_HAN = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff](?![\u4e00-\u9fff])")
 
 
 def _names_a_thing(words: str | None) -> bool:

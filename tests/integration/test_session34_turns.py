@@ -401,3 +401,30 @@ async def test_two_orders_in_one_clause_each_refund_its_own_words(tmp_path: Path
     await say(bot, "确认")
     assert await refunds_of(bot, "100200") == [129.0]
     assert await refunds_of(bot, "100609") == [866.0]
+
+
+@pytest.mark.parametrize(
+    "text", ["cancel 100904 and refund the thermos", "取消100904 顺便把保温杯退了"]
+)
+async def test_a_things_refund_beside_a_cancel_is_its_own(tmp_path: Path, text: str) -> None:
+    """The thermos's refund beside the cancel of 100904 (the unpaid air fryer) was read as how
+    the cancel refunds (the refund-time policy): the thermos was dropped without a word. Now
+    the cancel and ¥129 on 100200 are asked, and one yes runs each once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "129.00" in str(out["reply"])
+    await say(bot, "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100904"]
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+async def test_a_chinese_yes_and_another_write(tmp_path: Path) -> None:
+    """ "确认 另外100998取消" to the thermos's refund lost the yes (the English "yes, also cancel
+    100998" worked): now the yes pays ¥129 and the cancel of 100998 is asked."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos")
+    await say(bot, "确认 另外100998取消")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await executions(bot, "cancel_order") == []
+    await say(bot, "确认")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
