@@ -3831,6 +3831,14 @@ def _waiting_orders(pending: Any) -> list[str]:
     ]
 
 
+_ANSWER_THEN_ORDINAL = rx(
+    r"^\W*(?P<a>yes|yeah|ok|okay|sure|no|nope|nah|not)\s+(?:to|for|on)\s+the\s+"
+    r"(?P<o1>first|second)(?: one)?[\s,;.]+(?:and\s+|but\s+)?"
+    r"(?P<b>yes|yeah|ok|okay|sure|no|nope|nah|not)\s+(?:to|for|on)"
+    r"\s+the\s+(?P<o2>first|second)(?: one)?\W*$"
+)
+
+
 def _ordinals_named(text: str, context: MatchContext) -> str:
     """The answer naming one waiting action by its place ("yes for the first one") naming it
     by its order ("yes for 100200 only"), when two actions on two orders wait: it was read as a
@@ -3842,6 +3850,18 @@ def _ordinals_named(text: str, context: MatchContext) -> str:
     if len(orders) != 2 or not all(orders) or orders[0] == orders[1]:
         return text
 
+    said = _ANSWER_THEN_ORDINAL.fullmatch(normalize(text, _TYPOS))
+    if said is not None and said.group("o1") != said.group("o2"):
+        # "no to the first, yes to the second": the answer before each ordinal
+        yes_first = bool(_SAID_YES.fullmatch(said.group("a"))) and bool(
+            _SAID_NO.fullmatch(said.group("b"))
+        )
+        no_first = bool(_SAID_NO.fullmatch(said.group("a"))) and bool(
+            _SAID_YES.fullmatch(said.group("b"))
+        )
+        if yes_first or no_first:
+            wanted = said.group("o1") if yes_first else said.group("o2")
+            return f"yes for {orders[0] if wanted == 'first' else orders[1]} only"
     found = list(_ORDINAL.finditer(text))
     if len(found) == 2:
         # "the first one yes, the second no", "第一个要 第二个不要": the one said yes to is asked

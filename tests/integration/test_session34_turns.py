@@ -428,3 +428,24 @@ async def test_a_chinese_yes_and_another_write(tmp_path: Path) -> None:
     assert await executions(bot, "cancel_order") == []
     await say(bot, "确认")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "order", "amount"),
+    [
+        ("no to the first, yes to the second", "100609", 100.0),
+        ("yes to the first, no to the second", "100200", 50.0),
+    ],
+)
+async def test_an_answer_before_each_ordinal(
+    tmp_path: Path, answer: str, order: str, amount: float
+) -> None:
+    """ "no to the first, yes to the second" dropped both offers (the wanted one lost); now the
+    one said yes to is asked again alone and a yes pays it once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100200退50 100609退100")
+    await say(bot, answer)
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "yes")
+    assert await refunds_of(bot, order) == [amount]
+    assert len(await executions(bot, "create_refund")) == 1
