@@ -3779,9 +3779,18 @@ _ORDINAL = rx(
 )
 
 
-_SAID_YES = rx(r"(?:yes|yeah|yep|ok|okay|sure|go ahead|do it|please|确认|可以|好的?|行|是的?|要)")
+# a yes or a no said of one waiting action (after its place, "the first one yes", or beside its
+# order, "100609的确认 另一个不要")
+_ANSWER_YES = (
+    r"(?:yes|yeah|yep|ok|okay|sure|go ahead|do it|please|pls|fine|确认|可以|好的?|行|是的?|要|退吧"
+    r"|退|取消吧)"
+)
+_ANSWER_NO = (
+    r"(?:no|nope|nah|not|don'?t|do not|never ?mind|skip|不要|不用|算了|别|不了|不退|不取消|先不|不)"
+)
+_SAID_YES = rx(_ANSWER_YES)
 _SAID_TOO = rx(r"(?:(?:yes|ok|okay) )?(?:too|also|as well|也要|也确认|也可以|也是|也行|一样)")
-_SAID_NO = rx(r"(?:no|nope|nah|not|don'?t|do not|never ?mind|不要|不用|算了|别|不了|不)")
+_SAID_NO = rx(_ANSWER_NO)
 
 
 def _one_yes_one_no(text: str, found: list[re.Match[str]], orders: list[str]) -> str | None:
@@ -3878,13 +3887,6 @@ def _ordinals_named(text: str, context: MatchContext) -> str:
     return f"yes for {order} only"
 
 
-_ANSWER_YES = (
-    r"(?:yes|yeah|yep|ok|okay|sure|go ahead|do it|please|pls|fine|确认|可以|好的?|行|是的?|要|退吧"
-    r"|退|取消吧)"
-)
-_ANSWER_NO = (
-    r"(?:no|nope|nah|not|don'?t|do not|never ?mind|skip|不要|不用|算了|别|不了|不退|不取消|先不)"
-)
 _THE_OTHER_ONE = (
     r"(?:the other(?: one| order| refund| cancel\w*)?|another one|the rest"
     r"|另一个|另外一个|另外那个|另一笔|另一单|另外那单|其他的?|其它的?|剩下的?)"
@@ -8560,7 +8562,8 @@ _THING_NOT_WANTED = rx(
     r"\b(?:don'?t|do not|dont|no longer) (?:really )?(?:need|want) (?:it|yours|them|this one"
     r"|that one)(?: any ?more)?\b"
     r"|\b(?:don'?t|do not|dont) want to (?:send|return) (?:it|them)(?: all)? back\b"
-    r"|(?:你们|你们的)?(?:那个|这个)?(?:我)?(?:就)?不(?:想)?要了"
+    # "你们那个我不要了", "用不上了": as a thing's refund reads them (why, not a no)
+    r"|" + _NOT_WANTED_ANY_MORE.pattern
 )
 
 
