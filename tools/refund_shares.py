@@ -183,7 +183,12 @@ _ITEM_MEANT = re.compile(
     r"(?:#|no\.? ?)?\d{6}\b"
     r"|\b(?:from|in|out of) (?:my |the |this |that |our )?(?:\d{6} |last |latest |recent )?"
     r"(?:order|purchase)\b"
-    r"|(?:\d{6}|订单|那单|这单)\s*(?:里|里面|中|当中)",
+    r"|(?:\d{6}|订单|那单|这单)\s*(?:里|里面|中|当中)"
+    # "那单保温杯退了吧", "那单的保温杯": a thing of that order said right after it (not "那单退了",
+    # "那单全退", "那单东西都退了")
+    r"|(?:那单|这单|那个订单)\s*的?\s*"
+    r"(?!退|取消|全|都|整|东西|商品|也|还|就|帮|给|我|你|先|再|直接|麻烦|请|要|能|可以|不|别|没|一起)"
+    r"[\u4e00-\u9fff]{2}",
     re.IGNORECASE,
 )
 _ORDER_DESCRIBED = re.compile(

@@ -5139,7 +5139,11 @@ def _own_words_of_refunds(matched: list[_Request]) -> list[_Request]:
     others = [
         m.text.strip(STRIP)
         for m in matched
-        if m.intent in _OWN_WORDS_OF_OTHERS and m.details != SPARED_SUBJECT and m.text.strip(STRIP)
+        # (a part said to be unread is no refund's words either: "那单保温杯退了吧 另外100609剩下
+        # 的钱也退给我" — its "剩下的" made the thermos's refund all of 100200)
+        if (m.intent in _OWN_WORDS_OF_OTHERS or m.details == DEFERRED_PART)
+        and m.details != SPARED_SUBJECT
+        and m.text.strip(STRIP)
     ]
     out = []
     for m in matched:

@@ -449,3 +449,26 @@ async def test_an_answer_before_each_ordinal(
     await say(bot, "yes")
     assert await refunds_of(bot, order) == [amount]
     assert len(await executions(bot, "create_refund")) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["那单保温杯退了吧", "那单的保温杯退了吧", "那单保温杯退了吧 另外100609剩下的钱也退给我"],
+)
+async def test_a_thing_of_that_order_is_not_the_whole_order(tmp_path: Path, text: str) -> None:
+    """ "那单保温杯退了吧" (the thermos of that order) offered ¥797, all of 100200, and a 确认
+    paid it — "那单" was read as the whole order (from before this session); beside a part said
+    to be unread, that part's "剩下的" did the same. Now ¥129, paid once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "129.00" in str(out["reply"]) and "797.00" not in str(out["reply"])
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await refunds_of(bot, "100609") == []
+
+
+async def test_that_order_refunded_whole_is_still_the_whole(tmp_path: Path) -> None:
+    """A pin: "100200那单退了吧" is all of 100200."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200那单退了吧")
+    assert "797.00" in str(out["reply"])
