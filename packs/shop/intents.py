@@ -474,7 +474,7 @@ _AMOUNT_BACK_TO_ME_PATTERN = r"(?<![\w.-])\d{1,5}(?:\.\d+)?\s*(?:块钱|块|元)
 _AMOUNT_BACK_TO_ME = rx(_AMOUNT_BACK_TO_ME_PATTERN)
 _REFUND = rx(
     r"\bre?fu?nd(?:s|ed|ing|able)?\b|\bmoney back\b|\bmy money\b|\breimburse"
-    r"|\b(?:get|got) (?:it |anything |more )?back\b(?! to\b)"
+    r"|\b(?:get|got) (?:it |anything |more |\d{1,3}(?:\.\d+)? ?% )?back\b(?! to\b)"
     # "I want 100 yuan back on 100683", "give me 50 back"
     r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)?"
     r" ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
@@ -497,6 +497,9 @@ _REFUND = rx(
     r"|(?:钱|款)(?:能|可以)退"
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
+    # "补偿我100块吧", "compensate me 50": an amount asked for as compensation is a refund of it
+    r"|(?:补偿|赔偿|赔)(?:给)?我\s*(?=[\d一二两三四五六七八九十百千])"
+    r"|\bcompensate me (?:with )?(?=\d)"
     # "盘子那269退我": an amount, then "退我"
     r"|" + _AMOUNT_BACK_TO_ME_PATTERN
 )
@@ -600,7 +603,9 @@ _REFUND_NEGATED = rx(
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund\b"
     r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t"
     r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
-    r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*退"
+    r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*"
+    r"(?:退|补偿|赔)"
+    r"|\b(?:don'?t|do not|no need to|not|never) (?:to )?compensate\b"
     r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
     # "退款就算了 给我补个优惠券", "退个锤子": the refund called off, or scorned
     r"|(?:退款|退钱)(?:就|也|还是)算了|退(?:款|钱)?个(?:锤子|屁|毛线?|头|鬼)"
@@ -889,6 +894,9 @@ _REFUND_WHEN = rx(
     # "did I get my money back for the cancelled order?": whether it came, asked
     r"|\b(?:did|have|has) (?:i|we|u|you|she|he) (?:ever |already |actually |even )?"
     r"(?:get|got|gotten|receive|received) (?:my |the |any |a |that |this )?(?:money|refund|cash)\b"
+    # "did I get anything back on 100200?", "did I get 30% back": what came back, asked
+    r"|\b(?:did|have|has) (?:i|we|u|you|she|he) (?:ever |already |actually |even )?"
+    r"(?:get|got|gotten|receive|received) (?:it |anything |something |\d+(?:\.\d+)? ?%? )?back\b"
     r"|\b(?:go|gone|went) through\b|\breceived?\b"
     r"|\b(?:it|refund|money|payment)(?: has| have)? (?:arrived|come|landed)\b|\barrived? yet\b"
     r"|到哪|退了吗|退了没|退款了吗|退款呢|到账|进度|收到|已经|还没"
@@ -8738,21 +8746,27 @@ def _one_remedy_per_order(items: list[_Request], asked: list[_Request]) -> list[
     refunded: set[str | None] = {
         i.order_id for i in items if i.intent is ShopIntent.REFUND and i.order_id
     }
+    refunds = [i for i in items if i.intent is ShopIntent.REFUND]
+    faults = [i for i in items if i.intent is ShopIntent.CREATE_TICKET and not i.order_id]
     if any(
-        i.intent is ShopIntent.REFUND
-        and not i.order_id
-        and (describes_an_order(i.text) or looked_product(i.text))
-        for i in items
+        not i.order_id and not describes_an_order(i.text) and not looked_product(i.text)
+        for i in refunds
     ):
+        # "餐具套装到的时候碎了两个碗 … 退269", "2 plates … in my big order came cracked. I'd like
+        # 60 back for those": a refund naming nothing is of the fault's thing
+        # (_fault_names_the_refund), and the fault its reason
+        refunded |= {None} if faults else set()
+    elif any(not i.order_id for i in refunds):
         # "refund half of what I paid for the air fryer? basket is all scratched": a fault
         # naming neither an order nor a thing of its own is the reason of the refund beside it
-        refunded |= {
-            i.order_id
-            for i in items
-            if i.intent is ShopIntent.CREATE_TICKET
-            and not i.order_id
-            and not describes_an_order(normalize(i.text, _TYPOS))
-        }
+        refunded |= {None for i in faults if not describes_an_order(normalize(i.text, _TYPOS))}
+    elif refunds and not any(
+        describes_an_order(told := normalize(i.text, _TYPOS)) or looked_product(told)
+        for i in faults
+    ):
+        # "the pan i got was scratched, refund 30 rmb on order 100200 ok?": a fault naming no
+        # order and no thing is the reason of the refund of the order named
+        refunded |= {None} if faults else set()
     asked_for = {
         i.order_id
         for i in asked
