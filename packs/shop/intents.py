@@ -498,8 +498,11 @@ _REFUND = rx(
     r"|(?:我|也|还)(?:想|要)退(?![货换订])"
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
     # "补偿我100块吧", "compensate me 50": an amount asked for as compensation is a refund of it
-    r"|(?:补偿|赔偿|赔)(?:给)?我\s*(?=[\d一二两三四五六七八九十百千])"
-    r"|\bcompensate me (?:with )?(?=\d)"
+    # (only as the whole request: "补偿我100块不够", "补偿我100块？", "赔我29块或者补发" are none)
+    r"|(?:补偿|赔偿|赔)(?:给)?我\s*(?:\d{1,5}(?:\.\d+)?|[一二两三四五六七八九十百千]{1,6})"
+    r"\s*(?:块钱|块|元)?(?:吧|呗|就行了?|就算了|算了|好了)?(?=\s*(?:[，,。.!！~～]|$))"
+    r"|\bcompensate me (?:with )?\d{1,5}(?:\.\d+)? ?(?:yuan|rmb|kuai|bucks)?"
+    r"(?: please| pls)?(?=\s*(?:[,.!]|$))"
     # "盘子那269退我": an amount, then "退我"
     r"|" + _AMOUNT_BACK_TO_ME_PATTERN
 )

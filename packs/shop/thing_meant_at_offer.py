@@ -110,6 +110,28 @@ _YES_AND_THING_ZH = rx(
 """Its Chinese ("好，餐具也退", "餐具也加上")."""
 
 
+# "actually add the dinnerware set too, a couple of the plates were chipped", "餐具也加上，盘子碎了
+# 两个": why the thing is added, told after it (nothing taken back, kept or asked in it)
+_WHY_TOLD_AFTER = rx(
+    r"[,;.!]\s*(?P<why>[^,;.!?]*\b(?:were|was|is|are|got|came|arrived)\b[^,;.!?]*"
+    r"\b(?:broken|broke|chipped|cracked|leaks?|leaking|damaged|scratched|dented|faulty|defective"
+    r"|stopped working)\b[^?]*)$"
+    r"|[，,；;。]\s*(?P<why_zh>[^，,；;。？?]*(?:碎|裂|坏|漏|磕|瘪|划)[^，,；;。？?]*)$"
+)
+_WHY_NOT = rx(
+    r"\b(?:but|not|no|don'?t|instead|only|just|except|keep|wait|cancel|if|unless|rather)\b"
+    r"|不|别|只|但|吗|呢|要是|如果|[?？]"
+)
+
+
+def _without_why(text: str) -> str:
+    """``text`` without the reason told after the thing added (:data:`_WHY_TOLD_AFTER`)."""
+    found = _WHY_TOLD_AFTER.search(text)
+    if found is None or _WHY_NOT.search(found.group("why") or found.group("why_zh") or ""):
+        return text
+    return text[: found.start()]
+
+
 _REFUND_SAID_FIRST = rx(r"^(?:帮我|给我|麻烦)?(?:退|退掉|退款)[^，,。！!？?]*$")
 
 
@@ -128,8 +150,9 @@ def thing_added_at_offer(
         args = match.get("args")
         first = str((args or {}).get(SHARE_OF) or "") if isinstance(args, Mapping) else ""
         first = first or str(match.get("text") or "")
-    found = _YES_AND_THING.match(text.strip())
-    zh = _YES_AND_THING_ZH.match(text.strip()) if found is None else None
+    text = _without_why(text.strip())
+    found = _YES_AND_THING.match(text)
+    zh = _YES_AND_THING_ZH.match(text) if found is None else None
     added = (
         (found.group("thing") or found.group("thing2") or found.group("thing3") or "")
         if found is not None

@@ -99,3 +99,26 @@ async def test_a_ticket_asked_for_beside_a_refund_is_still_offered(tmp_path: Pat
     out = await say(bot, "100200退100块，再帮我开个工单说盘子碎了")
     tools = [tool for tool, _, _ in _calls(out)]
     assert "request_refund" in tools and "create_ticket" in tools
+
+
+# --- a thing added to the refund offered, with why -----------------------------------------
+
+
+async def test_a_thing_added_with_its_reason_is_the_refund_of_both(tmp_path: Path) -> None:
+    """ "actually add the dinnerware set too, a couple of the plates were chipped" was read as
+    nothing (and let the thermos's refund go); the reason told after the thing added is why."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos from 100200")
+    out = await say(bot, "actually add the dinnerware set too, a couple of the plates were chipped")
+    assert "398.00" in str(out["reply"])
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [398.0]
+
+
+async def test_a_thing_added_then_taken_back_is_no_sum(tmp_path: Path) -> None:
+    """A pin: what follows the thing added says no to it; the sum is not offered."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos from 100200")
+    out = await say(bot, "actually add the dinnerware set too, but not if the plates were chipped")
+    assert "398.00" not in str(out["reply"])
