@@ -1566,6 +1566,25 @@ _HUMAN_NOT_ASKED = rx(
     r"|\b(?:friend|wife|husband|mum|mom|sister|brother|colleague|boss)s? (?:said|says|told me)\b"
     r"[^.?!]{0,30}\b(?:human|agent|real person)\b"
     r"|\bif\b[^.?!]{0,40}\bi'?ll (?:want|need|ask for) (?:a |an )?(?:human|agent|person)\b"
+    # "is a human going to call me?", "will a human review my refund?", "are humans reading
+    # this?": what a person does, asked (a request says can/could: "can a human call me")
+    r"|^\W*(?:(?:so|and|wait|ok|hey)\W+)*(?:is|will|would|are|does|do|has|have|did) "
+    r"(?:a |an |any |the |your )?(?:humans?|agents?|real (?:person|people)|someone|somebody"
+    r"|anyone|people)\b[^.?!]{0,16}\b(?:call|review|read|reading|look|looking|check|contact"
+    r"|see|answer|reply|respond|get back|handle|handling)\b"
+    # "maybe I should talk to a human", "I might need a human later": weighed, not asked
+    r"|\b(?:maybe|perhaps) i (?:should|could|'?ll|will|need to|have to) (?:just )?(?:talk|speak"
+    r"|ask|call|get|contact)\b|\bi (?:might|may) (?:need|want) (?:a |an |to talk to a )?"
+    r"(?:human|agent|person)\b"
+    # "a human agent already handled this", "your human colleague promised me …": told of
+    r"|\b(?:humans?|agents?|colleagues?|staff|someone|somebody)\b[^.?!]{0,12}\b(?:already|has"
+    r"|had) (?:handled|helped|sorted|dealt|answered|called|contacted|promised|said|told)\b"
+    r"|\byour (?:human )?(?:colleague|agent|staff|coworker|rep|representative)s?\b[^.?!]{0,16}"
+    r"\b(?:promised|said|told|agreed|offered)\b"
+    # "人工客服会给我打电话吗", "要是还解决不了我就找人工": asked whether, or on a condition
+    r"|(?:人工|客服|真人)[^，。,.!?！？]{0,8}会[^，。,.!?！？]{0,8}(?:打电话|联系|回电|回复|处理)"
+    r"[^，。,.!?！？]{0,4}(?:吗|么|嘛)"
+    r"|(?:要是|如果|万一)[^，。,.!?！？]{0,20}(?:就|我就|再)(?:去)?(?:找|转)(?:人工|真人|客服)"
     r"|转人工(?:要|需要)?(?:多久|多长时间|等多久)|人工(?:客服)?(?:也)?(?:太|好|真|很)(?:慢|差|烂|难找)"
     r"|(?:之前|上次|已经|以前|昨天)(?:已经)?(?:转过|找过|联系过|打过)(?:了)?(?:人工|客服)"
     r"|(?:朋友|老婆|老公|妈妈?|同事|家人|别人)(?:说|跟我说)[^，。,.!?！？]{0,10}(?:人工|客服)"
@@ -2197,6 +2216,16 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         return _Match(ShopIntent.ORDER_STATUS)
     if found is None or found.intent not in _WRITES_ASKED_ABOUT:
         return found
+    if (
+        found.intent is not ShopIntent.CREATE_TICKET
+        and _ASKED_IF_DONE.search(norm)
+        and not REQUESTS.search(norm)
+    ):
+        # "did I already cancel 100904?", "did you cancel 100998?", "did I refund 100200
+        # already?": whether it was done, asked — the order shows it; nothing is offered
+        if ents.order_ids or has_order_ctx:
+            return _Match(ShopIntent.ORDER_STATUS)
+        return _Match(ShopIntent.LIST_ORDERS)
     if not (_asks_not_requests(norm) or _CHECK_WHETHER.search(norm)):
         return found
     if found.intent is ShopIntent.CANCEL_ORDER and _MONEY_ON_CANCEL.search(norm):
@@ -2266,6 +2295,15 @@ _REFUND_WHATS_LEFT = rx(
     r"^\W*(?:please |pls |plz |just |ok |so )?refund (?:me )?(?:what'?s|what is|all that'?s)"
     r" (?:still )?(?:left|remaining|refundable)(?: (?:on|of|for) (?:order )?#?\d{6})?"
     r"(?: please| pls| too| as well)?[^\w\u3400-\u9fff]*$"
+)
+# a cancel or refund asked after as done: "did I already cancel 100904?", "did the cancel of
+# 100998 go through?"
+_ASKED_IF_DONE = rx(
+    r"^\W*(?:(?:and|so|hey|hi|um|uh|wait|ok|okay)\W+)*(?:did|have|has|had) "
+    r"(?:i|we|you|u|y'?all|you guys|someone|anyone|they|it) (?:already |actually |ever |even "
+    r"|really |just )?(?:cancel(?:l?ed)?|refund(?:ed)?|get cancel(?:l?ed)|been cancel(?:l?ed))\b"
+    r"|\bdid (?:the|my|that|this) (?:cancel(?:lation)?|refund)\b[^.?!]{0,30}"
+    r"\b(?:go through|work|happen|succeed|complete|get done)\b"
 )
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
@@ -6424,15 +6462,21 @@ def _each_refund_its_own_words(
     if len({m.group(0) for m in found}) != len(found) or len(found) < 2:
         return refunds
     own = {
-        m.group(0): clause_norm[m.end() : found[n + 1].start() if n + 1 < len(found) else None]
+        m.group(0): m.group(0)
+        + clause_norm[m.end() : found[n + 1].start() if n + 1 < len(found) else None]
         for n, m in enumerate(found)
     }
     if set(own) != set(order_ids) or not all(
         _OWN_WRITE_WORDS["refund"].search(words) for words in own.values()
     ):
-        return refunds  # ("refund 50 on 100200 and 50 on 100609": the words are not each's own)
+        # ("refund 50 on 100200 and 50 on 100609": the words are not each's own from the order
+        # on) — "退100200的保温杯，100609全退", "refund the thermos from 100200 and 100 on
+        # 100609": each's own are the parts the clause is joined of
+        own = _parts_joined(clause_norm, found, packs) or {}
+        if set(own) != set(order_ids):
+            return refunds
     readings = {
-        o: read_amount(without_totals(words), money_context=True, packs=packs)
+        o: read_amount(without_totals(_ORDER_ID.sub(" ", words)), money_context=True, packs=packs)
         for o, words in own.items()
     }
     if len({r.kind for r in readings.values()}) < 2:
@@ -6446,13 +6490,49 @@ def _each_refund_its_own_words(
         args = {k: v for k, v in r.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)}
         if reading.kind == "none":
             # the things its own words name (the precheck singles one out, or asks)
-            args[SHARE_OF] = f"{r.order_id}{own[r.order_id or '']}"
+            args[SHARE_OF] = own[r.order_id or ""]
         out.append(
             replace(
                 r, amount=reading.value, amount_kind=reading.kind, amount_raw=reading.raw, args=args
             )
         )
     return out
+
+
+_ORDER_ID = re.compile(r"(?<!\d)\d{6}(?!\d)")
+# where a clause naming several orders joins their parts: "退100200的保温杯，100609全退"
+_PARTS_JOIN = rx(r"[，,;；、]|\b(?:and|plus)\b|和|跟|另外|还有|然后|以及")
+# one word said of every order ("refund 100200 and 100609, 100 each"): no part is its own
+_SAID_OF_EVERY = rx(r"\b(?:each|both|all of them|apiece)\b|各|分别|两单|两个(?:订单|单)")
+
+
+def _parts_joined(
+    clause_norm: str, found: list[re.Match[str]], packs: PackSet
+) -> dict[str, str] | None:
+    """Each order's own part of a refund clause joined of parts, one per order ("退100200的保温
+    杯，100609全退", "refund the thermos from 100200 and 100 on 100609"), or None: no join between
+    two orders, a word said of every order, a cancel among them, the refund said in none of
+    the first part — or a part naming neither an amount nor a thing of its own ("refund 100200
+    and 100609 for 100": the amount may be said of both; never the whole order guessed)."""
+    if _SAID_OF_EVERY.search(clause_norm) or _OWN_WRITE_WORDS["cancel"].search(clause_norm):
+        return None
+    cuts = []
+    for first, second in itertools.pairwise(found):
+        joins = list(_PARTS_JOIN.finditer(clause_norm, first.end(), second.start()))
+        if not joins:
+            return None
+        cuts.append(joins[-1])
+    starts = [0, *(c.end() for c in cuts)]
+    ends = [*(c.start() for c in cuts), len(clause_norm)]
+    parts = {m.group(0): clause_norm[a:b] for m, a, b in zip(found, starts, ends, strict=True)}
+    if not _OWN_WRITE_WORDS["refund"].search(parts[found[0].group(0)]):
+        return None
+    for words in parts.values():
+        rest = _ORDER_ID.sub(" ", words)
+        said = read_amount(without_totals(rest), money_context=True, packs=packs)
+        if said.kind == "none" and not _thing_refunded(rest):
+            return None
+    return parts
 
 
 _AMOUNT_SAID = re.compile(r"(?<![\d.])\d{1,5}(?:\.\d+)?(?![\d.])")

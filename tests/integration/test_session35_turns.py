@@ -122,3 +122,100 @@ async def test_a_thing_added_then_taken_back_is_no_sum(tmp_path: Path) -> None:
     await say(bot, "refund the thermos from 100200")
     out = await say(bot, "actually add the dinnerware set too, but not if the plates were chipped")
     assert "398.00" not in str(out["reply"])
+
+
+# --- found by a helper session playing a confused customer (429 conversations) ----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "退100200的保温杯，100609全退",
+        "退100200的保温杯，100609退200",
+        "refund the thermos from 100200 and 100 on 100609",
+        "refund 100609 200 and 100200's thermos",
+    ],
+)
+async def test_a_things_refund_beside_another_orders_amount_keeps_its_price(
+    tmp_path: Path, text: str
+) -> None:
+    """The thermos's refund took the amount said for 100609 (¥797, ¥200, ¥100), and a 确认
+    paid it on 100200. Each order's part of the clause is its own: ¥129 for the thermos."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    by_order = {order: amount for tool, order, amount in _calls(out) if tool == "request_refund"}
+    assert set(by_order) == {"100200", "100609"}
+    await say(bot, "确认" if not text.isascii() else "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert len(await refunds_of(bot, "100609")) == 1
+
+
+@pytest.mark.parametrize(
+    "text", ["refund 100200 and 100609 for 100", "refund 50 on 100200 and 50 on 100609"]
+)
+async def test_an_amount_said_of_both_orders_is_not_a_whole_order(
+    tmp_path: Path, text: str
+) -> None:
+    """A pin: parts naming no thing of their own are not read apart (never ¥797 guessed)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "797" not in str(out["reply"])
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("did I already cancel 100904?", "100904"),
+        ("did you cancel 100998?", "100998"),
+        ("did the cancel of 100998 go through?", "100998"),
+        ("did I refund 100200 already?", "100200"),
+    ],
+)
+async def test_whether_a_write_was_done_is_asked_and_shown(
+    tmp_path: Path, text: str, order: str
+) -> None:
+    """Each offered the cancel (¥5198 returned on 100998) or a ¥797 refund, and a yes ran it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert _calls(out) == [("get_order", order, None)]
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_cancel_asked_beside_a_question_is_still_offered(tmp_path: Path) -> None:
+    """A pin: a request said with please is no question about a cancel done."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "cancel 100998 please, did I pay for it already?")
+    assert ("cancel_order", "100998", None) in _calls(out)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is a human going to call me?",
+        "will a human review my refund?",
+        "are humans reading this?",
+        "人工客服会给我打电话吗？",
+        "maybe I should talk to a human",
+        "要是还解决不了我就找人工",
+        "a human agent already handled this, thanks",
+        "what's the hotline? I might need a human later",
+    ],
+)
+async def test_a_person_talked_about_is_no_transfer(tmp_path: Path, text: str) -> None:
+    """Each filed a handoff ticket at once (a write nobody asked for)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(tool == "handoff_to_human" for tool, _, _ in _calls(out))
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["can a human call me?", "转人工", "I want a human to look at this"]
+)
+async def test_a_person_asked_for_is_still_a_transfer(tmp_path: Path, text: str) -> None:
+    """A pin."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    assert len(await executions(bot, "create_ticket")) == 1
