@@ -74,7 +74,8 @@ to "shall I cancel 100904?" may be "noted, thanks": asked again, never run)."""
 _BOTH = rx(
     r"^(?:(?:yes|yeah|yep|ok|okay|sure|please|是的?|好的?|对|确认|可以|嗯+)[\s,，]*)?"
     r"(?:both|both of them|to both|yes to both|do both|两个都(?:要|取消|退|确认|可以)?"
-    r"|都要|都可以|都确认|两个都要)(?:[\s,，]*(?:please|pls|thanks|谢谢|吧))?$"
+    r"|都要|都可以|都确认|两个都要|(?:都|全都|全部)(?:取消|退)(?:了|掉)?)"
+    r"(?:[\s,，]*(?:please|pls|thanks|谢谢|吧))?$"
 )
 """A yes to every waiting action ("yes both", "两个都要")."""
 _RESTATED = rx(
@@ -89,6 +90,10 @@ again."""
 _ABORT = rx(r"\b(?:cancel|scrap|forget|drop) (?:that|this|it|all that)\b|\bcall it off\b")
 """Words calling off what was asked ("wait, cancel that"), whatever it was: a plain no, not a
 no to a cancel."""
+_CONFIRMATION_UNDONE = rx(
+    r"^\W*(?:取消|撤销|撤回)(?:一下)?(?:这个|这次)?确认\W*$"
+    r"|^\W*(?:cancel|undo|withdraw)\s+(?:the\s+|my\s+)?confirm(?:ation|ed)?\W*$"
+)
 # "cancel this", "取消了", "取消掉": also a way of saying no to the question (never a yes)
 _A_REFUSAL_TOO = rx(r"\bcancel|取消|\bstop\b|\bforget\b|\bdrop\b|算了")
 _HESITANT = re.compile(r"(?:…|\.{2,}|。{2,}|、{2,}|～|~)\s*[!?！？]*\s*$")
@@ -165,6 +170,10 @@ def _read(
     if _HESITANT.search(stripped) or _HEDGE.match(plain):
         # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
+    if _CONFIRMATION_UNDONE.match(plain):
+        # "取消确认", "cancel confirm": the cancel confirmed, or the confirmation cancelled —
+        # the words do not say which: asked again, never run
+        return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
     verb_alone = words.named_action(plain) if ONLY_THE_VERB.match(plain) else None
     if verb_alone and NO_WHOLE.match(plain) and [verb_alone in w for w in words.waiting] == [True]:
         # "cancel it" / "取消吧" to "shall I cancel 100904?": a yes to the cancel or a no to the

@@ -221,7 +221,9 @@ def meant_amount(
     numbers = {n for n in _NUMBER.findall(rest) if n not in subjects}
     if len(numbers) > 1 or _WORKED_OUT.search(rest):
         return AmountReading("invalid", raw=rest)
-    alone = bare(_FILLER.sub(" ", _NUMBER.sub(" ", rest))).strip(STRIP) == ""
+    # (the number said in words is the amount too: "yes, two hundred", "好，三百")
+    words = rest.replace(reading.raw, " ") if reading.raw else rest
+    alone = bare(_FILLER.sub(" ", _NUMBER.sub(" ", words))).strip(STRIP) == ""
     if not (alone or _AMOUNT_WORDS.search(rest)):
         return AmountReading("none")
     return reading

@@ -500,7 +500,8 @@ _REFUND = rx(
     # "补偿我100块吧", "compensate me 50": an amount asked for as compensation is a refund of it
     # (only as the whole request: "补偿我100块不够", "补偿我100块？", "赔我29块或者补发" are none)
     r"|(?:补偿|赔偿|赔)(?:给)?我\s*(?:\d{1,5}(?:\.\d+)?|[一二两三四五六七八九十百千]{1,6})"
-    r"\s*(?:块钱|块|元)?(?:吧|呗|就行了?|就算了|算了|好了)?(?=\s*(?:[，,。.!！~～]|$))"
+    r"\s*(?:块钱|块|元)?(?:吧|呗|就行了?|就算了|算了|好了|行不行|行吗|可以吗|好吗|好不好)?"
+    r"(?=\s*(?:[，,。.!！~～]|$))"
     r"|\bcompensate me (?:with )?\d{1,5}(?:\.\d+)? ?(?:yuan|rmb|kuai|bucks)?"
     r"(?: please| pls)?(?=\s*(?:[,.!]|$))"
     # "盘子那269退我": an amount, then "退我"
@@ -1572,6 +1573,7 @@ _HUMAN_NOT_ASKED = rx(
     r"(?:a |an |any |the |your )?(?:humans?|agents?|real (?:person|people)|someone|somebody"
     r"|anyone|people)\b[^.?!]{0,16}\b(?:call|review|read|reading|look|looking|check|contact"
     r"|see|answer|reply|respond|get back|handle|handling)\b"
+    r"(?![^.?!]*\b(?:complaint|ticket|case|exchange|request)s?\b)"
     # "maybe I should talk to a human", "I might need a human later": weighed, not asked
     r"|\b(?:maybe|perhaps) i (?:should|could|'?ll|will|need to|have to) (?:just )?(?:talk|speak"
     r"|ask|call|get|contact)\b|\bi (?:might|may) (?:need|want) (?:a |an |to talk to a )?"
@@ -3520,8 +3522,10 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         )
         if more is not None:
             return more
-    instead = _no_and_instead(text, found, pending, context) or _another_thing_instead(
-        text, pending, context
+    instead = (
+        _no_and_instead(text, found, pending, context)
+        or _another_thing_instead(text, pending, context)
+        or _another_orders_thing_meant(text, pending, context)
     )
     if instead is not None:
         return instead
@@ -3634,6 +3638,42 @@ def _another_thing_instead(
     return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=lang), *read]
 
 
+# "I meant the thermos from 100200", "make it 100200 but only the thermos", "change it to
+# 100200, the air fryer only": another order's thing meant instead of the refund waiting
+_ANOTHER_ORDERS_THING = rx(
+    r"^\W*(?:(?:no|nope|sorry|oops|wait|actually|oh)\b\W*)*(?:i meant|i mean|make it"
+    r"|change it to|change that to|it'?s|it should be|should be)\s+(?P<rest>.+)$"
+)
+
+
+def _another_orders_thing_meant(
+    text: str, pending: Any, context: MatchContext
+) -> list[MatchedIntent] | None:
+    """ "refund 100609" → "I meant the thermos from 100200": the refund waiting is not wanted;
+    the thing of the order named is read as a refund of its own (asked before anything runs).
+    It was read as the waiting refund moved to 100200 whole: ¥797 offered, and a yes paid it."""
+    if not context.awaiting_confirmation or _one_waiting_verb(pending) != "refund":
+        return None
+    said = normalize(text, _TYPOS)
+    found = _ANOTHER_ORDERS_THING.match(said)
+    if found is None or QUESTION_MARK.search(said):
+        return None
+    rest = found.group("rest")
+    named = set(_identifiers(rest))
+    if not named or named & set(_waiting_orders(pending)) or not _thing_refunded(rest):
+        return None
+    read = shop_matcher(
+        f"refund {_BUT_ONLY.sub(' ', rest)}",
+        dataclasses.replace(context, awaiting_confirmation=False),
+    )
+    if [str(kind_of(m)) for m in read] != ["refund"] or order_of(read[0]) not in named:
+        return None
+    return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=detect_language(text)), *read]
+
+
+_BUT_ONLY = rx(r"\bbut\b")
+
+
 def _instead_of_the_ticket(
     text: str, found: list[MatchedIntent], filed: Any
 ) -> list[MatchedIntent]:
@@ -3692,25 +3732,69 @@ def _yes_and_also(
     said = normalize(text, _TYPOS)
     yes = _YES_THEN_ALSO.match(said)
     rest = said[yes.end() :] if yes else ""
-    if not yes or not _ALSO.search(rest) or _NOT_PLAIN.search(rest) or QUESTION_MARK.search(rest):
-        return None
     named = set(_identifiers(rest))
+    # ("yes and the thermos from 100200" to ¥100 on 100609: "and" with another order named)
+    also = _ALSO.search(rest) or (
+        named and (_AND_THEN.match(rest) or _AND_THEN_END.search(said[: yes.end()] if yes else ""))
+    )
+    if not yes or not also or _NOT_PLAIN.search(rest) or QUESTION_MARK.search(rest):
+        return None
     # (a thing of its own: "yes and also refund 50 on the purifier" read as the ¥50 changing
     # what waits — never so when the words name another thing)
     other_thing = not named and _another_thing(rest, pending)
-    if any(m.intent in _ANSWER_INTENTS for m in found) and not other_thing:
+    other_order = bool(named - set(_waiting_orders(pending)))
+    if any(m.intent in _ANSWER_INTENTS for m in found) and not (other_thing or other_order):
         return None
     if named & set(_waiting_orders(pending)) or not (named or other_thing):
         return None
     lang = found[0].lang if found else "en"
     request = text[yes.end() :].strip()
     read = shop_matcher(request, dataclasses.replace(context, awaiting_confirmation=False))
+    verb = _one_waiting_verb(pending)
+    if (
+        verb
+        and named
+        and not any(kind_of(m) in _ACTIONS for m in read)
+        and not _ASKS_OR_ACTS.search(rest)
+    ):
+        # "yes and the thermos from 100200", "好的，另外100200的保温杯也退" to one refund waiting:
+        # the thing added is refunded too, on its own order (asked before anything runs)
+        words = _AND_THEN.sub("", request, count=1)
+        if _HAN.search(words):
+            request = _VERB_ZH[verb] + _ZH_ALSO_AND_VERB.sub("", words).strip()
+        else:
+            request = f"{verb} {words}"
+        read = shop_matcher(request, dataclasses.replace(context, awaiting_confirmation=False))
     if not read or any(m.intent is Intent.UNKNOWN for m in read):
         return None
     if not any(kind_of(m) in _ACTIONS for m in read):
         return None  # "好的，另外100683到哪了": a look beside an ok — no yes said to what waits
     yes_said = text[: yes.end()].strip(STRIP)
     return [MatchedIntent(Intent.CONFIRM_YES, text=yes_said, lang=lang), *read]
+
+
+_AND_THEN = rx(r"^\s*(?:and|plus|&)\b\s*")
+_AND_THEN_END = rx(r"\band\s*$")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# words of a look or another action beside the thing added: "yes and where is 100683"
+_ASKS_OR_ACTS = rx(
+    r"\b(?:cancel|return|ticket|check|track|where|when|what|how|status|ship|shipped|deliver"
+    r"|delivered|arrive|arrived|send|exchange|replace|change|address)\w*|到哪|物流|快递|发货|发了"
+    r"|状态|进度|吗|呢|么|查|工单|取消|换|改|地址|签收"
+)
+_VERB_ZH = {"refund": "退", "cancel": "取消"}
+_ZH_ALSO_AND_VERB = rx(
+    r"^\s*(?:另外|还有|再|顺便)|(?:也|一起|也一起)?(?:退|退了|退掉|取消|取消了)(?:吧|了)?\s*$"
+)
+
+
+def _one_waiting_verb(pending: Any) -> str:
+    """ "refund" or "cancel" when one refund or one cancel waits, else ""."""
+    actions = [a for a in (pending if isinstance(pending, list) else ()) if isinstance(a, Mapping)]
+    if len(actions) != 1:
+        return ""
+    tool = str(actions[0].get("tool"))
+    return {"request_refund": "refund", "cancel_order": "cancel"}.get(tool, "")
 
 
 def _another_thing(rest: str, pending: Any) -> bool:

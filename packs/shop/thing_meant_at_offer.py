@@ -10,6 +10,7 @@ Chinese answers say the verb ("好，只退餐具") and are read as such request
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -169,6 +170,11 @@ def thing_added_at_offer(
     else:
         return None
     if not first.strip():
+        return None
+    waiting_order = str((pending[0].get("args") or {}).get("order_id") or "")
+    if any(o != waiting_order for o in re.findall(r"(?<!\d)\d{6}(?!\d)", text)):
+        # "yes and the thermos from 100200" to ¥100 on 100609: another order's thing — the yes
+        # is to the refund waiting, the thing a refund of its own (never the ¥100 moved to it)
         return None
     meant = [m for m in read(said) if m.intent is Intent.PACK and m.capability == "refund"]
     return meant or None

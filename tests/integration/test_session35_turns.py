@@ -219,3 +219,129 @@ async def test_a_person_asked_for_is_still_a_transfer(tmp_path: Path, text: str)
     bot = bot_for(tmp_path)
     await say(bot, text)
     assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "yes"),
+    [
+        ("refund 100 on 100609", "yes and the thermos from 100200", "yes"),
+        ("100609退100", "好的，另外100200的保温杯也退", "确认"),
+    ],
+)
+async def test_a_yes_and_another_orders_thing_pays_the_yes_and_asks_the_thing(
+    tmp_path: Path, first: str, then: str, yes: str
+) -> None:
+    """The ¥100 waiting on 100609 was moved to 100200 (dropped without a word) and the next yes
+    paid ¥100 on 100200. Now the yes pays ¥100 on 100609 and ¥129 for the thermos is asked."""
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, then)
+    assert await refunds_of(bot, "100609") == [100.0]
+    assert await refunds_of(bot, "100200") == []
+    assert "129.00" in str(out["reply"])
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+@pytest.mark.parametrize(
+    "then",
+    ["yes and where is 100683", "yes and cancel 100998"],
+)
+async def test_a_yes_and_a_look_or_another_action_is_no_refund_of_it(
+    tmp_path: Path, then: str
+) -> None:
+    """A pin: only a thing named beside "and" becomes a refund."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 on 100609")
+    out = await say(bot, then)
+    assert not any(tool == "request_refund" and order != "100609" for tool, order, _ in _calls(out))
+
+
+@pytest.mark.parametrize(
+    ("then", "amount"),
+    [
+        ("I meant the thermos from 100200", 129.0),
+        ("make it 100200 but only the thermos", 129.0),
+        ("change it to 100200, the air fryer only", 399.0),
+    ],
+)
+async def test_another_orders_thing_meant_is_its_refund_not_the_whole_order(
+    tmp_path: Path, then: str, amount: float
+) -> None:
+    """¥797 (all of 100200) was offered, and a yes paid it."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    out = await say(bot, then)
+    assert "797" not in str(out["reply"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [amount]
+    assert await refunds_of(bot, "100609") == []
+
+
+@pytest.mark.parametrize(
+    ("then", "amount"),
+    [
+        ("yes, two hundred", 200.0),
+        ("好，三百", 300.0),
+        ("确认 五百", 500.0),
+        ("可以，一百五", 150.0),
+    ],
+)
+async def test_a_yes_with_an_amount_in_words_asks_that_amount(
+    tmp_path: Path, then: str, amount: float
+) -> None:
+    """The amount in words was ignored: ¥866 was asked again and the next yes paid ¥866."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    out = await say(bot, then)
+    assert f"{amount:.2f}" in str(out["reply"])
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "yes" if then.isascii() else "确认")
+    assert await refunds_of(bot, "100609") == [amount]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refund 100609 a couple hundred",
+        "100609退个几百",
+        "100609退几十块就行",
+        "100609退个百八十",
+        "refund a few hundred on 100609",
+        "refund one fifty on 100609",
+        "100609退三十几块",
+    ],
+)
+async def test_a_vague_amount_is_asked_never_a_number_picked(tmp_path: Path, text: str) -> None:
+    """¥100, ¥10, ¥180, ¥30 or the whole ¥866 were offered and paid on a yes."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(isinstance(amount, float) for _, _, amount in _calls(out))
+    assert "866.00" in str(out["reply"])  # the most that can be refunded, with the question
+    await say(bot, "yes" if text.isascii() else "确认")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("then", ["取消确认", "cancel confirm", "撤销确认"])
+async def test_the_confirmation_cancelled_is_asked_again(tmp_path: Path, then: str) -> None:
+    """ "取消确认" to "shall I cancel 100998?" ran the cancel (¥5198 sent back)."""
+    bot = bot_for(tmp_path)
+    await say(bot, "取消100998")
+    await say(bot, then)
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_both_cancelled_in_chinese_runs_both(tmp_path: Path) -> None:
+    """ "都取消" to two cancels dropped 100904 and asked about 100998 again."""
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100904 and 100998")
+    await say(bot, "都取消")
+    assert len(await executions(bot, "cancel_order")) == 2
+
+
+async def test_both_cancelled_to_one_cancel_is_asked_again(tmp_path: Path) -> None:
+    """A pin: "都取消" to one waiting cancel answers nothing asked."""
+    bot = bot_for(tmp_path)
+    await say(bot, "取消100998")
+    await say(bot, "都取消")
+    assert await executions(bot, "cancel_order") == []
