@@ -74,10 +74,10 @@ to "shall I cancel 100904?" may be "noted, thanks": asked again, never run)."""
 _BOTH = rx(
     r"^(?:(?:yes|yeah|yep|ok|okay|sure|please|是的?|好的?|对|确认|可以|嗯+)[\s,，]*)?"
     r"(?:both|both of them|to both|yes to both|do both|两个都(?:要|取消|退|确认|可以)?"
-    r"|都要|都可以|都确认|两个都要|(?:都|全都|全部)(?:取消|退)(?:了|掉)?)"
-    r"(?:[\s,，]*(?:please|pls|thanks|谢谢|吧))?$"
+    r"|都要|都可以|都确认|两个都要)(?:[\s,，]*(?:please|pls|thanks|谢谢|吧))?$"
 )
 """A yes to every waiting action ("yes both", "两个都要")."""
+_ALL_OF_THEM = rx(r"^(?:都|全都|全部)(?:取消|退)(?:了|掉)?(?:[\s,，]*(?:吧|谢谢))?$")
 _RESTATED = rx(
     r"(?:(?:please|pls|just|go ahead and|refund|退款|退|给我|make it|that'?s|it'?s)\s*)*"
     r"(?:the\s+|me\s+)?[¥￥]?\s*\d+(?:\.\d{1,2})?\s*(?:yuan|元|块钱|块|rmb|kuai)?"
@@ -200,6 +200,13 @@ def _read(
     if not plain and EMOJI.search(norm):
         # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
+    if len(words.waiting) >= 2 and _ALL_OF_THEM.match(plain) and not questioning:
+        # "都取消" to two cancels: a yes to each (the verb must be every waiting action's; to one
+        # action "都退" / "全部退了吧" may say how much — read below)
+        verb = words.named_action(plain)
+        fits = bool(verb) and all(verb in waiting for waiting in words.waiting)
+        intent = Intent.CONFIRM_YES if fits else Intent.CONFIRM_UNCLEAR
+        return MatchedIntent(intent=intent, text=stripped, lang=lang)
     if _BOTH.match(plain) and not questioning:
         # "yes both", "两个都要": a yes to every waiting action — when more than one waits (to one
         # refund, "both" answers nothing asked: asked again)

@@ -3733,16 +3733,20 @@ def _yes_and_also(
     yes = _YES_THEN_ALSO.match(said)
     rest = said[yes.end() :] if yes else ""
     named = set(_identifiers(rest))
-    # ("yes and the thermos from 100200" to ¥100 on 100609: "and" with another order named)
+    # "yes and the thermos from 100200" to ¥100 on 100609: a thing of another order named
+    # ("yes, 100609 as well" names none: the same action on it, _yes_and_the_same)
+    other_order = bool(named - set(_waiting_orders(pending))) and bool(
+        _NOT_A_THING_ADDED.sub(" ", _thing_refunded(_ORDER_ID.sub(" ", rest))).strip()
+    )
     also = _ALSO.search(rest) or (
-        named and (_AND_THEN.match(rest) or _AND_THEN_END.search(said[: yes.end()] if yes else ""))
+        other_order
+        and (_AND_THEN.match(rest) or _AND_THEN_END.search(said[: yes.end()] if yes else ""))
     )
     if not yes or not also or _NOT_PLAIN.search(rest) or QUESTION_MARK.search(rest):
         return None
     # (a thing of its own: "yes and also refund 50 on the purifier" read as the ¥50 changing
     # what waits — never so when the words name another thing)
     other_thing = not named and _another_thing(rest, pending)
-    other_order = bool(named - set(_waiting_orders(pending)))
     if any(m.intent in _ANSWER_INTENTS for m in found) and not (other_thing or other_order):
         return None
     if named & set(_waiting_orders(pending)) or not (named or other_thing):
@@ -3753,7 +3757,7 @@ def _yes_and_also(
     verb = _one_waiting_verb(pending)
     if (
         verb
-        and named
+        and other_order
         and not any(kind_of(m) in _ACTIONS for m in read)
         and not _ASKS_OR_ACTS.search(rest)
     ):
@@ -3773,6 +3777,11 @@ def _yes_and_also(
     return [MatchedIntent(Intent.CONFIRM_YES, text=yes_said, lang=lang), *read]
 
 
+# words beside an order added that name no thing: "yes, 100609 as well please"
+_NOT_A_THING_ADDED = rx(
+    r"\b(?:as|well|please|pls|plz|thanks|thx|same|for|with|on|of|the|my|one|order|it|that|this"
+    r"|do|go|ahead|ok|okay|yes|yeah|sure|refund|refunded|cancel|too|also|again|then|now)\b"
+)
 _AND_THEN = rx(r"^\s*(?:and|plus|&)\b\s*")
 _AND_THEN_END = rx(r"\band\s*$")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
