@@ -43,6 +43,8 @@ from helpdesk.graph.conversation import (
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.named_answers import (
+    ALL_OF_THEM,
+    CONFIRMATION_UNDONE,
     ONLY,
     ONLY_THE_VERB,
     meant_amount,
@@ -77,7 +79,6 @@ _BOTH = rx(
     r"|都要|都可以|都确认|两个都要)(?:[\s,，]*(?:please|pls|thanks|谢谢|吧))?$"
 )
 """A yes to every waiting action ("yes both", "两个都要")."""
-_ALL_OF_THEM = rx(r"^(?:都|全都|全部)(?:取消|退)(?:了|掉)?(?:[\s,，]*(?:吧|谢谢))?$")
 _RESTATED = rx(
     r"(?:(?:please|pls|just|go ahead and|refund|退款|退|给我|make it|that'?s|it'?s)\s*)*"
     r"(?:the\s+|me\s+)?[¥￥]?\s*\d+(?:\.\d{1,2})?\s*(?:yuan|元|块钱|块|rmb|kuai)?"
@@ -90,10 +91,6 @@ again."""
 _ABORT = rx(r"\b(?:cancel|scrap|forget|drop) (?:that|this|it|all that)\b|\bcall it off\b")
 """Words calling off what was asked ("wait, cancel that"), whatever it was: a plain no, not a
 no to a cancel."""
-_CONFIRMATION_UNDONE = rx(
-    r"^\W*(?:取消|撤销|撤回)(?:一下)?(?:这个|这次)?确认\W*$"
-    r"|^\W*(?:cancel|undo|withdraw)\s+(?:the\s+|my\s+)?confirm(?:ation|ed)?\W*$"
-)
 # "cancel this", "取消了", "取消掉": also a way of saying no to the question (never a yes)
 _A_REFUSAL_TOO = rx(r"\bcancel|取消|\bstop\b|\bforget\b|\bdrop\b|算了")
 _HESITANT = re.compile(r"(?:…|\.{2,}|。{2,}|、{2,}|～|~)\s*[!?！？]*\s*$")
@@ -170,15 +167,13 @@ def _read(
     if _HESITANT.search(stripped) or _HEDGE.match(plain):
         # "嗯……", "ok...", "hmm", "emmm": the customer is still thinking — asked again, never run
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang, details="hesitant")
-    if _CONFIRMATION_UNDONE.match(plain):
-        # "取消确认", "cancel confirm": the cancel confirmed, or the confirmation cancelled —
-        # the words do not say which: asked again, never run
-        return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
     verb_alone = words.named_action(plain) if ONLY_THE_VERB.match(plain) else None
-    if verb_alone and NO_WHOLE.match(plain) and [verb_alone in w for w in words.waiting] == [True]:
-        # "cancel it" / "取消吧" to "shall I cancel 100904?": a yes to the cancel or a no to the
-        # question — the words do not say which: asked again, never run, never dropped (beside
-        # another waiting action it stays a no to both)
+    if CONFIRMATION_UNDONE.match(plain) or (
+        verb_alone and NO_WHOLE.match(plain) and [verb_alone in w for w in words.waiting] == [True]
+    ):
+        # "cancel it" / "取消吧" to "shall I cancel 100904?", "取消确认": a yes to the cancel or a
+        # no to the question — the words do not say which: asked again, never run, never dropped
+        # (beside another waiting action it stays a no to both)
         return MatchedIntent(Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
     if (
         verb_alone
@@ -200,13 +195,11 @@ def _read(
     if not plain and EMOJI.search(norm):
         # "👍" to "shall I cancel 100998?": likely a yes, never one to act on — asked again
         return MatchedIntent(intent=Intent.CONFIRM_UNCLEAR, text=stripped, lang=lang)
-    if len(words.waiting) >= 2 and _ALL_OF_THEM.match(plain) and not questioning:
-        # "都取消" to two cancels: a yes to each (the verb must be every waiting action's; to one
-        # action "都退" / "全部退了吧" may say how much — read below)
-        verb = words.named_action(plain)
-        fits = bool(verb) and all(verb in waiting for waiting in words.waiting)
-        intent = Intent.CONFIRM_YES if fits else Intent.CONFIRM_UNCLEAR
-        return MatchedIntent(intent=intent, text=stripped, lang=lang)
+    every = words.named_action(plain) if ALL_OF_THEM.match(plain) and not questioning else ""
+    if len(words.waiting) >= 2 and every and all(every in w for w in words.waiting):
+        # "都取消" to two cancels: a yes to each (to two refunds it is read below, a no; to one
+        # action "全部退了吧" may say how much)
+        return MatchedIntent(intent=Intent.CONFIRM_YES, text=stripped, lang=lang)
     if _BOTH.match(plain) and not questioning:
         # "yes both", "两个都要": a yes to every waiting action — when more than one waits (to one
         # refund, "both" answers nothing asked: asked again)

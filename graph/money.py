@@ -18,7 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
-from helpdesk.graph.unusable_amounts import UNUSABLE_AMOUNTS
+from helpdesk.graph.unusable_amounts import UNUSABLE_AMOUNTS, VAGUE_AMOUNT
 from helpdesk.tools.number_words import (
     THOUSANDS_K,
     chinese_number,
@@ -177,14 +177,15 @@ _EXACT_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(f"({_CN_NUMBER})" + r"\s*(?:元|块钱|块)"),
     re.compile(f"({_NUMBER})" + _CURRENCY_AFTER, re.IGNORECASE),
     re.compile(
-        r"(?:refund|退款|退钱|退|only|just|make it|instead|amount|金额|只要|只退|就退)"
+        r"(?:refund|退款|退钱|退|only|just|make it|instead|amount|金额|只要|只退|就退"
+        r"|compensate|补偿|赔偿|赔)"
         r"\s*(?:of|for|me|给我|我)?\s*[:：]?\s*" + f"({_NUMBER})(?![\\d,a-zA-Z]|\\s*[百千万])",
         re.IGNORECASE,
     ),
     # "盘子那269退我", "269块退给我": the number said before "退我"
     re.compile(f"({_NUMBER})" + r"\s*(?:块钱|块|元)?\s*退(?:给)?我(?!们)"),
     re.compile(
-        r"(?:退款|退钱|退|只要|只退|就退|金额)\s*[:：]?\s*(\d*[零〇一二两三四五六七八九十百千万]"
+        r"(?:退款|退钱|退|只要|只退|就退|金额|补偿我|赔偿我|赔我)\s*[:：]?\s*(\d*[零〇一二两三四五六七八九十百千万]"
         r"[\d零〇一二两三四五六七八九十百千万]*+)" + _CN_NOT_AMOUNT
     ),
 )
@@ -238,6 +239,9 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         m = pattern.search(norm)
         if m:
             return AmountReading("invalid", raw=m.group(0).strip())
+    vague = VAGUE_AMOUNT.search(norm)
+    if vague is not None and not re.search(r"\d", norm):
+        return AmountReading("invalid", raw=vague.group(0).strip())
     if money_context:
         for pattern in _COUNTED_PATTERNS:
             m = pattern.search(norm)

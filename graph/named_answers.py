@@ -13,6 +13,8 @@ from helpdesk.graph.request import Intent
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
+    "ALL_OF_THEM",
+    "CONFIRMATION_UNDONE",
     "ONLY",
     "ONLY_THE_VERB",
     "REFUSED_OTHERS",
@@ -221,7 +223,10 @@ def meant_amount(
     numbers = {n for n in _NUMBER.findall(rest) if n not in subjects}
     if len(numbers) > 1 or _WORKED_OUT.search(rest):
         return AmountReading("invalid", raw=rest)
-    # (the number said in words is the amount too: "yes, two hundred", "好，三百")
+    # (the number said in words is the amount too: "yes, two hundred", "好，三百"; a small one
+    # alone is no amount: "yes, two", "好的，一" pick one of several)
+    if reading.raw and not re.search(r"\d", reading.raw) and (reading.amount or 0) < 10:
+        return AmountReading("none")
     words = rest.replace(reading.raw, " ") if reading.raw else rest
     alone = bare(_FILLER.sub(" ", _NUMBER.sub(" ", words))).strip(STRIP) == ""
     if not (alone or _AMOUNT_WORDS.search(rest)):
@@ -251,3 +256,13 @@ def mixed_answer(
 
 _WHY = rx(r"\bwhy\b|\bhow come\b|为什么|为啥|怎么(?:是|会|这么|要)")
 _HOLD = rx(r"\b(?:hold on|hang on|wait|later|not yet)\b|等等|先等|先别|再说")
+
+
+CONFIRMATION_UNDONE = rx(
+    r"^\W*(?:取消|撤销|撤回)(?:一下)?(?:这个|这次)?确认\W*$"
+    r"|^\W*(?:cancel|undo|withdraw)\s+(?:the\s+|my\s+)?confirm(?:ation|ed)?\W*$"
+)
+"""An answer saying "取消确认" / "cancel confirm": the cancel confirmed, or the confirmation
+cancelled — the words do not say which (asked again)."""
+ALL_OF_THEM = rx(r"^(?:都|全都|全部)(?:取消|退)(?:掉)?(?:[\s,，]*(?:吧|谢谢))?$")
+"""An answer doing every waiting action of one verb ("都取消", "全部退掉吧")."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["KEPT_AMOUNT", "UNUSABLE_AMOUNTS"]
+__all__ = ["KEPT_AMOUNT", "UNUSABLE_AMOUNTS", "VAGUE_AMOUNT"]
 
 KEPT_AMOUNT = re.compile(
     r"\b(?:keep|keeping|hold back|leave)\s+(?:me\s+)?[¥￥]?\d+(?:\.\d+)?\b"
@@ -66,17 +66,6 @@ UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
     # "3OO" (letter O), "0x300": a number mistyped or coded — asked, never read as another
     re.compile(r"(?<![\w.])(?:\d+o+\d*|o+\d+[\do]*|0x[0-9a-f]+)(?!\w)", re.IGNORECASE),
     KEPT_AMOUNT,
-    # "a couple hundred", "a few bucks", "退个几百", "几十块", "百八十", "one fifty": a vague
-    # amount (or a colloquial one that may be 150 or 1.50) — asked, never a number picked
-    re.compile(
-        r"\b(?:a couple(?: of)?|couple(?: of)?|a few|few|several|some|many|hundreds of"
-        r"|a bunch of)\s+(?:hundred|thousand|bucks|dollars|yuan|kuai|rmb)\b"
-        r"|\b(?:one|two|three|four|five|six|seven|eight|nine)[- ](?:twenty|thirty|forty|fifty"
-        r"|sixty|seventy|eighty|ninety)\b(?![- ](?:one|two|three|four|five|six|seven|eight|nine)\b)"
-        r"|几(?:十|百|千)|(?:十|百|千)几|百八十|千八百|(?:十|百|千)来(?:块|元)"
-        r"|好几(?:十|百|千)",
-        re.IGNORECASE,
-    ),
     # "269 + 129": a sum to work out, asked
     re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?"),
     # "797-100", "refund 100200 minus 100", "少退100": a difference to work out, asked
@@ -86,3 +75,16 @@ UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
 )
+
+VAGUE_AMOUNT = re.compile(
+    r"\b(?:a couple(?: of)?|couple(?: of)?|a few|few|several|some|many|hundreds of"
+    r"|a bunch of)\s+(?:hundred|thousand|bucks|dollars|yuan|kuai|rmb)\b"
+    r"|\b(?:one|two|three|four|five|six|seven|eight|nine)[- ](?:twenty|thirty|forty|fifty"
+    r"|sixty|seventy|eighty|ninety)\b(?![- ](?:one|two|three|four|five|six|seven|eight|nine)\b)"
+    r"|几(?:十|百|千)|(?:十|百|千)几|(?<![一二两三四五六七八九])(?:百八十|千八百)"
+    r"|(?:十|百|千)来(?:块|元)|好几(?:十|百|千)",
+    re.IGNORECASE,
+)
+"""A vague amount ("a couple hundred", "a few bucks", "退个几百", "几十块", "百八十") or a
+colloquial one that may be 150 or 1.50 ("one fifty"): asked, never a number picked — when no
+amount in digits is said beside it ("我买了好几百的东西，100609退100" is ¥100)."""

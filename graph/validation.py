@@ -23,6 +23,7 @@ from typing import Any
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.degrade.errors import ErrorClass
 from helpdesk.graph.language import Lang
+from helpdesk.graph.money import read_amount
 from helpdesk.graph.prompting import load_templates
 from helpdesk.tools.local_time import local_renderings
 from helpdesk.tools.packs import Capability, PackSet
@@ -106,6 +107,10 @@ class ReplyFacts:
             walk(result.data)
         for match in re.findall(r"\d+(?:\.\d+)?", self.customer_text):
             numbers.add(round(float(match), 2))
+        # an amount the customer said in words ("退我一百块吧", "refund two hundred")
+        said = read_amount(self.customer_text, packs=self.packs, money_context=True)
+        if said.kind == "exact" and said.amount is not None:
+            numbers.add(round(float(said.amount), 2))
         return numbers
 
 

@@ -474,7 +474,11 @@ _AMOUNT_BACK_TO_ME_PATTERN = r"(?<![\w.-])\d{1,5}(?:\.\d+)?\s*(?:块钱|块|元)
 _AMOUNT_BACK_TO_ME = rx(_AMOUNT_BACK_TO_ME_PATTERN)
 _REFUND = rx(
     r"\bre?fu?nd(?:s|ed|ing|able)?\b|\bmoney back\b|\bmy money\b|\breimburse"
-    r"|\b(?:get|got) (?:it |anything |more |\d{1,3}(?:\.\d+)? ?% )?back\b(?! to\b)"
+    r"|\b(?:get|got) (?:it |anything |more )?back\b(?! to\b)"
+    # "can i get 30% back on 100200 instead of returning stuff" (never asked whether: "will I
+    # get 30% back?", "can I get 30% back if I return it?")
+    r"|^(?![^\n]*(?:\?|\b(?:if|when|unless|did|will|would)\b))[^\n]*"
+    r"\b(?:get|got) \d{1,3}(?:\.\d+)? ?% back\b"
     # "I want 100 yuan back on 100683", "give me 50 back"
     r"|\b(?:want|need|give me|like|refund me) (?:my )?\d+(?:\.\d+)?"
     r" ?(?:yuan|rmb|cny|kuai|bucks)? back\b"
@@ -499,11 +503,17 @@ _REFUND = rx(
     r"|(?<!不)退\s*(?=[\d零一二两三四五六七八九十百千¥￥])"
     # "补偿我100块吧", "compensate me 50": an amount asked for as compensation is a refund of it
     # (only as the whole request: "补偿我100块不够", "补偿我100块？", "赔我29块或者补发" are none)
-    r"|(?:补偿|赔偿|赔)(?:给)?我\s*(?:\d{1,5}(?:\.\d+)?|[一二两三四五六七八九十百千]{1,6})"
+    # (never asked, on a condition, told of or reported: "did you compensate me 100?", "if it's
+    # late compensate me 50", "你们说要补偿我100块", "如果迟到了就补偿我50块吧")
+    r"|^(?![^\n]*(?:\?|？|\b(?:if|when|unless|did|will|would|promised|said|why|how)\b|如果|要是"
+    r"|万一|的话|说|上次|之前|是不是|为什么|怎么|吗))(?:[^\n]*[\s，,。.!！;；])?"
+    r"(?:那|就|那就|干脆|直接|再|要不)?(?:补偿|赔偿|赔)(?:给)?我\s*"
+    r"(?:\d{1,5}(?:\.\d+)?|[一二两三四五六七八九十百千]{1,6})"
     r"\s*(?:块钱|块|元)?(?:吧|呗|就行了?|就算了|算了|好了|行不行|行吗|可以吗|好吗|好不好)?"
     r"(?=\s*(?:[，,。.!！~～]|$))"
-    r"|\bcompensate me (?:with )?\d{1,5}(?:\.\d+)? ?(?:yuan|rmb|kuai|bucks)?"
-    r"(?: please| pls)?(?=\s*(?:[,.!]|$))"
+    r"|^(?![^\n]*(?:\?|\b(?:if|when|unless|did|will|would|promised|said|why|how)\b))"
+    r"(?:[^\n]*[\s,.;!])?(?:(?:so|then|just|please|pls|now)\s+)*compensate me (?:with )?"
+    r"\d{1,5}(?:\.\d+)? ?(?:yuan|rmb|kuai|bucks)?(?: please| pls)?(?=\s*(?:[,.!]|$))"
     # "盘子那269退我": an amount, then "退我"
     r"|" + _AMOUNT_BACK_TO_ME_PATTERN
 )
@@ -607,7 +617,7 @@ _REFUND_NEGATED = rx(
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund\b"
     r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t"
     r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
-    r"|(?:不用|不要|别|不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*"
+    r"|(?:不用|不要|别|(?<!要)不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*"
     r"(?:退|补偿|赔)"
     r"|\b(?:don'?t|do not|no need to|not|never) (?:to )?compensate\b"
     r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
@@ -1591,6 +1601,12 @@ _HUMAN_NOT_ASKED = rx(
     r"|(?:之前|上次|已经|以前|昨天)(?:已经)?(?:转过|找过|联系过|打过)(?:了)?(?:人工|客服)"
     r"|(?:朋友|老婆|老公|妈妈?|同事|家人|别人)(?:说|跟我说)[^，。,.!?！？]{0,10}(?:人工|客服)"
 )
+# a person asked for beside the talk of one (_HUMAN_NOT_ASKED)
+_PERSON_ASKED_BESIDE = rx(
+    r"\b(?:i|we) (?:want|need|'?d like|would like) (?:one|a human|a person|someone|somebody"
+    r"|an agent|to talk to|to speak to)\b|\b(?:talk|speak) to (?:a |an )?(?:human|person|agent)"
+    r"|转人工|找人工|要人工"
+)
 _TRANSFER = rx(
     r"转人工|转接|找(?:个)?人工|要人工|接人工"
     # ("你是不是人工客服", "是人工客服吗": the bot asked about, not a transfer)
@@ -2147,7 +2163,10 @@ def _named_action(words: str) -> str:
 _TICKET_NAMED = rx(r"\b(?:ticket|complaint)\b|工单|售后单|投诉")
 
 
-_REFUND_VERB = rx(r"(?<![不别没])退(?![货换回出订])|\brefund")
+_REFUND_VERB = rx(
+    r"(?<![不别没])退(?![货换回出订])|\brefund"
+    r"|(?<![不别没])(?:补偿|赔偿|赔)(?:给)?我|\bcompensate me\b"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -2222,6 +2241,7 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         found.intent is not ShopIntent.CREATE_TICKET
         and _ASKED_IF_DONE.search(norm)
         and not REQUESTS.search(norm)
+        and not _IF_NOT_DONE.search(norm)
     ):
         # "did I already cancel 100904?", "did you cancel 100998?", "did I refund 100200
         # already?": whether it was done, asked — the order shows it; nothing is offered
@@ -2306,6 +2326,11 @@ _ASKED_IF_DONE = rx(
     r"|really |just )?(?:cancel(?:l?ed)?|refund(?:ed)?|get cancel(?:l?ed)|been cancel(?:l?ed))\b"
     r"|\bdid (?:the|my|that|this) (?:cancel(?:lation)?|refund)\b[^.?!]{0,30}"
     r"\b(?:go through|work|happen|succeed|complete|get done)\b"
+)
+# "did I already cancel 100904? if not cancel it": the write asked for if it was not done
+_IF_NOT_DONE = rx(
+    r"\b(?:if not|if (?:it )?(?:hasn'?t|wasn'?t|isn'?t|didn'?t)|otherwise|and if not)\b"
+    r"|如果没有|没有的话|要是没|不然"
 )
 _WRITES_ASKED_ABOUT = frozenset(
     {ShopIntent.CANCEL_ORDER, ShopIntent.REFUND, ShopIntent.CREATE_TICKET}
@@ -2582,10 +2607,15 @@ def _classify_clause(
             if found is not None and found.intent is not Intent.UNKNOWN:
                 return found
         return _Match(Intent.CONFIRM_NO)  # "no need to change the address after all", "不改了"
-    if _HUMAN_NOT_ASKED.search(norm) and not _WHEN_PEOPLE_WORK.search(norm):
-        rest = blank(norm, _HUMAN_NOT_ASKED)
+    if (
+        _HUMAN_NOT_ASKED.search(norm)
+        and not _WHEN_PEOPLE_WORK.search(norm)
+        # "will a human call me? I want one now", "… but I want to talk to a human again"
+        and not _PERSON_ASKED_BESIDE.search(rest_of_talk := blank(norm, _HUMAN_NOT_ASKED))
+    ):
+        rest = rest_of_talk
         rest_ents = extract_entities(rest)
-        if rest_ents.order_ids or rest_ents.skus:
+        if rest_ents.order_ids or rest_ents.skus or _REFUND.search(rest) or _CANCEL.search(rest):
             # "if 100683 isn't here by friday I'll want a human": what is asked beside it
             found = _classify(rest, rest_ents, has_order_ctx=has_order_ctx, awaiting=awaiting)
             if found is not None and found.intent not in (Intent.UNKNOWN, ShopIntent.HANDOFF):
@@ -3662,6 +3692,8 @@ def _another_orders_thing_meant(
     named = set(_identifiers(rest))
     if not named or named & set(_waiting_orders(pending)) or not _thing_refunded(rest):
         return None
+    if _SAID_OF_A_THING.search(rest):
+        return None  # "I mean I liked the thermos from 100200": said of it, not meant instead
     read = shop_matcher(
         f"refund {_BUT_ONLY.sub(' ', rest)}",
         dataclasses.replace(context, awaiting_confirmation=False),
@@ -3735,8 +3767,10 @@ def _yes_and_also(
     named = set(_identifiers(rest))
     # "yes and the thermos from 100200" to ¥100 on 100609: a thing of another order named
     # ("yes, 100609 as well" names none: the same action on it, _yes_and_the_same)
-    other_order = bool(named - set(_waiting_orders(pending))) and bool(
-        _NOT_A_THING_ADDED.sub(" ", _thing_refunded(_ORDER_ID.sub(" ", rest))).strip()
+    other_order = (
+        bool(named - set(_waiting_orders(pending)))
+        and not _SAID_OF_A_THING.search(rest)
+        and bool(_NOT_A_THING_ADDED.sub(" ", _thing_refunded(_ORDER_ID.sub(" ", rest))).strip())
     )
     also = _ALSO.search(rest) or (
         other_order
@@ -3777,6 +3811,13 @@ def _yes_and_also(
     return [MatchedIntent(Intent.CONFIRM_YES, text=yes_said, lang=lang), *read]
 
 
+# what is said of a thing beside it, not the thing added for a refund: "yes and thanks for the
+# thermos from 100200", "I liked the thermos", "the thermos is great", "it's on its way back"
+_SAID_OF_A_THING = rx(
+    r"\b(?:thanks?|thank you|thx|love|loved|like|liked|great|good|fine|nice|perfect|works?|worked"
+    r"|is|was|are|were|arrived|came|got|received|back|way|i|i'?m|we)\b"
+    r"|谢谢|感谢|喜欢|不错|挺好|很好|好用|收到|到了|寄回|在路上"
+)
 # words beside an order added that name no thing: "yes, 100609 as well please"
 _NOT_A_THING_ADDED = rx(
     r"\b(?:as|well|please|pls|plz|thanks|thx|same|for|with|on|of|the|my|one|order|it|that|this"
@@ -6607,7 +6648,11 @@ def _parts_joined(
     two orders, a word said of every order, a cancel among them, the refund said in none of
     the first part — or a part naming neither an amount nor a thing of its own ("refund 100200
     and 100609 for 100": the amount may be said of both; never the whole order guessed)."""
-    if _SAID_OF_EVERY.search(clause_norm) or _OWN_WRITE_WORDS["cancel"].search(clause_norm):
+    if (
+        _SAID_OF_EVERY.search(clause_norm)
+        or _TOTAL_ACROSS.search(clause_norm)
+        or _OWN_WRITE_WORDS["cancel"].search(clause_norm)
+    ):
         return None
     cuts = []
     for first, second in itertools.pairwise(found):
@@ -6638,7 +6683,10 @@ _TOTAL_ACROSS = rx(
 
 # a write word beside an order (not negated): "100200退款，100998取消"
 _OWN_WRITE_WORDS = {
-    "refund": rx(r"(?<![不别没])退(?![货换回出订])|(?<!n't )(?<!not )\brefund|\bmoney back\b"),
+    "refund": rx(
+        r"(?<![不别没])退(?![货换回出订])|(?<!n't )(?<!not )\brefund|\bmoney back\b"
+        r"|(?<![不别没])(?:补偿|赔偿|赔)(?:给)?我|\bcompensate me\b"
+    ),
     "cancel": rx(r"(?<![不别])取消|(?<!n't )(?<!not )\bcancel"),
 }
 
@@ -8778,7 +8826,8 @@ _NOT_A_REFUNDED_THING = rx(
     r"\b(?:shipping|delivery|postage|fees?|difference|rest|remaining|remainder|balance|amount"
     r"|total|full|whole|part|partial|half|all|some|asap|also|and|too|instead|now|just|only"
     # where the money goes, not what is refunded: "refund to alipay", "退到微信"
-    r"|alipay|wechat|weixin|pay|card|bank|account|wallet|balance)\b|支付宝|微信|银行卡|信用卡|账户|余额|原路|卡里"
+    r"|alipay|wechat|weixin|pay|card|bank|account|wallet|balance|compensate|compensation)\b"
+    r"|支付宝|微信|银行卡|信用卡|账户|余额|原路|卡里|补偿|赔偿|赔"
     r"|不用|不要|不想|别|全|都|部分|剩下|剩余|那|这|也|还|钱|款|就|行|吧|了|用|要|不|个|些|我|你"
     # how much, not what: "退一百就行", "refund 50 yuan"
     r"|[零〇一二两三四五六七八九十百千万\d.]+(?:块|元)?|\b(?:yuan|rmb|kuai|bucks?)\b"

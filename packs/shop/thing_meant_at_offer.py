@@ -111,24 +111,25 @@ _YES_AND_THING_ZH = rx(
 """Its Chinese ("好，餐具也退", "餐具也加上")."""
 
 
-# "actually add the dinnerware set too, a couple of the plates were chipped", "餐具也加上，盘子碎了
-# 两个": why the thing is added, told after it (nothing taken back, kept or asked in it)
+# "actually add the dinnerware set too, a couple of the plates were chipped": why the thing is
+# added, told after it of the things themselves (never another thing's fault)
 _WHY_TOLD_AFTER = rx(
-    r"[,;.!]\s*(?P<why>[^,;.!?]*\b(?:were|was|is|are|got|came|arrived)\b[^,;.!?]*"
+    r"[,;.!]\s*(?P<why>(?:a couple|a few|some|two|three|four|both|several|one|all|most|they|it"
+    r"|it'?s|its)\b[^,;.!?]*\b(?:were|was|is|are|got|came|arrived)\b[^,;.!?]*"
     r"\b(?:broken|broke|chipped|cracked|leaks?|leaking|damaged|scratched|dented|faulty|defective"
     r"|stopped working)\b[^?]*)$"
-    r"|[，,；;。]\s*(?P<why_zh>[^，,；;。？?]*(?:碎|裂|坏|漏|磕|瘪|划)[^，,；;。？?]*)$"
 )
+# (nothing taken back, kept, asked or priced in it: "…, refund 50 for those")
 _WHY_NOT = rx(
-    r"\b(?:but|not|no|don'?t|instead|only|just|except|keep|wait|cancel|if|unless|rather)\b"
-    r"|不|别|只|但|吗|呢|要是|如果|[?？]"
+    r"\b(?:but|not|no|don'?t|instead|only|just|except|keep|wait|cancel|if|unless|rather|refund"
+    r"|return|yuan|rmb|kuai|bucks)\b|\d|[?？]"
 )
 
 
 def _without_why(text: str) -> str:
     """``text`` without the reason told after the thing added (:data:`_WHY_TOLD_AFTER`)."""
     found = _WHY_TOLD_AFTER.search(text)
-    if found is None or _WHY_NOT.search(found.group("why") or found.group("why_zh") or ""):
+    if found is None or _WHY_NOT.search(found.group("why")):
         return text
     return text[: found.start()]
 

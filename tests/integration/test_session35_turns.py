@@ -345,3 +345,142 @@ async def test_both_cancelled_to_one_cancel_is_asked_again(tmp_path: Path) -> No
     await say(bot, "取消100998")
     await say(bot, "都取消")
     assert await executions(bot, "cancel_order") == []
+
+
+# --- found by a second helper reviewing this session's change against the code before --------
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("补偿我100块吧，订单100200", "100200"),
+        ("compensate me 100. order 100200", "100200"),
+        ("补偿我100吧，100200的保温杯坏了", "100200"),
+        ("100200的保温杯坏了，补偿我100吧", "100200"),
+    ],
+)
+async def test_compensation_with_its_order_apart_is_one_refund_of_that_amount(
+    tmp_path: Path, text: str, order: str
+) -> None:
+    """A first version offered ¥100 and ¥797 (a 确认 paid ¥797), or the thermos's ¥129."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [c for c in _calls(out) if c[0] == "request_refund"] == [
+        ("request_refund", order, 100.0)
+    ]
+    await say(bot, "yes" if text.isascii() else "确认")
+    assert await refunds_of(bot, order) == [100.0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "did you compensate me 100?",
+        "if it's late compensate me 50",
+        "will you compensate me 100?",
+        "你们说要补偿我100块",
+        "如果迟到了就补偿我50块吧",
+        "will I get 30% back on 100609?",
+    ],
+)
+async def test_compensation_asked_about_or_on_a_condition_offers_nothing(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "100200")
+    await say(bot, "yes" if text.isascii() else "确认")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "add the dinnerware set too, a couple of the plates were chipped, refund 50 for those",
+        "add the dinnerware set too, the air fryer was damaged",
+    ],
+)
+async def test_more_than_a_reason_after_the_thing_added_is_no_sum(
+    tmp_path: Path, then: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos from 100200")
+    out = await say(bot, then)
+    assert "398.00" not in str(out["reply"])
+
+
+@pytest.mark.parametrize(
+    "then",
+    ["yes and thanks for the thermos from 100200", "yes and the thermos from 100200 is great"],
+)
+async def test_a_thing_praised_beside_a_yes_is_no_refund(tmp_path: Path, then: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 on 100609")
+    out = await say(bot, then)
+    assert not any(tool == "request_refund" and order == "100200" for tool, order, _ in _calls(out))
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("100609退一百八十", 180.0),
+        ("我买了好几百的东西，100609退100", 100.0),
+        ("refund 100 on 100609, I spent hundreds of dollars here", 100.0),
+    ],
+)
+async def test_an_exact_amount_is_not_taken_for_a_vague_one(
+    tmp_path: Path, text: str, amount: float
+) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert ("request_refund", "100609", amount) in _calls(out)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "will a human call me? I want one now",
+        "a human agent already handled this, but I want to talk to a human again",
+    ],
+)
+async def test_a_person_asked_for_beside_talk_of_one_is_a_transfer(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize("then", ["都取消", "都退了"])
+async def test_all_of_them_said_with_another_verb_or_as_told_runs_nothing(
+    tmp_path: Path, then: str
+) -> None:
+    """ "都取消" to two refunds is no yes to them; "都退了" may tell what was done."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100200 and 100609")
+    await say(bot, then)
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("then", ["yes, two", "好的，一"])
+async def test_a_small_number_in_words_after_a_yes_is_no_amount(tmp_path: Path, then: str) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    out = await say(bot, then)
+    assert "2.00" not in str(out["reply"]) and "1.00" not in str(out["reply"])
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_total_said_of_two_orders_parts_is_no_thing_apart(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund the thermos from 100200 and 100609, 200 total")
+    assert "129.00" not in str(out["reply"])
+
+
+async def test_an_amount_in_chinese_numerals_is_quoted_in_the_reply(tmp_path: Path) -> None:
+    """ "退我一百块吧" failed validation (¥100.00 matched no data) and the fallback answered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "退我一百块吧")
+    assert "100.00" in str(out["reply"])
