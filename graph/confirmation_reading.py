@@ -43,6 +43,7 @@ from helpdesk.graph.conversation import (
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.named_answers import (
+    ADDED,
     ALL_OF_THEM,
     CONFIRMATION_UNDONE,
     ONLY,
@@ -384,6 +385,8 @@ def _read(
     asks_more = QUESTION_MARK.sub("", rest).strip(STRIP)
     if asks_more and reading.kind == "none" and questioning and not CORRECTION.search(norm):
         return None  # "yes, and where is 100683?": a new question; what was pending is not done
+    if subjects and ADDED.match(plain[yes.end() :]) and not CORRECTION.search(norm):
+        return None  # "yes and the thermos from 100200 is great": more said, not a change
     if reading.kind != "none" or subjects:
         changed = _changed_amount(stripped, lang, reading)
         return changed.with_request({words.subject: subjects[0]}) if subjects else changed

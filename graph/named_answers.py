@@ -13,6 +13,7 @@ from helpdesk.graph.request import Intent
 from helpdesk.tools.packs import PackSet
 
 __all__ = [
+    "ADDED",
     "ALL_OF_THEM",
     "CONFIRMATION_UNDONE",
     "ONLY",
@@ -266,3 +267,6 @@ CONFIRMATION_UNDONE = rx(
 cancelled — the words do not say which (asked again)."""
 ALL_OF_THEM = rx(r"^(?:都|全都|全部)(?:取消|退)(?:掉)?(?:[\s,，]*(?:吧|谢谢))?$")
 """An answer doing every waiting action of one verb ("都取消", "全部退掉吧")."""
+ADDED = rx(r"^[\W_]*(?:and|also|plus)\b|^[\W_]*(?:另外|还有|顺便)")
+"""What follows a yes opening with "and" ("yes and the thermos from 100200 is great"): more
+said beside it, never a change of the waiting action's subject."""
