@@ -2197,6 +2197,12 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
     A write read from a clause that asks a wh-question and asks for nothing ("what can i still
     claim on each", "how cancelling works", "100181为什么是取消状态", "电子产品坏了能保几年") is a
     question about the write: the order is shown, or the policy answers it."""
+    if_not = _IF_NOT_THEN_DO.match(norm)
+    if if_not:
+        # "did I already cancel 100904? if not cancel it": the write asked for if it was not
+        # done (never "not cancel"); the order is the one asked after
+        norm = norm[if_not.end() :]
+        ents = extract_entities(norm)
     reason = _REASON_GIVEN.search(norm)
     if reason and norm[: reason.start()].strip(STRIP):
         # "金额866，原因：净化器噪音太大": the reason of the request, not a request of its own
@@ -2317,6 +2323,11 @@ _REFUND_WHATS_LEFT = rx(
     r"^\W*(?:please |pls |plz |just |ok |so )?refund (?:me )?(?:what'?s|what is|all that'?s)"
     r" (?:still )?(?:left|remaining|refundable)(?: (?:on|of|for) (?:order )?#?\d{6})?"
     r"(?: please| pls| too| as well)?[^\w\u3400-\u9fff]*$"
+)
+_IF_NOT_THEN_DO = rx(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:if not|if it (?:isn'?t|hasn'?t been|wasn'?t)|otherwise)\b"
+    r"[\s,]*(?=(?:please\s+|pls\s+|just\s+|then\s+)?(?:cancel|refund)\b)"
+    r"|^\W*(?:如果没有|没有的话|要是没有?|如果还没)[\s，,]*(?:的话)?[\s，,]*(?:就)?(?=(?:帮我)?(?:取消|退))"
 )
 # a cancel or refund asked after as done: "did I already cancel 100904?", "did the cancel of
 # 100998 go through?"

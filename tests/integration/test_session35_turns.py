@@ -484,3 +484,24 @@ async def test_an_amount_in_chinese_numerals_is_quoted_in_the_reply(tmp_path: Pa
     bot = bot_for(tmp_path)
     out = await say(bot, "退我一百块吧")
     assert "100.00" in str(out["reply"])
+
+
+@pytest.mark.parametrize(
+    ("text", "yes", "action"),
+    [
+        ("did I already cancel 100904? if not cancel it", "yes", "cancel_order"),
+        ("did you cancel 100998? if not, cancel it now", "yes", "cancel_order"),
+        ("我是不是已经取消了100904 如果没有就帮我取消", "确认", "cancel_order"),
+        ("did I refund 100200 already? if not refund the thermos", "yes", "create_refund"),
+    ],
+)
+async def test_a_write_asked_for_if_it_was_not_done_is_offered(
+    tmp_path: Path, text: str, yes: str, action: str
+) -> None:
+    """A first version showed the order and read "if not cancel it" as a no: nothing ran."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [tool for tool, _, _ in _calls(out)][0] == "get_order"
+    assert await executions(bot, action) == []
+    await say(bot, yes)
+    assert len(await executions(bot, action)) == 1
