@@ -501,7 +501,7 @@ async def test_a_write_asked_for_if_it_was_not_done_is_offered(
     """A first version showed the order and read "if not cancel it" as a no: nothing ran."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [tool for tool, _, _ in _calls(out)][0] == "get_order"
+    assert next(tool for tool, _, _ in _calls(out)) == "get_order"
     assert await executions(bot, action) == []
     await say(bot, yes)
     assert len(await executions(bot, action)) == 1
