@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["REFUND_MENTION", "SHOP_IDENTIFIERS", "SHOP_MENTIONS", "TICKET_MENTION"]
+__all__ = [
+    "ORDER_MENTION",
+    "REFUND_MENTION",
+    "SHOP_IDENTIFIERS",
+    "SHOP_MENTIONS",
+    "TICKET_MENTION",
+]
 
 SHOP_IDENTIFIERS: dict[str, str] = {
     "order_id": r"\d{6}",
@@ -30,6 +36,9 @@ SHOP_MENTIONS: dict[str, str] = {
     "refund_id": r"r-\d{6}",
 }
 """How customers write the shop's identifiers (matched case-insensitively, full-width folded)."""
+
+ORDER_MENTION = re.compile(SHOP_MENTIONS["order_id"])
+"""An order number as a customer writes it ("退100200的保温杯", "100200's thermos")."""
 
 REFUND_MENTION = re.compile(rf"(?<![a-z0-9]){SHOP_MENTIONS['refund_id']}(?!\d)", re.IGNORECASE)
 """A refund number as a customer writes it ("did r-000094 go through?")."""

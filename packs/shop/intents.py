@@ -83,7 +83,7 @@ from helpdesk.graph.money import AmountReading, chinese_number, read_amount
 from helpdesk.graph.request import EVERY_DESCRIBED
 from helpdesk.graph.unusable_amounts import KEPT_AMOUNT
 from helpdesk.packs.shop.clause_model import read_clause
-from helpdesk.packs.shop.identifiers import REFUND_MENTION, TICKET_MENTION
+from helpdesk.packs.shop.identifiers import ORDER_MENTION, REFUND_MENTION, TICKET_MENTION
 from helpdesk.packs.shop.not_asked_for import not_asked_for
 from helpdesk.packs.shop.order_amounts import left_amount_named
 from helpdesk.packs.shop.order_parts import (
@@ -1208,6 +1208,8 @@ _PROMO_BACK = rx(
 )
 # "能给点补偿吗", "can i get compensation": compensation, which only a person can grant
 _COMPENSATION = rx(r"补偿|赔偿|赔(?:点|些|我)?钱|赔付|\bcompensat\w*")
+# "补偿我100块吧", "compensate me 100": compensation asked as an amount to the customer — a refund
+_COMPENSATE_ME = r"(?<![不别没])(?:补偿|赔偿|赔)(?:给)?我|\bcompensate me\b"
 # "能买延保吗", "do you sell insurance for it": a service, not a product in the catalogue
 _SERVICE = rx(r"延保|保险|会员|上门安装|\bextended warranty\b|\binsurance\b|\bmembership\b")
 # "need a quote for 50 units": a quantity asked with something other than buying it
@@ -2163,10 +2165,7 @@ def _named_action(words: str) -> str:
 _TICKET_NAMED = rx(r"\b(?:ticket|complaint)\b|工单|售后单|投诉")
 
 
-_REFUND_VERB = rx(
-    r"(?<![不别没])退(?![货换回出订])|\brefund"
-    r"|(?<![不别没])(?:补偿|赔偿|赔)(?:给)?我|\bcompensate me\b"
-)
+_REFUND_VERB = rx(r"(?<![不别没])退(?![货换回出订])|\brefund|" + _COMPENSATE_ME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -3781,7 +3780,7 @@ def _yes_and_also(
     other_order = (
         bool(named - set(_waiting_orders(pending)))
         and not _SAID_OF_A_THING.search(rest)
-        and bool(_NOT_A_THING_ADDED.sub(" ", _thing_refunded(_ORDER_ID.sub(" ", rest))).strip())
+        and bool(_NOT_A_THING_ADDED.sub(" ", _thing_refunded(ORDER_MENTION.sub(" ", rest))).strip())
     )
     also = _ALSO.search(rest) or (
         other_order
@@ -3809,7 +3808,7 @@ def _yes_and_also(
         # "yes and the thermos from 100200", "好的，另外100200的保温杯也退" to one refund waiting:
         # the thing added is refunded too, on its own order (asked before anything runs)
         words = _AND_THEN.sub("", request, count=1)
-        if _HAN.search(words):
+        if detect_language(words) == "zh":
             request = _VERB_ZH[verb] + _ZH_ALSO_AND_VERB.sub("", words).strip()
         else:
             request = f"{verb} {words}"
@@ -3836,7 +3835,6 @@ _NOT_A_THING_ADDED = rx(
 )
 _AND_THEN = rx(r"^\s*(?:and|plus|&)\b\s*")
 _AND_THEN_END = rx(r"\band\s*$")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 # words of a look or another action beside the thing added: "yes and where is 100683"
 _ASKS_OR_ACTS = rx(
     r"\b(?:cancel|return|ticket|check|track|where|when|what|how|status|ship|shipped|deliver"
@@ -3854,8 +3852,7 @@ def _one_waiting_verb(pending: Any) -> str:
     actions = [a for a in (pending if isinstance(pending, list) else ()) if isinstance(a, Mapping)]
     if len(actions) != 1:
         return ""
-    tool = str(actions[0].get("tool"))
-    return {"request_refund": "refund", "cancel_order": "cancel"}.get(tool, "")
+    return _SAME_VERB.get(str(actions[0].get("tool")), "")
 
 
 def _another_thing(rest: str, pending: Any) -> bool:
@@ -6621,7 +6618,9 @@ def _each_refund_its_own_words(
         if set(own) != set(order_ids):
             return refunds
     readings = {
-        o: read_amount(without_totals(_ORDER_ID.sub(" ", words)), money_context=True, packs=packs)
+        o: read_amount(
+            without_totals(ORDER_MENTION.sub(" ", words)), money_context=True, packs=packs
+        )
         for o, words in own.items()
     }
     if len({r.kind for r in readings.values()}) < 2:
@@ -6644,7 +6643,6 @@ def _each_refund_its_own_words(
     return out
 
 
-_ORDER_ID = re.compile(r"(?<!\d)\d{6}(?!\d)")
 # where a clause naming several orders joins their parts: "退100200的保温杯，100609全退"
 _PARTS_JOIN = rx(r"[，,;；、]|\b(?:and|plus)\b|和|跟|另外|还有|然后|以及")
 # one word said of every order ("refund 100200 and 100609, 100 each"): no part is its own
@@ -6677,7 +6675,7 @@ def _parts_joined(
     if not _OWN_WRITE_WORDS["refund"].search(parts[found[0].group(0)]):
         return None
     for words in parts.values():
-        rest = _ORDER_ID.sub(" ", words)
+        rest = ORDER_MENTION.sub(" ", words)
         said = read_amount(without_totals(rest), money_context=True, packs=packs)
         if said.kind == "none" and not _thing_refunded(rest):
             return None
@@ -6695,8 +6693,8 @@ _TOTAL_ACROSS = rx(
 # a write word beside an order (not negated): "100200退款，100998取消"
 _OWN_WRITE_WORDS = {
     "refund": rx(
-        r"(?<![不别没])退(?![货换回出订])|(?<!n't )(?<!not )\brefund|\bmoney back\b"
-        r"|(?<![不别没])(?:补偿|赔偿|赔)(?:给)?我|\bcompensate me\b"
+        r"(?<![不别没])退(?![货换回出订])|(?<!n't )(?<!not )\brefund|\bmoney back\b|"
+        + _COMPENSATE_ME
     ),
     "cancel": rx(r"(?<![不别])取消|(?<!n't )(?<!not )\bcancel"),
 }

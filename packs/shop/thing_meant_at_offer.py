@@ -10,12 +10,12 @@ Chinese answers say the verb ("好，只退餐具") and are read as such request
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from helpdesk.graph.conversation import rx
 from helpdesk.graph.request import Intent, MatchedIntent
+from helpdesk.packs.shop.identifiers import ORDER_MENTION
 from helpdesk.packs.shop.refund_share import SHARE_OF
 from helpdesk.packs.shop.words import waiting_tools
 
@@ -173,7 +173,7 @@ def thing_added_at_offer(
     if not first.strip():
         return None
     waiting_order = str((pending[0].get("args") or {}).get("order_id") or "")
-    if any(o != waiting_order for o in re.findall(r"(?<!\d)\d{6}(?!\d)", text)):
+    if any(o != waiting_order for o in ORDER_MENTION.findall(text)):
         # "yes and the thermos from 100200" to ¥100 on 100609: another order's thing — the yes
         # is to the refund waiting, the thing a refund of its own (never the ¥100 moved to it)
         return None
