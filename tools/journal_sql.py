@@ -22,7 +22,7 @@ from helpdesk.tools.journal import (
 )
 from helpdesk.tools.sqlite_open import retry_locked
 
-__all__ = ["PostgresWriteJournal", "SqliteWriteJournal", "open_journal"]
+__all__ = ["PG_SETUP_LOCK_TIMEOUT_MS", "PostgresWriteJournal", "SqliteWriteJournal", "open_journal"]
 
 
 _COLUMNS = (
@@ -228,6 +228,8 @@ class SqliteWriteJournal(_SqlJournal):
 
 
 _PG_SETUP_LOCK_KEY = 0x68656C7064736B6A  # "helpdskj"
+PG_SETUP_LOCK_TIMEOUT_MS = 60_000
+"""How long a start waits for the journal table held by another transaction before it fails."""
 
 
 class PostgresWriteJournal(_SqlJournal):
@@ -241,9 +243,21 @@ class PostgresWriteJournal(_SqlJournal):
         self._lock = threading.Lock()
         self._url = url
         self._conn = psycopg.connect(url, autocommit=True)
+        try:
+            self._create_tables()
+        except BaseException:
+            # a start that failed (or was interrupted) part-way must not leave its connection
+            # idle in a transaction, holding the table against every other replica
+            self._conn.close()
+            raise
+
+    def _create_tables(self) -> None:
         with self._lock, self._conn.transaction():
             # replicas starting together would race on CREATE TABLE IF NOT EXISTS (a unique
-            # violation in pg_type): one at a time, the lock ends with the transaction
+            # violation in pg_type): one at a time, the lock ends with the transaction; a
+            # transaction elsewhere holding the table (or the lock) fails the start after
+            # PG_SETUP_LOCK_TIMEOUT_MS with PostgreSQL's own error instead of hanging it
+            self._conn.execute(f"SET LOCAL lock_timeout = {int(PG_SETUP_LOCK_TIMEOUT_MS)}")
             self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_PG_SETUP_LOCK_KEY,))
             self._conn.execute(_SCHEMA)
             for column, kind in _ADDED_COLUMNS:

@@ -199,6 +199,27 @@ def test_postgres_journals_opened_together_on_a_new_database_all_start() -> None
 
 
 @needs_postgres
+def test_a_postgres_journal_start_fails_when_another_transaction_holds_its_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A transaction left open on the journal table (a stuck replica, a console) made a new
+    replica's start wait for ever; it now fails with PostgreSQL's lock timeout."""
+    import psycopg
+
+    from helpdesk.tools import journal_sql
+
+    monkeypatch.setattr(journal_sql, "PG_SETUP_LOCK_TIMEOUT_MS", 200)
+    with isolated_pg_url() as url:
+        PostgresWriteJournal(url).close()
+        with psycopg.connect(url) as holder:
+            holder.execute("LOCK TABLE helpdesk_write_journal IN ACCESS EXCLUSIVE MODE")
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                PostgresWriteJournal(url)
+            holder.rollback()
+        PostgresWriteJournal(url).close()
+
+
+@needs_postgres
 async def test_postgres_journal_outlives_a_connection_the_server_dropped() -> None:
     """A Postgres restart or failover drops the journal's connection: the next call opens a new
     one (it used to fail every turn of the replica until the process was restarted)."""
