@@ -29,7 +29,7 @@ SHOP_IDENTIFIERS: dict[str, str] = {
 """The shop's identifier shapes: any of them in a reply must be in the turn's data."""
 
 SHOP_MENTIONS: dict[str, str] = {
-    "order_id": r"(?<![0-9A-Za-z_.])\d{6}(?![0-9A-Za-z_.])",
+    "order_id": r"(?<![0-9A-Za-z_])(?<!\d\.)\d{6}(?![0-9A-Za-z_]|\.\d)",
     "sku": r"sku[\s_-]*\d{3,6}",
     "ticket_id": r"(?<![a-z])t-?\d{6}",
     "tracking_number": r"(?:sf|yt)\d{10}",
