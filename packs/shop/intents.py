@@ -97,6 +97,7 @@ from helpdesk.packs.shop.order_parts import (
 )
 from helpdesk.packs.shop.order_reference import (
     NOT_SHIPPED,
+    ONE_OF_THEM_CANCELLED,
     SAME_ORDER_AS_REFUND,
     THE_OTHER,
     UNPAID,
@@ -1241,6 +1242,9 @@ _ORDERS_OF_A_KIND_CANCELLED = rx(
 )
 # "100200里那个保温杯不想要了": a thing in the order not wanted (a return), not the order
 _ITEM_OF_ORDER = rx(r"\d{6}\s*(?:里|里面|中|当中)(?:的)?(?:那个|这个|那|这)?[\u4e00-\u9fff]{2}")
+_UNWANTED_ASKED = rx(r"不(?:想)?要了\s*(?:吗|么|嘛|[?？])")
+# "手机那单不要了": the order a thing describes, not wanted (its cancel, asked first)
+_DESCRIBED_ORDER_UNWANTED = rx(r"[\u4e00-\u9fff](?:那|这)(?:一)?单(?:我|就|也)*(?:不想要|不要)了")
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
@@ -2900,8 +2904,12 @@ def _classify_clause(
         _CANCEL.search(norm)
         or (
             _CANCEL_WEAK.search(norm)
-            and (ents.order_ids or _ORDER_WORD.search(norm))
+            and (
+                ents.order_ids or _ORDER_WORD.search(norm) or _DESCRIBED_ORDER_UNWANTED.search(norm)
+            )
             and not _ITEM_OF_ORDER.search(norm)
+            # "手机那单不要了吗？": whether it is, asked (never a write)
+            and not _UNWANTED_ASKED.search(norm)
             # "100200整单退了吧 不想要了": the money back asked for, not wanting it the reason
             and not _REFUND.search(blank(norm, _CANCEL_WEAK))
         )
@@ -6083,6 +6091,8 @@ def _taken_back(matched: list[_Request]) -> list[_Request]:
         for n, m in enumerate(matched)
         if not (
             _DONT_WANT_IT.match(m.text)
+            # ("… 手机那单不要了": the order not wanted is said, a cancel of its own)
+            and not _DESCRIBED_ORDER_UNWANTED.search(m.text)
             and any(o.intent is ShopIntent.CANCEL_ORDER for o in matched[:n])
             and not _CHANGED_MIND.search(
                 normalize(" ".join(o.text for o in matched[: n + 1]), _TYPOS)
@@ -7747,6 +7757,15 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
                 out[index] = replace(out[index], inferred_order=False)
             if out[index].details == "ack" and item.details != "ack":
                 # "算了 不改了 谢谢": the thanks said is one, not the "算了" taken as an okay
+                out[index] = item
+                continue
+            if (
+                item.intent is ShopIntent.CANCEL_ORDER
+                and ONE_OF_THEM_CANCELLED.search(out[index].text)
+                and describes_an_order(normalize(item.text, _TYPOS))
+            ):
+                # "手机那单和空气炸锅那单，帮我取消一个，手机那单不要了": the one said, not
+                # whichever of the two the first words fit
                 out[index] = item
                 continue
             kept = out[index].amount_kind

@@ -33,6 +33,7 @@ from helpdesk.tools.packs import SubjectResolver
 
 __all__ = [
     "NOT_SHIPPED",
+    "ONE_OF_THEM_CANCELLED",
     "ORDER_RESOLVER",
     "SAME_ORDER_AS_REFUND",
     "THE_OTHER",
@@ -234,6 +235,13 @@ THE_OTHER = rx(
 about; which one, the words do not say."""
 
 
+ONE_OF_THEM_CANCELLED = rx(
+    r"取消(?:其中)?(?:的)?(?:一个|一单)|\bcancel (?:just )?(?:one of them|one of those|one)\b"
+)
+"""A write on "one of them" ("帮我取消一个", "cancel one of them"): which one, only the words after
+it can say ("… cancel one of them, the phone order")."""
+
+
 def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | None:
     if str(request.get("intent")) not in _SCOPED:
         return None
@@ -241,6 +249,11 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
         return None
     if THE_OTHER.search(words) and request.get("intent") not in _LOOKS:
         return None  # "keep 100998, cancel the other one": which one, the words do not say
+    one = ONE_OF_THEM_CANCELLED.search(words)
+    if one and request.get("intent") not in _LOOKS:
+        words = words[one.end() :]  # the orders named before it are those it chooses among
+        if not describes_an_order(words):
+            return None
     number = request.get("tracking_number")
     if isinstance(number, str) and number:
         # "SF5969721286 签收了吗 … can it go to my office": the order that parcel is of, never

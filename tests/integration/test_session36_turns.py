@@ -47,3 +47,52 @@ async def test_a_decimal_amount_is_still_an_amount(tmp_path: Path) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, "refund 100.5 on 100609")
     assert _calls(out) == [("request_refund", "100609", 100.5)]
+
+
+# --- one of two orders cancelled --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "手机那单和空气炸锅那单，帮我取消一个，手机那单不要了",
+        "帮我取消一个，手机那单不要了",
+        "I have the phone order and the air fryer order, cancel one of them, the phone order",
+    ],
+)
+async def test_one_of_two_orders_cancelled_is_the_one_said(tmp_path: Path, text: str) -> None:
+    """ "手机那单和空气炸锅那单，帮我取消一个，手机那单不要了" offered to cancel the air fryer's
+    order 100904, and a yes cancelled it: the words after "取消一个" say which. Now the phone's
+    order 100998 is offered, and a yes cancels it alone."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+    await say(bot, "确认" if "取消" in text else "yes")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+@pytest.mark.parametrize("text", ["手机那单和空气炸锅那单，帮我取消一个", "帮我取消一个"])
+async def test_one_of_them_cancelled_with_none_said_is_asked(tmp_path: Path, text: str) -> None:
+    """Which one, the words do not say: the order is asked for, nothing is offered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [order for _, order, _ in _calls(out)] == [None]
+    await say(bot, "确认")
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_the_order_a_thing_describes_not_wanted_is_its_cancel(tmp_path: Path) -> None:
+    """ "手机那单不要了" was not understood (the menu); now the phone's order is offered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "手机那单不要了")
+    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+
+
+@pytest.mark.parametrize("text", ["100998不要了吗", "手机那单不要了吗？"])
+async def test_whether_an_order_is_not_wanted_asked_is_no_cancel(tmp_path: Path, text: str) -> None:
+    """ "100998不要了吗" offered the cancel (a question made a write task)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(tool == "cancel_order" for tool, _, _ in _calls(out))
+    await say(bot, "确认")
+    assert await executions(bot, "cancel_order") == []
