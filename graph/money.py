@@ -101,7 +101,10 @@ _ALL_BUT = re.compile(
     r"|\b(?:keep|keeping|kept|hold on to|holding on to)\b[^?]{1,60}?\b(?:refund|return)\b"
     r"[^.;!?]{0,12}?\b(?:the rest|everything else|all the others|the others|the remaining)\b"
     r"|\b(?:refund|return)\b[^.;!?]{0,12}?\b(?:the rest|everything else|all the others"
-    r"|the others|the remaining)\b[^?]{0,30}?\b(?:keep|keeping|kept)\b",
+    r"|the others|the remaining)\b[^?]{0,30}?\b(?:keep|keeping|kept)\b"
+    # "refund 100200 except 100", "退100609 除了100": an amount kept back, not the one refunded
+    r"|\b(?:except|exept|excpet|apart from|other than|besides|excluding|minus)\s*(?:for\s*)?"
+    r"(?:[¥￥]|rmb|cny)?\s*\d|除了?\s*[¥￥]?\s*\d",
     re.IGNORECASE,
 )
 # "退100，不是，退50", "refund 100, no wait 50", "refund 50... actually 100": the amount said

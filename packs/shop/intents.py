@@ -906,6 +906,11 @@ _THING_REFUNDED_BEFORE = rx(
 _MONEY_BACK_YET = rx(r"退回来(?:了)?(?:没|吗|么)")
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
+    # "was 100609 refunded?", "is the thermos refunded", "refunded 100609?": whether it was —
+    # not "is it possible to get 100200 refunded" (a refund asked for)
+    r"|^\W*(?:(?:so|and|but|hi|hey|ok|okay)\W+)*(?:was|were|is|are|has|have|had)\b"
+    r"(?![^.?!]*\b(?:possible|able|ok|okay|allowed|fine|eligible|going to|gonna)\b)"
+    r"[^.?!]{0,50}\brefunded\b|^\W*refunded\b"
     # "did I get my money back for the cancelled order?": whether it came, asked
     r"|\b(?:did|have|has) (?:i|we|u|you|she|he) (?:ever |already |actually |even )?"
     r"(?:get|got|gotten|receive|received) (?:my |the |any |a |that |this )?(?:money|refund|cash)\b"
@@ -1243,17 +1248,30 @@ _ORDERS_OF_A_KIND_CANCELLED = rx(
 # "100200里那个保温杯不想要了": a thing in the order not wanted (a return), not the order
 _ITEM_OF_ORDER = rx(r"\d{6}\s*(?:里|里面|中|当中)(?:的)?(?:那个|这个|那|这)?[\u4e00-\u9fff]{2}")
 _UNWANTED_ASKED = rx(r"不(?:想)?要了\s*(?:吗|么|嘛|[?？])")
-# "手机那单不要了": the order a thing describes, not wanted (its cancel, asked first)
-_DESCRIBED_ORDER_UNWANTED = rx(r"[\u4e00-\u9fff](?:那|这)(?:一)?单(?:我|就|也)*(?:不想要|不要)了")
+# "…，帮我取消一个，手机那单不要了": the order a thing describes, said not to be wanted after a
+# cancel of "one of them" (alone, "空气炸锅那单不要了" is no cancel: session 18's pin)
+_DESCRIBED_ORDER_UNWANTED = rx(
+    r"[^，。,.!?！？\s]{1,12}(?:那|这)(?:一)?单(?:我|就|也)*(?:不想要|不要)了"
+)
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
+    # "你取消了100998吗", "100998你们取消了？", "谁取消了我的100998": a cancel made, asked about
+    # ("你帮我把100998取消了吧" asks for one)
+    r"|谁[^，。,.!?！？]{0,6}取消"
+    r"|(?<![帮给请])(?:你们|你)(?!帮|给我|请)(?:把)?[^帮请，。,.!?！？]{0,10}取消了(?!吧|呗)"
+)
+_WANT_TO_KNOW = rx(
+    r"(?:我)?想(?:知道|问问|问一下|问下|了解一下|了解)|\b(?:i )?(?:want|wanted|'?d like|would like)"
+    r" to know\b|\bi wonder\b|\bwondering\b|\btell me (?:if|whether)\b"
 )
 # "100998现在还能取消吗", "can I still cancel 100998?": whether it can be, asked; "我记得取消了",
 # "I already cancelled it": said to have been — neither asks for a cancel
 _CANCEL_ASKED_OR_TOLD = rx(
     r"还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
     r"|\b(?:can|could) (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
+    # "I want to know whether I can cancel 100998", "tell me if I can cancel it"
+    r"|\b(?:if|whether) (?:i|we) (?:can|could|am able to|are able to) (?:still )?cancel\b"
     # "could I cancel the monitor order if I wanted to?": whether it could be, asked
     r"|\bcancel\b[^.?!]{0,40}\bif (?:i|we) (?:wanted|want(?:ed)?|decided?|needed|need) to\b"
     r"|(?:记得|已经|早就|之前|不是)[^，。,.!?！？]{0,6}取消(?:过)?了"
@@ -1606,6 +1624,18 @@ _HUMAN_NOT_ASKED = rx(
     r"|转人工(?:要|需要)?(?:多久|多长时间|等多久)|人工(?:客服)?(?:也)?(?:太|好|真|很)(?:慢|差|烂|难找)"
     r"|(?:之前|上次|已经|以前|昨天)(?:已经)?(?:转过|找过|联系过|打过)(?:了)?(?:人工|客服)"
     r"|(?:朋友|老婆|老公|妈妈?|同事|家人|别人)(?:说|跟我说)[^，。,.!?！？]{0,10}(?:人工|客服)"
+)
+# "is there a way to talk to a person without opening a ticket? don't transfer me yet",
+# "有没有办法联系到人工": how to reach a person, asked — the hotline, never a transfer filed
+_WAY_TO_A_PERSON_ASKED = rx(
+    r"\bis there (?:a|any|another) (?:way|number|phone number|line)\b[^.?!]{0,24}"
+    r"\b(?:talk|speak|reach|call|contact|get through)\b[^.?!]{0,12}"
+    r"\b(?:human|person|agent|someone|somebody|people)\b"
+    r"|\bwithout (?:opening|filing|creating|raising|making) (?:a |another |any )?(?:ticket|case)\b"
+    r"[^.?!]{0,40}\b(?:human|person|agent|someone|somebody)\b"
+    r"|\b(?:human|person|agent|someone|somebody)\b[^.?!]{0,40}\bwithout (?:opening|filing"
+    r"|creating|raising|making) (?:a |another |any )?(?:ticket|case)\b"
+    r"|有没有(?:办法|别的办法|什么办法|途径)[^，。,.!?！？]{0,10}(?:联系|找|转)(?:到)?(?:人工|真人|客服)"
 )
 # a person asked for beside the talk of one (_HUMAN_NOT_ASKED)
 _PERSON_ASKED_BESIDE = rx(
@@ -2621,6 +2651,8 @@ def _classify_clause(
             if found is not None and found.intent is not Intent.UNKNOWN:
                 return found
         return _Match(Intent.CONFIRM_NO)  # "no need to change the address after all", "不改了"
+    if _WAY_TO_A_PERSON_ASKED.search(norm) and not ents.order_ids:
+        return _Match(Intent.HOTLINE)
     if (
         _HUMAN_NOT_ASKED.search(norm)
         and not _WHEN_PEOPLE_WORK.search(norm)
@@ -2877,7 +2909,8 @@ def _classify_clause(
         return _Match(ShopIntent.FAQ, topic="cancel_order")
     if _CANCEL_QUERY.search(norm) or (
         _CANCEL_ASKED_OR_TOLD.search(norm)
-        and not REQUESTS.search(blank(norm, _CAN_I))
+        # ("我想知道100998能不能取消": what the customer wants is to know)
+        and not REQUESTS.search(blank(blank(norm, _CAN_I), _WANT_TO_KNOW))
         and (ents.order_ids or has_order_ctx)
     ):
         return _Match(ShopIntent.ORDER_STATUS)
@@ -2904,9 +2937,7 @@ def _classify_clause(
         _CANCEL.search(norm)
         or (
             _CANCEL_WEAK.search(norm)
-            and (
-                ents.order_ids or _ORDER_WORD.search(norm) or _DESCRIBED_ORDER_UNWANTED.search(norm)
-            )
+            and (ents.order_ids or _ORDER_WORD.search(norm))
             and not _ITEM_OF_ORDER.search(norm)
             # "手机那单不要了吗？": whether it is, asked (never a write)
             and not _UNWANTED_ASKED.search(norm)
@@ -4603,6 +4634,7 @@ def match_shop(
             found_requests = _own_write_per_order(found_requests, clause_norm, text, packs)
         matched.extend(found_requests)
 
+    matched = _one_of_them_named(matched, norm)
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
     matched = _not_asked_for(_taken_back_after(matched, norm), norm)
     matched = _one_amount_for_several(matched, norm)
@@ -6081,6 +6113,26 @@ _TAKE_BACK = rx(
 _DONT_WANT_IT = rx(r"^\W*(?:都|我)?不要了\W*$")
 
 
+def _one_of_them_named(matched: list[_Request], norm: str) -> list[_Request]:
+    """ "手机那单和空气炸锅那单，帮我取消一个，手机那单不要了": the cancel of "one of them" is of
+    the order the words after it say is not wanted (those words are no part left unread)."""
+    for n, m in enumerate(matched):
+        one = ONE_OF_THEM_CANCELLED.search(normalize(m.text, _TYPOS))
+        if m.intent is not ShopIntent.CANCEL_ORDER or m.order_id or one is None:
+            continue
+        start = norm.find(normalize(m.text, _TYPOS))
+        named = _DESCRIBED_ORDER_UNWANTED.search(norm, max(start, 0) + one.end())
+        if start < 0 or named is None:
+            continue
+        said = named.group(0)
+        return [
+            replace(m, text=said) if k == n else o
+            for k, o in enumerate(matched)
+            if k == n or not (o.intent is Intent.UNKNOWN and said in normalize(o.text, _TYPOS))
+        ]
+    return matched
+
+
 def _taken_back(matched: list[_Request]) -> list[_Request]:
     """Writes a later bare refusal takes back ("退100609 算了不退了", "取消100904，算了", "cancel
     100998. never mind"): the refusal stays (the reply says nothing was done), the writes go. A
@@ -6091,8 +6143,6 @@ def _taken_back(matched: list[_Request]) -> list[_Request]:
         for n, m in enumerate(matched)
         if not (
             _DONT_WANT_IT.match(m.text)
-            # ("… 手机那单不要了": the order not wanted is said, a cancel of its own)
-            and not _DESCRIBED_ORDER_UNWANTED.search(m.text)
             and any(o.intent is ShopIntent.CANCEL_ORDER for o in matched[:n])
             and not _CHANGED_MIND.search(
                 normalize(" ".join(o.text for o in matched[: n + 1]), _TYPOS)
@@ -6255,8 +6305,11 @@ def _taken_back_after(matched: list[_Request], norm: str) -> list[_Request]:
 
 def _corrected(matched: list[_Request], norm: str) -> list[_Request]:
     """A write of one order followed, after a correction, by the same write of another order:
-    the first is the one the customer took back (only the corrected one is asked about)."""
+    the first is the one the customer took back (only the corrected one is asked about). The
+    amount said of the first goes with the correction when it says none of its own ("refund 50
+    yuan, order 100200, no wait 100609" is ¥50 on 100609, not all that is left of it)."""
     out = []
+    amounts: dict[int, _Request] = {}
     for n, m in enumerate(matched):
         later = [
             o
@@ -6279,9 +6332,22 @@ def _corrected(matched: list[_Request], norm: str) -> list[_Request]:
             # sorry, typo, 100683"): "where's 100683, actually 100609 too" asks about both
             fix = _CORRECTION if m.intent in _ACTIONS else _MISTYPED
             if 0 <= start < end and fix.search(norm, start, end):
+                if m.amount_kind != "none" and later[-1].amount_kind == "none":
+                    amounts[id(later[-1])] = m
                 continue
         out.append(m)
-    return out
+    return [
+        replace(
+            m,
+            amount=said.amount,
+            amount_kind=said.amount_kind,
+            amount_raw=said.amount_raw,
+            args={k: v for k, v in m.args.items() if k != SHARE_OF},
+        )
+        if (said := amounts.get(id(m))) is not None
+        else m
+        for m in out
+    ]
 
 
 _ACTION_WORD = r"(?:refund(?:ed|ing)?|cancel+(?:ed|ing|ation)?|return(?:ed|ing)?|exchange)"

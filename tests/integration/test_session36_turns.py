@@ -81,13 +81,6 @@ async def test_one_of_them_cancelled_with_none_said_is_asked(tmp_path: Path, tex
     assert await executions(bot, "cancel_order") == []
 
 
-async def test_the_order_a_thing_describes_not_wanted_is_its_cancel(tmp_path: Path) -> None:
-    """ "手机那单不要了" was not understood (the menu); now the phone's order is offered."""
-    bot = bot_for(tmp_path)
-    out = await say(bot, "手机那单不要了")
-    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
-
-
 @pytest.mark.parametrize("text", ["100998不要了吗", "手机那单不要了吗？"])
 async def test_whether_an_order_is_not_wanted_asked_is_no_cancel(tmp_path: Path, text: str) -> None:
     """ "100998不要了吗" offered the cancel (a question made a write task)."""
@@ -96,3 +89,151 @@ async def test_whether_an_order_is_not_wanted_asked_is_no_cancel(tmp_path: Path,
     assert not any(tool == "cancel_order" for tool, _, _ in _calls(out))
     await say(bot, "确认")
     assert await executions(bot, "cancel_order") == []
+
+
+# --- a person, and what the bot can do --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is there a way to talk to a person without opening a ticket?",
+        "Is there a way to talk to a person without opening a ticket? just asking, don't "
+        "transfer me yet",
+        "有没有办法联系到人工客服",
+    ],
+)
+async def test_how_to_reach_a_person_asked_is_the_hotline_no_transfer(
+    tmp_path: Path, text: str
+) -> None:
+    """ "Is there a way to talk to a person without opening a ticket?" filed a handoff ticket at
+    once — the very thing the customer asked not to have. Now the hotline is the answer (and how
+    to ask for a person here), and nothing is filed."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "400-820-8820" in out["reply"]
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_person_asked_for_is_still_a_transfer(tmp_path: Path) -> None:
+    """A pin: asked for, a person is a handoff."""
+    bot = bot_for(tmp_path)
+    await say(bot, "transfer me to a human")
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("what can you do?", "check orders"),
+        ("你能干什么？能帮我查订单吗", "查订单"),
+        ("你会什么呀", "查订单"),
+    ],
+)
+async def test_what_the_bot_can_do_asked_is_said(tmp_path: Path, text: str, said: str) -> None:
+    """ "你能干什么" got the not-understood menu (or was dropped beside another request)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "identity" in [t["intent"] for t in out["tasks"]]
+    assert said in out["reply"]
+
+
+async def test_what_can_be_done_about_a_thing_is_no_question_about_the_bot(
+    tmp_path: Path,
+) -> None:
+    """A pin: "what can you do about my late parcel?" is about the parcel."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "what can you do about my late parcel?")
+    assert "identity" not in [t["intent"] for t in out["tasks"]]
+
+
+# --- found by the money probe (a helper playing a confused customer) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("was 100609 refunded?", "100609"),
+        ("is 100200 refunded?", "100200"),
+        ("refunded 100609?", "100609"),
+        ("was 100609 refunded? thanks", "100609"),
+        ("was the thermos from 100200 refunded?", "100200"),
+    ],
+)
+async def test_whether_an_order_was_refunded_is_asked_not_a_refund(
+    tmp_path: Path, text: str, order: str
+) -> None:
+    """ "was 100609 refunded?" offered the ¥866 left, and a yes paid it: now the order (with
+    its refunds) is shown and a yes pays nothing."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(tool == "request_refund" for tool, _, _ in _calls(out))
+    assert order in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("refund 50 yuan, order 100200, no wait 100609", "yes"),
+        ("100200退50，不对，是100609", "确认"),
+        ("退50 100200 不对 100609", "确认"),
+    ],
+)
+async def test_an_order_corrected_keeps_the_amount_said(
+    tmp_path: Path, turns: tuple[str, str]
+) -> None:
+    """ "refund 50 yuan, order 100200, no wait 100609" offered the ¥866 left of 100609 and a yes
+    paid it: the ¥50 said goes with the corrected order."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, turns[0])
+    assert _calls(out) == [("request_refund", "100609", 50.0)]
+    await say(bot, turns[1])
+    assert await refunds_of(bot, "100609") == [50.0]
+    assert await refunds_of(bot, "100200") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["refund 100200 except 100", "refund 100200 apart from 100", "退100609 除了100"]
+)
+async def test_an_amount_kept_back_is_no_amount_refunded(tmp_path: Path, text: str) -> None:
+    """ "refund 100200 except 100" offered ¥100 and a yes paid it: the amount is asked."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [amount for _, _, amount in _calls(out)] == [None]
+    await say(bot, "确认" if "退" in text else "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你取消了100998吗",
+        "谁取消了我的100998",
+        "100998你们取消了？",
+        "我想知道100998能不能取消",
+        "I want to know whether I can cancel 100998",
+        "I wonder if I can cancel 100998",
+        "tell me if I can cancel 100998",
+    ],
+)
+async def test_a_cancel_asked_about_is_no_cancel(tmp_path: Path, text: str) -> None:
+    """Each offered to cancel the paid ¥5198 order and a yes cancelled it: now the order is
+    shown (it can still be cancelled) and nothing is offered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(tool == "cancel_order" for tool, _, _ in _calls(out))
+    assert "100998" in out["reply"]
+    await say(bot, "确认" if any("\u4e00" <= c <= "\u9fff" for c in text) else "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize("text", ["你帮我把100998取消了吧", "我想取消100998"])
+async def test_a_cancel_asked_for_is_still_offered(tmp_path: Path, text: str) -> None:
+    """A pin: asked for, the cancel is offered and a yes runs it once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+    await say(bot, "确认")
+    assert len(await executions(bot, "cancel_order")) == 1
