@@ -32,6 +32,11 @@ _NO_LEAD = rx(
 _NO_BUT_AMOUNT = rx(
     _NO_LEAD.pattern + r"(?:(?:just|only|make it|refund(?: me)?)\b|就|只退|就退|退|只要|给我退)"
 )
+# "少退点 100就行", "less, 100 is enough": less asked, then the amount wanted
+_LESS_LEAD = rx(
+    r"^(?:少退(?:一)?(?:点|些)|少(?:一)?点|(?:a bit |a little )?less)(?:吧|啦)?[\s,，.。!！、]+"
+    r"(?=(?:just|only|make it|就|只退|就退|退|只要|给我退)?\s*[¥￥]?\d)"
+)
 _RELATIVE_AMOUNT = rx(
     r"\b(?:less|more|than|extra|enough|too (?:much|little|low|high)|off|minus|plus)\b"
     r"|少|多|以外|除了|不够|太少|太多|再加|减"
@@ -47,7 +52,8 @@ _DIGITS = rx(r"\d|[一二两三四五六七八九十百千]")
 _ONLY_AN_AMOUNT = rx(
     r"(?:(?:just|only|make it|refund(?: me)?|就|只|退|只退|就退|给我退|给我)\s*)*"
     r"[¥￥]?\d{1,6}(?:\.\d{1,2})?\s*(?:块钱|块|元|yuan|rmb|kuai|bucks)?"
-    r"\s*(?:就行了?|就好|就可以了?|吧|please|pls|instead|then|thanks|only)?[\s.,!~，。！～]*"
+    r"\s*(?:就行了?|就好|就可以了?|就够了?|吧|please|pls|instead|then|thanks|only"
+    r"|is (?:enough|fine|ok|okay))?[\s.,!~，。！～]*"
 )
 
 
@@ -61,11 +67,14 @@ def relative_amount_refused(plain: str, *, negative: bool) -> bool:
 
 
 def amount_instead(plain: str, *, packs: PackSet) -> AmountReading | None:
-    """The amount a no names instead of the one asked ("no, just 200"), when the amount is all
-    it says; else None."""
-    if _NO_BUT_AMOUNT.match(plain) is None:
+    """The amount a no names instead of the one asked ("no, just 200", "少退点 100就行"), when
+    the amount is all it says; else None."""
+    if _NO_BUT_AMOUNT.match(plain) is not None:
+        rest = _NO_LEAD.sub("", plain, count=1).strip(STRIP)
+    elif _LESS_LEAD.match(plain) is not None:
+        rest = _LESS_LEAD.sub("", plain, count=1).strip(STRIP)
+    else:
         return None
-    rest = _NO_LEAD.sub("", plain, count=1).strip(STRIP)
     head, _, reason = rest.partition("，" if "，" in rest else ",")
     partial = read_amount(head, money_context=True, packs=packs)
     if (

@@ -236,6 +236,9 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         after = read_amount(said, packs=PackSet(), money_context=True)
         if after.kind == "exact":
             return after
+    if money_context:
+        # "100就行", "50就够了": the particle after the number is no part of it
+        norm = re.sub(r"(?<=\d)(?=就行|就好|就够|就可以)", " ", norm)
     counted = norm
     norm = _COUNT.sub(lambda m: " " * len(m.group(0)), norm)
     for pattern in UNUSABLE_AMOUNTS:

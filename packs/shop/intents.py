@@ -1270,6 +1270,11 @@ _WANT_TO_KNOW = rx(
 _CANCEL_ASKED_OR_TOLD = rx(
     r"还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
     r"|\b(?:can|could) (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
+    # "cancel 100998 if it has shipped", "100998发货了的话取消": a cancel on a condition that
+    # would make it impossible — the order's state answers it, nothing is offered
+    r"|\bif (?:it|(?:the |my )?order|#?\d{6})(?:'s| is| has| was| had)? (?:already |been |now )*"
+    r"(?:shipped|delivered|dispatched|sent out|arrived|out for delivery)\b"
+    r"|(?<![没未不])(?:已经|已)?发(?:货|出)了的话|(?:已经|已)发(?:货|出)(?:了)?(?:的话)?就"
     # "I want to know whether I can cancel 100998", "tell me if I can cancel it"
     r"|\b(?:if|whether) (?:i|we) (?:can|could|am able to|are able to) (?:still )?cancel\b"
     # "could I cancel the monitor order if I wanted to?": whether it could be, asked
@@ -4654,6 +4659,7 @@ def match_shop(
             for m in matched
         ]
     matched, unread = _write_corrected_midway(matched, unread, norm)
+    matched, unread = _otherwise_put_aside(matched, unread, norm)
     matched = _instead_of_declined(matched)
     if _CANCEL.search(norm) and _PART_OF_ORDER.search(norm):
         # "cancel the phone but keep the monitor": read clause by clause, the cancel would be
@@ -6417,6 +6423,35 @@ def _only_order(text: str) -> str | None:
     """The one order a request's words name, if exactly one."""
     ids = extract_entities(normalize(text, _TYPOS)).order_ids
     return ids[0] if len(ids) == 1 else None
+
+
+# "cancel 100998, otherwise refund 100 on 100609", "取消100998，不然就退100609 100块": what to do
+# if the first cannot be done
+_OTHERWISE = rx(
+    r"^\W*(?:(?:and|but|or)\s+)?(?:otherwise|or else|else|if (?:not|that'?s not possible|that"
+    r" (?:doesn'?t|does not) work|you can'?t))\b|^\W*(?:否则|不然|要不然|要不|不行的话|不行就|实在不行)"
+)
+
+
+def _otherwise_put_aside(
+    matched: list[_Request], unread: list[tuple[int, int]], norm: str
+) -> tuple[list[_Request], list[tuple[int, int]]]:
+    """A write asked only if the one before it cannot be done ("cancel 100998, otherwise refund
+    100 on 100609") is never offered beside it (a yes to both would run both): it is said to
+    be left unread, to ask again if the first is refused."""
+    out: list[_Request] = []
+    for m in matched:
+        said = normalize(m.text, _TYPOS)
+        if (
+            m.intent in _ACTIONS
+            and any(o.intent in _ACTIONS for o in out)
+            and _OTHERWISE.search(said)
+            and (start := norm.find(said)) >= 0
+        ):
+            unread = [*unread, (start, start + len(said))]
+            continue
+        out.append(m)
+    return out, unread
 
 
 def _write_corrected_midway(

@@ -237,3 +237,72 @@ async def test_a_cancel_asked_for_is_still_offered(tmp_path: Path, text: str) ->
     assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
     await say(bot, "确认")
     assert len(await executions(bot, "cancel_order")) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if it has shipped cancel 100998",
+        "cancel 100998 if it has shipped",
+        "cancel 100998 only if it already shipped",
+        "if 100998 is delivered cancel it",
+        "100998发货了的话取消",
+    ],
+)
+async def test_a_cancel_on_a_condition_that_does_not_hold_is_not_offered(
+    tmp_path: Path, text: str
+) -> None:
+    """ "if it has shipped cancel 100998" offered the cancel of the unshipped ¥5198 order and a
+    yes cancelled it: now the order's state is the answer, nothing is offered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(tool == "cancel_order" for tool, _, _ in _calls(out))
+    assert "100998" in out["reply"]
+    await say(bot, "确认" if "取消" in text else "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_cancel_if_not_shipped_is_still_offered(tmp_path: Path) -> None:
+    """A pin: "if 100998 hasn't shipped cancel it" is offered (it has not shipped)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "if 100998 hasn't shipped cancel it")
+    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+
+
+@pytest.mark.parametrize(
+    ("answer", "confirm"),
+    [("少退点 100就行", "确认"), ("少退点吧，100就够了", "确认"), ("less, 100 is enough", "yes")],
+)
+async def test_less_asked_then_an_amount_is_that_amount(
+    tmp_path: Path, answer: str, confirm: str
+) -> None:
+    """ "100200退保温杯", then "少退点 100就行", asked ¥129 again and a 确认 paid ¥129: now
+    ¥100 is asked and paid once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100200退保温杯")
+    out = await say(bot, answer)
+    assert _calls(out) == [("request_refund", "100200", 100.0)]
+    await say(bot, confirm)
+    assert await refunds_of(bot, "100200") == [100.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "confirm"),
+    [
+        ("if 100998 hasn't shipped yet, cancel it; otherwise refund the phone", "yes"),
+        ("cancel 100998, otherwise refund 100 on 100609", "yes"),
+        ("取消100998，不然就退100609 100块", "确认"),
+    ],
+)
+async def test_what_to_do_otherwise_is_never_offered_beside_the_first(
+    tmp_path: Path, text: str, confirm: str
+) -> None:
+    """ "cancel 100998, otherwise refund 100 on 100609" offered both, and a yes ran both: the
+    second is asked only if the first cannot be done. Now the first is offered, the second said
+    to be left for later, and a yes runs the first alone."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [tool for tool, _, _ in _calls(out) if tool] == ["cancel_order"]
+    await say(bot, confirm)
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+    assert await executions(bot, "create_refund") == []
