@@ -6429,7 +6429,8 @@ def _only_order(text: str) -> str | None:
 # if the first cannot be done
 _OTHERWISE = rx(
     r"^\W*(?:(?:and|but|or)\s+)?(?:otherwise|or else|else|if (?:not|that'?s not possible|that"
-    r" (?:doesn'?t|does not) work|you can'?t))\b|^\W*(?:否则|不然|要不然|要不|不行的话|不行就|实在不行)"
+    r" (?:doesn'?t|does not) work|you can'?t))\b"
+    r"|^\W*(?:否则|不然|要不然|要不|不行的话|不行就|实在不行)"
 )
 
 
