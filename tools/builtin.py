@@ -174,6 +174,19 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
+    stray = await _described_elsewhere(order, said, lookup)
+    if stray:
+        # "cancel 100904 the phone order": the number and the words disagree — which, asked
+        return PrecheckOutcome(
+            refusal={
+                "code": "cancel_not_in_order",
+                "message": "the words describe a product this order does not hold",
+                "status": (order or {}).get("status", ""),
+                "error_class": ErrorClass.BUSINESS.value,
+                "not_in_order": stray,
+                "items": _item_names(order),
+            }
+        )
     kept = _items_left_by_a_part_cancel(order, said) or _items_kept_in_it(order, kept_said)
     if kept:
         # "cancel the phone" (its order found by the phone): an order is cancelled whole —
@@ -213,6 +226,24 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
         if paid is not None:
             return PrecheckOutcome(args=args, data={"status": "paid", "refund_on_cancel": paid})
     return PrecheckOutcome(args=args)
+
+
+async def _described_elsewhere(
+    order: dict[str, Any] | None, said: Any, lookup: LookupFn
+) -> list[dict[str, str]] | None:
+    """The products a cancel's words name that its order does not hold, when they name the
+    order by its number and none of its items ("cancel 100904 the phone order" on the air
+    fryer's order; an order found by the words themselves is theirs)."""
+    if order is None or not isinstance(said, str) or str(order.get("order_id")) not in said:
+        return None
+    if item_meant(order, said)[0] is not None:
+        return None
+    return await _named_elsewhere(order, said, lookup)
+
+
+def _item_names(order: dict[str, Any] | None) -> list[dict[str, str]]:
+    items = [i for i in (order or {}).get("items") or () if isinstance(i, dict)]
+    return [{"en": str(i.get("name") or ""), "zh": str(i.get("name_zh") or "")} for i in items]
 
 
 def _items_left_by_a_part_cancel(order: dict[str, Any] | None, said: Any) -> list[dict[str, str]]:

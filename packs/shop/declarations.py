@@ -22,7 +22,7 @@ from helpdesk.graph.request import RESOLVED
 from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
-from helpdesk.packs.shop.order_reference import ORDER_RESOLVER
+from helpdesk.packs.shop.order_reference import ORDER_RESOLVER, describes_an_order
 from helpdesk.packs.shop.part_asks import part_asks
 from helpdesk.packs.shop.product_parts import PRODUCT_PART_READER
 from helpdesk.packs.shop.refund_share import SHARE, SHARE_OF, SHARE_OWN
@@ -176,10 +176,13 @@ def _cancel(m: Request, facts: Request) -> PlannedCall | None:
         {"order_id": oid, IF_UNPAID: True} if m.get(IF_UNPAID) else {"order_id": oid}
     )
     said = str(m.get("text") or "")
-    if not _WHOLE_ORDER.search(said) and (not _ORDER_ID.search(said) or _PART_OF.search(said)):
+    if (
+        not _WHOLE_ORDER.search(said) and (not _ORDER_ID.search(said) or _PART_OF.search(said))
+    ) or (_ORDER_ID.search(said) and describes_an_order(said)):
         # "cancel the phone", "取消 100998 里的手机": the precheck never lets a yes cancel the
         # other items of the order with the one named ("cancel 100998 i ordered the wrong
-        # phone" is the order)
+        # phone" is the order); "cancel 100904 the phone order": nor an order the words
+        # describe as another's
         args[ITEMS_SAID] = said[:300]
     if m.get(KEPT_SAID):
         args[KEPT_SAID] = str(m[KEPT_SAID])[:300]

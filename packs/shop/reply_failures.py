@@ -46,6 +46,7 @@ _BUSINESS_CODES = (
     "not_cancellable",
     "cancel_condition_not_met",
     "cancel_part",
+    "cancel_not_in_order",
     "refund_unpaid",
     "refund_unshipped",
     "not_refundable",
@@ -136,6 +137,9 @@ def _business(
         sep = "、" if w.lang == "zh" else ", "
         items = sep.join(as_str(i.get(w.lang)) or as_str(i.get("en")) for i in held)
         return w.say("cancel_part", order_id=order_id, items=items)
+    if code == "cancel_not_in_order" and order_id:
+        # "cancel 100904 the phone order": the number and the words disagree
+        return _not_in_order(w, order_id, data, key="cancel_not_in_order")
     if code == "refund_unpaid" and order_id:
         return w.say("refund_unpaid", order_id=order_id)
     if code == "refund_unshipped" and order_id:
@@ -175,16 +179,18 @@ def _business(
     return w.say("business_other", what=what_of(w, kind, order_id, sku))
 
 
-def _not_in_order(w: Writer, order_id: str, data: dict[str, Any]) -> str:
+def _not_in_order(
+    w: Writer, order_id: str, data: dict[str, Any], key: str = "refund_not_in_order"
+) -> str:
     """ "refund the phone from 100200": what the order holds, what can be refunded on it, and
     how much (or which order) — the product named is not in it."""
-    key = "zh" if w.lang == "zh" else "en"
-    names = [as_str(p.get(key) or p.get("en")) for p in as_list(data.get("not_in_order"))]
-    items = [as_str(i.get(key) or i.get("en")) for i in as_list(data.get("items"))]
+    lang = "zh" if w.lang == "zh" else "en"
+    names = [as_str(p.get(lang) or p.get("en")) for p in as_list(data.get("not_in_order"))]
+    items = [as_str(i.get(lang) or i.get("en")) for i in as_list(data.get("items"))]
     named = w.t["list_separator"].join(n for n in names if n) or w.t["not_in_order_named"]
     refundable = data.get("refundable_amount")
     return w.say(
-        "refund_not_in_order",
+        key,
         order_id=order_id,
         named=named,
         items=w.t["list_separator"].join(i for i in items if i),

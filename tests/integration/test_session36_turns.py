@@ -306,3 +306,35 @@ async def test_what_to_do_otherwise_is_never_offered_beside_the_first(
     await say(bot, confirm)
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "named"),
+    [
+        ("cancel 100904 the phone order", "100904", "Smartphone X12"),
+        ("cancel the phone order 100904", "100904", "Smartphone X12"),
+        ("取消100998 空气炸锅那单", "100998", "空气炸锅"),
+        ("取消100904 就是手机那单", "100904", "智能手机"),
+    ],
+)
+async def test_a_cancel_whose_number_and_words_disagree_asks_which(
+    tmp_path: Path, text: str, order: str, named: str
+) -> None:
+    """ "cancel 100998 the air fryer order" offered the ¥5198 order's cancel on its number and a
+    yes cancelled it, though the words describe the air fryer's order. Now the reply says what
+    the order holds and asks which one; a yes cancels nothing."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert order in out["reply"] and named in out["reply"]
+    await say(bot, "确认" if "取消" in text else "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize("text", ["cancel 100998 the phone order", "取消100904这单"])
+async def test_a_cancel_whose_words_fit_its_number_is_offered(tmp_path: Path, text: str) -> None:
+    """A pin: the words fit the order named, so its cancel is offered and a yes runs it once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [tool for tool, _, _ in _calls(out)] == ["cancel_order"]
+    await say(bot, "确认" if "取消" in text else "yes")
+    assert len(await executions(bot, "cancel_order")) == 1
