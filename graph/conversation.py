@@ -141,7 +141,7 @@ SPLIT = rx(
     r"|(?<!the )(?<!my )(?<!this )(?<!a )(?:first|second|third|fourth)(?:ly)?"
     r"(?=[,:]|\s+(?:where|what|how|when|which|please|pls|cancel|refund|check)\b))\b"
     r"|(?<!\S)第[一二三四五](?=[\s,:、])"
-    r"|,?\s*还有(?![货库存吗么嘛没多少几剩的卖现])|,\s*再"
+    r"|,?\s*还有(?![货库存吗么嘛没多少剩的卖现]|几(?!个问题|个事|件事|点))|,\s*再"
     # "帮我取消100904再查下100683物流": "再" after an identifier, before a verb, opens the next
     r"|(?<=\d)\s*再(?=\s*(?:帮我|帮忙|查|看|问|告诉|给我|把|取消|退|改|催|开))"
     # "再把餐具也退了", "再退餐具": "再" opening the message, before a verb, is "also, then"
@@ -219,9 +219,9 @@ ARE_YOU_HUMAN = rx(
     r"|\b(?:an? )?(?:real )?(?:human|person) or (?:an? )?(?:bot|robot|ai|machine)\b"
     # "what can you do?", "你能干什么": what the bot is for (its reply says) — not "what can you
     # do about my parcel"
-    r"|\bwhat (?:can|do) (?:you|u) (?:do|help(?: me)? with)(?: for me)?\s*(?:[?？.!,，]|$)"
+    r"|\bwhat (?:can|do) (?:you|u) (?:do|help(?: me)? with)(?: for me)?\s*(?:[?？.!]|$)"
     r"|你(?:都|到底)?(?:能|会|可以)(?:帮我)?(?:干|做|办)?(?:些)?(?:什么|啥)(?:呀|啊|呢)?"
-    r"\s*(?:[?？。!！,，]|$)"
+    r"\s*(?:[?？。!！]|$)"
 )
 HOTLINE = rx(
     r"\b(?:hotline|(?:your|the|customer service|support|contact) (?:phone |telephone )?number"

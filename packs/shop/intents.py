@@ -908,9 +908,9 @@ _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
     # "was 100609 refunded?", "is the thermos refunded", "refunded 100609?": whether it was —
     # not "is it possible to get 100200 refunded" (a refund asked for)
-    r"|^\W*(?:(?:so|and|but|hi|hey|ok|okay)\W+)*(?:was|were|is|are|has|have|had)\b"
-    r"(?![^.?!]*\b(?:possible|able|ok|okay|allowed|fine|eligible|going to|gonna)\b)"
-    r"[^.?!]{0,50}\brefunded\b|^\W*refunded\b"
+    r"|^\W*(?:(?:so|and|but|hi|hey|ok|okay)\W+)*(?:was|were|is|are)\s+(?:(?:order\s+)?#?\d{6}"
+    r"|it|this|that|(?:the|my|that|this)\s+[a-z][a-z0-9 '-]{1,40}?)\s+(?:(?:already|ever|actually"
+    r"|fully|all)\s+)*refunded\W*$|^\W*refunded\s+(?:order\s+)?(?:#?\d{6}|it|that)\W*$"
     # "did I get my money back for the cancelled order?": whether it came, asked
     r"|\b(?:did|have|has) (?:i|we|u|you|she|he) (?:ever |already |actually |even )?"
     r"(?:get|got|gotten|receive|received) (?:my |the |any |a |that |this )?(?:money|refund|cash)\b"
@@ -1259,7 +1259,13 @@ _CANCEL_QUERY = rx(
     # "你取消了100998吗", "100998你们取消了？", "谁取消了我的100998": a cancel made, asked about
     # ("你帮我把100998取消了吧" asks for one)
     r"|谁[^，。,.!?！？]{0,6}取消"
-    r"|(?<![帮给请])(?:你们|你)(?!帮|给我|请)(?:把)?[^帮请，。,.!?！？]{0,10}取消了(?!吧|呗)"
+    r"|(?<![帮给请])(?:你们|你)(?:已经|都)?(?:把)?[^帮请，。,.!?！？]{0,10}取消了"
+    r"[^吧呗，。,.!?！？]{0,10}(?:吗|么|嘛|没有?)\W*$"
+    r"|^\W*\d{6}\s*(?:你们|你)(?:已经|都)?(?:给我)?取消了\W*$"
+)
+_IF_SO_DO_IT = rx(
+    r"\bif (?:so|yes|it can|you can|possible)\b[\s,]*(?:then\s+)?(?:please\s+|pls\s+|just\s+)?"
+    r"(?:cancel|do it|go ahead)\b|(?:可以|能)的话(?:就)?(?:帮我)?取消"
 )
 _WANT_TO_KNOW = rx(
     r"(?:我)?想(?:知道|问问|问一下|问下|了解一下|了解)|\b(?:i )?(?:want|wanted|'?d like|would like)"
@@ -1272,7 +1278,8 @@ _CANCEL_ASKED_OR_TOLD = rx(
     r"|\b(?:can|could) (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
     # "cancel 100998 if it has shipped", "100998发货了的话取消": a cancel on a condition that
     # would make it impossible — the order's state answers it, nothing is offered
-    r"|\bif (?:it|(?:the |my )?order|#?\d{6})(?:'s| is| has| was| had)? (?:already |been |now )*"
+    r"|(?<!even )\bif (?:it|(?:the |my )?order|#?\d{6})(?:'s| is| has| was| had)?"
+    r" (?:already |been |now )*"
     r"(?:shipped|delivered|dispatched|sent out|arrived|out for delivery)\b"
     r"|(?<![没未不])(?:已经|已)?发(?:货|出)了的话|(?:已经|已)发(?:货|出)(?:了)?(?:的话)?就"
     # "I want to know whether I can cancel 100998", "tell me if I can cancel it"
@@ -1640,8 +1647,9 @@ _WAY_TO_A_PERSON_ASKED = rx(
     r"[^.?!]{0,40}\b(?:human|person|agent|someone|somebody)\b"
     r"|\b(?:human|person|agent|someone|somebody)\b[^.?!]{0,40}\bwithout (?:opening|filing"
     r"|creating|raising|making) (?:a |another |any )?(?:ticket|case)\b"
-    r"|有没有(?:办法|别的办法|什么办法|途径)[^，。,.!?！？]{0,10}(?:联系|找|转)(?:到)?(?:人工|真人|客服)"
+    r"|有没有(?:办法|别的办法|什么办法|途径)[^，。,.!?！？]{0,10}(?:联系|找)(?:到)?(?:人工|真人|客服)"
 )
+_TRANSFER_SAID = rx(r"\b(?:transfer|put|connect|pass) me\b|转人工|转接")
 # a person asked for beside the talk of one (_HUMAN_NOT_ASKED)
 _PERSON_ASKED_BESIDE = rx(
     r"\b(?:i|we) (?:want|need|'?d like|would like) (?:one|a human|a person|someone|somebody"
@@ -2656,7 +2664,11 @@ def _classify_clause(
             if found is not None and found.intent is not Intent.UNKNOWN:
                 return found
         return _Match(Intent.CONFIRM_NO)  # "no need to change the address after all", "不改了"
-    if _WAY_TO_A_PERSON_ASKED.search(norm) and not ents.order_ids:
+    if (
+        _WAY_TO_A_PERSON_ASKED.search(norm)
+        and not ents.order_ids
+        and not _TRANSFER_SAID.search(norm)
+    ):
         return _Match(Intent.HOTLINE)
     if (
         _HUMAN_NOT_ASKED.search(norm)
@@ -2914,8 +2926,10 @@ def _classify_clause(
         return _Match(ShopIntent.FAQ, topic="cancel_order")
     if _CANCEL_QUERY.search(norm) or (
         _CANCEL_ASKED_OR_TOLD.search(norm)
-        # ("我想知道100998能不能取消": what the customer wants is to know)
+        # ("我想知道100998能不能取消": what the customer wants is to know — "…, if so cancel it"
+        # asks for it)
         and not REQUESTS.search(blank(blank(norm, _CAN_I), _WANT_TO_KNOW))
+        and not _IF_SO_DO_IT.search(norm)
         and (ents.order_ids or has_order_ctx)
     ):
         return _Match(ShopIntent.ORDER_STATUS)
@@ -6337,8 +6351,15 @@ def _corrected(matched: list[_Request], norm: str) -> list[_Request]:
             # a look is corrected only by a mistyped number said so ("where's order 100698 -
             # sorry, typo, 100683"): "where's 100683, actually 100609 too" asks about both
             fix = _CORRECTION if m.intent in _ACTIONS else _MISTYPED
-            if 0 <= start < end and fix.search(norm, start, end):
-                if m.amount_kind != "none" and later[-1].amount_kind == "none":
+            fixed = fix.search(norm, start, end) if 0 <= start < end else None
+            if fixed:
+                if (
+                    m.amount_kind != "none"
+                    and later[-1].amount_kind == "none"
+                    # ("退100200的保温杯129，不对，是100609": an amount of a thing stays its own)
+                    and SHARE_OF not in m.args
+                    and not _thing_refunded(norm[: fixed.start()])
+                ):
                     amounts[id(later[-1])] = m
                 continue
         out.append(m)
@@ -6430,26 +6451,31 @@ def _only_order(text: str) -> str | None:
 _OTHERWISE = rx(
     r"^\W*(?:(?:and|but|or)\s+)?(?:otherwise|or else|else|if (?:not|that'?s not possible|that"
     r" (?:doesn'?t|does not) work|you can'?t))\b"
-    r"|^\W*(?:否则|不然|要不然|要不|不行的话|不行就|实在不行)"
+    r"|^\W*(?:否则|不然|要不然|不行的话|不行就|实在不行)"
 )
 
 
 def _otherwise_put_aside(
     matched: list[_Request], unread: list[tuple[int, int]], norm: str
 ) -> tuple[list[_Request], list[tuple[int, int]]]:
-    """A write asked only if the one before it cannot be done ("cancel 100998, otherwise refund
-    100 on 100609") is never offered beside it (a yes to both would run both): it is said to
-    be left unread, to ask again if the first is refused."""
+    """A refund or cancel asked only if the one before it cannot be done ("cancel 100998,
+    otherwise refund 100 on 100609") is never offered beside it (a yes to both would run both):
+    its order is shown with how to ask for it, or (no order named) it is said to be unread."""
+    money = (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)
     out: list[_Request] = []
     for m in matched:
         said = normalize(m.text, _TYPOS)
         if (
-            m.intent in _ACTIONS
-            and any(o.intent in _ACTIONS for o in out)
+            m.intent in money
+            and any(o.intent in money for o in out)
             and _OTHERWISE.search(said)
             and (start := norm.find(said)) >= 0
         ):
-            unread = [*unread, (start, start + len(said))]
+            if m.order_id:
+                held = replace(m, intent=ShopIntent.ORDER_STATUS, args={}, amount=None)
+                out.append(replace(held, amount_kind="none", details=WRITE_HELD))
+            else:
+                unread = [*unread, (start, start + len(said))]
             continue
         out.append(m)
     return out, unread

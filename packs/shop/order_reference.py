@@ -134,7 +134,7 @@ _DESCRIBED_ORDER = rx(
 # "where is my parcel", "我的快递到哪了": the delivery on its way, named by no product — the
 # order meant when exactly one of the customer's orders is on its way (else the bot asks)
 _PARCEL = rx(
-    r"\b(?:parcel|package|pakage|pacakge|packet|delivery|shipment|stuff)s?\b|快递|包裹|物流|件|送达|送货|配送"
+    r"\b(?:parcel|package|pakage|pacakge|packet|delivery|shipment|stuff)s?\b|快递|包裹|物流|件|送达|配送(?!员)"
     # "my tracking's stuck", "my order is late": the parcel on its way, by what is wrong with it
     r"|\bmy tracking\b|\bmy order(?:'s| is| has been)? (?:late|delayed|stuck|lost|overdue)\b"
     # "where is my order", "我的订单到哪了": where the order on its way is

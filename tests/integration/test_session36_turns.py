@@ -302,7 +302,8 @@ async def test_what_to_do_otherwise_is_never_offered_beside_the_first(
     to be left for later, and a yes runs the first alone."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [tool for tool, _, _ in _calls(out) if tool] == ["cancel_order"]
+    writes = [tool for tool, _, _ in _calls(out) if tool in ("cancel_order", "request_refund")]
+    assert writes == ["cancel_order"]
     await say(bot, confirm)
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
     assert await executions(bot, "create_refund") == []
@@ -338,3 +339,75 @@ async def test_a_cancel_whose_words_fit_its_number_is_offered(tmp_path: Path, te
     assert [tool for tool, _, _ in _calls(out)] == ["cancel_order"]
     await say(bot, "确认" if "取消" in text else "yes")
     assert len(await executions(bot, "cancel_order")) == 1
+
+
+# --- pins from the paired review of this session's change (each read wrongly by a first version)
+
+
+@pytest.mark.parametrize(
+    ("turns", "order"),
+    [
+        (("退100200的保温杯129，不对，是100609", "确认"), "100609"),
+        (("refund 399 for the air fryer on 100200, no wait 100609", "yes"), "100609"),
+    ],
+)
+async def test_an_amount_of_a_thing_does_not_go_with_a_corrected_order(
+    tmp_path: Path, turns: tuple[str, str], order: str
+) -> None:
+    """The thing's price is not an amount for another order (a first version paid ¥129 and ¥399
+    on 100609, which holds neither)."""
+    bot = bot_for(tmp_path)
+    await say(bot, turns[0])
+    await say(bot, turns[1])
+    assert 129.0 not in await refunds_of(bot, order)
+    assert 399.0 not in await refunds_of(bot, order)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hi, was hoping to get 100609 refunded",
+        "have 100609 refunded please",
+        "was charged wrong, 100609 should be refunded",
+        "refunded 100609 please",
+    ],
+)
+async def test_a_refund_asked_with_refunded_is_still_offered(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [(tool, order) for tool, order, _ in _calls(out) if tool == "request_refund"] == [
+        ("request_refund", "100609")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["你现在取消了100998就行", "你赶紧取消了100998", "你们直接取消了100998呗"]
+)
+async def test_a_cancel_asked_with_you_is_still_offered(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["is there any way I can speak to a human right now, please transfer me", "有没有办法转人工"],
+)
+async def test_a_transfer_asked_for_beside_how_is_still_a_transfer(
+    tmp_path: Path, text: str
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+async def test_a_refund_beside_a_few_questions_is_still_offered(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "退100609，还有几个问题")
+    assert ("request_refund", "100609") in [(tool, order) for tool, order, _ in _calls(out)]
+
+
+async def test_what_can_you_do_beside_a_late_parcel_answers_the_parcel(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, "what can you do, 100683 is a week late!")
+    assert "100683" in out["reply"]
