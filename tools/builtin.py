@@ -158,6 +158,10 @@ IF_UNPAID = "if_unpaid"
 ITEMS_SAID = "items_said"
 """A cancel's own words, when they name things rather than the order ("cancel the phone"):
 checked against the order's items before the customer is asked; never sent."""
+DESCRIBED_SAID = "described_said"
+"""A cancel's words when they name the order by its number and describe it by a product ("cancel
+100904 the phone order"): checked against the order's items (the number and the words must
+agree) before the customer is asked; never sent."""
 KEPT_SAID = "kept_said"
 """The words of the message keeping a thing beside a cancel ("cancel the monitor order but keep
 the phone one"): when the thing kept is in the order to cancel, nothing is asked; never sent."""
@@ -171,10 +175,11 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     only_if_unpaid = bool(args.pop(IF_UNPAID, False))
     said = args.pop(ITEMS_SAID, None)
     kept_said = args.pop(KEPT_SAID, None)
+    described = args.pop(DESCRIBED_SAID, None)
     order, refusal = await _look_up_order(args.get("order_id"), lookup)
     if refusal is not None:
         return PrecheckOutcome(refusal=refusal)
-    stray = await _described_elsewhere(order, said, lookup)
+    stray = await _described_elsewhere(order, described, lookup)
     if stray:
         # "cancel 100904 the phone order": the number and the words disagree — which, asked
         return PrecheckOutcome(
@@ -755,6 +760,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         if_unpaid: bool | None = None,
         items_said: str | None = None,
         kept_said: str | None = None,
+        described_said: str | None = None,
         customer: str | None = None,
         idempotency_key: str | None = None,
     ) -> Any:

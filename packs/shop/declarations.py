@@ -45,7 +45,13 @@ from helpdesk.packs.shop.words import (
     ticket_needs_asking,
     tracked_product,
 )
-from helpdesk.tools.builtin import IF_UNPAID, ITEMS_SAID, KEPT_SAID, build_shop_registry
+from helpdesk.tools.builtin import (
+    DESCRIBED_SAID,
+    IF_UNPAID,
+    ITEMS_SAID,
+    KEPT_SAID,
+    build_shop_registry,
+)
 from helpdesk.tools.packs import (
     Capability,
     IntentSpec,
@@ -176,14 +182,14 @@ def _cancel(m: Request, facts: Request) -> PlannedCall | None:
         {"order_id": oid, IF_UNPAID: True} if m.get(IF_UNPAID) else {"order_id": oid}
     )
     said = str(m.get("text") or "")
-    if (
-        not _WHOLE_ORDER.search(said) and (not _ORDER_ID.search(said) or _PART_OF.search(said))
-    ) or (_ORDER_ID.search(said) and describes_an_order(said)):
+    if not _WHOLE_ORDER.search(said) and (not _ORDER_ID.search(said) or _PART_OF.search(said)):
         # "cancel the phone", "取消 100998 里的手机": the precheck never lets a yes cancel the
         # other items of the order with the one named ("cancel 100998 i ordered the wrong
-        # phone" is the order); "cancel 100904 the phone order": nor an order the words
-        # describe as another's
+        # phone" is the order)
         args[ITEMS_SAID] = said[:300]
+    elif _ORDER_ID.search(said) and describes_an_order(said):
+        # "cancel 100904 the phone order": nor an order the words describe as another's
+        args[DESCRIBED_SAID] = said[:300]
     if m.get(KEPT_SAID):
         args[KEPT_SAID] = str(m[KEPT_SAID])[:300]
     return PlannedCall("cancel_order", args)

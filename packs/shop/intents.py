@@ -1263,7 +1263,7 @@ _CANCEL_QUERY = rx(
     r"[^吧呗，。,.!?！？]{0,10}(?:吗|么|嘛|没有?)\W*$"
     r"|^\W*\d{6}\s*(?:你们|你)(?:已经|都)?(?:给我)?取消了\W*$"
 )
-_IF_SO_DO_IT = rx(
+_IF_SO_CANCEL_IT = rx(
     r"\bif (?:so|yes|it can|you can|possible)\b[\s,]*(?:then\s+)?(?:please\s+|pls\s+|just\s+)?"
     r"(?:cancel|do it|go ahead)\b|(?:可以|能)的话(?:就)?(?:帮我)?取消"
 )
@@ -2929,7 +2929,7 @@ def _classify_clause(
         # ("我想知道100998能不能取消": what the customer wants is to know — "…, if so cancel it"
         # asks for it)
         and not REQUESTS.search(blank(blank(norm, _CAN_I), _WANT_TO_KNOW))
-        and not _IF_SO_DO_IT.search(norm)
+        and not _IF_SO_CANCEL_IT.search(norm)
         and (ents.order_ids or has_order_ctx)
     ):
         return _Match(ShopIntent.ORDER_STATUS)

@@ -411,3 +411,27 @@ async def test_what_can_you_do_beside_a_late_parcel_answers_the_parcel(tmp_path:
     bot = bot_for(tmp_path)
     out = await say(bot, "what can you do, 100683 is a week late!")
     assert "100683" in out["reply"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tell me if I can cancel 100998, if yes do it",
+        "I'd like to know if I can cancel 100998 - if so cancel it",
+    ],
+)
+async def test_whether_a_cancel_can_be_then_if_so_do_it_is_offered(
+    tmp_path: Path, text: str
+) -> None:
+    """A first version showed only the order (its own 'if so' pattern shadowed an older one)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert ("cancel_order", "100998") in [(tool, order) for tool, order, _ in _calls(out)]
+
+
+async def test_a_cancel_naming_a_wrong_item_of_its_own_order_is_the_order(tmp_path: Path) -> None:
+    """A pin (session 28) a first version broke: the words name the order's own item."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "cancel 100998 i ordered the wrong phone")
+    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+    assert "cancelled whole" not in out["reply"]
