@@ -260,7 +260,7 @@ def _items_left_by_a_part_cancel(order: dict[str, Any] | None, said: Any) -> lis
     item, _ = item_meant(order or {}, said)
     if item is None or len(items_named(order or {}, said)) >= len(items):
         return []
-    return [{"en": str(i.get("name") or ""), "zh": str(i.get("name_zh") or "")} for i in items]
+    return _item_names(order)
 
 
 def _items_kept_in_it(order: dict[str, Any] | None, kept_said: Any) -> list[dict[str, str]]:
@@ -273,7 +273,7 @@ def _items_kept_in_it(order: dict[str, Any] | None, kept_said: Any) -> list[dict
     named = items_named(order or {}, kept_said)
     if not named or len(named) >= len(items):
         return []
-    return [{"en": str(i.get("name") or ""), "zh": str(i.get("name_zh") or "")} for i in items]
+    return _item_names(order)
 
 
 async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:
@@ -321,11 +321,7 @@ async def _refund_outcome(
                     "error_class": ErrorClass.BUSINESS.value,
                     "ask_amount": True,
                     "not_in_order": stray,
-                    "items": [
-                        {"en": str(i.get("name") or ""), "zh": str(i.get("name_zh") or "")}
-                        for i in order.get("items") or ()
-                        if isinstance(i, dict)
-                    ],
+                    "items": _item_names(order),
                 }
             )
     if share is not None:

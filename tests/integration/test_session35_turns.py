@@ -4,19 +4,10 @@ minimal tier) and counted in the shop's audit log."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.integration.test_trust import bot_for, executions, refunds_of, say
-
-
-def _calls(out: dict[str, Any]) -> list[tuple[Any, Any, Any]]:
-    return [
-        (t.get("tool"), (t.get("args") or {}).get("order_id"), (t.get("args") or {}).get("amount"))
-        for t in out["tasks"]
-    ]
-
+from tests.integration.test_trust import bot_for, calls_of, executions, refunds_of, say
 
 # --- compensation asked as an amount ----------------------------------------------------------
 
@@ -36,7 +27,7 @@ async def test_compensation_of_an_amount_is_that_refund_offered_then_paid_once(
     amount is offered as a refund of the thing's order, and paid once on a yes."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert _calls(out) == [("request_refund", order, amount)]
+    assert calls_of(out) == [("request_refund", order, amount)]
     assert await executions(bot, "create_refund") == []
     await say(bot, "确认" if "补偿" in text else "yes")
     assert await refunds_of(bot, order) == [amount]
@@ -50,7 +41,7 @@ async def test_compensation_refused_offers_nothing(tmp_path: Path, text: str) ->
     """A pin (compensation was read as nothing before): refused, it is no refund's words."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert not any(tool == "request_refund" for tool, _, _ in _calls(out))
+    assert not any(tool == "request_refund" for tool, _, _ in calls_of(out))
     await say(bot, "确认")
     assert await executions(bot, "create_refund") == []
 
@@ -60,7 +51,7 @@ async def test_a_share_back_asked_for_is_that_share(tmp_path: Path) -> None:
     ¥797 is offered."""
     bot = bot_for(tmp_path)
     out = await say(bot, "can i get 30% back on 100200 instead of returning stuff")
-    assert [tool for tool, _, _ in _calls(out)] == ["request_refund"]
+    assert [tool for tool, _, _ in calls_of(out)] == ["request_refund"]
     assert "239.10" in str(out["reply"])
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [239.1]
@@ -74,7 +65,7 @@ async def test_whether_money_came_back_is_asked_not_a_refund(tmp_path: Path, tex
     order and its refunds are shown (the share form is a pin for the share read above)."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [tool for tool, _, _ in _calls(out)] == ["get_order"]
+    assert [tool for tool, _, _ in calls_of(out)] == ["get_order"]
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
 
@@ -87,7 +78,7 @@ async def test_a_fault_beside_a_refund_naming_nothing_is_its_reason(tmp_path: Pa
     the refund is wanted."""
     bot = bot_for(tmp_path)
     out = await say(bot, "餐具套装到的时候碎了两个碗，这套餐具单独退吧，退269")
-    assert _calls(out) == [("request_refund", "100200", 269.0)]
+    assert calls_of(out) == [("request_refund", "100200", 269.0)]
     await say(bot, "确认")
     assert await refunds_of(bot, "100200") == [269.0]
     assert await executions(bot, "create_ticket") == []
@@ -97,7 +88,7 @@ async def test_a_ticket_asked_for_beside_a_refund_is_still_offered(tmp_path: Pat
     """A pin: a ticket asked for by name stays beside the refund."""
     bot = bot_for(tmp_path)
     out = await say(bot, "100200退100块，再帮我开个工单说盘子碎了")
-    tools = [tool for tool, _, _ in _calls(out)]
+    tools = [tool for tool, _, _ in calls_of(out)]
     assert "request_refund" in tools and "create_ticket" in tools
 
 
@@ -143,7 +134,7 @@ async def test_a_things_refund_beside_another_orders_amount_keeps_its_price(
     paid it on 100200. Each order's part of the clause is its own: ¥129 for the thermos."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    by_order = {order: amount for tool, order, amount in _calls(out) if tool == "request_refund"}
+    by_order = {order: amount for tool, order, amount in calls_of(out) if tool == "request_refund"}
     assert set(by_order) == {"100200", "100609"}
     await say(bot, "确认" if not text.isascii() else "yes")
     assert await refunds_of(bot, "100200") == [129.0]
@@ -177,7 +168,7 @@ async def test_whether_a_write_was_done_is_asked_and_shown(
     """Each offered the cancel (¥5198 returned on 100998) or a ¥797 refund, and a yes ran it."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert _calls(out) == [("get_order", order, None)]
+    assert calls_of(out) == [("get_order", order, None)]
     await say(bot, "yes")
     assert await executions(bot, "cancel_order") == []
     assert await executions(bot, "create_refund") == []
@@ -187,7 +178,7 @@ async def test_a_cancel_asked_beside_a_question_is_still_offered(tmp_path: Path)
     """A pin: a request said with please is no question about a cancel done."""
     bot = bot_for(tmp_path)
     out = await say(bot, "cancel 100998 please, did I pay for it already?")
-    assert ("cancel_order", "100998", None) in _calls(out)
+    assert ("cancel_order", "100998", None) in calls_of(out)
 
 
 @pytest.mark.parametrize(
@@ -207,7 +198,7 @@ async def test_a_person_talked_about_is_no_transfer(tmp_path: Path, text: str) -
     """Each filed a handoff ticket at once (a write nobody asked for)."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert not any(tool == "handoff_to_human" for tool, _, _ in _calls(out))
+    assert not any(tool == "handoff_to_human" for tool, _, _ in calls_of(out))
     assert await executions(bot, "create_ticket") == []
 
 
@@ -254,7 +245,9 @@ async def test_a_yes_and_a_look_or_another_action_is_no_refund_of_it(
     bot = bot_for(tmp_path)
     await say(bot, "refund 100 on 100609")
     out = await say(bot, then)
-    assert not any(tool == "request_refund" and order != "100609" for tool, order, _ in _calls(out))
+    assert not any(
+        tool == "request_refund" and order != "100609" for tool, order, _ in calls_of(out)
+    )
 
 
 @pytest.mark.parametrize(
@@ -316,7 +309,7 @@ async def test_a_vague_amount_is_asked_never_a_number_picked(tmp_path: Path, tex
     """¥100, ¥10, ¥180, ¥30 or the whole ¥866 were offered and paid on a yes."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert not any(isinstance(amount, float) for _, _, amount in _calls(out))
+    assert not any(isinstance(amount, float) for _, _, amount in calls_of(out))
     assert "866.00" in str(out["reply"])  # the most that can be refunded, with the question
     await say(bot, "yes" if text.isascii() else "确认")
     assert await executions(bot, "create_refund") == []
@@ -365,7 +358,7 @@ async def test_compensation_with_its_order_apart_is_one_refund_of_that_amount(
     """A first version offered ¥100 and ¥797 (a 确认 paid ¥797), or the thermos's ¥129."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [c for c in _calls(out) if c[0] == "request_refund"] == [
+    assert [c for c in calls_of(out) if c[0] == "request_refund"] == [
         ("request_refund", order, 100.0)
     ]
     await say(bot, "yes" if text.isascii() else "确认")
@@ -417,7 +410,9 @@ async def test_a_thing_praised_beside_a_yes_is_no_refund(tmp_path: Path, then: s
     bot = bot_for(tmp_path)
     await say(bot, "refund 100 on 100609")
     out = await say(bot, then)
-    assert not any(tool == "request_refund" and order == "100200" for tool, order, _ in _calls(out))
+    assert not any(
+        tool == "request_refund" and order == "100200" for tool, order, _ in calls_of(out)
+    )
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == []
 
@@ -435,7 +430,7 @@ async def test_an_exact_amount_is_not_taken_for_a_vague_one(
 ) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert ("request_refund", "100609", amount) in _calls(out)
+    assert ("request_refund", "100609", amount) in calls_of(out)
 
 
 @pytest.mark.parametrize(
@@ -501,7 +496,7 @@ async def test_a_write_asked_for_if_it_was_not_done_is_offered(
     """A first version showed the order and read "if not cancel it" as a no: nothing ran."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert next(tool for tool, _, _ in _calls(out)) == "get_order"
+    assert next(tool for tool, _, _ in calls_of(out)) == "get_order"
     assert await executions(bot, action) == []
     await say(bot, yes)
     assert len(await executions(bot, action)) == 1

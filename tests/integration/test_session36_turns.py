@@ -4,19 +4,10 @@ minimal tier) and counted in the shop's audit log."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.integration.test_trust import bot_for, executions, refunds_of, say
-
-
-def _calls(out: dict[str, Any]) -> list[tuple[Any, Any, Any]]:
-    return [
-        (t.get("tool"), (t.get("args") or {}).get("order_id"), (t.get("args") or {}).get("amount"))
-        for t in out["tasks"]
-    ]
-
+from tests.integration.test_trust import bot_for, calls_of, executions, refunds_of, say
 
 # --- an order number ending a sentence -------------------------------------------------------
 
@@ -35,7 +26,7 @@ async def test_an_order_number_before_a_full_stop_is_no_amount(tmp_path: Path, t
     paid once on a yes said after the offer (the last, at the very end, is a pin)."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert _calls(out) == [("request_refund", "100609", None)]
+    assert calls_of(out) == [("request_refund", "100609", None)]
     assert "866" in out["reply"]
     assert await executions(bot, "create_refund") == []
     await say(bot, "yes")
@@ -46,7 +37,7 @@ async def test_a_decimal_amount_is_still_an_amount(tmp_path: Path) -> None:
     """A pin: "100.5" after an order number stays an amount of its own."""
     bot = bot_for(tmp_path)
     out = await say(bot, "refund 100.5 on 100609")
-    assert _calls(out) == [("request_refund", "100609", 100.5)]
+    assert calls_of(out) == [("request_refund", "100609", 100.5)]
 
 
 # --- one of two orders cancelled --------------------------------------------------------------
@@ -66,7 +57,7 @@ async def test_one_of_two_orders_cancelled_is_the_one_said(tmp_path: Path, text:
     order 100998 is offered, and a yes cancels it alone."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+    assert [(tool, order) for tool, order, _ in calls_of(out)] == [("cancel_order", "100998")]
     await say(bot, "确认" if "取消" in text else "yes")
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
 
@@ -76,7 +67,7 @@ async def test_one_of_them_cancelled_with_none_said_is_asked(tmp_path: Path, tex
     """Which one, the words do not say: the order is asked for, nothing is offered."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [order for _, order, _ in _calls(out)] == [None]
+    assert [order for _, order, _ in calls_of(out)] == [None]
     await say(bot, "确认")
     assert await executions(bot, "cancel_order") == []
 
@@ -86,7 +77,7 @@ async def test_whether_an_order_is_not_wanted_asked_is_no_cancel(tmp_path: Path,
     """ "100998不要了吗" offered the cancel (a question made a write task)."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert not any(tool == "cancel_order" for tool, _, _ in _calls(out))
+    assert not any(tool == "cancel_order" for tool, _, _ in calls_of(out))
     await say(bot, "确认")
     assert await executions(bot, "cancel_order") == []
 
@@ -167,7 +158,7 @@ async def test_whether_an_order_was_refunded_is_asked_not_a_refund(
     its refunds) is shown and a yes pays nothing."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert not any(tool == "request_refund" for tool, _, _ in _calls(out))
+    assert not any(tool == "request_refund" for tool, _, _ in calls_of(out))
     assert order in out["reply"]
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
@@ -188,7 +179,7 @@ async def test_an_order_corrected_keeps_the_amount_said(
     paid it: the ¥50 said goes with the corrected order."""
     bot = bot_for(tmp_path)
     out = await say(bot, turns[0])
-    assert _calls(out) == [("request_refund", "100609", 50.0)]
+    assert calls_of(out) == [("request_refund", "100609", 50.0)]
     await say(bot, turns[1])
     assert await refunds_of(bot, "100609") == [50.0]
     assert await refunds_of(bot, "100200") == []
@@ -201,7 +192,7 @@ async def test_an_amount_kept_back_is_no_amount_refunded(tmp_path: Path, text: s
     """ "refund 100200 except 100" offered ¥100 and a yes paid it: the amount is asked."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [amount for _, _, amount in _calls(out)] == [None]
+    assert [amount for _, _, amount in calls_of(out)] == [None]
     await say(bot, "确认" if "退" in text else "yes")
     assert await executions(bot, "create_refund") == []
 
@@ -223,7 +214,7 @@ async def test_a_cancel_asked_about_is_no_cancel(tmp_path: Path, text: str) -> N
     shown (it can still be cancelled) and nothing is offered."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert not any(tool == "cancel_order" for tool, _, _ in _calls(out))
+    assert not any(tool == "cancel_order" for tool, _, _ in calls_of(out))
     assert "100998" in out["reply"]
     await say(bot, "确认" if any("\u4e00" <= c <= "\u9fff" for c in text) else "yes")
     assert await executions(bot, "cancel_order") == []
@@ -234,7 +225,7 @@ async def test_a_cancel_asked_for_is_still_offered(tmp_path: Path, text: str) ->
     """A pin: asked for, the cancel is offered and a yes runs it once."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+    assert [(tool, order) for tool, order, _ in calls_of(out)] == [("cancel_order", "100998")]
     await say(bot, "确认")
     assert len(await executions(bot, "cancel_order")) == 1
 
@@ -256,7 +247,7 @@ async def test_a_cancel_on_a_condition_that_does_not_hold_is_not_offered(
     yes cancelled it: now the order's state is the answer, nothing is offered."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert not any(tool == "cancel_order" for tool, _, _ in _calls(out))
+    assert not any(tool == "cancel_order" for tool, _, _ in calls_of(out))
     assert "100998" in out["reply"]
     await say(bot, "确认" if "取消" in text else "yes")
     assert await executions(bot, "cancel_order") == []
@@ -266,7 +257,7 @@ async def test_a_cancel_if_not_shipped_is_still_offered(tmp_path: Path) -> None:
     """A pin: "if 100998 hasn't shipped cancel it" is offered (it has not shipped)."""
     bot = bot_for(tmp_path)
     out = await say(bot, "if 100998 hasn't shipped cancel it")
-    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+    assert [(tool, order) for tool, order, _ in calls_of(out)] == [("cancel_order", "100998")]
 
 
 @pytest.mark.parametrize(
@@ -281,7 +272,7 @@ async def test_less_asked_then_an_amount_is_that_amount(
     bot = bot_for(tmp_path)
     await say(bot, "100200退保温杯")
     out = await say(bot, answer)
-    assert _calls(out) == [("request_refund", "100200", 100.0)]
+    assert calls_of(out) == [("request_refund", "100200", 100.0)]
     await say(bot, confirm)
     assert await refunds_of(bot, "100200") == [100.0]
 
@@ -302,7 +293,7 @@ async def test_what_to_do_otherwise_is_never_offered_beside_the_first(
     to be left for later, and a yes runs the first alone."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    writes = [tool for tool, _, _ in _calls(out) if tool in ("cancel_order", "request_refund")]
+    writes = [tool for tool, _, _ in calls_of(out) if tool in ("cancel_order", "request_refund")]
     assert writes == ["cancel_order"]
     await say(bot, confirm)
     assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
@@ -336,7 +327,7 @@ async def test_a_cancel_whose_words_fit_its_number_is_offered(tmp_path: Path, te
     """A pin: the words fit the order named, so its cancel is offered and a yes runs it once."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [tool for tool, _, _ in _calls(out)] == ["cancel_order"]
+    assert [tool for tool, _, _ in calls_of(out)] == ["cancel_order"]
     await say(bot, "确认" if "取消" in text else "yes")
     assert len(await executions(bot, "cancel_order")) == 1
 
@@ -375,7 +366,7 @@ async def test_an_amount_of_a_thing_does_not_go_with_a_corrected_order(
 async def test_a_refund_asked_with_refunded_is_still_offered(tmp_path: Path, text: str) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [(tool, order) for tool, order, _ in _calls(out) if tool == "request_refund"] == [
+    assert [(tool, order) for tool, order, _ in calls_of(out) if tool == "request_refund"] == [
         ("request_refund", "100609")
     ]
 
@@ -386,7 +377,7 @@ async def test_a_refund_asked_with_refunded_is_still_offered(tmp_path: Path, tex
 async def test_a_cancel_asked_with_you_is_still_offered(tmp_path: Path, text: str) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+    assert [(tool, order) for tool, order, _ in calls_of(out)] == [("cancel_order", "100998")]
 
 
 @pytest.mark.parametrize(
@@ -404,7 +395,7 @@ async def test_a_transfer_asked_for_beside_how_is_still_a_transfer(
 async def test_a_refund_beside_a_few_questions_is_still_offered(tmp_path: Path) -> None:
     bot = bot_for(tmp_path)
     out = await say(bot, "退100609，还有几个问题")
-    assert ("request_refund", "100609") in [(tool, order) for tool, order, _ in _calls(out)]
+    assert ("request_refund", "100609") in [(tool, order) for tool, order, _ in calls_of(out)]
 
 
 async def test_what_can_you_do_beside_a_late_parcel_answers_the_parcel(tmp_path: Path) -> None:
@@ -426,12 +417,12 @@ async def test_whether_a_cancel_can_be_then_if_so_do_it_is_offered(
     """A first version showed only the order (its own 'if so' pattern shadowed an older one)."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert ("cancel_order", "100998") in [(tool, order) for tool, order, _ in _calls(out)]
+    assert ("cancel_order", "100998") in [(tool, order) for tool, order, _ in calls_of(out)]
 
 
 async def test_a_cancel_naming_a_wrong_item_of_its_own_order_is_the_order(tmp_path: Path) -> None:
     """A pin (session 28) a first version broke: the words name the order's own item."""
     bot = bot_for(tmp_path)
     out = await say(bot, "cancel 100998 i ordered the wrong phone")
-    assert [(tool, order) for tool, order, _ in _calls(out)] == [("cancel_order", "100998")]
+    assert [(tool, order) for tool, order, _ in calls_of(out)] == [("cancel_order", "100998")]
     assert "cancelled whole" not in out["reply"]

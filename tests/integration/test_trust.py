@@ -31,6 +31,14 @@ def bot_for(tmp: Path, *, clock: FakeClock | None = None, saver: Any = None) -> 
     )
 
 
+def calls_of(out: dict[str, Any]) -> list[tuple[Any, Any, Any]]:
+    """(tool, order id, amount) of each task a turn planned."""
+    return [
+        (t.get("tool"), (t.get("args") or {}).get("order_id"), (t.get("args") or {}).get("amount"))
+        for t in out["tasks"]
+    ]
+
+
 async def say(bot: Bot, text: str, session: str = "s") -> dict[str, Any]:
     return await run_turn(bot, text, session=session, customer=CUSTOMER)
 
