@@ -104,7 +104,7 @@ _ALL_BUT = re.compile(
     r"|the others|the remaining)\b[^?]{0,30}?\b(?:keep|keeping|kept)\b"
     # "refund 100200 except 100", "退100609 除了100": an amount kept back, not the one refunded
     r"|\b(?:except|exept|excpet|apart from|other than|besides|excluding|minus)\s*(?:for\s*)?"
-    r"(?:[¥￥]|rmb|cny)?\s*\d|除了?\s*[¥￥]?\s*\d",
+    r"(?:[¥￥]|rmb|cny)?\s*\d+(?:\.\d+)?|除了?\s*[¥￥]?\s*\d+(?:\.\d+)?(?:块钱|块|元)?",
     re.IGNORECASE,
 )
 # "退100，不是，退50", "refund 100, no wait 50", "refund 50... actually 100": the amount said

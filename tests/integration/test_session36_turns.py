@@ -189,10 +189,12 @@ async def test_an_order_corrected_keeps_the_amount_said(
     "text", ["refund 100200 except 100", "refund 100200 apart from 100", "退100609 除了100"]
 )
 async def test_an_amount_kept_back_is_no_amount_refunded(tmp_path: Path, text: str) -> None:
-    """ "refund 100200 except 100" offered ¥100 and a yes paid it: the amount is asked."""
+    """ "refund 100200 except 100" offered ¥100 and a yes paid it: the amount is asked (the
+    words quoted whole: a first version quoted "除了 1")."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
     assert [amount for _, _, amount in calls_of(out)] == [None]
+    assert "除了" not in text or "除了 100”" in out["reply"]
     await say(bot, "确认" if "退" in text else "yes")
     assert await executions(bot, "create_refund") == []
 
