@@ -332,6 +332,11 @@ async def _refund_outcome(
         item, named = item_meant(order, str(share_of))
         if item is not None or named:
             return _share_outcome(args, order, 1.0, share_of)
+    if amount is not None and share_of and order is not None:
+        # "refund 200 for the thermos in 100200": never more for one item than it cost
+        too_much = _more_than_the_item(order, float(amount), str(share_of))
+        if too_much is not None:
+            return PrecheckOutcome(refusal=too_much)
     if order is None:
         if amount is None:
             # the exact amount cannot be stated, so it cannot be asked about
@@ -379,6 +384,31 @@ async def _refund_outcome(
     if amount is None:
         return PrecheckOutcome(args={**args, "amount": round(float(remaining), 2)}, data=facts)
     return PrecheckOutcome(data=facts)
+
+
+def _more_than_the_item(order: dict[str, Any], amount: float, words: str) -> dict[str, Any] | None:
+    """The refusal of ``amount`` for the one item of the order ``words`` single out, when it
+    is more than that item cost (or than is left on the order): it says the most for the item
+    and asks how much; None when the words single out no item or the amount fits."""
+    item, _ = item_meant(order, words)
+    price = resolve_share(order, 1.0, words) if item is not None else None
+    if price is None or price.item is None:
+        return None
+    remaining = order.get("refundable_amount")
+    most = min(price.amount, float(remaining)) if remaining is not None else price.amount
+    if amount <= most:
+        return None
+    return {
+        "code": "amount_too_large",
+        "message": f"at most {most} can be refunded for {price.item}",
+        "refundable_amount": remaining,
+        "item_max": most,
+        "asked": amount,
+        "share_item": price.item,
+        "share_item_zh": price.item_zh,
+        "error_class": ErrorClass.BUSINESS.value,
+        "ask_amount": True,
+    }
 
 
 async def _named_elsewhere(
@@ -544,6 +574,7 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         left: float | None = None,
         ticket: str | None = None,
         context: str | None = None,
+        every: bool = False,
         customer: str | None = None,
     ) -> Any:
         """List the customer's most recent orders, optionally by status, or only those holding
@@ -554,10 +585,13 @@ def build_shop_registry(client: ShopClient, *, hotline: str = "400-820-8820") ->
         refunded (``left``: "the 866 that's left") or the one a ticket of theirs is about
         (``ticket``: "T-000031"); ``context``: words told before ``product``'s, read only when
         those name none of the customer's products ("…the display flickers. open a repair
-        ticket for it")."""
+        ticket for it"); ``every``: the orders of every product ``product`` names, not only of
+        the most strongly named ("the air fryer … and the cameras … where are they?")."""
         params: dict[str, Any] = {"status": status, "limit": limit}
         if product and product.strip():
             params["product"] = product.strip()[:200]
+            if every:
+                params["every"] = "true"
             if context and context.strip():
                 params["context"] = context.strip()[:200]
         elif refund and refund.strip():

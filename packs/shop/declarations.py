@@ -227,6 +227,10 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         args = {"order_id": oid, "amount": None, SHARE_OF: words}
         return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
+    if amount is not None and (words := str(m.get(SHARE_OF) or m.get("text") or "")[:300]):
+        # "refund 200 for the thermos in 100200": the precheck never lets one item's refund
+        # be more than it cost
+        return PlannedCall("request_refund", {"order_id": oid, "amount": amount, SHARE_OF: words})
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
 
 

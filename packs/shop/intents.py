@@ -152,6 +152,7 @@ __all__ = [
     "Entities",
     "ShopIntent",
     "asks_cancellable",
+    "cancel_on_a_condition",
     "extract_entities",
     "faq_topic_of",
     "kind_of",
@@ -415,7 +416,7 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|(?:新疆|西藏|青海|内蒙古?|宁夏|甘肃|海南|香港|澳门|台湾|偏远地区|乡下|农村)"
         r"(?:那边|地区)?(?:能|可以)?(?:发|寄|送|配送)(?:货)?(?:吗|么|嘛|不)"
         r"|(?:能|可以)(?:发|寄|送)(?:到|往)[\u4e00-\u9fff]{2,4}(?:吗|么|嘛)"
-        r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发)到.{1,6}(?:要|需要)?(?:几天|多久)"
+        r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发货?)(?:到|往).{1,6}(?:要|需要)?(?:几天|多久)"
         r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
         r"|下单(?:的话)?[^，。,.!?！？]{0,6}(?:啥时候|什么时候|几天|多久)(?:能)?到"
         r"|\bhow long (?:would|will|does|do) (?:stuff|things|it|orders?|parcels?|delivery) take"
@@ -734,6 +735,8 @@ _REFUND_QUESTION = rx(
     # "钱会退回支付宝吗", "是退到银行卡吗": where a refund goes, asked
     r"|会退|会不会退|是不是退|(?<!还)是退[到回]"
     r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
+    # "100200 能退100吗": whether that much can come back, asked ("能帮我退100吗" asks for it)
+    r"|(?<![帮给])(?:能|可以)退[¥￥]?\d+(?:\.\d+)?(?:块|元)?钱?(?:吗|么|嘛|不)"
     r"|" + _CAN_MONEY_BACK_PATTERN
 )
 _HOW_MUCH = rx(r"\bhow much\b|多少")
@@ -968,6 +971,17 @@ def asks_cancellable(text: str) -> bool:
     return bool(asked) and not _CANCEL_TOLD.search(norm)
 
 
+def cancel_on_a_condition(text: str, order_id: str) -> bool:
+    """Whether the text asks to cancel ``order_id`` on a condition it was shown instead of
+    ("if 100683 hasn't arrived cancel 100998", "如果100683还没到就取消100998"): the reply says
+    whether it can still be cancelled and how to ask."""
+    norm = normalize(text, _TYPOS)
+    return bool(order_id) and bool(
+        _ON_A_CONDITION.search(norm)
+        and re.search(rf"(?:\bcancel|取消)\W{{0,3}}(?:(?:the |my )?order |订单)?{order_id}", norm)
+    )
+
+
 def mentions_refund(text: str) -> bool:
     """Whether the text is about refunds (asking or requesting) — or about sending something
     back ("if I send back only the thermos from 100200, …": what would come back is asked)."""
@@ -1116,6 +1130,11 @@ _HANDOFF = rx(
     r"|\b(?:get|have|need|want) (?:someone|somebody|a person) (?:to )?(?:sort|fix|look|deal"
     r"|handle|check)\w*\b(?! (?:the |my )?(?:parcel|package|delivery)\b)"
     r"|(?:让|叫)(?:你们)?的?(?:主管|经理|领导|负责人)"
+    # "put me through to someone who is", "connect me to a person"
+    r"|(?<!don't )(?<!dont )(?<!not )\b(?:put|get) me through to (?:someone|somebody|a person"
+    r"|an? (?:agent|human|person|manager|supervisor)|a real)\b"
+    r"|(?<!don't )(?<!dont )(?<!not )\bconnect me (?:to|with) (?:someone|somebody|a person"
+    r"|an? (?:agent|human|person|manager|supervisor)|a real)\b"
     # "give me someone who can actually help"
     r"|\b(?:give me|get me|i need|i want) (?:someone|somebody) (?:who|that) can"
     r" (?:actually )?help\b"
@@ -1533,7 +1552,7 @@ _TICKET = rx(
     r"|(?:send|ship) (?:me )?a new one|a new one (?:instead|rather than|than a)"
     r"|(?:rather|prefer(?: to)?) (?:get|have|receive) a new one"
     r"|ticket (?:opened|filed|raised|created)|(?:open|file|create|raise|submit) a "
-    r"(?:support )?ticket|support ticket|leaking|torn"
+    r"(?:support )?ticket|support ticket|leaking|torn(?! between\b)"
     # what a thing stopped doing, told (not asked): "stopped keeping stuff hot" (a noise is
     # not: "is it normal that it's making a noise" asks)
     r"|(?:stopped|doesn'?t|does not) (?:keep(?:ing)?|stay(?:ing)?) [a-z ]{0,12}"
@@ -1662,6 +1681,7 @@ _TRANSFER = rx(
     r"|(?<!是不是)(?<!是)人工客服(?!吗|嘛|么|电话|热线|号码|几点|什么时候|啥时候|工作|上班)"
     r"|\btransfer\b|\b(?:talk|speak) (?:to|with)\b"
     r"|\b(?:get|want|need) (?:a |an )?(?:human|real person|agent)\b"
+    r"|\b(?:put|get) me through\b|\bconnect me (?:to|with)\b"
 )
 _OPENING_GREETING = rx(
     r"^\W*(?:hi+|hello+|hey+|hiya|howdy|good (?:morning|afternoon|evening)|bonjour|hola)\b"
@@ -1699,6 +1719,9 @@ _LAPSE_ASKED = rx(
 )
 _IF_SO_CANCEL = rx(
     r"(?:要是|如果|若是?)?[^，。,.!?！？]{0,10}(?:就|的话)\s*(?:帮我|给我)?\s*取消(?:了|掉)?(?:吧|了吧)\W*$"
+    # "如果没发货就取消100998": the order after it, on the condition the shop checks
+    r"|^\W*(?:要是|如果|若是?)?(?:还)?(?:没|未)发(?:货)?(?:的话)?\s*就\s*(?:帮我|给我)?\s*取消(?:了|掉)?"
+    r"\s*(?:订单)?\s*\d{6}\s*(?:吧)?\W*$"
 )
 # "100200 能退货吗", "can i return 100200?": whether an after-sales step is possible, asked
 _WHETHER_POSSIBLE = rx(
@@ -1721,6 +1744,14 @@ _EXPLICIT_TICKET = rx(
     r"|\bcomplain|投诉|(?:开|提|建|提交|创建)(?:个|一个)?(?:售后)?工单"
 )
 # "我名下有没有未处理的工单", "any open tickets on my account?": tickets there are, asked about
+# "should I open a ticket", "do I need to file a complaint", "要不要开个工单": whether to, asked
+_SHOULD_I_FILE = rx(
+    r"\b(?:should|shall|must) (?:i|we) (?:\w+ ){0,2}(?:open|file|raise|submit|create|make|log"
+    r"|lodge|put in)\b"
+    r"|\b(?:do|would) (?:i|we) (?:need|have) to (?:open|file|raise|submit|create|make|log|lodge)\b"
+    r"|要不要(?:开|提|建|提交|申请|投诉)|需不需要(?:开|提|建|提交|申请|投诉)"
+    r"|(?:需要|用不用|得)(?:开|提交?|建)(?:个|一个)?(?:工单|投诉)(?:吗|么|嘛)"
+)
 _TICKET_QUESTION = rx(
     r"(?:有没有|有哪些|有几个|还有|查(?:一?下|看)?|看(?:一?下)?)[^，。,.!?！？]{0,8}工单(?![^，。,.!?！？]{0,4}(?:开|提))"
     r"|工单[^，。,.!?！？]{0,6}(?:进度|进展|状态|处理了|怎么样|呢|有吗|吗|跟进|回复|结果|没)"
@@ -3036,6 +3067,10 @@ def _classify_clause(
     ):
         # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
         return _Match(ShopIntent.FAQ, topic=_return_or_exchange(norm))
+    if _SHOULD_I_FILE.search(norm) and _TICKET.search(norm) and not ents.ticket_ids:
+        # "should I open a ticket for 100683?", "要不要开个工单": whether, asked — the order
+        # (its open tickets, how to escalate) or the tickets, nothing offered
+        return _Match(ShopIntent.ORDER_STATUS if ents.order_ids else ShopIntent.TICKET_STATUS)
     if _RETURNS_TOLD_OF.search(norm) and not _TICKET.search(norm) and not ents.order_ids:
         # "I heard you do 7 day no reason returns": the policy spoken of, no return asked for
         return _Match(ShopIntent.FAQ, topic="returns")
@@ -4980,7 +5015,7 @@ def match_shop(
     matched = _thing_told_before_the_action(_thing_of_the_fault(matched), text)
     matched = _when_of_the_order_named_after(_not_that_one(matched))
     matched = _status_of_the_tickets(matched)
-    matched = _look_told_beside(matched, text)
+    matched = _each_order_looked_at(_look_told_beside(matched, text))
     matched = _conditions_of_the_cancels(_cancel_of_the_order_looked_at(matched), norm)
     matched = _fault_told_beside_its_remedy(_ticket_of_the_order_told(matched, norm))
     matched = _told_beside_a_ticket_or_transfer(matched)
@@ -7764,6 +7799,31 @@ def _part_cancel_asked(items: list[_Request], norm: str) -> list[_Request]:
     return out
 
 
+# "where are they", "both of them", "两个都到哪了": several things told of, looked at together
+_THEY_LOOKED_AT = rx(
+    r"\b(?:are|were) (?:they|both|the two)\b|\b(?:both|each) of them\b|\bboth (?:of )?(?:my |the )?"
+    r"(?:orders|parcels|packages|deliveries)\b|\b(?:check|track|find) (?:them|both)\b"
+    r"|\bthey (?:actually |now |at )|它们|他们(?:俩)?(?:都)?到哪"
+    r"|两个(?:包裹|快递|订单|单子)?都|俩都"
+)
+
+
+def _each_order_looked_at(items: list[_Request]) -> list[_Request]:
+    """A look naming no order that asks after several things told beside it ("the air fryer …
+    and the cameras … where are they actually?") is a look at the order of each (the lookup
+    finds them), never the first alone."""
+    out = []
+    for i in items:
+        if (
+            i.intent in (ShopIntent.TRACKING, ShopIntent.ORDER_STATUS)
+            and i.order_id is None
+            and _THEY_LOOKED_AT.search(normalize(i.text, _TYPOS))
+        ):
+            i = replace(i, args={**i.args, EVERY_DESCRIBED: True})
+        out.append(i)
+    return out
+
+
 # "两个没发货的单都取消", "cancel all my unpaid orders", "cancel both orders that haven't shipped"
 _EVERY_ONE = rx(r"都|全部|全都|所有|\ball\b|\bboth\b|\bevery\b|\beach\b")
 
@@ -8692,6 +8752,17 @@ def _one_order_the_others_condition(clause: str) -> bool:
     ids = [m for m in re.finditer(r"(?<!\d)\d{6}(?!\d)", clause)]
     for first, second in itertools.pairwise(ids):
         between = clause[first.end() : second.start()]
+        before = clause[: first.start()]
+        if (
+            # "如果100683还没到就取消100998", "if 100683 hasn't arrived cancel 100998": the
+            # condition opens before the first order
+            first.group(0) != second.group(0)
+            and _ON_A_CONDITION.search(before)
+            and not _POLITE_IF.search(clause)
+            and not _CONDITIONED_WRITE.search(before)
+            and _CONDITIONED_WRITE.search(between)
+        ):
+            return True
         condition = _ON_A_CONDITION.search(between)
         if (
             condition

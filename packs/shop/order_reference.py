@@ -187,6 +187,8 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     when they name none of the customer's products, by the story told before them)."""
     words = _words_of(request)
     query = _query_of_words(request, words)
+    if query is not None and "product" in query and request.get(EVERY_DESCRIBED):
+        query = {**query, "every": True}  # "… where are they?": the order of each thing named
     story = _story_before(request)
     if not story:
         return query
@@ -319,6 +321,18 @@ def _about_the_parcel(request: Mapping[str, Any]) -> bool:
     )
 
 
+def _one_per_product(orders: list[Mapping[str, Any]]) -> list[str]:
+    """The first of ``orders`` holding each product the words matched, in that order."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for order in orders:
+        names = {str(m.get("en")) for m in order.get("matched") or () if isinstance(m, Mapping)}
+        if names - seen and str(order["order_id"]) not in out:
+            out.append(str(order["order_id"]))
+        seen |= names
+    return out
+
+
 def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     """The order ids of the lookup's result the request fits, the one to use first; None when
     the words named no product and no state (nothing was described).
@@ -369,6 +383,9 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     if intent in _LOOKS:
         candidates = sorted(fitting or found, key=_matched_count, reverse=True)
         moving = [o for o in candidates if o.get("status") in _ON_ITS_WAY]
+        if request.get(EVERY_DESCRIBED):
+            # "the air fryer … the cameras … where are they?": the order of each thing named
+            return _one_per_product([*moving, *(o for o in candidates if o not in moving)])
         return [str((moving or candidates)[0]["order_id"])] if candidates else []
     # an action is for the order the words describe best ("手机那单退2999 只退手机 显示器我要": the
     # phone + monitor order, not the screen protector 手机膜); among them, the ones that can take it

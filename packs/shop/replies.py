@@ -23,6 +23,7 @@ from helpdesk.packs.shop.identifiers import REFUND_MENTION
 from helpdesk.packs.shop.intents import (
     ShopIntent,
     asks_cancellable,
+    cancel_on_a_condition,
     kind_of,
     mentions_refund,
     order_of,
@@ -102,7 +103,8 @@ def _ok(w: Writer, kind: Kind, match: MatchedIntent, result: ToolResult) -> str:
             w,
             as_dict(data),
             about_refund=mentions_refund(match.text),
-            about_cancel=asks_cancellable(match.text),
+            about_cancel=asks_cancellable(match.text)
+            or cancel_on_a_condition(match.text, as_str(as_dict(data).get("order_id"))),
             words=match.text,
         )
     if kind == "orders":

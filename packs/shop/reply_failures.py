@@ -168,6 +168,15 @@ def _business(
         return w.say(
             "not_refundable", order_id=order_id, refundable=money(data.get("refundable_amount", 0))
         )
+    if code == "amount_too_large" and order_id and data.get("item_max") is not None:
+        item = data.get("share_item_zh") if w.lang == "zh" else data.get("share_item")
+        return w.say(
+            "amount_too_large_item",
+            order_id=order_id,
+            item=as_str(item or data.get("share_item")),
+            asked=money(data.get("asked") or 0),
+            refundable=money(data["item_max"]),
+        )
     if code == "amount_too_large" and order_id and data.get("refundable_amount") is not None:
         return w.say(
             "amount_too_large",

@@ -251,8 +251,15 @@ def list_orders(call: _Call) -> dict[str, Any]:
             if call.query.get("context") is not None
             else None
         )
+        every = choice("every", call.query.get("every"), ("true", "false")) == "true"
         return call.read(
-            service.orders_naming, call.customer_id, product, wanted, limit, context=context
+            service.orders_naming,
+            call.customer_id,
+            product,
+            wanted,
+            limit,
+            context=context,
+            every=every,
         )
     if call.query.get("refund") is not None:
         # "did R-000094 go through?": the order that refund is of (its refunds and what is

@@ -87,6 +87,7 @@ def orders_naming(
     status: str | None,
     limit: int,
     context: str | None = None,
+    every: bool = False,
 ) -> dict[str, Any]:
     """The customer's orders holding the product their words name ("cancel my air fryer
     order", "净化器那单"), newest first, each with the products of it the words matched
@@ -94,14 +95,16 @@ def orders_naming(
     match none; ``names_a_product`` says whether they name a product of the catalogue at all
     ("my kayak order": yes, though the customer never ordered one). ``context`` (words told
     before ``text``) is read only when ``text`` names none of the customer's products ("the
-    display flickers … open a repair ticket for it")."""
+    display flickers … open a repair ticket for it"). ``every``: the orders of every product
+    the words name ("the air fryer … and the cameras … where are they?"), not only of the most
+    strongly named."""
     ordered = ordered_skus(conn, customer_id)
     scores = mentioned(conn, text, ordered)
     if not scores and context:
         text = f"{context} {text}"
         scores = mentioned(conn, text, ordered)
     best = max(scores.values(), default=0)
-    skus = [sku for sku, score in scores.items() if score == best and best > 0]
+    skus = [sku for sku, score in scores.items() if (every or score == best) and score > 0]
     found = list_orders(conn, customer_id, status, limit, skus=skus or None)
     names: dict[str, dict[str, str]] = {}
     if skus:

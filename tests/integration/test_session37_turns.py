@@ -1,0 +1,216 @@
+"""Whole turns session 37 changed — run as a customer meets the bot (the demo shop seeded, the
+minimal tier) and counted in the shop's audit log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_trust import bot_for, calls_of, executions, refunds_of, say
+
+# --- one item's refund is never more than it cost ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [("refund 200 for the thermos in 100200", "yes"), ("100200的保温杯退200", "确认")],
+)
+async def test_more_for_an_item_than_it_cost_is_asked(tmp_path: Path, text: str, yes: str) -> None:
+    """ "refund 200 for the thermos in 100200" offered ¥200 and a yes paid it: the thermos cost
+    ¥129. Now the most for it is said and the amount asked; nothing is paid on a yes."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "129" in out["reply"]
+    await say(bot, yes)
+    assert await executions(bot, "create_refund") == []
+    await say(bot, "100")
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [100.0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refund 100 for the thermos in 100200",  # within its price
+        "refund 300 on 100200",  # no item named: the order's refundable amount is the cap
+        "refund 300 for the air fryer from 100200",  # the ¥399 air fryer
+    ],
+)
+async def test_an_amount_an_item_or_the_order_covers_is_offered(tmp_path: Path, text: str) -> None:
+    """Pins: an amount within the item's price, or with no single item named, is offered as
+    said and paid once on a yes."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    amount = 100.0 if "100 for" in text else 300.0
+    assert calls_of(out) == [("request_refund", "100200", amount)]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [amount]
+
+
+# --- whether an amount can come back, asked --------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["100200 能退100吗?", "100200可以退100块吗"])
+async def test_whether_an_amount_can_come_back_is_answered(tmp_path: Path, text: str) -> None:
+    """ "100200 能退100吗?" offered a ¥100 refund (a question made a money task), while "can I
+    get 100 back on 100200?" showed the order. Now the order and what is refundable are shown."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert calls_of(out) == [("get_order", "100200", None)]
+    assert "797" in out["reply"]
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_asking_politely_for_an_amount_is_still_a_request(tmp_path: Path) -> None:
+    """A pin: "能帮我退100吗" asks for it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200能帮我退100吗")
+    assert calls_of(out) == [("request_refund", "100200", 100.0)]
+
+
+# --- a cancel on a condition -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["如果没发货就取消100998", "还没发货的话就取消100998"])
+async def test_cancel_if_not_shipped_with_the_order_after_is_offered(
+    tmp_path: Path, text: str
+) -> None:
+    """ "如果没发货就取消100998" showed the order and asked the customer to say it again, while
+    "if it hasn't shipped cancel 100998" offered the cancel (the shop refuses a shipped order).
+    Now both offer it; a yes cancels once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert calls_of(out) == [("cancel_order", "100998", None)]
+    await say(bot, "确认")
+    assert [e["target"] for e in await executions(bot, "cancel_order")] == ["100998"]
+
+
+@pytest.mark.parametrize(
+    "text", ["如果100683还没到就取消100998", "if 100683 hasn't arrived cancel 100998"]
+)
+async def test_cancel_on_another_orders_condition_is_shown(tmp_path: Path, text: str) -> None:
+    """ "if 100683 hasn't arrived cancel 100998" planned two cancels — one of 100683, which
+    nobody asked to cancel — and offered 100998's. Now both orders are shown, with how to ask
+    for the cancel; nothing is offered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert calls_of(out) == [("get_order", "100683", None), ("get_order", "100998", None)]
+    assert "取消 100998" in out["reply"] or 'cancel 100998"' in out["reply"]
+    await say(bot, "确认" if "取消" in text else "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+# --- whether to open a ticket, asked ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "should I open a ticket for 100683?",
+        "should i file a complaint about 100683",
+        "我要不要开个工单 100683",
+    ],
+)
+async def test_whether_to_open_a_ticket_is_answered(tmp_path: Path, text: str) -> None:
+    """ "should I open a ticket for 100683?" offered a ticket (a question made a write task).
+    Now the order is shown with its open ticket; nothing is filed on a yes."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert calls_of(out) == [("get_order", "100683", None)]
+    assert "T-000031" in out["reply"]
+    await say(bot, "确认" if "工单" in text else "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+# --- several things told of, asked after together ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I ordered the monitor and the screen protector, where are they?",
+        "显示器和钢化膜 两个都到哪了",
+    ],
+)
+async def test_where_are_they_looks_at_each_order_told_of(tmp_path: Path, text: str) -> None:
+    """ "the monitor and the screen protector, where are they?" looked at one order (the one on
+    its way). Now each thing's order is looked at."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert sorted(order for _, order, _ in calls_of(out)) == ["100683", "100998"]
+    assert "YT9433239273" in out["reply"]
+
+
+async def test_where_is_one_thing_looks_at_its_order_only(tmp_path: Path) -> None:
+    """A pin: one thing asked after is one look."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "where is my screen protector")
+    assert calls_of(out) == [("track_shipment", "100683", None)]
+
+
+# --- words that read as something else --------------------------------------------------------
+
+
+async def test_torn_between_two_products_is_no_fault(tmp_path: Path) -> None:
+    """ "I'm torn between the smart watch and the fitness band" offered an after-sales ticket
+    ("torn" read as a fault). Now both products are looked up; nothing is filed on a yes."""
+    bot = bot_for(tmp_path)
+    text = "I'm torn between the smart watch and the fitness band, are both in stock?"
+    out = await say(bot, text)
+    assert not any(tool == "create_ticket" for tool, _, _ in calls_of(out))
+    assert "SKU-1007" in out["reply"] and "SKU-1008" in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["另外你们发货到天津一般几天", "how long does delivery take to Tianjin"]
+)
+async def test_delivery_time_to_a_city_is_the_delivery_policy(tmp_path: Path, text: str) -> None:
+    """ "你们发货到天津一般几天" listed the customer's orders. Now the delivery times are given
+    (the English is a pin)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [tool for tool, _, _ in calls_of(out)] == ["search_faq"]
+    assert "3-5" in out["reply"] or "3-5 天" in out["reply"] or "3–5" in out["reply"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "are you a real person? if not put me through to someone who is",
+        "put me through to someone please",
+        "connect me to an agent",
+    ],
+)
+async def test_put_me_through_is_a_transfer(tmp_path: Path, text: str) -> None:
+    """ "are you a real person? if not put me through to someone who is" only said what the bot
+    is. Now the customer is transferred (one ticket for the people who answer)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [tool for tool, _, _ in calls_of(out)] == ["handoff_to_human"]
+    assert len(await executions(bot, "create_ticket")) == 1
+
+
+async def test_do_not_put_me_through_is_no_transfer(tmp_path: Path) -> None:
+    """A pin: "don't put me through to someone" transfers nobody."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "don't put me through to someone, just answer: where is 100683")
+    assert not any(tool == "handoff_to_human" for tool, _, _ in calls_of(out))
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_the_shop_lists_the_orders_of_every_product_named(tmp_path: Path) -> None:
+    """``GET /orders?product=…&every=true``: the orders of each product the words name, not
+    only of the most strongly named; ``every`` is true or false."""
+    bot = bot_for(tmp_path)
+    http, headers = bot.client.http, {"X-Customer-Id": "C0001"}
+    words = "the monitor and the screen protector"
+    strongest = (await http.get("/orders", params={"product": words}, headers=headers)).json()
+    assert len(strongest["orders"]) == 1
+    every = await http.get("/orders", params={"product": words, "every": "true"}, headers=headers)
+    assert sorted(o["order_id"] for o in every.json()["orders"]) == ["100683", "100998"]
+    bad = await http.get("/orders", params={"product": words, "every": "yes"}, headers=headers)
+    assert bad.status_code == 422
