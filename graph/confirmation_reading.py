@@ -2,8 +2,7 @@
 
 :func:`read_confirmation` tells an unqualified yes (:attr:`Intent.CONFIRM_YES`, the only thing
 that runs an action) from a no, a change ("yes but only 100"), a correction ("不对，我是说100904"),
-a hedge ("yes?") and a new request; packs' words reach it as :class:`ConfirmationWords`.
-"""
+a hedge ("yes?") and a new request; packs' words reach it as :class:`ConfirmationWords`."""
 
 from __future__ import annotations
 
@@ -21,6 +20,7 @@ from helpdesk.graph.amount_answers import (
 from helpdesk.graph.answer_changes import changed_amount as _changed_amount
 from helpdesk.graph.answer_changes import corrected_subject as _corrected_subject
 from helpdesk.graph.answer_changes import without as _without
+from helpdesk.graph.asides import without_asides
 from helpdesk.graph.asking import ASKS, asks_for_something
 from helpdesk.graph.confirmation_words import ConfirmationWords
 from helpdesk.graph.conversation import (
@@ -123,6 +123,7 @@ def read_confirmation(
     Only an unqualified yes is :attr:`Intent.CONFIRM_YES`. A yes with a change ("yes but only
     100"), a correction ("不对，我是说100904") or a hedge/question ("yes?") never runs anything.
     """
+    text, norm = without_asides(text), without_asides(norm)  # "do it, or I'll complain"
     if _THUMBS.search(norm) and len(set(words.named_actions(bare(norm)))) >= 2:
         # "refund 👍 cancel 👎": a thumb beside each action named is its yes or its no
         text, norm = _THUMBS.sub(_thumb_said, text), _THUMBS.sub(_thumb_said, norm)

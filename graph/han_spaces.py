@@ -127,7 +127,10 @@ _DONE_ONCE = re.compile(r"(?:列|查|看|催|问|说)(?:一下|下)$")
 
 
 _AMOUNT_OF_THE_VERB = re.compile(r"(?:退|退款|退钱|退我|退给我|赔|补偿|赔偿)$")
-_AMOUNT_NEXT = re.compile(r"\d+(?:\.\d+)?\s*(?:块|元|yuan|rmb|¥)|[¥￥]\s*\d")
+# ("100200 退 50 100609 退 30": a number too short to be an order's, the verb's amount)
+_AMOUNT_NEXT = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:块|元|yuan|rmb|¥)|[¥￥]\s*\d|\d{1,5}(?:\.\d{1,2})?(?![\d.])"
+)
 
 
 _TRAILING_EMOJI = re.compile(r"[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]+$")

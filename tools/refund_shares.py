@@ -280,6 +280,9 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
         return all_but  # "everything but the air fryer": what the other items cost, or asked
     if _FEE_REFUNDED.search(words) and _FEE_SAID.search(words):
         return None, True  # "refund the shipping": a fee, asked how much
+    if _either_item(order, words):
+        # "refund the thermos or the dinnerware": which one is the customer's to say
+        return None, True
     if _pieces_said(order, words):
         # "refund the plates", "盘子的钱退我": some of the set, never the whole item (or order)
         return None, True
@@ -324,6 +327,16 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     ):
         return (None if refunded else items_listed(order, words, _named_items, _KEPT)), True
     return one, True
+
+
+_EITHER = re.compile(r"\s+or\s+|或者|还是", re.IGNORECASE)
+
+
+def _either_item(order: Mapping[str, Any], words: str) -> bool:
+    """Whether ``words`` name one item of the order or another ("the thermos or the dinnerware",
+    "保温杯或者餐具")."""
+    sides = [{id(i) for i in _named_items(order, side)} for side in _EITHER.split(words)]
+    return len(sides) > 1 and sum(1 for s in sides if s) >= 2 and len(set().union(*sides)) >= 2
 
 
 def _pieces_said(order: Mapping[str, Any], words: str) -> bool:

@@ -8553,6 +8553,9 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
     … 帮我看下现在啥状态": a look at "it" naming and describing no order is about the order the
     rest of the message describes (looked up before planning; product searches left out)."""
     items = _look_of_the_ticket(items, whole)
+    # "…只有充电宝 菜刀没有 … 帮我查下物流 然后给我开个工单": the order the story is about, the
+    # one the ticket beside it is filed on (the parcel too: not the one on its way)
+    ticket_beside = any(i.intent is ShopIntent.CREATE_TICKET and not i.order_id for i in items)
     looks = [
         i
         for i in items
@@ -8560,7 +8563,7 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
         and not i.order_id
         and tracked_product(norm := normalize(i.text, _TYPOS)) is None
         and not describes_an_order(norm)
-        and not names_a_parcel(norm)
+        and (ticket_beside or not names_a_parcel(norm))
     ]
     if len(looks) != 1:
         return items
@@ -8590,6 +8593,7 @@ def _look_told_beside(items: list[_Request], whole: str) -> list[_Request]:
         or _A_REFUND_MADE.search(normalize(look.text, _TYPOS))
         # "顺丰显示已签收，可我根本没收到！！空气净化器那单": the order, named by what is in it
         or describes_an_order(normalize(told, _TYPOS))
+        or ticket_beside
     ):
         return items
     if not looked_product(told) or order_query({"intent": "order_status", "text": told}) is None:

@@ -203,7 +203,15 @@ def _words_of(request: Mapping[str, Any]) -> str:
     """The words an order is looked up by: the request's, after what was told beside it."""
     text = str(request.get("text") or "")
     told = request.get(TOLD_BESIDE)
-    return f"{told} {text}" if isinstance(told, str) and told.strip() else text
+    if not isinstance(told, str) or not told.strip():
+        return text
+    # (the lookup reads 200 characters: a long story told beside never crowds out the
+    # request's own words — "my earbuds" after five sentences about the doorstep)
+    room = max(0, _LOOKUP_CHARS - 1 - len(text))
+    return f"{told.strip()[-room:] if room else ''} {text}".strip()
+
+
+_LOOKUP_CHARS = 200
 
 
 def _story_before(request: Mapping[str, Any]) -> str:
@@ -296,7 +304,7 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
         return args  # every order: the pick keeps those not on their way yet
     if looked_product(_PAID.sub(" ", UNPAID.sub(" ", text))) or tracked_product(text):
         # (a thing of one character named alone: "还有膜到哪了")
-        args["product"] = text[:200]
+        args["product"] = text[:_LOOKUP_CHARS]
     elif "status" not in args and _PARCEL.search(text) and _about_the_parcel(request):
         args["status"] = "shipped"
     # "两个没发货的单都取消": every order not on its way yet (two states fit; the pick keeps them)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from helpdesk.app.session import run_turn
 from tests.integration.test_trust import bot_for, calls_of, executions, refunds_of, say
 
 # --- one item's refund is never more than it cost ----------------------------------------------
@@ -214,3 +215,81 @@ async def test_the_shop_lists_the_orders_of_every_product_named(tmp_path: Path) 
     assert sorted(o["order_id"] for o in every.json()["orders"]) == ["100683", "100998"]
     bad = await http.get("/orders", params={"product": words, "every": "yes"}, headers=headers)
     assert bad.status_code == 422
+
+
+# --- two refunds typed with spaces -------------------------------------------------------------
+
+
+async def test_two_refunds_typed_with_spaces_are_both_offered(tmp_path: Path) -> None:
+    """ "100200 退 50 100609 退 30" showed 100200 and offered only ¥30 on 100609 (the space
+    between 退 and 50 split the amount from its verb). Now both are offered; one yes pays
+    each once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200 退 50 100609 退 30")
+    assert calls_of(out) == [("request_refund", "100200", 50.0), ("request_refund", "100609", 30.0)]
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [50.0]
+    assert await refunds_of(bot, "100609") == [30.0]
+
+
+# --- what is said beside a yes ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("refund 100609", "do it otherwise I'll complain"),
+        ("refund 100609", "yes, or I'm leaving a bad review"),
+        ("100609退款", "确认 不然我投诉你们"),
+    ],
+)
+async def test_a_threat_beside_a_yes_is_still_a_yes(tmp_path: Path, text: str, yes: str) -> None:
+    """ "do it otherwise I'll complain" to the refund question offered a complaint ticket and
+    dropped the refund. Now the refund is made, once, and nothing is filed."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    out = await say(bot, yes)
+    assert await refunds_of(bot, "100609") == [866.0]
+    assert not any(tool == "create_ticket" for tool, _, _ in calls_of(out))
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_threat_alone_is_no_yes(tmp_path: Path) -> None:
+    """A pin: "不然我投诉你们" alone runs nothing."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100609退款")
+    await say(bot, "不然我投诉你们")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_thanks_for_the_thing_after_a_yes_keeps_the_refund(tmp_path: Path) -> None:
+    """ "yes, thanks for sorting the thermos" to the thermos's refund dropped it (read as thanks
+    and a look). Now it is a yes: the ¥129 is paid once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos from 100200")
+    await say(bot, "yes, thanks for sorting the thermos")
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+async def test_one_item_or_another_is_asked(tmp_path: Path) -> None:
+    """ "refund the thermos or the dinnerware from 100200" offered the dinnerware's ¥269 (one of
+    the two picked). Now how much is asked; a yes pays nothing."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund the thermos or the dinnerware from 100200")
+    assert "269" not in out["reply"] and "797" in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_look_beside_a_ticket_is_at_the_order_of_the_story(tmp_path: Path) -> None:
+    """ "快递显示28号签收了 …只有充电宝 菜刀没有 … 帮我查下物流 然后给我开个工单" offered the ticket
+    on the power bank's order 100670 but asked which order the tracking was of (the parcel
+    words were read as "the one on its way"). Now the same order is tracked."""
+    bot = bot_for(tmp_path)
+    text = (
+        "快递显示28号签收了 我下班拿到箱子打开一看只有充电宝 菜刀没有 箱子也没破 胶带都是好的 "
+        "是不是仓库漏发了 帮我查下物流 然后给我开个工单处理一下 谢谢"
+    )
+    out = await run_turn(bot, text, session="s", customer="C0125")
+    assert ("track_shipment", "100670", None) in calls_of(out)
+    assert "YT0667811863" in out["reply"]
