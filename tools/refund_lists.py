@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["items_listed"]
+__all__ = ["either_item", "items_listed"]
 
 NamedItems = Callable[[Mapping[str, Any], str], list[Mapping[str, Any]]]
 """The items of an order some words name (most strongly named first)."""
@@ -91,3 +91,13 @@ def items_listed(
         "unit_price": float(total),
         "quantity": 1,
     }
+
+
+_EITHER = re.compile(r"\s+or\s+|或者|还是", re.IGNORECASE)
+
+
+def either_item(order: Mapping[str, Any], words: str, named_items: NamedItems) -> bool:
+    """Whether ``words`` name one item of the order or another ("the thermos or the dinnerware",
+    "保温杯或者餐具"): which one is the customer's to say."""
+    sides = [{id(i) for i in named_items(order, side)} for side in _EITHER.split(words)]
+    return len(sides) > 1 and sum(1 for s in sides if s) >= 2 and len(set().union(*sides)) >= 2

@@ -13,7 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from helpdesk.tools.refund_all_but import items_but
-from helpdesk.tools.refund_lists import items_listed
+from helpdesk.tools.refund_lists import either_item, items_listed
 from helpdesk.tools.shop.catalog import PIECE_ALIASES, SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import mention_scores, product_text
 
@@ -280,7 +280,7 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
         return all_but  # "everything but the air fryer": what the other items cost, or asked
     if _FEE_REFUNDED.search(words) and _FEE_SAID.search(words):
         return None, True  # "refund the shipping": a fee, asked how much
-    if _either_item(order, words):
+    if either_item(order, words, _named_items):
         # "refund the thermos or the dinnerware": which one is the customer's to say
         return None, True
     if _pieces_said(order, words):
@@ -327,16 +327,6 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
     ):
         return (None if refunded else items_listed(order, words, _named_items, _KEPT)), True
     return one, True
-
-
-_EITHER = re.compile(r"\s+or\s+|或者|还是", re.IGNORECASE)
-
-
-def _either_item(order: Mapping[str, Any], words: str) -> bool:
-    """Whether ``words`` name one item of the order or another ("the thermos or the dinnerware",
-    "保温杯或者餐具")."""
-    sides = [{id(i) for i in _named_items(order, side)} for side in _EITHER.split(words)]
-    return len(sides) > 1 and sum(1 for s in sides if s) >= 2 and len(set().union(*sides)) >= 2
 
 
 def _pieces_said(order: Mapping[str, Any], words: str) -> bool:

@@ -8757,14 +8757,18 @@ def _one_order_the_others_condition(clause: str) -> bool:
     for first, second in itertools.pairwise(ids):
         between = clause[first.end() : second.start()]
         before = clause[: first.start()]
+        write = _CONDITIONED_WRITE.search(between)
         if (
             # "如果100683还没到就取消100998", "if 100683 hasn't arrived cancel 100998": the
-            # condition opens before the first order
+            # condition opens before the first order, the write names the second (not "要是
+            # 100683周五还不到就退款，100904取消": a write of the first, then the second's own)
             first.group(0) != second.group(0)
+            and write is not None
             and _ON_A_CONDITION.search(before)
             and not _POLITE_IF.search(clause)
             and not _CONDITIONED_WRITE.search(before)
-            and _CONDITIONED_WRITE.search(between)
+            and not re.search(r"[，,。;；.!?！？]", between)
+            and not re.sub(r"(?i)\b(?:the|my|order|no)\b|订单|[#.\s]", "", between[write.end() :])
         ):
             return True
         condition = _ON_A_CONDITION.search(between)
