@@ -9085,6 +9085,13 @@ _ASKS_CONTENTS = rx(
 )
 
 
+# "the wool scarf I almost bought in August", "上个月买的围巾": a thing of the customer's, bought
+_I_BOUGHT = rx(
+    r"\b(?:i|we) (?:\w+ )?(?:bought|ordered|purchased|paid for)\b"
+    r"|(?:我)?(?:之前|上个月|上次)?买的|下单的"
+)
+
+
 def _one_look_per_order(items: list[_Request]) -> list[_Request]:
     """ "100683 still not here. where is it???": a status and a tracking question about one
     order are one question; its tracking answers both (a refund question keeps the order's
@@ -9096,6 +9103,8 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
         for i in items
         if i.intent is ShopIntent.TRACKING and _NUMBERS_ASKED.search(normalize(i.text, _TYPOS))
     }
+    parcels = [i for i in items if i.intent is ShopIntent.TRACKING and not i.order_id]
+    own_things = bool(parcels) and all(tracked_product(i.text) for i in parcels)
     dropped = [
         i
         for i in items
@@ -9115,6 +9124,13 @@ def _one_look_per_order(items: list[_Request]) -> list[_Request]:
                 and not describes_an_order(i.text)
                 # ("100683到哪了 显示器啥时候发": a thing of its own, asked when it ships)
                 and not _MY_THING_SHIPS.search(normalize(i.text, _TYPOS))
+                # ("the wool scarf … was that order cancelled? … where's my screen protector":
+                # a thing of its own beside a parcel that names its own)
+                and not (
+                    own_things
+                    and _I_BOUGHT.search(normalize(i.text, _TYPOS))
+                    and _names_a_thing(looked_product(i.text))
+                )
             )
         )
         and not _REFUND.search(normalize(i.text, _TYPOS))

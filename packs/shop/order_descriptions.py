@@ -8,6 +8,7 @@ from helpdesk.graph.conversation import rx
 from helpdesk.packs.shop.order_amounts import TOTAL_NAMED, left_amount_named
 
 __all__ = [
+    "CANCELLED",
     "NOT_SHIPPED",
     "NOT_SHIPPED_STATES",
     "PAID",
@@ -28,6 +29,14 @@ UNPAID = rx(
     r"|\bpayment (?:is )?(?:still )?pending\b"
 )
 """An order described as not paid for ("the one I haven't paid for", "没付钱那个")."""
+
+
+# "the order I cancelled", "my cancelled order", "取消了的那单": the order called off
+CANCELLED = rx(
+    r"\b(?:the|my|that) (?:order|one) (?:i|we) (?:had )?cancel+ed\b"
+    r"|\b(?:the|my|that) cancel+ed (?:order|one)\b"
+    r"|(?:我)?取消(?:了|掉)?的那(?:单|个|笔)|已取消的(?:那)?(?:单|订单|笔)"
+)
 
 
 # "已付款那个发了没", "the paid one", "my paid order": the order paid for and not yet shipped
@@ -105,6 +114,7 @@ def describes_an_order(text: str) -> bool:
         _DESCRIBED_ORDER.search(text)
         or UNPAID.search(text)
         or PAID.search(text)
+        or CANCELLED.search(text)
         or TOTAL_NAMED.search(text)
         or left_amount_named(text) is not None
     )

@@ -20,6 +20,7 @@ from helpdesk.packs.shop.order_amounts import (
     without_totals,
 )
 from helpdesk.packs.shop.order_descriptions import (
+    CANCELLED,
     NOT_SHIPPED,
     NOT_SHIPPED_STATES,
     PAID,
@@ -123,9 +124,10 @@ def _words_of(request: Mapping[str, Any]) -> str:
     if not isinstance(told, str) or not told.strip():
         return text
     # (the lookup reads 200 characters: a long story told beside never crowds out the
-    # request's own words — "my earbuds" after five sentences about the doorstep)
+    # request's own words — "my earbuds" after five sentences about the doorstep; the story's
+    # start, where the thing is usually named, is kept)
     room = max(0, _LOOKUP_CHARS - 1 - len(text))
-    return f"{told.strip()[-room:] if room else ''} {text}".strip()
+    return f"{told.strip()[:room]} {text}".strip()
 
 
 _LOOKUP_CHARS = 200
@@ -217,6 +219,8 @@ def _query_of_words(request: Mapping[str, Any], words: str) -> dict[str, Any] | 
         args["status"] = "pending"
     elif PAID.search(text):
         args["status"] = "paid"
+    elif CANCELLED.search(text) and str(request.get("intent")) in _LOOKS:
+        args["status"] = "cancelled"  # "the order I cancelled: was I charged for it?"
     if _not_shipped(request, args, text):
         return args  # every order: the pick keeps those not on their way yet
     if looked_product(PAID.sub(" ", UNPAID.sub(" ", text))) or tracked_product(text):

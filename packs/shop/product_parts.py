@@ -73,7 +73,29 @@ _DONE_WITH_IT = rx(
     r"|remove|touch|refund|replace|split|combine|upgrade|modify|update|put|switch|resize"
     r"|install|assemble|engrave|pay|paid|received|arrived|came|delivered|missing)\b"
     r"|加一|加个|加件|改|换|取消|退|寄|送|包装|扔|投诉|修|补发|删|去掉|安装|刻字|付|收到|到了|没到"
+    # "能帮忙贴膜吗", "can you apply it for me": a service asked for
+    r"|帮(?:忙|我)?贴|\bapply (?:it|them|the)\b"
 )
+
+
+# "哪个更保暖", "which one is warmer", "which of them is better": of things named elsewhere
+_WHICH_OF_THEM = rx(
+    r"(?:那)?哪(?:个|一个|款|种|样)(?:更|比较|最|好)|\bwhich (?:one|of them|of the two|of those)\b"
+    r"|\bwhich (?:is|'s|would be) (?:better|best|more|less|\w+er)\b"
+)
+
+
+_COMPARING = re.compile(r"^(?:\w+(?:er|est)|more|less|most|least|worth|value)$")
+
+
+def _only_general(words: str) -> bool:
+    """Whether product words hold nothing but words too general to name a product."""
+    low = words.lower()
+    latin = [
+        w for w in _LATIN_WORD.findall(low) if w not in _GENERAL_EN and not _COMPARING.match(w)
+    ]
+    han = [w for w in _HAN_RUN.findall(low) if w not in _GENERAL_ZH]
+    return not latin and not han
 
 
 def part_query(part: str) -> Mapping[str, Any] | None:
@@ -87,6 +109,12 @@ def part_query(part: str) -> Mapping[str, Any] | None:
     elif not ASKS.search(part.lower()):
         return None
     if _DONE_WITH_IT.search(part.lower()):
+        return None
+    which = _WHICH_OF_THEM.search(part)
+    rest = part[: which.start()] + " " + part[which.end() :] if which is not None else ""
+    if which is not None and _only_general(product_query(rest) or ""):
+        # "SKU-1047和SKU-1048有货吗 哪个更保暖": which of the things named before is warmer —
+        # the catalogue does not say; never a search of "warm"
         return None
     query = product_query(part)
     return {"q": query} if query else None

@@ -293,3 +293,61 @@ async def test_a_look_beside_a_ticket_is_at_the_order_of_the_story(tmp_path: Pat
     out = await run_turn(bot, text, session="s", customer="C0125")
     assert ("track_shipment", "100670", None) in calls_of(out)
     assert "YT0667811863" in out["reply"]
+
+
+# --- parts the catalogue cannot answer --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("SKU-1047和SKU-1048有货吗 哪个更保暖", "哪个更保暖"),
+        ("is SKU-1047 in stock? and SKU-1048? which one is warmer", "which one is warmer"),
+        ("你们卖手机壳吗 还有钢化膜 能帮忙贴膜吗", "能帮忙贴膜吗"),
+    ],
+)
+async def test_a_part_the_catalogue_cannot_answer_is_said_unread(
+    tmp_path: Path, text: str, part: str
+) -> None:
+    """ "SKU-1047和SKU-1048有货吗 哪个更保暖" answered "which is warmer" with a search for "保暖"
+    (thermal underwear); "能帮忙贴膜吗" (a service) with the screen protector's price. Now
+    those parts are quoted as not handled; the stock questions are answered."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert f"“{part}”" in out["reply"] or f'"{part}"' in out["reply"]
+    assert "SKU-1056" not in out["reply"]  # the thermal underwear
+
+
+async def test_a_comparison_naming_its_products_is_still_looked_up(tmp_path: Path) -> None:
+    """A pin: "e-reader vs the 11 inch tablet, which is cheaper?" shows both."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "e-reader vs the 11 inch tablet, which is cheaper?")
+    assert "E-book Reader" in out["reply"] and "Tablet" in out["reply"]
+
+
+# --- an order of its own beside a parcel ------------------------------------------------------
+
+
+async def test_a_status_question_about_another_thing_beside_a_parcel_is_kept(
+    tmp_path: Path,
+) -> None:
+    """ "The wool scarf I almost bought in August - was that order cancelled properly? … Also,
+    where's my screen protector now?" answered only the parcel (the scarf's question was taken
+    for the parcel's, and dropped). Now the scarf's order 100181 is shown too."""
+    bot = bot_for(tmp_path)
+    text = (
+        "The wool scarf I almost bought in August - was that order cancelled properly? I really "
+        "don't want a surprise parcel or a surprise charge. Also, where's my screen protector "
+        "now? And please, no new tickets, I already have one open."
+    )
+    out = await say(bot, text)
+    assert calls_of(out) == [("get_order", "100181", None), ("track_shipment", "100683", None)]
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_the_order_i_cancelled_is_looked_up_by_its_state(tmp_path: Path) -> None:
+    """ "The order I cancelled back in August: was I ever charged for it?" listed every order.
+    Now the cancelled order is shown."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "The order I cancelled back in August: was I ever charged for it?")
+    assert calls_of(out) == [("get_order", "100181", None)]
