@@ -130,6 +130,8 @@ _AMOUNT_OF_THE_VERB = re.compile(r"(?:退|退款|退钱|退我|退给我|赔|补
 # ("100200 退 50 100609 退 30": a number too short to be an order's, the verb's amount)
 _AMOUNT_NEXT = re.compile(
     r"\d+(?:\.\d+)?\s*(?:块|元|yuan|rmb|¥)|[¥￥]\s*\d|\d{1,5}(?:\.\d{1,2})?(?![\d.])"
+    # (not "退 30 天内", "退 2 次了", "退 5 折", "退 10 号买的": days, times, a discount, a date)
+    r"(?!\s*(?:天|号|次|折|件|个|日|月|年|周|星期|礼拜|小时|分|倍|%|岁|点|遍|样|箱|单))"
 )
 
 

@@ -10,6 +10,7 @@ model, policy, precheck, verification and fallback, so a tool's whole contract r
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Literal
 from urllib.parse import quote
@@ -386,10 +387,16 @@ async def _refund_outcome(
     return PrecheckOutcome(data=facts)
 
 
+_ANOTHER_TOO = re.compile(r"也|还有|以及|\b(?:also|as well|too|both|plus)\b", re.IGNORECASE)
+
+
 def _more_than_the_item(order: dict[str, Any], amount: float, words: str) -> dict[str, Any] | None:
     """The refusal of ``amount`` for the one item of the order ``words`` single out, when it
     is more than that item cost (or than is left on the order): it says the most for the item
     and asks how much; None when the words single out no item or the amount fits."""
+    if len(items_named(order, words)) != 1 or _ANOTHER_TOO.search(words):
+        # "500 for the air fryer and the thermos", "…保温杯也漏水 退500": what they cost together
+        return None
     item, _ = item_meant(order, words)
     price = resolve_share(order, 1.0, words) if item is not None else None
     if price is None or price.item is None:

@@ -93,7 +93,7 @@ def items_listed(
     }
 
 
-_EITHER = re.compile(r"\s+or\s+|或者|还是", re.IGNORECASE)
+_EITHER = re.compile(r"\s+or\s+|或者|或是", re.IGNORECASE)
 
 
 def either_item(order: Mapping[str, Any], words: str, named_items: NamedItems) -> bool:

@@ -416,7 +416,8 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|(?:新疆|西藏|青海|内蒙古?|宁夏|甘肃|海南|香港|澳门|台湾|偏远地区|乡下|农村)"
         r"(?:那边|地区)?(?:能|可以)?(?:发|寄|送|配送)(?:货)?(?:吗|么|嘛|不)"
         r"|(?:能|可以)(?:发|寄|送)(?:到|往)[\u4e00-\u9fff]{2,4}(?:吗|么|嘛)"
-        r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发货?)(?:到|往).{1,6}(?:要|需要)?(?:几天|多久)"
+        r"|发什么快递|用什么快递|哪家快递|哪个快递|什么快递公司|(?:寄|送|发货?)(?:到|往)(?!现在|今天|目前|底|手)"
+        r".{1,6}(?:要|需要)?(?:几天|多久)"
         r"|寄.{1,6}(?:要|需要)(?:几天|多久)|几点(?:前|之前)下单|当天发|(?:的话)?(?:大概)?几天能到"
         r"|下单(?:的话)?[^，。,.!?！？]{0,6}(?:啥时候|什么时候|几天|多久)(?:能)?到"
         r"|\bhow long (?:would|will|does|do) (?:stuff|things|it|orders?|parcels?|delivery) take"
@@ -737,6 +738,8 @@ _REFUND_QUESTION = rx(
     r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
     # "100200 能退100吗": whether that much can come back, asked ("能帮我退100吗" asks for it)
     r"|(?<![帮给])(?:能|可以)退[¥￥]?\d+(?:\.\d+)?(?:块|元)?钱?(?:吗|么|嘛|不)"
+    # (not "…能退100吗 帮我退了吧", "…能的话就退": the refund then asked for)
+    r"(?![^。.!！]*?(?:帮我退|给我退|退了吧|退吧|就退|那就退|能的话|可以的话|可以就|能就))"
     r"|" + _CAN_MONEY_BACK_PATTERN
 )
 _HOW_MUCH = rx(r"\bhow much\b|多少")
@@ -1131,9 +1134,11 @@ _HANDOFF = rx(
     r"|handle|check)\w*\b(?! (?:the |my )?(?:parcel|package|delivery)\b)"
     r"|(?:让|叫)(?:你们)?的?(?:主管|经理|领导|负责人)"
     # "put me through to someone who is", "connect me to a person"
-    r"|(?<!don't )(?<!dont )(?<!not )\b(?:put|get) me through to (?:someone|somebody|a person"
+    r"|(?:^|[,.;!?]\s*|\b(?:please|pls|plz|can you|could you|can u|just|now|so|then|not,?) )"
+    r"(?:put|get) me through to (?:someone|somebody|a person"
     r"|an? (?:agent|human|person|manager|supervisor)|a real)\b"
-    r"|(?<!don't )(?<!dont )(?<!not )\bconnect me (?:to|with) (?:someone|somebody|a person"
+    r"|(?:^|[,.;!?]\s*|\b(?:please|pls|plz|can you|could you|can u|just|now|so|then|not,?) )"
+    r"connect me (?:to|with) (?:someone|somebody|a person"
     r"|an? (?:agent|human|person|manager|supervisor)|a real)\b"
     # "give me someone who can actually help"
     r"|\b(?:give me|get me|i need|i want) (?:someone|somebody) (?:who|that) can"
@@ -1620,6 +1625,10 @@ _HANDOFF_NEGATED = rx(
 # human later"), on a condition ("if …, I'll want a human"), or judged ("human agents are
 # useless") — how to ask is said (the identity answer), nothing is transferred
 _HUMAN_NOT_ASKED = rx(
+    # "I don't want you to connect me to an agent", "no need to transfer me"
+    r"\b(?<!if )(?:don'?t|dont|do not|no need to|never|not)\b(?: \w+){0,4}? (?:connect|put"
+    r"|transfer|pass|hand) (?:me|this|it)\b(?: (?:through|over|on))? (?:to|with) (?:a |an |the )?"
+    r"(?:human|agent|person|someone|somebody|real person|manager|supervisor)\b|"
     r"\bdo (?:you|u|you guys) (?:even )?have (?:any )?(?:human|real|live) (?:agents?|people|person"
     r"|support)\b|\bis (?:this|there) (?:a )?real (?:person|human)\b|\bis this a (?:human|person)\b"
     r"|\b(?:humans?|agents?|your (?:agents|people|staff)|human agents)\b[^.?!]{0,20}"
@@ -1681,7 +1690,8 @@ _TRANSFER = rx(
     r"|(?<!是不是)(?<!是)人工客服(?!吗|嘛|么|电话|热线|号码|几点|什么时候|啥时候|工作|上班)"
     r"|\btransfer\b|\b(?:talk|speak) (?:to|with)\b"
     r"|\b(?:get|want|need) (?:a |an )?(?:human|real person|agent)\b"
-    r"|\b(?:put|get) me through\b|\bconnect me (?:to|with)\b"
+    r"|(?:^|[,.;!?]\s*|\b(?:please|pls|plz|can you|could you|can u|just|now|so|then|not,?) )"
+    r"(?:(?:put|get) me through|connect me (?:to|with))\b"
 )
 _OPENING_GREETING = rx(
     r"^\W*(?:hi+|hello+|hey+|hiya|howdy|good (?:morning|afternoon|evening)|bonjour|hola)\b"
@@ -1721,7 +1731,7 @@ _IF_SO_CANCEL = rx(
     r"(?:要是|如果|若是?)?[^，。,.!?！？]{0,10}(?:就|的话)\s*(?:帮我|给我)?\s*取消(?:了|掉)?(?:吧|了吧)\W*$"
     # "如果没发货就取消100998": the order after it, on the condition the shop checks
     r"|^\W*(?:要是|如果|若是?)?(?:还)?(?:没|未)发(?:货)?(?:的话)?\s*就\s*(?:帮我|给我)?\s*取消(?:了|掉)?"
-    r"\s*(?:订单)?\s*\d{6}\s*(?:吧)?\W*$"
+    r"\s*(?:订单)?\s*\d{6}\s*(?:吧)?[\s。！!~～.]*$"
 )
 # "100200 能退货吗", "can i return 100200?": whether an after-sales step is possible, asked
 _WHETHER_POSSIBLE = rx(
@@ -1751,6 +1761,11 @@ _SHOULD_I_FILE = rx(
     r"|\b(?:do|would) (?:i|we) (?:need|have) to (?:open|file|raise|submit|create|make|log|lodge)\b"
     r"|要不要(?:开|提|建|提交|申请|投诉)|需不需要(?:开|提|建|提交|申请|投诉)"
     r"|(?:需要|用不用|得)(?:开|提交?|建)(?:个|一个)?(?:工单|投诉)(?:吗|么|嘛)"
+)
+# "… just open one", "yes open one", "算了直接开吧": the ticket asked for after all
+_FILE_IT_ANYWAY = rx(
+    r"\b(?:just|yes|so|please|pls|then) (?:open|file|raise|make|create|log|submit) (?:one|it|a "
+    r"(?:ticket|complaint))\b|\bopen one\b|直接开|开吧|给我开|帮我开|开一个吧"
 )
 _TICKET_QUESTION = rx(
     r"(?:有没有|有哪些|有几个|还有|查(?:一?下|看)?|看(?:一?下)?)[^，。,.!?！？]{0,8}工单(?![^，。,.!?！？]{0,4}(?:开|提))"
@@ -3067,7 +3082,12 @@ def _classify_clause(
     ):
         # "电器坏了保修吗", "how do I exchange for a bigger size": a policy question, never a ticket
         return _Match(ShopIntent.FAQ, topic=_return_or_exchange(norm))
-    if _SHOULD_I_FILE.search(norm) and _TICKET.search(norm) and not ents.ticket_ids:
+    if (
+        _SHOULD_I_FILE.search(norm)
+        and _TICKET.search(norm)
+        and not ents.ticket_ids
+        and not _FILE_IT_ANYWAY.search(norm)
+    ):
         # "should I open a ticket for 100683?", "要不要开个工单": whether, asked — the order
         # (its open tickets, how to escalate) or the tickets, nothing offered
         return _Match(ShopIntent.ORDER_STATUS if ents.order_ids else ShopIntent.TICKET_STATUS)
@@ -5013,6 +5033,7 @@ def match_shop(
     matched = _said_not_asked(_time_of_the_refund(_broken_so_buying(matched)), norm)
     matched = _refund_not_come_asked_again(matched, norm)
     matched = _thing_told_before_the_action(_thing_of_the_fault(matched), text)
+    matched = _amount_asked_then_refunded(matched)
     matched = _when_of_the_order_named_after(_not_that_one(matched))
     matched = _status_of_the_tickets(matched)
     matched = _each_order_looked_at(_look_told_beside(matched, text))
@@ -5033,7 +5054,7 @@ def match_shop(
         if any(m.intent is not Intent.THANKS for m in [*substantive, *parts]):
             matched = [m for m in matched if m.details != "ack"]
         matched.extend(parts)
-    matched = _done_if_possible(matched, norm)
+    matched = _held_back(_done_if_possible(matched, norm))
     if not matched:
         # nothing read at all: the trained model's reading of the whole message, if confident
         matched = _model_reading(
@@ -8710,6 +8731,11 @@ def _conditions_of_the_cancels(items: list[_Request], whole: str) -> list[_Reque
         own = _ON_A_CONDITION.search(norm) is not None
         if not (own or _ON_A_CONDITION.search(whole)):
             continue
+        at = whole.find(norm)
+        if own and at >= 0 and re.match(r"\s*[?？]", whole[at + len(norm) :]):
+            # "如果没发货就取消100998？": whether that is how it works, asked — no cancel
+            out[n] = replace(item, intent=ShopIntent.ORDER_STATUS, args={}, details="")
+            continue
         named = set(extract_entities(norm).order_ids)
         paid_asked = item.args.get(IF_UNPAID) or _PAYMENT_WORDS.search(norm)
         if (
@@ -8986,6 +9012,71 @@ _NOT_SHIPPED_YET = rx(
 )
 
 
+# "先别 等我想想", "wait, let me think": the customer holds back what they just asked for
+_HOLD_BACK = rx(
+    r"^\W*(?:先别|先不要|先不|等我想想|我再想想|再想想|先等等|等一下|等等|算了先不)\W*"
+    r"(?:等我想想|我再想想|再想想|想想|考虑一下)?\W*$"
+    r"|^\W*(?:wait|hold on|hang on)\W*(?:let me think|i'?ll think|not yet|actually)?\W*$"
+    r"|^\W*(?:let me think(?: about it)?|i'?ll think about it|not yet)\W*$"
+)
+
+
+def _held_back(items: list[_Request]) -> list[_Request]:
+    """ "取消100998 先别 等我想想", "refund 100609, wait, let me think": a write held back by what
+    the customer says after it is no offer — its order is shown, nothing is asked."""
+    held = [
+        n
+        for n, i in enumerate(items)
+        if i.intent is Intent.UNKNOWN and _HOLD_BACK.match(normalize(i.text, _TYPOS))
+    ]
+    if not held:
+        return items
+    out = []
+    for n, i in enumerate(items):
+        if n in held:
+            continue
+        if i.intent in _ACTIONS and n < held[-1]:
+            i = replace(i, intent=ShopIntent.ORDER_STATUS, args={}, details="")
+        out.append(i)
+    return out
+
+
+# "100200能退100吗": whether that much can come back, asked (its amount)
+_AMOUNT_BACK_ASKED = rx(
+    r"(?<![帮给])(?:能|可以)退[¥￥]?(\d+(?:\.\d+)?)(?:块|元)?钱?(?:吗|么|嘛|不)"
+)
+
+
+def _amount_asked_then_refunded(items: list[_Request]) -> list[_Request]:
+    """ "100200能退100吗 帮我退了吧", "…能退100吗？能的话就退": whether an amount can come back,
+    asked, then the refund asked for with no amount of its own — that amount's refund (never
+    all that is refundable); the question is answered by the offer."""
+    out = list(items)
+    for n, item in enumerate(items):
+        asked = _AMOUNT_BACK_ASKED.search(normalize(item.text, _TYPOS))
+        if item.intent is not ShopIntent.ORDER_STATUS or asked is None:
+            continue
+        later = [
+            k
+            for k in range(n + 1, len(items))
+            if items[k].intent is ShopIntent.REFUND
+            and items[k].amount_kind == "none"
+            and items[k].order_id in (None, item.order_id)
+        ]
+        if later:
+            k = later[0]
+            out[k] = replace(
+                items[k],
+                order_id=items[k].order_id or item.order_id,
+                amount=float(asked.group(1)),
+                amount_kind="exact",
+                amount_raw=asked.group(1),
+                args={a: v for a, v in items[k].args.items() if a not in (SHARE_OF, SHARE_OWN)},
+            )
+            out[n] = replace(item, details="dropped")
+    return [i for i in out if i.details != "dropped"]
+
+
 def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Request]:
     """ "not happy. air purifier clicking again. i want a refund of 300", "膜到现在没到 能不能直接
     退钱": a refund, cancel or ticket naming and describing no order is about the thing the
@@ -8997,7 +9088,7 @@ def _thing_told_before_the_action(items: list[_Request], whole: str) -> list[_Re
         norm = normalize(_OWN_SENTENCE_END.split(i.text, maxsplit=1)[0], _TYPOS)
         at = whole.find(i.text)
         if (
-            i.intent in (ShopIntent.REFUND, ShopIntent.CREATE_TICKET)
+            i.intent in (ShopIntent.REFUND, ShopIntent.CREATE_TICKET, ShopIntent.HANDOFF)
             and not i.order_id
             and TOLD_BESIDE not in i.args
             and at > 0

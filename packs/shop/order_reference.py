@@ -250,16 +250,34 @@ def _about_the_parcel(request: Mapping[str, Any]) -> bool:
     )
 
 
-def _one_per_product(orders: list[Mapping[str, Any]]) -> list[str]:
-    """The first of ``orders`` holding each product the words matched, in that order."""
+def _one_per_product(orders: list[Mapping[str, Any]], text: str) -> list[str]:
+    """The first of ``orders`` holding each product the words matched, in that order — not a
+    product named only by words of another one named more fully ("the air fryer and the screen
+    protector": "air" is no Air Purifier)."""
+    said = {
+        str(m.get("en")): _pieces_said(m, text)
+        for order in orders
+        for m in order.get("matched") or ()
+        if isinstance(m, Mapping)
+    }
+    lesser = {n for n, w in said.items() if any(w < v for k, v in said.items() if k != n)}
     out: list[str] = []
-    seen: set[str] = set()
+    seen: set[str] = set(lesser)
     for order in orders:
         names = {str(m.get("en")) for m in order.get("matched") or () if isinstance(m, Mapping)}
         if names - seen and str(order["order_id"]) not in out:
             out.append(str(order["order_id"]))
         seen |= names
     return out
+
+
+def _pieces_said(product: Mapping[str, Any], text: str) -> frozenset[str]:
+    """The words of a product's names (Chinese: character pairs) the text holds."""
+    low = text.lower()
+    latin = set(re.findall(r"[a-z]{3,}", str(product.get("en") or "").lower()))
+    han = str(product.get("zh") or "")
+    pairs = {han[i : i + 2] for i in range(len(han) - 1)}
+    return frozenset(w for w in latin | pairs if w in low)
 
 
 def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
@@ -314,7 +332,8 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
         moving = [o for o in candidates if o.get("status") in _ON_ITS_WAY]
         if request.get(EVERY_DESCRIBED):
             # "the air fryer … the cameras … where are they?": the order of each thing named
-            return _one_per_product([*moving, *(o for o in candidates if o not in moving)])
+            ordered = [*moving, *(o for o in candidates if o not in moving)]
+            return _one_per_product(ordered, text)
         return [str((moving or candidates)[0]["order_id"])] if candidates else []
     # an action is for the order the words describe best ("手机那单退2999 只退手机 显示器我要": the
     # phone + monitor order, not the screen protector 手机膜); among them, the ones that can take it

@@ -191,7 +191,9 @@ async def test_put_me_through_is_a_transfer(tmp_path: Path, text: str) -> None:
     is. Now the customer is transferred (one ticket for the people who answer)."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert [tool for tool, _, _ in calls_of(out)] == ["handoff_to_human"]
+    assert "handoff_to_human" in [tool for tool, _, _ in calls_of(out)]
+    if not await executions(bot, "create_ticket"):
+        await say(bot, "yes")  # (asked beside what the bot is: the transfer confirmed first)
     assert len(await executions(bot, "create_ticket")) == 1
 
 
@@ -239,7 +241,7 @@ async def test_two_refunds_typed_with_spaces_are_both_offered(tmp_path: Path) ->
     ("text", "yes"),
     [
         ("refund 100609", "do it otherwise I'll complain"),
-        ("refund 100609", "yes, or I'm leaving a bad review"),
+        ("refund 100609", "yes, otherwise I'm leaving a bad review"),
         ("100609退款", "确认 不然我投诉你们"),
     ],
 )
@@ -351,3 +353,160 @@ async def test_the_order_i_cancelled_is_looked_up_by_its_state(tmp_path: Path) -
     bot = bot_for(tmp_path)
     out = await say(bot, "The order I cancelled back in August: was I ever charged for it?")
     assert calls_of(out) == [("get_order", "100181", None)]
+
+
+# --- pins from the paired review of this session's first versions ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("offer", "answer"),
+    [
+        ("cancel 100998", "yes thanks for nothing, I'm going elsewhere and don't cancel"),
+        ("cancel 100998", "sure, thanks for asking but cancel 100904 instead"),
+        ("cancel 100998", "yes thank you for the warning, I'll keep it"),
+        ("cancel 100998", "yes or wait, I'd rather report it first"),
+        ("取消100998", "好 要不算了 我去投诉"),
+        ("取消100998", "确认，要不然就不用了，我去投诉"),
+        ("取消100998", "可以 要不先等等 我怕投诉"),
+    ],
+)
+async def test_a_yes_with_a_hold_or_change_beside_it_cancels_nothing(
+    tmp_path: Path, offer: str, answer: str
+) -> None:
+    """A first version kept only the yes of a yes followed by thanks or by "or/要不 … complain",
+    and cancelled 100998 on a no, a hold or a change. The whole answer is read again."""
+    bot = bot_for(tmp_path)
+    await say(bot, offer)
+    await say(bot, answer)
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "yes thanks for the refund of 100 not 129",
+        "yes, or rather 100, otherwise I'll complain",
+        "yes thanks for the info but dont do it yet",
+        "sure thanks for the quick reply, let me check with my wife first",
+    ],
+)
+async def test_a_yes_with_another_amount_or_a_hold_pays_nothing_asked(
+    tmp_path: Path, answer: str
+) -> None:
+    """The same first version paid the ¥129 asked about on these."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund the thermos from 100200")
+    await say(bot, answer)
+    assert 129.0 not in await refunds_of(bot, "100200")
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("100200能退100吗 帮我退了吧", 100.0),
+        ("100200可以退100吗？退吧", 100.0),
+        ("我想问下100200能退100吗，能就帮我退", 100.0),
+    ],
+)
+async def test_whether_an_amount_then_go_ahead_offers_that_amount(
+    tmp_path: Path, text: str, amount: float
+) -> None:
+    """A first version answered "能退100吗" and then offered all ¥797 for "帮我退了吧" (a yes paid
+    it). The amount asked about is the one offered; a yes pays it once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert calls_of(out) == [("request_refund", "100200", amount)]
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [amount]
+
+
+@pytest.mark.parametrize(
+    "text", ["100200 退 30 天内可以吗", "100200 退 15 天了还没到账", "100200 退 7 天无理由"]
+)
+async def test_days_after_a_spaced_refund_word_are_no_amount(tmp_path: Path, text: str) -> None:
+    """A first version read "退 30 天" as ¥30 and paid it on a 确认."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "如果没发货就取消100998吗",
+        "如果没发货就取消100998？",
+        "如果没发货就取消100998 先别 等我想想",
+        "取消100998 先别 等我想想",
+        "refund 100609, wait, let me think",
+    ],
+)
+async def test_a_cancel_asked_about_or_held_back_is_not_offered(tmp_path: Path, text: str) -> None:
+    """A first version offered the cancel on these (a yes cancelled ¥5198); "取消100998 先别
+    等我想想" offered it before this session too. The order is shown; nothing runs on a yes."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(tool in ("cancel_order", "request_refund") for tool, _, _ in calls_of(out))
+    await say(bot, "确认")
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no need to put me through to someone, just check 100683",
+        "before you put me through to someone, where is 100683?",
+        "I don't want you to connect me to an agent, where is 100683",
+    ],
+)
+async def test_a_transfer_not_asked_for_files_nothing(tmp_path: Path, text: str) -> None:
+    """A first version transferred (a ticket filed at once) on these; the last did before
+    this session too."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_two_items_with_one_amount_are_not_capped_by_one(tmp_path: Path) -> None:
+    """A first version refused "…空气炸锅坏了 保温杯也漏水 退500" as more than the thermos cost."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200 空气炸锅坏了 保温杯也漏水 退500")
+    assert calls_of(out) == [("request_refund", "100200", 500.0)]
+    assert "超过" not in out["reply"]
+
+
+async def test_keeping_one_thing_and_refunding_another_is_no_either(tmp_path: Path) -> None:
+    """A first version read 还是 as "or" in "空气炸锅还是留着吧 把保温杯退了" and asked how much."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100200 空气炸锅还是留着吧 把保温杯退了")
+    assert "129" in out["reply"]
+
+
+async def test_a_late_parcel_since_shipping_is_no_delivery_policy(tmp_path: Path) -> None:
+    """A first version answered "发货到现在都几天了还没收到" with the delivery times."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "发货到现在都几天了还没收到")
+    assert not any(tool == "search_faq" for tool, _, _ in calls_of(out))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "why should I have to file a ticket for 100683 myself, just open one",
+        "should I open a ticket for 100683? yes open one",
+    ],
+)
+async def test_a_ticket_asked_for_after_the_question_is_offered(tmp_path: Path, text: str) -> None:
+    """A first version only showed the order."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert any(tool == "create_ticket" for tool, _, _ in calls_of(out))
+
+
+async def test_where_are_they_skips_a_product_named_by_a_shared_word(tmp_path: Path) -> None:
+    """A first version also tracked the air purifier for "the air fryer and the screen
+    protector, where are they?" ("air")."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "the air fryer and the screen protector, where are they?")
+    assert "100609" not in [order for _, order, _ in calls_of(out)]
