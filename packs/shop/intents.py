@@ -8725,6 +8725,12 @@ def _conditions_of_the_cancels(items: list[_Request], whole: str) -> list[_Reque
     shown, nothing is asked."""
     out = list(items)
     for n, item in enumerate(items):
+        if item.intent is ShopIntent.REFUND and _one_order_the_others_condition(
+            normalize(item.text, _TYPOS)
+        ):
+            # "if 100683 hasn't arrived refund 100200": no refund of either — both are shown
+            out[n] = replace(item, intent=ShopIntent.ORDER_STATUS, args={}, details="")
+            continue
         if item.intent is not ShopIntent.CANCEL_ORDER:
             continue
         norm = normalize(item.text, _TYPOS)
@@ -8738,8 +8744,17 @@ def _conditions_of_the_cancels(items: list[_Request], whole: str) -> list[_Reque
             continue
         named = set(extract_entities(norm).order_ids)
         paid_asked = item.args.get(IF_UNPAID) or _PAYMENT_WORDS.search(norm)
+        after = items[n + 1] if n + 1 < len(items) else None
         if (
             (own and len(named) > 1 and paid_asked)
+            # "取消100998 如果100683还没到的话": the condition, of another order, said after it
+            or (
+                after is not None
+                and after.intent in _LOOKS
+                and after.order_id not in (None, item.order_id)
+                and re.match(r"\W*(?:if|unless|如果|要是|假如|万一)", after.text, re.IGNORECASE)
+                and not _CONDITIONED_WRITE.search(normalize(after.text, _TYPOS))
+            )
             or _on_another_orders_condition(items[:n], item, whole)
             or _one_order_the_others_condition(norm)
         ):
@@ -8783,6 +8798,16 @@ def _one_order_the_others_condition(clause: str) -> bool:
     for first, second in itertools.pairwise(ids):
         between = clause[first.end() : second.start()]
         before = clause[: first.start()]
+        if (
+            # "cancel 100998 if 100683 hasn't arrived", "取消100998 如果100683还没到的话": the
+            # write first, the condition of the other order after it
+            first.group(0) != second.group(0)
+            and _CONDITIONED_WRITE.search(before)
+            and re.match(r"\W*(?:if|unless|in case|如果|要是|假如|万一)", between, re.IGNORECASE)
+            and not _CONDITIONED_WRITE.search(between)
+            and not _POLITE_IF.search(clause)
+        ):
+            return True
         write = _CONDITIONED_WRITE.search(between)
         if (
             # "如果100683还没到就取消100998", "if 100683 hasn't arrived cancel 100998": the

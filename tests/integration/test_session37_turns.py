@@ -510,3 +510,23 @@ async def test_where_are_they_skips_a_product_named_by_a_shared_word(tmp_path: P
     bot = bot_for(tmp_path)
     out = await say(bot, "the air fryer and the screen protector, where are they?")
     assert "100609" not in [order for _, order, _ in calls_of(out)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if 100683 hasn't arrived refund 100200",
+        "cancel 100998 if 100683 hasn't arrived",
+        "取消100998 如果100683还没到的话",
+    ],
+)
+async def test_a_write_on_another_orders_condition_is_shown(tmp_path: Path, text: str) -> None:
+    """ "if 100683 hasn't arrived refund 100200" offered refunds of both orders (a yes paid
+    ¥29 and ¥797); "cancel 100998 if 100683 hasn't arrived" offered cancels of both. Before this
+    session too. Now both orders are shown; nothing runs on a yes."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert {tool for tool, _, _ in calls_of(out)} == {"get_order"}
+    await say(bot, "确认" if "取消" in text else "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
