@@ -22,6 +22,7 @@ from helpdesk.graph.language import Lang
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
 from helpdesk.graph.planning import plan_tasks
+from helpdesk.graph.request import ASKED_WITH
 from helpdesk.graph.stage_chain import StageOutcome
 from helpdesk.graph.stages import PlannedTask, decompose_with_tiers, select_tools_with_tiers
 from helpdesk.graph.state import HelpdeskState, Task
@@ -114,6 +115,7 @@ class DecomposeNode(NodeBase):
         resumed = _resume_awaiting_amount(
             _resume_awaiting_subject(matches, facts, self.packs), facts, text, self.packs
         )
+        resumed = _go_ahead_for_the_amount_asked(resumed, facts, text, self.packs)
         return plan_tasks(
             resumed,
             turn=state.get("turn", 1),
@@ -251,7 +253,32 @@ def _resume_awaiting_amount(
         amount_raw=reading.raw,
         details="",
     )
+    said = str(waiting.get("said") or "")
+    if said:
+        resumed = dataclasses.replace(resumed, args={**resumed.args, ASKED_WITH: said})
     return [resumed.with_request({subject: waiting["subject"]})]
+
+
+def _go_ahead_for_the_amount_asked(
+    matches: list[MatchedIntent], facts: dict[str, Any], text: str, packs: PackSet
+) -> list[MatchedIntent]:
+    """ "100200能退100吗" -> (the order shown) -> "好的 退吧": a short go-ahead asking for money
+    with no amount of its own is for the amount just asked about, on that subject."""
+    asked = facts.get("amount_asked")
+    subject = packs.subject()
+    if not asked or not subject or len(matches) != 1 or len(bare(text)) > 12:
+        return matches
+    only = matches[0]
+    cap = packs.for_intent(only.capability) if only.capability else None
+    if cap is None or not cap.amounts or only.amount_kind != "none":
+        return matches
+    if only.request_value(subject) not in (None, asked.get("subject")):
+        return matches
+    amount = float(asked["amount"])
+    resumed = dataclasses.replace(
+        only, amount=amount, amount_kind="exact", amount_raw=f"{amount:g}", inferred_order=False
+    )
+    return [resumed.with_request({subject: asked.get("subject")})]
 
 
 def _resume_awaiting_subject(

@@ -13,7 +13,7 @@ from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
 from helpdesk.graph.planning import match_from_task
 from helpdesk.graph.put_off import called_off
 from helpdesk.graph.replies import ReplyItem, confirmation_question
-from helpdesk.graph.request import Intent
+from helpdesk.graph.request import AMOUNT_ASKED, ASKED_WITH, Intent
 from helpdesk.graph.state import HelpdeskState, Task
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.results import ToolResult, ToolStatus
@@ -136,6 +136,7 @@ class MergeContextNode(NodeBase):
                 else facts.get("awaiting_amount")
             ),
             handoff_ticket=handoff_ticket,
+            amount_asked=_amount_asked(state.get("tasks", []), self.packs),
         )
         degrade = state.get("degrade") or DegradeContext()
         degraded_turns = state.get("degraded_turns", 0) + 1 if degrade.degraded else 0
@@ -190,7 +191,22 @@ def _awaiting_amount(
         if task.match.get("amount_kind") != "invalid" and not asked:
             continue
         intent = str(task.match.get("capability") or task.intent)
-        return {"intent": intent, "subject": task.match.get(subject) if subject else None}
+        return {
+            "intent": intent,
+            "subject": task.match.get(subject) if subject else None,
+            "said": str(task.match.get(ASKED_WITH) or task.match.get("text") or "")[:300],
+        }
+    return None
+
+
+def _amount_asked(tasks: list[Task], packs: PackSet) -> dict[str, Any] | None:
+    """A look that answered whether an amount can be had ("100200能退100吗"): its subject and
+    the amount, for a go-ahead on the next turn."""
+    subject = packs.subject()
+    for task in tasks:
+        amount = task.match.get(AMOUNT_ASKED)
+        if isinstance(amount, int | float) and amount > 0:
+            return {"subject": task.match.get(subject) if subject else None, "amount": amount}
     return None
 
 

@@ -19,6 +19,8 @@ from typing import Any
 from helpdesk.graph.language import Lang
 
 __all__ = [
+    "AMOUNT_ASKED",
+    "ASKED_WITH",
     "BRIEF",
     "CHANGE_UNCLEAR",
     "DEFERRED_PART",
@@ -116,6 +118,15 @@ EVERY_DESCRIBED = "every_described"
 """The request argument marking words that ask for every subject they describe ("两个没发货的单都
 取消", "cancel all my unpaid orders"): when the lookup finds several, one request per subject
 (each asked on its own before a write), never "which one?"."""
+
+AMOUNT_ASKED = "amount_asked"
+"""The request argument of a look that answers whether an amount can be had ("100200能退100吗"):
+a bare go-ahead on the next turn ("好的 退吧") is for that amount, never for all there is."""
+
+ASKED_WITH = "asked_with"
+"""The request argument carrying the words of the request that asked for the amount a message
+gives ("refund 200 for the thermos" -> "at most ¥129 for it, how much?" -> "150"): what the
+amount is for stays what it was (a pack's precheck still sees "the thermos")."""
 
 RESOLVED = "resolved"
 """The request argument marking a subject found from the request's description ("my air fryer

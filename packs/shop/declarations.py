@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from helpdesk.graph.intents import DECLINED_ACTIONS, LAST_WRITE
-from helpdesk.graph.request import RESOLVED
+from helpdesk.graph.request import ASKED_WITH, RESOLVED
 from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
@@ -227,7 +227,8 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         args = {"order_id": oid, "amount": None, SHARE_OF: words}
         return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
-    if amount is not None and (words := str(m.get(SHARE_OF) or m.get("text") or "")[:300]):
+    said = f"{m.get(ASKED_WITH) or ''} {m.get('text') or ''}".strip()
+    if amount is not None and (words := str(m.get(SHARE_OF) or said)[:300]):
         # "refund 200 for the thermos in 100200": the precheck never lets one item's refund
         # be more than it cost
         return PlannedCall("request_refund", {"order_id": oid, "amount": amount, SHARE_OF: words})

@@ -80,7 +80,7 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import AmountReading, chinese_number, read_amount
-from helpdesk.graph.request import EVERY_DESCRIBED
+from helpdesk.graph.request import AMOUNT_ASKED, EVERY_DESCRIBED
 from helpdesk.graph.unusable_amounts import KEPT_AMOUNT
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import ORDER_MENTION, REFUND_MENTION, TICKET_MENTION
@@ -1625,6 +1625,15 @@ _HANDOFF_NEGATED = rx(
 # human later"), on a condition ("if …, I'll want a human"), or judged ("human agents are
 # useless") — how to ask is said (the identity answer), nothing is transferred
 _HUMAN_NOT_ASKED = rx(
+    # "I never asked to be connected to an agent", "who said I want a human?", "我没说要转人工",
+    # "should I talk to a human?", "do I have to be connected to an agent to get a refund?"
+    r"\b(?:never|didn'?t|did not|not)\s+(?:ask(?:ed)?|say|said|want(?:ed)?)\s+(?:for\s+|to\s+)?"
+    r"(?:be\s+)?(?:an?\s+)?(?:connect|transfer|put|talk|speak|human|agent|person|someone)[^.?!,]*"
+    r"|\bwho said i (?:want|wanted|need|asked)\b[^.?!,]*"
+    r"|(?:我)?(?:没|没有|不是|并没有|并不是)(?:说)?(?:要|想)?(?:转人工|找人工|转接人工|人工客服)"
+    r"|\b(?:should|shall|must) i (?:\w+ ){0,3}(?:be connected|be transferred|talk|speak|ask for"
+    r"|ask to)\b[^.?!]{0,30}\b(?:human|agent|person|someone|somebody)\b"
+    r"|\bdo i (?:have|need) to (?:be connected|be transferred|talk|speak)\b|"
     # "I don't want you to connect me to an agent", "no need to transfer me"
     r"\b(?<!if )(?:don'?t|dont|do not|no need to|never|not)\b(?: \w+){0,4}? (?:connect|put"
     r"|transfer|pass|hand) (?:me|this|it)\b(?: (?:through|over|on))? (?:to|with) (?:a |an |the )?"
@@ -9039,10 +9048,15 @@ _NOT_SHIPPED_YET = rx(
 
 # "先别 等我想想", "wait, let me think": the customer holds back what they just asked for
 _HOLD_BACK = rx(
-    r"^\W*(?:先别|先不要|先不|等我想想|我再想想|再想想|先等等|等一下|等等|算了先不)\W*"
-    r"(?:等我想想|我再想想|再想想|想想|考虑一下)?\W*$"
-    r"|^\W*(?:wait|hold on|hang on)\W*(?:let me think|i'?ll think|not yet|actually)?\W*$"
-    r"|^\W*(?:let me think(?: about it)?|i'?ll think about it|not yet)\W*$"
+    r"^\W*(?:不过|但是|但)?\W*(?:先别|先不要|先不|等我想想|我再想想|再想想|先等等|等一下|等等|算了先不)"
+    r"\W*(?:等我想想|我再想想|再想想|想想|考虑一下)?\W*$"
+    r"|^\W*(?:but\s+)?(?:wait|hold on|hang on)\W*(?:let me think|i'?ll think|not yet|actually)?\W*$"
+    r"|^\W*(?:but\s+)?(?:let me think(?: about it)?|i'?ll think about it|not yet)(?: though)?\W*$"
+)
+# (a hold said inside the write's own clause: "cancel 100998, but not yet")
+_HOLD_AT_END = rx(
+    r"(?:[,，]\s*|\s+)(?:(?:but|不过|但是)\s*)?(?:not yet|wait|hold on|let me think|先别|等我想想"
+    r"|再想想)(?: though)?[\s.!。！~]*$"
 )
 
 
@@ -9054,13 +9068,16 @@ def _held_back(items: list[_Request]) -> list[_Request]:
         for n, i in enumerate(items)
         if i.intent is Intent.UNKNOWN and _HOLD_BACK.match(normalize(i.text, _TYPOS))
     ]
-    if not held:
-        return items
+    # "如果没发货就取消100998 但是先别取消": a no said after the write (its reply says nothing
+    # was done) holds it back too
+    said_no = [n for n, i in enumerate(items) if i.intent is Intent.CONFIRM_NO]
+    last = max([*held, *said_no], default=-1)
     out = []
     for n, i in enumerate(items):
         if n in held:
             continue
-        if i.intent in _ACTIONS and n < held[-1]:
+        at_end = _HOLD_AT_END.search(normalize(i.text, _TYPOS)) is not None
+        if i.intent in _ACTIONS and (n < last or at_end):
             i = replace(i, intent=ShopIntent.ORDER_STATUS, args={}, details="")
         out.append(i)
     return out
@@ -9088,6 +9105,10 @@ def _amount_asked_then_refunded(items: list[_Request]) -> list[_Request]:
             and items[k].amount_kind == "none"
             and items[k].order_id in (None, item.order_id)
         ]
+        if not later:
+            # (a go-ahead on the next turn is for this amount: "好的 退吧")
+            out[n] = replace(item, args={**item.args, AMOUNT_ASKED: float(asked.group(1))})
+            continue
         if later:
             k = later[0]
             out[k] = replace(

@@ -530,3 +530,93 @@ async def test_a_write_on_another_orders_condition_is_shown(tmp_path: Path, text
     await say(bot, "确认" if "取消" in text else "yes")
     assert await executions(bot, "create_refund") == []
     assert await executions(bot, "cancel_order") == []
+
+
+# --- pins from the second review -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "如果没发货就取消100998 但是先别取消",
+        "如果没发货就取消100998 不过等我想想",
+        "cancel 100998, but not yet",
+        "if 100998 hasn't shipped cancel it, but not yet",
+        "cancel 100998, not yet though",
+    ],
+)
+async def test_a_cancel_held_back_in_its_own_words_is_not_offered(
+    tmp_path: Path, text: str
+) -> None:
+    """ "如果没发货就取消100998 但是先别取消" asked to cancel and said nothing was done in one
+    reply, and a 确认 cancelled ¥5198 (the English forms did before this session too)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(tool == "cancel_order" for tool, _, _ in calls_of(out))
+    await say(bot, "确认" if "取消" in text else "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize("go_ahead", ["好的 退吧", "那退吧", "好的 帮我退", "嗯 退吧"])
+async def test_a_go_ahead_after_whether_an_amount_is_for_that_amount(
+    tmp_path: Path, go_ahead: str
+) -> None:
+    """ "100200能退100吗" -> (the order shown) -> "好的 退吧" offered all ¥797, and a 确认 paid
+    it. The ¥100 asked about is offered and paid once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100200能退100吗")
+    out = await say(bot, go_ahead)
+    assert calls_of(out) == [("request_refund", "100200", 100.0)]
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [100.0]
+
+
+async def test_all_of_it_after_whether_an_amount_is_all(tmp_path: Path) -> None:
+    """A pin: "退吧 全退" says how much."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100200能退100吗")
+    out = await say(bot, "退吧 全退")
+    assert calls_of(out) == [("request_refund", "100200", None)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I never asked to be connected to an agent",
+        "I did not ask for a human",
+        "who said I want to talk to an agent?",
+        "我没说要转人工",
+        "我不是要转人工",
+        "should I talk to a human?",
+        "do I have to be connected to an agent to get a refund?",
+    ],
+)
+async def test_a_transfer_denied_or_asked_about_files_nothing(tmp_path: Path, text: str) -> None:
+    """Each filed a handoff ticket at once (before this session too)."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    assert await executions(bot, "create_ticket") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["100200 退 3 天了", "100200 退 2 次了", "100200退款 3 次都失败了", "100200 退 7 天"]
+)
+async def test_days_or_times_are_no_refund_amount(tmp_path: Path, text: str) -> None:
+    """ "100200 退 3 天了" offered ¥3 and a 确认 paid it (before this session too)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not any(amount in (2.0, 3.0, 7.0) for _, _, amount in calls_of(out))
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_more_than_the_item_after_being_told_its_most_is_asked_again(
+    tmp_path: Path,
+) -> None:
+    """ "refund 200 for the thermos" -> (at most ¥129) -> "just do 200 anyway" offered ¥200 and a
+    yes paid it: the amount answered lost what it was for. It is asked again."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 200 for the thermos in 100200")
+    await say(bot, "just do 200 anyway")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
