@@ -1739,7 +1739,8 @@ _LAPSE_ASKED = rx(
 _IF_SO_CANCEL = rx(
     r"(?:要是|如果|若是?)?[^，。,.!?！？]{0,10}(?:就|的话)\s*(?:帮我|给我)?\s*取消(?:了|掉)?(?:吧|了吧)\W*$"
     # "如果没发货就取消100998": the order after it, on the condition the shop checks
-    r"|^\W*(?:要是|如果|若是?)?(?:还)?(?:没|未)发(?:货)?(?:的话)?\s*就\s*(?:帮我|给我)?\s*取消(?:了|掉)?"
+    r"|^[\s,，.。!！]*(?:要是|如果|若是?)?(?:还)?(?:没|未)发(?:货)?(?:的话)?\s*就\s*(?:帮我|给我)?\s*"
+    r"取消(?:了|掉)?"
     r"\s*(?:订单)?\s*\d{6}\s*(?:吧)?[\s。！!~～.]*$"
 )
 # "100200 能退货吗", "can i return 100200?": whether an after-sales step is possible, asked
@@ -9047,11 +9048,15 @@ _NOT_SHIPPED_YET = rx(
 
 
 # "先别 等我想想", "wait, let me think": the customer holds back what they just asked for
+# (no \W: with rx's ASCII flag it matches Chinese characters too)
+_PUNCT = r"[\s,，.。!！~～、…]*"
 _HOLD_BACK = rx(
-    r"^\W*(?:不过|但是|但)?\W*(?:先别|先不要|先不|等我想想|我再想想|再想想|先等等|等一下|等等|算了先不)"
-    r"\W*(?:等我想想|我再想想|再想想|想想|考虑一下)?\W*$"
-    r"|^\W*(?:but\s+)?(?:wait|hold on|hang on)\W*(?:let me think|i'?ll think|not yet|actually)?\W*$"
-    r"|^\W*(?:but\s+)?(?:let me think(?: about it)?|i'?ll think about it|not yet)(?: though)?\W*$"
+    rf"^{_PUNCT}(?:不过|但是|但)?{_PUNCT}(?:先别|先不要|先不|等我想想|我再想想|再想想|先等等|等一下|等等"
+    rf"|算了先不){_PUNCT}(?:等我想想|我再想想|再想想|想想|考虑一下)?{_PUNCT}$"
+    rf"|^{_PUNCT}(?:but\s+)?(?:wait|hold on|hang on){_PUNCT}(?:let me think|i'?ll think|not yet"
+    rf"|actually)?{_PUNCT}$"
+    rf"|^{_PUNCT}(?:but\s+)?(?:let me think(?: about it)?|i'?ll think about it|not yet)"
+    rf"(?: though)?{_PUNCT}$"
 )
 # (a hold said inside the write's own clause: "cancel 100998, but not yet")
 _HOLD_AT_END = rx(
@@ -9070,14 +9075,17 @@ def _held_back(items: list[_Request]) -> list[_Request]:
     ]
     # "如果没发货就取消100998 但是先别取消": a no said after the write (its reply says nothing
     # was done) holds it back too
-    said_no = [n for n, i in enumerate(items) if i.intent is Intent.CONFIRM_NO]
-    last = max([*held, *said_no], default=-1)
+    # ("100200 退款 100609 不退": a no to another order holds nothing back)
     out = []
     for n, i in enumerate(items):
         if n in held:
             continue
+        said_no = any(
+            later.intent is Intent.CONFIRM_NO and later.order_id in (None, i.order_id)
+            for later in items[n + 1 :]
+        )
         at_end = _HOLD_AT_END.search(normalize(i.text, _TYPOS)) is not None
-        if i.intent in _ACTIONS and (n < last or at_end):
+        if i.intent in _ACTIONS and (any(h > n for h in held) or said_no or at_end):
             i = replace(i, intent=ShopIntent.ORDER_STATUS, args={}, details="")
         out.append(i)
     return out
