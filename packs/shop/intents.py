@@ -1630,7 +1630,7 @@ _HUMAN_NOT_ASKED = rx(
     r"\b(?:never|didn'?t|did not|not)\s+(?:ask(?:ed)?|say|said|want(?:ed)?)\s+(?:for\s+|to\s+)?"
     r"(?:be\s+)?(?:an?\s+)?(?:connect|transfer|put|talk|speak|human|agent|person|someone)[^.?!,]*"
     r"|\bwho said i (?:want|wanted|need|asked)\b[^.?!,]*"
-    r"|(?:我)?(?:没|没有|不是|并没有|并不是)(?:说)?(?:要|想)?(?:转人工|找人工|转接人工|人工客服)"
+    r"|(?:我)?(?<![有是])(?:没|没有|不是|并没有|并不是)(?:说)?(?:要|想)?(?:转人工|找人工|转接人工|人工客服)"
     r"|\b(?:should|shall|must) i (?:\w+ ){0,3}(?:be connected|be transferred|talk|speak|ask for"
     r"|ask to)\b[^.?!]{0,30}\b(?:human|agent|person|someone|somebody)\b"
     r"|\bdo i (?:have|need) to (?:be connected|be transferred|talk|speak)\b|"
@@ -9065,6 +9065,18 @@ _HOLD_AT_END = rx(
 )
 
 
+def _same_action_or_none(text: str, kind: Kind) -> bool:
+    """Whether ``text`` names the action ``kind`` is, or none ("先别", "但是先别取消" to a cancel;
+    not "nvm the refund thing" to a cancel)."""
+    norm = normalize(text, _TYPOS)
+    named = {
+        ShopIntent.REFUND: bool(_REFUND.search(norm)),
+        ShopIntent.CANCEL_ORDER: bool(_CANCEL.search(norm)),
+        ShopIntent.CREATE_TICKET: bool(_TICKET.search(norm)),
+    }
+    return not any(named.values()) or named.get(kind, False)
+
+
 def _held_back(items: list[_Request]) -> list[_Request]:
     """ "取消100998 先别 等我想想", "refund 100609, wait, let me think": a write held back by what
     the customer says after it is no offer — its order is shown, nothing is asked."""
@@ -9081,7 +9093,9 @@ def _held_back(items: list[_Request]) -> list[_Request]:
         if n in held:
             continue
         said_no = any(
-            later.intent is Intent.CONFIRM_NO and later.order_id in (None, i.order_id)
+            later.intent is Intent.CONFIRM_NO
+            and later.order_id in (None, i.order_id)
+            and _same_action_or_none(later.text, i.intent)
             for later in items[n + 1 :]
         )
         at_end = _HOLD_AT_END.search(normalize(i.text, _TYPOS)) is not None
