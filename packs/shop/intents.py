@@ -9065,6 +9065,14 @@ _HOLD_AT_END = rx(
 )
 
 
+# "但是先别取消", "don't cancel yet": a no naming nothing but the action (not "dont refund the
+# shipping": a part of it)
+_BARE_HOLD = rx(
+    rf"^{_PUNCT}(?:但是|不过|but\s+)?(?:先别|先不要|先不|别|不要|don'?t|do not|dont)\s*"
+    rf"(?:取消|退款?|cancel(?: it)?|refund(?: it)?)?(?:\s+yet)?{_PUNCT}$"
+)
+
+
 def _same_action_or_none(text: str, kind: Kind) -> bool:
     """Whether ``text`` names the action ``kind`` is, or none ("先别", "但是先别取消" to a cancel;
     not "nvm the refund thing" to a cancel)."""
@@ -9095,6 +9103,7 @@ def _held_back(items: list[_Request]) -> list[_Request]:
         said_no = any(
             later.intent is Intent.CONFIRM_NO
             and later.order_id in (None, i.order_id)
+            and _BARE_HOLD.match(normalize(later.text, _TYPOS)) is not None
             and _same_action_or_none(later.text, i.intent)
             for later in items[n + 1 :]
         )
