@@ -9077,7 +9077,7 @@ def _same_action_or_none(text: str, kind: Kind) -> bool:
     """Whether ``text`` names the action ``kind`` is, or none ("先别", "但是先别取消" to a cancel;
     not "nvm the refund thing" to a cancel)."""
     norm = normalize(text, _TYPOS)
-    named = {
+    named: dict[Kind, bool] = {
         ShopIntent.REFUND: bool(_REFUND.search(norm)),
         ShopIntent.CANCEL_ORDER: bool(_CANCEL.search(norm)),
         ShopIntent.CREATE_TICKET: bool(_TICKET.search(norm)),
