@@ -644,6 +644,9 @@ _REFUND_NOT_WANTED = rx(
 # A question about refunds (how much is left, how it works), not a request to refund.
 _CAN_MONEY_BACK_PATTERN = r"(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|么|嘛|不)"
 _CAN_MONEY_BACK = rx(_CAN_MONEY_BACK_PATTERN)
+# "100200能退100吗": whether that much can come back, asked (its amount)
+_AMOUNT_BACK_PATTERN = r"(?<![帮给])(?:能|可以)退[¥￥]?(\d+(?:\.\d+)?)(?:块|元)?钱?(?:吗|么|嘛|不)"
+_AMOUNT_BACK_ASKED = rx(_AMOUNT_BACK_PATTERN)
 _REFUND_POLICY_ASKED = rx(
     # (a thing of the customer's, or please, is a polite request: "do you refund my thermos pls")
     r"\b(?:do|does) (?:you|u|ya|you guys|y'?all|the shop|your shop|this shop)"
@@ -737,7 +740,7 @@ _REFUND_QUESTION = rx(
     r"|会退|会不会退|是不是退|(?<!还)是退[到回]"
     r"|(?:支付宝|微信|银行卡|信用卡|卡里?|余额|原路|原账户)[^，。,.!?！？]{0,4}[吗么嘛]"
     # "100200 能退100吗": whether that much can come back, asked ("能帮我退100吗" asks for it)
-    r"|(?<![帮给])(?:能|可以)退[¥￥]?\d+(?:\.\d+)?(?:块|元)?钱?(?:吗|么|嘛|不)"
+    r"|" + _AMOUNT_BACK_PATTERN +
     # (not "…能退100吗 帮我退了吧", "…能的话就退": the refund then asked for)
     r"(?![^。.!！]*?(?:帮我退|给我退|退了吧|退吧|就退|那就退|能的话|可以的话|可以就|能就))"
     r"|" + _CAN_MONEY_BACK_PATTERN
@@ -9112,12 +9115,6 @@ def _held_back(items: list[_Request]) -> list[_Request]:
             i = replace(i, intent=ShopIntent.ORDER_STATUS, args={}, details="")
         out.append(i)
     return out
-
-
-# "100200能退100吗": whether that much can come back, asked (its amount)
-_AMOUNT_BACK_ASKED = rx(
-    r"(?<![帮给])(?:能|可以)退[¥￥]?(\d+(?:\.\d+)?)(?:块|元)?钱?(?:吗|么|嘛|不)"
-)
 
 
 def _amount_asked_then_refunded(items: list[_Request]) -> list[_Request]:
