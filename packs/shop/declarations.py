@@ -22,6 +22,7 @@ from helpdesk.graph.request import ASKED_WITH, RESOLVED
 from helpdesk.packs.shop.clause_model import load_model
 from helpdesk.packs.shop.identifiers import SHOP_IDENTIFIERS, SHOP_MENTIONS
 from helpdesk.packs.shop.intents import shop_matcher, shop_text_facts
+from helpdesk.packs.shop.order_descriptions import action_sentence
 from helpdesk.packs.shop.order_reference import ORDER_RESOLVER, describes_an_order
 from helpdesk.packs.shop.part_asks import part_asks
 from helpdesk.packs.shop.product_parts import PRODUCT_PART_READER
@@ -224,6 +225,10 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
             # "the thermos from 100200 is broken" -> (a ticket offered) -> "refund instead": the
             # thing of the fault is what is refunded, unless the refund's own words name one
             own, words = words, f"{words} · {fault}"[:300]
+        # ("my screen protector and purifier – delivered? refund the purifier": the sentence
+        # asking for the refund says which item, when it names one of the order's — the
+        # precheck reads the whole words when it names none)
+        own = own or _own_sentence(words)
         args = {"order_id": oid, "amount": None, SHARE_OF: words}
         return PlannedCall("request_refund", {**args, SHARE_OWN: own[:300]} if own else args)
     amount = m.get("amount") if m.get("amount_kind") == "exact" else None
@@ -233,6 +238,11 @@ def _refund(m: Request, facts: Request) -> PlannedCall | None:
         # be more than it cost
         return PlannedCall("request_refund", {"order_id": oid, "amount": amount, SHARE_OF: words})
     return PlannedCall("request_refund", {"order_id": oid, "amount": amount})
+
+
+def _own_sentence(words: str) -> str | None:
+    sentence = action_sentence("refund", words)
+    return sentence if sentence != words else None
 
 
 # "refund the order", "整单退": the whole order said, not the thing just talked about

@@ -2093,7 +2093,8 @@ _ORDER_STATUS = rx(
     r"not (?:yet )?(?:been )?(?:shipped|received|arrived|delivered)|"
     # "was my pillow and steamer order delivered?", "has order 100452 been shipped?"
     r"(?:was|were|has|have|is|are) (?:it|they|my [a-z0-9 '-]{1,30}?|the [a-z0-9 '-]{1,30}?|"
-    r"that order|order #?\d{6}) (?:been |already |actually )*(?:delivered|shipped|dispatched"
+    r"that order|order #?\d{6}) (?:been |already |actually |both |all )*"
+    r"(?:delivered|shipped|dispatched"
     # "was that order cancelled properly?": whether it was, asked
     r"|cancel+ed (?:properly|correctly|at all|successfully|really))|"
     r"hasn'?t (?:been )?(?:shipped|arrived|come|delivered|been delivered)|"

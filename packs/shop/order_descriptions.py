@@ -4,6 +4,8 @@ is my package") — the words :mod:`helpdesk.packs.shop.order_reference` reads t
 
 from __future__ import annotations
 
+import re
+
 from helpdesk.graph.conversation import rx
 from helpdesk.packs.shop.order_amounts import TOTAL_NAMED, left_amount_named
 
@@ -15,6 +17,7 @@ __all__ = [
     "PARCEL",
     "PARCEL_LOOKS",
     "UNPAID",
+    "action_sentence",
     "describes_an_order",
     "names_a_parcel",
 ]
@@ -118,3 +121,27 @@ def describes_an_order(text: str) -> bool:
         or TOTAL_NAMED.search(text)
         or left_amount_named(text) is not None
     )
+
+
+# the words asking for each write, by the request it is
+_ACTION_WORDS: dict[str, re.Pattern[str]] = {
+    "refund": rx(r"\brefund|\bmoney back\b|退"),
+    "cancel_order": rx(r"\bcancel|取消"),
+}
+_SENTENCE = re.compile(r"[^.?!;。？！；\n]+")
+
+
+def action_sentence(intent: str, text: str) -> str:
+    """ "my screen protector and air purifier – are they both delivered? refund the purifier":
+    the sentence asking for the write (the last one), which says what it is for better than
+    the first thing the message names; the whole words when no sentence asks for it, or there
+    is only one. Whether it names a thing is the caller's to check against the order's items
+    ("the thermos leaks. refund it": the thing is in the other sentence)."""
+    words = _ACTION_WORDS.get(intent)
+    if words is None:
+        return text
+    sentences = [m.group(0) for m in _SENTENCE.finditer(text)]
+    asking = [s for s in sentences if words.search(s)]
+    if len(sentences) < 2 or not asking:
+        return text
+    return asking[-1].strip()

@@ -27,6 +27,7 @@ from helpdesk.packs.shop.order_descriptions import (
     PARCEL,
     PARCEL_LOOKS,
     UNPAID,
+    action_sentence,
     describes_an_order,
     names_a_parcel,
 )
@@ -107,6 +108,8 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
     query = _query_of_words(request, words)
     if query is not None and "product" in query and request.get(EVERY_DESCRIBED):
         query = {**query, "every": True}  # "… where are they?": the order of each thing named
+    elif query is not None and "product" in query and _asked_apart(request, words):
+        query = {**query, "every": True}  # the pick keeps the order of the thing asked for
     story = _story_before(request)
     if not story:
         return query
@@ -131,6 +134,11 @@ def _words_of(request: Mapping[str, Any]) -> str:
 
 
 _LOOKUP_CHARS = 200
+
+
+def _asked_apart(request: Mapping[str, Any], words: str) -> bool:
+    """Whether a write is asked for in a sentence of its own, after others naming things."""
+    return action_sentence(str(request.get("intent")), words) != words
 
 
 def _story_before(request: Mapping[str, Any]) -> str:
@@ -335,6 +343,11 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
             ordered = [*moving, *(o for o in candidates if o not in moving)]
             return _one_per_product(ordered, text)
         return [str((moving or candidates)[0]["order_id"])] if candidates else []
+    # "my screen protector and air purifier – delivered? refund the purifier": an action is for
+    # the order of the things named in the sentence asking for it, when it names any
+    asking = action_sentence(intent, text)
+    named = [o for o in found if any(_pieces_said(m, asking) for m in _matched(o))]
+    found = named if asking != text and named else found
     # an action is for the order the words describe best ("手机那单退2999 只退手机 显示器我要": the
     # phone + monitor order, not the screen protector 手机膜); among them, the ones that can take it
     best = max((_matched_count(o) for o in found), default=0)
@@ -343,6 +356,10 @@ def pick_order(request: Mapping[str, Any], data: Any) -> list[str] | None:
     # (a fault's thing is one received: never the only order found when it cannot take it)
     chosen = fitting or (strongest if len(strongest) == 1 and not request.get(RECEIVED) else [])
     return [str(o["order_id"]) for o in chosen]
+
+
+def _matched(order: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [m for m in order.get("matched") or () if isinstance(m, Mapping)]
 
 
 def _matched_count(order: Mapping[str, Any]) -> int:
