@@ -32,6 +32,7 @@ from helpdesk.packs.shop.order_descriptions import (
     names_a_parcel,
 )
 from helpdesk.packs.shop.order_label import order_label
+from helpdesk.packs.shop.refund_share import SHARE_OF
 from helpdesk.packs.shop.words import (
     NOT_OWN,
     RECEIVED,
@@ -110,7 +111,7 @@ def order_query(request: Mapping[str, Any]) -> dict[str, Any] | None:
         query = {**query, "every": True}  # "… where are they?": the order of each thing named
     elif query is not None and "product" in query and _asked_apart(request, words):
         query = {**query, "every": True}  # the pick keeps the order of the thing asked for
-    story = _story_before(request)
+    story = _story_before(request) or _said_before_the_refund(request)
     if not story:
         return query
     if query is None:
@@ -151,6 +152,20 @@ def _story_before(request: Mapping[str, Any]) -> str:
     text = str(request.get("text") or "")
     message = str(request.get(TICKET_MESSAGE) or "")
     return message[: message.find(text)].strip() if text and text in message else ""
+
+
+def _said_before_the_refund(request: Mapping[str, Any]) -> str:
+    """ "the screen protector still hasn't arrived, can I just get my money back": what the
+    message says before a refund's own words (the shop reads it only when those name none of
+    the customer's products), so the thing told is what the refund is of — not the order the
+    conversation was about before."""
+    if request.get("intent") != "refund" or not request.get("inferred_order"):
+        return ""  # (a refund no order was found for stays one: "where's that refund?")
+    text = str(request.get("text") or "")
+    message = request.get(SHARE_OF)
+    if not isinstance(message, str) or not text or text not in message:
+        return ""
+    return message[: message.find(text)].strip()
 
 
 # a transfer about a thing not bought here, not the customer's, not yet wrong, or not this one:

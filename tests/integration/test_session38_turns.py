@@ -50,3 +50,24 @@ async def test_a_refund_after_a_story_still_finds_the_thing_told(tmp_path: Path)
     assert calls_of(out) == [("request_refund", "100609", None)]
     await say(bot, "no")
     assert await refunds_of(bot, "100609") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("the screen protector still hasn't arrived, can I just get my money back", "yes"),
+        ("膜到现在没到 能不能直接退钱", "好的"),
+    ],
+)
+async def test_a_refund_is_for_the_thing_told_not_the_order_talked_about(
+    tmp_path: Path, text: str, yes: str
+) -> None:
+    """After a look at 100998 (the phone order), a refund told of the screen protector was
+    offered on 100998 (asked how much, "no screen protector in it"). Now it is 100683's."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100998到哪了")
+    out = await say(bot, text)
+    assert calls_of(out) == [("request_refund", "100683", None)]
+    await say(bot, yes)
+    assert await refunds_of(bot, "100683") == [29.0]
+    assert await refunds_of(bot, "100998") == []
