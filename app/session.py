@@ -27,7 +27,7 @@ from helpdesk.graph.identity import (
     refusal_error,
 )
 from helpdesk.graph.intents import DEFERRED_PART
-from helpdesk.graph.language import detect_language
+from helpdesk.graph.language import detect_language, plain_apostrophes
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.session_lock import SessionBusyError
 
@@ -108,7 +108,8 @@ def clean_text(text: str) -> str:
     """The message as the graph may see it: lone surrogates (undecodable bytes from argv, a
     broken client) become U+FFFD, control characters other than tab and newline are dropped."""
     whole = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return _CONTROL.sub("", whole.replace("\r\n", "\n").replace("\r", "\n"))
+    lines = whole.replace("\r\n", "\n").replace("\r", "\n")
+    return plain_apostrophes(_CONTROL.sub("", lines))
 
 
 async def run_turn(bot: Bot, text: str, *, session: str, customer: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ __all__ = [
     "Lang",
     "contains_cjk",
     "detect_language",
+    "plain_apostrophes",
     "reply_language",
     "requested_language",
     "space_han_latin",
@@ -103,6 +104,14 @@ _LATIN_ACK = re.compile(r"(?i)^\W*(?:ok|okay|k|kk|thx|ty|yes|no|yep|yeah|nope|ok
 #: one character for one (``str.translate`` keeps every span aligned).
 FULLWIDTH_TO_ASCII: dict[int, int] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 FULLWIDTH_TO_ASCII[0x3000] = 0x20
+_APOSTROPHES = {code: ord("'") for code in (0x2018, 0x2019, 0x201B, 0x02BC, 0x2032, 0xFF07)}
+FULLWIDTH_TO_ASCII.update(_APOSTROPHES)
+
+
+def plain_apostrophes(text: str) -> str:
+    """``text`` with typographic apostrophes (a phone's "don’t") as ASCII ones ("don't"), one
+    character for one: every reading of a message sees one spelling of a negation."""
+    return text.translate(_APOSTROPHES)
 
 
 def requested_language(text: str) -> Lang | None:

@@ -19,7 +19,7 @@ from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage
 
 from helpdesk.degrade.clock import Clock, SystemClock
 from helpdesk.degrade.context import DegradeContext, LadderStep
-from helpdesk.graph.language import Lang
+from helpdesk.graph.language import Lang, plain_apostrophes
 from helpdesk.graph.planning import match_from_task
 from helpdesk.graph.prompting import load_templates, render
 from helpdesk.graph.replies import ReplyItem, render_reply
@@ -214,5 +214,5 @@ def _content(message: BaseMessage) -> str:
 def _last_human_text(messages: list[AnyMessage]) -> str:
     for message in reversed(messages):
         if isinstance(message, HumanMessage):
-            return _content(message)
+            return plain_apostrophes(_content(message))
     return ""

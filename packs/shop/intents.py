@@ -620,8 +620,16 @@ _REFUND_NEGATED = rx(
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund\b"
     r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t"
     r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
-    r"|(?:不用|不要|别|(?<!要)不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*(?:给我|帮我|给)?\s*"
-    r"(?:退|补偿|赔)"
+    r"|(?:不用|不要|别|(?<!要)不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要|用不着|无需|没必要"
+    r"|不用你)\s*(?:给我|帮我|给|再)?\s*(?:申请)?\s*(?:退|补偿|赔)"
+    # "100609退款就不必了", "退款100609作废": the refund called off after it is named
+    r"|退款[^，。,.!?！？]{0,10}(?:就|也)?(?:不必|不用|用不着|没必要)了?|退款[^，。,.!?！？]{0,10}作废"
+    # "you don't need to refund 100609", "refunding 100609 won't be necessary", "no refnd",
+    # "I decided against the refund"
+    r"|\b(?:don'?t|do not|donot) (?:need|have) to (?:\w+ )?re?fu?nd"
+    r"|\bre?fu?nd\w*\b[^.?!]{0,20}\b(?:won'?t|will not|isn'?t|is not) (?:be )?(?:necessary|needed)"
+    r"|\bno re?fu?nd\b(?!\s*polic)|\bdecided against (?:a |the |any )?re?fu?nd"
+    r"|\bdonot (?:want |need )?(?:a |the )?re?fu?nd"
     r"|\b(?:don'?t|do not|no need to|not|never) (?:to )?compensate\b"
     r"|退款不用了|退款不要了|退款算了|退款[^，。,.!?！？]{0,3}先?不(?:办|弄|申请|退)了?"
     # "退款就算了 给我补个优惠券", "退个锤子": the refund called off, or scorned
@@ -1430,6 +1438,16 @@ _CANCEL_NEGATED = rx(
     r"(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
     # "我没取消啊" (I did not cancel it), but "还没取消吗" / "没取消了吗" ask about one
     r"|(?<!还)没有?\s*(?:点|按|申请|要求|让你|让)?(?:过)?\s*取消(?![了吗])"
+    # "不必取消100998", "100998用不着取消", "100998 不用你取消", "取消100998这个先放一放"
+    r"|(?:不必|用不着|不用你|无需|没必要)\s*(?:再|给我|帮我)?\s*取消"
+    r"|取消[^，。,.!?！？]{0,12}(?:先放一放|先放放|先搁着|先缓缓|缓一缓|作废)"
+    # "donot cancel", "you don't need to cancel", "I decided against cancelling 100998", "keep
+    # 100998, cancel nothing", "stop the cancellation of 100998", "without cancelling 100998",
+    # "cancel 100998 (not really)", "cancel 100998 NOT"
+    r"|\bdonot (?:want to |need to )?cancel|\b(?:don'?t|do not) (?:need|have) to cancel"
+    r"|\bdecided against cancel|\bcancel nothing\b|\bwithout cancel+(?:ing|ation)\b"
+    r"|\b(?:stop|halt|undo|call off|scrap) (?:the |my |that |this )?cancel+ation\b"
+    r"|\bcancel\w*\b[^.!?;]{0,30}(?:\(?\s*not really\b|\bnot\s*$|\bjk\b|\bjust kidding\b)"
 )
 # "不用把钱退我", "别把钱退给我": the money back, refused
 _NOT_BEFORE_MONEY = rx(r"(?:不用|不要|别|不必|不需要|先不|没让你|没说要)\s*(?:给我|帮我)?\s*把?钱")
@@ -2106,7 +2124,11 @@ _ORDER_STATUS = rx(
     r"(?:it|there|the order|my order|that order|(?:order )?#?\d{6}"
     # "what's in the phone order exactly": an order named by a thing in it
     r"|(?:the|my|that) [a-z0-9 '-]{1,30}? order)|"
-    r"what did (?:it|the order|that order) (?:have|contain))\b|"
+    r"what did (?:it|the order|that order) (?:have|contain)"
+    # "is the camera in that order too?", "摄像头也在那单里吧": what the order holds, asked
+    r"|(?:is|was|are|were) (?:the|my) [a-z0-9 '-]{2,30}? (?:also |too )?(?:in|part of) "
+    r"(?:that|this|the same|the|my) (?:[a-z0-9'-]+ )?order)\b|"
+    r"(?:也|都|是不是)?在(?:那|这|同一)(?:个)?(?:单|订单)里(?:面)?(?:吧|吗|么|嘛|是吧|对吧)|"
     + _WHICH_ORDER_TEXT
     + r"|状态|发货|没收到|未收到|没到|还没到|怎么样了|进度|情况|详情|到了吗|收到了吗|签收|延迟|慢"
     r"|还没发(?:出|走)?(?:吧|吗|呢|么)"
@@ -3302,6 +3324,15 @@ def _split_after_refusal(norm: str, spans: list[tuple[int, int]]) -> list[tuple[
             norm, start, end
         )
         asking = _JUST_ASKING.search(norm, refused.end(), end) if refused else None
+        if refused and asking is None:
+            # "don't cancel 100998 but refund 100609", "不要取消100998 但是退款100609": the other
+            # action asked for after the refusal is a request of its own
+            asking = _BUT_THE_OTHER.search(norm, refused.end(), end)
+            if asking is not None and not (
+                _REFUND.search(norm, asking.start(), end)
+                or _CANCEL.search(norm, asking.start(), end)
+            ):
+                asking = None
         if asking is None or not norm[asking.start() : end].strip(STRIP):
             out.append((start, end))
             continue
@@ -3311,6 +3342,13 @@ def _split_after_refusal(norm: str, spans: list[tuple[int, int]]) -> list[tuple[
         at = cut + 1 if cut >= 0 else asking.start()
         out.extend([(start, at), (at, end)])
     return out
+
+
+# the other action after a refusal: "… but refund 100609", "… 但是退款100609"
+_BUT_THE_OTHER = rx(
+    r"\b(?:but|instead|rather)\b(?= (?:(?:please|pls|just|only|can you|could you) )*(?:re?fu?nd"
+    r"|cancel)\b)|(?:但是?|而是|不过)(?=\s*(?:请|帮我|麻烦|就)?\s*(?:把)?\s*(?:退|取消|\d{6}))"
+)
 
 
 # "钱多久能回来", "然后把钱退我", "钱原路退吗": the money of an order, after a cancel of it

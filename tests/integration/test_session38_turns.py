@@ -71,3 +71,76 @@ async def test_a_refund_is_for_the_thing_told_not_the_order_talked_about(
     await say(bot, yes)
     assert await refunds_of(bot, "100683") == [29.0]
     assert await refunds_of(bot, "100998") == []
+
+
+# --- negations: how phones and hurried customers write them ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don’t cancel 100998",
+        "Don’t cancel 100998!!",
+        "I don’t want to cancel 100998",
+        "donot cancel 100998",
+        "i decided against cancelling 100998",
+        "keep 100998, cancel nothing",
+        "stop the cancellation of 100998",
+        "cancel 100998 (not really)",
+        "不必取消100998",
+        "100998用不着取消",
+        "100998 不用你取消",
+        "取消100998这个先放一放",
+    ],
+)
+async def test_a_cancel_said_not_to_happen_is_never_offered(tmp_path: Path, text: str) -> None:
+    """Each of these offered the cancel of 100998 (¥5198) and a yes ran it: a phone's
+    apostrophe (’) was no negation, and these words were none either."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "cancel_order" not in [c[0] for c in calls_of(out)]
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don’t refund 100609, just checking",
+        "you don't need to refund 100609",
+        "refunding 100609 won't be necessary",
+        "no refnd 100609",
+        "无需退款100609",
+        "没必要退100609",
+        "100609退款就不必了",
+        "退款100609作废",
+    ],
+)
+async def test_a_refund_said_not_to_happen_is_never_offered(tmp_path: Path, text: str) -> None:
+    """Each of these offered ¥866 on 100609 and a yes paid it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "request_refund" not in [c[0] for c in calls_of(out)]
+    await say(bot, "好的")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["don’t cancel 100998 but refund 100609", "不要取消100998 但是退款100609"]
+)
+async def test_the_other_action_after_a_refusal_is_the_only_one(tmp_path: Path, text: str) -> None:
+    """ "don’t cancel 100998 but refund 100609" + yes cancelled 100998 and refunded 100609; with
+    a straight apostrophe both were dropped. Now only the refund is offered, and paid once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert calls_of(out) == [(None, None, None), ("request_refund", "100609", None)]
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
+    assert await refunds_of(bot, "100609") == [866.0]
+
+
+async def test_cancel_it_then_forget_it_is_still_a_cancel(tmp_path: Path) -> None:
+    """A pin: "取消100998算了" (just cancel it) is a cancel."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "取消100998算了")
+    assert calls_of(out) == [("cancel_order", "100998", None)]
