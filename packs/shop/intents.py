@@ -1291,6 +1291,8 @@ _DESCRIBED_ORDER_UNWANTED = rx(
 _CANCEL_QUERY = rx(
     r"\b(?:was|been|is|got|get) (?:it |my order |the order |this order |order \d+ )?cancel+ed\b"
     r"|\bwhy\b.*\bcancel+ed\b|被取消|已取消|取消了吗|取消了没|为什么取消|怎么取消了|取消成功了吗"
+    # "你们怎么把我的100998取消了", "为什么把100998取消了": why it was cancelled, asked
+    r"|(?:怎么|为什么|为啥|凭什么|干嘛)(?:就|又)?(?:给我)?把[^，。,.!?！？]{1,14}取消了"
     # "你取消了100998吗", "100998你们取消了？", "谁取消了我的100998": a cancel made, asked about
     # ("你帮我把100998取消了吧" asks for one)
     r"|谁[^，。,.!?！？]{0,6}取消"
@@ -1467,6 +1469,11 @@ _AFTER_CANCEL = rx(
     r"|\bif (?:i |you )?cancel"
     # "取消了钱会自动退吗", "does a cancelled order refund automatically"
     r"|取消了(?=[^，。,.!?！？]{0,4}(?:钱|款|退))|\bcancel+ed orders?\b"
+)
+_IF_I_CANCEL_ASKED = rx(
+    r"取消[^，。,.!?！？]{0,10}的话(?![^，。,.!?！？]{0,6}(?:就|帮我|给我)取消)[^，。,.!?！？]{0,20}"
+    r"(?:吗|么|嘛|呢|[?？])"
+    r"|\bif (?:i |we )cancel\b[^.!?]{0,30}\b(?:will|would|is|are|does|do|can|could)\b[^.!]{0,40}\?"
 )
 _MONEY_BACK_WHEN = rx(
     r"(?:钱|(?<![男女新同爆童付])款)[^，。,.!?！？]{0,6}(?:多久|几天|什么时候|多长时间|啥时候|几个工作日)"
@@ -1902,12 +1909,21 @@ _LATE_BY = (
     r"|\b(?:refund|cancel)\w*\b(?:(?!\b(?:reorder|order|buy|purchase|get one)\b)[^.!?;]){0,30}"
     r"\blater\b|\bnot now\b|\bwait until\b"
     r"|\b(?:later|next week|tomorrow) if\b"
+    # "ship 100998 today or i'll cancel it", "…否则我就取消": a threat, the write not asked for
+    r"|\b(?:or|otherwise|or else)\b[^.!?;]{0,12}\bi(?:'?ll| will|'?m going to|'?m gonna)"
+    r" (?:just |have to )?(?:cancel|refund|ask for a refund|want a refund|want my money)"
+    r"|(?:不然|否则|要不然)[^，。,.!?！？]{0,4}(?:我)?就?(?:要)?(?:取消|退款|退钱)"
     # ("tell me if the monitor ships this week": whether, asked — no condition)
     r"|(?<!tell me )(?<!let me know )(?<!check )(?<!see )(?<!ask )(?<!know )(?<!wondering )"
     r"(?<!wonder )\bif\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
     r"|\b(?:breaks?|stops? working|is late|comes? late|gets? lost|lost|loses|damaged|broken"
     r"|price drops|goes on sale|gets? cheaper|by the \d+(?:st|nd|rd|th)?|within \d+ hours?"
-    r"|it'?s been a week)\b"
+    r"|it'?s been a week"
+    # "refund 100 on 100609 if the price dropped", "refund 100609 if the item is defective",
+    # "if the thermos is still leaking i'll want a refund", "... if I send it back?"
+    r"|price (?:dropped|fell|goes down|went down)|out of stock|(?:still |keeps? )leak(?:s|ing)?"
+    r"|(?:is|are|was|were|turns? out(?: to be)?)(?: still)? (?:defective|faulty|leaking|broken)"
+    r"|(?:i |we )(?:send|return|ship) (?:it|them|the \w+) back|(?:i |we )return (?:it|them))\b"
     r"|\b(?:doesn'?t|does not|isn'?t|is not|won'?t|will not|never) (?:comes?|arrives?|show up"
     r"|shows? up|show|get here|gets here|turn up|turns up|be here|here|ships?|get shipped)\b"
     r"(?![^.!?;]{0,12}\byet\b))"
@@ -1920,7 +1936,7 @@ _IF_LATE_BY = rx(
     r"|(?:周|礼拜|星期)[一二三四五六日天]|[\d一二两三四五六七]天内|再)[^，。,.!?！？]{0,8}(?:还)?"
     r"(?:不到|没到|没送到|收不到|到不了|不发货?|没发货?|不来|坏)(?:的话)?"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:又|再)(?:坏|出问题|晚|延误)"
-    r"|万一|(?:丢件|丢了|降价|坏了|破了)的话|今晚还没|(?:今天|今晚)(?:还)?没(?:有)?动静"
+    r"|万一|(?:丢件|丢了|降价|坏了|破了|没货|缺货|断货|有问题|漏水?)的话|今晚还没|(?:今天|今晚)(?:还)?没(?:有)?动静"
     r"|(?:要是|如果|假如)[^，。,.!?！？]{0,8}(?:丢件|丢了|坏了|破了|降价|找不到|找不回|送不到"
     r"|到不了|收不到|不到货|发不了|发不出)"
     r"|以后再说|晚点再说|先不急"
@@ -2842,6 +2858,13 @@ def _classify_clause(
         return _Match(ShopIntent.FAQ, topic="refund_time")
     if _AFTER_CANCEL.search(norm) and _MONEY_WORDS.search(norm):
         return _Match(ShopIntent.FAQ, topic="refund_time")
+    if _IF_I_CANCEL_ASKED.search(norm):
+        # "取消100998的话优惠券还在吗", "if I cancel 100998, will my coupon still work?": what a
+        # cancel would do, asked — the order's state, never the cancel
+        return _Match(
+            ShopIntent.ORDER_STATUS if ents.order_ids else ShopIntent.FAQ,
+            topic=None if ents.order_ids else "cancel_order",
+        )
     if _MONEY_BACK_WHEN.search(norm) and not ents.order_ids and not _REFUND.search(norm):
         # "钱多久能回来", "how many days till the money is back on my card": how long refunds
         # take (a refund of an order, asked about, is read with the order's refunds below)
@@ -3472,6 +3495,8 @@ def _unread_request(clause: str, ents: Entities, awaiting: bool) -> bool:
             or (_REFUND.search(clause) and _REFUND_QUESTION.search(clause))
         ):
             return False  # "还有多少钱可以退给我", "100609我能申请退款吗": a refund, asked about
+        if found.intent in _LOOKS and _CANCEL_QUERY.search(clause):
+            return False  # "为什么把100998取消了": a cancel made, asked about
         if found.intent in _LOOKS:
             # ("let the courier know to ring the bell", "再让快递员送货前打个电话")
             asks = asks_for_a_change(clause) or bool(IMPERATIVE.search(clause.strip()))

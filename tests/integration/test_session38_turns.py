@@ -144,3 +144,47 @@ async def test_cancel_it_then_forget_it_is_still_a_cancel(tmp_path: Path) -> Non
     bot = bot_for(tmp_path)
     out = await say(bot, "取消100998算了")
     assert calls_of(out) == [("cancel_order", "100998", None)]
+
+
+# --- conditions the bot cannot check, threats, and questions about a cancel --------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "yes"),
+    [
+        ("refund 100 on 100609 if the price dropped", "100609", "yes"),
+        ("refund 100609 if the item is defective", "100609", "yes"),
+        ("could I get a refund on 100609 if I send it back?", "100609", "yes"),
+        ("ship 100998 today or i'll cancel it", "100998", "sure"),
+        ("显示器没货的话就取消100998", "100998", "好的"),
+        ("100998今天发货 否则我就取消", "100998", "好的"),
+        ("你们怎么把我的100998取消了", "100998", "嗯"),
+        ("为什么把100998取消了", "100998", "嗯"),
+        ("取消100998的话优惠券还在吗", "100998", "好的"),
+        ("if I cancel 100998, will my coupon still work?", "100998", "yes"),
+    ],
+)
+async def test_a_write_on_a_condition_or_a_threat_is_only_shown(
+    tmp_path: Path, text: str, order: str, yes: str
+) -> None:
+    """Each offered the write (a refund of 100609, the cancel of 100998) and a yes ran it. Now
+    the order is shown, and a yes runs nothing."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert ("get_order", order, None) in calls_of(out)
+    assert not {"request_refund", "cancel_order"} & {c[0] for c in calls_of(out)}
+    await say(bot, yes)
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["refund 100200, the thermos is defective", "cancel 100998 or I'll complain"]
+)
+async def test_a_reason_or_a_complaint_threat_beside_a_write_keeps_it(
+    tmp_path: Path, text: str
+) -> None:
+    """Pins: a fault told as the reason, and a threat to complain, keep the write asked for."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert {"request_refund", "cancel_order"} & {c[0] for c in calls_of(out)}
