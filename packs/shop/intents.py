@@ -3735,6 +3735,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         last_write=last if isinstance(last := context.facts.get(LAST_WRITE), Mapping) else None,
         waiting_whole=_waiting_whole(context.facts.get("pending_actions")),
     )
+    found = _no_place_guessed(found, orders if isinstance(orders, list) else [])
     if not context.awaiting_confirmation:
         # "refund 100200 if you can't replace it": the after-sales ticket, never the refund
         found = replacement_first(text, found)
@@ -4266,6 +4267,39 @@ def _ordinals_named(text: str, context: MatchContext) -> str:
         return text
     # (that one asked again, the other dropped: never both run on the next yes)
     return f"yes for {order} only"
+
+
+# an order named by its place among those talked about ("cancel the first one", "refund 100 on
+# the second", "取消第一个")
+_ORDER_BY_PLACE = rx(
+    r"\b(?:the )?(?:first|1st|second|2nd|former|latter|last)(?: one| order| of them)?\s*$"
+    r"|\b(?:the )?(?:first|1st|second|2nd|former|latter)(?: one| order| of them)?\b"
+    r"|第[一二](?:个|单|笔)|前一个|后一个|前面那个|后面那个|最后一个"
+)
+
+
+def _no_place_guessed(found: list[MatchedIntent], orders: Sequence[Any]) -> list[MatchedIntent]:
+    """ "show order 100904" → "show order 100998" → "cancel the first one": which one is first
+    (shown first, listed first, placed first) the words do not settle — a write on an order
+    named only by its place among several talked about is asked which order, never given the
+    last one talked about (the cancel of 100998, ¥5198)."""
+    if len({str(o) for o in orders}) < 2:
+        return found
+    out = []
+    for m in found:
+        if (
+            m.inferred_order
+            and m.capability in _PLACE_ASKED_WRITES
+            and _ORDER_BY_PLACE.search(normalize(m.text, _TYPOS))
+        ):
+            m = replace(
+                m, inferred_order=False, args={k: v for k, v in m.args.items() if k != "order_id"}
+            )
+        out.append(m)
+    return out
+
+
+_PLACE_ASKED_WRITES = frozenset({"cancel_order", "refund", "change_address", "create_ticket"})
 
 
 _THE_OTHER_ONE = (

@@ -188,3 +188,40 @@ async def test_a_reason_or_a_complaint_threat_beside_a_write_keeps_it(
     bot = bot_for(tmp_path)
     out = await say(bot, text)
     assert {"request_refund", "cancel_order"} & {c[0] for c in calls_of(out)}
+
+
+# --- an order named by its place is asked, never guessed --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("turns", "yes"),
+    [
+        (["show order 100904", "show order 100998", "cancel the first one"], "yes"),
+        (["查一下100904", "查一下100998", "取消刚才第一个"], "好的"),
+        (["tell me about 100609", "and 100200", "refund 100 on the first"], "yes"),
+    ],
+)
+async def test_a_write_on_the_first_one_asks_which_order(
+    tmp_path: Path, turns: list[str], yes: str
+) -> None:
+    """ "cancel the first one" after looking at 100904 then 100998 offered the cancel of
+    100998 (the last one talked about, ¥5198) and a yes ran it; "refund 100 on the first"
+    refunded 100200. Now the order is asked for, and a yes runs nothing."""
+    bot = bot_for(tmp_path)
+    for text in turns[:-1]:
+        await say(bot, text)
+    out = await say(bot, turns[-1])
+    assert [c[1] for c in calls_of(out)] == [None]
+    await say(bot, yes)
+    assert await executions(bot, "cancel_order") == []
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_the_first_of_two_waiting_actions_is_still_that_one(tmp_path: Path) -> None:
+    """A pin: with two refunds waiting, "the first one" is the first of them."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 on 100609 and 100 on 100200")
+    await say(bot, "yes for the first one")
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [100.0]
+    assert await refunds_of(bot, "100200") == []
