@@ -74,8 +74,16 @@ def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]
     thing = _THING_SAID.search(words)
     if thing is not None:
         # "the monitor cable from my 100998 order": the thing is a cable, not the monitor
-        head = (thing.group(1) or thing.group(2)).split()[-1].lower()
-        stems = {head, head.rstrip("s"), head[:-2] if head.endswith("es") else head}
+        # ("the air fryer and thermos in 100200": each thing of the two)
+        said = re.split(
+            r"\s+(?:and|&|plus)\s+(?:the\s+|my\s+)?|\s*,\s*", thing.group(1) or thing.group(2)
+        )
+        heads = {part.split()[-1].lower() for part in said if part.split()}
+        stems = {
+            stem
+            for head in heads
+            for stem in (head, head.rstrip("s"), head[:-2] if head.endswith("es") else head)
+        }
         scores = {
             key: score
             for key, score in scores.items()

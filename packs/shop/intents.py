@@ -3876,6 +3876,12 @@ _ANOTHER_ORDERS_THING = rx(
     r"|change it to|change that to|it'?s|it should be|should be)\s+(?P<rest>.+)$"
 )
 
+# "我说错了，退100200的保温杯", "不对 是100200的保温杯", "搞错了 应该退100200的保温杯"
+_ANOTHER_ORDERS_THING_ZH = rx(
+    r"^\W*(?:不对|不是|错了|我说错了|说错了|搞错了|弄错了|打错了)[^\w\u4e00-\u9fff]*"
+    r"(?:我是说|我的意思是|应该是|应该|是|改成|换成)?\s*(?P<rest>.+)$"
+)
+
 
 def _another_orders_thing_meant(
     text: str, pending: Any, context: MatchContext
@@ -3886,7 +3892,7 @@ def _another_orders_thing_meant(
     if not context.awaiting_confirmation or _one_waiting_verb(pending) != "refund":
         return None
     said = normalize(text, _TYPOS)
-    found = _ANOTHER_ORDERS_THING.match(said)
+    found = _ANOTHER_ORDERS_THING.match(said) or _ANOTHER_ORDERS_THING_ZH.match(said)
     if found is None or QUESTION_MARK.search(said):
         return None
     rest = found.group("rest")
@@ -4822,7 +4828,7 @@ def match_shop(
     matched = _one_of_them_named(matched, norm)
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
     matched = _not_asked_for(_taken_back_after(matched, norm), norm)
-    matched = _one_amount_for_several(matched, norm)
+    matched = _one_amount_for_several(_one_amount_for_two_things(matched, norm), norm)
     if not awaiting_confirmation and (
         (
             not any(m.intent in _ACTIONS for m in matched)
@@ -6408,6 +6414,29 @@ _FORGET_IT = rx(
     # "100998取消？不不不", "人工客服在吗？不用了我自己看看": asked, then refused at once
     r"|[？?]\s*(?:不不+|不用了|算了|\bno,? no\b|\bnah\b)"
 )
+
+
+def _one_amount_for_two_things(matched: list[_Request], norm: str) -> list[_Request]:
+    """ "refund 300 for the air fryer and thermos in 100200": one amount for two things of one
+    order is one refund of it (the thermos was offered apart at its price, and a yes paid both:
+    ¥429). The thing after "and" asks for no refund of its own; one amount is said."""
+    refunds = [m for m in matched if m.intent is ShopIntent.REFUND and m.order_id]
+    if len(refunds) != 2 or len(_AMOUNT_SAID.findall(norm)) != 1:
+        return matched
+    first, second = refunds
+    if (
+        first.order_id != second.order_id
+        or first.amount_kind != "exact"
+        or second.amount_kind != "none"
+        or _REFUND.search(normalize(second.text, _TYPOS))
+    ):
+        return matched
+    both = replace(
+        first,
+        text=norm[norm.find(normalize(first.text, _TYPOS)) :].strip() or first.text,
+        args={**first.args, SHARE_OF: second.args.get(SHARE_OF) or norm},
+    )
+    return [both if m is first else m for m in matched if m is not second]
 
 
 def _one_amount_for_several(matched: list[_Request], norm: str) -> list[_Request]:

@@ -133,15 +133,16 @@ _SENTENCE = re.compile(r"[^.?!;。？！；\n]+")
 
 def action_sentence(intent: str, text: str) -> str:
     """ "my screen protector and air purifier – are they both delivered? refund the purifier":
-    the sentence asking for the write (the last one), which says what it is for better than
-    the first thing the message names; the whole words when no sentence asks for it, or there
-    is only one. Whether it names a thing is the caller's to check against the order's items
+    the last sentence, when it asks for the write, says what it is for better than the first
+    thing the message names; else (one sentence, or the write asked before the last) the whole
+    words. Whether it names a thing is the caller's to check against the order's items
     ("the thermos leaks. refund it": the thing is in the other sentence)."""
     words = _ACTION_WORDS.get(intent)
     if words is None:
         return text
-    sentences = [m.group(0) for m in _SENTENCE.finditer(text)]
-    asking = [s for s in sentences if words.search(s)]
-    if len(sentences) < 2 or not asking:
+    sentences = [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+    # (only the last sentence: one after it may add a thing — "… but keep the rest? oh and
+    # the thermos too")
+    if len(sentences) < 2 or not words.search(sentences[-1]):
         return text
-    return asking[-1].strip()
+    return sentences[-1].strip()

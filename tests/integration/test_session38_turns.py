@@ -225,3 +225,28 @@ async def test_the_first_of_two_waiting_actions_is_still_that_one(tmp_path: Path
     await say(bot, "yes")
     assert await refunds_of(bot, "100609") == [100.0]
     assert await refunds_of(bot, "100200") == []
+
+
+# --- corrections and one amount for two things -----------------------------------------------
+
+
+async def test_a_correction_to_another_orders_thing_refunds_that_thing(tmp_path: Path) -> None:
+    """ "退100609" → "我说错了，退100200的保温杯" → "好的" paid ¥797 (all of 100200); the English
+    correction paid the thermos. Now it is ¥129, once, and nothing on 100609."""
+    bot = bot_for(tmp_path)
+    await say(bot, "退100609")
+    out = await say(bot, "我说错了，退100200的保温杯")
+    assert ("request_refund", "100200", None) in calls_of(out)
+    await say(bot, "好的")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await refunds_of(bot, "100609") == []
+
+
+async def test_one_amount_for_two_things_is_one_refund(tmp_path: Path) -> None:
+    """ "refund 300 for the air fryer and thermos in 100200" offered ¥300 and the thermos's
+    ¥129 apart, and a yes paid both (¥429). Now one refund of ¥300."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund 300 for the air fryer and thermos in 100200")
+    assert calls_of(out) == [("request_refund", "100200", 300.0)]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [300.0]
