@@ -3757,6 +3757,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         _no_and_instead(text, found, pending, context)
         or _another_thing_instead(text, pending, context)
         or _another_orders_thing_meant(text, pending, context)
+        or _part_of_the_waiting_cancel(text, pending, context)
     )
     if instead is not None:
         return instead
@@ -3827,7 +3828,8 @@ def _no_and_instead(
 # "改成退餐具": another thing in place of the one a waiting refund is of
 _THING_INSTEAD = rx(
     r"^\W*(?:(?:yes|yeah|ok|okay|no|nope|not that|actually|wait)\b[\s,]*)*(?:but\s+)?"
-    r"(?P<en>(?:refund\s+)?(?:for\s+)?(?:the|my)\s+[a-z][a-z -]{1,30}?)\s+instead\W*$"
+    r"(?:(?:do|make|put) (?:it|that|the refund)\s+)?"
+    r"(?P<en>(?:refund\s+)?(?:for\s+|on\s+)?(?:the|my)\s+[a-z][a-z -]{1,30}?)\s+instead\W*$"
     r"|^\s*(?:不是|不对)[^，,。\s]{0,8}[，,\s]*(?:是|要退|退)(?P<zh>[^，,。\s]{2,10}?)"
     r"(?:吧|的钱)?[\s。.!！~]*$"
     r"|^\s*(?:那就|那)?(?:改成|换成)(?:退)?(?P<zh2>[^，,。\s]{2,10}?)(?:吧|的钱)?[\s。.!！~]*$"
@@ -3867,6 +3869,41 @@ def _another_thing_instead(
         return None
     lang = detect_language(text)
     return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=lang), *read]
+
+
+# "yes but only the monitor", "好的 只取消显示器": a part of the order waiting to be cancelled
+_ONLY_A_PART = rx(
+    r"^\W*(?:(?:yes|yeah|yep|ok|okay|sure|fine)\b[\s,]*)?(?:but\s+)?(?:only|just)\s+"
+    r"(?:cancel\s+)?(?:the\s+|my\s+)(?P<en>[a-z][a-z0-9 -]{1,30}?)(?:\s+(?:one|only))?\W*$"
+    r"|^\s*(?:(?:好的?|行|可以|对|嗯)[\s，,]*)?(?:但是?)?(?:只|仅)(?:要|想)?取消(?:里面的|其中的)?"
+    r"(?P<zh>[\u4e00-\u9fff]{2,8}?)(?:吧|就行|就好|就可以)?[\s。.!！~]*$"
+)
+
+
+def _part_of_the_waiting_cancel(
+    text: str, pending: Any, context: MatchContext
+) -> list[MatchedIntent] | None:
+    """ "cancel 100998" → "yes but only the monitor": an order is cancelled whole; the cancel
+    waiting is not what is wanted, and the policy says so. The whole cancel was asked again
+    without a word about it, and the next yes cancelled the phone too."""
+    if not context.awaiting_confirmation or _one_waiting_verb(pending) != "cancel":
+        return None
+    found = _ONLY_A_PART.match(normalize(text, _TYPOS))
+    orders = _waiting_orders(pending)
+    if found is None or not orders or not orders[0]:
+        return None
+    thing = found.group("en") or found.group("zh") or ""
+    if not _names_a_thing(looked_product(thing) or ""):
+        return None
+    asked = (
+        f"cancel just the {thing} from {orders[0]}"
+        if found.group("en")
+        else f"只取消{orders[0]}里的{thing}"
+    )
+    read = shop_matcher(asked, dataclasses.replace(context, awaiting_confirmation=False))
+    if [str(kind_of(m)) for m in read] != ["faq"]:
+        return None
+    return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=detect_language(text)), *read]
 
 
 # "I meant the thermos from 100200", "make it 100200 but only the thermos", "change it to

@@ -250,3 +250,38 @@ async def test_one_amount_for_two_things_is_one_refund(tmp_path: Path) -> None:
     assert calls_of(out) == [("request_refund", "100200", 300.0)]
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [300.0]
+
+
+# --- a change of mind at the yes ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "yes"),
+    [
+        ("cancel 100998", "yes but only the monitor", "yes"),
+        ("取消100998", "好的 只取消显示器", "好的"),
+    ],
+)
+async def test_a_yes_for_part_of_an_order_cancels_nothing(
+    tmp_path: Path, first: str, change: str, yes: str
+) -> None:
+    """ "cancel 100998" → "yes but only the monitor" asked the whole cancel again without a
+    word, and a yes cancelled the phone too. Now the policy (an order is cancelled whole) is
+    the answer and nothing waits."""
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, change)
+    assert ("search_faq", None, None) in calls_of(out)
+    await say(bot, yes)
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_refund_moved_to_another_thing_is_that_things(tmp_path: Path) -> None:
+    """ "refund 100609" → "ok do it for the thermos instead" asked ¥866 on 100609 again and a
+    yes paid it. Now the thermos's order (100200) is offered its price, once."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    await say(bot, "ok do it for the thermos instead")
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [129.0]
+    assert await refunds_of(bot, "100609") == []
