@@ -153,8 +153,10 @@ def split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]
         )
         if _AMOUNT_OF_THE_VERB.search(left) and _AMOUNT_NEXT.match(norm, m.end(), end):
             continue  # "100200 退 100 块 …": the amount is the verb's before it
-        if left.strip().isdigit() and not opens:
-            continue  # "100200 退款 100609 不退": an order alone, its verb after it
+        if left.strip().isdigit() and not (opens and _ORDER_NEXT.search(norm, m.end(), end)):
+            # "100200 退款 100609 不退": an order alone, its verb after it; "100609 可以退一百块吗",
+            # "100998 帮我催一下": the order of the request that follows it
+            continue
         if left[-1:].isdigit() and not (
             opens
             or AGAIN.match(norm, m.end(), end)

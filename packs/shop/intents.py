@@ -653,7 +653,10 @@ _REFUND_NOT_WANTED = rx(
 _CAN_MONEY_BACK_PATTERN = r"(?<![帮给])(?:能|可以)(?:退钱|退款)(?:吗|么|嘛|不)"
 _CAN_MONEY_BACK = rx(_CAN_MONEY_BACK_PATTERN)
 # "100200能退100吗": whether that much can come back, asked (its amount)
-_AMOUNT_BACK_PATTERN = r"(?<![帮给])(?:能|可以)退[¥￥]?(\d+(?:\.\d+)?)(?:块|元)?钱?(?:吗|么|嘛|不)"
+_AMOUNT_BACK_PATTERN = (
+    r"(?<![帮给])(?:能|可以)退[¥￥]?(\d+(?:\.\d+)?|[一二两三四五六七八九十百千]+)(?:块|元)?钱?"
+    r"(?:吗|么|嘛|不)"
+)
 _AMOUNT_BACK_ASKED = rx(_AMOUNT_BACK_PATTERN)
 _REFUND_POLICY_ASKED = rx(
     # (a thing of the customer's, or please, is a polite request: "do you refund my thermos pls")
@@ -666,7 +669,11 @@ _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     # "不是退款吗": whether it is (was) a refund, asked
     r"|不是(?:要|已经)?退(?:款|钱)(?:了)?(?:吗|么|嘛)"
-    r"|\bis there (?:any|a)\b|\bany refunds?\b|\bcan (?:it|this|that|they) be refunded\b"
+    r"|\bis there (?:any|a)\b|\bany refunds?\b"
+    r"|\bcan (?:it|this|that|they|order #?\d{6}|#?\d{6}|(?:the|my) (?:\w+ )?order) (?:still )?"
+    r"be refunded\b"
+    # "在哪里申请退款 100609", "怎么申请退款": where or how to ask, asked
+    r"|在哪(?:里|儿)?(?:可以|能)?(?:申请|办理|操作|提交)?退款|(?:怎么|如何|怎样)(?:申请|办理|操作)退款"
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
     r"|是(?:不是)?(?:全额|全部|全)退(?:款|钱)?(?:回|还)?(?:给我)?(?:吗|么|嘛|\?|？)"
     r"|是?退全(?:款|额)(?:吗|么|嘛|\?|？)"
@@ -9281,6 +9288,11 @@ def _held_back(items: list[_Request]) -> list[_Request]:
     return out
 
 
+def _amount_of(said: str) -> float:
+    """ "100", "一百": the amount a number says."""
+    return float(said) if said[0].isdigit() else float(chinese_number(said) or 0)
+
+
 def _amount_asked_then_refunded(items: list[_Request]) -> list[_Request]:
     """ "100200能退100吗 帮我退了吧", "…能退100吗？能的话就退": whether an amount can come back,
     asked, then the refund asked for with no amount of its own — that amount's refund (never
@@ -9299,14 +9311,14 @@ def _amount_asked_then_refunded(items: list[_Request]) -> list[_Request]:
         ]
         if not later:
             # (a go-ahead on the next turn is for this amount: "好的 退吧")
-            out[n] = replace(item, args={**item.args, AMOUNT_ASKED: float(asked.group(1))})
+            out[n] = replace(item, args={**item.args, AMOUNT_ASKED: _amount_of(asked.group(1))})
             continue
         if later:
             k = later[0]
             out[k] = replace(
                 items[k],
                 order_id=items[k].order_id or item.order_id,
-                amount=float(asked.group(1)),
+                amount=_amount_of(asked.group(1)),
                 amount_kind="exact",
                 amount_raw=asked.group(1),
                 args={a: v for a, v in items[k].args.items() if a not in (SHARE_OF, SHARE_OWN)},

@@ -285,3 +285,35 @@ async def test_a_refund_moved_to_another_thing_is_that_things(tmp_path: Path) ->
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [129.0]
     assert await refunds_of(bot, "100609") == []
+
+
+# --- whether a refund can be, asked ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("can 100609 be refunded", "yes"),
+        ("在哪里申请退款 100609", "对"),
+        ("100609 可以退一百块吗？", "嗯"),
+    ],
+)
+async def test_whether_a_refund_can_be_is_answered(tmp_path: Path, text: str, yes: str) -> None:
+    """Each offered a refund (¥866, ¥866, ¥100) and a yes paid it. Now the order and what is
+    refundable are shown."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert ("get_order", "100609", None) in calls_of(out)
+    assert "866" in out["reply"]
+    await say(bot, yes)
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_an_amount_asked_then_asked_for_is_that_amount(tmp_path: Path) -> None:
+    """ "100609 可以退一百块吗 帮我退了吧" (a space after the order) offered all ¥866. Now the
+    ¥100 asked about is offered, and paid once."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100609 可以退一百块吗 帮我退了吧")
+    assert calls_of(out) == [("request_refund", "100609", 100.0)]
+    await say(bot, "好的")
+    assert await refunds_of(bot, "100609") == [100.0]
