@@ -4872,7 +4872,9 @@ def match_shop(
     matched = _one_of_them_named(matched, norm)
     matched = _corrected(_taken_back([_unless_retracted(m) for m in matched]), norm)
     matched = _not_asked_for(_taken_back_after(matched, norm), norm)
-    matched = _one_amount_for_several(_one_amount_for_two_things(matched, norm), norm)
+    matched = _one_amount_for_several(
+        _one_amount_for_two_things(_a_thing_and_the_rest(matched), norm), norm
+    )
     if not awaiting_confirmation and (
         (
             not any(m.intent in _ACTIONS for m in matched)
@@ -6458,6 +6460,30 @@ _FORGET_IT = rx(
     # "100998取消？不不不", "人工客服在吗？不用了我自己看看": asked, then refused at once
     r"|[？?]\s*(?:不不+|不用了|算了|\bno,? no\b|\bnah\b)"
 )
+
+
+def _a_thing_and_the_rest(matched: list[_Request]) -> list[_Request]:
+    """ "refund 129 for the thermos and the rest of 100200": a thing and the rest of its order
+    is the whole order, one refund of everything refundable (¥129 and the whole ¥797 were
+    offered apart; a yes ran both, and the shop refused the second)."""
+    refunds = [m for m in matched if m.intent is ShopIntent.REFUND and m.order_id]
+    if len(refunds) != 2:
+        return matched
+    thing, whole = refunds
+    # (the rest after the thing, of the order it names: "净化器剩下那部分钱也退给我吧 … 100200里的
+    # 保温杯也退了" is the rest of another order, told first)
+    if (
+        whole.amount_kind != "full"
+        or thing.amount_kind == "full"
+        or thing.order_id != whole.order_id
+        or not _THE_REST.search(normalize(whole.text, _TYPOS))
+        or str(whole.order_id) not in whole.text
+    ):
+        return matched
+    return [m for m in matched if m is not thing]
+
+
+_THE_REST = rx(r"\bthe rest\b|\bremainder\b|\beverything else\b|剩下|其余|其他的")
 
 
 def _one_amount_for_two_things(matched: list[_Request], norm: str) -> list[_Request]:

@@ -317,3 +317,13 @@ async def test_an_amount_asked_then_asked_for_is_that_amount(tmp_path: Path) -> 
     assert calls_of(out) == [("request_refund", "100609", 100.0)]
     await say(bot, "好的")
     assert await refunds_of(bot, "100609") == [100.0]
+
+
+async def test_a_thing_and_the_rest_of_its_order_is_one_refund(tmp_path: Path) -> None:
+    """ "refund 129 for the thermos and the rest of 100200" offered ¥129 and ¥797 apart; a yes
+    ran both, and the shop refused the second. Now one refund of the whole ¥797."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund 129 for the thermos and the rest of 100200")
+    assert calls_of(out) == [("request_refund", "100200", None)]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [797.0]
