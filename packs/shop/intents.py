@@ -670,6 +670,9 @@ _REFUND_QUESTION = rx(
     # "不是退款吗": whether it is (was) a refund, asked
     r"|不是(?:要|已经)?退(?:款|钱)(?:了)?(?:吗|么|嘛)"
     r"|\bis there (?:any|a)\b|\bany refunds?\b"
+    # "who refunded 100609?", "someone refunded 100609 without asking me?": one made, asked about
+    r"|\b(?:who|someone|somebody|anyone) (?:has |have |just |already )*refunded\b"
+    r"|\brefunded\b[^.?!]{0,30}\bwithout (?:asking|telling|my)\b"
     r"|\bcan (?:it|this|that|they|order #?\d{6}|#?\d{6}|(?:the|my) (?:\w+ )?order) (?:still )?"
     r"be refunded\b"
     # "在哪里申请退款 100609", "怎么申请退款": where or how to ask, asked

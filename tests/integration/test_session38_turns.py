@@ -327,3 +327,18 @@ async def test_a_thing_and_the_rest_of_its_order_is_one_refund(tmp_path: Path) -
     assert calls_of(out) == [("request_refund", "100200", None)]
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [797.0]
+
+
+@pytest.mark.parametrize(
+    "text", ["someone refunded 100609 without asking me?", "who refunded 100609?"]
+)
+async def test_a_refund_made_asked_about_is_shown(tmp_path: Path, text: str) -> None:
+    """ "who refunded 100609?" offered a refund of everything left; "someone refunded 100609
+    without asking me?" asked how much to refund (an answer of 433 and a yes paid it). Now the
+    order and its refunds are shown."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert calls_of(out) == [("get_order", "100609", None)]
+    await say(bot, "433")
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
