@@ -75,15 +75,9 @@ def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]
     if thing is not None:
         # "the monitor cable from my 100998 order": the thing is a cable, not the monitor
         # ("the air fryer and thermos in 100200": each thing of the two)
-        said = re.split(
-            r"\s+(?:and|&|plus)\s+(?:the\s+|my\s+)?|\s*,\s*", thing.group(1) or thing.group(2)
-        )
+        said = _THINGS_APART.split(thing.group(1) or thing.group(2))
         heads = {part.split()[-1].lower() for part in said if part.split()}
-        stems = {
-            stem
-            for head in heads
-            for stem in (head, head.rstrip("s"), head[:-2] if head.endswith("es") else head)
-        }
+        stems = {s for h in heads for s in (h, h.rstrip("s"), h[:-2] if h.endswith("es") else h)}
         scores = {
             key: score
             for key, score in scores.items()
@@ -95,6 +89,7 @@ def _named_items(order: Mapping[str, Any], words: str) -> list[Mapping[str, Any]
     return [items[int(sku.split("-")[1])] for sku in sorted(scores, key=lambda k: -scores[k])]
 
 
+_THINGS_APART = re.compile(r"\s+(?:and|&|plus)\s+(?:the\s+|my\s+)?|\s*,\s*")
 _NO_THING = (
     r"(?!(?:refund|refunds|money|credit|payment|discount|compensation|partial|full|cancel\w*"
     r"|return|rest|remaining|amount|balance|order|email|message)\b)"
