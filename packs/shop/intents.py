@@ -4328,6 +4328,8 @@ _ORDER_BY_PLACE = rx(
     r"\b(?:the )?(?:first|1st|second|2nd|former|latter|last)(?: one| order| of them)?\s*$"
     r"|\b(?:the )?(?:first|1st|second|2nd|former|latter)(?: one| order| of them)?\b"
     r"|第[一二](?:个|单|笔)|前一个|后一个|前面那个|后面那个|最后一个"
+    # "refund both", "两个都取消": both of them, where only the last one was taken
+    r"|\bboth(?: of them| orders)?\b|两个都|两单都|俩都"
 )
 
 

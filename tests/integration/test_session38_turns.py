@@ -199,6 +199,7 @@ async def test_a_reason_or_a_complaint_threat_beside_a_write_keeps_it(
         (["show order 100904", "show order 100998", "cancel the first one"], "yes"),
         (["查一下100904", "查一下100998", "取消刚才第一个"], "好的"),
         (["tell me about 100609", "and 100200", "refund 100 on the first"], "yes"),
+        (["show 100609", "and 100200", "refund both"], "yes"),
     ],
 )
 async def test_a_write_on_the_first_one_asks_which_order(
@@ -206,7 +207,8 @@ async def test_a_write_on_the_first_one_asks_which_order(
 ) -> None:
     """ "cancel the first one" after looking at 100904 then 100998 offered the cancel of
     100998 (the last one talked about, ¥5198) and a yes ran it; "refund 100 on the first"
-    refunded 100200. Now the order is asked for, and a yes runs nothing."""
+    refunded 100200; "refund both" offered 100200 alone. Now the order is asked for, and a yes
+    runs nothing."""
     bot = bot_for(tmp_path)
     for text in turns[:-1]:
         await say(bot, text)
