@@ -559,6 +559,8 @@ _REFUND_WHERE = rx(
 )
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
 _REFUND_NEGATED = rx(
+    # ("if you don't refund 100609 I will sue you": a refund demanded, not refused)
+    r"(?<!if you )(?<!if u )(?<!unless you )"
     r"\b(?:don'?t|do not|no need to|not|never) (?:to )?(?:want (?:a |the )?|need (?:a |the )?)?"
     r"refund"
     # "I don't want 100200 refunded, I want a replacement", "I don't need the remaining 866
@@ -622,6 +624,8 @@ _REFUND_NEGATED = rx(
     r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
     r"|(?:不用|不要|别|(?<!要)不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要|用不着|无需|没必要"
     r"|不用你)\s*(?:给我|帮我|给|再)?\s*(?:申请)?\s*(?:退|补偿|赔)"
+    # ("不给我退款我就投诉你们": a refund demanded with a threat, not refused)
+    r"(?![^，。,.!?！？]{0,14}就(?:去|要)?(?:投诉|起诉|告|报警|差评|曝光|找))"
     # "100609退款就不必了", "退款100609作废": the refund called off after it is named
     r"|退款[^，。,.!?！？]{0,10}(?:就|也)?(?:不必|不用|用不着|没必要)了?|退款[^，。,.!?！？]{0,10}作废"
     # "you don't need to refund 100609", "refunding 100609 won't be necessary", "no refnd",
@@ -1418,6 +1422,7 @@ _CANCEL_NEGATED = rx(
     # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
     r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b"
     r"(?![^.?!]{0,30}\bcancel\b)|"
+    r"(?<!if you )(?<!if u )(?<!unless you )"
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:to\s+)?(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想|不是)\s*(?:给我|帮我|给|再)?\s*取消"

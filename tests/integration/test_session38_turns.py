@@ -344,3 +344,15 @@ async def test_a_refund_made_asked_about_is_shown(tmp_path: Path, text: str) -> 
     await say(bot, "433")
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["if you don't refund 100609 I will sue you", "不给我退款我就投诉你们 100609"]
+)
+async def test_a_refund_demanded_with_a_threat_is_asked_for(tmp_path: Path, text: str) -> None:
+    """ "if you don't refund 100609 I will sue you" was answered "OK, nothing will be done" (the
+    "don't refund" read as a refusal). The refund is offered now (asked before it runs)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert ("request_refund", "100609", None) in calls_of(out)
+    assert await executions(bot, "create_refund") == []
