@@ -261,7 +261,7 @@ THANKS = rx(
 
 YES_START = rx(
     r"^(?:yes|yeah|yep|yup|y|sure|ok|okay|confirm(?:ed)?|go ahead|do it|please do|correct|right|"
-    r"absolutely|of course|proceed|affirmative)\b"
+    r"absolutely|of course|proceed|affirmative|just do it|just go ahead)\b"
     r"|^(?:是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok)"
 )
 NO_ANY = rx(
@@ -277,6 +277,7 @@ YES_ONLY = rx(
     r"absolutely|of course|proceed|affirmative|yes please|please|i confirm|that'?s right"
     # "sure why not", "alright go ahead", "sounds good": a yes as people say it
     r"|alright|all right|why not|sounds good|go for it|let'?s do it|sure thing"
+    r"|just do it|just go ahead|do it now|go ahead and do it"
     # "yeah go on then", "fine, go ahead": "fine" and "then" only beside another yes
     r"|go on|(?<=\s)then|fine(?=[\s,.!]+(?:go ahead|do it|proceed|yes|ok|okay|go on))"
     r"|是的|是|对的|对|好的|好吧|好|确认|确定|可以|行|没问题|嗯+|同意|继续|要的|ok的|确认取消|确认退款"

@@ -356,3 +356,12 @@ async def test_a_refund_demanded_with_a_threat_is_asked_for(tmp_path: Path, text
     out = await say(bot, text)
     assert ("request_refund", "100609", None) in calls_of(out)
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("yes", ["just do it", "yes just do it"])
+async def test_just_do_it_is_a_yes(tmp_path: Path, yes: str) -> None:
+    """ "yes just do it" to a waiting cancel was not understood (asked again)."""
+    bot = bot_for(tmp_path)
+    await say(bot, "cancel 100998")
+    await say(bot, yes)
+    assert len(await executions(bot, "cancel_order")) == 1
