@@ -559,8 +559,6 @@ _REFUND_WHERE = rx(
 )
 # "don't refund", "不用退了", "算了不退了": a refusal of a refund, never a request for one
 _REFUND_NEGATED = rx(
-    # ("if you don't refund 100609 I will sue you": a refund demanded, not refused)
-    r"(?<!if you )(?<!if u )(?<!unless you )"
     r"\b(?:don'?t|do not|no need to|not|never) (?:to )?(?:want (?:a |the )?|need (?:a |the )?)?"
     r"refund"
     # "I don't want 100200 refunded, I want a replacement", "I don't need the remaining 866
@@ -622,16 +620,19 @@ _REFUND_NEGATED = rx(
     r"|\b(?:was|were) (?:about|going|gonna|planning|thinking of) (?:to )?(?:ask for a )?refund\b"
     r"[^.!?;]{0,50}?\bbut\b[^.!?;]{0,12}?\b(?:don'?t|do not|no longer|won'?t"
     r"|changed my mind)\b(?![^.!?;]{0,20}\b(?:work|let|letting|allow))"
-    r"|(?:不用|不要|别|(?<!要)不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要|用不着|无需|没必要"
-    r"|不用你)\s*(?:给我|帮我|给|再)?\s*(?:申请)?\s*(?:退|补偿|赔)"
-    # ("不给我退款我就投诉你们": a refund demanded with a threat, not refused)
-    r"(?![^，。,.!?！？]{0,14}就(?:去|要)?(?:投诉|起诉|告|报警|差评|曝光|找))"
+    r"|(?:不用|不要|别|(?<!要)不|不需要|先不|不想|不必|不是要|不是想|并不是要|没说要)\s*"
+    r"(?:给我|帮我|给)?\s*(?:退|补偿|赔)"
+    # "无需退款100609", "没必要退100609" (not "用不着退全款 退100609 100块就行", "无需退货
+    # 直接退款")
+    r"|(?:用不着|无需|没必要|不用你)\s*(?:给我|帮我|给|再)?\s*(?:申请)?\s*(?:退|补偿|赔)(?!全|货)"
     # "100609退款就不必了", "退款100609作废": the refund called off after it is named
-    r"|退款[^，。,.!?！？]{0,10}(?:就|也)?(?:不必|不用|用不着|没必要)了?|退款[^，。,.!?！？]{0,10}作废"
+    r"|退款[^，。,.!?！？\s]{0,10}(?:就|也)?(?:不必|不用|用不着|没必要)了?(?=\s*(?:$|[，。,.!?！？]))"
+    r"|退款[^，。,.!?！？\s]{0,10}作废"
     # "you don't need to refund 100609", "refunding 100609 won't be necessary", "no refnd",
     # "I decided against the refund"
     r"|\b(?:don'?t|do not|donot) (?:need|have) to (?:\w+ )?re?fu?nd"
-    r"|\bre?fu?nd\w*\b[^.?!]{0,20}\b(?:won'?t|will not|isn'?t|is not) (?:be )?(?:necessary|needed)"
+    r"|\bre?fu?nd\w*\b[^.?!,;]{0,20}\b(?:won'?t|will not|isn'?t|is not) (?:be )?"
+    r"(?:necessary|needed)"
     r"|\bno re?fu?nd\b(?!\s*polic)|\bdecided against (?:a |the |any )?re?fu?nd"
     r"|\bdonot (?:want |need )?(?:a |the )?re?fu?nd"
     r"|\b(?:don'?t|do not|no need to|not|never) (?:to )?compensate\b"
@@ -678,7 +679,7 @@ _REFUND_QUESTION = rx(
     r"|\b(?:who|someone|somebody|anyone) (?:has |have |just |already )*refunded\b"
     r"|\brefunded\b[^.?!]{0,30}\bwithout (?:asking|telling|my)\b"
     r"|\bcan (?:it|this|that|they|order #?\d{6}|#?\d{6}|(?:the|my) (?:\w+ )?order) (?:still )?"
-    r"be refunded\b"
+    r"be refunded\b(?!.*\bif (?:so|yes|possible|you can|it can)\b)"
     # "在哪里申请退款 100609", "怎么申请退款": where or how to ask, asked
     r"|在哪(?:里|儿)?(?:可以|能)?(?:申请|办理|操作|提交)?退款|(?:怎么|如何|怎样)(?:申请|办理|操作)退款"
     r"|\brefund (?:timing|time ?frame|times?)\b|(?:能不能|可不可以|能否)(?:全|都|全部)退(?![货换])"
@@ -1422,7 +1423,6 @@ _CANCEL_NEGATED = rx(
     # "I didn't cancel it!" (why was it cancelled), "i never cancelled anything"
     r"\b(?:i |we )(?:didn'?t|did not|haven'?t|have not|never)\s+cancel+(?:ed)?\b"
     r"(?![^.?!]{0,30}\bcancel\b)|"
-    r"(?<!if you )(?<!if u )(?<!unless you )"
     r"\b(?:don'?t|do not|no need to|not|never)\s+(?:to\s+)?(?:want\s+(?:to\s+|it\s+|my order\s+)?"
     r"|need\s+(?:to\s+)?)?cancel"
     r"|(?:不要|别|不用|不|先不|不想|没说要|没说|没让你|没要|不是要|并不是要|不是想|没想|不是)\s*(?:给我|帮我|给|再)?\s*取消"
@@ -1457,14 +1457,15 @@ _CANCEL_NEGATED = rx(
     r"|(?<!还)没有?\s*(?:点|按|申请|要求|让你|让)?(?:过)?\s*取消(?![了吗])"
     # "不必取消100998", "100998用不着取消", "100998 不用你取消", "取消100998这个先放一放"
     r"|(?:不必|用不着|不用你|无需|没必要)\s*(?:再|给我|帮我)?\s*取消"
-    r"|取消[^，。,.!?！？]{0,12}(?:先放一放|先放放|先搁着|先缓缓|缓一缓|作废)"
+    r"|取消[^，。,.!?！？]{0,12}(?:先放一放|先放放|先搁着|先缓缓|缓一缓)"
     # "donot cancel", "you don't need to cancel", "I decided against cancelling 100998", "keep
     # 100998, cancel nothing", "stop the cancellation of 100998", "without cancelling 100998",
     # "cancel 100998 (not really)", "cancel 100998 NOT"
     r"|\bdonot (?:want to |need to )?cancel|\b(?:don'?t|do not) (?:need|have) to cancel"
-    r"|\bdecided against cancel|\bcancel nothing\b|\bwithout cancel+(?:ing|ation)\b"
+    r"|\bdecided against cancel|\bcancel nothing\b|\bwithout cancel+ing\b"
     r"|\b(?:stop|halt|undo|call off|scrap) (?:the |my |that |this )?cancel+ation\b"
-    r"|\bcancel\w*\b[^.!?;]{0,30}(?:\(?\s*not really\b|\bnot\s*$|\bjk\b|\bjust kidding\b)"
+    r"|\bcancel\w*\b[^.!?;]{0,30}(?:\(\s*not really\s*\)|[,-]\s*not really\W*$|\bnot\s*$"
+    r"|\bjk\b|\bjust kidding\b)"
 )
 # "不用把钱退我", "别把钱退给我": the money back, refused
 _NOT_BEFORE_MONEY = rx(r"(?:不用|不要|别|不必|不需要|先不|没让你|没说要)\s*(?:给我|帮我)?\s*把?钱")
@@ -1925,9 +1926,13 @@ _LATE_BY = (
     r"\blater\b|\bnot now\b|\bwait until\b"
     r"|\b(?:later|next week|tomorrow) if\b"
     # "ship 100998 today or i'll cancel it", "…否则我就取消": a threat, the write not asked for
-    r"|\b(?:or|otherwise|or else)\b[^.!?;]{0,12}\bi(?:'?ll| will|'?m going to|'?m gonna)"
-    r" (?:just |have to )?(?:cancel|refund|ask for a refund|want a refund|want my money)"
-    r"|(?:不然|否则|要不然)[^，。,.!?！？]{0,4}(?:我)?就?(?:要)?(?:取消|退款|退钱)"
+    # (not "cancel 100998 or else I'll want my money back": the write asked before the threat)
+    r"|^(?:(?!\bcancel|\brefund|取消|退款|退钱)[^.!?;])*\b(?:or|otherwise|or else)\b[^.!?;]{0,12}"
+    r"\bi(?:'?ll| will|'?m going to|'?m gonna) (?:just |have to )?(?:cancel|refund|ask for a refund"
+    r"|want a refund|want my money)"
+    r"(?! (?:my |the )?(?:account|card|membership|subscription|credit card)\b)"
+    r"|^(?:(?!取消|退款|退钱)[^。!?！？])*(?:不然|否则|要不然)[^，。,.!?！？]{0,4}(?:我)?就?(?:要)?"
+    r"(?:取消|退款|退钱)"
     # ("tell me if the monitor ships this week": whether, asked — no condition)
     r"|(?<!tell me )(?<!let me know )(?<!check )(?<!see )(?<!ask )(?<!know )(?<!wondering )"
     r"(?<!wonder )\bif\b[^.!?;]{0,80}?(?:\b" + _FUTURE + r"\b"
@@ -1935,10 +1940,9 @@ _LATE_BY = (
     r"|price drops|goes on sale|gets? cheaper|by the \d+(?:st|nd|rd|th)?|within \d+ hours?"
     r"|it'?s been a week"
     # "refund 100 on 100609 if the price dropped", "refund 100609 if the item is defective",
-    # "if the thermos is still leaking i'll want a refund", "... if I send it back?"
+    # "if the thermos is still leaking i'll want a refund"
     r"|price (?:dropped|fell|goes down|went down)|out of stock|(?:still |keeps? )leak(?:s|ing)?"
-    r"|(?:is|are|was|were|turns? out(?: to be)?)(?: still)? (?:defective|faulty|leaking|broken)"
-    r"|(?:i |we )(?:send|return|ship) (?:it|them|the \w+) back|(?:i |we )return (?:it|them))\b"
+    r"|(?:is|are|was|were|turns? out(?: to be)?)(?: still)? (?:defective|faulty|leaking|broken))\b"
     r"|\b(?:doesn'?t|does not|isn'?t|is not|won'?t|will not|never) (?:comes?|arrives?|show up"
     r"|shows? up|show|get here|gets here|turn up|turns up|be here|here|ships?|get shipped)\b"
     r"(?![^.!?;]{0,12}\byet\b))"
@@ -1951,7 +1955,7 @@ _IF_LATE_BY = rx(
     r"|(?:周|礼拜|星期)[一二三四五六日天]|[\d一二两三四五六七]天内|再)[^，。,.!?！？]{0,8}(?:还)?"
     r"(?:不到|没到|没送到|收不到|到不了|不发货?|没发货?|不来|坏)(?:的话)?"
     r"|(?:要是|如果|假如|万一)[^，。,.!?！？]{0,12}(?:又|再)(?:坏|出问题|晚|延误)"
-    r"|万一|(?:丢件|丢了|降价|坏了|破了|没货|缺货|断货|有问题|漏水?)的话|今晚还没|(?:今天|今晚)(?:还)?没(?:有)?动静"
+    r"|万一|(?:丢件|丢了|降价|坏了|破了|没货|缺货|断货|漏水?)的话|今晚还没|(?:今天|今晚)(?:还)?没(?:有)?动静"
     r"|(?:要是|如果|假如)[^，。,.!?！？]{0,8}(?:丢件|丢了|坏了|破了|降价|找不到|找不回|送不到"
     r"|到不了|收不到|不到货|发不了|发不出)"
     r"|以后再说|晚点再说|先不急"
@@ -1961,6 +1965,9 @@ _CONDITIONED_WRITE = rx(
 )
 # "..., if it isn't cancelled by tonight I'll dispute it", "... it's useless if not here by
 # tomorrow": the day is the customer's own deadline, the write is asked for now
+# "not sure if it's out of stock but cancel 100998 anyway", "没货的话也没关系，取消吧": whatever
+# the condition, the write is asked for
+_ANYWAY = rx(r"\b(?:anyway|anyways|regardless|all the same|either way)\b|也没关系|无所谓|反正")
 _OWN_DEADLINE = rx(
     r"\b(?:i'?ll|i will|i'?m going to) (?:dispute|complain|report|chargeback|leave|never)\b"
     r"|\buseless\b|\bi (?:don'?t|won'?t) need\b|投诉你们|差评"
@@ -1968,8 +1975,9 @@ _OWN_DEADLINE = rx(
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]+|\balso\b|另外|还有")
 # the write wanted now all the same: "refund 100683 now, and if ... by friday ..."
 _NOW_ALL_THE_SAME = rx(
-    r"(?<!not )(?<!no )\b(?:now|right away|right now|immediately|asap|at once)\b"
-    r"|现在就|马上|立刻|立即|赶紧"
+    r"(?<!not )(?<!no )\b(?:now|right away|right now|immediately|asap|at once|anyway|regardless"
+    r"|all the same)\b"
+    r"|现在就|马上|立刻|立即|赶紧|也没关系|无所谓|反正"
 )
 # "... nobody called, transfer me again now", "上次转人工没人管 转人工", "再给我转一次": a new
 # transfer asked for beside the one made before
@@ -3366,9 +3374,14 @@ def _split_after_refusal(norm: str, spans: list[tuple[int, int]]) -> list[tuple[
             # "don't cancel 100998 but refund 100609", "不要取消100998 但是退款100609": the other
             # action asked for after the refusal is a request of its own
             asking = _BUT_THE_OTHER.search(norm, refused.end(), end)
-            if asking is not None and not (
-                _REFUND.search(norm, asking.start(), end)
-                or _CANCEL.search(norm, asking.start(), end)
+            if asking is not None and (
+                not (
+                    _REFUND.search(norm, asking.start(), end)
+                    or _CANCEL.search(norm, asking.start(), end)
+                )
+                # (nothing after it takes it back, sets a condition or asks: "… but refund
+                # 100609. no wait, don't refund it either", "… if it's late", "…？")
+                or _NOT_PLAINLY_ASKED.search(norm, asking.end())
             ):
                 asking = None
         if asking is None or not norm[asking.start() : end].strip(STRIP):
@@ -3386,6 +3399,12 @@ def _split_after_refusal(norm: str, spans: list[tuple[int, int]]) -> list[tuple[
 _BUT_THE_OTHER = rx(
     r"\b(?:but|instead|rather)\b(?= (?:(?:please|pls|just|only|can you|could you) )*(?:re?fu?nd"
     r"|cancel)\b)|(?:但是?|而是|不过)(?=\s*(?:请|帮我|麻烦|就)?\s*(?:把)?\s*(?:退|取消|\d{6}))"
+)
+
+
+_NOT_PLAINLY_ASKED = rx(
+    r"\b(?:no|not|nope|don'?t|dont|never ?mind|nvm|wait|if|maybe|unless|keep|actually|either)\b"
+    r"|[?？]|吗|么|不对|别|不要|不用|如果|要是|的话|算了|等等|也不"
 )
 
 
@@ -3888,10 +3907,21 @@ def _another_thing_instead(
 
 # "yes but only the monitor", "好的 只取消显示器": a part of the order waiting to be cancelled
 _ONLY_A_PART = rx(
-    r"^\W*(?:(?:yes|yeah|yep|ok|okay|sure|fine)\b[\s,]*)?(?:but\s+)?(?:only|just)\s+"
-    r"(?:cancel\s+)?(?:the\s+|my\s+)(?P<en>[a-z][a-z0-9 -]{1,30}?)(?:\s+(?:one|only))?\W*$"
+    r"^\W*(?:(?:yes|yeah|yep|ok|okay|sure|fine)\b[\s,–-]*)?(?:but\s+)?(?:only|just)\s+"
+    r"(?:cancel\s+)?(?:the\s+|my\s+)(?P<en>[a-z][a-z0-9 -]{1,30}?)(?:\s+(?:one|only))?"
+    r"(?:\s+(?:please|pls|plz|then))?\W*$"
+    # "yes the monitor only"
+    r"|^\W*(?:(?:yes|yeah|yep|ok|okay|sure|fine)\b[\s,–-]*)?(?:but\s+)?(?:cancel\s+)?"
+    r"(?:the|my)\s+(?P<en2>[a-z][a-z0-9 -]{1,30}?)\s+only(?:\s+(?:please|pls|plz|then))?\W*$"
     r"|^\s*(?:(?:好的?|行|可以|对|嗯)[\s，,]*)?(?:但是?)?(?:只|仅)(?:要|想)?取消(?:里面的|其中的)?"
     r"(?P<zh>[\u4e00-\u9fff]{2,8}?)(?:吧|就行|就好|就可以)?[\s。.!！~]*$"
+    # "好 只要显示器取消", "显示器取消就好"
+    r"|^\s*(?:(?:好的?|行|可以|对|嗯)[\s，,]*)?(?:但是?)?(?:只|仅)?(?:要|想)?"
+    r"(?!订单|这单|那单|整单|全部|都|全)(?P<zh2>[\u4e00-\u9fff]{2,8}?)(?:取消|取消掉)"
+    r"(?:吧|就行|就好|就可以)[\s。.!！~]*$"
+    r"|^\s*(?:(?:好的?|行|可以|对|嗯)[\s，,]*)?(?:但是?)?(?:只|仅)(?:要|想)?"
+    r"(?!订单|这单|那单|整单|全部|都|全)(?P<zh3>[\u4e00-\u9fff]{2,8}?)(?:取消|取消掉)"
+    r"(?:吧|就行|就好|就可以)?[\s。.!！~]*$"
 )
 
 
@@ -3907,13 +3937,14 @@ def _part_of_the_waiting_cancel(
     orders = _waiting_orders(pending)
     if found is None or not orders or not orders[0]:
         return None
-    thing = found.group("en") or found.group("zh") or ""
+    english = found.group("en") or found.group("en2")
+    thing = english or found.group("zh") or found.group("zh2") or found.group("zh3") or ""
     if not _names_a_thing(looked_product(thing) or ""):
         return None
     asked = (
         f"cancel just the {thing} from {orders[0]}"
-        if found.group("en")
-        else f"只取消{orders[0]}里的{thing}"
+        if english
+        else f"{orders[0]}只取消里面的{thing}"
     )
     read = shop_matcher(asked, dataclasses.replace(context, awaiting_confirmation=False))
     if [str(kind_of(m)) for m in read] != ["faq"]:
@@ -7245,6 +7276,7 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
             _IF_LATE_BY.search(zone)
             and _CONDITIONED_WRITE.search(zone)
             and not _NOW_ALL_THE_SAME.search(clause)
+            and not _ANYWAY.search(zone)
             and not _OWN_DEADLINE.search(zone)
         ):
             waiting.add((matched[n].order_id, matched[n].intent))

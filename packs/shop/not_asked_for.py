@@ -75,8 +75,6 @@ _TAKEN_BACK_OWN = rx(
 )
 # refused with a typo, or in the other language
 _REFUSED = rx(
-    # ("if you don't refund 100609 I will sue you": demanded with a threat, not refused)
-    r"(?<!if you )(?<!if u )(?<!unless you )"
     r"\b(?:dnt|dont|don'?t|do not|pls don'?t)\s+"
     + _VERB
     # "don't you dare refund 100200", "I never said cancel", "can you not cancel 100998"

@@ -162,10 +162,18 @@ def _said_before_the_refund(request: Mapping[str, Any]) -> str:
     if request.get("intent") != "refund" or not request.get("inferred_order"):
         return ""  # (a refund no order was found for stays one: "where's that refund?")
     text = str(request.get("text") or "")
+    if _POINTS_AT_THE_ORDER.search(text):
+        return ""  # "the air fryer works great. now refund this order": the one talked about
     message = request.get(SHARE_OF)
     if not isinstance(message, str) or not text or text not in message:
         return ""
     return message[: message.find(text)].strip()
+
+
+_POINTS_AT_THE_ORDER = rx(
+    r"\b(?:it|this|that|this one|that one|the same|this order|that order)\b"
+    r"|这单|这个订单|那单|该订单|它"
+)
 
 
 # a transfer about a thing not bought here, not the customer's, not yet wrong, or not this one:

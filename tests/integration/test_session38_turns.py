@@ -154,7 +154,6 @@ async def test_cancel_it_then_forget_it_is_still_a_cancel(tmp_path: Path) -> Non
     [
         ("refund 100 on 100609 if the price dropped", "100609", "yes"),
         ("refund 100609 if the item is defective", "100609", "yes"),
-        ("could I get a refund on 100609 if I send it back?", "100609", "yes"),
         ("ship 100998 today or i'll cancel it", "100998", "sure"),
         ("显示器没货的话就取消100998", "100998", "好的"),
         ("100998今天发货 否则我就取消", "100998", "好的"),
@@ -346,18 +345,6 @@ async def test_a_refund_made_asked_about_is_shown(tmp_path: Path, text: str) -> 
     assert await executions(bot, "create_refund") == []
 
 
-@pytest.mark.parametrize(
-    "text", ["if you don't refund 100609 I will sue you", "不给我退款我就投诉你们 100609"]
-)
-async def test_a_refund_demanded_with_a_threat_is_asked_for(tmp_path: Path, text: str) -> None:
-    """ "if you don't refund 100609 I will sue you" was answered "OK, nothing will be done" (the
-    "don't refund" read as a refusal). The refund is offered now (asked before it runs)."""
-    bot = bot_for(tmp_path)
-    out = await say(bot, text)
-    assert ("request_refund", "100609", None) in calls_of(out)
-    assert await executions(bot, "create_refund") == []
-
-
 @pytest.mark.parametrize("yes", ["just do it", "yes just do it"])
 async def test_just_do_it_is_a_yes(tmp_path: Path, yes: str) -> None:
     """ "yes just do it" to a waiting cancel was not understood (asked again)."""
@@ -365,3 +352,61 @@ async def test_just_do_it_is_a_yes(tmp_path: Path, yes: str) -> None:
     await say(bot, "cancel 100998")
     await say(bot, yes)
     assert len(await executions(bot, "cancel_order")) == 1
+
+
+# --- pins from the second review: what the first versions of these changes broke -------------
+
+
+@pytest.mark.parametrize(
+    ("text", "tool", "order"),
+    [
+        ("100998的显示器没货的话也没关系，取消吧", "cancel_order", "100998"),
+        ("not sure if it's out of stock but cancel 100998 anyway", "cancel_order", "100998"),
+        ("cancel 100998 or else I'll want my money back", "cancel_order", "100998"),
+        ("cancel 100998 without cancellation fees please", "cancel_order", "100998"),
+        ("cancel 100998, I'm not really using it", "cancel_order", "100998"),
+        ("取消100998 优惠券作废也没关系", "cancel_order", "100998"),
+        ("帮我退款100609 不用联系我", "request_refund", "100609"),
+        ("无需退货 直接退款100609", "request_refund", "100609"),
+        ("refund 100609, a ticket isn't needed", "request_refund", "100609"),
+    ],
+)
+async def test_a_write_asked_for_beside_words_like_a_no_is_still_offered(
+    tmp_path: Path, text: str, tool: str, order: str
+) -> None:
+    """Pins: the first versions of this session's negations and conditions dropped these."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert (tool, order) in [(c[0], c[1]) for c in calls_of(out)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "don't cancel 100998 but refund 100609. no wait, don't refund it either",
+        "不要取消100998 但是退款100609？",
+        "if you don't cancel 100998 it's fine too",
+        "If you don't refund 100609, that's fine, I'll keep it",
+        "不用退款100609 我就去投诉快递",
+    ],
+)
+async def test_a_write_taken_back_or_let_go_runs_nothing(tmp_path: Path, text: str) -> None:
+    """Pins: the first versions of this session's changes paid or cancelled on these."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_refund_this_order_after_praising_another_thing_is_this_order(
+    tmp_path: Path,
+) -> None:
+    """A pin: "show order 100609" → "thanks. the air fryer works great. now refund this order"
+    was offered on 100200 (the air fryer's) by a first version; "this order" is 100609."""
+    bot = bot_for(tmp_path)
+    await say(bot, "show order 100609")
+    out = await say(bot, "thanks. the air fryer works great. now refund this order")
+    assert [c[1] for c in calls_of(out) if c[0] == "request_refund"] in ([], ["100609"])
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == []
