@@ -1462,6 +1462,9 @@ _CANCEL_NEGATED = rx(
     # 100998, cancel nothing", "stop the cancellation of 100998", "without cancelling 100998",
     # "cancel 100998 (not really)", "cancel 100998 NOT"
     r"|\bdonot (?:want to |need to )?cancel|\b(?:don'?t|do not) (?:need|have) to cancel"
+    # "I won't cancel 100998, refund 100609 instead"
+    r"|\b(?:i|we)(?: won'?t| wont| will not| am not going to|'m not going to|'re not going to)"
+    r" (?:be )?cancel"
     r"|\bdecided against cancel|\bcancel nothing\b|\bwithout cancel+ing\b"
     r"|\b(?:stop|halt|undo|call off|scrap) (?:the |my |that |this )?cancel+ation\b"
     r"|\bcancel\w*\b[^.!?;]{0,30}(?:\(\s*not really\s*\)|[,-]\s*not really\W*$|\bnot\s*$"

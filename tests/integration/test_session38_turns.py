@@ -410,3 +410,15 @@ async def test_refund_this_order_after_praising_another_thing_is_this_order(
     assert [c[1] for c in calls_of(out) if c[0] == "request_refund"] in ([], ["100609"])
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["I won’t cancel 100998, refund 100609 instead", "I'm not going to cancel 100998"]
+)
+async def test_i_wont_cancel_cancels_nothing(tmp_path: Path, text: str) -> None:
+    """ "I won’t cancel 100998, refund 100609 instead" + yes cancelled 100998 (¥5198) and
+    refunded 100609 — before this session and after its first fixes."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
