@@ -6521,14 +6521,11 @@ def _a_thing_and_the_rest(matched: list[_Request]) -> list[_Request]:
         whole.amount_kind != "full"
         or thing.amount_kind == "full"
         or thing.order_id != whole.order_id
-        or not _THE_REST.search(normalize(whole.text, _TYPOS))
+        or not _REST_OF.search(normalize(whole.text, _TYPOS))
         or str(whole.order_id) not in whole.text
     ):
         return matched
     return [m for m in matched if m is not thing]
-
-
-_THE_REST = rx(r"\bthe rest\b|\bremainder\b|\beverything else\b|剩下|其余|其他的")
 
 
 def _one_amount_for_two_things(matched: list[_Request], norm: str) -> list[_Request]:
