@@ -135,6 +135,9 @@ _AMOUNT_NEXT = re.compile(
 )
 
 
+# "100609 100200": identifiers alone, one after another
+_ONLY_ORDERS = re.compile(r"\s*\d+(?:\s*(?:和|跟|、|,|，|\s)\s*\d+)*\s*")
+
 _TRAILING_EMOJI = re.compile(r"[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]+$")
 
 
@@ -153,9 +156,9 @@ def split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]
         )
         if _AMOUNT_OF_THE_VERB.search(left) and _AMOUNT_NEXT.match(norm, m.end(), end):
             continue  # "100200 退 100 块 …": the amount is the verb's before it
-        if left.strip().isdigit() and not (opens and _ORDER_NEXT.search(norm, m.end(), end)):
+        if _ONLY_ORDERS.fullmatch(left) and not (opens and _ORDER_NEXT.search(norm, m.end(), end)):
             # "100200 退款 100609 不退": an order alone, its verb after it; "100609 可以退一百块吗",
-            # "100998 帮我催一下": the order of the request that follows it
+            # "100998 帮我催一下", "100609 100200 帮我退款": the orders of the request that follows
             continue
         if left[-1:].isdigit() and not (
             opens

@@ -394,9 +394,11 @@ def _more_than_the_item(order: dict[str, Any], amount: float, words: str) -> dic
     """The refusal of ``amount`` for the one item of the order ``words`` single out, when it
     is more than that item cost (or than is left on the order): it says the most for the item
     and asks how much; None when the words single out no item or the amount fits."""
-    if len(items_named(order, words)) != 1 or _ANOTHER_TOO.search(words):
-        # "500 for the air fryer and the thermos", "…保温杯也漏水 退500": what they cost together
+    named = items_named(order, words)
+    if not named or (len(named) == 1 and _ANOTHER_TOO.search(words)):
+        # "…保温杯也漏水 退500": another thing too, what they cost together is not said
         return None
+    # (the things listed, "600 for the air fryer and thermos", are one item costing their sum)
     item, _ = item_meant(order, words)
     price = resolve_share(order, 1.0, words) if item is not None else None
     if price is None or price.item is None:

@@ -17,9 +17,13 @@ NamedItems = Callable[[Mapping[str, Any], str], list[Mapping[str, Any]]]
 # "refund the thermos and the plates", "保温杯和餐具都退了": things of the order listed one after
 # another right where the refund is asked — what they cost together is what is meant
 _LISTED_EN = re.compile(
-    r"\b(?:refund|return|send back|money back for|pay (?:me )?back for)\s+(?:me\s+)?(?:for\s+)?"
+    r"\b(?:refund|return|send back|money back for|pay (?:me )?back for)\s+(?:me\s+)?"
+    # ("refund 600 for the air fryer and thermos": the amount said first)
+    r"(?:(?:¥|\$)?\d+(?:\.\d+)?\s*(?:yuan|rmb|kuai|bucks)?\s+(?=for\b))?(?:for\s+)?"
     r"(?:both\s+)?(?P<list>(?:the|my)\s+[a-z0-9 -]+?"
-    r"(?:\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?(?:the|my)\s+[a-z0-9 -]+?)+)"
+    # ("the air fryer and thermos": each after the first with or without its article)
+    r"(?:\s*(?:,|\band\b|&|\bplus\b|\bas well as\b)\s*(?:also\s+)?(?:(?:the|my)\s+)?"
+    r"[a-z0-9 -]+?)+)"
     r"(?=\s*(?:$|[.,;!?]|\bbut\b|\bfrom\b|\bin\b|\bon\b|\bof\b|\bplease\b|\bpls\b"
     r"|\bkeep\b|\btoo\b|\bboth\b))",
     re.IGNORECASE,

@@ -3886,11 +3886,12 @@ def _another_thing_instead(
         return None
     said = normalize(text, _TYPOS)
     found = _THING_INSTEAD.match(said)
-    # ("can I get a replacement instead?": another remedy weighed, asked — not a thing)
+    # ("can I get a replacement instead?": another remedy weighed, asked — not a thing; "do it
+    # for the thermos instead" asks nothing: its "do" is the request's own)
     if (
         found is None
         or QUESTION_MARK.search(said)
-        or ASKS.search(said)
+        or ASKS.search(said[found.start("en") :] if found.group("en") else said)
         or _ALTERNATIVE.search(said)
     ):
         return None
@@ -3980,7 +3981,7 @@ def _another_orders_thing_meant(
         return None
     said = normalize(text, _TYPOS)
     found = _ANOTHER_ORDERS_THING.match(said) or _ANOTHER_ORDERS_THING_ZH.match(said)
-    if found is None or QUESTION_MARK.search(said):
+    if found is None:
         return None
     rest = found.group("rest")
     named = set(_identifiers(rest))
@@ -3988,13 +3989,20 @@ def _another_orders_thing_meant(
         return None
     if _SAID_OF_A_THING.search(rest):
         return None  # "I mean I liked the thermos from 100200": said of it, not meant instead
-    read = shop_matcher(
-        f"refund {_BUT_ONLY.sub(' ', rest)}",
-        dataclasses.replace(context, awaiting_confirmation=False),
-    )
+    unasked = dataclasses.replace(context, awaiting_confirmation=False)
+    no = MatchedIntent(Intent.CONFIRM_NO, text=text, lang=detect_language(text))
+    if QUESTION_MARK.search(said):
+        # "我说错了，退100200的保温杯吗？": the thing's refund as its words ask it (the whole
+        # waiting refund was moved to 100200: ¥797); "…100200的保温杯能退吗？" is answered
+        read = shop_matcher(rest, unasked)
+        kinds = [str(kind_of(m)) for m in read]
+        if kinds == ["refund"] and order_of(read[0]) in named:
+            return [no, *read]
+        return [no, *read] if read and not _ACTIONS & set(kinds) else None
+    read = shop_matcher(f"refund {_BUT_ONLY.sub(' ', rest)}", unasked)
     if [str(kind_of(m)) for m in read] != ["refund"] or order_of(read[0]) not in named:
         return None
-    return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=detect_language(text)), *read]
+    return [no, *read]
 
 
 _BUT_ONLY = rx(r"\bbut\b")
@@ -4920,6 +4928,7 @@ def match_shop(
     matched = _one_amount_for_several(
         _one_amount_for_two_things(_a_thing_and_the_rest(matched), norm), norm
     )
+    matched = _amounts_per_thing(matched, norm)
     if not awaiting_confirmation and (
         (
             not any(m.intent in _ACTIONS for m in matched)
@@ -6549,6 +6558,50 @@ def _one_amount_for_two_things(matched: list[_Request], norm: str) -> list[_Requ
         args={**first.args, SHARE_OF: second.args.get(SHARE_OF) or norm},
     )
     return [both if m is first else m for m in matched if m is not second]
+
+
+_AMOUNT = r"(?:¥|\$)?\d{1,5}(?:\.\d+)?\s*(?:yuan|rmb|kuai|bucks|元|块)?"
+# "refund 100 for the thermos and 200 for the air fryer", "保温杯退100 空气炸锅退200": an amount
+# said for each of several things, one after another where the refund is asked
+_AMOUNTS_PER_THING = rx(
+    r"\b(?:refund|return|give back|pay back)\s+(?:me\s+)?" + _AMOUNT + r"\s+for\s+(?:the|my)\s+"
+    r"[a-z][a-z -]*?(?:\s*(?:,|\band\b|\bplus\b)\s*(?:also\s+)?"
+    + _AMOUNT
+    + r"\s+for\s+(?:the|my)\s+[a-z][a-z -]*?)+"
+    r"(?=\s*(?:$|[.,;!?]|\bin\b|\bfrom\b|\bon\b|\bof\b|\bplease\b|\bpls\b))"
+    r"|(?:(?<![\u4e00-\u9fff])|^)(?:[\u4e00-\u9fff]{2,8}?(?:的钱)?(?:退|退我)\s*"
+    + _AMOUNT
+    + r"[\s，,、和]*){2,}$"
+)
+
+
+def _amounts_per_thing(matched: list[_Request], norm: str) -> list[_Request]:
+    """ "refund 100 for the thermos and 200 for the air fryer in 100200": an amount for each
+    thing of one order is one refund of their sum (¥200 alone was offered: the first amount
+    was dropped; without the order id ¥100 alone). Asked before anything is paid, and capped
+    by what the things cost together."""
+    refunds = [m for m in matched if m.intent is ShopIntent.REFUND]
+    found = _AMOUNTS_PER_THING.search(norm)
+    if not refunds or found is None or _TOTAL_ACROSS.search(norm):
+        return matched
+    amounts = [float(a) for a in _AMOUNT_SAID.findall(found.group(0))]
+    if (
+        len(amounts) < 2
+        or len(_AMOUNT_SAID.findall(norm)) != len(amounts)
+        or len({m.order_id for m in refunds if m.order_id}) > 1
+        or any(m.amount_kind != "exact" for m in refunds)
+    ):
+        return matched
+    named = [m for m in refunds if m.order_id and not m.inferred_order] or refunds
+    total = round(sum(amounts), 2)
+    one = replace(
+        named[0],
+        text=norm[min(norm.find(normalize(m.text, _TYPOS)) for m in refunds) :].strip() or norm,
+        amount=total,
+        amount_raw=f"{total:g}",
+        args={**named[0].args, SHARE_OF: found.group(0)},
+    )
+    return [one if m is refunds[0] else m for m in matched if not any(m is r for r in refunds[1:])]
 
 
 def _one_amount_for_several(matched: list[_Request], norm: str) -> list[_Request]:
