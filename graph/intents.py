@@ -51,9 +51,11 @@ __all__ = [
     "CHANGE_UNCLEAR",
     "DECLINED_ACTIONS",
     "DEFERRED_PART",
+    "DONE_BEFORE",
     "JUST_DROPPED",
     "LAST_WRITE",
     "SPARED_SUBJECT",
+    "WRITES_DONE",
     "ConfirmationWords",
     "Intent",
     "MatchContext",
@@ -70,6 +72,11 @@ __all__ = [
 
 
 LAST_WRITE = "last_write"
+WRITES_DONE = "writes_done"
+"""Session fact: the writes done in the session so far (``{"tool", "args"}``, the last few,
+oldest first) — what a later "no, don't" can no longer undo, and the reply must not deny."""
+DONE_BEFORE = "done_before"
+"""A no's argument: the last write done before it in the session (its reply says it stands)."""
 DECLINED_ACTIONS = "declined_actions"
 """Session fact: the actions a plain no answered on the turn before (for the next turn only)."""
 """The session fact naming the last action done (run after the customer's yes): ``{"tool",

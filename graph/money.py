@@ -212,6 +212,22 @@ _ACCOUNT_DIGITS = re.compile(
     re.IGNORECASE,
 )
 
+# "rated 1 out of 5", "a 1 star review", "ordered on 8/30", "3 broke out of 16", "qty 1",
+# "lasted 1 week", "用了3天", "打1星": a rating, a date, a count, a time — never an amount
+_NOT_AN_AMOUNT = re.compile(
+    r"\b(?:rated|rating|rate|gave it|give it|score|qty|quantity)\s*(?:of|:|=)?\s*\d+(?:\.\d+)?"
+    r"(?:\s*(?:out of|/)\s*\d+)?(?:\s*stars?)?"
+    r"|(?<![\d.])\d+(?:\.\d+)?(?:\s+[a-z]+){0,2}\s*(?:out of|/)\s*\d+(?:\.\d+)?\s*(?:stars?)?"
+    r"(?!\s*(?:of|yuan|rmb|kuai|元|块))"
+    r"|(?<![\d.])\d+(?:\.\d+)?\s*-?\s*(?:stars?|star review|weeks?|wks?|days?|months?|years?"
+    r"|yrs?|hours?|hrs?|minutes?|mins?|times?|nights?|am|pm|o'?clock)\b"
+    r"|\b(?:on|since|from|dated?)\s+\d{1,2}[/.-]\d{1,2}\b(?:[/.-]\d{2,4})?"
+    # ("100200 退 3 天了": right after the verb it is how long the refund has taken — asked)
+    r"|(?<![\d.])(?<!退)(?<!退 )(?<!款)(?<!款 )\d+\s*"
+    r"(?:颗星|星|天|周|个?星期|个?礼拜|个月|年|小时|次|点钟?)",
+    re.IGNORECASE,
+)
+
 
 def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> AmountReading:
     """The amount ``text`` asks for.
@@ -229,6 +245,7 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
     # "my card ends in 88", "退到支付宝，尾号66", "I paid 500 for it": never the amount asked
     norm = _ACCOUNT_DIGITS.sub(lambda m: " " * len(m.group(0)), norm)
+    norm = _NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
     corrected = _AMOUNT_CORRECTED.search(norm)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from helpdesk.degrade.context import DegradeContext
-from helpdesk.graph.intents import DECLINED_ACTIONS, JUST_DROPPED, LAST_WRITE
+from helpdesk.graph.intents import DECLINED_ACTIONS, JUST_DROPPED, LAST_WRITE, WRITES_DONE
 from helpdesk.graph.node_base import NodeBase, _lang, _last_human_text
 from helpdesk.graph.planning import match_from_task
 from helpdesk.graph.put_off import called_off
@@ -111,6 +111,9 @@ class MergeContextNode(NodeBase):
                     "args": dict(task.call.args),
                     "amount_kind": task.match.get("amount_kind"),
                 }
+                done = [d for d in facts.get(WRITES_DONE) or () if isinstance(d, dict)]
+                done.append({"tool": task.call.name, "args": dict(task.call.args)})
+                facts[WRITES_DONE] = done[-5:]
             if (
                 result.status is ToolStatus.OK
                 and task.call is not None

@@ -18,15 +18,17 @@ from helpdesk.graph.confirmation_reading import RESTATED
 from helpdesk.graph.conversation import NO_ANY, QUESTION_MARK
 from helpdesk.graph.intents import (
     CHANGE_UNCLEAR,
+    DONE_BEFORE,
     JUST_DROPPED,
+    WRITES_DONE,
     Intent,
     MatchedIntent,
     plain_match,
-    stored_intent,
 )
 from helpdesk.graph.named_answers import REFUSED_OTHERS
 from helpdesk.graph.request import ALTERNATIVE, RESOLVED
 from helpdesk.graph.state import Task
+from helpdesk.graph.task_matches import match_from_task
 from helpdesk.tools.packs import Capability, Pack, PackSet
 from helpdesk.tools.results import ToolCall
 
@@ -85,9 +87,15 @@ def plan_tasks(
         index += 1
         return task_id
 
+    done = [d for d in facts.get(WRITES_DONE) or () if isinstance(d, dict)]
     for match in matches:
         if match.intent in _ANSWERS and not allow_confirm:
             continue
+        if match.intent is Intent.CONFIRM_NO and done:
+            # "no wait, don't cancel" after the cancel ran: the reply must not say nothing was
+            # done — it says what was, and that it stands
+            said = {**done[-1], "answering": bool(pending)}  # (a no to what was just asked)
+            match = dataclasses.replace(match, args={**match.args, DONE_BEFORE: said})
         if match.intent is Intent.CONFIRM_YES and pending:
             # "确认退款" names what it confirms: a waiting action of another kind is asked again
             named, refused, _ = match.details.partition(REFUSED_OTHERS)
@@ -371,29 +379,3 @@ def _ask_again(action: dict[str, Any], answer: MatchedIntent, task_id: str, pack
         match={**original, "reasked": True, "reasked_from": action.get("id", "")},
         call=call,
     )
-
-
-def match_from_task(task: Task) -> MatchedIntent:
-    """Rebuild the MatchedIntent a task was planned from (checkpoints store plain fields).
-
-    The request's arguments are the stored ``args``. A task stored before packs read their own
-    requests names the capability as its intent (``"refund"``, its order id beside the fields):
-    it becomes a pack request of that capability with those ids as arguments.
-    """
-    fields = dict(task.match)
-    stored_args = fields.pop("args", None)
-    value = str(fields.get("intent", task.intent))
-    fields["intent"], fields["capability"] = stored_intent(value, fields.get("capability") or "")
-    known = {f.name for f in dataclasses.fields(MatchedIntent)} - {"args"}
-    if isinstance(stored_args, dict):
-        # an argument changed in the flat copy ("no, I meant 100200") wins; turn markers and
-        # keys that were never arguments are not arguments
-        args = {k: fields.get(k, v) for k, v in stored_args.items()}
-    else:
-        # stored before the arguments had their own field: the shop's ids sat beside the fields
-        args = {k: v for k, v in fields.items() if k not in known and k not in _TURN_MARKERS}
-    return MatchedIntent(**{k: v for k, v in fields.items() if k in known}, args=args)
-
-
-_TURN_MARKERS = frozenset({"reasked"})
-"""Keys the turn adds to a stored match (not request arguments)."""

@@ -23,6 +23,7 @@ from helpdesk.graph.intents import (
     BRIEF,
     CHANGE_UNCLEAR,
     DEFERRED_PART,
+    DONE_BEFORE,
     SPARED_SUBJECT,
     Intent,
     MatchedIntent,
@@ -212,6 +213,16 @@ def _body(w: Writer, item: ReplyItem) -> str:
         if match.details == SPARED_SUBJECT and spared:
             # "cancel 100904 but don't touch 100998": 100998 is left alone, the cancel stands
             return w.say("subject_spared", subject=spared)
+        done = match.args.get(DONE_BEFORE)
+        if isinstance(done, Mapping) and isinstance(done.get("args"), Mapping):
+            # a write done earlier in the conversation is never denied: it stands (named
+            # without its amount, which no data of this turn bears out)
+            tool = str(done.get("tool"))
+            cap = w.packs.for_tool(tool)
+            amounts = set(cap.amounts) if cap is not None else set()
+            what = _described(w, tool, {k: v for k, v in done["args"].items() if k not in amounts})
+            key = "confirm_cancelled_done_before" if done.get("answering") else "confirm_undo_done"
+            return w.say(key, done=what)
         return w.say("confirm_cancelled")
     if item.result is None and match.intent is not Intent.PACK:
         answer = _without_result(w, match)
@@ -283,13 +294,16 @@ def describe_action(
     tool: str, args: Mapping[str, Any], lang: Lang, *, hotline: str, packs: PackSet
 ) -> str:
     """A short description of a write ("the refund of ¥100.00 for order 100609")."""
-    w = Writer(lang, hotline, packs)
+    return _described(Writer(lang, hotline, packs), tool, args)
+
+
+def _described(w: Writer, tool: str, args: Mapping[str, Any]) -> str:
     for pack in w.packs:
         if pack.replies is not None:
             described = pack.replies.describe(w, tool, args)
             if described is not None:
                 return described
-    return describe_pack_action(tool, args, lang, hotline=hotline, packs=packs)
+    return describe_pack_action(tool, args, w.lang, hotline=w.hotline, packs=w.packs)
 
 
 def render_notice(key: str, lang: Lang, *, hotline: str, **values: Any) -> str:

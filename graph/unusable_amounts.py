@@ -74,6 +74,13 @@ UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
         r"|\b(?:minus|less)\s+(?:the\s+)?[¥￥]?\d+(?:\.\d+)?|(?:少退|减去|减掉|扣掉|扣除|减)\s*[¥￥]?\d+(?:\.\d+)?",
         re.IGNORECASE,
     ),
+    # "refund the difference, it went down to 299", "退差价 现在299": the number is the new
+    # price, the difference is to work out — asked, never the price paid back
+    re.compile(
+        r"(?=.*\d)(?:.*\b(?:the |a |price )?difference\b(?!\s+of\s+[¥￥]?\d)"
+        r"|.*差价(?!\s*[¥￥]?\d))",
+        re.IGNORECASE,
+    ),
 )
 
 VAGUE_AMOUNT = re.compile(

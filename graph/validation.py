@@ -22,6 +22,7 @@ from typing import Any
 
 from helpdesk.degrade.context import DegradeContext
 from helpdesk.degrade.errors import ErrorClass
+from helpdesk.graph.intents import WRITES_DONE
 from helpdesk.graph.language import Lang
 from helpdesk.graph.money import read_amount
 from helpdesk.graph.prompting import load_templates
@@ -328,7 +329,9 @@ def rule_no_unconfirmed_done_claim(r: ReplyFacts) -> list[str]:
         default=str,
     )
     reconciled = json.dumps(
-        [x for x in r.facts.get("reconciled", []) if x.get("state") == "executed"],
+        [x for x in r.facts.get("reconciled", []) if x.get("state") == "executed"]
+        # writes done on earlier turns of the session ("what I already did stands: …")
+        + list(r.facts.get(WRITES_DONE) or []),
         ensure_ascii=False,
         default=str,
     )

@@ -266,7 +266,8 @@ _FEE_SAID = re.compile(
     re.IGNORECASE,
 )
 _FEE_REFUNDED = re.compile(
-    r"\brefund(?:ed)?\s+(?:me\s+)?(?:for\s+)?(?:the |my )?(?:shipping|postage|delivery)\b"
+    r"\brefund(?:ed)?\s+(?:me\s+)?(?:(?:order\s*)?#?\d{6}(?:'s)?\s+)?(?:for\s+)?(?:the |my )?"
+    r"(?:shipping|postage|delivery)\b"
     r"|\b(?:shipping|postage|delivery)(?: fee| fees| cost| costs| charge)?\s+(?:back|refunded)\b"
     r"|退(?:还)?(?:我)?(?:\s*#?\d{6}\s*的?)?(?:运费|邮费|快递费|配送费)",
     re.IGNORECASE,

@@ -1137,7 +1137,11 @@ _SOMEONE = rx(
     r"|有人|客服"
 )
 _HANDOFF = rx(
-    r"\b(?:human|real person|live (?:agent|person|chat)|agent|representative|operator|"
+    r"\b(?:human|real person|live (?:agent|person|chat)"
+    # (not "the last agent promised a refund", "your agent said …": one told about)
+    r"|(?<!last )(?<!previous )(?<!earlier )(?<!other )(?<!first )"
+    r"(?:agent|representative|operator)(?!s?\s+(?:promised|said|told|says|offered|agreed|confirmed"
+    r"|claimed|mentioned|was|did|gave|had|already|earlier|before))|"
     r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
     r"talk (?:to|with) (?:someone|somebody|a person)|"
     r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
@@ -1965,6 +1969,82 @@ _IF_LATE_BY = rx(
 )
 _CONDITIONED_WRITE = rx(
     r"\b" + _WRITE_WORD + r"\b|退款|退钱|退了|退掉|给我退|就退|也退|都退|再退|退吧|取消"
+)
+# a write waiting on something the words do not settle: "if it wasn't delivered", "once it
+# ships", "when it becomes late", "as soon as you get it back", "如果是256G的就取消"
+_ANY_CONDITION = rx(
+    r"(?<!\beven )(?<!\bwhat )(?<!\bas )(?<!\bsee )(?<!\bcheck )(?<!\bknow )(?<!\bsure )"
+    r"(?<!\bwonder )(?<!\bwondering )(?<!\bask )(?<!\basking )(?<!\btell me )"
+    r"\b(?:if|unless|in case|provided that|providing that|as long as|only if)\b"
+    r"(?! (?:anything|i'?m honest|i'?m being honest|you ask me|that makes sense|i may|i might))"
+    r"|\b(?:once|as soon as|when|whenever) (?:it|they|you|i|we|\d{6}|the \w+|my \w+)(?: \w+)?"
+    r" (?:ships?|arrives?|comes?|gets?|becomes?|is|are|turns?|goes|reaches|has|have|hasn'?t"
+    r"|doesn'?t|isn'?t|will|won'?t|receive|return|send|ship|get)\b"
+    r"|\b(?:once|as soon as|when) (?:it|they|\d{6}|the \w+) (?:ships|arrives|is (?:back|here|late))"
+    r"|\bafter (?:i|you|we) (?:return|send|ship|get|receive|mail|drop)\b"
+    # (not "100200的话帮我退了吧", "保温杯的话退了吧": 的话 after a thing names what it is about)
+    r"|如果|要是|假如|万一|(?<=[没不了坏到发是有会还能要来收丢破降涨])的话"
+    r"|等[^，。,.!?！？]{1,12}(?:再|就|了以后|之后)"
+    r"|[^，。,.!?！？]{1,10}(?:之后|以后)(?:再|就)(?:帮我|给我)?(?:取消|退)"
+)
+# conditions the write itself settles, or that another reading answers: "if it can be
+# refunded", "能退的话", "if it can't be fixed I want a refund" (the repair, asked first)
+_SELF_CHECKING = rx(
+    r"\bif (?:it|that|this|they|\d{6}) (?:can|could) (?:still )?be (?:refunded|cancel+ed)\b"
+    r"|\bif (?:it'?s|it is|that'?s|they'?re) (?:still )?(?:refundable|cancel+able|possible)\b"
+    r"|\b(?:can'?t|cannot|can not|couldn'?t) be (?:fixed|repaired|replaced|exchanged)\b"
+    r"|\b(?:if|when) (?:the )?(?:repair|fix|replacement|exchange) (?:fails|doesn'?t work)\b"
+    r"|\bif (?:it'?s |it is |that'?s )?(?:still )?not too late\b|\bif there'?s still time\b"
+    r"|\bif (?:it|that|this) (?:isn'?t|is not|'s not|wasn'?t) (?:already |yet )?too late\b"
+    # what the write itself brings, said in its question: "if I get my money back", "if it's free"
+    r"|\bif (?:i|we) (?:can |will |would )?(?:still )?(?:get|receive) (?:a |my |the |all my )?"
+    r"(?:full |whole )?(?:refund|money back|money)\b"
+    r"|\bif (?:it'?s|it is|that'?s) (?:free|no charge)\b"
+    r"|\bif (?:there'?s|there is) no (?:fee|charge|penalty)\b"
+    # another remedy first ("if you can't send a new one, refund it"), or no other way
+    r"|\b(?:can'?t|cannot|won'?t|are unable to|aren'?t able to) (?:fix|repair|replace|exchange"
+    r"|send (?:me )?(?:a |another )?(?:new|replacement)|swap)\b"
+    r"|\bif (?:a |the )?(?:replacement|repair|exchange|fix|new one)\b|换货|换新|换一个|维修|修好"
+    r"|\bif (?:that'?s|it'?s|this is) the only (?:way|option|choice)\b"
+    r"|\bif there'?s no other (?:way|option|choice)\b|\bif (?:you )?(?:must|have to|need to)\b"
+    r"|\bif (?:you |u )?(?:still )?can\b|\bwhile (?:you|u|i) still can\b"
+    r"|\bif (?:it'?s |it is |that'?s |that is )?still (?:possible|allowed|ok|okay)\b"
+    r"|能退的话|可以退的话|能取消的话|可以取消的话|修不好|修不了|换不了|没法修|不能修"
+    r"|来得及|(?:能|可以)(?:退|取消)就|还能(?:退|取消)"
+    # "did I already cancel 100904? if not cancel it", "can I cancel it? if so do it": the order
+    # is shown beside the offer, what it says settles it (sessions 35 and 36)
+    r"|\bif (?:not|so|yes)\b(?! (?:delivered|shipped|arrived|here|received|refunded|cancel+ed))"
+    r"|如果没有(?:的话)?(?:就)?|没有的话|如果是(?:的话)?(?:就)?|可以的话"
+)
+_IF_UNSHIPPED = rx(
+    r"\b(?:if|unless|as long as) (?:it|they|you|we|that|this|\d{6}|order \d{6}|the \w+(?: \w+)?"
+    r"|my \w+(?: \w+)?)?\s*(?:'s|'re|has|have|is|are|was)?"
+    r"(?:n'?t| not)(?: yet| still| already)?"
+    r" (?:been )?(?:shipped|sent|dispatched|left|out|gone out|on (?:its|the) way)\b"
+    r"|\bif (?:it'?s|it is|they'?re|still) (?:still )?(?:un|not )(?:yet )?shipped"
+    r"|\bif (?:nothing|none of (?:it|them)) (?:has|have) (?:been )?(?:shipped|sent)"
+    r"|\bif (?:it'?s|it is|they'?re|they are) still"
+    r" (?:pending|processing|in the warehouse|unpaid)\b"
+    # "has it shipped yet? if it hasn't, cancel it": the state asked just before
+    r"|\bif (?:it|they) (?:hasn'?t|hasnt|haven'?t|havent|has not|have not)(?: yet)?"
+    r"(?=\s*(?:[,.;]|$|pls\b|please\b|then\b|cancel\b|just\b))"
+    r"|\bif (?:not|so|yes)(?: yet)?(?=\s*(?:[,.;]|$|pls\b|please\b|then\b|cancel\b|just\b|go\b))"
+    r"|\bif not (?:yet )?(?:shipped|sent)|\bunless (?:it|they)(?:'s| has| have)? (?:already )?"
+    r"(?:shipped|been shipped|gone out)"
+    # unpaid: the cancel of an unpaid order is what the condition asks
+    r"|\bif (?:i|we) (?:haven'?t|didn'?t|have not|did not) (?:paid|pay)\b"
+    r"|\bif (?:the )?payment (?:hasn'?t|didn'?t|did not|has not) (?:gone through|cleared)\b"
+    r"|\bif (?:it|that|this|\d{6})(?:'s| is| was)? (?:still )?(?:unpaid|not paid)\b"
+    r"|(?:如果|要是)?(?:还)?(?:没|未)(?:有)?(?:发货|发出|寄出|发|付款|付)(?:的话)?|还在仓库"
+    r"|(?:如果|要是)?(?:还)?没(?:有)?的话"
+)
+# politeness, not a condition: "if possible", "if you can", "如果可以的话"
+_POLITE_CONDITION = rx(
+    r"\bif (?:at all )?(?:possible|you can|u can|you could|u could|you would|you don'?t mind"
+    r"|that'?s (?:ok|okay|alright|all right|fine|possible)|it'?s (?:ok|okay|alright|fine|possible)"
+    r"|needed|necessary|you have (?:the )?time|it'?s not too much trouble|you please)\b"
+    r"|\b(?:when|whenever|as soon as) (?:you can|u can|possible|you get a chance|convenient)\b"
+    r"|(?:如果|要是)?(?:可以|方便|可能|能|行)的话|如果可以|如果方便|如果可能"
 )
 # "..., if it isn't cancelled by tonight I'll dispute it", "... it's useless if not here by
 # tomorrow": the day is the customer's own deadline, the write is asked for now
@@ -3790,6 +3870,9 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         )
         if more is not None:
             return more
+    if context.awaiting_confirmation and _the_waiting_refund_said_again(text, found, pending):
+        lang = detect_language(text)
+        return [MatchedIntent(Intent.CONFIRM_UNCLEAR, text=text.strip(), lang=lang)]
     instead = (
         _no_and_instead(text, found, pending, context)
         or _another_thing_instead(text, pending, context)
@@ -3814,6 +3897,47 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         else m
         for m in found
     ]
+
+
+_AROUND_A_REQUEST = frozenset({Intent.CONFIRM_YES, Intent.THANKS, Intent.GREETING})
+
+
+def _the_waiting_refund_said_again(text: str, found: list[MatchedIntent], pending: Any) -> bool:
+    """ "refund 100 on 100200" → "refund it" / "ok refund 100200" / "退吧": the refund waiting,
+    asked for again in words that say no amount and no thing — asked again as it stands. It was
+    read as a new request of the whole order: ¥797 offered, and the next yes paid it."""
+    if _one_waiting_verb(pending) != "refund":
+        return False
+    refunds = [m for m in found if kind_of(m) is ShopIntent.REFUND]
+    if len(refunds) != 1 or any(
+        m.intent not in _AROUND_A_REQUEST for m in found if m is not refunds[0]
+    ):
+        return False
+    refund = refunds[0]
+    said = normalize(text, _TYPOS)
+    return (
+        bool(_REFUND.search(said))
+        and not _ANOTHER_MEANT.search(said)
+        and order_of(refund) in (None, *_waiting_orders(pending))
+        and refund.amount_kind == "none"
+        and not refund.args.get("share")
+        and not _thing_refunded(_LEADING_YES.sub("", text))
+        and not _WHOLE_OF_IT.search(normalize(text, _TYPOS))
+    )
+
+
+_LEADING_YES = rx(r"^\W*(?:(?:yes|yeah|yep|ok|okay|sure|please|pls)\b|好的|好|行|嗯|对)[\W\s]*")
+
+
+# "不对，是另一单", "no, the other one", "I meant …": another thing or order, not the one waiting
+_ANOTHER_MEANT = rx(
+    r"\b(?:other|another|instead|wrong|meant|mean|not that|not this|different)\b"
+    r"|不对|不是|另一|另外|别的|错了|换成|改成"
+)
+# "refund all of it", "全退": the whole of the order asked for, a change of the amount waiting
+_WHOLE_OF_IT = rx(
+    r"\b(?:all|whole|full|entire|everything|rest|remaining|remainder)\b|全|都|所有|整单|剩"
+)
 
 
 # "好的，100998也取消", "ok, and also cancel 100998": a plain yes to what waits, then another
@@ -5401,15 +5525,36 @@ _WRITES_HELD = rx(
     r"|我不同意|[,，]\s*(?:but )?i don'?t\s*[.!]*$|\bbut i (?:like|love|want|need) (?:it|them)\b"
     # put off: "cancel 100998 next week", "明天帮我取消100998", "等我想好了再取消100998"
     r"|\b(?:cancel|refund)\b[^.?!,]{0,25}\b(?:next (?:week|month)|tomorrow|later|in a few days"
+    r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:this|next|over the|at the) weekend"
     r"|in (?:an?|one|two|a few|\d+) (?:hours?|days?|minutes?|weeks?)|once|after (?:the|my|it|i)\b)"
     r"|不过再等等|还是再等等|先等等再"
-    r"|(?:明天|后天|下周|下个月|过几天|过两天|稍后|过一会儿?|等会儿?|回头|晚点|等我[^，。,.!?！？]{1,8})"
+    r"|(?:明天|后天|下周|下个月|过几天|过两天|稍后|过一会儿?|等会儿?|回头|晚点|等我[^，。,.!?！？]{1,8}"
+    r"|(?:下?周|星期|礼拜)[一二三四五六日天]|周末)"
     r"(?:再|就)?(?:帮我|给我)?"
     r"(?:取消|退)"
     # "what if I cancel 100998 and refund 100200?", "suppose I refund 100200, when …": supposed
     r"|(?:^|[.!?。！？]\s*)(?:what if|suppose|supposing|hypothetically|假设)"
     r"[^.!?。！？]{0,40}"
     r"(?:\bcancel|\brefund|取消|退)"
+    # against it, in so many words: "I'd rather die than cancel 100998", "the last thing I want
+    # is to cancel", "cancelling it would be a disaster", "I regret asking to cancel", "ignore
+    # my request to refund", "stop trying to refund", "if you cancel 100998 I'll never …",
+    # "100998千万不能取消", "取消100998是最坏的选择"
+    r"|\brather\b[^.!?]{0,30}\bthan (?:to )?(?:cancel|refund)"
+    r"|\bthe last thing i (?:want|need)\b[^.!?]{0,12}\b(?:cancel|refund)"
+    r"|\b(?:cancel+(?:ing|ation)?|refund(?:ing)?)\b[^.!?]{0,30}\b(?:would|will|is going to) be"
+    r" (?:a |the )?(?:disaster|mistake|terrible|nightmare|bad idea|worst|catastrophe)\b"
+    r"|\b(?:cancel+ing|refunding|a refund|the refund)\b[^.!?]{0,30}\b(?:won'?t|will not|doesn'?t"
+    r"|does not|wouldn'?t) (?:fix|help|solve|change)\b"
+    r"|\bregret (?:asking|saying|requesting|my request|the request)\b[^.!?]{0,20}"
+    r"\b(?:cancel|refund)"
+    r"|\b(?:ignore|disregard|forget)\b (?:my|the|what i said)\b[^.!?]{0,30}\b(?:cancel|refund)"
+    r"|\b(?:message|request) (?:about|to) (?:cancel|refund)\w*\b[^.!?]{0,30}\bwas a mistake"
+    r"|\bstop (?:trying to|attempting to) (?:cancel|refund)"
+    r"|\bif (?:you|u) (?:dare )?(?:cancel|refund)\b"
+    r"|\bcan i (?:cancel|refund)\b[^?]{0,40}\band still\b[^?]*\?"
+    r"|(?:千万|绝对|一定|可)(?:不能|不要|别)(?:给我)?(?:取消|退)"
+    r"|(?:取消|退款)[^，。,.!?！？]{0,12}(?:是最坏的|是个错误|是错误的|不是好主意|没用|没有用|解决不了)"
 )
 _REFUND_AGAIN = rx(
     r"再退一次|再退一遍|重新退(?:一次|一遍)|\brefund (?:it |that |me )?(?:again|once more)\b"
@@ -5438,7 +5583,11 @@ _WRITE_REPORTED = rx(
     r"|boss|someone|they|he|she)s? (?:said|says|told me|wants? (?:me )?to|asked me to)\b"
     r"|(?:老婆|老公|朋友|妈妈?|爸爸?|同事|快递员?|店员|客服|别人|他|她)(?:说|让我|要|想|叫我|跟我说)"
     r"|还没决定|没想好"
-    r"|\b(?:shop assistant|assistant|staff|seller|store|agent) (?:said|says|told me)\b"
+    r"|\b(?:shop assistant|assistant|staff|seller|store|agent) (?:said|says|told me|promised)\b"
+    # "my husband already asked you to refund 100200, did you?", quoting the bot: reported
+    r"|\b(?:already )?asked (?:you|u) to (?:cancel|refund)\b[^.!?]*[,.]\s*(?:did|have|has)"
+    r" (?:you|u|it)\b"
+    r"|^\W*you (?:said|wrote|asked)\b\W*[\"“'](?:shall|should|do you want|would you like)\b"
 )
 # wondered, not asked: "thinking of a refund for 100200", "would a refund on 100200 be
 # possible?", "I haven't decided" — held unless asked beside it ("…? I'd like one please", "…
@@ -7288,6 +7437,14 @@ def _write_zones(matched: list[_Request], norm: str) -> dict[int, tuple[str, str
     return zones
 
 
+def _to_the_writes_sentence_end(zone: str) -> str:
+    """``zone`` up to the end of the sentence its last write word is in ("can you just refund
+    the 29? I'll refuse the parcel if it ever shows up": the "if" is another sentence's)."""
+    words = list(_CONDITIONED_WRITE.finditer(zone))
+    stop = _SENTENCE_END.search(zone, words[-1].end()) if words else None
+    return zone[: stop.start()] if stop else zone
+
+
 def _sentence_index(norm: str, clause: str) -> int:
     """Which sentence of ``norm`` holds ``clause`` (0 if it cannot be told)."""
     at = norm.find(clause.strip()[:40]) if clause.strip() else -1
@@ -7323,18 +7480,32 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
     stays as asked."""
     waiting: set[tuple[str | None, Any]] = set()
     waiting_sentences: set[tuple[str | None, int]] = set()
+    held: set[str | None] = set()  # orders whose write waits on a condition, not a day
     zones = _write_zones(matched, norm)
     for n, (clause, zone) in zones.items():
         zone = _order_segment(zone, matched[n].order_id)
-        if (
-            _IF_LATE_BY.search(zone)
-            and _CONDITIONED_WRITE.search(zone)
+        if not (
+            _CONDITIONED_WRITE.search(zone)
             and not _NOW_ALL_THE_SAME.search(clause)
             and not _ANYWAY.search(zone)
             and not _OWN_DEADLINE.search(zone)
         ):
+            continue
+        if _IF_LATE_BY.search(zone):
             waiting.add((matched[n].order_id, matched[n].intent))
             waiting_sentences.add((matched[n].order_id, _sentence_index(norm, clause)))
+        elif (
+            not matched[n].args.get(IF_UNPAID)
+            and not _SELF_CHECKING.search(own := _to_the_writes_sentence_end(zone))
+            # ("cancel 100998 if it hasn't shipped yet": the shop cancels no shipped order)
+            and not (matched[n].intent is ShopIntent.CANCEL_ORDER and _IF_UNSHIPPED.search(own))
+            and _ANY_CONDITION.search(_POLITE_CONDITION.sub(" ", own))
+        ):
+            # "refund 100609 if it wasn't delivered", "once 100998 ships, cancel it", "cancel
+            # 100998 if the phone is the 256GB version": a condition the words do not settle —
+            # the order is shown as it stands, nothing offered (a hurried yes ran the write)
+            waiting.add((matched[n].order_id, matched[n].intent))
+            held.add(matched[n].order_id)
     if not waiting:
         return matched
     for n, (clause, _) in zones.items():
@@ -7359,7 +7530,7 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
             m = replace(
                 m,
                 intent=ShopIntent.ORDER_STATUS,
-                details=IF_LATE_BY,
+                details=WRITE_HELD if m.order_id in held else IF_LATE_BY,
                 amount=None,
                 amount_kind="none",
                 args={k: v for k, v in m.args.items() if k not in (SHARE, SHARE_OF, SHARE_OWN)},

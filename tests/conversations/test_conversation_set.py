@@ -113,7 +113,12 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.955  # 1596/1671 multi-request turns
 # Session 31: raised from 0.795 / 0.815 (no batch joined; measured 1640/2050, 528/630).
 # Session 34: raised from 0.798 / 0.835 (no batch joined; measured 1643/2050, 531/630).
 # Session 35: raised from 0.801 (no batch joined; measured 1646/2050, 532/630).
-FLOOR_SEALED_UNDERSTOOD = 0.802  # 1645/2050 (ten batches)
+# Session 39: LOWERED from 0.802 (measured 1644/2050). A write said on a condition the words
+# do not settle ("once 100998 ships, cancel it", "cancel 100998 if the phone is the 256GB
+# version") is now shown, not offered: a yes ran it. One sealed English cancel on a condition
+# (not looked at) was offered before and is shown now; self-settling conditions ("if it hasn't
+# shipped", "if possible", "if it isn't too late") were kept as requests.
+FLOOR_SEALED_UNDERSTOOD = 0.8019  # 1644/2050 (ten batches)
 FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.842  # 531/630
 
 

@@ -159,7 +159,7 @@ def test_service_confirmation_of_a_replaced_offer_runs_nothing(tmp_path: Path) -
         assert first["pending_confirmation"][0]["amount"] == 100.0
         second = client.post(
             f"/v1/sessions/{session}/messages",
-            json={"text": "refund 100200"},
+            json={"text": "refund all of 100200"},
             headers=live.headers(),
         ).json()["result"]
         assert second["pending_confirmation"][0]["amount"] == 797.0
