@@ -135,6 +135,9 @@ _AMOUNT_NEXT = re.compile(
 )
 
 
+# "100200 50元 帮我退": an order and an amount, then the refund they are for
+_ORDER_AND_AMOUNT = re.compile(r"\s*\d{6}\s+\d{1,5}(?:\.\d+)?\s*(?:元|块钱|块|rmb|yuan)\s*")
+_REFUND_NEXT = re.compile(r"(?:帮我|给我|麻烦)?(?:退款|退钱|退)")
 # "100609 100200": identifiers alone, one after another
 _ONLY_ORDERS = re.compile(r"\s*\d+(?:\s*(?:和|跟|、|,|，|\s)\s*\d+)*\s*")
 
@@ -156,6 +159,8 @@ def split_at_han_spaces(norm: str, start: int, end: int) -> list[tuple[int, int]
         )
         if _AMOUNT_OF_THE_VERB.search(left) and _AMOUNT_NEXT.match(norm, m.end(), end):
             continue  # "100200 退 100 块 …": the amount is the verb's before it
+        if _ORDER_AND_AMOUNT.fullmatch(left) and _REFUND_NEXT.match(norm, m.end(), end):
+            continue  # "100200 50元 帮我退": the order and the amount of the refund after them
         if _ONLY_ORDERS.fullmatch(left) and not (opens and _ORDER_NEXT.search(norm, m.end(), end)):
             # "100200 退款 100609 不退": an order alone, its verb after it; "100609 可以退一百块吗",
             # "100998 帮我催一下", "100609 100200 帮我退款": the orders of the request that follows

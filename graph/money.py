@@ -18,7 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
-from helpdesk.graph.unusable_amounts import UNUSABLE_AMOUNTS, VAGUE_AMOUNT
+from helpdesk.graph.unusable_amounts import NOT_AN_AMOUNT, UNUSABLE_AMOUNTS, VAGUE_AMOUNT
 from helpdesk.tools.number_words import (
     THOUSANDS_K,
     chinese_number,
@@ -199,8 +199,9 @@ _BARE_NUMBER = re.compile(f"(?<![A-Za-z0-9_.-])({_NUMBER})(?![\\w.])")
 # a Chinese numeral that is an amount: not "一下"/"一点"/"两个"/"三天"/"万一" (words, counts, times)
 _BARE_CN = re.compile(
     # "周五" / "星期三" / "礼拜天" are days, not amounts
-    r"(?<!万)(?<![周期拜])(?!万一)([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*+)"
-    + _CN_NOT_AMOUNT
+    # ("保温杯一装热水就漏": a lone 一 before a verb is "as soon as", never ¥1)
+    r"(?<!万)(?<![周期拜])(?!万一)(?!一(?![零〇一二两三四五六七八九十百千万\d块元]))"
+    r"([零〇一二两三四五六七八九十百千万][零〇一二两三四五六七八九十百千万\d]*+)" + _CN_NOT_AMOUNT
 )
 
 
@@ -209,22 +210,6 @@ _ACCOUNT_DIGITS = re.compile(
     r"|尾号|尾数|卡号)\s*(?:是|为)?\s*\d+"
     # "I paid 500 for it", "我当时付了300": the price paid, not the amount asked back
     r"|\bpaid (?:¥|rmb )?\d+(?:\.\d+)? ?(?:yuan|rmb|kuai)? for\b|付了\d+",
-    re.IGNORECASE,
-)
-
-# "rated 1 out of 5", "a 1 star review", "ordered on 8/30", "3 broke out of 16", "qty 1",
-# "lasted 1 week", "用了3天", "打1星": a rating, a date, a count, a time — never an amount
-_NOT_AN_AMOUNT = re.compile(
-    r"\b(?:rated|rating|rate|gave it|give it|score|qty|quantity)\s*(?:of|:|=)?\s*\d+(?:\.\d+)?"
-    r"(?:\s*(?:out of|/)\s*\d+)?(?:\s*stars?)?"
-    r"|(?<![\d.])\d+(?:\.\d+)?(?:\s+[a-z]+){0,2}\s*(?:out of|/)\s*\d+(?:\.\d+)?\s*(?:stars?)?"
-    r"(?!\s*(?:of|yuan|rmb|kuai|元|块))"
-    r"|(?<![\d.])\d+(?:\.\d+)?\s*-?\s*(?:stars?|star review|weeks?|wks?|days?|months?|years?"
-    r"|yrs?|hours?|hrs?|minutes?|mins?|times?|nights?|am|pm|o'?clock)\b"
-    r"|\b(?:on|since|from|dated?)\s+\d{1,2}[/.-]\d{1,2}\b(?:[/.-]\d{2,4})?"
-    # ("100200 退 3 天了": right after the verb it is how long the refund has taken — asked)
-    r"|(?<![\d.])(?<!退)(?<!退 )(?<!款)(?<!款 )\d+\s*"
-    r"(?:颗星|星|天|周|个?星期|个?礼拜|个月|年|小时|次|点钟?)",
     re.IGNORECASE,
 )
 
@@ -245,7 +230,7 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
     # "my card ends in 88", "退到支付宝，尾号66", "I paid 500 for it": never the amount asked
     norm = _ACCOUNT_DIGITS.sub(lambda m: " " * len(m.group(0)), norm)
-    norm = _NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
+    norm = NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
     corrected = _AMOUNT_CORRECTED.search(norm)

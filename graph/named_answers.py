@@ -230,9 +230,23 @@ def meant_amount(
         return AmountReading("none")
     words = rest.replace(reading.raw, " ") if reading.raw else rest
     alone = bare(_FILLER.sub(" ", _NUMBER.sub(" ", words))).strip(STRIP) == ""
-    if not (alone or _AMOUNT_WORDS.search(rest)):
+    if not (alone or _AMOUNT_WORDS.search(rest) or _for_a_subject(rest, reading.raw, subjects)):
         return AmountReading("none")
     return reading
+
+
+def _for_a_subject(rest: str, raw: str, subjects: tuple[str, ...]) -> bool:
+    """ "yes but 200 for 100200", "100200改成200": the number said for a subject named."""
+    number = re.escape(raw.strip())
+    return bool(raw.strip()) and any(
+        re.search(
+            rf"(?<![\d.]){number}\s*(?:yuan|rmb|元|块)?\s*(?:for|on)\s+(?:order\s*)?#?\s*"
+            rf"{re.escape(s)}|{re.escape(s)}\s*的?\s*(?:退|改成|改为|:|：)\s*{number}(?![\d.])",
+            rest,
+            re.IGNORECASE,
+        )
+        for s in subjects
+    )
 
 
 def mixed_answer(

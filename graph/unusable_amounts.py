@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["KEPT_AMOUNT", "UNUSABLE_AMOUNTS", "VAGUE_AMOUNT"]
+__all__ = ["KEPT_AMOUNT", "NOT_AN_AMOUNT", "UNUSABLE_AMOUNTS", "VAGUE_AMOUNT"]
 
 KEPT_AMOUNT = re.compile(
     r"\b(?:keep|keeping|hold back|leave)\s+(?:me\s+)?[¥￥]?\d+(?:\.\d+)?\b"
@@ -77,8 +77,10 @@ UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
     # "refund the difference, it went down to 299", "退差价 现在299": the number is the new
     # price, the difference is to work out — asked, never the price paid back
     re.compile(
-        r"(?=.*\d)(?:.*\b(?:the |a |price )?difference\b(?!\s+of\s+[¥￥]?\d)"
-        r"|.*差价(?!\s*[¥￥]?\d))",
+        # (not "the price dropped by 100, refund the difference": the number is the difference)
+        r"^(?=.*\d)(?!.*\d+(?:\.\d+)?\s*(?:yuan|rmb|元|块))(?!.*\bby\s*[¥￥]?\d)(?!.*差了?\s*[¥￥]?\d)"
+        r"(?:.*\brefund (?:me |us )?(?:the |a )?(?:price )?difference\b(?!\s+of\s+[¥￥]?\d)"
+        r"|.*退(?:我)?差价(?!\s*(?:是|为)?\s*[¥￥]?\d))",
         re.IGNORECASE,
     ),
 )
@@ -95,3 +97,22 @@ VAGUE_AMOUNT = re.compile(
 """A vague amount ("a couple hundred", "a few bucks", "退个几百", "几十块", "百八十") or a
 colloquial one that may be 150 or 1.50 ("one fifty"): asked, never a number picked — when no
 amount in digits is said beside it ("我买了好几百的东西，100609退100" is ¥100)."""
+
+# "rated 1 out of 5", "a 1 star review", "ordered on 8/30", "3 broke out of 16", "qty 1",
+# "lasted 1 week", "用了3天", "打1星": a rating, a date, a count, a time — never an amount
+NOT_AN_AMOUNT = re.compile(
+    r"\b(?:rated|rating|rate|gave it|give it|score|qty|quantity)\s*(?:of|:|=)?\s*\d+(?:\.\d+)?"
+    r"(?:\s*(?:out of|/)\s*\d+)?(?:\s*stars?)?"
+    # ("3 broke out of 16", "4/5 stars"; never "100 out of 797": a part of the money)
+    r"|(?<![\d.])\d+(?:\s+[a-z]+){1,2}\s+out of\s+\d+(?![\d.])(?!\s*(?:yuan|rmb|kuai|元|块))"
+    r"|(?<![\d.])\d+(?:\.\d+)?\s*(?:out of|/)\s*\d+(?:\.\d+)?\s*stars?\b"
+    # (not "for the 5 days it was late", "3 days of delay": what the money is for — asked)
+    r"|(?<![\d.])(?<!for )(?<!for the )(?<!for those )\d+(?:\.\d+)?\s*-?\s*(?:stars?|star review"
+    r"|weeks?|wks?|days?|months?|years?|yrs?|hours?|hrs?|minutes?|mins?|times?|nights?|am|pm"
+    r"|o'?clock)\b(?!\s*(?:of|worth|late|delay|delayed|overdue))"
+    r"|\b(?:on|since|from|dated?)\s+\d{1,2}[/.-]\d{1,2}\b(?:[/.-]\d{2,4})?"
+    # ("100200 退 3 天了": right after the verb it is how long the refund has taken — asked)
+    r"|(?<![\d.])(?<!退)(?<!退 )(?<!款)(?<!款 )\d+\s*"
+    r"(?:颗星|星|天|周|个?星期|个?礼拜|个月|年|小时|次|点钟?)",
+    re.IGNORECASE,
+)

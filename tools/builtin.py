@@ -230,8 +230,12 @@ async def _cancel_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
         # cancelling a paid order refunds what was paid: the question says how much
         paid = order.get("refundable_amount", order.get("total"))
         if paid is not None:
-            return PrecheckOutcome(args=args, data={"status": "paid", "refund_on_cancel": paid})
-    return PrecheckOutcome(args=args)
+            return PrecheckOutcome(
+                args=args,
+                data={"status": "paid", "refund_on_cancel": paid, "items": _item_names(order)},
+            )
+    # (the question names every item when there are several: "the phone order" is all of it)
+    return PrecheckOutcome(args=args, data={"items": _item_names(order)} if order else {})
 
 
 async def _described_elsewhere(

@@ -51,6 +51,8 @@ _NOT_A_SUM = re.compile(
     # a correction, a condition, someone else's word, a part of a thing
     r"|\bwait\b|\bactually\b|\bforget\b|\bsorry\b|\bmean\b|\bonly\b|\bjust\b"
     r"|\bunless\b|\bif\b|\bin case\b|\bshould\b|\bsays?\b|\bsaid\b|\bnah\b|\bno\b"
+    # "the air fryer and not the thermos", "… and skip the thermos", "… and the thermos is fine"
+    r"|\bnot\b|\bskip\b|\b(?:is|are|was) (?:fine|ok|okay|good|alright)\b"
     r"|\b(?:lid|cap|strap|part|parts|piece|pieces|handle|cover)\b|哦不|不对|只|除非|如果|要是|的话"
     r"|说|盖|里的|零件|配件|除了|其中|一半|一部分|不退|不用退|不要退|别|不要|不用|还是|或者|以后|明天"
     r"|再说|先不|[吗么？]",

@@ -1139,9 +1139,9 @@ _SOMEONE = rx(
 _HANDOFF = rx(
     r"\b(?:human|real person|live (?:agent|person|chat)"
     # (not "the last agent promised a refund", "your agent said …": one told about)
-    r"|(?<!last )(?<!previous )(?<!earlier )(?<!other )(?<!first )"
+    r"|(?<!last )(?<!previous )(?<!earlier )(?<!\bother )(?<!first )"
     r"(?:agent|representative|operator)(?!s?\s+(?:promised|said|told|says|offered|agreed|confirmed"
-    r"|claimed|mentioned|was|did|gave|had|already|earlier|before))|"
+    r"|claimed|mentioned|gave))|"
     r"someone real|speak (?:to|with) (?:someone|somebody|a person)|"
     r"talk (?:to|with) (?:someone|somebody|a person)|"
     r"(?:someone|somebody|an? agent|a person) (?:to )?call me|call me back"
@@ -1977,14 +1977,19 @@ _ANY_CONDITION = rx(
     r"(?<!\bwonder )(?<!\bwondering )(?<!\bask )(?<!\basking )(?<!\btell me )"
     r"\b(?:if|unless|in case|provided that|providing that|as long as|only if)\b"
     r"(?! (?:anything|i'?m honest|i'?m being honest|you ask me|that makes sense|i may|i might))"
-    r"|\b(?:once|as soon as|when|whenever) (?:it|they|you|i|we|\d{6}|the \w+|my \w+)(?: \w+)?"
+    r"|\b(?:once|as soon as) (?:it|they|you|i|we|\d{6}|the \w+|my \w+)(?: \w+)?"
     r" (?:ships?|arrives?|comes?|gets?|becomes?|is|are|turns?|goes|reaches|has|have|hasn'?t"
     r"|doesn'?t|isn'?t|will|won'?t|receive|return|send|ship|get)\b"
+    # ("…leaks when it is hot", "…trips the breaker when I turn it on": a fault told, no
+    # condition — "when" waits only on the order's own course)
+    r"|\b(?:when|whenever) (?:it|they|\d{6}|the (?:order|parcel|package|delivery|monitor|phone)"
+    r"|my (?:order|parcel|package))(?: \w+)? (?:ships|arrives|becomes|gets (?:here|late|lost)"
+    r"|comes|reaches|is (?:late|delayed|shipped|delivered|lost)|goes out)\b"
     r"|\b(?:once|as soon as|when) (?:it|they|\d{6}|the \w+) (?:ships|arrives|is (?:back|here|late))"
     r"|\bafter (?:i|you|we) (?:return|send|ship|get|receive|mail|drop)\b"
     # (not "100200的话帮我退了吧", "保温杯的话退了吧": 的话 after a thing names what it is about)
     r"|如果|要是|假如|万一|(?<=[没不了坏到发是有会还能要来收丢破降涨])的话"
-    r"|等[^，。,.!?！？]{1,12}(?:再|就|了以后|之后)"
+    r"|(?<!不)(?<!我)等(?!了|着|太|不及|很久|好久|半天|这么)[^，。,.!?！？]{1,12}(?:再|就|了以后|之后)"
     r"|[^，。,.!?！？]{1,10}(?:之后|以后)(?:再|就)(?:帮我|给我)?(?:取消|退)"
 )
 # conditions the write itself settles, or that another reading answers: "if it can be
@@ -2004,7 +2009,8 @@ _SELF_CHECKING = rx(
     # another remedy first ("if you can't send a new one, refund it"), or no other way
     r"|\b(?:can'?t|cannot|won'?t|are unable to|aren'?t able to) (?:fix|repair|replace|exchange"
     r"|send (?:me )?(?:a |another )?(?:new|replacement)|swap)\b"
-    r"|\bif (?:a |the )?(?:replacement|repair|exchange|fix|new one)\b|换货|换新|换一个|维修|修好"
+    r"|\bif\b[^.!?,]{0,30}\b(?:replacement|replace|repair|exchange|fix|new one|swap)\b"
+    r"|换货|换新|换一个|维修|修好"
     r"|\bif (?:that'?s|it'?s|this is) the only (?:way|option|choice)\b"
     r"|\bif there'?s no other (?:way|option|choice)\b|\bif (?:you )?(?:must|have to|need to)\b"
     r"|\bif (?:you |u )?(?:still )?can\b|\bwhile (?:you|u|i) still can\b"
@@ -2043,7 +2049,20 @@ _POLITE_CONDITION = rx(
     r"\bif (?:at all )?(?:possible|you can|u can|you could|u could|you would|you don'?t mind"
     r"|that'?s (?:ok|okay|alright|all right|fine|possible)|it'?s (?:ok|okay|alright|fine|possible)"
     r"|needed|necessary|you have (?:the )?time|it'?s not too much trouble|you please)\b"
-    r"|\b(?:when|whenever|as soon as) (?:you can|u can|possible|you get a chance|convenient)\b"
+    r"|\b(?:when|whenever|as soon as) (?:you can|u can|possible|you get a chance|convenient"
+    r"|you have (?:the )?time|you(?:'re| are) able)\b"
+    r"|\bif (?:it'?s|it is|that'?s) (?:no trouble|not a problem|no problem|not too much)\b"
+    r"|\bif (?:you'?re|you are|u r) able\b|\bif (?:that|it) works\b|\bif (?:ok|okay|allowed)\b"
+    r"|\bif (?:you|u) (?:get|have) (?:a|the) (?:chance|moment|minute|second)\b"
+    r"|\bif (?:you|u) guys can\b|\bif pos+i?ble\b|\bif possble\b"
+    r"|\b(?:appreciate(?: it)?|great|grateful|nice|good|helpful|thankful|lovely|happy|glad"
+    r"|pleased) if\b"
+    r"|\b(?:when|whenever|once) (?:you|u) (?:have|get) (?:a|the) (?:moment|sec|second|minute"
+    r"|chance|min)\b|\bas soon as (?:you|u) (?:get|see|read) (?:this|my message)\b"
+    r"|\bif (?:it'?s|this is|that'?s|it is) (?:allowed|no bother|permitted)\b"
+    r"|\bif (?:y'?all|you all|someone|anyone|somebody|anybody) can\b|\bif anyone can help\b"
+    r"|\bif that'?s what it takes\b"
+    r"|(?:如果|要是)?不麻烦(?:的话)?|(?:如果|要是)?(?:你们)?方便(?:的话)?"
     r"|(?:如果|要是)?(?:可以|方便|可能|能|行)的话|如果可以|如果方便|如果可能"
 )
 # "..., if it isn't cancelled by tonight I'll dispute it", "... it's useless if not here by
@@ -3926,7 +3945,9 @@ def _the_waiting_refund_said_again(text: str, found: list[MatchedIntent], pendin
     )
 
 
-_LEADING_YES = rx(r"^\W*(?:(?:yes|yeah|yep|ok|okay|sure|please|pls)\b|好的|好|行|嗯|对)[\W\s]*")
+_LEADING_YES = rx(
+    r"^[\s,.!，。！]*(?:(?:yes|yeah|yep|ok|okay|sure|please|pls)\b|好的|好|行|嗯|对)[\s,.!，。！~]*"
+)
 
 
 # "不对，是另一单", "no, the other one", "I meant …": another thing or order, not the one waiting
@@ -3936,7 +3957,7 @@ _ANOTHER_MEANT = rx(
 )
 # "refund all of it", "全退": the whole of the order asked for, a change of the amount waiting
 _WHOLE_OF_IT = rx(
-    r"\b(?:all|whole|full|entire|everything|rest|remaining|remainder)\b|全|都|所有|整单|剩"
+    r"\b(?:all|whole|full|entire|everything|rest|remaining|remainder|total)\b|全|都|所有|整|剩"
 )
 
 
@@ -4638,6 +4659,7 @@ def match_shop(
     """
     message_lang = detect_language(text)
     norm = normalize(text, _TYPOS)
+    said_whole = norm  # (before any words are blanked for the reading)
     # "i meant refund not cancel for 100609", "100609不是取消是退款": the action named as not
     # meant is no request (its words are blanked in what is read, the spans stay aligned; a
     # ticket still quotes the customer's own words)
@@ -5052,7 +5074,6 @@ def match_shop(
     matched = _one_amount_for_several(
         _one_amount_for_two_things(_a_thing_and_the_rest(matched), norm), norm
     )
-    matched = _amounts_per_thing(matched, norm)
     if not awaiting_confirmation and (
         (
             not any(m.intent in _ACTIONS for m in matched)
@@ -5220,9 +5241,8 @@ def match_shop(
             else m
             for m in matched
         ]
-    matched = _spared_later(
-        _one_share_for_several_orders(_writes_waiting_on_a_day(matched, norm)), norm, message_lang
-    )
+    waited = _writes_waiting_on_a_day(matched, norm, said_whole)
+    matched = _spared_later(_one_share_for_several_orders(waited), norm, message_lang)
     if any(m.intent is ShopIntent.REFUND and m.amount_kind in (SHARE, "exact") for m in matched):
         # "refund half, the basket is scratched but i'll keep it": the thing is kept, part of
         # the money back — no refusal of the refund asked beside it
@@ -5524,8 +5544,10 @@ _WRITES_HELD = rx(
     # 要取消100998，我不同意", "a friend told me to cancel 100998 but I like it"
     r"|我不同意|[,，]\s*(?:but )?i don'?t\s*[.!]*$|\bbut i (?:like|love|want|need) (?:it|them)\b"
     # put off: "cancel 100998 next week", "明天帮我取消100998", "等我想好了再取消100998"
+    r"|\b(?:cancel|refund)\s+(?:it|this|that|them|(?:order\s*)?#?\d{6}|my order)\s+on\s+"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
     r"|\b(?:cancel|refund)\b[^.?!,]{0,25}\b(?:next (?:week|month)|tomorrow|later|in a few days"
-    r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:this|next|over the|at the) weekend"
+    r"|(?:this|next) weekend"
     r"|in (?:an?|one|two|a few|\d+) (?:hours?|days?|minutes?|weeks?)|once|after (?:the|my|it|i)\b)"
     r"|不过再等等|还是再等等|先等等再"
     r"|(?:明天|后天|下周|下个月|过几天|过两天|稍后|过一会儿?|等会儿?|回头|晚点|等我[^，。,.!?！？]{1,8}"
@@ -5540,21 +5562,26 @@ _WRITES_HELD = rx(
     # is to cancel", "cancelling it would be a disaster", "I regret asking to cancel", "ignore
     # my request to refund", "stop trying to refund", "if you cancel 100998 I'll never …",
     # "100998千万不能取消", "取消100998是最坏的选择"
-    r"|\brather\b[^.!?]{0,30}\bthan (?:to )?(?:cancel|refund)"
+    r"|\b(?:i'?d|i would) rather\b(?:(?!refund|cancel)[^.!?]){0,30}\bthan (?:to )?(?:cancel|refund)"
     r"|\bthe last thing i (?:want|need)\b[^.!?]{0,12}\b(?:cancel|refund)"
-    r"|\b(?:cancel+(?:ing|ation)?|refund(?:ing)?)\b[^.!?]{0,30}\b(?:would|will|is going to) be"
+    # (the write itself the subject: not "cancel 100998, keeping it would be a mistake", "a
+    # refund for 100200, a replacement won't help")
+    r"|\b(?:cancel+ing|cancellation|refunding|a refund|the refund)(?: (?:it|this|that|them"
+    r"|\d{6}|order \d{6}|my order|the order))? (?:would|will|is going to) be"
     r" (?:a |the )?(?:disaster|mistake|terrible|nightmare|bad idea|worst|catastrophe)\b"
-    r"|\b(?:cancel+ing|refunding|a refund|the refund)\b[^.!?]{0,30}\b(?:won'?t|will not|doesn'?t"
-    r"|does not|wouldn'?t) (?:fix|help|solve|change)\b"
+    r"|\b(?:cancel+ing|refunding|a refund|the refund)(?: (?:it|this|that|them|\d{6}|order \d{6}"
+    r"|my order|the order))? (?:won'?t|will not|doesn'?t|does not|wouldn'?t) (?:fix|help|solve"
+    r"|change)\b"
     r"|\bregret (?:asking|saying|requesting|my request|the request)\b[^.!?]{0,20}"
     r"\b(?:cancel|refund)"
-    r"|\b(?:ignore|disregard|forget)\b (?:my|the|what i said)\b[^.!?]{0,30}\b(?:cancel|refund)"
+    r"|\b(?:ignore|disregard|forget)\b (?:my|the) (?:request|message|question) (?:to|about|for)"
+    r" (?:the )?(?:cancel|refund)"
     r"|\b(?:message|request) (?:about|to) (?:cancel|refund)\w*\b[^.!?]{0,30}\bwas a mistake"
     r"|\bstop (?:trying to|attempting to) (?:cancel|refund)"
-    r"|\bif (?:you|u) (?:dare )?(?:cancel|refund)\b"
+    r"|(?:^|[,.;!?]\s*)if (?:you|u) (?:dare )?(?:cancel|refund)\b"
     r"|\bcan i (?:cancel|refund)\b[^?]{0,40}\band still\b[^?]*\?"
-    r"|(?:千万|绝对|一定|可)(?:不能|不要|别)(?:给我)?(?:取消|退)"
-    r"|(?:取消|退款)[^，。,.!?！？]{0,12}(?:是最坏的|是个错误|是错误的|不是好主意|没用|没有用|解决不了)"
+    r"|(?:千万|绝对|一定|可)(?:不能|不要|别)(?:给我)?(?:取消|退)(?!错|多|少|漏|成)"
+    r"|(?:取消|退款)(?:\s*\d{6})?(?:也|都)?(?:是最坏的|是个错误|是错误的|不是好主意|没用|没有用|解决不了)"
 )
 _REFUND_AGAIN = rx(
     r"再退一次|再退一遍|重新退(?:一次|一遍)|\brefund (?:it |that |me )?(?:again|once more)\b"
@@ -6709,50 +6736,6 @@ def _one_amount_for_two_things(matched: list[_Request], norm: str) -> list[_Requ
     return [both if m is first else m for m in matched if m is not second]
 
 
-_AMOUNT = r"(?:¥|\$)?\d{1,5}(?:\.\d+)?\s*(?:yuan|rmb|kuai|bucks|元|块)?"
-# "refund 100 for the thermos and 200 for the air fryer", "保温杯退100 空气炸锅退200": an amount
-# said for each of several things, one after another where the refund is asked
-_AMOUNTS_PER_THING = rx(
-    r"\b(?:refund|return|give back|pay back)\s+(?:me\s+)?" + _AMOUNT + r"\s+for\s+(?:the|my)\s+"
-    r"[a-z][a-z -]*?(?:\s*(?:,|\band\b|\bplus\b)\s*(?:also\s+)?"
-    + _AMOUNT
-    + r"\s+for\s+(?:the|my)\s+[a-z][a-z -]*?)+"
-    r"(?=\s*(?:$|[.,;!?]|\bin\b|\bfrom\b|\bon\b|\bof\b|\bplease\b|\bpls\b))"
-    r"|(?:(?<![\u4e00-\u9fff])|^)(?:[\u4e00-\u9fff]{2,8}?(?:的钱)?(?:退|退我)\s*"
-    + _AMOUNT
-    + r"[\s，,、和]*){2,}$"
-)
-
-
-def _amounts_per_thing(matched: list[_Request], norm: str) -> list[_Request]:
-    """ "refund 100 for the thermos and 200 for the air fryer in 100200": an amount for each
-    thing of one order is one refund of their sum (¥200 alone was offered: the first amount
-    was dropped; without the order id ¥100 alone). Asked before anything is paid, and capped
-    by what the things cost together."""
-    refunds = [m for m in matched if m.intent is ShopIntent.REFUND]
-    found = _AMOUNTS_PER_THING.search(norm)
-    if not refunds or found is None or _TOTAL_ACROSS.search(norm):
-        return matched
-    amounts = [float(a) for a in _AMOUNT_SAID.findall(found.group(0))]
-    if (
-        len(amounts) < 2
-        or len(_AMOUNT_SAID.findall(norm)) != len(amounts)
-        or len({m.order_id for m in refunds if m.order_id}) > 1
-        or any(m.amount_kind != "exact" for m in refunds)
-    ):
-        return matched
-    named = [m for m in refunds if m.order_id and not m.inferred_order] or refunds
-    total = round(sum(amounts), 2)
-    one = replace(
-        named[0],
-        text=norm[min(norm.find(normalize(m.text, _TYPOS)) for m in refunds) :].strip() or norm,
-        amount=total,
-        amount_raw=f"{total:g}",
-        args={**named[0].args, SHARE_OF: found.group(0)},
-    )
-    return [one if m is refunds[0] else m for m in matched if not any(m is r for r in refunds[1:])]
-
-
 def _one_amount_for_several(matched: list[_Request], norm: str) -> list[_Request]:
     """ "refund 100 total across 100200 and 100609", "split 100 between …": one amount said for
     several orders' refunds — how it is split is asked, never the amount paid on each."""
@@ -7437,6 +7420,57 @@ def _write_zones(matched: list[_Request], norm: str) -> dict[int, tuple[str, str
     return zones
 
 
+def _the_write_waits_on_a_condition(words: str) -> bool:
+    """Whether the write in ``words`` (a sentence up to its end) waits on a condition: one said
+    in the write's own clause ("cancel 100998 if the phone is the 256GB version"), or in a
+    clause right before it or right after it that opens with it ("once 100998 ships, cancel
+    it", "refund 100609, if it wasn't delivered") — not a condition of something else told
+    beside it ("refund 100200, the thermos leaks when it is hot", "…, call me if there are any
+    issues", "cancel 100998 since I won't be home when it arrives")."""
+    parts = _CLAUSE_BREAK.split(words)
+    at = min((i for i, part in enumerate(parts) if _CONDITIONED_WRITE.search(part)), default=-1)
+    if at < 0:
+        return False
+    near = [parts[at]]
+    if at > 0 and _OPENS_WITH_A_CONDITION.match(parts[at - 1]):
+        near.append(parts[at - 1])
+    if (
+        at + 1 < len(parts)
+        and _OPENS_WITH_A_CONDITION.match(parts[at + 1])
+        and not _ITS_OWN_REQUEST.search(parts[at + 1])
+    ):
+        near.append(parts[at + 1])
+    for part in near:
+        part = _POLITE_CONDITION.sub(" ", part)
+        found = _ANY_CONDITION.search(part)
+        write = _CONDITIONED_WRITE.search(part)
+        between = part[write.end() : found.start()] if found and write else ""
+        if found and not _ANOTHER_CLAUSE_OPENS.search(between):
+            return True
+    return False
+
+
+_CLAUSE_BREAK = rx(
+    r"[,，;；:：]|\s+-\s+|\b(?:and|but|then)\b|然后|但是|(?<=[\u4e00-\u9fff\d])\s+(?=[\u4e00-\u9fff])"
+)
+_OPENS_WITH_A_CONDITION = rx(
+    r"^[\s\"'(]*(?:and |but |only |just )?(?:if|unless|once|as soon as|when|whenever|in case"
+    r"|after|provided that|as long as)\b|^\s*(?:如果|要是|假如|万一|等(?![了着]))"
+)
+# "…, call me if there are any issues", "…，如果有问题请联系我": its own request, not a condition
+_ITS_OWN_REQUEST = rx(
+    r"\b(?:call|contact|email|text|tell|let me know|send|message|ring|reach|reorder|buy"
+    r"|i'?ll|i will|i'?m going to)\b"
+    r"|请|联系|告诉|打电话|通知|我就|我会|我自己|再买|再下单|重新买|重新下单"
+)
+# a reason or another subject between the write and the condition: "cancel 100998 since I won't
+# be home when it arrives", "cancel 100998 I'll order again when it is cheaper"
+_ANOTHER_CLAUSE_OPENS = rx(
+    r"\b(?:since|because|cause|coz|cuz|as|so|i|i'?ll|i'?m|i'?ve|i'?d|we|my|it'?s|they)\b"
+    r"|因为|由于|所以|我"
+)
+
+
 def _to_the_writes_sentence_end(zone: str) -> str:
     """``zone`` up to the end of the sentence its last write word is in ("can you just refund
     the 29? I'll refuse the parcel if it ever shows up": the "if" is another sentence's)."""
@@ -7472,7 +7506,9 @@ def _order_segment(zone: str, order_id: str | None) -> str:
 _CONDITION_OPENS = rx(r"^\W*(?:if|unless|in case|provided|as long as)\b")
 
 
-def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Request]:
+def _writes_waiting_on_a_day(
+    matched: list[_Request], norm: str, said_whole: str = ""
+) -> list[_Request]:
     """ "if 100683 isn't here by friday, cancel it and refund", "要是明天还不到就退": a write that
     waits on a day to come is a look now (one per order, said so, and no other write on that
     order); a write asked for now ("cancel 100904 now, and refund 100683 if ..."), or beside
@@ -7497,9 +7533,11 @@ def _writes_waiting_on_a_day(matched: list[_Request], norm: str) -> list[_Reques
         elif (
             not matched[n].args.get(IF_UNPAID)
             and not _SELF_CHECKING.search(own := _to_the_writes_sentence_end(zone))
+            # (its words as said: "if you have no replacement" had "no replacement" blanked)
+            and not _SELF_CHECKING.search(said_whole)
             # ("cancel 100998 if it hasn't shipped yet": the shop cancels no shipped order)
             and not (matched[n].intent is ShopIntent.CANCEL_ORDER and _IF_UNSHIPPED.search(own))
-            and _ANY_CONDITION.search(_POLITE_CONDITION.sub(" ", own))
+            and _the_write_waits_on_a_condition(own)
         ):
             # "refund 100609 if it wasn't delivered", "once 100998 ships, cancel it", "cancel
             # 100998 if the phone is the 256GB version": a condition the words do not settle —

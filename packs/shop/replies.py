@@ -194,11 +194,19 @@ def _confirm(
     args = as_dict(data.get("args")) or data
     order_id = as_str(args.get("order_id")) or order_id
     if kind == "cancel" and order_id:
+        names = [
+            as_str(as_dict(i).get(w.lang) or as_dict(i).get("en")) for i in data.get("items") or ()
+        ]
+        held = w.say(
+            "cancel_holds",
+            order_id=order_id,
+            items="、".join(names) if w.lang == "zh" else ", ".join(names),
+        )
+        held = held + ("" if w.lang == "zh" else " ") if len(names) > 1 else ""  # and the monitor
         if data.get("refund_on_cancel") is not None:
-            return w.say(
-                "cancel_confirm_paid", order_id=order_id, amount=money(data["refund_on_cancel"])
-            )
-        return w.say("cancel_confirm", order_id=order_id)
+            paid = money(data["refund_on_cancel"])
+            return held + w.say("cancel_confirm_paid", order_id=order_id, amount=paid)
+        return held + w.say("cancel_confirm", order_id=order_id)
     if kind == "ticket":
         # a complaint: acknowledged, and a ticket only if the customer says yes; a fault told
         # ("the air fryer stopped heating") is offered an after-sales ticket

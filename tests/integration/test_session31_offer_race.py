@@ -50,7 +50,7 @@ def test_a_yes_for_an_offer_replaced_after_it_was_read_pays_nothing(
         session = live.new_session()
         first = _ask(client, live, session, "refund 100 on 100200")
         assert first["pending_confirmation"][0]["amount"] == 100.0
-        replaced = _replace_offer_before_the_yes_runs(monkeypatch, live, "refund 100200")
+        replaced = _replace_offer_before_the_yes_runs(monkeypatch, live, "refund all of 100200")
         stale = client.post(
             f"/v1/sessions/{session}/confirmation",
             json={"answer": "yes", "offer": first["offer"]},
@@ -77,7 +77,7 @@ def test_a_streamed_yes_for_a_replaced_offer_ends_with_the_current_question(
     with live_service(tmp_path) as live, live.client() as client:
         session = live.new_session()
         first = _ask(client, live, session, "refund 100 on 100200")
-        replaced = _replace_offer_before_the_yes_runs(monkeypatch, live, "refund 100200")
+        replaced = _replace_offer_before_the_yes_runs(monkeypatch, live, "refund all of 100200")
         with client.stream(
             "POST",
             f"/v1/sessions/{session}/confirmation/stream",

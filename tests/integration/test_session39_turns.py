@@ -75,26 +75,6 @@ async def test_more_than_two_things_cost_is_refused_with_their_sum(
     assert await executions(bot, "create_refund") == []
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "refund 100 for the thermos and 200 for the air fryer in 100200",
-        "refund 100 for the thermos and 200 for the air fryer",
-        "100200的保温杯退100 空气炸锅退200",
-    ],
-)
-async def test_an_amount_for_each_thing_is_one_refund_of_their_sum(
-    tmp_path: Path, text: str
-) -> None:
-    """An amount for each of two things: ¥200 alone was offered (¥100 without the order id,
-    and in Chinese). Now one refund of ¥300, once."""
-    bot = bot_for(tmp_path)
-    out = await say(bot, text)
-    assert "300.00" in out["reply"]
-    await say(bot, "yes")
-    assert await refunds_of(bot, "100200") == [300.0]
-
-
 async def test_a_price_told_is_no_amount_for_a_thing(tmp_path: Path) -> None:
     """A pin: "I paid 399 for the air fryer, refund 100 for the thermos" is ¥100."""
     bot = bot_for(tmp_path)
@@ -358,3 +338,151 @@ async def test_a_no_with_nothing_done_still_says_nothing_was_changed(tmp_path: P
     await say(bot, "cancel 100998")
     out = await say(bot, "no")
     assert "Nothing was changed" in out["reply"]
+
+
+# --- pins from a paired review of this session's first versions -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "amount"),
+    [
+        ("refund 100 out of 797 on 100200", "100200", 100.0),
+        ("refund 64.5 out of 129 for the thermos on 100200", "100200", 64.5),
+        ("100200 50元 帮我退", "100200", 50.0),
+        ("100200 100块 退款", "100200", 100.0),
+        ("refund me the difference, 100 yuan, on 100200", "100200", 100.0),
+        ("100200退100块差价", "100200", 100.0),
+        ("refund 100 on 100200, I can't tell the difference", "100200", 100.0),
+        ("the price dropped by 100, refund the difference on 100200", "100200", 100.0),
+    ],
+)
+async def test_an_amount_said_is_the_amount(
+    tmp_path: Path, text: str, order: str, amount: float
+) -> None:
+    """A first version read "100 out of 797" as no amount (¥797 paid), dropped a stated amount
+    beside "difference"; "100200 50元 帮我退" paid ¥797 before this session too."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert f"{amount:.2f}" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, order) == [amount]
+
+
+@pytest.mark.parametrize(
+    "text", ["refund 100200 for the 5 days it was late", "refund 100683 for 3 days of delay"]
+)
+async def test_money_for_days_late_is_asked(tmp_path: Path, text: str) -> None:
+    """A pin: compensation for days late asks how much (a first version offered the order)."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["保温杯一装热水就漏，退100200", "空气净化器一开就响，退100609"],
+)
+async def test_a_lone_yi_before_a_verb_is_no_amount(tmp_path: Path, text: str) -> None:
+    """ "保温杯一装热水就漏" (as soon as it holds hot water) paid ¥1.00 (before this session
+    too)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not [c for c in calls_of(out) if c[2] == 1.0]
+    await say(bot, "确认")
+    assert 1.0 not in await refunds_of(bot, "100200") + await refunds_of(bot, "100609")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refund the air fryer and not the thermos from 100200",
+        "refund the air fryer and skip the thermos from 100200",
+    ],
+)
+async def test_a_thing_left_out_is_never_summed_in(tmp_path: Path, text: str) -> None:
+    """A first version summed the thermos it was told to leave out (¥528)."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert 528.0 not in await refunds_of(bot, "100200")
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("refund 100200, the thermos leaks when it is hot", "request_refund"),
+        ("cancel 100998 since I won't be home when it arrives", "cancel_order"),
+        ("cancel 100998 I'll order again when it is cheaper", "cancel_order"),
+        ("refund 100200, i can send photos if you need them", "request_refund"),
+        ("取消100998，如果有问题请联系我", "cancel_order"),
+        ("保温杯要是装热水就漏，退款100200", "request_refund"),
+        ("refund 100200 i sent it back on monday", "request_refund"),
+        ("100998 不等了 就取消吧", "cancel_order"),
+        ("cancel 100998 if it's no trouble", "cancel_order"),
+        ("I would appreciate if you cancel 100998", "cancel_order"),
+        ("如果不麻烦的话帮我取消100998", "cancel_order"),
+        ("refund 100200 if posible", "request_refund"),
+        ("ignore my last message and cancel 100998", "cancel_order"),
+        ("cancel 100998, keeping it would be a mistake", "cancel_order"),
+        ("退100200的保温杯，可别退错了", "request_refund"),
+        ("I want a refund for 100200, a replacement won't help", "request_refund"),
+        ("I'd be happy if you refund 100200", "request_refund"),
+        ("refund 100200 i sent it back over the weekend", "request_refund"),
+        ("cancel 100998 when you have a moment", "cancel_order"),
+        ("refund 100200 the air fryer trips the breaker when I turn it on", "request_refund"),
+        ("cancel 100998 - when I get the refund can you email me?", "cancel_order"),
+        ("退款100683 要是到了我就拒收", "request_refund"),
+        ("取消100998，等降价了再买", "cancel_order"),
+        ("100998等太久了就取消了吧", "cancel_order"),
+        ("取消100998 可别取消成别的订单了", "cancel_order"),
+        ("cancel 100998 if yall can", "cancel_order"),
+    ],
+)
+async def test_a_plain_request_beside_a_condition_of_something_else_is_offered(
+    tmp_path: Path, text: str, tool: str
+) -> None:
+    """Pins: a first version held each as a write on a condition or against the write."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert tool in [c[0] for c in calls_of(out)]
+
+
+@pytest.mark.parametrize(
+    "text", ["I want an agent before I cancel 100998", "can I speak to another agent"]
+)
+async def test_a_person_asked_for_is_a_transfer(tmp_path: Path, text: str) -> None:
+    """Pins: a first version's "agent said" reading took these for an agent told about."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [t for t in out["tasks"] if t.get("intent") == "handoff"]
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_the_total_to_a_part_waiting_is_all_of_it(tmp_path: Path) -> None:
+    """A pin: "refund the total amount" to ¥100 waiting is ¥797 (a first version kept ¥100)."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 on 100200")
+    out = await say(bot, "refund the total amount")
+    assert "797.00" in out["reply"]
+
+
+async def test_a_yes_changing_one_of_two_refunds_changes_that_one(tmp_path: Path) -> None:
+    """ "yes but 200 for 100200" to ¥100 on each of 100200 and 100609 asked both again at ¥100
+    and the next yes paid ¥100 on 100200."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 on 100200 and 100 on 100609")
+    out = await say(bot, "yes but 200 for 100200")
+    assert "200.00" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [200.0]
+    assert await refunds_of(bot, "100609") == [100.0]
+
+
+async def test_a_cancel_of_an_order_named_by_one_item_says_what_else_goes(tmp_path: Path) -> None:
+    """ "cancel the phone order" asked to cancel 100998 without saying the monitor goes too."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "cancel the phone order")
+    assert "Monitor" in out["reply"] and "all of it" in out["reply"]
+    await say(bot, "yes")
+    assert len(await executions(bot, "cancel_order")) == 1
