@@ -5241,6 +5241,18 @@ def match_shop(
             else m
             for m in matched
         ]
+    if any(m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER) for m in matched):
+        # "退款100609 不然我就投诉", "refund 100609 or I'll complain": a complaint threatened if
+        # the write is not done asks for no ticket (a yes to the refund filed one too)
+        matched = [
+            m
+            for m in matched
+            if not (
+                m.intent is ShopIntent.CREATE_TICKET
+                and _IF_NOT_THEN.search(normalize(m.text, _TYPOS))
+                and _COMPLAINT.search(normalize(m.text, _TYPOS))
+            )
+        ]
     waited = _writes_waiting_on_a_day(matched, norm, said_whole)
     matched = _spared_later(_one_share_for_several_orders(waited), norm, message_lang)
     if any(m.intent is ShopIntent.REFUND and m.amount_kind in (SHARE, "exact") for m in matched):

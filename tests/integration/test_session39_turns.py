@@ -486,3 +486,27 @@ async def test_a_cancel_of_an_order_named_by_one_item_says_what_else_goes(tmp_pa
     assert "Monitor" in out["reply"] and "all of it" in out["reply"]
     await say(bot, "yes")
     assert len(await executions(bot, "cancel_order")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [("退款100609 不然我就投诉", "确认"), ("refund 100609 or I'll complain", "yes")],
+)
+async def test_a_complaint_threatened_beside_a_refund_files_no_ticket(
+    tmp_path: Path, text: str, yes: str
+) -> None:
+    """ "退款100609 不然我就投诉" + 确认 filed a complaint ticket as well as the refund (before
+    this session too): the complaint was threatened, not asked for."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, yes)
+    assert await refunds_of(bot, "100609") == [866.0]
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_a_complaint_asked_beside_a_refund_is_still_filed_on_a_yes(tmp_path: Path) -> None:
+    """A pin: "退款100609 另外我要投诉快递太慢" asks for both."""
+    bot = bot_for(tmp_path)
+    await say(bot, "退款100609 另外我要投诉快递太慢")
+    await say(bot, "确认")
+    assert len(await executions(bot, "create_ticket")) == 1
