@@ -18,7 +18,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
-from helpdesk.graph.unusable_amounts import NOT_AN_AMOUNT, UNUSABLE_AMOUNTS, VAGUE_AMOUNT
+from helpdesk.graph.unusable_amounts import (
+    COUNT_OUT_OF,
+    NOT_AN_AMOUNT,
+    UNUSABLE_AMOUNTS,
+    VAGUE_AMOUNT,
+)
 from helpdesk.tools.number_words import (
     THOUSANDS_K,
     chinese_number,
@@ -244,6 +249,9 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         # "100就行", "50就够了": the particle after the number is no part of it
         norm = re.sub(r"(?<=\d)(?=就行|就好|就够|就可以)", " ", norm)
     counted = norm
+    out_of = COUNT_OUT_OF.search(norm)
+    if out_of:
+        return AmountReading("invalid", raw=out_of.group(0).strip())
     norm = _COUNT.sub(lambda m: " " * len(m.group(0)), norm)
     for pattern in UNUSABLE_AMOUNTS:
         m = pattern.search(norm)

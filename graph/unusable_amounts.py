@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["KEPT_AMOUNT", "NOT_AN_AMOUNT", "UNUSABLE_AMOUNTS", "VAGUE_AMOUNT"]
+__all__ = ["COUNT_OUT_OF", "KEPT_AMOUNT", "NOT_AN_AMOUNT", "UNUSABLE_AMOUNTS", "VAGUE_AMOUNT"]
 
 KEPT_AMOUNT = re.compile(
     r"\b(?:keep|keeping|hold back|leave)\s+(?:me\s+)?[¥￥]?\d+(?:\.\d+)?\b"
@@ -19,6 +19,15 @@ KEPT_AMOUNT = re.compile(
 """An amount said as kept ("refund 100609, keep 200 of it", "退100609 留200"): not the one
 refunded (what is left of the refund is worked out by nobody) — asked, also when it is said in
 another part of the message than the refund."""
+
+COUNT_OUT_OF = re.compile(
+    r"(?<![\d.])\d+\s+(?:out\s+)?of\s+(?:the\s+|my\s+|these\s+|those\s+)?\d+\s+"
+    r"(?:items?|things?|pieces?|products?|pcs|boxes|parcels?|packages?|units?)\b",
+    re.IGNORECASE,
+)
+"""A count of things out of the order's ("refund 1 out of 3 items", "2 of the 3 things"):
+which of them and what they cost unsaid — asked, never that many yuan (nor the whole order);
+read before the things counted are blanked."""
 
 UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)|百分之", re.IGNORECASE),

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from helpdesk.degrade.errors import ErrorClass, Failure, FieldIssue, ToolInputError
 from helpdesk.tools.context import RequestContext
+from helpdesk.tools.refund_per_item import PerItem, amounts_per_item
 from helpdesk.tools.refund_shares import (
     REMAINING,
     SHARE_OWN,
@@ -337,7 +338,19 @@ async def _refund_outcome(
         item, named = item_meant(order, str(share_of))
         if item is not None or named:
             return _share_outcome(args, order, 1.0, share_of)
-    if amount is not None and share_of and order is not None:
+    per_item = (
+        amounts_per_item(order, str(share_of), items_named)
+        if amount is not None and share_of and order is not None
+        else None
+    )
+    if per_item is not None and order is not None:
+        # "refund 100 for the thermos and 200 for the air fryer": what they add up to, or
+        # asked — never one of the amounts with the others dropped
+        if not per_item.placed:
+            return PrecheckOutcome(refusal=_per_item_unplaced(order, per_item))
+        amount = per_item.total
+        args = {**args, "amount": amount}
+    elif amount is not None and share_of and order is not None:
         # "refund 200 for the thermos in 100200": never more for one item than it cost
         too_much = _more_than_the_item(order, float(amount), str(share_of))
         if too_much is not None:
@@ -385,10 +398,47 @@ async def _refund_outcome(
                 "refundable_amount": remaining,
             }
         )
-    facts = {"refundable_amount": remaining, "full": amount is None}
+    facts: dict[str, Any] = {"refundable_amount": remaining, "full": amount is None}
     if amount is None:
         return PrecheckOutcome(args={**args, "amount": round(float(remaining), 2)}, data=facts)
+    if per_item is not None:
+        facts["per_item"] = [
+            {"item": en, "item_zh": zh, "amount": a} for en, zh, a in per_item.parts
+        ]
+        return PrecheckOutcome(args=args, data=facts)
     return PrecheckOutcome(data=facts)
+
+
+def _per_item_unplaced(order: dict[str, Any], per_item: PerItem) -> dict[str, Any]:
+    """The refusal (a question) of amounts said per thing that are not each one item of the
+    order within what it cost: the things it does not hold, the most for an item, or how
+    much — with the order's items to choose from."""
+    remaining = order.get("refundable_amount")
+    if per_item.over is not None and not per_item.unnamed and not per_item.unclear:
+        name, name_zh, cost, asked = per_item.over
+        most = min(cost, float(remaining)) if remaining is not None else cost
+        return {
+            "code": "amount_too_large",
+            "message": f"at most {most} can be refunded for {name}",
+            "refundable_amount": remaining,
+            "item_max": most,
+            "asked": asked,
+            "share_item": name,
+            "share_item_zh": name_zh,
+            "error_class": ErrorClass.BUSINESS.value,
+            "ask_amount": True,
+        }
+    refusal: dict[str, Any] = {
+        "code": "amount_unknown",
+        "message": "the amounts said per thing are not each one item of this order",
+        "refundable_amount": remaining,
+        "error_class": ErrorClass.BUSINESS.value,
+        "ask_amount": True,
+        "items": _item_names(order),
+    }
+    if per_item.unnamed:
+        refusal["not_in_order"] = [{"en": t, "zh": t} for t in per_item.unnamed]
+    return refusal
 
 
 _ANOTHER_TOO = re.compile(r"也|还有|以及|\b(?:also|as well|too|both|plus)\b", re.IGNORECASE)

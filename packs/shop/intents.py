@@ -894,7 +894,13 @@ _REFUND_NOW = rx(
 # "我已经申请过退款了，100200，请尽快处理退款": told before, asked again now
 _REFUND_ASKED_NOW = rx(
     r"(?:(?<!申)请|帮我|麻烦|赶紧|尽快)[^，。,.!?！？]{0,6}(?:处理|办理)?(?:一下)?(?:退款|退钱|退了)"
-    r"|\bplease (?:process|do|issue) (?:the|my) refund\b"
+    r"|\b(?:please|pls|plz|kindly|go ahead and) (?:process|do|issue|handle|complete|pay)"
+    r" (?:the|my|this|that|a) refund\b"
+    # "the agent promised me a refund on 100200, please process it now": the refund told of,
+    # asked for now
+    r"|\b(?:please|pls|plz|kindly|go ahead and) (?:process|issue|handle|complete)"
+    r" (?:it|that|this)\b"
+    r"|\bprocess (?:it|that|the refund|my refund) (?:now|today|asap|right away|immediately)\b"
 )
 # a refund made before, told or complained of: "上次就退了这么点", "已经退了"
 _REFUND_BEFORE = rx(r"上次|上周|之前|已经|早就|这么点|那么点|\balready\b|\blast (?:time|week)\b")
@@ -3048,6 +3054,15 @@ def _classify_clause(
         return _Match(ShopIntent.FAQ, topic="returns")
     if _REFUND_WHATS_LEFT.search(norm) and not _REFUND_NEGATED.search(norm):
         # "refund what's left on 100609": everything still refundable, asked for
+        return _Match(ShopIntent.REFUND)
+    if (
+        _REFUND_ASKED_NOW.search(norm)
+        and not ASKS.search(norm)
+        and not QUESTION_MARK.search(norm)
+        and not _REFUND_NEGATED.search(norm)
+    ):
+        # "please process my refund for 100200", "…promised me a refund, please process it
+        # now": the refund asked for now, not asked about
         return _Match(ShopIntent.REFUND)
     if _REFUND.search(norm) and (_REFUND_WHEN.search(norm) or _REFUND_QUESTION.search(norm)):
         # asking about refunds is not asking for one: show the order (its refunds and what is
@@ -8452,6 +8467,12 @@ def _change_then_reads(
 _AMOUNT_CORRECTED = rx(r"不是|\b(?:no|wait|actually|rather)\b")
 
 
+_PROCESS_IT = rx(
+    r"^\W*(?:and |so |then )?(?:please |pls |plz |kindly |go ahead and )?(?:just )?"
+    r"(?:process|issue|handle|complete|do) (?:it|that|this)\b"
+)
+
+
 def _dedupe(items: list[_Request]) -> list[_Request]:
     """One request per intent and object. Of two ("我想退100609的钱，退一百就行"), the one that
     states an amount wins: an amount said is never replaced by the whole, and an exact amount
@@ -8484,6 +8505,15 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
         elif item.inferred_order and item.intent is ShopIntent.REFUND:
             # "净化器剩下那部分钱也退给我吧 … 100200里的保温杯也退了": so is a thing's refund
             searched = _thing_refunded(item.text)
+        if (
+            item.intent is ShopIntent.REFUND
+            and item.amount_kind == "none"
+            and _PROCESS_IT.match(normalize(item.text, _TYPOS))
+            and any(
+                o.intent is ShopIntent.REFUND and item.order_id in (None, o.order_id) for o in out
+            )
+        ):
+            continue  # "…promised me a refund on 100200, please process it now": that refund
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             index = seen[key]

@@ -239,6 +239,20 @@ def _confirm(
             )
         if data.get("full"):
             return w.say("refund_confirm_full", order_id=order_id, amount=money(amount))
+        per_item = [as_dict(p) for p in data.get("per_item") or () if isinstance(p, dict)]
+        if per_item:
+            # "refund 100 for the thermos and 200 for the air fryer": the sum, and each part
+            key = "item_zh" if w.lang == "zh" else "item"
+            parts = [
+                w.say("refund_part", item=as_str(p.get(key)), amount=money(p.get("amount", 0)))
+                for p in per_item
+            ]
+            return w.say(
+                "refund_confirm_parts",
+                order_id=order_id,
+                amount=money(amount),
+                parts=("、" if w.lang == "zh" else "; ").join(parts),
+            )
         if data.get("share") and data.get("share_base") is not None:
             # "refund half": the exact amount, and what it is a share of, to check before a yes
             item = as_str(data.get("share_item_zh" if w.lang == "zh" else "share_item"))
