@@ -18,12 +18,6 @@ from decimal import Decimal, InvalidOperation
 from typing import Literal
 
 from helpdesk.graph.language import FULLWIDTH_TO_ASCII
-from helpdesk.graph.unusable_amounts import (
-    COUNT_OUT_OF,
-    NOT_AN_AMOUNT,
-    UNUSABLE_AMOUNTS,
-    VAGUE_AMOUNT,
-)
 from helpdesk.tools.number_words import (
     THOUSANDS_K,
     chinese_number,
@@ -32,6 +26,13 @@ from helpdesk.tools.number_words import (
 )
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_shares import KEEP_NEGATED
+from helpdesk.tools.unusable_amounts import (
+    ACCOUNT_DIGITS,
+    COUNT_OUT_OF,
+    NOT_AN_AMOUNT,
+    UNUSABLE_AMOUNTS,
+    VAGUE_AMOUNT,
+)
 
 __all__ = ["AmountKind", "AmountReading", "chinese_number", "given_amount", "read_amount"]
 
@@ -210,15 +211,6 @@ _BARE_CN = re.compile(
 )
 
 
-_ACCOUNT_DIGITS = re.compile(
-    r"(?:\b(?:ends? in|ending(?: in| with)?|last (?:four|4|two|2) digits?(?: are| is)?)"
-    r"|尾号|尾数|卡号)\s*(?:是|为)?\s*\d+"
-    # "I paid 500 for it", "我当时付了300": the price paid, not the amount asked back
-    r"|\bpaid (?:¥|rmb )?\d+(?:\.\d+)? ?(?:yuan|rmb|kuai)? for\b|付了\d+",
-    re.IGNORECASE,
-)
-
-
 def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> AmountReading:
     """The amount ``text`` asks for.
 
@@ -234,7 +226,7 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     if identifiers is not None:
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
     # "my card ends in 88", "退到支付宝，尾号66", "I paid 500 for it": never the amount asked
-    norm = _ACCOUNT_DIGITS.sub(lambda m: " " * len(m.group(0)), norm)
+    norm = ACCOUNT_DIGITS.sub(lambda m: " " * len(m.group(0)), norm)
     norm = NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)

@@ -63,7 +63,9 @@ _REFUSAL = re.compile(
 )
 """A part that opens by refusing or letting go ("no need to open a ticket", "不用退了")."""
 _CONDITION = re.compile(
-    r"\s*(?:if|unless|in case)\b|\s*(?:如果|要是|万一|假如|若是)",
+    r"\s*(?:if|unless|in case)\b|\s*(?:如果|要是|万一|假如|若是)"
+    # "不发就取消吧", "再不到就退": if not …, then
+    r"|\s*(?:再)?(?:不|没)[\u4e00-\u9fff]{1,3}(?:的话)?就",
     re.IGNORECASE,
 )
 """A part that opens a condition: it and the part after it are what happens then."""

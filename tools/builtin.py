@@ -339,7 +339,7 @@ async def _refund_outcome(
         if item is not None or named:
             return _share_outcome(args, order, 1.0, share_of)
     per_item = (
-        amounts_per_item(order, str(share_of), items_named)
+        amounts_per_item(order, str(share_of), items_named, float(amount))
         if amount is not None and share_of and order is not None
         else None
     )
@@ -347,7 +347,7 @@ async def _refund_outcome(
         # "refund 100 for the thermos and 200 for the air fryer": what they add up to, or
         # asked — never one of the amounts with the others dropped
         if not per_item.placed:
-            return PrecheckOutcome(refusal=_per_item_unplaced(order, per_item))
+            return PrecheckOutcome(refusal=await _per_item_unplaced(order, per_item, lookup))
         amount = per_item.total
         args = {**args, "amount": amount}
     elif amount is not None and share_of and order is not None:
@@ -409,7 +409,9 @@ async def _refund_outcome(
     return PrecheckOutcome(data=facts)
 
 
-def _per_item_unplaced(order: dict[str, Any], per_item: PerItem) -> dict[str, Any]:
+async def _per_item_unplaced(
+    order: dict[str, Any], per_item: PerItem, lookup: LookupFn
+) -> dict[str, Any]:
     """The refusal (a question) of amounts said per thing that are not each one item of the
     order within what it cost: the things it does not hold, the most for an item, or how
     much — with the order's items to choose from."""
@@ -436,8 +438,13 @@ def _per_item_unplaced(order: dict[str, Any], per_item: PerItem) -> dict[str, An
         "ask_amount": True,
         "items": _item_names(order),
     }
-    if per_item.unnamed:
-        refusal["not_in_order"] = [{"en": t, "zh": t} for t in per_item.unnamed]
+    elsewhere: list[dict[str, str]] = []
+    for thing in per_item.unnamed:
+        # (named as the shop names it, and only when the shop says it is a product at all:
+        # "2 for the delay" is none)
+        elsewhere.extend(await _named_elsewhere(order, thing, lookup) or ())
+    if elsewhere:
+        refusal["not_in_order"] = elsewhere
     return refusal
 
 

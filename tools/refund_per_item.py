@@ -13,36 +13,62 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from helpdesk.tools.unusable_amounts import ACCOUNT_DIGITS, COUNT_OUT_OF, NOT_AN_AMOUNT
+
 __all__ = ["PerItem", "amounts_per_item"]
 
 NamedItems = Callable[[Mapping[str, Any], str], list[Mapping[str, Any]]]
 """The items of an order some words name (most strongly named first)."""
 
-_AMOUNT = r"[¥￥$]?\s*(?P<amount>\d+(?:\.\d{1,2})?)(?![\d.]|\s*(?:%|percent|ml|l\b|g\b|kg|w\b))"
-_EN_CURRENCY = r"(?:\s*(?:yuan|rmb|kuai|bucks|元|块钱|块)\b)?"
-_THING_END = (
-    r"(?=\s*(?:$|[.,;:!?，。；！？]|\b(?:and|plus|from|in|on|of|please|pls|thanks|then)\b|\d))"
+_AMOUNT = (
+    r"[¥￥$]?\s*(?P<amount>\d+(?:\.\d{1,2})?)"
+    r"(?![\d.]|\s*(?:%|percent|ml|l\b|g\b|kg|w\b|pcs|pieces|items?|times|x\b))"
 )
-# "100 for the thermos", "¥200 on the air fryer"
+_EN_CURRENCY = r"(?:\s*(?:yuan|rmb|kuai|bucks|元|块钱|块)\b)?"
+_THING = r"(?P<thing>(?:\d+(?:ml|l|pcs|g|kg|w|gb)\s+)?[a-z][a-z0-9 -]*?)"
+_THING_END = (
+    r"(?=\s*(?:$|[.,;:!?&(（，。；！？]|\b(?:and|plus|from|in|on|of|please|pls|thanks|then)\b|\d))"
+)
+# amount first: "100 for the thermos", "¥200 on the air fryer", "100 towards the thermos"
 _AMOUNT_FOR_THING = re.compile(
-    _AMOUNT + _EN_CURRENCY + r"\s+(?:for|on)\s+(?:the\s+|my\s+|that\s+)?"
-    r"(?P<thing>[a-z][a-z0-9 -]*?)" + _THING_END,
+    _AMOUNT
+    + _EN_CURRENCY
+    + r"\s+(?:for|on|towards?|to)\s+(?:the\s+|my\s+|that\s+)?"
+    + _THING
+    + _THING_END,
     re.IGNORECASE,
 )
-# "the thermos 100 and the air fryer 200", "the thermos for 100"
+# amount first, the thing right after it: "refund 100 thermos 200 air fryer"
+_AMOUNT_THEN_THING = re.compile(
+    _AMOUNT + _EN_CURRENCY + r"\s+(?:(?:the|my)\s+)?" + _THING + _THING_END, re.IGNORECASE
+)
+# thing first: "the thermos 100 and the air fryer 200", "thermos: 100, air fryer: 200"
 _THING_THEN_AMOUNT = re.compile(
-    r"\b(?:the|my)\s+(?P<thing>[a-z][a-z -]*?)\s+(?:for\s+|at\s+)?" + _AMOUNT + _EN_CURRENCY,
+    r"(?:^|(?<=[\s,;:&]))(?:(?:the|my)\s+)?"
+    + _THING
+    + r"\s*[:=-]?\s*(?:for\s+|at\s+)?"
+    + _AMOUNT
+    + _EN_CURRENCY,
     re.IGNORECASE,
 )
 # "保温杯退100，空气炸锅退200", "保温杯100 空气炸锅200"
 _THING_THEN_AMOUNT_ZH = re.compile(
-    r"(?P<thing>[\u4e00-\u9fff]{2,8}?)(?:的)?(?:退款|退钱|退给我|退|要退)?\s*(?:[¥￥]\s*)?"
+    r"(?P<thing>[\u4e00-\u9fff]{2,8}?)(?:的)?(?:退款|退钱|退给我|退|要退)?\s*[:：]?\s*(?:[¥￥]\s*)?"
     r"(?P<amount>\d+(?:\.\d{1,2})?)(?![\d.])\s*(?:元|块钱|块)?"
 )
-_ORDER_ID = re.compile(r"#?\b\d{6,}\b")
+_ORDER_ID = re.compile(r"#?(?<!\d)\d{6,}(?!\d)")
+_UNIT_AFTER = r"(?![\d.]|\s*(?:ml|l\b|g\b|kg|w\b|gb|pcs|pieces|inch|寸|件|升))"
+_NUMBER = re.compile(
+    r"(?<![\w.])(?:[¥￥$]\s*)?\d+(?:\.\d+)?"
+    + _UNIT_AFTER
+    + r"|(?<=[\u4e00-\u9fff])\d+(?:\.\d+)?"
+    + _UNIT_AFTER
+)
 _NO_THING = re.compile(
-    r"^(?:it|them|that|this|those|these|one|me|us|you|both|all|each|now|today|days?|weeks?"
-    r"|months?|years?|hours?|items?|things?|stuff|order|orders|refund|the refund)$",
+    r"^(?:(?:refund|refunds|and|also|then|plus|on|for|to|me|us|please|pls|the|my|just|only|back"
+    r"|in|at|of|from|with|by|is|was|yuan|rmb|kuai|bucks|order|id|number|no"
+    r"|it|them|that|this|those|these|one|you|both|all|each|now|today|days?|weeks?|months?"
+    r"|years?|hours?|items?|things?|stuff|order|orders)\b\s*)+$",
     re.IGNORECASE,
 )
 """Words in a thing's place that name no thing ("129 for it", "200 for both")."""
@@ -55,11 +81,23 @@ _NO_PRODUCT = re.compile(
 """What money is for that is no product ("2 for the delay", "运费10"): never said to be missing
 from the order — how much is asked."""
 _NOT_ASKED = re.compile(
-    r"(?:\b(?:paid|pay|cost|costs|spent|spend|price|priced|was|were|bought|worth)\s*(?:me\s+)?"
-    r"(?:was\s+|is\s+)?|花了|付了|买的|价格|原价|才|是)\s*$",
+    r"(?:\b(?:paid|pay|cost|costs|spent|spend|price|priced|was|were|bought|worth|total|totals"
+    r"|totalling|altogether|in all)\s*(?:me\s+)?(?:was\s+|is\s+|of\s+)?(?:[¥￥$]\s*)?"
+    r"|花了|付了|买的|价格|原价|才|是|一共|总共|合计)\s*$",
     re.IGNORECASE,
 )
 """Words right before a number that make it what was paid, not what is asked."""
+_NOT_PLAIN = re.compile(
+    r"\b(?:not|no|nor|never|without|except|excluding|minus|forget|instead|rather|or|either"
+    r"|already|each|per|every|apiece|total|altogether|in all|wait|actually|sorry|mean|meant"
+    r"|scratch|correction|full|fully|whole|entire|all|rest|remaining|half|percent|maybe|if"
+    r"|unless|should|would|was|were|did|does|is|are|fair|enough)\b|n't\b|[?？%]"
+    r"|(?<!不锈)(?:不|没|别|非)|算了|而是|还是|或者|要么|每|各|一共|总共|合计|已经|全|整|剩|一半|如果|要是"
+    r"|吗|么|呢|吧\s*[?？]",
+    re.IGNORECASE,
+)
+"""Words that make amounts said per thing no plain list to add up (one left out, one or the
+other, a correction, each, a total, all of one, a question): how much is asked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,34 +122,96 @@ class PerItem:
         return not self.unnamed and not self.unclear and self.over is None
 
 
-def _pairs(words: str) -> list[tuple[str, Decimal, int]]:
-    """(thing, amount, where) for each amount said with the thing it is for."""
-    norm = _ORDER_ID.sub(lambda m: " " * len(m.group(0)), words)
-    found: dict[int, tuple[str, Decimal, int]] = {}
-    for pattern in (_AMOUNT_FOR_THING, _THING_THEN_AMOUNT, _THING_THEN_AMOUNT_ZH):
+def _orientation(norm: str, patterns: tuple[re.Pattern[str], ...]) -> dict[int, str]:
+    """Each amount's thing (by where the amount is said) as ``patterns`` read them."""
+    found: dict[int, str] = {}
+    spans: list[tuple[int, int]] = []  # (words read once: never a second thing's too)
+    for pattern in patterns:
         for m in pattern.finditer(norm):
             at = m.start("amount")
             thing = m.group("thing").strip()
             if at in found or _NO_THING.match(thing) or _NOT_ASKED.search(norm[:at]):
                 continue
-            found[at] = (thing, Decimal(m.group("amount")), at)
-    return [found[at] for at in sorted(found)]
+            if any(m.start() < end and start < m.end() for start, end in spans):
+                continue
+            found[at] = thing
+            spans.append(m.span())
+    return found
+
+
+def _blanked(words: str) -> str:
+    """``words`` with what is no amount blanked: order ids, ratings, dates, counts, durations."""
+    norm = _ORDER_ID.sub(lambda m: " " * len(m.group(0)), words)
+    norm = COUNT_OUT_OF.sub(lambda m: " " * len(m.group(0)), norm)
+    # ("64.5 out of 129", "100 of the 797": the total the part is of)
+    norm = _OUT_OF_TOTAL.sub(lambda m: " " * len(m.group(0)), norm)
+    norm = ACCOUNT_DIGITS.sub(lambda m: " " * len(m.group(0)), norm)
+    return NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
+
+
+def _amounts(norm: str) -> list[int]:
+    """Where each number that may be an amount is said (a price told is none)."""
+    out = []
+    for m in _NUMBER.finditer(norm):
+        digits = re.search(r"\d", m.group(0))
+        at = m.start() + (digits.start() if digits else 0)
+        if not _NOT_ASKED.search(norm[:at]):
+            out.append(at)
+    return out
 
 
 def amounts_per_item(
-    order: Mapping[str, Any], words: str, named_items: NamedItems
+    order: Mapping[str, Any], words: str, named_items: NamedItems, asked: float | None = None
 ) -> PerItem | None:
     """What the amounts ``words`` say for several things of ``order`` come to; None when they
-    say fewer than two amounts each for a thing (one amount is the refund's own amount)."""
-    pairs = _pairs(words)
-    if len(pairs) < 2:
+    say fewer than two amounts each for a thing (one amount is the refund's own amount), or
+    when ``asked`` (the amount the refund carries) is none of them: it was given on its own,
+    after a question (the words then hold what was said before it too).
+
+    Anything but a plain list — a part left out or taken back, one thing or another, "each", a
+    total, all of one thing, a question, a number said beside the list — is ``unclear``: how
+    much is asked, never one of the amounts taken and never a sum guessed."""
+    if _ANOTHER_ORDER.search(_ORDER_ID.sub(_keep_own(order), words)):
+        return None  # "refund 100 on 100200 and 50 on 100609": each order's own amount
+    norm = _blanked(words)
+    readings = [
+        _orientation(norm, (_AMOUNT_FOR_THING, _AMOUNT_THEN_THING)),
+        _orientation(norm, (_AMOUNT_FOR_THING, _THING_THEN_AMOUNT, _THING_THEN_AMOUNT_ZH)),
+    ]
+    # (a reading whose things name no item of the order is no list of the order's things:
+    # "keep 200 of it", "minus the 100 you already gave me")
+    readings = [r for r in readings if any(named_items(order, t) for t in r.values())]
+    paired = {Decimal(_AMOUNT_AT.match(norm, at).group(0)) for r in readings for at in r}  # type: ignore[union-attr]
+    if asked is not None and Decimal(str(asked)) not in paired and _given_after(norm, asked):
+        return None
+    if readings and max(len(r) for r in readings) == 1 and len(_amounts(norm)) >= 2:
+        # "保温杯只给1分，退100，空气炸锅退200": one amount said for a thing and another beside
+        # it — how much in all is asked, never one of them kept and the other dropped
+        return PerItem(total=0.0, parts=(), unclear=True)
+    readings = [r for n, r in enumerate(readings) if len(r) >= 2 and r not in readings[:n]]
+    if not readings:
+        several = len(named_items(order, norm)) >= 2 or (
+            len(order.get("items") or ()) >= 2 and _THINGS_SAID.search(norm) is not None
+        )
+        if _EACH.search(norm) and _amounts(norm) and several:
+            # "refund 100 each for the thermos and the air fryer": how much in all is asked
+            return PerItem(total=0.0, parts=(), unclear=True)
         return None
     parts: list[tuple[str, str, float]] = []
-    picked: list[Mapping[str, Any]] = []
     unnamed: list[str] = []
-    unclear = False
     over: tuple[str, str, float, float] | None = None
-    for thing, amount, _ in pairs:
+    plain = not _NOT_PLAIN.search(_item_names(order).sub(" ", norm))
+    # (every number that may be an amount is one of the list's)
+    unclear = not plain or any(set(r) != set(_amounts(norm)) for r in readings)
+    placed = [_placed(order, r, named_items) for r in readings]
+    fits = [p for p in placed if p is not None]
+    if len(fits) != 1:
+        unclear = True
+    chosen = fits[0] if fits else readings[-1]
+    picked: list[Mapping[str, Any]] = []
+    for at in sorted(chosen):
+        thing = chosen[at]
+        amount = Decimal(_AMOUNT_AT.match(norm, at).group(0))  # type: ignore[union-attr]
         named = named_items(order, thing)
         if not named and not _NO_PRODUCT.search(thing):
             unnamed.append(thing)
@@ -131,3 +231,63 @@ def amounts_per_item(
     return PerItem(
         total=float(total), parts=tuple(parts), unnamed=tuple(unnamed), unclear=unclear, over=over
     )
+
+
+_EACH = re.compile(
+    r"\b(?:each|apiece|per (?:item|piece|one|thing)|for every|every (?:item|one|thing))\b|各|每",
+    re.IGNORECASE,
+)
+_ANOTHER_ORDER = re.compile(r"\x00")
+"""An order id other than the refund's own (marked by :func:`_keep_own`)."""
+
+
+def _keep_own(order: Mapping[str, Any]) -> Callable[[re.Match[str]], str]:
+    """Marks each order id that is not ``order``'s own with ``\\x00`` (and keeps its own)."""
+    own = str(order.get("order_id") or "")
+    return lambda m: m.group(0) if m.group(0).lstrip("#") == own else "\x00"
+
+
+_OUT_OF_TOTAL = re.compile(r"\b(?:out of|of the)\s+[¥￥]?\d+(?:\.\d+)?(?![\d.])", re.IGNORECASE)
+_THINGS_SAID = re.compile(
+    r"\b(?:items?|things?|products?|pieces?)\b|商品|东西|件|样", re.IGNORECASE
+)
+_AMOUNT_AT = re.compile(r"\d+(?:\.\d{1,2})?")
+
+
+def _given_after(norm: str, asked: float) -> bool:
+    """Whether ``asked`` is the number said last, at the very end (an answer to "how much?"
+    after the words of the request: "refund 100 for the thermos and 200 for the monitor 150")."""
+    found = list(_NUMBER.finditer(norm))
+    if not found or norm[found[-1].end() :].strip(" .。!！"):
+        return False
+    said = re.search(r"\d+(?:\.\d+)?", found[-1].group(0))
+    return said is not None and len(found) > 1 and Decimal(said.group(0)) == Decimal(str(asked))
+
+
+def _placed(
+    order: Mapping[str, Any], reading: dict[int, str], named_items: NamedItems
+) -> dict[int, str] | None:
+    """``reading`` when each of its things is a different item of the order, else None."""
+    seen: list[Mapping[str, Any]] = []
+    for thing in reading.values():
+        named = named_items(order, thing)
+        if len(named) != 1 or any(named[0] is p for p in seen):
+            return None
+        seen.append(named[0])
+    return reading
+
+
+def _item_names(order: Mapping[str, Any]) -> re.Pattern[str]:
+    """The order's item names, English and Chinese, as said in full (their own "不锈钢")."""
+    names = sorted(
+        {
+            str(item.get(key) or "").lower()
+            for item in order.get("items") or ()
+            if isinstance(item, Mapping)
+            for key in ("name", "name_zh")
+        }
+        - {""},
+        key=len,
+        reverse=True,
+    )
+    return re.compile("|".join(map(re.escape, [*names, "不锈钢"])), re.IGNORECASE)

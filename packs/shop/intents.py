@@ -81,10 +81,9 @@ from helpdesk.graph.language import (
 )
 from helpdesk.graph.money import AmountReading, chinese_number, read_amount
 from helpdesk.graph.request import AMOUNT_ASKED, EVERY_DESCRIBED
-from helpdesk.graph.unusable_amounts import KEPT_AMOUNT
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import ORDER_MENTION, REFUND_MENTION, TICKET_MENTION
-from helpdesk.packs.shop.not_asked_for import not_asked_for
+from helpdesk.packs.shop.not_asked_for import DEMANDED_OR_ELSE, not_asked_for
 from helpdesk.packs.shop.order_amounts import left_amount_named
 from helpdesk.packs.shop.order_parts import (
     KEEP,
@@ -145,6 +144,7 @@ from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_all_but import ALL_BUT
 from helpdesk.tools.refund_shares import REMAINING
 from helpdesk.tools.shop.product_search import price_cap
+from helpdesk.tools.unusable_amounts import KEPT_AMOUNT
 
 __all__ = [
     "FAQ_TOPICS",
@@ -672,6 +672,15 @@ _REFUND_POLICY_ASKED = rx(
 )
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
+    # "is 100 for the thermos and 200 for the air fryer a fair refund?", "退100合理吗": whether
+    # an amount is fair, asked — never offered
+    r"|^\W*(?:is|would|will|does|isn'?t|wouldn'?t)\b[^?]{0,100}\b(?:fair|reasonable|enough|right"
+    r"|correct|normal|too much|too little)\b"
+    r"|(?:合理|公平|够|正常|划算|太多|太少)(?:吗|么|嘛|不)"
+    # "was 100 refunded for the thermos?": whether it was, asked
+    r"|^\W*(?:was|were|has|had)\s+(?:[¥￥]?\d{1,5}(?:\.\d+)?\s*(?:yuan|rmb|kuai|bucks)?\s+"
+    r"|it\s+|that\s+|this\s+|the\s+\w+\s+|my\s+\w+\s+)?(?:been\s+|already\s+|actually\s+)?"
+    r"(?:refunded|paid back)\b"
     # "不是退款吗": whether it is (was) a refund, asked
     r"|不是(?:要|已经)?退(?:款|钱)(?:了)?(?:吗|么|嘛)"
     r"|\bis there (?:any|a)\b|\bany refunds?\b"
@@ -1943,6 +1952,10 @@ _LATE_BY = (
     r"|^(?:(?!\bcancel|\brefund|取消|退款|退钱)[^.!?;])*\b(?:or|otherwise|or else)\b[^.!?;]{0,12}"
     r"\bi(?:'?ll| will|'?m going to|'?m gonna) (?:just |have to )?(?:cancel|refund|ask for a refund"
     r"|want a refund|want my money)"
+    # ("hurry up with 100998 or I'm cancelling")
+    r"|^(?:(?!\bcancel|\brefund|取消|退款|退钱)[^.!?;])*\b(?:or|otherwise|or else)\b[^.!?;]{0,12}"
+    r"\bi'?m (?:just )?(?:cancell?ing|asking for (?:a refund|my money)"
+    r"|getting (?:a refund|my money))"
     r"(?! (?:my |the )?(?:account|card|membership|subscription|credit card)\b)"
     r"|^(?:(?!取消|退款|退钱)[^。!?！？])*(?:不然|否则|要不然)[^，。,.!?！？]{0,4}(?:我)?就?(?:要)?"
     r"(?:取消|退款|退钱)"
@@ -1997,6 +2010,8 @@ _ANY_CONDITION = rx(
     r"|如果|要是|假如|万一|(?<=[没不了坏到发是有会还能要来收丢破降涨])的话"
     r"|(?<!不)(?<!我)等(?!了|着|太|不及|很久|好久|半天|这么)[^，。,.!?！？]{1,12}(?:再|就|了以后|之后)"
     r"|[^，。,.!?！？]{1,10}(?:之后|以后)(?:再|就)(?:帮我|给我)?(?:取消|退)"
+    # "不发就取消吧", "再不到就退": if not shipped / not here — a condition
+    r"|(?:不|没|再不)(?:发货|发|寄|到|送到|送)(?:的话)?就(?:帮我|给我)?(?:取消|退)"
 )
 # conditions the write itself settles, or that another reading answers: "if it can be
 # refunded", "能退的话", "if it can't be fixed I want a refund" (the repair, asked first)
@@ -2082,6 +2097,13 @@ _OWN_DEADLINE = rx(
 )
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]+|\balso\b|另外|还有")
 # the write wanted now all the same: "refund 100683 now, and if ... by friday ..."
+# "赶紧发货 否则我就取消", "ship it right away or I'll cancel": the hurry is about what the shop
+# should do, not the write threatened
+_HURRIED_ELSE = rx(
+    r"(?:赶紧|马上|立刻|立即|现在就)(?:给我|帮我)?(?:发货|发出|发|寄出|寄|送|安排|处理|到)"
+    r"|\b(?:ship|send|deliver|dispatch)\w*\b[^.!?;]{0,20}?\b(?:now|right away|right now"
+    r"|immediately|asap|at once)\b|\bhurry(?: up)?\b"
+)
 _NOW_ALL_THE_SAME = rx(
     r"(?<!not )(?<!no )\b(?:now|right away|right now|immediately|asap|at once|anyway|regardless"
     r"|all the same)\b"
@@ -2759,6 +2781,12 @@ def _classify_clause(
     if _ALTERNATIVE.search(norm):
         # "I want a replacement, not a refund", "我要换货不要退款": what is wanted instead
         norm = blank(norm, _REFUND_NOT_WANTED)
+    demanded = DEMANDED_OR_ELSE.search(norm)
+    if demanded:
+        # "if you don't refund 100609 I will sue you", "再不退款我就投诉": the write demanded,
+        # the threat no request of its own (asked first, as every write is)
+        cancel = demanded.group("cancel") or demanded.group("cancel_zh")
+        return _Match(ShopIntent.CANCEL_ORDER if cancel else ShopIntent.REFUND)
     if _ORDER_NUMBER_ASKED.search(norm) and not ents.order_ids:
         # "can you tell me the order number, I lost it", "告诉我一下那个订单号": the order (its
         # number shown), looked up by what the message says of it
@@ -5468,7 +5496,8 @@ def match_shop(
     # a condition ("if it has shipped, leave it") is about that branch, not the cancel asked
     weighed = _ELSE_BRANCH.sub(" ", norm)
     held_all = _WRITES_HELD.search(weighed) or (
-        (_WRITE_REPORTED.search(norm) or _WONDERED.search(norm)) and not _OWN_ASK.search(norm)
+        (_WRITE_REPORTED.search(norm) or _WONDERED.search(norm))
+        and not _OWN_ASK.search(blank(norm, _WRITE_REPORTED))
     )
     answered_no = ([None, *_ASKED_THEN_NO.finditer(norm)])[-1]  # the last one said
     if held_all or answered_no:
@@ -5637,6 +5666,9 @@ _WRITE_REPORTED = rx(
     r"|boss|someone|they|he|she)s? (?:said|says|told me|wants? (?:me )?to|asked me to)\b"
     r"|(?:老婆|老公|朋友|妈妈?|爸爸?|同事|快递员?|店员|客服|别人|他|她)(?:说|让我|要|想|叫我|跟我说)"
     r"|还没决定|没想好"
+    # "客服答应给我100200退款", "你们说好给我退款的": promised before, not asked now
+    r"|(?:客服|你们|店家|商家|卖家|他们|之前)[^，。,.!?！？]{0,4}(?:答应|承诺|说好|同意)(?:了|过)?"
+    r"(?:要)?(?:给我|帮我)?"
     r"|\b(?:shop assistant|assistant|staff|seller|store|agent) (?:said|says|told me|promised)\b"
     # "my husband already asked you to refund 100200, did you?", quoting the bot: reported
     r"|\b(?:already )?asked (?:you|u) to (?:cancel|refund)\b[^.!?]*[,.]\s*(?:did|have|has)"
@@ -5792,6 +5824,11 @@ _ONLY_ASKING = rx(
     r"|\bnot (?:right )?now,? (?:i'?m )?(?:just|only) (?:asking|checking|curious)\b"
     r"|\b(?:in theory|theoretically|hypothetically)\b|\b(?:i'?m|i am) (?:just|only) asking\b"
     r"|(?:只是|就是|先)问问|不是(?:说)?现在(?:就)?要|理论上|假设一下"
+    # "is 100 for the thermos and 200 for the air fryer a fair refund?", "…合理吗": whether an
+    # amount is fair, asked — the order and what it allows are shown
+    r"|^\W*(?:is|would|will|isn'?t|wouldn'?t)\b[^?]{0,120}\b(?:fair|reasonable|enough|too much"
+    r"|too little|ok|okay|alright)\b[^?]{0,30}\?\W*$"
+    r"|(?:合理|公平|够不够|划算|太多了?|太少了?)(?:吗|么|嘛|不)?\s*[？?]?\s*$"
 )
 
 
@@ -7549,9 +7586,10 @@ def _writes_waiting_on_a_day(
         zone = _order_segment(zone, matched[n].order_id)
         if not (
             _CONDITIONED_WRITE.search(zone)
-            and not _NOW_ALL_THE_SAME.search(clause)
+            and not _NOW_ALL_THE_SAME.search(_HURRIED_ELSE.sub(" ", clause))
             and not _ANYWAY.search(zone)
             and not _OWN_DEADLINE.search(zone)
+            and not DEMANDED_OR_ELSE.search(zone)
         ):
             continue
         if _IF_LATE_BY.search(zone):
@@ -7731,6 +7769,17 @@ _ALL_OF_IT = rx(
 )
 
 
+_WHOLE_ORDER_SAID = rx(
+    r"整单|整个订单|全部订单|订单全|这单|那单|这个订单|剩下|剩余|所有(?:的)?(?:钱|东西|商品)|全部(?:的)?(?:钱|商品)"
+    r"|\b(?:order|orders|purchase|everything|all of it|all of them|the rest|remaining|whole thing"
+    r"|entire thing|all items|every item|all the items)\b"
+)
+
+
+_AMOUNT_BESIDE = rx(r"(?<![a-z0-9_.])\d{1,5}(?:\.\d+)?(?![a-z0-9_.])(?!\s*(?:ml|l|pcs|件|个|寸))")
+_ORDER_ID_SAID = rx(r"#?\d{6,}")
+
+
 def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str) -> _Request:
     """ "refund half of what I paid for the air fryer", "100200 退我三分之一": a share, made exact
     by the refund's precheck — only when the share is all the words say of money (a share
@@ -7743,6 +7792,19 @@ def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str)
         # "100200的保温杯和餐具都退了吧": all of the things named, not all of the order — the
         # precheck adds up what they cost (or asks which part)
         request = replace(request, amount_kind="none", amount=None, amount_raw="")
+    if (
+        request.amount_kind == "full"
+        and not _WHOLE_ORDER_SAID.search(whole)
+        and not _ORDER_ID_SAID.search(whole)
+        and _thing_refunded(clause_text)
+    ):
+        # "refund the thermos in full", "保温杯全额退款": all of the thing named, not all of the
+        # order — the precheck refunds what that item cost (or asks which part); with no thing
+        # named it is everything refundable, as before
+        amount_beside = _AMOUNT_BESIDE.search(blank(whole.lower(), _ORDER_ID_SAID))
+        # ("refund the full air fryer and 100 for the thermos": how much in all is asked)
+        kind = "invalid" if amount_beside else "none"
+        request = replace(request, amount_kind=kind, amount=None, amount_raw="")
     two_amounts = _TWO_AMOUNTS.search(without_totals(whole.lower()))
     if request.amount_kind in ("none", "full") and not two_amounts and ALL_BUT.search(whole):
         # "keep the air fryer, refund the rest of 100200", "退100200，除了空气炸锅都退": all but
@@ -8470,6 +8532,7 @@ _AMOUNT_CORRECTED = rx(r"不是|\b(?:no|wait|actually|rather)\b")
 _PROCESS_IT = rx(
     r"^\W*(?:and |so |then )?(?:please |pls |plz |kindly |go ahead and )?(?:just )?"
     r"(?:process|issue|handle|complete|do) (?:it|that|this)\b"
+    r"|^\W*(?:那)?(?:现在|马上|赶紧|快)?(?:就)?(?:请)?(?:帮我|给我)(?:退|处理|办)(?:了|一下)?(?:吧|呗)?\W*$"
 )
 
 
@@ -8517,6 +8580,11 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
         key = (item.intent, item.order_id, item.sku, item.topic, searched)
         if key in seen:
             index = seen[key]
+            if item.details in (WRITE_HELD, IF_LATE_BY) and not out[index].details:
+                # "100998赶紧发货，不发就取消吧": one look at the order, saying the cancel waits
+                joined = f"{out[index].text}，{item.text}"
+                out[index] = replace(out[index], details=item.details, text=joined)
+                continue
             if out[index].inferred_order and not item.inferred_order:
                 # "我买的耳机坏了 订单100200 要换新的": the order the customer named for the same
                 # request is named, not worked out from the words beside it

@@ -15,7 +15,7 @@ from typing import Literal
 
 from helpdesk.graph.conversation import blank, rx
 
-__all__ = ["not_asked_for"]
+__all__ = ["DEMANDED_OR_ELSE", "not_asked_for"]
 
 _VERB = r"(?:re?fu?n?d\w*|rfnd\w*|cancel+\w*|cancle\w*)"
 _ZH_VERB = r"(?:退款|退钱|退|取消)"
@@ -86,6 +86,14 @@ _REFUSED = rx(
     + r"|\b(?:can|could|would) (?:you|u) (?:please |pls )?not\s+"
     + _VERB
     + r"|(?:不要|别|不用|不需要|先别)\s*(?:refund|cancel)"
+    # "stop processing my refund for 100200", "不要处理100200的退款", "我不要100200的退款"
+    + r"|\b(?:stop|halt|pause|forget about|hold off on|no need to|don'?t|do not)\s+"
+    r"(?:processing|issuing|handling|process|issue|handle)\s+(?:the\s+|my\s+|this\s+|that\s+)?"
+    r"(?:\w+\s+)?"
+    + _VERB
+    + r"|(?:不要|别|不用|不需要|先不要|先别|不必|没必要)(?:帮我|给我)?(?:处理|办理|申请|提交|操作)"
+    r"[^，。,.!?！？\s]{0,10}?(?:退款|退钱|取消)"
+    r"|我(?:不要|不需要)(?!了)[^，。,.!?！？\s]{1,10}?的(?:退款|退钱)"
 )
 # thought about, or asked whether it happened: the order is looked at
 _ONLY_THOUGHT = rx(
@@ -131,11 +139,31 @@ _QUESTION_OPENED = rx(
 _QUESTION_CLOSED = rx(r"^[^.!。！]*[?？]")
 
 
+_THREAT_EN = (
+    r"(?:i'?ll|i will|i'?m going to|i'?m gonna|we'?ll|we will)\s+(?:\w+\s+)?"
+    r"(?:sue|report|complain|dispute|call|file|contact|go to|take|leave|post|write|never|charge)"
+)
+_THREAT_ZH = (
+    r"我?(?:就|会)?(?:去|要)?(?:投诉|起诉|告|报警|打12315|找12315|12315|曝光|差评|找消协|找律师)"
+)
+DEMANDED_OR_ELSE = rx(
+    r"(?:^|[.,;!?，。；！？]\s*)\W*(?:and |so )?if (?:you |u )?(?:guys )?"
+    r"(?:don'?t|do not|won'?t|will not|refuse to|fail to)"
+    r" (?:(?P<cancel>cancel)|refund)\b[^.!?]{0,40}?\b" + _THREAT_EN + r"\b"
+    r"|(?:^|[.,;!?，。；！？]\s*)\W*(?:#?\d{6}\s*)?(?:你们)?(?:再|要是|如果)?(?:不|不给我|不帮我)(?:(?P<cancel_zh>取消)|退款|退钱|退)"
+    r"[^，。!?！？]{0,10}?(?:的话)?[，,\s]*" + _THREAT_ZH
+)
+"""A write demanded under a threat ("if you don't refund 100609 I will sue you", "不给我退款
+我就投诉"): the write asked for, never a refusal of it."""
+
+
 def not_asked_for(before: str, own: str, after: str) -> Literal["no", "look", "asked_about"] | None:
     """How a refund or cancel read in ``own`` (normalized, lower-case) is meant, given the
     words of the message before it and after it: ``"no"`` (not asked for), ``"look"`` (thought
     about or asked about: the order is shown), ``"asked_about"`` (the second half of a question
     that opens before it: whether it can be done, the policy) or None (asked for)."""
+    if DEMANDED_OR_ELSE.search(f"{before} {own} {after}".strip()):
+        return None  # "if you don't refund 100609 I will sue you": demanded
     if _QUESTION_OPENED.search(before) and _QUESTION_CLOSED.search(f"{own} {after}"):
         return "asked_about"
     # ("不用cancel 直接refund 100200": one action refused, the other asked for)

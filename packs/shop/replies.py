@@ -30,6 +30,7 @@ from helpdesk.packs.shop.intents import (
     sku_of,
 )
 from helpdesk.packs.shop.product_parts import LOOKED_UP
+from helpdesk.packs.shop.refund_question import refund_question
 from helpdesk.packs.shop.reply_data import (
     address_change_text,
     as_dict,
@@ -229,55 +230,7 @@ def _confirm(
         if amount is None:
             # never ask about an amount that is not stated
             return w.say("part_unavailable", what=what_of(w, kind, order_id, sku))
-        previous = as_dict(data.get("previous"))
-        if previous:
-            return w.say(
-                "refund_confirm_again",
-                order_id=order_id,
-                amount=money(amount),
-                when=as_str(previous.get("when")) or as_str(previous.get("at")),
-            )
-        if data.get("full"):
-            return w.say("refund_confirm_full", order_id=order_id, amount=money(amount))
-        per_item = [as_dict(p) for p in data.get("per_item") or () if isinstance(p, dict)]
-        if per_item:
-            # "refund 100 for the thermos and 200 for the air fryer": the sum, and each part
-            key = "item_zh" if w.lang == "zh" else "item"
-            parts = [
-                w.say("refund_part", item=as_str(p.get(key)), amount=money(p.get("amount", 0)))
-                for p in per_item
-            ]
-            return w.say(
-                "refund_confirm_parts",
-                order_id=order_id,
-                amount=money(amount),
-                parts=("、" if w.lang == "zh" else "; ").join(parts),
-            )
-        if data.get("share") and data.get("share_base") is not None:
-            # "refund half": the exact amount, and what it is a share of, to check before a yes
-            item = as_str(data.get("share_item_zh" if w.lang == "zh" else "share_item"))
-            of = (
-                w.say("share_of_remaining")
-                if data.get("share_of_remaining")
-                else w.say("share_of_item", item=item)
-                if item
-                else w.say("share_of_order")
-            )
-            if item and float(data["share"]) >= 1:
-                # "refund the thermos from 100200": that item's price, said as such
-                return w.say(
-                    "refund_confirm_item", order_id=order_id, amount=money(amount), item=item
-                )
-            percent = f"{float(data['share']) * 100:.2f}".rstrip("0").rstrip(".")
-            return w.say(
-                "refund_confirm_share",
-                order_id=order_id,
-                amount=money(amount),
-                percent=percent,
-                base=money(data["share_base"]),
-                of=of,
-            )
-        return w.say("refund_confirm", order_id=order_id, amount=money(amount))
+        return refund_question(w, order_id, amount, data)
     return w.say("confirm_generic", what=what_of(w, kind, order_id, sku))
 
 

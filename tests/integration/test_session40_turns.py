@@ -48,7 +48,7 @@ async def test_amounts_per_thing_that_do_not_fit_are_asked(
     """Each of these paid one of the amounts (¥100 or ¥200) after a yes, the rest dropped."""
     bot = bot_for(tmp_path)
     out = await say(bot, text)
-    assert said in out["reply"]
+    assert said in out["reply"].lower()
     assert "does not include delay" not in out["reply"]
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
@@ -112,3 +112,170 @@ async def test_whether_a_refund_was_processed_offers_none(tmp_path: Path, text: 
     assert not [c for c in calls_of(out) if c[0] == "request_refund"]
     await say(bot, "yes")
     assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "refund 100 for the thermos but not the 200 for the air fryer",
+        "refund 100 for the thermos or 200 for the air fryer",
+        "保温杯退100，空气炸锅的200就算了",
+        "refund 100 each for the thermos and the air fryer",
+        "保温杯和空气炸锅各退100",
+        "refund 100 for each item on 100200",
+        "保温杯只给1分，退100，空气炸锅退200",
+        "the thermos was rated 1 star, refund 100 for it and 200 for the air fryer",
+        "refund 100 for the thermos and 200 for the air fryer, total 250",
+    ],
+)
+async def test_amounts_per_thing_that_are_no_plain_list_are_asked(
+    tmp_path: Path, text: str
+) -> None:
+    """A part left out, one or the other, "each", a rating or a total beside the amounts: each
+    of these offered a sum or one of the amounts (¥300, ¥100, ¥201, ¥200) and a yes paid it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "797.00" in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["refund thermos 100 air fryer 200", "退100200：保温杯100，餐具50"]
+)
+async def test_amounts_per_thing_said_without_for_add_up(tmp_path: Path, text: str) -> None:
+    """ "refund thermos 100 air fryer 200" offered ¥100, the ¥200 dropped."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    total = "300.00" if "air fryer" in text else "150.00"
+    assert total in out["reply"]
+
+
+async def test_an_answer_after_the_per_thing_question_is_the_amount(tmp_path: Path) -> None:
+    """The amount given after "how much?" is the one paid (the words before it, joined to it,
+    are no second amount)."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for the thermos and 200 for the monitor")
+    out = await say(bot, "120")
+    assert "120.00" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [120.0]
+
+
+# --- all of one thing is that thing's price --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [
+        ("refund the thermos in full", "129.00"),
+        ("保温杯全额退款", "129.00"),
+        ("保温杯全退", "129.00"),
+    ],
+)
+async def test_all_of_a_thing_is_its_price(tmp_path: Path, text: str, price: str) -> None:
+    """Each offered the whole order (¥797) and a yes paid it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert price in out["reply"] and "797.00" not in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [float(price)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["refund the full air fryer and 100 for the thermos", "保温杯退100，空气炸锅全退"],
+)
+async def test_all_of_one_thing_beside_an_amount_is_asked(tmp_path: Path, text: str) -> None:
+    """Both offered ¥797 (the whole order) and a yes paid it."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("text", ["refund 100200 in full", "全额退款100200", "100200全退"])
+async def test_all_of_an_order_named_is_the_order(tmp_path: Path, text: str) -> None:
+    """A pin: the order named in full is all that is refundable on it."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [797.0]
+
+
+# --- a refund said not to be processed, promised, or weighed -------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "stop processing my refund for 100200",
+        "forget about processing the refund for 100200",
+        "不要处理100200的退款",
+        "不用处理100200的退款",
+        "先不要处理100200的退款",
+        "我不要100200的退款",
+        "客服答应给我100200退款",
+        "客服答应给我100200退款，处理了吗？",
+        "was 100 refunded for the thermos?",
+        "is 100 for the thermos and 200 for the air fryer a fair refund?",
+        "保温杯退100，空气炸锅退200合理吗",
+    ],
+)
+async def test_a_refund_not_asked_for_is_not_offered(tmp_path: Path, text: str) -> None:
+    """Each offered a refund (¥797, ¥100, ¥300) and a yes paid it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not [c for c in calls_of(out) if c[0] == "request_refund"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("text", ["我不要了 退款100200", "客服答应给我100200退款，现在帮我退吧"])
+async def test_a_refund_asked_beside_those_words_is_offered(tmp_path: Path, text: str) -> None:
+    """A pin: "not wanted" of the thing, and a promise followed by "now refund me", ask it."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [797.0]
+
+
+# --- a write demanded, and one threatened ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if you don't refund 100609 I will sue you",
+        "不给我退款100609我就投诉",
+        "100609再不退款我就去12315",
+    ],
+)
+async def test_a_refund_demanded_under_a_threat_is_offered(tmp_path: Path, text: str) -> None:
+    """The English was read as a no ("nothing will be done"); "…12315" offered ¥12315."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "12315.00" not in out["reply"]
+    if "12315" not in text:
+        assert "866.00" in out["reply"]
+        await say(bot, "yes")
+        assert await refunds_of(bot, "100609") == [866.0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "赶紧发货100998 否则我就取消",
+        "hurry up with 100998 or I'm cancelling",
+        "100998赶紧发货，不发就取消吧",
+    ],
+)
+async def test_a_cancel_threatened_if_it_does_not_ship_is_not_offered(
+    tmp_path: Path, text: str
+) -> None:
+    """Each offered the ¥5198 cancel and a yes ran it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not [c for c in calls_of(out) if c[0] == "cancel_order"]
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []

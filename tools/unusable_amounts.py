@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COUNT_OUT_OF", "KEPT_AMOUNT", "NOT_AN_AMOUNT", "UNUSABLE_AMOUNTS", "VAGUE_AMOUNT"]
+__all__ = [
+    "ACCOUNT_DIGITS",
+    "COUNT_OUT_OF",
+    "KEPT_AMOUNT",
+    "NOT_AN_AMOUNT",
+    "UNUSABLE_AMOUNTS",
+    "VAGUE_AMOUNT",
+]
 
 KEPT_AMOUNT = re.compile(
     r"\b(?:keep|keeping|hold back|leave)\s+(?:me\s+)?[¥￥]?\d+(?:\.\d+)?\b"
@@ -19,6 +26,16 @@ KEPT_AMOUNT = re.compile(
 """An amount said as kept ("refund 100609, keep 200 of it", "退100609 留200"): not the one
 refunded (what is left of the refund is worked out by nobody) — asked, also when it is said in
 another part of the message than the refund."""
+
+ACCOUNT_DIGITS = re.compile(
+    r"(?:\b(?:ends? in|ending(?: in| with)?|last (?:four|4|two|2) digits?(?: are| is)?)"
+    r"|尾号|尾数|卡号)\s*(?:是|为)?\s*\d+"
+    # "I paid 500 for it", "我当时付了300": the price paid, not the amount asked back
+    r"|\bpaid (?:¥|rmb )?\d+(?:\.\d+)? ?(?:yuan|rmb|kuai)? for\b|付了\d+",
+    re.IGNORECASE,
+)
+"""Digits of an account or card ("my card ends in 88", "尾号66") and a price paid ("I paid 500
+for it"): never the amount asked back."""
 
 COUNT_OUT_OF = re.compile(
     r"(?<![\d.])\d+\s+(?:out\s+)?of\s+(?:the\s+|my\s+|these\s+|those\s+)?\d+\s+"
@@ -120,6 +137,8 @@ NOT_AN_AMOUNT = re.compile(
     r"|weeks?|wks?|days?|months?|years?|yrs?|hours?|hrs?|minutes?|mins?|times?|nights?|am|pm"
     r"|o'?clock)\b(?!\s*(?:of|worth|late|delay|delayed|overdue))"
     r"|\b(?:on|since|from|dated?)\s+\d{1,2}[/.-]\d{1,2}\b(?:[/.-]\d{2,4})?"
+    # "再不退款我就去12315", "I'll call 12315": the consumer hotline, never an amount
+    r"|(?:打|找|去|到|报|拨打?|投诉到|\bcall|\bto|\bcontact)\s*(?:the\s+)?(?:12315|12345)(?!\d)"
     # ("100200 退 3 天了": right after the verb it is how long the refund has taken — asked)
     r"|(?<![\d.])(?<!退)(?<!退 )(?<!款)(?<!款 )\d+\s*"
     r"(?:颗星|星|天|周|个?星期|个?礼拜|个月|年|小时|次|点钟?)",
