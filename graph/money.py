@@ -142,7 +142,9 @@ _COUNTED_PATTERNS: tuple[re.Pattern[str], ...] = (
         r"\b(?:one|two|three|four|five|six|a couple of) (?:more )?(?:items?|things?|pieces?|units?"
         r"|of (?:them|those|these|the \w+))\b|\banother (?:one|item|piece|unit)\b|\bone more\b"
         r"|\b(?:two|three|four|five|six) [a-z]{3,}s\b"
-        r"|(?<![\d.])\d{1,2} (?!(?:bucks|dollars|euros|pounds|yuan|kuai|rmb|cents)\b)"
+        # ("50 for the thermos": an amount for a thing, never "50 thermoses")
+        r"|(?<![\d.])\d{1,2} (?!(?:bucks|dollars|euros|pounds|yuan|kuai|rmb|cents|for|on|towards?"
+        r"|to|off)\b)"
         r"(?:[a-z]+ ){0,2}[a-z]{3,}s\b"
         # "refund 1 curtain", "one candle from 100603": one thing, not ¥1
         r"|\b(?:1|one|a single) (?!(?:yuan|kuai|rmb|dollar|buck|hundred|thousand|more|of)\b)"

@@ -24,6 +24,7 @@ from helpdesk.graph.intents import (
     CHANGE_UNCLEAR,
     DEFERRED_PART,
     DONE_BEFORE,
+    REPLACED,
     SPARED_SUBJECT,
     Intent,
     MatchedIntent,
@@ -223,6 +224,8 @@ def _body(w: Writer, item: ReplyItem) -> str:
             what = _described(w, tool, {k: v for k, v in done["args"].items() if k not in amounts})
             key = "confirm_cancelled_done_before" if done.get("answering") else "confirm_undo_done"
             return w.say(key, done=what)
+        if match.details == REPLACED:
+            return w.say("confirm_replaced")
         return w.say("confirm_cancelled")
     if item.result is None and match.intent is not Intent.PACK:
         answer = _without_result(w, match)

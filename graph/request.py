@@ -24,6 +24,7 @@ __all__ = [
     "BRIEF",
     "CHANGE_UNCLEAR",
     "DEFERRED_PART",
+    "REPLACED",
     "RESOLVED",
     "SPARED_SUBJECT",
     "Intent",
@@ -142,6 +143,13 @@ SPARED_SUBJECT = "spared"
 """:attr:`MatchedIntent.details` of an :attr:`Intent.CONFIRM_NO` that spares one subject a write
 asked for beside it ("cancel 100904 but don't touch 100998"): the reply says that subject is
 left as it is, never that nothing at all will be done."""
+
+
+REPLACED = "replaced"
+""":attr:`MatchedIntent.details` of an :attr:`Intent.CONFIRM_NO` that drops the action waiting
+because the same message asks for another in its place ("refund 100200" → "100 for the thermos
+and 200 for the air fryer"): the reply says the first was dropped, never that nothing at all
+will be done (the new one is asked right after it)."""
 
 
 ALTERNATIVE = "alternative"

@@ -80,7 +80,7 @@ from helpdesk.graph.language import (
     without_language_request,
 )
 from helpdesk.graph.money import AmountReading, chinese_number, read_amount
-from helpdesk.graph.request import AMOUNT_ASKED, EVERY_DESCRIBED
+from helpdesk.graph.request import AMOUNT_ASKED, EVERY_DESCRIBED, REPLACED
 from helpdesk.packs.shop.clause_model import read_clause
 from helpdesk.packs.shop.identifiers import ORDER_MENTION, REFUND_MENTION, TICKET_MENTION
 from helpdesk.packs.shop.not_asked_for import DEMANDED_OR_ELSE, not_asked_for
@@ -910,6 +910,14 @@ _REFUND_ASKED_NOW = rx(
     r"|\b(?:please|pls|plz|kindly|go ahead and) (?:process|issue|handle|complete)"
     r" (?:it|that|this)\b"
     r"|\bprocess (?:it|that|the refund|my refund) (?:now|today|asap|right away|immediately)\b"
+    # "process my refund for 100200", "…. process it": said as an order
+    r"|(?:^|[.!;,]\s*)(?:just |now )?(?:process|issue) (?:it|that|the refund|my refund)\b"
+    r"|\b(?:can|could|would|will) (?:you|u) (?:please |pls )?(?:process|issue|handle|complete)"
+    r" (?:the|my|this|that|a) refund\b"
+)
+_PROCESSING_ASKED_POLITELY = rx(
+    r"\b(?:can|could|would|will) (?:you|u) (?:please |pls )?(?:process|issue|handle|complete)"
+    r" (?:the|my|this|that|a) refund\b"
 )
 # a refund made before, told or complained of: "上次就退了这么点", "已经退了"
 _REFUND_BEFORE = rx(r"上次|上周|之前|已经|早就|这么点|那么点|\balready\b|\blast (?:time|week)\b")
@@ -3085,8 +3093,10 @@ def _classify_clause(
         return _Match(ShopIntent.REFUND)
     if (
         _REFUND_ASKED_NOW.search(norm)
-        and not ASKS.search(norm)
-        and not QUESTION_MARK.search(norm)
+        and (
+            not (ASKS.search(norm) or QUESTION_MARK.search(norm))
+            or _PROCESSING_ASKED_POLITELY.search(norm)
+        )
         and not _REFUND_NEGATED.search(norm)
     ):
         # "please process my refund for 100200", "…promised me a refund, please process it
@@ -3936,7 +3946,8 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         lang = detect_language(text)
         return [MatchedIntent(Intent.CONFIRM_UNCLEAR, text=text.strip(), lang=lang)]
     instead = (
-        _no_and_instead(text, found, pending, context)
+        _amounts_per_thing_at_offer(text, pending, context)
+        or _no_and_instead(text, found, pending, context)
         or _another_thing_instead(text, pending, context)
         or _another_orders_thing_meant(text, pending, context)
         or _part_of_the_waiting_cancel(text, pending, context)
@@ -4061,6 +4072,39 @@ _THING_INSTEAD = rx(
 )
 
 
+_PER_THING_EN = rx(
+    r"(?<![\w.])\d+(?:\.\d+)?\s*(?:yuan|rmb|kuai|bucks)?\s+(?:for|on|towards?)\s+(?:the\s+|my\s+)?"
+    r"[a-z]"
+)
+_PER_THING_ZH = rx(r"[\u4e00-\u9fff]{2,8}?(?:的)?(?:退款|退)?\s*[:：]?\s*\d+(?:\.\d+)?")
+
+
+def _amounts_per_thing_at_offer(
+    text: str, pending: Any, context: MatchContext
+) -> list[MatchedIntent] | None:
+    """ "refund 100200" → "100 for the thermos and 200 for the air fryer" / "保温杯100，空气炸锅
+    200": the refund waiting is asked again as the amounts said per thing (added up, or asked
+    how much), never left at the whole order for the next yes to pay."""
+    actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
+    if not context.awaiting_confirmation or [str(a.get("tool")) for a in actions] != [
+        "request_refund"
+    ]:
+        return None
+    said = normalize(text, _TYPOS)
+    args = actions[0].get("args")
+    order = str(args.get("order_id") or "") if isinstance(args, Mapping) else ""
+    english = len(_PER_THING_EN.findall(said)) >= 2
+    chinese = len(_PER_THING_ZH.findall(said)) >= 2 and not english
+    if not order or not (english or chinese) or QUESTION_MARK.search(said):
+        return None
+    request = f"refund {order}: {text}" if english else f"退{order}：{text}"
+    read = shop_matcher(request, dataclasses.replace(context, awaiting_confirmation=False))
+    if not read or [str(kind_of(m)) for m in read] != ["refund"]:
+        return None
+    lang = detect_language(text)
+    return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=lang, details=REPLACED), *read]
+
+
 def _another_thing_instead(
     text: str, pending: Any, context: MatchContext
 ) -> list[MatchedIntent] | None:
@@ -4094,7 +4138,7 @@ def _another_thing_instead(
     if not read or [str(kind_of(m)) for m in read] != ["refund"]:
         return None
     lang = detect_language(text)
-    return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=lang), *read]
+    return [MatchedIntent(Intent.CONFIRM_NO, text=text, lang=lang, details=REPLACED), *read]
 
 
 # "yes but only the monitor", "好的 只取消显示器": a part of the order waiting to be cancelled
@@ -5009,6 +5053,11 @@ def match_shop(
                 # "退我100609的钱 不过留100给我下次用": an amount kept said apart from the refund —
                 # the refund is asked how much, never all of it
                 reading = AmountReading("invalid", raw=kept_amount.group(0).strip())
+            if reading.kind == "none" and _PROCESS_IT.match(normalize(clause_text, _TYPOS)):
+                # "I was promised a refund of 100 on 100200, please process it": the amount told
+                # with the refund the words point back to (never the whole order in its place)
+                told = read_amount(without_totals(text), money_context=True, packs=packs)
+                reading = told if told.kind in ("exact", "invalid") else reading
             base = replace(
                 base,
                 amount=reading.value,
@@ -8532,6 +8581,7 @@ _AMOUNT_CORRECTED = rx(r"不是|\b(?:no|wait|actually|rather)\b")
 _PROCESS_IT = rx(
     r"^\W*(?:and |so |then )?(?:please |pls |plz |kindly |go ahead and )?(?:just )?"
     r"(?:process|issue|handle|complete|do) (?:it|that|this)\b"
+    r"|^\W*(?:go ahead and |just )?(?:process|issue) (?:it|that|this)\b"
     r"|^\W*(?:那)?(?:现在|马上|赶紧|快)?(?:就)?(?:请)?(?:帮我|给我)(?:退|处理|办)(?:了|一下)?(?:吧|呗)?\W*$"
 )
 
@@ -8570,10 +8620,15 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
             searched = _thing_refunded(item.text)
         if (
             item.intent is ShopIntent.REFUND
-            and item.amount_kind == "none"
             and _PROCESS_IT.match(normalize(item.text, _TYPOS))
             and any(
-                o.intent is ShopIntent.REFUND and item.order_id in (None, o.order_id) for o in out
+                o.intent is ShopIntent.REFUND
+                and item.order_id in (None, o.order_id)
+                and (
+                    item.amount_kind == "none"
+                    or (o.amount_kind, o.amount) == (item.amount_kind, item.amount)
+                )
+                for o in out
             )
         ):
             continue  # "…promised me a refund on 100200, please process it now": that refund

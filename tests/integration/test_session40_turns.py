@@ -279,3 +279,51 @@ async def test_a_cancel_threatened_if_it_does_not_ship_is_not_offered(
     assert not [c for c in calls_of(out) if c[0] == "cancel_order"]
     await say(bot, "yes")
     assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_small_amount_for_a_thing_is_an_amount(tmp_path: Path) -> None:
+    """ "refund 50 for the thermos" was "50 thermoses" (a count): asked how much."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund 50 for the thermos")
+    assert "50.00" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [50.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("process my refund for 100200", 797.0),
+        ("can you process my refund for 100200?", 797.0),
+        ("I was promised a refund of 100 on 100200, please process it", 100.0),
+        ("客服答应退我100200的100块，现在帮我退吧", 100.0),
+    ],
+)
+async def test_a_refund_to_process_keeps_its_amount(
+    tmp_path: Path, text: str, amount: float
+) -> None:
+    """The first two showed the order; the promised ¥100 was offered as ¥797 (all of it)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert len([c for c in calls_of(out) if c[0] == "request_refund"]) == 1
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [amount]
+
+
+@pytest.mark.parametrize(
+    ("first", "answer", "yes"),
+    [
+        ("refund 100200", "100 for the thermos and 200 for the air fryer", "yes"),
+        ("退款100200", "保温杯100，空气炸锅200", "确认"),
+    ],
+)
+async def test_amounts_per_thing_as_the_answer_replace_the_whole(
+    tmp_path: Path, first: str, answer: str, yes: str
+) -> None:
+    """The answer was not understood, the ¥797 stayed waiting and two yeses paid it."""
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    out = await say(bot, answer)
+    assert "300.00" in out["reply"] and "nothing will be done" not in out["reply"]
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [300.0]
