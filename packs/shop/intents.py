@@ -5056,8 +5056,8 @@ def match_shop(
             if reading.kind == "none" and _PROCESS_IT.match(normalize(clause_text, _TYPOS)):
                 # "I was promised a refund of 100 on 100200, please process it": the amount told
                 # with the refund the words point back to (never the whole order in its place)
-                told = read_amount(without_totals(text), money_context=True, packs=packs)
-                reading = told if told.kind in ("exact", "invalid") else reading
+                said_before = read_amount(without_totals(text), money_context=True, packs=packs)
+                reading = said_before if said_before.kind in ("exact", "invalid") else reading
             base = replace(
                 base,
                 amount=reading.value,
