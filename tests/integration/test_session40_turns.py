@@ -327,3 +327,11 @@ async def test_amounts_per_thing_as_the_answer_replace_the_whole(
     assert "300.00" in out["reply"] and "nothing will be done" not in out["reply"]
     await say(bot, yes)
     assert await refunds_of(bot, "100200") == [300.0]
+
+
+async def test_the_order_found_names_every_thing_the_words_name(tmp_path: Path) -> None:
+    """ "(The order your message describes is 100200: Air Fryer 5L.)" named one of the two."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund 100 for the thermos and 200 for the air fryer")
+    first = out["reply"].splitlines()[0]
+    assert "Thermos" in first and "Air Fryer" in first

@@ -108,20 +108,24 @@ def orders_naming(
     found = list_orders(conn, customer_id, status, limit, skus=skus or None)
     names: dict[str, dict[str, str]] = {}
     if skus:
-        marks = ",".join("?" * len(skus))
+        # (every product the words name, for what each order found holds of them: "refund 100
+        # for the thermos and 200 for the air fryer" matched both in 100200, not the strongest)
+        said = [sku for sku, score in scores.items() if score > 0]
+        marks = ",".join("?" * len(said))
         rows = conn.execute(
-            f"SELECT sku, name, name_zh FROM products WHERE sku IN ({marks})", skus
+            f"SELECT sku, name, name_zh FROM products WHERE sku IN ({marks})", said
         ).fetchall()
-        names = {row["sku"]: {"en": row["name"], "zh": row["name_zh"]} for row in rows}
+        every_name = {row["sku"]: {"en": row["name"], "zh": row["name_zh"]} for row in rows}
+        names = {sku: every_name[sku] for sku in skus if sku in every_name}
         for order in found["orders"]:
             held = {
                 row["sku"]
                 for row in conn.execute(
                     f"SELECT sku FROM order_items WHERE order_id = ? AND sku IN ({marks})",
-                    (order["order_id"], *skus),
+                    (order["order_id"], *said),
                 )
             }
-            order["matched"] = [names[sku] for sku in sorted(held)]
+            order["matched"] = [every_name[sku] for sku in sorted(held)]
             # "the air fryer + plates + thermos order": how much of what the words name it holds
             order["mentions"] = sum(
                 score
