@@ -38,6 +38,7 @@ class MergeContextNode(NodeBase):
         handoff_ticket = facts.get("handoff_ticket")
         lang = _lang(state)
         last_subject = facts.get(f"last_{subject}") if subject else None
+        named_now: set[str] = set()  # the subjects this turn's requests named
         for task in state.get("tasks", []):
             result = results.get(task.id)
             not_found = bool(
@@ -57,6 +58,8 @@ class MergeContextNode(NodeBase):
                     remembered[key].append(value)
                 if name == subject:
                     last_subject = value
+                    if task.match.get("intent") != Intent.CONFIRM_NO:
+                        named_now.add(str(value))
             if result is None:
                 continue
             args = (
@@ -127,7 +130,9 @@ class MergeContextNode(NodeBase):
                 tickets.append(result.ticket_id)
         facts.update({key: values[-20:] for key, values in remembered.items()})
         if subject:
-            facts[f"last_{subject}"] = last_subject
+            # "what's in 100200 and 100609" → "refund it": "it" is either — asked, never the
+            # last one named (the remembered subjects still serve "the first one")
+            facts[f"last_{subject}"] = last_subject if len(named_now) < 2 else None
         facts.update(
             tickets=tickets[-20:],
             pending_actions=[],

@@ -335,3 +335,16 @@ async def test_the_order_found_names_every_thing_the_words_name(tmp_path: Path) 
     out = await say(bot, "refund 100 for the thermos and 200 for the air fryer")
     first = out["reply"].splitlines()[0]
     assert "Thermos" in first and "Air Fryer" in first
+
+
+async def test_it_after_two_orders_is_asked_which(tmp_path: Path) -> None:
+    """ "what's in 100200 and 100609" → "refund it" offered ¥866 on 100609 (the last named)."""
+    bot = bot_for(tmp_path)
+    await say(bot, "what's in 100200 and 100609")
+    out = await say(bot, "refund it")
+    assert not [c for c in calls_of(out) if c[0] == "request_refund"]
+    out = await say(bot, "100200")
+    assert "797.00" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [797.0]
+    assert await refunds_of(bot, "100609") == []
