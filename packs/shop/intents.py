@@ -467,6 +467,9 @@ _FAQ_PATTERNS: dict[str, re.Pattern[str]] = {
         # "can I pay for 100904 with wechat", "do you accept UnionPay"
         r"|\baccept (?:unionpay|visa|mastercard|amex|credit cards?|paypal|apple pay|wechat)\b"
         r"|\bunionpay\b|银联"
+        # "where's my unpaid order, and can I still pay for it": whether it can still be paid
+        r"|\bcan (?:i|we) still pay(?: for)? (?:it|that|this|the order|my order)\b"
+        r"|还能(?:付款|付钱|支付)(?:吗|么|不|嘛)"
         # "what happens if I place an order and don't pay straight away?", "还能保留多久",
         # "不付款会怎样": what becomes of an order left unpaid
         r"|\bwhat happens if (?:i|we) (?:[\w']+ ){0,6}(?:don'?t|do not|never|forget to) pay\b"
@@ -5504,7 +5507,7 @@ def match_shop(
     matched = _each_order_looked_at(_look_told_beside(matched, text))
     matched = _conditions_of_the_cancels(_cancel_of_the_order_looked_at(matched), norm)
     matched = _fault_told_beside_its_remedy(_ticket_of_the_order_told(matched, norm))
-    matched = _told_beside_a_ticket_or_transfer(matched)
+    matched = _ticket_of_the_only_order(_told_beside_a_ticket_or_transfer(matched), norm)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -9569,6 +9572,27 @@ _WHAT_IT_IS_ABOUT = rx(
     r"^\W*(?:it'?s|this is|that'?s|its) (?:about|regarding|re|for)\b|^关于|是关于"
 )
 _BROKEN_TOLD = rx(r"碎|坏的|坏了|破了|裂|漏|瘪")
+
+
+def _ticket_of_the_only_order(items: list[_Request], norm: str) -> list[_Request]:
+    """ "can u pls look at 100200, one parcel never came, also send a replacement": a ticket
+    that names no order and describes no thing is about the only order the message names (it
+    was filed with none)."""
+    orders = extract_entities(norm).order_ids
+    if len(set(orders)) != 1:
+        return items
+    out = []
+    for m in items:
+        if (
+            m.intent is ShopIntent.CREATE_TICKET
+            and m.order_id is None
+            and not m.inferred_order
+            and not describes_an_order(normalize(m.text, _TYPOS))
+            and not tracked_product(m.text)
+        ):
+            m = replace(m, order_id=orders[0], inferred_order=True)
+        out.append(m)
+    return out
 
 
 def _told_beside_a_ticket_or_transfer(items: list[_Request]) -> list[_Request]:

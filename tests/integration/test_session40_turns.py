@@ -348,3 +348,22 @@ async def test_it_after_two_orders_is_asked_which(tmp_path: Path) -> None:
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [797.0]
     assert await refunds_of(bot, "100609") == []
+
+
+async def test_a_replacement_beside_an_order_named_is_that_orders_ticket(tmp_path: Path) -> None:
+    """The ticket asked for beside "look at 100200" was filed with no order; it is 100200's,
+    and asked before it is filed (the order was not named with it)."""
+    bot = bot_for(tmp_path)
+    text = "can u pls look at 100200, one parcel never came, also send a replacement"
+    out = await say(bot, text)
+    tickets = [t for t in out["tasks"] if t.get("tool") == "create_ticket"]
+    assert [t["args"]["order_id"] for t in tickets] == ["100200"]
+    assert await executions(bot, "create_ticket") == []
+
+
+async def test_whether_an_unpaid_order_can_still_be_paid_is_answered(tmp_path: Path) -> None:
+    """ "…, and can I still pay for it" was quoted as not understood."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "where's my unpaid air fryer order, and can I still pay for it")
+    assert any(t.get("tool") == "search_faq" for t in out["tasks"])
+    assert not any(t.get("deferred") for t in out["tasks"])
