@@ -915,11 +915,12 @@ _REFUND_ASKED_NOW = rx(
     r"|\bprocess (?:it|that|the refund|my refund) (?:now|today|asap|right away|immediately)\b"
     # "process my refund for 100200", "…. process it": said as an order
     r"|(?:^|[.!;,]\s*)(?:just |now )?(?:process|issue) (?:it|that|the refund|my refund)\b"
-    r"|\b(?:can|could|would|will) (?:you|u) (?:please |pls )?(?:process|issue|handle|complete)"
+    r"|\b(?:can|could|would) (?:you|u) (?:please |pls )?(?:process|issue|handle|complete)"
     r" (?:the|my|this|that|a) refund\b"
 )
 _PROCESSING_ASKED_POLITELY = rx(
-    r"\b(?:can|could|would|will) (?:you|u) (?:please |pls )?(?:process|issue|handle|complete)"
+    r"(?<!\bwhen )(?<!\bwhy )(?<!\bhow )(?<!\bwhen will )"
+    r"\b(?:can|could|would) (?:you|u) (?:please |pls )?(?:process|issue|handle|complete)"
     r" (?:the|my|this|that|a) refund\b"
 )
 # a refund made before, told or complained of: "上次就退了这么点", "已经退了"
@@ -1965,7 +1966,7 @@ _LATE_BY = (
     r"|want a refund|want my money)"
     # ("hurry up with 100998 or I'm cancelling")
     r"|^(?:(?!\bcancel|\brefund|取消|退款|退钱)[^.!?;])*\b(?:or|otherwise|or else)\b[^.!?;]{0,12}"
-    r"\bi'?m (?:just )?(?:cancell?ing|asking for (?:a refund|my money)"
+    r"\bi(?:'?m| am)? (?:just )?(?:cancell?ing|cancel|asking for (?:a refund|my money)"
     r"|getting (?:a refund|my money))"
     r"(?! (?:my |the )?(?:account|card|membership|subscription|credit card)\b)"
     r"|^(?:(?!取消|退款|退钱)[^。!?！？])*(?:不然|否则|要不然)[^，。,.!?！？]{0,4}(?:我)?就?(?:要)?"
@@ -2499,6 +2500,14 @@ _PAYMENT_STATE_ASKED = rx(
 )
 
 
+_WHAT_IF_AFTER_A_WRITE = rx(
+    r"^\W*(?:那)?(?:要是|如果|万一|假如)[^，。,.!?！？]{0,6}(?:退|取消)[^，。,.!?！？]{0,16}"
+    r"(?:咋办|怎么办|怎么处理|会怎么样|会怎样|怎么算)"
+    r"|\bwhat (?:happens|if)\b[^.?!]{0,30}\b(?:refund|cancel)\w*\b[^.?!]{0,40}"
+    r"\b(?:arrives?|comes?|shows? up|delivered|ships?)\b"
+)
+
+
 def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool) -> _Match | None:
     """The single best intent for one clause, by template priority; None if nothing matches.
 
@@ -2538,6 +2547,15 @@ def _classify(norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool)
         # cancel does with the money paid, the cancel policy (paid orders: all of it, back the
         # way it was paid)
         return _Match(ShopIntent.FAQ, topic="cancel_order")
+    if (
+        found is not None
+        and found.intent in (ShopIntent.TRACKING, ShopIntent.ORDER_STATUS)
+        and not ents.order_ids
+        and _WHAT_IF_AFTER_A_WRITE.search(norm)
+    ):
+        # "要是退了之后快递又到了咋办": what happens then, asked — the policy, not the parcel
+        cancel = re.search(r"取消|cancel", norm) is not None
+        return _Match(ShopIntent.FAQ, topic="cancel_order" if cancel else "returns")
     if (found is None or found.topic == "delivery_times") and _MY_THING_SHIPS.search(norm):
         # "when does my phone ship", "之前那台什么时候发": the order of a thing bought (looked up
         # by what it is, or by the thing the message names beside it), not the shipping policy
@@ -2783,6 +2801,13 @@ _ORDER_NUMBER_ASKED = rx(
 )
 
 
+_CANCEL_THREATENED = rx(
+    r"^\W*(?:or|otherwise|or else)\b[^.!?;]{0,12}?\bi(?:'?ll| will|'?m| am|m)?\s+"
+    r"(?:going to |gonna |just |have to )?(?:cancel|cancell?ing)\b"
+    r"|^\W*(?:不然|否则|要不然)[^，。,.!?！？]{0,4}(?:我)?就?(?:要)?取消"
+)
+
+
 def _classify_clause(
     norm: str, ents: Entities, *, has_order_ctx: bool, awaiting: bool
 ) -> _Match | None:
@@ -2792,6 +2817,10 @@ def _classify_clause(
     if _ALTERNATIVE.search(norm):
         # "I want a replacement, not a refund", "我要换货不要退款": what is wanted instead
         norm = blank(norm, _REFUND_NOT_WANTED)
+    if _CANCEL_THREATENED.search(norm):
+        # "hurry up and refund 100609 or im cancelling 100998": a cancel threatened, never
+        # asked — the order is shown
+        return _Match(ShopIntent.ORDER_STATUS)
     demanded = DEMANDED_OR_ELSE.search(norm)
     if demanded:
         # "if you don't refund 100609 I will sue you", "再不退款我就投诉": the write demanded,
@@ -3096,11 +3125,13 @@ def _classify_clause(
         return _Match(ShopIntent.REFUND)
     if (
         _REFUND_ASKED_NOW.search(norm)
+        and _REFUND.search(norm)
         and (
             not (ASKS.search(norm) or QUESTION_MARK.search(norm))
             or _PROCESSING_ASKED_POLITELY.search(norm)
         )
         and not _REFUND_NEGATED.search(norm)
+        and not re.search(r"\b(?:when|why|how|did|have|has)\b", norm)
     ):
         # "please process my refund for 100200", "…promised me a refund, please process it
         # now": the refund asked for now, not asked about
@@ -5508,6 +5539,7 @@ def match_shop(
     matched = _conditions_of_the_cancels(_cancel_of_the_order_looked_at(matched), norm)
     matched = _fault_told_beside_its_remedy(_ticket_of_the_order_told(matched, norm))
     matched = _ticket_of_the_only_order(_told_beside_a_ticket_or_transfer(matched), norm)
+    matched = _amount_left_with_thanks(matched)
     substantive = [m for m in matched if m.intent not in _SMALL_TALK and m.details != "ack"]
     matched, parts = _asked_how_first(matched, parts)
     if substantive or parts:
@@ -5547,11 +5579,22 @@ def match_shop(
     # "没发的话就直接帮我取消 已经发了就算了 等到了我自己看看再说": what follows the other branch of
     # a condition ("if it has shipped, leave it") is about that branch, not the cancel asked
     weighed = _ELSE_BRANCH.sub(" ", norm)
-    held_all = _WRITES_HELD.search(weighed) or (
-        (_WRITE_REPORTED.search(norm) or _WONDERED.search(norm))
-        and not _OWN_ASK.search(blank(norm, _WRITE_REPORTED))
+    reported = (_WRITE_REPORTED.search(norm) or _WONDERED.search(norm)) and not _OWN_ASK.search(
+        blank(norm, _WRITE_REPORTED)
     )
+    matched = _cancel_threatened_after_or(matched, norm)
+    own_writes = _writes_of_their_own(matched, norm) if reported else []
+    held_all = _WRITES_HELD.search(weighed) or (reported and not own_writes)
     answered_no = ([None, *_ASKED_THEN_NO.finditer(norm)])[-1]  # the last one said
+    if own_writes:
+        # "客服答应给我100200退款 另外取消100904": the refund told of is shown, the cancel asked
+        # beside it is the customer's own
+        matched = [
+            replace(m, intent=ShopIntent.ORDER_STATUS, args={}, amount=None, amount_kind="none")
+            if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER) and m not in own_writes
+            else m
+            for m in matched
+        ]
     if held_all or answered_no:
         # "100200要不要整单退了", "…, 开玩笑的", "…, 算了都别动了", "cancel it too lol jk",
         # "…但是我再想想": the refund or cancel weighed, joked about, put off or called off — the
@@ -5717,10 +5760,12 @@ _WRITE_REPORTED = rx(
     r"\b(?:wife|husband|friend|mum|mom|dad|sister|brother|courier|delivery guy|driver|colleague"
     r"|boss|someone|they|he|she)s? (?:said|says|told me|wants? (?:me )?to|asked me to)\b"
     r"|(?:老婆|老公|朋友|妈妈?|爸爸?|同事|快递员?|店员|客服|别人|他|她)(?:说|让我|要|想|叫我|跟我说)"
+    r"(?:会|要)?(?:给我|帮我)?"
     r"|还没决定|没想好"
     # "客服答应给我100200退款", "你们说好给我退款的": promised before, not asked now
-    r"|(?:客服|你们|店家|商家|卖家|他们|之前)[^，。,.!?！？]{0,4}(?:答应|承诺|说好|同意)(?:了|过)?"
-    r"(?:要)?(?:给我|帮我)?"
+    r"|(?:客服|你们|店家|商家|卖家|他们)(?:之前|上次|昨天|刚才)?(?:跟我)?"
+    r"(?:答应|承诺|说好|同意|说会|说要)(?:了|过)?(?:会|要)?(?:给我|帮我)?"
+
     r"|\b(?:shop assistant|assistant|staff|seller|store|agent) (?:said|says|told me|promised)\b"
     # "my husband already asked you to refund 100200, did you?", quoting the bot: reported
     r"|\b(?:already )?asked (?:you|u) to (?:cancel|refund)\b[^.!?]*[,.]\s*(?:did|have|has)"
@@ -7828,6 +7873,8 @@ _WHOLE_ORDER_SAID = rx(
 )
 
 
+_FULL_BESIDE = "full_beside"
+"""A refund's ``details``: all of one thing asked beside an amount said for another (asked)."""
 _AMOUNT_BESIDE = rx(r"(?<![a-z0-9_.])\d{1,5}(?:\.\d+)?(?![a-z0-9_.])(?!\s*(?:ml|l|pcs|件|个|寸))")
 _ORDER_ID_SAID = rx(r"#?\d{6,}")
 
@@ -7857,6 +7904,8 @@ def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str)
         # ("refund the full air fryer and 100 for the thermos": how much in all is asked)
         kind = "invalid" if amount_beside else "none"
         request = replace(request, amount_kind=kind, amount=None, amount_raw="")
+        if amount_beside:
+            request = replace(request, details=_FULL_BESIDE)
     two_amounts = _TWO_AMOUNTS.search(without_totals(whole.lower()))
     if request.amount_kind in ("none", "full") and not two_amounts and ALL_BUT.search(whole):
         # "keep the air fryer, refund the rest of 100200", "退100200，除了空气炸锅都退": all but
@@ -8661,6 +8710,25 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
                 out[index] = item
                 continue
             kept = out[index].amount_kind
+            first = out[index]
+            if (
+                item.intent is ShopIntent.REFUND
+                and kept == item.amount_kind == "exact"
+                and _thing_refunded(first.text)
+                and _thing_refunded(item.text)
+                and _thing_refunded(first.text) != _thing_refunded(item.text)
+            ):
+                # "保温杯退100；空气炸锅退200；餐具退50": an amount for each thing — one refund
+                # whose words say them all (the precheck adds them up, or asks how much), never
+                # the last amount alone
+                words = str(first.args.get(SHARE_OF) or first.text)
+                out[index] = replace(first, args={**first.args, SHARE_OF: f"{words}；{item.text}"})
+                continue
+            if (first.details == _FULL_BESIDE) != (item.details == _FULL_BESIDE):
+                # "空气炸锅全额退，保温杯退100": all of one thing beside an amount for another —
+                # how much in all is asked, never the amount alone
+                out[index] = first if first.details == _FULL_BESIDE else item
+                continue
             if (kept == "none" and item.amount_kind != "none") or (
                 kept == "invalid" and item.amount_kind == "exact"
             ):
@@ -9572,6 +9640,87 @@ _WHAT_IT_IS_ABOUT = rx(
     r"^\W*(?:it'?s|this is|that'?s|its) (?:about|regarding|re|for)\b|^关于|是关于"
 )
 _BROKEN_TOLD = rx(r"碎|坏的|坏了|破了|裂|漏|瘪")
+
+
+_AMOUNT_THEN_THANKS = rx(
+    r"^\W*(?:and\s+|plus\s+)?(?P<part>[¥￥]?\d+(?:\.\d+)?\s*(?:yuan|rmb|kuai|bucks)?\s+"
+    r"(?:for|on|towards?)\s+[^,.!?;]*?)\s*[,.!]?\s*(?:thanks|thank you|thx|ty|cheers|please|pls)\b"
+    r"|^\W*(?P<part_zh>[\u4e00-\u9fff]{2,8}?(?:退款|退)?\s*\d+(?:\.\d+)?\s*(?:元|块钱|块)?)"
+    r"\s*[，,。!！]?\s*(?:谢谢|多谢|麻烦了)"
+)
+
+
+def _amount_left_with_thanks(items: list[_Request]) -> list[_Request]:
+    """ "refund 100 for the thermos and 200 for the air fryer thanks": the second amount was read
+    with the thanks and dropped — it is the refund's (the precheck adds them up, or asks)."""
+    out: list[_Request] = []
+    for m in items:
+        said = (
+            _AMOUNT_THEN_THANKS.match(normalize(m.text, _TYPOS))
+            if m.intent is Intent.THANKS
+            else None
+        )
+        before = out[-1] if out else None
+        if (
+            said is not None
+            and before is not None
+            and before.intent is ShopIntent.REFUND
+            and before.amount_kind == "exact"
+        ):
+            part = said.group("part") or said.group("part_zh") or ""
+            words = str(before.args.get(SHARE_OF) or before.text)
+            out[-1] = replace(before, args={**before.args, SHARE_OF: f"{words} and {part}"})
+            out.append(
+                replace(
+                    m,
+                    text=m.text[said.end("part" if said.group("part") else "part_zh") :].strip(
+                        " ,，"
+                    ),
+                )
+            )
+            continue
+        out.append(m)
+    return out
+
+
+_CANCEL_THREAT_IN = rx(
+    r"\b(?:or|otherwise|or else)\b[^.!?;]{0,12}?\bi(?:'?ll| will|'?m| am|m)?\s+"
+    r"(?:going to |gonna |just |have to )?(?:cancel|cancell?ing)\b"
+    r"(?! (?:my |the |your )?(?:account|card|membership|subscription|credit card)\b)"
+    r"(?:\s+(?:it|order|my order|the order)?\s*#?(?P<order>\d{6}))?"
+)
+
+
+def _cancel_threatened_after_or(matched: list[_Request], norm: str) -> list[_Request]:
+    """ "hurry up and refund 100609 or im cancelling 100998": the cancel is threatened, never
+    asked — its order is shown (the refund asked before it stays)."""
+    threats = list(_CANCEL_THREAT_IN.finditer(norm))
+    if not threats:
+        return matched
+    named = {t.group("order") for t in threats if t.group("order")}
+    said = [t.group(0) for t in threats if not t.group("order")]
+    out = []
+    for m in matched:
+        own = normalize(m.text, _TYPOS)
+        if m.intent is ShopIntent.CANCEL_ORDER and (
+            m.order_id in named or any(own.lstrip(" ,").startswith(t) for t in said)
+        ):
+            m = replace(m, intent=ShopIntent.ORDER_STATUS, details=WRITE_HELD)
+        out.append(m)
+    return out
+
+
+def _writes_of_their_own(matched: list[_Request], norm: str) -> list[_Request]:
+    """The writes of the message said in a clause of their own, apart from the one told of or
+    wondered about ("…退款 另外取消100904"); none when every write is the one told of."""
+    told = [m.span() for m in (*_WRITE_REPORTED.finditer(norm), *_WONDERED.finditer(norm))]
+    writes = [m for m in matched if m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER)]
+    own = []
+    for m in writes:
+        at = norm.find(normalize(m.text, _TYPOS))
+        if at >= 0 and not any(start < at + len(m.text) and at <= end for start, end in told):
+            own.append(m)
+    return own if len(own) < len(writes) else []
 
 
 def _ticket_of_the_only_order(items: list[_Request], norm: str) -> list[_Request]:

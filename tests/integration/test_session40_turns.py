@@ -367,3 +367,76 @@ async def test_whether_an_unpaid_order_can_still_be_paid_is_answered(tmp_path: P
     out = await say(bot, "where's my unpaid air fryer order, and can I still pay for it")
     assert any(t.get("tool") == "search_faq" for t in out["tasks"])
     assert not any(t.get("deferred") for t in out["tasks"])
+
+
+# --- a paired review's findings (the first versions of this session, or before it) ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "total"),
+    [
+        ("refund 100 for the thermos and 200 for the air fryer thanks", "300.00"),
+        ("保温杯退100；空气炸锅退200；餐具退50", "350.00"),
+        ("保温杯退100元，餐具退50元，空气炸锅退200元", "350.00"),
+    ],
+)
+async def test_amounts_per_thing_said_apart_add_up(tmp_path: Path, text: str, total: str) -> None:
+    """Each paid one of the amounts (¥100, ¥50, ¥200), the others dropped."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert total in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [float(total)]
+
+
+@pytest.mark.parametrize("text", ["空气炸锅全额退，保温杯退100", "保温杯全退，空气炸锅退100"])
+async def test_all_of_one_thing_beside_an_amount_is_never_the_amount(
+    tmp_path: Path, text: str
+) -> None:
+    """The first versions paid ¥100, dropping the thing asked in full."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["when will you process my refund for 100200?", "yes"],
+        ["will you process my refund for 100200?", "yes"],
+        ["the agent promised me 300 on 100200", "please process it", "yes"],
+        ["客服说会给我100200退款", "确认"],
+        ["不要保温杯退100", "确认"],
+    ],
+)
+async def test_no_refund_is_run_on_these(tmp_path: Path, turns: list[str]) -> None:
+    """Each paid a refund (¥797 or ¥100) on its last yes."""
+    bot = bot_for(tmp_path)
+    for text in turns:
+        await say(bot, text)
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_a_write_asked_beside_a_refund_told_of_is_offered(tmp_path: Path) -> None:
+    """ "客服答应给我100200退款 另外取消100904": the first version held the cancel too."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "客服答应给我100200退款 另外取消100904")
+    assert [c[:2] for c in calls_of(out) if c[0] in ("cancel_order", "request_refund")] == [
+        ("cancel_order", "100904")
+    ]
+    await say(bot, "确认")
+    assert len(await executions(bot, "cancel_order")) == 1
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hurry up and refund 100609 or im cancelling 100998", "ship my order 100998 or else i cancel"],
+)
+async def test_a_cancel_threatened_after_or_is_never_run(tmp_path: Path, text: str) -> None:
+    """Both cancelled 100998 on a yes (before this session too)."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "cancel_order") == []
