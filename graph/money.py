@@ -229,6 +229,10 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         norm = identifiers.sub(lambda m: " " * len(m.group(0)), norm)
     # "my card ends in 88", "退到支付宝，尾号66", "I paid 500 for it": never the amount asked
     norm = ACCOUNT_DIGITS.sub(lambda m: " " * len(m.group(0)), norm)
+    out_of = COUNT_OUT_OF.search(norm)
+    if out_of:
+        # "refund 1 item out of 3": a count of things, asked (read before counts are blanked)
+        return AmountReading("invalid", raw=out_of.group(0).strip())
     norm = NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
@@ -243,9 +247,6 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
         # "100就行", "50就够了": the particle after the number is no part of it
         norm = re.sub(r"(?<=\d)(?=就行|就好|就够|就可以)", " ", norm)
     counted = norm
-    out_of = COUNT_OUT_OF.search(norm)
-    if out_of:
-        return AmountReading("invalid", raw=out_of.group(0).strip())
     norm = _COUNT.sub(lambda m: " " * len(m.group(0)), norm)
     for pattern in UNUSABLE_AMOUNTS:
         m = pattern.search(norm)

@@ -224,9 +224,7 @@ def _body(w: Writer, item: ReplyItem) -> str:
             what = _described(w, tool, {k: v for k, v in done["args"].items() if k not in amounts})
             key = "confirm_cancelled_done_before" if done.get("answering") else "confirm_undo_done"
             return w.say(key, done=what)
-        if match.details == REPLACED:
-            return w.say("confirm_replaced")
-        return w.say("confirm_cancelled")
+        return w.say("confirm_replaced" if match.details == REPLACED else "confirm_cancelled")
     if item.result is None and match.intent is not Intent.PACK:
         answer = _without_result(w, match)
         if answer:

@@ -58,10 +58,13 @@ _THING_THEN_AMOUNT_ZH = re.compile(
 )
 _ORDER_ID = re.compile(r"#?(?<!\d)\d{6,}(?!\d)")
 _UNIT_AFTER = r"(?![\d.]|\s*(?:ml|l\b|g\b|kg|w\b|gb|pcs|pieces|inch|寸|件|升))"
+_DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _NUMBER = re.compile(
-    r"(?<![\w.])(?:[¥￥$]\s*)?\d+(?:\.\d+)?"
+    r"(?<![\w.,])(?:[¥￥$]\s*)?"
+    + _DIGITS
     + _UNIT_AFTER
-    + r"|(?<=[\u4e00-\u9fff])\d+(?:\.\d+)?"
+    + r"|(?<=[\u4e00-\u9fff])"
+    + _DIGITS
     + _UNIT_AFTER
 )
 _NO_THING = re.compile(

@@ -37,9 +37,16 @@ ACCOUNT_DIGITS = re.compile(
 """Digits of an account or card ("my card ends in 88", "尾号66") and a price paid ("I paid 500
 for it"): never the amount asked back."""
 
+_THINGS = r"(?:items?|things?|pieces?|products?|pcs|boxes|parcels?|packages?|units?)\b"
 COUNT_OUT_OF = re.compile(
     r"(?<![\d.])\d+\s+(?:out\s+)?of\s+(?:the\s+|my\s+|these\s+|those\s+)?\d+\s+"
-    r"(?:items?|things?|pieces?|products?|pcs|boxes|parcels?|packages?|units?)\b",
+    + _THINGS
+    # "1 item out of 3", "1/3 items"
+    + r"|(?<![\d.])\d+\s+"
+    + _THINGS
+    + r"\s*(?:out\s+)?of\s+(?:the\s+)?\d+"
+    + r"|(?<![\d.])\d+\s*/\s*\d+\s+"
+    + _THINGS,
     re.IGNORECASE,
 )
 """A count of things out of the order's ("refund 1 out of 3 items", "2 of the 3 things"):

@@ -5087,7 +5087,11 @@ def match_shop(
                 # "退我100609的钱 不过留100给我下次用": an amount kept said apart from the refund —
                 # the refund is asked how much, never all of it
                 reading = AmountReading("invalid", raw=kept_amount.group(0).strip())
-            if reading.kind == "none" and _PROCESS_IT.match(normalize(clause_text, _TYPOS)):
+            if (
+                reading.kind == "none"
+                and _PROCESS_IT.match(normalize(clause_text, _TYPOS))
+                and (_WRITE_REPORTED.search(norm) or _CONTACTED_BEFORE.search(norm))
+            ):
                 # "I was promised a refund of 100 on 100200, please process it": the amount told
                 # with the refund the words point back to (never the whole order in its place)
                 said_before = read_amount(without_totals(text), money_context=True, packs=packs)
@@ -5765,7 +5769,6 @@ _WRITE_REPORTED = rx(
     # "客服答应给我100200退款", "你们说好给我退款的": promised before, not asked now
     r"|(?:客服|你们|店家|商家|卖家|他们)(?:之前|上次|昨天|刚才)?(?:跟我)?"
     r"(?:答应|承诺|说好|同意|说会|说要)(?:了|过)?(?:会|要)?(?:给我|帮我)?"
-
     r"|\b(?:shop assistant|assistant|staff|seller|store|agent) (?:said|says|told me|promised)\b"
     # "my husband already asked you to refund 100200, did you?", quoting the bot: reported
     r"|\b(?:already )?asked (?:you|u) to (?:cancel|refund)\b[^.!?]*[,.]\s*(?:did|have|has)"
@@ -7893,8 +7896,9 @@ def _with_share(request: _Request, clause_text: str, packs: PackSet, whole: str)
         request = replace(request, amount_kind="none", amount=None, amount_raw="")
     if (
         request.amount_kind == "full"
-        and not _WHOLE_ORDER_SAID.search(whole)
-        and not _ORDER_ID_SAID.search(whole)
+        # (its own words: "refund the thermos in full and cancel 100998" is the thermos)
+        and not _WHOLE_ORDER_SAID.search(clause_text)
+        and not _ORDER_ID_SAID.search(clause_text)
         and _thing_refunded(clause_text)
     ):
         # "refund the thermos in full", "保温杯全额退款": all of the thing named, not all of the
@@ -9728,8 +9732,12 @@ def _ticket_of_the_only_order(items: list[_Request], norm: str) -> list[_Request
     that names no order and describes no thing is about the only order the message names (it
     was filed with none)."""
     orders = extract_entities(norm).order_ids
-    if len(set(orders)) != 1:
+    if len(set(orders)) != 1 or any(
+        m.intent is Intent.CONFIRM_NO or m.details == SPARED_SUBJECT for m in items
+    ):
         return items
+    if re.search(rf"(?:\bnot|\bexcept|\bbut not|不是|不要|除了)\s*#?{orders[0]}", norm):
+        return items  # ("file a ticket about my broken purifier, not 100998": spared)
     out = []
     for m in items:
         if (

@@ -440,3 +440,36 @@ async def test_a_cancel_threatened_after_or_is_never_run(tmp_path: Path, text: s
     await say(bot, text)
     await say(bot, "yes")
     assert await executions(bot, "cancel_order") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("refund the thermos in full and cancel 100998", "129.00"),
+        ("保温杯全退 顺便取消100904", "129.00"),
+    ],
+)
+async def test_all_of_a_thing_beside_another_order_is_the_things_price(
+    tmp_path: Path, text: str, amount: str
+) -> None:
+    """The order named for the other request made "in full" the whole order (¥797)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert amount in out["reply"] and "797.00" not in out["reply"]
+
+
+@pytest.mark.parametrize("text", ["refund 1/3 items 100200", "100200: refund 1 item out of 3"])
+async def test_more_counts_of_things_are_asked(tmp_path: Path, text: str) -> None:
+    """ "refund 1/3 items" offered ¥1, "1 item out of 3" ¥797."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+async def test_an_amount_with_a_thousands_comma_is_one_amount(tmp_path: Path) -> None:
+    """ "refund 1,000 for the air fryer" said the most for the air fryer before this session;
+    the first version read "1" and "000" and asked which part."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund 1,000 for the air fryer")
+    assert "399.00" in out["reply"]
