@@ -85,7 +85,7 @@ from tests.conversations.labels import held_out, load_set
 # 3422/3557, 1587/1671).
 # Session 37: raised from 0.920 / 0.904 / 0.961 / 0.949 (no batch joined; measured 3897/4223,
 # 3831/4223, 3434/3557, 1596/1671).
-FLOOR_UNDERSTOOD = 0.922  # 3894/4223
+FLOOR_UNDERSTOOD = 0.923  # 3900/4223 (session 40: raised from 0.922)
 FLOOR_ACCEPTED = 0.907  # 3831/4223
 FLOOR_MULTI_REQUESTS_SERVED = 0.965  # 3433/3557
 FLOOR_ANSWERED_OR_DEFERRED = 0.955  # 1596/1671 multi-request turns
@@ -118,7 +118,8 @@ FLOOR_ANSWERED_OR_DEFERRED = 0.955  # 1596/1671 multi-request turns
 # version") is now shown, not offered: a yes ran it. One sealed English cancel on a condition
 # (not looked at) was offered before and is shown now; self-settling conditions ("if it hasn't
 # shipped", "if possible", "if it isn't too late") were kept as requests.
-FLOOR_SEALED_UNDERSTOOD = 0.8019  # 1644/2050 (ten batches)
+# Session 40: raised back to 0.802 (no batch joined; measured 1645/2050, 532/630).
+FLOOR_SEALED_UNDERSTOOD = 0.802  # 1645/2050 (ten batches)
 FLOOR_SEALED_ANSWERED_OR_DEFERRED = 0.842  # 531/630
 
 
