@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from helpdesk.degrade.errors import ErrorClass, Failure, FieldIssue, ToolInputError
 from helpdesk.tools.context import RequestContext
-from helpdesk.tools.refund_per_item import PerItem, amounts_per_item
+from helpdesk.tools.refund_per_item import PER_ITEM, PerItem, amounts_per_item
 from helpdesk.tools.refund_shares import (
     REMAINING,
     SHARE_OWN,
@@ -349,7 +349,10 @@ async def _refund_outcome(
         if not per_item.placed:
             return PrecheckOutcome(refusal=await _per_item_unplaced(order, per_item, lookup))
         amount = per_item.total
-        args = {**args, "amount": amount}
+        # (the shop's record says what the money is for; an answer to the question can tell
+        # it was asked per thing)
+        said = "; ".join(f"{money:.2f} {name}" for name, _, money in per_item.parts)
+        args = {**args, "amount": amount, "reason": args.get("reason") or f"{PER_ITEM}{said}"}
     elif amount is not None and share_of and order is not None:
         # "refund 200 for the thermos in 100200": never more for one item than it cost
         too_much = _more_than_the_item(order, float(amount), str(share_of))

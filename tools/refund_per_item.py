@@ -15,7 +15,11 @@ from typing import Any
 
 from helpdesk.tools.unusable_amounts import ACCOUNT_DIGITS, COUNT_OUT_OF, NOT_AN_AMOUNT
 
-__all__ = ["PerItem", "amounts_per_item"]
+__all__ = ["PER_ITEM", "PerItem", "amounts_per_item"]
+
+PER_ITEM = "per item: "
+"""How the reason of a refund made of amounts per thing opens ("per item: 100.00 Stainless Steel
+Thermos 500ml; 200.00 Air Fryer 5L"): the shop's record of what the money is for."""
 
 NamedItems = Callable[[Mapping[str, Any], str], list[Mapping[str, Any]]]
 """The items of an order some words name (most strongly named first)."""

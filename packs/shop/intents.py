@@ -142,6 +142,7 @@ from helpdesk.tools.builtin import IF_UNPAID, KEPT_SAID
 from helpdesk.tools.number_words import EN_UNITS
 from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_all_but import ALL_BUT
+from helpdesk.tools.refund_per_item import PER_ITEM
 from helpdesk.tools.refund_shares import REMAINING
 from helpdesk.tools.shop.product_search import price_cap
 from helpdesk.tools.unusable_amounts import KEPT_AMOUNT
@@ -3980,7 +3981,8 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         lang = detect_language(text)
         return [MatchedIntent(Intent.CONFIRM_UNCLEAR, text=text.strip(), lang=lang)]
     instead = (
-        _amounts_per_thing_at_offer(text, pending, context)
+        _part_of_the_per_thing_refund(text, pending, context)
+        or _amounts_per_thing_at_offer(text, pending, context)
         or _no_and_instead(text, found, pending, context)
         or _another_thing_instead(text, pending, context)
         or _another_orders_thing_meant(text, pending, context)
@@ -4104,6 +4106,46 @@ _THING_INSTEAD = rx(
     r"(?:吧|的钱)?[\s。.!！~]*$"
     r"|^\s*(?:那就|那)?(?:改成|换成)(?:退)?(?P<zh2>[^，,。\s]{2,10}?)(?:吧|的钱)?[\s。.!！~]*$"
 )
+
+
+_BARE_ANSWER = rx(
+    r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|confirm|confirmed|go ahead|do it|please do|no|nope"
+    r"|确认|好的?|可以|行|是的?|嗯|对|不用了?|不要了?|算了)"
+    r"(?:\s*(?:please|pls|thanks|thank you|谢谢|吧|了))?\W*$"
+)
+# what makes an answer more than a yes or a no: an amount, a part, a thing left out
+_MORE_THAN_AN_ANSWER = rx(
+    r"\d|\b(?:each|only|just|no|not|but|except|for the|instead|and)\b|n't\b"
+    r"|各|每|只|不|别|但|除了|换成"
+)
+
+
+def _part_of_the_per_thing_refund(
+    text: str, pending: Any, context: MatchContext
+) -> list[MatchedIntent] | None:
+    """A refund of amounts said per thing waits ("¥300 (¥100 for the thermos; ¥200 for the air
+    fryer)") and the answer is more than a yes or a no ("yes for the thermos, no for the air
+    fryer", "yes, 100 each"): the sum is dropped and the words are said to be unread — asked
+    again on their own, never the sum run on the next yes."""
+    actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
+    if not context.awaiting_confirmation or [str(a.get("tool")) for a in actions] != [
+        "request_refund"
+    ]:
+        return None
+    args = actions[0].get("args")
+    reason = str(args.get("reason") or "") if isinstance(args, Mapping) else ""
+    said = normalize(text, _TYPOS)
+    if (
+        not reason.startswith(PER_ITEM)
+        or _BARE_ANSWER.match(said)
+        or not _MORE_THAN_AN_ANSWER.search(said)
+    ):
+        return None
+    lang = detect_language(text)
+    return [
+        MatchedIntent(Intent.CONFIRM_NO, text=text, lang=lang, details=REPLACED),
+        MatchedIntent(Intent.UNKNOWN, text=text.strip(), lang=lang, details=DEFERRED_PART),
+    ]
 
 
 _PER_THING_EN = rx(

@@ -473,3 +473,31 @@ async def test_an_amount_with_a_thousands_comma_is_one_amount(tmp_path: Path) ->
     bot = bot_for(tmp_path)
     out = await say(bot, "refund 1,000 for the air fryer")
     assert "399.00" in out["reply"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["yes for the thermos, no for the air fryer", "yes, 100 each", "yes and 100 for the purifier"],
+)
+async def test_more_than_a_yes_to_a_per_thing_refund_runs_nothing(
+    tmp_path: Path, answer: str
+) -> None:
+    """Each asked the ¥300 again (without its parts) and the next yes paid it."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for the thermos and 200 for the air fryer")
+    out = await say(bot, answer)
+    assert answer in out["reply"]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("yes", ["yes please go ahead", "确认退款"])
+async def test_a_yes_to_a_per_thing_refund_pays_the_sum_once(tmp_path: Path, yes: str) -> None:
+    """A pin: the shop's record says what the money is for."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for the thermos and 200 for the air fryer")
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [300.0]
+    entry = (await executions(bot, "create_refund"))[0]
+    refund = await bot.client.call("GET", f"/refunds/{entry['target']}", tool="t", customer="C0001")
+    assert "Thermos" in str(refund.get("reason"))
