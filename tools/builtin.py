@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from helpdesk.degrade.errors import ErrorClass, Failure, FieldIssue, ToolInputError
 from helpdesk.tools.context import RequestContext
-from helpdesk.tools.refund_per_item import PER_ITEM, PerItem, amounts_per_item
+from helpdesk.tools.refund_per_item import PerItem, amounts_per_item, item_reason, refunded_for
 from helpdesk.tools.refund_shares import (
     REMAINING,
     SHARE_OWN,
@@ -351,13 +351,14 @@ async def _refund_outcome(
         amount = per_item.total
         # (the shop's record says what the money is for; an answer to the question can tell
         # it was asked per thing)
-        said = "; ".join(f"{money:.2f} {name}" for name, _, money in per_item.parts)
-        args = {**args, "amount": amount, "reason": args.get("reason") or f"{PER_ITEM}{said}"}
+        said = item_reason([(name, money) for name, _, money in per_item.parts])
+        args = {**args, "amount": amount, "reason": args.get("reason") or said}
     elif amount is not None and share_of and order is not None:
         # "refund 200 for the thermos in 100200": never more for one item than it cost
         too_much = _more_than_the_item(order, float(amount), str(share_of))
         if too_much is not None:
             return PrecheckOutcome(refusal=too_much)
+        args = _with_item_reason(args, order, float(amount), str(share_of))
     if order is None:
         if amount is None:
             # the exact amount cannot be stated, so it cannot be asked about
@@ -408,8 +409,7 @@ async def _refund_outcome(
         facts["per_item"] = [
             {"item": en, "item_zh": zh, "amount": a} for en, zh, a in per_item.parts
         ]
-        return PrecheckOutcome(args=args, data=facts)
-    return PrecheckOutcome(data=facts)
+    return PrecheckOutcome(args=args, data=facts)
 
 
 async def _per_item_unplaced(
@@ -468,7 +468,8 @@ def _more_than_the_item(order: dict[str, Any], amount: float, words: str) -> dic
     if price is None or price.item is None:
         return None
     remaining = order.get("refundable_amount")
-    most = min(price.amount, float(remaining)) if remaining is not None else price.amount
+    left = max(price.amount - float(refunded_for(order, str(price.item))), 0.0)
+    most = min(left, float(remaining)) if remaining is not None else left
     if amount <= most:
         return None
     return {
@@ -482,6 +483,20 @@ def _more_than_the_item(order: dict[str, Any], amount: float, words: str) -> dic
         "error_class": ErrorClass.BUSINESS.value,
         "ask_amount": True,
     }
+
+
+def _with_item_reason(
+    args: dict[str, Any], order: dict[str, Any], amount: float, words: str
+) -> dict[str, Any]:
+    """``args`` with the reason "per item: <amount> <item>" when the words single out one item
+    of the order (so a later refund of it is capped by what is left of it)."""
+    if args.get("reason") or len(items_named(order, words)) != 1:
+        return args
+    item, _ = item_meant(order, words)
+    price = resolve_share(order, 1.0, words) if item is not None else None
+    if price is None or price.item is None:
+        return args
+    return {**args, "reason": item_reason([(str(price.item), amount)])}
 
 
 async def _named_elsewhere(
@@ -547,7 +562,31 @@ def _share_outcome(
         "share_item_zh": resolved.item_zh,
         "share_of_remaining": share_of == REMAINING,
     }
-    return PrecheckOutcome(args={**args, "amount": resolved.amount}, data=facts)
+    asked = {**args, "amount": resolved.amount}
+    if resolved.item is not None and order is not None:
+        already = float(refunded_for(order, resolved.item))
+        if already > 0 and share >= 1:
+            # "refund the thermos" after ¥100 of it was refunded: what is left of it
+            left = round(max(resolved.base - already, 0.0), 2)
+            if left <= 0:
+                return PrecheckOutcome(
+                    refusal={
+                        "code": "amount_too_large",
+                        "message": f"at most 0 can be refunded for {resolved.item}",
+                        "refundable_amount": remaining,
+                        "item_max": 0.0,
+                        "asked": resolved.amount,
+                        "share_item": resolved.item,
+                        "share_item_zh": resolved.item_zh,
+                        "error_class": ErrorClass.BUSINESS.value,
+                        "ask_amount": True,
+                    }
+                )
+            asked["amount"] = min(left, resolved.amount)
+        asked.setdefault("reason", None)
+        if not asked.get("reason"):
+            asked["reason"] = item_reason([(resolved.item, float(asked["amount"]))])
+    return PrecheckOutcome(args=asked, data=facts)
 
 
 async def _ticket_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOutcome:

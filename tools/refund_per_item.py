@@ -15,7 +15,14 @@ from typing import Any
 
 from helpdesk.tools.unusable_amounts import ACCOUNT_DIGITS, COUNT_OUT_OF, NOT_AN_AMOUNT
 
-__all__ = ["PER_ITEM", "PerItem", "amounts_per_item"]
+__all__ = [
+    "PER_ITEM",
+    "PerItem",
+    "amounts_per_item",
+    "item_reason",
+    "refunded_for",
+    "refunded_per_thing",
+]
 
 PER_ITEM = "per item: "
 """How the reason of a refund made of amounts per thing opens ("per item: 100.00 Stainless Steel
@@ -231,6 +238,8 @@ def amounts_per_item(
         name = str(item.get("name") or thing)
         name_zh = str(item.get("name_zh") or name)
         price = Decimal(str(item.get("unit_price") or 0)) * int(item.get("quantity") or 1)
+        # (less what refunds made per thing already paid for it, in another turn)
+        price = max(price - refunded_for(order, name), Decimal(0))
         if over is None and not Decimal(0) < amount <= price:
             over = (name, name_zh, float(price), float(amount))
         parts.append((name, name_zh, float(amount)))
@@ -298,3 +307,36 @@ def _item_names(order: Mapping[str, Any]) -> re.Pattern[str]:
         reverse=True,
     )
     return re.compile("|".join(map(re.escape, [*names, "不锈钢"])), re.IGNORECASE)
+
+
+_REASON_PART = re.compile(r"^\s*(?P<amount>\d+(?:\.\d+)?)\s+(?P<name>.+?)\s*$")
+
+
+def item_reason(parts: list[tuple[str, float]]) -> str:
+    """The reason of a refund of ``(item name, amount)`` parts: what the money is for."""
+    return PER_ITEM + "; ".join(f"{amount:.2f} {name}" for name, amount in parts)
+
+
+def refunded_for(order: Mapping[str, Any], name: str) -> Decimal:
+    """How much the order's refunds already paid for the item ``name`` (from the reasons of
+    refunds made per thing: "per item: 100.00 Stainless Steel Thermos 500ml; …")."""
+    total = Decimal(0)
+    for refund in order.get("refunds") or ():
+        reason = str(refund.get("reason") or "") if isinstance(refund, Mapping) else ""
+        if not reason.startswith(PER_ITEM):
+            continue
+        for part in reason[len(PER_ITEM) :].split(";"):
+            said = _REASON_PART.match(part)
+            if said is not None and said.group("name") == name:
+                total += Decimal(said.group("amount"))
+    return total
+
+
+def refunded_per_thing(order: Mapping[str, Any]) -> Decimal:
+    """How much of the order's refunds were made per thing (their reasons say for what)."""
+    total = Decimal(0)
+    for refund in order.get("refunds") or ():
+        reason = str(refund.get("reason") or "") if isinstance(refund, Mapping) else ""
+        if reason.startswith(PER_ITEM):
+            total += Decimal(str(refund.get("amount") or 0))
+    return total

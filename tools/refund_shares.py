@@ -14,6 +14,7 @@ from typing import Any
 
 from helpdesk.tools.refund_all_but import items_but
 from helpdesk.tools.refund_lists import either_item, items_listed
+from helpdesk.tools.refund_per_item import refunded_per_thing
 from helpdesk.tools.shop.catalog import PIECE_ALIASES, SEARCH_ALIASES
 from helpdesk.tools.shop.product_search import mention_scores, product_text
 
@@ -187,8 +188,7 @@ _ITEM_MEANT = re.compile(
     r"|\b(?:from|in|out of) (?:my |the |this |that |our )?(?:\d{6} |last |latest |recent )?"
     r"(?:order|purchase)\b"
     r"|(?:\d{6}|订单|那单|这单)\s*(?:里|里面|中|当中)"
-    # "那单保温杯退了吧", "那单的保温杯": a thing of that order said right after it (not "那单退了",
-    # "那单全退", "那单东西都退了")
+    # "那单保温杯退了吧": a thing of that order said right after it (not "那单退了", "那单全退")
     r"|(?:那单|这单|那个订单)\s*的?\s*"
     r"(?!退|取消|全|都|整|东西|商品|也|还|就|帮|给|我|你|先|再|直接|麻烦|请|要|能|可以|不|别|没|一起)"
     r"[\u4e00-\u9fff]{2}",
@@ -276,10 +276,8 @@ _FEE_REFUNDED = re.compile(
 
 def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] | None, bool]:
     """The one item of a several-item order ``words`` single out for a refund, and whether
-    they name items of it at all (named but not exactly one whole item, or an item bought more
-    than once: asked, never guessed). An item that only describes the order ("the air fryer
-    order") singles nothing out, nor does anything on an order already partly refunded (what
-    is left cannot be told per item)."""
+    they name items at all (not one whole item, one bought twice, one describing the order,
+    an order partly refunded other than per thing: asked)."""
     if (all_but := items_but(order, words, _named_items)) is not None:
         return all_but  # "everything but the air fryer": what the other items cost, or asked
     if _FEE_REFUNDED.search(words) and _FEE_SAID.search(words):
@@ -322,7 +320,9 @@ def item_meant(order: Mapping[str, Any], words: str) -> tuple[Mapping[str, Any] 
         if held and len(left) == 1 and not _NOT_ONE_ITEM.search(_NOT_WANTED.sub(" ", rest)):
             named, words = left, _KEPT.sub(" ", words)
     one = named[0]
-    refunded = float(order.get("refundable_amount") or 0) < float(order.get("total") or 0)
+    # (refunds made per thing say what they were for: what is left of each item is known)
+    unsaid = float(order.get("refundable_amount") or 0) + float(refunded_per_thing(order))
+    refunded = unsaid < float(order.get("total") or 0) - 0.005
     if (
         len(named) != 1
         or _NOT_ONE_ITEM.search(_NOT_WANTED.sub(" ", words))

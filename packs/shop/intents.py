@@ -4137,6 +4137,7 @@ def _part_of_the_per_thing_refund(
     said = normalize(text, _TYPOS)
     if (
         not reason.startswith(PER_ITEM)
+        or ";" not in reason  # (one thing's refund: its answers are read as any other's)
         or _BARE_ANSWER.match(said)
         or not _MORE_THAN_AN_ANSWER.search(said)
     ):

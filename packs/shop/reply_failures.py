@@ -170,8 +170,9 @@ def _business(
         )
     if code == "amount_too_large" and order_id and data.get("item_max") is not None:
         item = data.get("share_item_zh") if w.lang == "zh" else data.get("share_item")
+        key = "item_refunded_already" if float(data["item_max"]) <= 0 else "amount_too_large_item"
         return w.say(
-            "amount_too_large_item",
+            key,
             order_id=order_id,
             item=as_str(item or data.get("share_item")),
             asked=money(data.get("asked") or 0),

@@ -501,3 +501,41 @@ async def test_a_yes_to_a_per_thing_refund_pays_the_sum_once(tmp_path: Path, yes
     entry = (await executions(bot, "create_refund"))[0]
     refund = await bot.client.call("GET", f"/refunds/{entry['target']}", tool="t", customer="C0001")
     assert "Thermos" in str(refund.get("reason"))
+
+
+# --- a thing refunded in another turn --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("refund 100 for the thermos", "refund 100 for the thermos"),
+        ("refund the thermos", "refund the thermos"),
+        ("refund 399 for the air fryer", "refund 100 for the air fryer and 100 for the thermos"),
+        ("refund 100 for the thermos and 200 for the air fryer", "refund 50 for the thermos"),
+    ],
+)
+async def test_a_things_refunds_never_add_up_to_more_than_it_cost(
+    tmp_path: Path, first: str, again: str
+) -> None:
+    """Each second refund was asked "again?" and paid on a yes: ¥200 or ¥258 for a ¥129
+    thermos, ¥499 for a ¥399 air fryer. A refund of a thing says so in its reason now, and
+    what is left of the thing caps the next one."""
+    bot = bot_for(tmp_path)
+    await say(bot, first)
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_refund")) == 1
+    await say(bot, again)
+    await say(bot, "yes")
+    assert len(await executions(bot, "create_refund")) == 1
+
+
+async def test_what_is_left_of_a_thing_can_still_be_refunded(tmp_path: Path) -> None:
+    """A pin: ¥100 of the ¥129 thermos refunded, ¥29 more is offered and paid."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for the thermos")
+    await say(bot, "yes")
+    out = await say(bot, "refund 29 for the thermos")
+    assert "29.00" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [100.0, 29.0]
