@@ -192,6 +192,7 @@ def amounts_per_item(
         _orientation(norm, (_AMOUNT_FOR_THING, _AMOUNT_THEN_THING)),
         _orientation(norm, (_AMOUNT_FOR_THING, _THING_THEN_AMOUNT, _THING_THEN_AMOUNT_ZH)),
     ]
+    single = bool(readings) and max(len(r) for r in readings) == 1
     # (a reading whose things name no item of the order is no list of the order's things:
     # "keep 200 of it", "minus the 100 you already gave me")
     readings = [r for r in readings if any(named_items(order, t) for t in r.values())]
@@ -201,6 +202,12 @@ def amounts_per_item(
     if readings and max(len(r) for r in readings) == 1 and len(_amounts(norm)) >= 2:
         # "保温杯只给1分，退100，空气炸锅退200": one amount said for a thing and another beside
         # it — how much in all is asked, never one of them kept and the other dropped
+        return PerItem(total=0.0, parts=(), unclear=True)
+    beside = _LISTED_BESIDE.search(norm)
+    listed = (beside.group("listed") or beside.group("listed_zh") or "") if beside else ""
+    if single and named_items(order, listed) and not _PRICE_TOLD.search(norm):
+        # "refund the air fryer and 100 for the thermos": a thing listed beside the amount
+        # for another — how much in all is asked, never the thing dropped
         return PerItem(total=0.0, parts=(), unclear=True)
     readings = [r for n, r in enumerate(readings) if len(r) >= 2 and r not in readings[:n]]
     if not readings:
@@ -249,6 +256,16 @@ def amounts_per_item(
     )
 
 
+_LISTED_BESIDE = re.compile(
+    r"\b(?:refund|return)\s+(?:me\s+)?(?:the|my)\s+(?P<listed>[a-z][a-z0-9 -]*?)\s+"
+    r"(?:and|&|plus)\s+[¥￥]?\d+(?:\.\d+)?\s*(?:yuan|rmb|kuai|bucks)?\s+(?:for|on)\b"
+    r"|(?:退|把)(?P<listed_zh>[\u4e00-\u9fff]{2,8}?)(?:和|跟|还有|，|,)\s*[\u4e00-\u9fff]{2,8}?"
+    r"(?:退)?\s*\d+",
+    re.IGNORECASE,
+)
+"""A thing listed for a refund right beside an amount said for another ("refund the air fryer
+and 100 for the thermos")."""
+_PRICE_TOLD = re.compile(r"\b(?:paid|cost|costs|spent|bought)\b|花了|付了|买的|原价", re.IGNORECASE)
 _EACH = re.compile(
     r"\b(?:each|apiece|per (?:item|piece|one|thing)|for every|every (?:item|one|thing))\b|各|每",
     re.IGNORECASE,

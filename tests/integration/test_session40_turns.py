@@ -539,3 +539,17 @@ async def test_what_is_left_of_a_thing_can_still_be_refunded(tmp_path: Path) -> 
     assert "29.00" in out["reply"]
     await say(bot, "yes")
     assert await refunds_of(bot, "100200") == [100.0, 29.0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["refund the air fryer and 100 for the thermos", "refund the thermos and 50 for the plates"],
+)
+async def test_a_thing_listed_beside_an_amount_for_another_is_asked(
+    tmp_path: Path, text: str
+) -> None:
+    """Each offered the one amount (¥100, ¥50) with the other thing dropped; a yes paid it."""
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
