@@ -4108,6 +4108,16 @@ _THING_INSTEAD = rx(
 )
 
 
+def _the_refund_waiting(pending: Any, context: MatchContext) -> list[Mapping[str, Any]]:
+    """The waiting actions when they are one refund and the bot asked about it (else none)."""
+    actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
+    if not context.awaiting_confirmation or [str(a.get("tool")) for a in actions] != [
+        "request_refund"
+    ]:
+        return []
+    return actions
+
+
 _BARE_ANSWER = rx(
     r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|confirm|confirmed|go ahead|do it|please do|no|nope"
     r"|确认|好的?|可以|行|是的?|嗯|对|不用了?|不要了?|算了)"
@@ -4127,10 +4137,8 @@ def _part_of_the_per_thing_refund(
     fryer)") and the answer is more than a yes or a no ("yes for the thermos, no for the air
     fryer", "yes, 100 each"): the sum is dropped and the words are said to be unread — asked
     again on their own, never the sum run on the next yes."""
-    actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
-    if not context.awaiting_confirmation or [str(a.get("tool")) for a in actions] != [
-        "request_refund"
-    ]:
+    actions = _the_refund_waiting(pending, context)
+    if not actions:
         return None
     args = actions[0].get("args")
     reason = str(args.get("reason") or "") if isinstance(args, Mapping) else ""
@@ -4162,10 +4170,8 @@ def _amounts_per_thing_at_offer(
     """ "refund 100200" → "100 for the thermos and 200 for the air fryer" / "保温杯100，空气炸锅
     200": the refund waiting is asked again as the amounts said per thing (added up, or asked
     how much), never left at the whole order for the next yes to pay."""
-    actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
-    if not context.awaiting_confirmation or [str(a.get("tool")) for a in actions] != [
-        "request_refund"
-    ]:
+    actions = _the_refund_waiting(pending, context)
+    if not actions:
         return None
     said = normalize(text, _TYPOS)
     args = actions[0].get("args")
@@ -4188,10 +4194,8 @@ def _another_thing_instead(
     """ "refund the thermos" → "yes but for the plates instead" / "不是保温杯 是碗": the refund
     waiting is not wanted; the other thing's refund is read on its own (asked before anything
     runs). The thermos was offered again (and paid on a hurried yes), or both were dropped."""
-    actions = [a for a in pending if isinstance(a, Mapping)] if isinstance(pending, list) else []
-    if not context.awaiting_confirmation or [str(a.get("tool")) for a in actions] != [
-        "request_refund"
-    ]:
+    actions = _the_refund_waiting(pending, context)
+    if not actions:
         return None
     said = normalize(text, _TYPOS)
     found = _THING_INSTEAD.match(said)
