@@ -122,6 +122,14 @@ _AMOUNT_CORRECTED = re.compile(
     r"|hundred|a hundred|one hundred|two|three|four|five|ten)\b)",
     re.IGNORECASE,
 )
+# "not 100", "退200，不是100", "不要退100 退50", "don't refund 100": an amount refused — never the
+# one asked ("不是，退50" with a pause is a correction: _AMOUNT_CORRECTED)
+_AMOUNT_REFUSED = re.compile(
+    r"\b(?:not|never|don'?t refund|do not refund|dont refund)\s+(?:me\s+)?(?:[¥￥]|rmb|cny)?\s*"
+    r"\d+(?:\.\d+)?(?:\s*(?:yuan|rmb|kuai|bucks?)\b)?"
+    r"|(?:不是|不要|别|不)(?:退|给我退)?\s*[¥￥]?\s*\d+(?:\.\d+)?(?:块钱|块|元)?",
+    re.IGNORECASE,
+)
 _PERCENT_AFTER = re.compile(r"^\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
 _CURRENCY_WORD_AFTER = re.compile(r"^\s*(?:yuan|rmb|kuai|bucks?|dollars?|元|块)", re.IGNORECASE)
 # In a refund's words (money context), things counted, not money: "再退一台", "退两件", "refund one
@@ -236,6 +244,12 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     norm = NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
+    refused = _AMOUNT_REFUSED.search(norm)
+    if refused:
+        norm = _AMOUNT_REFUSED.sub(lambda m: " " * len(m.group(0)), norm)
+        if not re.search(r"\d|[一二两三四五六七八九十百千]", norm):
+            # "not 100" and no other amount: how much is asked, never the one refused
+            return AmountReading("invalid", raw=refused.group(0).strip())
     corrected = _AMOUNT_CORRECTED.search(norm)
     if corrected and corrected.start() and re.search(r"\d", norm[: corrected.start()]):
         # ("算了还是200吧": the particle after the number is no part of it)
