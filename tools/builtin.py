@@ -19,7 +19,13 @@ from pydantic import BaseModel, ConfigDict
 
 from helpdesk.degrade.errors import ErrorClass, Failure, FieldIssue, ToolInputError
 from helpdesk.tools.context import RequestContext
-from helpdesk.tools.refund_per_item import PerItem, amounts_per_item, item_reason, refunded_for
+from helpdesk.tools.refund_per_item import (
+    PerItem,
+    amounts_per_item,
+    item_reason,
+    reason_for_amount,
+    refunded_for,
+)
 from helpdesk.tools.refund_shares import (
     REMAINING,
     SHARE_OWN,
@@ -289,6 +295,9 @@ async def _refund_precheck(args: dict[str, Any], lookup: LookupFn) -> PrecheckOu
     share = args.pop("share", None)
     share_of = args.pop("share_of", None)
     share_own = args.pop(SHARE_OWN, None)
+    if args.get("reason") and args.get("amount") is not None:
+        # asked again at another amount: what the money is for is said again or dropped
+        args["reason"] = reason_for_amount(args["reason"], float(args["amount"]))
     outcome = await _refund_outcome(args, lookup, share, share_of, share_own)
     if outcome.refusal is None and outcome.args is None:
         # what is asked about (and run after a yes) never carries the share's words

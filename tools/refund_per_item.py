@@ -334,18 +334,32 @@ def item_reason(parts: list[tuple[str, float]]) -> str:
     return PER_ITEM + "; ".join(f"{amount:.2f} {name}" for name, amount in parts)
 
 
+def _reason_parts(reason: str) -> list[tuple[str, Decimal]]:
+    """The ``(item name, amount)`` parts of a per-thing refund's reason (none for another)."""
+    if not reason.startswith(PER_ITEM):
+        return []
+    parts = (_REASON_PART.match(part) for part in reason[len(PER_ITEM) :].split(";"))
+    return [(p.group("name"), Decimal(p.group("amount"))) for p in parts if p is not None]
+
+
+def reason_for_amount(reason: str | None, amount: float) -> str | None:
+    """A refund's reason once its amount is ``amount`` ("yes but only 250" to ¥300 asked as
+    ¥100 for the thermos and ¥200 for the air fryer): a per-thing reason that no longer adds up
+    is dropped (one thing's is said at the new amount) — the shop's record never says the money
+    was for what it was not; any other reason is kept."""
+    parts = _reason_parts(reason or "")
+    if not parts or abs(sum(m for _, m in parts) - Decimal(str(amount))) < Decimal("0.005"):
+        return reason
+    return item_reason([(parts[0][0], amount)]) if len(parts) == 1 else None
+
+
 def refunded_for(order: Mapping[str, Any], name: str) -> Decimal:
     """How much the order's refunds already paid for the item ``name`` (from the reasons of
     refunds made per thing: "per item: 100.00 Stainless Steel Thermos 500ml; …")."""
     total = Decimal(0)
     for refund in order.get("refunds") or ():
         reason = str(refund.get("reason") or "") if isinstance(refund, Mapping) else ""
-        if not reason.startswith(PER_ITEM):
-            continue
-        for part in reason[len(PER_ITEM) :].split(";"):
-            said = _REASON_PART.match(part)
-            if said is not None and said.group("name") == name:
-                total += Decimal(said.group("amount"))
+        total += sum((m for n, m in _reason_parts(reason) if n == name), Decimal(0))
     return total
 
 

@@ -4120,8 +4120,17 @@ def _the_refund_waiting(pending: Any, context: MatchContext) -> list[Mapping[str
 
 _BARE_ANSWER = rx(
     r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|confirm|confirmed|go ahead|do it|please do|no|nope"
-    r"|确认|好的?|可以|行|是的?|嗯|对|不用了?|不要了?|算了)"
+    r"|no thanks|nah|never ?mind|forget it|确认|好的?|可以|行|是的?|嗯|对|不用了?|不要了?|算了"
+    r"|不了|不退了|不用退了|先不退了?)"
     r"(?:\s*(?:please|pls|thanks|thank you|谢谢|吧|了))?\W*$"
+)
+# "yes but only 250", "可以 但是只退250", "no, just 200": the amount changed, nothing else said —
+# read as the answer to any refund's question (asked again at that amount, its parts dropped)
+_ONLY_THE_AMOUNT_CHANGED = rx(
+    r"^\W*(?:(?:yes|yeah|ok|okay|sure|no|nope|but|only|just|make it|refund(?: me)?|please|pls"
+    r"|可以|好的?|行|是的?|嗯|对|不|不用|算了|但是?|不过|只|就|只退|就退|退|给我退)\W*)*"
+    r"[¥￥]?\d{1,6}(?:\.\d{1,2})?\s*(?:块钱|块|元|yuan|rmb|kuai)?"
+    r"(?:\W*(?:please|pls|instead|then|only|吧|就行了?|就好|就可以了?))*\W*$"
 )
 # what makes an answer more than a yes or a no: an amount, a part, a thing left out
 _MORE_THAN_AN_ANSWER = rx(
@@ -4147,6 +4156,7 @@ def _part_of_the_per_thing_refund(
         not reason.startswith(PER_ITEM)
         or ";" not in reason  # (one thing's refund: its answers are read as any other's)
         or _BARE_ANSWER.match(said)
+        or _ONLY_THE_AMOUNT_CHANGED.match(said)
         or not _MORE_THAN_AN_ANSWER.search(said)
     ):
         return None

@@ -4,11 +4,13 @@ minimal tier) and counted in the shop's audit log."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from helpdesk.graph.money import read_amount
 from helpdesk.packs import default_packs
+from helpdesk.tools.refund_per_item import reason_for_amount
 from tests.integration.test_trust import bot_for, executions, refunds_of, say
 
 SHOP = default_packs()
@@ -59,3 +61,63 @@ async def test_the_amount_said_not_is_never_paid(
     await say(bot, text)
     await say(bot, "确认" if "退" in text else "yes")
     assert await refunds_of(bot, "100609") == ([paid] if paid else [])
+
+
+# --- an answer to a refund asked per thing -------------------------------------------------
+
+PER_THING = "refund 100 for the thermos and 200 for the air fryer"
+
+
+async def _reason_of_the_refund(bot: Any) -> str:
+    (entry,) = await executions(bot, "create_refund")
+    refund = await bot.client.call("GET", f"/refunds/{entry['target']}", tool="t", customer="C0001")
+    return str(refund.get("reason"))
+
+
+@pytest.mark.parametrize(("answer", "yes"), [("yes but only 250", "yes"), ("可以 但是只退250", "确认")])
+async def test_an_amount_changed_at_a_per_thing_offer_is_asked(
+    tmp_path: Path, answer: str, yes: str
+) -> None:
+    """The ¥300 asked as ¥100 for the thermos and ¥200 for the air fryer was dropped and the
+    answer quoted as not handled; the amount alone changed is asked, and the shop's record no
+    longer says ¥100 and ¥200 were paid for the two things."""
+    bot = bot_for(tmp_path)
+    await say(bot, PER_THING)
+    out = await say(bot, answer)
+    assert "250.00" in out["reply"]
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [250.0]
+    assert "Thermos" not in await _reason_of_the_refund(bot)
+
+
+async def test_one_things_refund_changed_is_recorded_at_its_new_amount(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for the thermos")
+    await say(bot, "yes but only 50")
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100200") == [50.0]
+    assert "50.00 Stainless Steel Thermos" in await _reason_of_the_refund(bot)
+
+
+@pytest.mark.parametrize("answer", ["不了", "no thanks", "不用退了"])
+async def test_a_plain_no_to_a_per_thing_offer_is_only_a_no(tmp_path: Path, answer: str) -> None:
+    """"不了" dropped the offer but was also quoted as a part of the message not handled."""
+    bot = bot_for(tmp_path)
+    await say(bot, PER_THING)
+    out = await say(bot, answer)
+    assert not [t for t in out["tasks"] if t.get("deferred")]
+    await say(bot, "yes")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("reason", "amount", "kept"),
+    [
+        ("per item: 100.00 A; 200.00 B", 300.0, "per item: 100.00 A; 200.00 B"),
+        ("per item: 100.00 A; 200.00 B", 250.0, None),
+        ("per item: 100.00 A", 50.0, "per item: 50.00 A"),
+        ("damaged in transit", 50.0, "damaged in transit"),
+    ],
+)
+def test_a_reason_follows_the_amount(reason: str, amount: float, kept: str | None) -> None:
+    assert reason_for_amount(reason, amount) == kept
