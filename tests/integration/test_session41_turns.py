@@ -74,7 +74,9 @@ async def _reason_of_the_refund(bot: Any) -> str:
     return str(refund.get("reason"))
 
 
-@pytest.mark.parametrize(("answer", "yes"), [("yes but only 250", "yes"), ("可以 但是只退250", "确认")])
+@pytest.mark.parametrize(
+    ("answer", "yes"), [("yes but only 250", "yes"), ("可以 但是只退250", "确认")]
+)
 async def test_an_amount_changed_at_a_per_thing_offer_is_asked(
     tmp_path: Path, answer: str, yes: str
 ) -> None:
@@ -101,7 +103,7 @@ async def test_one_things_refund_changed_is_recorded_at_its_new_amount(tmp_path:
 
 @pytest.mark.parametrize("answer", ["不了", "no thanks", "不用退了"])
 async def test_a_plain_no_to_a_per_thing_offer_is_only_a_no(tmp_path: Path, answer: str) -> None:
-    """"不了" dropped the offer but was also quoted as a part of the message not handled."""
+    """ "不了" dropped the offer but was also quoted as a part of the message not handled."""
     bot = bot_for(tmp_path)
     await say(bot, PER_THING)
     out = await say(bot, answer)
