@@ -321,6 +321,8 @@ async def _refund_outcome(
                 "error_class": ErrorClass.BUSINESS.value,
             }
         )
+    if order is not None and args.get("reason") and args.get("amount") is not None:
+        args["reason"] = reason_for_amount(args["reason"], float(args["amount"]), order)
     if order is not None and share_of and share_of != REMAINING and share_own:
         share_of = own_words_or_all(order, str(share_own), str(share_of))
     if order is not None and share_of and share_of != REMAINING and args.get("amount") is None:

@@ -342,13 +342,23 @@ def _reason_parts(reason: str) -> list[tuple[str, Decimal]]:
     return [(p.group("name"), Decimal(p.group("amount"))) for p in parts if p is not None]
 
 
-def reason_for_amount(reason: str | None, amount: float) -> str | None:
-    """A refund's reason once its amount is ``amount`` ("yes but only 250" to ¥300 asked as
-    ¥100 for the thermos and ¥200 for the air fryer): a per-thing reason that no longer adds up
-    is dropped (one thing's is said at the new amount) — the shop's record never says the money
-    was for what it was not; any other reason is kept."""
+def reason_for_amount(
+    reason: str | None, amount: float, order: Mapping[str, Any] | None = None
+) -> str | None:
+    """A refund's reason once its amount is ``amount`` (and its order ``order``, when known):
+    "yes but only 250" to ¥300 asked as ¥100 for the thermos and ¥200 for the air fryer, "不对，
+    是100609" to a refund of the thermos of 100200. A per-thing reason that no longer adds up is
+    dropped (one thing's is said at the new amount), and so is one naming a thing the order
+    does not hold — the shop's record never says the money was for what it was not; any other
+    reason is kept."""
     parts = _reason_parts(reason or "")
-    if not parts or abs(sum(m for _, m in parts) - Decimal(str(amount))) < Decimal("0.005"):
+    if not parts:
+        return reason
+    if order is not None:
+        held = {str(i.get("name")) for i in order.get("items") or () if isinstance(i, Mapping)}
+        if any(name not in held for name, _ in parts):
+            return None
+    if abs(sum(m for _, m in parts) - Decimal(str(amount))) < Decimal("0.005"):
         return reason
     return item_reason([(parts[0][0], amount)]) if len(parts) == 1 else None
 

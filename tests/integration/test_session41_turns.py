@@ -123,3 +123,24 @@ async def test_a_plain_no_to_a_per_thing_offer_is_only_a_no(tmp_path: Path, answ
 )
 def test_a_reason_follows_the_amount(reason: str, amount: float, kept: str | None) -> None:
     assert reason_for_amount(reason, amount) == kept
+
+
+def test_a_reason_naming_a_thing_the_order_does_not_hold_is_dropped() -> None:
+    order = {"items": [{"name": "Air Purifier"}]}
+    assert reason_for_amount("per item: 100.00 Stainless Steel Thermos 500ml", 100.0, order) is None
+    assert reason_for_amount("per item: 100.00 Air Purifier", 100.0, order) == (
+        "per item: 100.00 Air Purifier"
+    )
+
+
+async def test_a_things_refund_moved_to_another_order_does_not_say_it_was_for_the_thing(
+    tmp_path: Path,
+) -> None:
+    """ "refund 100 for the thermos" → "不对，是100609": the ¥100 said is asked on 100609 and paid
+    on a yes — the shop's record said it was for the thermos, which 100609 does not hold."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 for the thermos")
+    await say(bot, "不对，是100609")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100609") == [100.0]
+    assert "Thermos" not in await _reason_of_the_refund(bot)
