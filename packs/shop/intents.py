@@ -5430,14 +5430,15 @@ def match_shop(
         ]
     if any(m.intent in (ShopIntent.REFUND, ShopIntent.CANCEL_ORDER) for m in matched):
         # "退款100609 不然我就投诉", "refund 100609 or I'll complain": a complaint threatened if
-        # the write is not done asks for no ticket (a yes to the refund filed one too)
+        # the write is not done asks for no ticket (a yes to the refund filed one too); so is
+        # a person ("退款100609 不然我就转人工": a yes to the refund transferred too)
         matched = [
             m
             for m in matched
             if not (
-                m.intent is ShopIntent.CREATE_TICKET
-                and _IF_NOT_THEN.search(normalize(m.text, _TYPOS))
-                and _COMPLAINT.search(normalize(m.text, _TYPOS))
+                m.intent in (ShopIntent.CREATE_TICKET, ShopIntent.HANDOFF)
+                and _IF_NOT_THEN.search(told := normalize(m.text, _TYPOS))
+                and (m.intent is ShopIntent.HANDOFF or _COMPLAINT.search(told))
             )
         ]
     waited = _writes_waiting_on_a_day(matched, norm, said_whole)

@@ -11,7 +11,7 @@ import pytest
 from helpdesk.graph.money import read_amount
 from helpdesk.packs import default_packs
 from helpdesk.tools.refund_per_item import reason_for_amount
-from tests.integration.test_trust import bot_for, executions, refunds_of, say
+from tests.integration.test_trust import bot_for, calls_of, executions, refunds_of, say
 
 SHOP = default_packs()
 
@@ -144,3 +144,21 @@ async def test_a_things_refund_moved_to_another_order_does_not_say_it_was_for_th
     await say(bot, "确认")
     assert await refunds_of(bot, "100609") == [100.0]
     assert "Thermos" not in await _reason_of_the_refund(bot)
+
+
+# --- a person threatened beside a write ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["退款100609 不然我就转人工", "refund 100609, otherwise I want to talk to a human"]
+)
+async def test_a_transfer_threatened_beside_a_refund_is_not_offered(
+    tmp_path: Path, text: str
+) -> None:
+    """ "退款100609 不然我就转人工" offered the refund and the transfer; a yes did both."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert [c[0] for c in calls_of(out)] == ["request_refund"]
+    await say(bot, "确认" if "退" in text else "yes")
+    assert await refunds_of(bot, "100609") == [866.0]
+    assert await executions(bot, "create_ticket") == []
