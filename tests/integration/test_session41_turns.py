@@ -162,3 +162,22 @@ async def test_a_transfer_threatened_beside_a_refund_is_not_offered(
     await say(bot, "确认" if "退" in text else "yes")
     assert await refunds_of(bot, "100609") == [866.0]
     assert await executions(bot, "create_ticket") == []
+
+
+# --- a thing refunded in two characters ------------------------------------------------------
+
+
+async def test_refund_and_a_thing_alone_is_the_things_refund(tmp_path: Path) -> None:
+    """ "退保温杯" was not understood (the help menu); "我想退保温杯" was read."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "退保温杯")
+    assert "129.00" in out["reply"]
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == [129.0]
+
+
+@pytest.mark.parametrize("text", ["退出登录", "退保险", "退单", "别退保温杯"])
+async def test_other_words_after_the_verb_are_no_refund(tmp_path: Path, text: str) -> None:
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "request_refund" not in [c[0] for c in calls_of(out)]
