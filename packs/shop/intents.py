@@ -679,6 +679,17 @@ _REFUND_POLICY_ASKED = rx(
     r"|accept returns)\b(?![^.?!]*\b(?:my|me|please|pls|plz)\b)"
     r"|你们(?:一般|会)?(?:退款|退钱)(?:吗|么|嘛)|你们退不退(?:款|钱)?"
 )
+# "do I have to send it back to get a refund?", "where do I go to cancel 100998?", "我是不是得
+# 投诉才能拿到退款": what a refund or a cancel takes, asked
+_WHAT_IT_TAKES = (
+    r"|\b(?:do|would|will|must) (?:i|we) (?:have|need|got) to\b[^.?!]{0,60}"
+    r"\b(?:to|before|in order to|so (?:that )?(?:i|we) can)\s+(?:get|have|receive|claim|cancel"
+    r"|refund)\b"
+    r"|\bwhere (?:do|can|should) (?:i|we) (?:go|apply|ask|click|request)\b"
+    r"|\b(?:who|what number) (?:do|should) (?:i|we) (?:call|contact|ask|email)\b"
+    r"|(?:需要|得|要|必须)[^，。,.!?！？]{0,12}才(?:能|可以)"
+    r"|是不是(?:得|要|需要|必须)[^，。,.!?！？]{0,12}(?:退|取消)"
+)
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
     # "is 100 for the thermos and 200 for the air fryer a fair refund?", "退100合理吗": whether
@@ -711,6 +722,11 @@ _REFUND_QUESTION = rx(
     # "can I still get a refund if the box is opened?", "could I still get a refund after 7 days"
     r"|\b(?:can|could|would|will) (?:i|we) still (?:get|have|claim) (?:a |my |any )?refund\b"
     r"|\bdo (?:i|we) (?:have|need) to (?:ask|apply|request)\b|\bdoes (?:that|this|it) mean\b"
+    # "do I need to file a complaint to get my refund on 100200?", "我需要先寄回才能退款吗",
+    # "can my wife get a refund on 100609?": what it takes, or who may, asked — never offered
+    + _WHAT_IT_TAKES
+    + r"|\bcan my (?:wife|husband|partner|friend|mom|mum|mother|dad|father|son|daughter|sister"
+    r"|brother|kid|boss|colleague)\b"
     r"|\bor (?:a |an )?(?:new one|replacement|exchange|repair)\b"
     # "炸锅要是退了 是退399吗": how much would come back, asked
     r"|是退[¥￥]?\d+(?:\.\d+)?(?:块|元)?钱?(?:吗|么|嘛|\?|？)"
@@ -1363,7 +1379,7 @@ _WANT_TO_KNOW = rx(
 # "100998现在还能取消吗", "can I still cancel 100998?": whether it can be, asked; "我记得取消了",
 # "I already cancelled it": said to have been — neither asks for a cancel
 _CANCEL_ASKED_OR_TOLD = rx(
-    r"还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
+    r"(?:在|去)哪(?:里|儿)?(?:可以|能)?取消" + _WHAT_IT_TAKES + r"|还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
     r"|\b(?:can|could) (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
     # "cancel 100998 if it has shipped", "100998发货了的话取消": a cancel on a condition that
     # would make it impossible — the order's state answers it, nothing is offered

@@ -181,3 +181,35 @@ async def test_other_words_after_the_verb_are_no_refund(tmp_path: Path, text: st
     bot = bot_for(tmp_path)
     out = await say(bot, text)
     assert "request_refund" not in [c[0] for c in calls_of(out)]
+
+
+# --- what a refund or a cancel takes, asked ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "do I need to file a complaint to get my refund on 100200?",
+        "do I have to send it back to get a refund on 100200?",
+        "我需要先寄回才能退款100200吗？",
+        "我是不是得投诉才能拿到100200的退款？",
+        "can my wife get a refund on 100609 instead of me?",
+        "where do I go to cancel 100998?",
+        "do I have to call to cancel 100998?",
+    ],
+)
+async def test_what_a_write_takes_asked_offers_nothing(tmp_path: Path, text: str) -> None:
+    """Each was offered (¥797, ¥866, the ¥5198 cancel) and a yes ran it."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert not {"request_refund", "cancel_order"} & {c[0] for c in calls_of(out)}
+    await say(bot, "确认" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "yes")
+    assert await executions(bot, "create_refund") == []
+    assert await executions(bot, "cancel_order") == []
+
+
+async def test_a_refund_asked_beside_what_it_takes_is_offered(tmp_path: Path) -> None:
+    """A pin: "refund 100200 please, do I need to send it back?" asks for the refund."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "refund 100200 please, do I need to send it back?")
+    assert "request_refund" in [c[0] for c in calls_of(out)]
