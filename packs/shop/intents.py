@@ -1381,7 +1381,8 @@ _WANT_TO_KNOW = rx(
 _CANCEL_ASKED_OR_TOLD = rx(
     r"(?:在|去)哪(?:里|儿)?(?:可以|能)?取消"
     + _WHAT_IT_TAKES
-    + r"|还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消|是否(?:还)?(?:能|可以)取消"
+    + r"|还(?:能|可以)(?:不能)?取消[吗么嘛]?|能不能取消|可不可以取消|能否取消"
+    r"|是否(?:还)?(?:能|可以)取消"
     r"|\b(?:can|could) (?:i|we) still cancel\b|\bis it (?:still )?(?:possible|too late) to cancel\b"
     # "cancel 100998 if it has shipped", "100998发货了的话取消": a cancel on a condition that
     # would make it impossible — the order's state answers it, nothing is offered
