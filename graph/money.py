@@ -28,6 +28,7 @@ from helpdesk.tools.packs import PackSet
 from helpdesk.tools.refund_shares import KEEP_NEGATED
 from helpdesk.tools.unusable_amounts import (
     ACCOUNT_DIGITS,
+    AMOUNT_REFUSED,
     COUNT_OUT_OF,
     NOT_AN_AMOUNT,
     UNUSABLE_AMOUNTS,
@@ -122,14 +123,6 @@ _AMOUNT_CORRECTED = re.compile(
     r"|hundred|a hundred|one hundred|two|three|four|five|ten)\b)",
     re.IGNORECASE,
 )
-# "not 100", "退200，不是100", "不要退100 退50", "don't refund 100": an amount refused — never the
-# one asked ("不是，退50" with a pause is a correction: _AMOUNT_CORRECTED)
-_AMOUNT_REFUSED = re.compile(
-    r"\b(?:not|never|don'?t refund|do not refund|dont refund)\s+(?:me\s+)?(?:[¥￥]|rmb|cny)?\s*"
-    r"\d+(?:\.\d+)?(?:\s*(?:yuan|rmb|kuai|bucks?)\b)?"
-    r"|(?:不是|不要|别|不)(?:退|给我退)?\s*[¥￥]?\s*\d+(?:\.\d+)?(?:块钱|块|元)?",
-    re.IGNORECASE,
-)
 _PERCENT_AFTER = re.compile(r"^\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
 _CURRENCY_WORD_AFTER = re.compile(r"^\s*(?:yuan|rmb|kuai|bucks?|dollars?|元|块)", re.IGNORECASE)
 # In a refund's words (money context), things counted, not money: "再退一台", "退两件", "refund one
@@ -158,7 +151,9 @@ _COUNTED_PATTERNS: tuple[re.Pattern[str], ...] = (
         r"|\b(?:1|one|a single) (?!(?:yuan|kuai|rmb|dollar|buck|hundred|thousand|more|of)\b)"
         r"(?:[a-z]+ )?(?:curtain|candle|belt|item|thing|piece|unit|plate|bowl|cup|pair|set|pack|box"
         r"|bottle|jacket|shirt|sock|towel|pillow|lamp|cable|charger|case|thermos|purifier|keyboard"
-        r"|mouse|tablet|phone|watch|band)s?\b",
+        r"|mouse|tablet|phone|watch|band|fryer|kettle|monitor|headphone|earbud|speaker|beanie|hat"
+        r"|toothbrush|drive|ssd|blanket|duvet|protector|filter|dinnerware|mug|glass|pan|pot|knife"
+        r"|bag|shoe|boot|dress|coat|sweater|hoodie|scarf|glove|mat|pad|camera|router|cooker)s?\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -244,9 +239,9 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     norm = NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
-    refused = _AMOUNT_REFUSED.search(norm)
+    refused = AMOUNT_REFUSED.search(norm)
     if refused:
-        norm = _AMOUNT_REFUSED.sub(lambda m: " " * len(m.group(0)), norm)
+        norm = AMOUNT_REFUSED.sub(lambda m: " " * len(m.group(0)), norm)
         if not re.search(r"\d|[一二两三四五六七八九十百千]", norm):
             # "not 100" and no other amount: how much is asked, never the one refused
             return AmountReading("invalid", raw=refused.group(0).strip())

@@ -10,6 +10,7 @@ import re
 
 __all__ = [
     "ACCOUNT_DIGITS",
+    "AMOUNT_REFUSED",
     "COUNT_OUT_OF",
     "KEPT_AMOUNT",
     "NOT_AN_AMOUNT",
@@ -37,7 +38,20 @@ ACCOUNT_DIGITS = re.compile(
 """Digits of an account or card ("my card ends in 88", "尾号66") and a price paid ("I paid 500
 for it"): never the amount asked back."""
 
-_THINGS = r"(?:items?|things?|pieces?|products?|pcs|boxes|parcels?|packages?|units?)\b"
+# "not 100", "退200，不是100", "不要退100 退50", "don't refund 100": an amount refused — never the
+# one asked ("不是，退50" with a pause is a correction, read by graph.money)
+AMOUNT_REFUSED = re.compile(
+    r"\b(?:not|never|don'?t refund|do not refund|dont refund)\s+(?:me\s+)?(?:[¥￥]|rmb|cny)?\s*"
+    r"\d+(?:\.\d+)?(?:\s*(?:yuan|rmb|kuai|bucks?)\b)?"
+    r"|(?:不是|不要|别|不)(?:退|给我退)?\s*[¥￥]?\s*\d+(?:\.\d+)?(?:块钱|块|元)?",
+    re.IGNORECASE,
+)
+
+_THINGS = (
+    r"(?:items?|things?|pieces?|products?|pcs|boxes|parcels?|packages?|units?"
+    # "4 out of 16 plates": any things counted (not a rating: "1 out of 5 stars")
+    r"|(?!stars\b|yuan\b|bucks\b|dollars\b)[a-z]{3,}s)\b"
+)
 COUNT_OUT_OF = re.compile(
     r"(?<![\d.])\d+\s+(?:out\s+)?of\s+(?:the\s+|my\s+|these\s+|those\s+)?\d+\s+"
     + _THINGS
@@ -148,6 +162,18 @@ NOT_AN_AMOUNT = re.compile(
     r"|(?:打|找|去|到|报|拨打?|投诉到|\bcall|\bto|\bcontact)\s*(?:the\s+)?(?:12315|12345)(?!\d)"
     # ("100200 退 3 天了": right after the verb it is how long the refund has taken — asked)
     r"|(?<![\d.])(?<!退)(?<!退 )(?<!款)(?<!款 )\d+\s*"
-    r"(?:颗星|星|天|周|个?星期|个?礼拜|个月|年|小时|次|点钟?)",
+    r"(?:颗星|星|天|周|个?星期|个?礼拜|个月|年|小时|次|点钟?)"
+    # "refund order 200", "refund #609", "退款 订单号 609": (part of) an order number, never
+    # yuan — which order is asked
+    r"|\b(?:order|ord)\s*(?:no\.?|number|num|#|id)?\s*[:#]?\s*\d+(?![\d.])"
+    r"|#\s*\d+(?![\d.])|订单(?:号|编号)?\s*[:：]?\s*\d+(?![\d.])"
+    # "delivered on Sept 3", "it came on Oct 2", "the 3rd", "2026-08-30": a date
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
+    r"(?:st|nd|rd|th)?(?![\d.])"
+    r"|(?<![\d.])\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
+    r"|nov|dec)[a-z]*\b|(?<![\d.])\d{1,2}(?:st|nd|rd|th)\b"
+    r"|(?<![\d.])\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?![\d.])"
+    # "call me at 13912345678": a phone number
+    r"|(?<![\d.])\+?(?:86)?1[3-9]\d{9}(?![\d.])",
     re.IGNORECASE,
 )

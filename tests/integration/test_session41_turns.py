@@ -213,3 +213,48 @@ async def test_a_refund_asked_beside_what_it_takes_is_offered(tmp_path: Path) ->
     bot = bot_for(tmp_path)
     out = await say(bot, "refund 100200 please, do I need to send it back?")
     assert "request_refund" in [c[0] for c in calls_of(out)]
+
+
+# --- numbers that are no amount ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("refund order 200", "none"),
+        ("refund #609", "none"),
+        ("退款 订单号 609", "none"),
+        ("退款订单10020", "none"),
+        ("refund order no. 10609", "none"),
+        ("refund 100200 delivered on Sept 3", "none"),
+        ("refund 100200 it came on Oct 2", "none"),
+        ("refund 100200 bought on 2026-08-30", "none"),
+        ("refund order 100200 call me at 13912345678", "none"),
+        ("refund 100200 - 4 out of 16 plates broken", "invalid"),
+        ("refund order 100200 - 1 air fryer", "invalid"),
+        # pins: an amount beside an order number or a date is still the amount
+        ("refund 100 on order 609", "exact"),
+        ("refund 100609 200 yuan, delivered on Sept 3", "exact"),
+    ],
+)
+def test_order_numbers_dates_phones_and_counts_are_no_amount(text: str, kind: str) -> None:
+    assert read_amount(text, money_context=True, packs=SHOP).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("turns", "order", "paid"),
+    [
+        (("refund order 200", "100200", "yes"), "100200", [797.0]),
+        (("refund #609", "100609", "yes"), "100609", [866.0]),
+        (("refund 100200 delivered on Sept 3", "yes"), "100200", [797.0]),
+        (("refund order 100200 - 1 air fryer", "yes"), "100200", []),
+    ],
+)
+async def test_a_number_that_is_no_amount_is_never_paid(
+    tmp_path: Path, turns: tuple[str, ...], order: str, paid: list[float]
+) -> None:
+    """Each paid the number as yuan on a yes: ¥200, ¥609, ¥3, ¥1."""
+    bot = bot_for(tmp_path)
+    for turn in turns:
+        await say(bot, turn)
+    assert await refunds_of(bot, order) == paid
