@@ -406,13 +406,7 @@ async def _refund_outcome(
             }
         )
     if amount is not None and float(amount) > float(remaining):
-        return PrecheckOutcome(
-            refusal={
-                "code": "amount_too_large",
-                "message": f"at most {remaining} can be refunded",
-                "refundable_amount": remaining,
-            }
-        )
+        return PrecheckOutcome(refusal=_more_than_refundable(remaining))
     facts: dict[str, Any] = {"refundable_amount": remaining, "full": amount is None}
     if amount is None:
         return PrecheckOutcome(args={**args, "amount": round(float(remaining), 2)}, data=facts)
@@ -421,6 +415,17 @@ async def _refund_outcome(
             {"item": en, "item_zh": zh, "amount": a} for en, zh, a in per_item.parts
         ]
     return PrecheckOutcome(args=args, data=facts)
+
+
+def _more_than_refundable(remaining: Any) -> dict[str, Any]:
+    """The refusal of more than the order's refundable ``remaining``: the reply tells the most
+    and asks how much, so the next answer ("797", "那就500") is read as the amount."""
+    return {
+        "code": "amount_too_large",
+        "message": f"at most {remaining} can be refunded",
+        "refundable_amount": remaining,
+        "ask_amount": float(remaining or 0) > 0,
+    }
 
 
 async def _per_item_unplaced(
@@ -557,13 +562,7 @@ def _share_outcome(
             }
         )
     if resolved.amount > float(remaining):
-        return PrecheckOutcome(
-            refusal={
-                "code": "amount_too_large",
-                "message": f"at most {remaining} can be refunded",
-                "refundable_amount": remaining,
-            }
-        )
+        return PrecheckOutcome(refusal=_more_than_refundable(remaining))
     facts = {
         "refundable_amount": remaining,
         "full": False,

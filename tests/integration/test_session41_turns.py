@@ -258,3 +258,23 @@ async def test_a_number_that_is_no_amount_is_never_paid(
     for turn in turns:
         await say(bot, turn)
     assert await refunds_of(bot, order) == paid
+
+
+# --- the amount told after "more than can be refunded" ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "yes", "paid"),
+    [("797", "yes", 797.0), ("fine, 700", "yes", 700.0), ("那就500", "确认", 500.0)],
+)
+async def test_the_amount_answered_after_too_much_is_read(
+    tmp_path: Path, answer: str, yes: str, paid: float
+) -> None:
+    """ "refund 1000 on 100200" → "at most ¥797.00 … Tell me the amount you want" → "797" got
+    the help menu: the question asked was not remembered."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 1000 on 100200")
+    out = await say(bot, answer)
+    assert f"{paid:.2f}" in out["reply"]
+    await say(bot, yes)
+    assert await refunds_of(bot, "100200") == [paid]
