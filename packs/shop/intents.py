@@ -10300,7 +10300,7 @@ _QUESTION_OPENING = rx(
     r"(?:^|[.!?;,]\s*|\b(?:and|also|plus|but)\s+)(?:what|where|when|why|how|which|who|can|could"
     r"|is|are|do|does|did|will|would|should|may|tell me|i (?:want|need) to know)\b"
 )
-_ASKED_ZH_END = rx(r"[吗么呢嘛不没]\W*$|多少|几|怎么|咋|啥|什么|哪")
+_ASKED_ZH_END = rx(r"[吗么呢嘛不没]\W*$|多少|多久|多长时间|几|怎么|咋|啥|什么|哪|为啥|为什么")
 _PROBLEM_ANNOUNCED = rx(
     r"\b(?:i|we) (?:have|'ve got|got|need help with) (?:a|an|one|another|some)"
     r" (?:small |little |big )?(?:problem|issue|question|complaint)s?\b"

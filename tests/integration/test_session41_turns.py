@@ -278,3 +278,14 @@ async def test_the_amount_answered_after_too_much_is_read(
     assert f"{paid:.2f}" in out["reply"]
     await say(bot, yes)
     assert await refunds_of(bot, "100200") == [paid]
+
+
+# --- a question beside a transfer ------------------------------------------------------------
+
+
+async def test_a_policy_asked_beside_a_transfer_is_answered(tmp_path: Path) -> None:
+    """ "…warranty 多久 还有帮我转 human": the warranty question was dropped (only the transfer)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "那个 air fryer 坏了 warranty 多久 还有帮我转 human")
+    tools = [c[0] for c in calls_of(out)]
+    assert "search_faq" in tools and "handoff_to_human" in tools
