@@ -123,7 +123,9 @@ def _business(
         else:
             line = w.say("not_cancellable_plain", order_id=order_id)
         if found is None or status in ("shipped", "delivered"):
-            line += ("" if w.lang == "zh" else " ") + w.t["not_cancellable_hint"]
+            # (delivered: it has arrived — never "once it arrives")
+            hint = "not_cancellable_hint_arrived" if found and status == "delivered" else None
+            line += ("" if w.lang == "zh" else " ") + w.t[hint or "not_cancellable_hint"]
         return line
     if code == "cancel_condition_not_met" and order_id:
         # "要是没付就取消吧" on a paid order: not cancelled, and why

@@ -289,3 +289,24 @@ async def test_a_policy_asked_beside_a_transfer_is_answered(tmp_path: Path) -> N
     out = await say(bot, "那个 air fryer 坏了 warranty 多久 还有帮我转 human")
     tools = [c[0] for c in calls_of(out)]
     assert "search_faq" in tools and "handoff_to_human" in tools
+
+
+# --- a cancel of what has arrived --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "not_said"),
+    [
+        ("cancel order 100200", "return or a refund", "once it arrives"),
+        ("取消订单100200", "退货或退款", "收到商品后"),
+        # a pin: on its way, "once it arrives" is right
+        ("cancel order 100683", "once it arrives", "no such words"),
+    ],
+)
+async def test_a_delivered_order_is_not_said_to_arrive(
+    tmp_path: Path, text: str, said: str, not_said: str
+) -> None:
+    """ "cancel order 100200" (delivered) said "if you no longer need it once it arrives"."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert said in out["reply"] and not_said not in out["reply"]
