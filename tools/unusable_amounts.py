@@ -106,7 +106,7 @@ UNUSABLE_AMOUNTS: tuple[re.Pattern[str], ...] = (
     re.compile(
         r"(?<![\d,.])\d{1,4},\d{1,2}(?![\d,])|[一二两三四五六七八九\d]\s*[毛角](?!钱包)"
         # "5块5", "五块五": yuan and jiao
-        r"|[一二两三四五六七八九十百\d][块元][一二三四五六七八九\d](?![\d毛角钱])"
+        r"|(?:\d+|[一二两三四五六七八九十百千]+)[块元][一二三四五六七八九\d](?![\d毛角钱])"
     ),
     # "¥100 ¥200": two amounts, each marked as one — which is meant, asked
     re.compile(r"[¥￥]\s*\d+(?:\.\d+)?[^¥￥\d]{0,20}[¥￥]\s*\d+"),

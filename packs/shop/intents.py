@@ -495,6 +495,7 @@ _REFUND = rx(
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|整单(?:都)?退|全额退|退全(?:款|额)"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
+    r"|(?:一半|剩下的?|剩余的?|余下的?)(?:钱|款)?(?:都|全)?退给我(?![吗么嘛没])"
     r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])|(?:什么时候|啥时候|哪天|几号)退的"
     # "how much more can i still claim back", "i want the rest back", "还剩多少能退"
     r"|\bclaim(?:ed|ing)? (?:back|on)\b|\bwhat can i (?:still )?claim\b"
@@ -4379,6 +4380,12 @@ _UNDO = rx(
     r"\b(?:that|the|my|this)\s+(?:refund|cancel+ation)\b|\bundo (?:it|that|this)\b"
     r"|撤销|撤回|取消(?:那笔|这笔|刚才的|刚刚的)?退款|退款(?:取消|撤销|撤回)"
 )
+# "I said no!", "I didn't confirm that", "我没同意": the write denied after it ran (to a question
+# waiting it is that question's no)
+_DENIED = rx(
+    r"^\W*i (?:said|meant) no\b|\bi (?:did ?n[o']?t|never) (?:say yes|agree|confirm|want that)\b"
+    r"|我(?:说了?|是说)(?:的是)?不(?:要|用)|我(?:没|没有|并没有|从来没)(?:同意|确认|答应|说要)"
+)
 
 
 def _undo_of_the_last_write(
@@ -4392,9 +4399,11 @@ def _undo_of_the_last_write(
     order = (
         (done.get("args") or {}).get("order_id") if isinstance(done.get("args"), Mapping) else None
     )
-    if not order or not _UNDO.search(normalize(text, _TYPOS)):
+    said = normalize(text, _TYPOS)
+    denied = not context.awaiting_confirmation and _DENIED.search(said)
+    if not order or not (_UNDO.search(said) or denied):
         return found
-    if [m.intent for m in found] != [Intent.CONFIRM_NO]:
+    if [m.intent for m in found] not in ([Intent.CONFIRM_NO], [Intent.UNKNOWN]):
         return found
     shown = shop_matcher(f"show order {order}", context)
     return shown if all(kind_of(m) is ShopIntent.ORDER_STATUS for m in shown) and shown else found

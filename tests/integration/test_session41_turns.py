@@ -310,3 +310,44 @@ async def test_a_delivered_order_is_not_said_to_arrive(
     bot = bot_for(tmp_path)
     out = await say(bot, text)
     assert said in out["reply"] and not_said not in out["reply"]
+
+
+# --- after a refund ran, and other words for money ----------------------------------------------
+
+
+@pytest.mark.parametrize("denial", ["I said no!", "undo that", "我没同意啊"])
+async def test_a_refund_denied_after_it_ran_shows_it(tmp_path: Path, denial: str) -> None:
+    """Each got the help menu: nothing said the refund had gone through."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    await say(bot, "yes")
+    out = await say(bot, denial)
+    assert "866.00" in out["reply"] and "R-" in out["reply"]
+    await say(bot, "yes")
+    assert await refunds_of(bot, "100609") == [866.0]
+
+
+async def test_a_no_said_so_to_a_question_waiting_is_its_no(tmp_path: Path) -> None:
+    """A pin: after a refund ran, "我说了不要" to another refund's question is that one's no."""
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100609")
+    await say(bot, "yes")
+    await say(bot, "refund 100200")
+    await say(bot, "我说了不要")
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == []
+
+
+async def test_half_of_what_is_left_given_back_is_a_refund(tmp_path: Path) -> None:
+    """ "100609剩下的一半退给我" got the help menu."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "100609剩下的一半退给我")
+    assert "433.00" in out["reply"]
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100609") == [433.0]
+
+
+def test_yuan_and_jiao_are_quoted_whole() -> None:
+    """ "100200退150块5" was quoted back as "0 块5"."""
+    reading = read_amount("100200退150块5", money_context=True, packs=SHOP)
+    assert reading.kind == "invalid" and reading.raw.startswith("150")
