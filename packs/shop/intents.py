@@ -896,7 +896,11 @@ _REFUND_AMOUNT_ASKED = rx(
 # refund asked after (its state), not how long refunds take in general
 _MY_REFUND_WHERE = rx(
     r"\bwhere(?:'?s| is| are)? (?:my|the) (?:re?fu?nds?|money)\b"
-    r"|\b(?:my|the) (?:re?fu?nds?) (?:status|yet)\b|\bstatus of (?:my|the) re?fu?nds?\b"
+    r"|\b(?:my|the) (?:re?fu?nds?) (?:status|yet)\b"
+    # "the status of all my refunds", "list my refunds", "退款 status", "我退的那笔钱到哪了"
+    r"|\bstatus (?:of|on) (?:all )?(?:(?:of )?my|the) re?fu?nds?\b"
+    r"|\b(?:list|show)(?: me)? (?:all )?(?:of )?my re?fu?nds\b|\ball (?:of )?my re?fu?nds\b"
+    r"|退款\s*status|我退的(?:那笔|那个)?(?:钱|款)(?:到哪|呢|怎么)"
     r"|\b(?:did|has|have) (?:my|the) re?fu?nds? "
     r"(?:go(?:ne)? through|been (?:paid|processed|sent))\b"
     r"|\b(?:haven'?t|have not|didn'?t|did not|never|still (?:haven'?t|not)) "
@@ -988,6 +992,8 @@ _THING_REFUNDED_BEFORE = rx(
 _MONEY_BACK_YET = rx(r"退回来(?:了)?(?:没|吗|么)")
 _REFUND_WHEN = rx(
     r"\bwhere(?:'?s| is| are)\b|\bwhat happened\b|\bdid (?:it|my|the)\b|\bhas (?:it|my|the)\b"
+    # "show me all my refunds": the ones made, asked to be listed
+    r"|\b(?:list|show)(?: me)? (?:all )?(?:of )?my re?fu?nds\b"
     # "was 100609 refunded?", "is the thermos refunded", "refunded 100609?": whether it was —
     # not "is it possible to get 100200 refunded" (a refund asked for)
     r"|^\W*(?:(?:so|and|but|hi|hey|ok|okay)\W+)*(?:was|were|is|are)\s+(?:(?:order\s+)?#?\d{6}"

@@ -351,3 +351,21 @@ def test_yuan_and_jiao_are_quoted_whole() -> None:
     """ "100200退150块5" was quoted back as "0 块5"."""
     reading = read_amount("100200退150块5", money_context=True, packs=SHOP)
     assert reading.kind == "invalid" and reading.raw.startswith("150")
+
+
+# --- the customer's refunds, asked ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "need to know the status of all my refunds and all my tickets please",
+        "show me all my refunds",
+        "我退的那笔钱到哪了 还有空气净化器滤芯有卖吗",
+    ],
+)
+async def test_the_customers_refunds_asked_are_listed(tmp_path: Path, text: str) -> None:
+    """Each got the refund-timing policy (or the order list) instead of the refund R-000094."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "R-000094" in out["reply"]
