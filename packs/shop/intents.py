@@ -8793,6 +8793,14 @@ def _dedupe(items: list[_Request]) -> list[_Request]:
                 joined = f"{out[index].text}，{item.text}"
                 out[index] = replace(out[index], details=item.details, text=joined)
                 continue
+            if (
+                item.intent is ShopIntent.ORDER_STATUS
+                and asks_cancellable(item.text)
+                and not asks_cancellable(out[index].text)
+            ):
+                # "the status of order 100998, and whether I can still cancel it": one look at
+                # the order, its reply saying whether it can still be cancelled
+                out[index] = replace(out[index], text=f"{out[index].text}, {item.text}")
             if out[index].inferred_order and not item.inferred_order:
                 # "我买的耳机坏了 订单100200 要换新的": the order the customer named for the same
                 # request is named, not worked out from the words beside it

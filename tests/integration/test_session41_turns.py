@@ -369,3 +369,14 @@ async def test_the_customers_refunds_asked_are_listed(tmp_path: Path, text: str)
     bot = bot_for(tmp_path)
     out = await say(bot, text)
     assert "R-000094" in out["reply"]
+
+
+async def test_whether_it_can_be_cancelled_beside_its_state_is_answered(tmp_path: Path) -> None:
+    """ "…the status of order 100998, and whether I can still cancel it?": one look at the order
+    answered the state; whether it can be cancelled was dropped."""
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot, "Could you tell me the status of order 100998, and whether I can still cancel it?"
+    )
+    assert "can still be cancelled" in out["reply"]
+    assert "cancel_order" not in [c[0] for c in calls_of(out)]
