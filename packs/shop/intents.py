@@ -9006,6 +9006,9 @@ def _reason_of_the_refund(items: list[_Request]) -> list[_Request]:
         for i in items
         if i.intent in _LOOKS
         and i.order_id == write.order_id
+        # ("my package YT9433239273 is stuck, … also can I get a refund on shipping": a parcel
+        # named by its tracking number is looked at)
+        and not i.args.get("tracking_number")
         and (
             _DELIVERY_WENT_WRONG.search(norm := normalize(i.text, _TYPOS))
             or _THING_WENT_WRONG.search(norm)

@@ -380,3 +380,14 @@ async def test_whether_it_can_be_cancelled_beside_its_state_is_answered(tmp_path
     )
     assert "can still be cancelled" in out["reply"]
     assert "cancel_order" not in [c[0] for c in calls_of(out)]
+
+
+async def test_a_parcel_named_by_its_tracking_number_beside_a_refund_is_tracked(
+    tmp_path: Path,
+) -> None:
+    """Only the refund was read; the parcel named was taken for the refund's reason."""
+    bot = bot_for(tmp_path)
+    out = await say(
+        bot, "my package YT9433239273 is stuck, whats going on? also can I get a refund on shipping"
+    )
+    assert "track_shipment" in [c[0] for c in calls_of(out)]
