@@ -3998,6 +3998,7 @@ def shop_matcher(text: str, context: MatchContext) -> list[MatchedIntent]:
         found = replacement_first(text, found)
         found = _instead_of_the_ticket(text, found, context.facts.get(LAST_WRITE))
         found = _undo_of_the_last_write(text, found, context)
+        found = _do_it_after_a_cancel_question(text, found, context)
     pending = context.facts.get("pending_actions") or []
     if context.awaiting_confirmation and isinstance(pending, list):
         # "refund the thermos" → "yes, and the plates": the refund of both, asked again
@@ -4415,6 +4416,33 @@ def _undo_of_the_last_write(
         return found
     shown = shop_matcher(f"show order {order}", context)
     return shown if all(kind_of(m) is ShopIntent.ORDER_STATUS for m in shown) and shown else found
+
+
+# "… if I cancel 100998 now? and do it", "取消的话能退多少？那就取消吧": a go-ahead after asking
+# about a cancel
+_CANCEL_ASKED_ABOUT = rx(r"\bcancel+(?:ing|ed)?\b|取消")
+
+
+def _do_it_after_a_cancel_question(
+    text: str, found: list[MatchedIntent], context: MatchContext
+) -> list[MatchedIntent]:
+    """ "how much would I get back if I cancel 100998 now? and do it": with nothing waiting for
+    a yes, the go-ahead after a question about cancelling one order is that cancel — asked
+    first like any cancel (it was "nothing is waiting for your confirmation")."""
+    yes = [m for m in found if m.intent is Intent.CONFIRM_YES]
+    looks = [
+        m
+        for m in found
+        if kind_of(m) is ShopIntent.ORDER_STATUS
+        and order_of(m)
+        and _CANCEL_ASKED_ABOUT.search(normalize(m.text, _TYPOS))
+    ]
+    if len(yes) != 1 or len(looks) != 1 or found.index(yes[0]) < found.index(looks[0]):
+        return found
+    asked = shop_matcher(f"cancel order {order_of(looks[0])}", context)
+    if [kind_of(m) for m in asked] != [ShopIntent.CANCEL_ORDER]:
+        return found
+    return [asked[0] if m is yes[0] else m for m in found]
 
 
 def _yes_and_also(

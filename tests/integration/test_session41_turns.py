@@ -391,3 +391,14 @@ async def test_a_parcel_named_by_its_tracking_number_beside_a_refund_is_tracked(
         bot, "my package YT9433239273 is stuck, whats going on? also can I get a refund on shipping"
     )
     assert "track_shipment" in [c[0] for c in calls_of(out)]
+
+
+async def test_a_go_ahead_after_a_cancel_question_asks_the_cancel(tmp_path: Path) -> None:
+    """ "…if I cancel 100998 now? and do it" answered "nothing is waiting for your confirmation";
+    the cancel is now asked (and run on a yes)."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, "how much would I get back if I cancel 100998 now? and do it")
+    assert "cancel_order" in [c[0] for c in calls_of(out)]
+    assert await executions(bot, "cancel_order") == []
+    await say(bot, "yes")
+    assert len(await executions(bot, "cancel_order")) == 1
