@@ -853,6 +853,11 @@ _REFUND_REQUESTED_BEFORE = rx(
     r"|(?:已经|之前|上次|早就)?申请(?:了|过)退款|退款(?:已经)?申请(?:了|过)"
 )
 # "thx for the 433 refund", "谢谢 退款收到了": thanks for a refund made, nothing asked
+# "谢谢你帮我查了物流", "多谢帮我催了": thanks for something done, nothing asked
+_THANKS_FOR_DONE = rx(
+    r"^\W*(?:(?:拜拜|好的|ok|嗯)\W*)?(?:谢谢|多谢|感谢)(?:你|您)?(?:帮我|给我|替我)?"
+    r"(?:查|看|处理|办|弄|催|问)[^，。,.!?！？吗么呢]{0,10}了\W*$"
+)
 _THANKS_FOR_REFUND = rx(
     r"\b(?:thanks|thank you|thx|ty|cheers)\b[^.!?]{0,12}\bfor (?:the |my |your |sorting (?:out )?"
     r"(?:the |my )?|processing (?:the |my )?)?(?:[¥￥]?\d+(?:\.\d+)? )?"
@@ -3110,6 +3115,9 @@ def _classify_clause(
         _THANKS_FOR_REFUND.search(norm) and not _THANKS_BUT.search(norm) and not ents.order_ids
     ) or (_THANKS_FOR_REFUND_ON.search(norm) and not _SARCASM.search(norm))
     if thanked and not DISSATISFIED.search(norm) and not _MORE_WANTED.search(norm):
+        return _Match(Intent.THANKS)
+    if _THANKS_FOR_DONE.match(norm) and not ents.order_ids:
+        # "谢谢你帮我查了物流": thanks for a look done, nothing asked again
         return _Match(Intent.THANKS)
     if (
         REFUND_MENTION.search(norm)

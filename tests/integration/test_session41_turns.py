@@ -402,3 +402,11 @@ async def test_a_go_ahead_after_a_cancel_question_asks_the_cancel(tmp_path: Path
     assert await executions(bot, "cancel_order") == []
     await say(bot, "yes")
     assert len(await executions(bot, "cancel_order")) == 1
+
+
+@pytest.mark.parametrize("text", ["谢谢你帮我查了物流", "拜拜 谢谢你帮我查了物流 对了换货怎么换"])
+async def test_thanks_for_a_look_done_looks_at_nothing(tmp_path: Path, text: str) -> None:
+    """The thanks were read as a request to track 100683 again."""
+    bot = bot_for(tmp_path)
+    out = await say(bot, text)
+    assert "track_shipment" not in [c[0] for c in calls_of(out)]
