@@ -79,7 +79,7 @@ _FULL = re.compile(
     # "when will the rest of it get here?": the goods, not the money
     r"(?! of (?:it|them|the order|my order|the (?:items|stuff|things|parcel|package))\b"
     r"[^.?!]{0,12}\b(?:get|come|arrive|ship|deliver|show))"
-    r"|全部|全额|全款"
+    r"|全部|全额|全款|\bthe max(?:imum)?\b(?! (?:is|was)\b)|能退的都退|最多能退的"
     r"|(?:剩下的|剩余的)(?!" + _KEPT_AFTER + r")"
     # "净化器剩下那部分钱也退给我吧": what is left of it, all of it ("剩下那些我自己留着": kept)
     r"|(?:剩下|剩余)(?:的)?(?:那|那些|这)?(?:部分|些)(?:钱|款)?+(?!" + _KEPT_AFTER + r")"

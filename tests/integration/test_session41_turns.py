@@ -265,7 +265,12 @@ async def test_a_number_that_is_no_amount_is_never_paid(
 
 @pytest.mark.parametrize(
     ("answer", "yes", "paid"),
-    [("797", "yes", 797.0), ("fine, 700", "yes", 700.0), ("那就500", "确认", 500.0)],
+    [
+        ("797", "yes", 797.0),
+        ("fine, 700", "yes", 700.0),
+        ("那就500", "确认", 500.0),
+        ("ok then the max", "yes", 797.0),
+    ],
 )
 async def test_the_amount_answered_after_too_much_is_read(
     tmp_path: Path, answer: str, yes: str, paid: float
