@@ -33,6 +33,7 @@ from helpdesk.tools.unusable_amounts import (
     NOT_AN_AMOUNT,
     UNUSABLE_AMOUNTS,
     VAGUE_AMOUNT,
+    without_match,
 )
 
 __all__ = ["AmountKind", "AmountReading", "chinese_number", "given_amount", "read_amount"]
@@ -234,8 +235,11 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
     norm = ACCOUNT_DIGITS.sub(lambda m: " " * len(m.group(0)), norm)
     out_of = COUNT_OUT_OF.search(norm)
     if out_of:
-        # "refund 1 item out of 3": a count of things, asked (read before counts are blanked)
-        return AmountReading("invalid", raw=out_of.group(0).strip())
+        # "refund 1 item out of 3": a count of things, asked (read before counts are blanked);
+        # "refund 33.6 for 2 out of 16 plates": the amount said beside it
+        norm = without_match(norm, out_of)
+        if not re.search(r"\d", norm):
+            return AmountReading("invalid", raw=out_of.group(0).strip())
     norm = NOT_AN_AMOUNT.sub(lambda m: " " * len(m.group(0)), norm)
     # "and don't keep the rest", "I won't keep the rest either": the rest is refunded too
     norm = KEEP_NEGATED.sub(lambda m: "refund" + " " * (len(m.group(0)) - 6), norm)
@@ -273,7 +277,9 @@ def read_amount(text: str, *, packs: PackSet, money_context: bool = False) -> Am
                     # "退200块钱，滤网少了一个": the things counted are why; the yuan said are
                     # the amount
                     return marked
-                return AmountReading("invalid", raw=m.group(0).strip())
+                if not _BARE_NUMBER.search(without_match(norm, m)):
+                    return AmountReading("invalid", raw=m.group(0).strip())
+                norm = without_match(norm, m)  # "refund 50 for 1 broken mug": the 50
     all_but = _ALL_BUT.search(norm)
     if all_but:
         return AmountReading("invalid", raw=all_but.group(0))

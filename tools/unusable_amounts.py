@@ -16,6 +16,7 @@ __all__ = [
     "NOT_AN_AMOUNT",
     "UNUSABLE_AMOUNTS",
     "VAGUE_AMOUNT",
+    "without_match",
 ]
 
 KEPT_AMOUNT = re.compile(
@@ -145,6 +146,13 @@ VAGUE_AMOUNT = re.compile(
 colloquial one that may be 150 or 1.50 ("one fifty"): asked, never a number picked — when no
 amount in digits is said beside it ("我买了好几百的东西，100609退100" is ¥100)."""
 
+_NO_MONEY_AFTER = r"(?!\s*(?:块|元|yuan|rmb|kuai|bucks|back\b))"
+_MONTH_NOT_MAY = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b"
+)
+_MONTH = r"(?:may|" + _MONTH_NOT_MAY + r")\b"
+
 # "rated 1 out of 5", "a 1 star review", "ordered on 8/30", "3 broke out of 16", "qty 1",
 # "lasted 1 week", "用了3天", "打1星": a rating, a date, a count, a time — never an amount
 NOT_AN_AMOUNT = re.compile(
@@ -164,16 +172,28 @@ NOT_AN_AMOUNT = re.compile(
     r"|(?<![\d.])(?<!退)(?<!退 )(?<!款)(?<!款 )\d+\s*"
     r"(?:颗星|星|天|周|个?星期|个?礼拜|个月|年|小时|次|点钟?)"
     # "refund order 200", "refund #609", "退款 订单号 609": (part of) an order number, never
-    # yuan — which order is asked
-    r"|\b(?:order|ord)\s*(?:no\.?|number|num|#|id)?\s*[:#]?\s*\d+(?![\d.])"
-    r"|#\s*\d+(?![\d.])|订单(?:号|编号)?\s*[:：]?\s*\d+(?![\d.])"
+    # yuan — which order is asked (right after the word: "order 100200 100 yuan", the order
+    # number blanked, leaves the amount)
+    r"|\b(?:order|ord)\s?(?:no\.?|number|num|#|id)?\s?[:#]?\s?\d+(?![\d.])"
+    + _NO_MONEY_AFTER
+    + r"|#\s?\d+(?![\d.])"
+    + _NO_MONEY_AFTER
+    + r"|订单(?:号|编号)?\s?[:：]?\s?\d+(?![\d.])"
+    + _NO_MONEY_AFTER
     # "delivered on Sept 3", "it came on Oct 2", "the 3rd", "2026-08-30": a date
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
-    r"(?:st|nd|rd|th)?(?![\d.])"
-    r"|(?<![\d.])\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
-    r"|nov|dec)[a-z]*\b|(?<![\d.])\d{1,2}(?:st|nd|rd|th)\b"
+    + r"|\b"
+    + _MONTH
+    + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?(?![\d.])"
+    r"|(?<![\d.])\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    + _MONTH_NOT_MAY
+    + r"|(?<![\d.])\d{1,2}(?:st|nd|rd|th)\b"
     r"|(?<![\d.])\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?![\d.])"
     # "call me at 13912345678": a phone number
     r"|(?<![\d.])\+?(?:86)?1[3-9]\d{9}(?![\d.])",
     re.IGNORECASE,
 )
+
+
+def without_match(text: str, found: re.Match[str]) -> str:
+    """``text`` with what ``found`` matched blanked (spaces of the same length: spans stay)."""
+    return text[: found.start()] + " " * (found.end() - found.start()) + text[found.end() :]

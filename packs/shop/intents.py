@@ -495,7 +495,7 @@ _REFUND = rx(
     r"|退款|退钱|退费|返款|还能退|能退多少|退多少|退了多少|退吧|还是退|给我退|帮我退|退了吧"
     r"|整单(?:都)?退|全额退|退全(?:款|额)"
     r"|退(?:给)?我\s*[\d零一二两三四五六七八九十百千]|(?:都|全)退给我|退给我吧"
-    r"|(?:一半|剩下的?|剩余的?|余下的?)(?:钱|款)?(?:都|全)?退给我(?![吗么嘛没])"
+    r"|(?<![把只])(?:一半|剩下的?|剩余的?|余下的?)(?:钱|款)?(?:都|全)?退给我(?![吗么嘛没了])"
     r"|退到哪|退哪(?:了|去了)|钱到哪|(?:全|全部|都)退(?![货换])|(?:什么时候|啥时候|哪天|几号)退的"
     # "how much more can i still claim back", "i want the rest back", "还剩多少能退"
     r"|\bclaim(?:ed|ing)? (?:back|on)\b|\bwhat can i (?:still )?claim\b"
@@ -540,6 +540,9 @@ _ITEM_REFUND = rx(
     r"|^\s*(?:那|就|那就|直接)?退(?:掉)?"
     # ("退空气炸锅那单": an order named by a thing — a return or a refund, asked)
     r"(?![^，。,.!?！？\s]*[单笔](?:吧|了|掉)?\s*(?:\d{6})?\s*$)"
+    # ("退到原卡", "退现金吧", "退快点", "退好了", "退发票", "退保温杯还是换": where, how, a
+    # choice or a question — no thing)
+    r"(?!到|好了|快|现金|发票|原路|余额)(?![^，。,.!?！？\s]*(?:或者|还是|吗|么|呢|没))"
     r"(?!保险|差价|邮费|押金|定金|积分|优惠|会员|那|这|它|哪"
     r"|[货换了吗的回运费款钱我给一二两三四五六七八九十百千半全都部剩订单出税还])"
     r"[\u4e00-\u9fff]{2,10}?(?:吧|了|掉)?\s*(?:\d{6})?\s*$"
@@ -688,10 +691,15 @@ _WHAT_IT_TAKES = (
     r"|\b(?:do|would|will|must) (?:i|we) (?:have|need|got) to\b[^.?!]{0,60}"
     r"\b(?:to|before|in order to|so (?:that )?(?:i|we) can)\s+(?:get|have|receive|claim|cancel"
     r"|refund)\b"
-    r"|\bwhere (?:do|can|should) (?:i|we) (?:go|apply|ask|click|request)\b"
-    r"|\b(?:who|what number) (?:do|should) (?:i|we) (?:call|contact|ask|email)\b"
-    r"|(?:需要|得|要|必须)[^，。,.!?！？]{0,12}才(?:能|可以)"
-    r"|是不是(?:得|要|需要|必须)[^，。,.!?！？]{0,12}(?:退|取消)"
+    # (only where to go for the refund or the cancel itself: "where do I go to print a return
+    # label" asks something else)
+    r"|\bwhere (?:do|can|should) (?:i|we) (?:go |click )?(?:to )?(?:cancel|(?:get|apply for"
+    r"|ask for|request|claim) (?:a |my |the )?refund)\b"
+    r"|\b(?:who|what number) (?:do|should) (?:i|we) (?:call|contact|ask|email) (?:to )?(?:cancel"
+    r"|(?:get|ask for|request) (?:a |my |the )?refund)\b"
+    # ("我需要退款才能买新的 100200退了吧": what the customer needs, told — only asked counts)
+    r"|(?:需要|得|要|必须)[^，。,.!?！？]{0,12}才(?:能|可以)[^，。,.!?！？]{0,12}(?:吗|么|嘛|\?|？)"
+    r"|是不是(?:得|要|需要|必须)[^，。,.!?！？]{0,20}(?:退|取消)"
 )
 _REFUND_QUESTION = rx(
     r"\bhow much\b|\bwhat(?:'?s| is| are)\b|\bhow do(?:es)?\b|\bhow to\b|\brefund (?:time|policy)\b"
@@ -4161,18 +4169,22 @@ def _the_refund_waiting(pending: Any, context: MatchContext) -> list[Mapping[str
 
 
 _BARE_ANSWER = rx(
-    r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|confirm|confirmed|go ahead|do it|please do|no|nope"
-    r"|no thanks|nah|never ?mind|forget it|确认|好的?|可以|行|是的?|嗯|对|不用了?|不要了?|算了"
-    r"|不了|不退了|不用退了|先不退了?)"
-    r"(?:\s*(?:please|pls|thanks|thank you|谢谢|吧|了))?\W*$"
+    r"^[\s,.!~，。！～、]*(?:yes|yeah|yep|yup|ok|okay|sure|confirm|confirmed|go ahead|do it"
+    r"|please do|no|nope|no thanks|nah|never ?mind|forget it|确认|好的?|可以|行|是的?|嗯|对|不用了?"
+    r"|不要了?|算了|不了|不退了|不用退了|先不退了?)"
+    r"(?:\s*(?:please|pls|thanks|thank you|谢谢|吧|了))?[\s,.!~，。！～、]*$"
 )
 # "yes but only 250", "可以 但是只退250", "no, just 200": the amount changed, nothing else said —
 # read as the answer to any refund's question (asked again at that amount, its parts dropped)
 _ONLY_THE_AMOUNT_CHANGED = rx(
-    r"^\W*(?:(?:yes|yeah|ok|okay|sure|no|nope|but|only|just|make it|refund(?: me)?|please|pls"
-    r"|可以|好的?|行|是的?|嗯|对|不|不用|算了|但是?|不过|只|就|只退|就退|退|给我退)\W*)*"
+    # (punctuation spelled out: with ASCII classes a Han character is \W — "炸锅退150" names a
+    # thing; a question, "退250吗？", changes nothing)
+    r"^[\s,.!~，。！～、]*(?:(?:yes|yeah|ok|okay|sure|no|nope|but|only|just|make it"
+    r"|refund(?: me)?|please|pls|可以|好的?|行|是的?|嗯|对|不|不用|算了|但是?|不过|只|就|只退"
+    r"|就退|退|给我退)[\s,.!~，。！～、]*)*"
     r"[¥￥]?\d{1,6}(?:\.\d{1,2})?\s*(?:块钱|块|元|yuan|rmb|kuai)?"
-    r"(?:\W*(?:please|pls|instead|then|only|吧|就行了?|就好|就可以了?))*\W*$"
+    r"(?:[\s,.!~，。！～、]*(?:please|pls|instead|then|only|吧|就行了?|就好|就可以了?))*"
+    r"[\s,.!~，。！～、]*$"
 )
 # what makes an answer more than a yes or a no: an amount, a part, a thing left out
 _MORE_THAN_AN_ANSWER = rx(
@@ -4417,7 +4429,8 @@ def _undo_of_the_last_write(
         (done.get("args") or {}).get("order_id") if isinstance(done.get("args"), Mapping) else None
     )
     said = normalize(text, _TYPOS)
-    denied = not context.awaiting_confirmation and _DENIED.search(said)
+    # (a denial read as a no is answered as one: the write stands, who can help)
+    denied = [m.intent for m in found] == [Intent.UNKNOWN] and _DENIED.search(said)
     if not order or not (_UNDO.search(said) or denied):
         return found
     if [m.intent for m in found] not in ([Intent.CONFIRM_NO], [Intent.UNKNOWN]):

@@ -415,3 +415,80 @@ async def test_thanks_for_a_look_done_looks_at_nothing(tmp_path: Path, text: str
     bot = bot_for(tmp_path)
     out = await say(bot, text)
     assert "track_shipment" not in [c[0] for c in calls_of(out)]
+
+
+# --- pins from the paired review: what the first versions of this session broke --------------
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("refund 50 maybe for 100200", "50.00"),
+        ("100200 refund 30 may be enough", "30.00"),
+        ("I decided 50 is fair, refund 100200", "50.00"),
+        ("refund order 100200 100 yuan", "100.00"),
+        ("refund #100200 100", "100.00"),
+        ("退款 订单号 100200 100元", "100.00"),
+        ("100200这个订单100块退给我", "100.00"),
+        ("refund 33.6 for 2 out of 16 plates on 100200", "33.60"),
+        ("100200 refund 50 for 1 broken mug", "50.00"),
+    ],
+)
+def test_an_amount_beside_a_month_word_an_order_word_or_a_count_is_read(
+    text: str, amount: str
+) -> None:
+    reading = read_amount(text, money_context=True, packs=SHOP)
+    assert reading.kind == "exact" and str(reading.amount) == amount
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("查一下100200", "退发票", "确认"),
+        ("查一下100200", "退到原卡", "确认"),
+        ("查一下100609", "退好了", "确认"),
+        ("退保温杯还是换", "确认"),
+        ("100609 一半退给我了，剩下的呢", "确认"),
+        ("100609 你们只把一半退给我", "确认"),
+    ],
+)
+async def test_words_after_the_verb_that_name_no_thing_refund_nothing(
+    tmp_path: Path, turns: tuple[str, ...]
+) -> None:
+    bot = bot_for(tmp_path)
+    for turn in turns:
+        await say(bot, turn)
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize("answer", ["炸锅退150", "保温杯只退50", "退250吗？", "保温杯不用了"])
+async def test_one_parts_change_at_a_per_thing_offer_is_not_the_total(
+    tmp_path: Path, answer: str
+) -> None:
+    """ "炸锅退150" to ¥300 asked as ¥100 + ¥200 was asked (and paid) as ¥150 in all."""
+    bot = bot_for(tmp_path)
+    await say(bot, "100200 保温杯退100 空气炸锅退200")
+    await say(bot, answer)
+    await say(bot, "确认")
+    assert await executions(bot, "create_refund") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "paid"),
+    [("100200 必须退款才可以，马上退", [797.0]), ("我需要退款才能买新的 100200退了吧", [797.0])],
+)
+async def test_a_refund_asked_beside_what_it_is_needed_for_is_offered(
+    tmp_path: Path, text: str, paid: list[float]
+) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, text)
+    await say(bot, "确认")
+    assert await refunds_of(bot, "100200") == paid
+
+
+async def test_a_denial_read_as_a_no_says_the_write_stands(tmp_path: Path) -> None:
+    bot = bot_for(tmp_path)
+    await say(bot, "refund 100 on 100200")
+    await say(bot, "yes")
+    out = await say(bot, "我没说要退100，我要退200")
+    assert "无法撤销" in out["reply"]
