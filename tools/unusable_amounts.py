@@ -44,7 +44,9 @@ for it"): never the amount asked back."""
 AMOUNT_REFUSED = re.compile(
     r"\b(?:not|never|don'?t refund|do not refund|dont refund)\s+(?:me\s+)?(?:[¥￥]|rmb|cny)?\s*"
     r"\d+(?:\.\d+)?(?:\s*(?:yuan|rmb|kuai|bucks?)\b)?"
-    r"|(?:不是|不要|别|不)(?:退|给我退)?\s*[¥￥]?\s*\d+(?:\.\d+)?(?:块钱|块|元)?",
+    # ("不不不 200": a no, then the amount meant)
+    r"|(?<!不)(?:不是|不要|别)(?:退|给我退)?[¥￥]?\d+(?:\.\d+)?(?:块钱|块|元)?"
+    r"|(?<!不)不(?:退|给我退)\s*[¥￥]?\s*\d+(?:\.\d+)?(?:块钱|块|元)?",
     re.IGNORECASE,
 )
 

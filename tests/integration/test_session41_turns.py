@@ -492,3 +492,10 @@ async def test_a_denial_read_as_a_no_says_the_write_stands(tmp_path: Path) -> No
     await say(bot, "yes")
     out = await say(bot, "我没说要退100，我要退200")
     assert "无法撤销" in out["reply"]
+
+
+@pytest.mark.parametrize(("text", "amount"), [("不不不 200", "200.00"), ("不不不200", "200.00")])
+def test_a_no_repeated_before_the_amount_is_no_refusal_of_it(text: str, amount: str) -> None:
+    """A pin (the first refused-amount pattern took "不 200" for "not 200")."""
+    reading = read_amount(text, money_context=True, packs=SHOP)
+    assert reading.kind == "exact" and str(reading.amount) == amount
